@@ -1,0 +1,37 @@
+# Needs only Python 3.11+ as `python3`; everything else goes into .venv.
+PYTHON ?= python3
+VENV   := .venv
+PY     := $(VENV)/bin/python
+STAMP  := $(VENV)/.installed
+# torch is pinned to the release whose wheel lies on this machine's disk.
+TORCH  := torch==2.13.0
+
+.PHONY: .venv test test-slow bench demo clean distclean
+
+.venv: $(STAMP)
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -e '.[test]' $(TORCH)
+	touch $(STAMP)
+
+test: .venv
+	$(PY) -m pytest -q -n 2
+
+test-slow: .venv
+	$(PY) -m pytest -q -n 2 -m slow
+
+bench: .venv
+	$(PY) -m pip install -e '.[bench]'
+	$(PY) -m benchmarks
+
+demo: .venv
+	$(PY) -m evaluation.demo
+
+clean:
+	rm -rf build dist *.egg-info .pytest_cache .hypothesis
+	find . -path ./$(VENV) -prune -o -name __pycache__ -type d -prune -exec rm -rf {} +
+	find . -path ./$(VENV) -prune -o \( -name '*.nbi' -o -name '*.nbc' \) -type f -exec rm -f {} +
+
+distclean: clean
+	rm -rf $(VENV)

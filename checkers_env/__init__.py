@@ -1,0 +1,48 @@
+"""English draughts (American checkers): a numba bitboard rules engine with standard
+notation, and Gymnasium and PettingZoo environments.
+
+    >>> from checkers_env import Board, Game, perft
+    >>> perft(Board(), 6)
+    36768
+"""
+
+from .bitboard import bit_to_square, square_to_bit
+from .board import BLACK, WHITE, Board, Color, Move
+from .errors import (
+    AmbiguousMoveError,
+    CheckersError,
+    IllegalMoveError,
+    InvalidFenError,
+    InvalidMoveError,
+    InvalidPositionError,
+    PdnError,
+)
+from .game import Game, Rules, Termination
+from .pdn import read_pdn, write_pdn
+from .perft import divide, perft
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "BLACK",
+    "WHITE",
+    "AmbiguousMoveError",
+    "Board",
+    "CheckersError",
+    "Color",
+    "Game",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "Move",
+    "PdnError",
+    "Rules",
+    "Termination",
+    "bit_to_square",
+    "divide",
+    "perft",
+    "read_pdn",
+    "square_to_bit",
+    "write_pdn",
+]

@@ -1,0 +1,46 @@
+"""The errors of the suite: all are ``ValueError`` so callers can catch bad input in one place."""
+
+from __future__ import annotations
+
+
+class CheckersError(ValueError):
+    """Base class of every error about checkers input."""
+
+
+class InvalidPositionError(CheckersError):
+    """A position that cannot exist (overlapping pieces, a man on its crowning row, ...)."""
+
+
+class InvalidFenError(InvalidPositionError):
+    """A FEN string that does not describe a position."""
+
+
+class InvalidMoveError(CheckersError):
+    """Text that is not a move in PDN notation."""
+
+
+class IllegalMoveError(CheckersError):
+    """A well-formed move that is not legal in the position (or the game is over)."""
+
+
+class AmbiguousMoveError(IllegalMoveError):
+    """A short capture such as ``9x27`` that fits several capture paths."""
+
+
+class PdnError(CheckersError):
+    """A PDN game file that cannot be read; ``line`` is the 1-based line of the problem."""
+
+    def __init__(self, message: str, line: int | None = None):
+        self.line = line
+        super().__init__(f"line {line}: {message}" if line is not None else message)
+
+
+__all__ = [
+    "AmbiguousMoveError",
+    "CheckersError",
+    "IllegalMoveError",
+    "InvalidFenError",
+    "InvalidMoveError",
+    "InvalidPositionError",
+    "PdnError",
+]

@@ -1,0 +1,210 @@
+"""A game: a start position, the moves played, the draw rules, the result and PDN tags."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from enum import Enum
+
+from .bitboard import BB_SQUARES
+from .board import BLACK, Board, Color, Move
+from .errors import IllegalMoveError, PdnError
+
+RESULTS = ("1-0", "0-1", "1/2-1/2", "*")
+
+
+@dataclass(frozen=True)
+class Rules:
+    """The automatic draw rules (each on by default; ``None`` turns one off).
+
+    Attributes:
+        repetition: the game is drawn when the same position with the same side to move
+            occurs this many times.
+        no_progress_plies: drawn after this many plies in a row with no capture and no
+            man move (80 plies = 40 moves each).
+        max_plies: a hard cap on the game's length; the Gymnasium env reports it as
+            truncation rather than termination.
+    """
+
+    repetition: int | None = 3
+    no_progress_plies: int | None = 80
+    max_plies: int | None = 400
+
+    @classmethod
+    def without_draws(cls) -> Rules:
+        """No automatic draws: human games, where draws are claimed or agreed."""
+        return cls(repetition=None, no_progress_plies=None, max_plies=None)
+
+    def __post_init__(self) -> None:
+        for name in ("repetition", "no_progress_plies", "max_plies"):
+            value = getattr(self, name)
+            if value is not None and (not isinstance(value, int) or value < 1):
+                raise ValueError(f"Rules.{name} must be a positive integer or None, got {value!r}")
+
+
+class Termination(str, Enum):
+    """Why a game ended."""
+
+    NO_MOVES = "no_moves"  #: the side to move has no legal move (or no pieces) and loses
+    REPETITION = "repetition"
+    NO_PROGRESS = "no_progress"
+    MAX_PLIES = "max_plies"
+
+    def __str__(self) -> str:
+        return self.value
+
+
+@dataclass
+class Game:
+    """A game from a start position under a set of draw rules.
+
+        >>> game = Game()
+        >>> game.play("11-15")
+        Move.from_pdn('11-15')
+        >>> game.result, game.board.turn
+        ('*', <Color.WHITE: 1>)
+
+    Attributes:
+        start: the first position.
+        moves: the moves played, in order.
+        rules: the automatic draw rules.
+        headers: PDN tags (``Event``, ``Black``, ``White``, ``Result``, ...).
+    """
+
+    start: Board = field(default_factory=Board)
+    rules: Rules = field(default_factory=Rules)
+    headers: dict[str, str] = field(default_factory=dict)
+    moves: list[Move] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        moves, self.moves = list(self.moves), []
+        self._boards = [self.start]
+        self._seen: dict[Board, int] = {self.start: 1}
+        self._quiet = [0]  # plies since the last capture or man move, per position
+        self._termination: Termination | None = None
+        self._winner: Color | None = None
+        self._update_end()
+        for move in moves:
+            self.play(move)
+
+    # -- state -------------------------------------------------------------------------
+
+    @property
+    def board(self) -> Board:
+        """The current position."""
+        return self._boards[-1]
+
+    @property
+    def boards(self) -> list[Board]:
+        """Every position of the game, the start first."""
+        return list(self._boards)
+
+    @property
+    def ply(self) -> int:
+        return len(self.moves)
+
+    def legal_moves(self) -> list[Move]:
+        """Legal moves now (none once the game is over)."""
+        return [] if self.is_over() else self.board.legal_moves()
+
+    def is_over(self) -> bool:
+        return self._termination is not None
+
+    @property
+    def termination(self) -> Termination | None:
+        """Why the game ended under the rules, or None while it goes on."""
+        return self._termination
+
+    @property
+    def winner(self) -> Color | None:
+        """The winner under the rules; None for a draw or an unfinished game."""
+        return self._winner
+
+    @property
+    def result(self) -> str:
+        """``1-0`` (Black won), ``0-1`` (White won), ``1/2-1/2`` or ``*``.
+
+        A game ended by the rules gives its own result; otherwise the ``Result`` tag (a
+        human game ended by resignation or agreement), otherwise ``*``.
+        """
+        if self._termination is not None:
+            if self._winner is None:
+                return "1/2-1/2"
+            return "1-0" if self._winner == BLACK else "0-1"
+        return self.headers.get("Result", "*")
+
+    def repetitions(self) -> int:
+        """How many times the current position has occurred."""
+        return self._seen[self.board]
+
+    # -- moves -------------------------------------------------------------------------
+
+    def play(self, move: Move | str) -> Move:
+        """Play a move (a ``Move`` or PDN text) and apply the draw rules.
+
+        Raises:
+            IllegalMoveError: the game is over or the move is not legal.
+        """
+        if self._termination is not None:
+            raise IllegalMoveError(
+                f"the game is over ({self._termination}, {self.result}); cannot play {str(move)!r}"
+            )
+        board = self.board
+        if isinstance(move, str):
+            move = board.parse_move(move)
+        new = board.play(move)
+        self.moves.append(move)
+        self._boards.append(new)
+        self._seen[new] = self._seen.get(new, 0) + 1
+        man_moved = not board.kings & BB_SQUARES[move.path[0] - 1]
+        self._quiet.append(0 if move.is_capture or man_moved else self._quiet[-1] + 1)
+        self._update_end()
+        return move
+
+    def pop(self) -> Move:
+        """Take back the last move."""
+        if not self.moves:
+            raise IndexError("no move to take back")
+        move = self.moves.pop()
+        board = self._boards.pop()
+        self._seen[board] -= 1
+        if not self._seen[board]:
+            del self._seen[board]
+        self._quiet.pop()
+        self._update_end()
+        return move
+
+    def _update_end(self) -> None:
+        board, rules = self.board, self.rules
+        self._termination, self._winner = None, None
+        if not board.has_legal_moves():
+            self._termination, self._winner = Termination.NO_MOVES, board.turn.opponent
+        elif rules.repetition is not None and self._seen[board] >= rules.repetition:
+            self._termination = Termination.REPETITION
+        elif rules.no_progress_plies is not None and self._quiet[-1] >= rules.no_progress_plies:
+            self._termination = Termination.NO_PROGRESS
+        elif rules.max_plies is not None and len(self.moves) >= rules.max_plies:
+            self._termination = Termination.MAX_PLIES
+
+    def copy(self) -> Game:
+        return Game(self.start, self.rules, dict(self.headers), list(self.moves))
+
+    # -- PDN ---------------------------------------------------------------------------
+
+    def to_pdn(self) -> str:
+        """The game as PDN text: tags, numbered moves, result."""
+        from .pdn import game_to_pdn
+
+        return game_to_pdn(self)
+
+    @classmethod
+    def from_pdn(cls, text: str, rules: Rules | None = None) -> Game:
+        """Read exactly one game from PDN text (see ``read_pdn``)."""
+        from .pdn import read_pdn
+
+        games = read_pdn(text, rules=rules)
+        if len(games) != 1:
+            raise PdnError(f"expected one game, found {len(games)}")
+        return games[0]
+
+
+__all__ = ["RESULTS", "Game", "Rules", "Termination"]
