@@ -18,12 +18,26 @@ from .errors import (
     PdnError,
 )
 from .game import Game, Rules, Termination
+from .agent import Agent, BaseAgent, UnknownAgentError, agent_kinds, make_agent
 from .pdn import read_pdn, write_pdn
 from .perft import divide, perft
 
 __version__ = "0.1.0"
 
+import gymnasium as _gym
+
+_gym.register(
+    id="Checkers-v0",
+    entry_point="checkers_env.env:CheckersEnv",
+    vector_entry_point="checkers_env.vector_env:CheckersVectorEnv",
+)
+
 __all__ = [
+    "Agent",
+    "BaseAgent",
+    "UnknownAgentError",
+    "agent_kinds",
+    "make_agent",
     "BLACK",
     "WHITE",
     "AmbiguousMoveError",

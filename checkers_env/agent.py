@@ -1,0 +1,300 @@
+"""The ``Agent`` protocol, spec strings and the registry of agent kinds.
+
+Every agent is built from a spec string ``kind:key=value,...`` -- the same string in
+Python, the CLI, the league and the Gym env's ``opponent=``::
+
+    >>> from checkers_env import Game, make_agent
+    >>> agent = make_agent("greedy:seed=3")
+    >>> str(agent)
+    'greedy:seed=3'
+    >>> agent.select_move(Game())
+    Move.from_pdn('9-13')
+
+Kinds register through the entry-point group ``checkers_env.agents`` (the ``agents``
+package declares its kinds in ``pyproject.toml``; any installed package may add more),
+loaded on first use, so the core never imports an agent package. The core itself ships
+``random`` and ``greedy``, whose numba choosers the vector env also runs.
+"""
+
+from __future__ import annotations
+
+import inspect
+from importlib.metadata import entry_points
+from typing import Any, Callable, Protocol, runtime_checkable
+
+import numpy as np
+
+from .bitboard import BB_SQUARES
+from .board import BLACK, Move
+from .game import Game
+from .kernels import FROM, TO, new_move_buffer, generate_moves_kernel
+from .policies import OPPONENT_GREEDY, OPPONENT_RANDOM, choose
+
+ENTRY_POINT_GROUP = "checkers_env.agents"
+
+
+class UnknownAgentError(ValueError):
+    """A spec names an unknown kind or parameter, or a parameter has a bad value."""
+
+
+@runtime_checkable
+class Agent(Protocol):
+    """What the league, the envs and the CLI need from a player."""
+
+    name: str
+
+    def select_move(self, game: Game) -> Move:
+        """The move to play in ``game.board`` (the game is not over)."""
+
+    def reset(self, seed: int | None = None) -> None:
+        """Forget per-game state; reseed the agent's generator when ``seed`` is given."""
+
+
+class BaseAgent:
+    """Convenience base: a seeded generator, ``reset`` and a spec string from the init
+    arguments. Subclasses set ``kind`` and call ``super().__init__(seed=seed)``."""
+
+    kind: str = ""
+
+    def __init__(self, seed: int | None = None):
+        self.seed = seed
+        self.rng = np.random.default_rng(seed)
+
+    @property
+    def name(self) -> str:
+        return str(self)
+
+    def reset(self, seed: int | None = None) -> None:
+        if seed is not None:
+            self.rng = np.random.default_rng(seed)
+
+    def select_move(self, game: Game) -> Move:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def spec_params(self) -> dict[str, Any]:
+        """The parameters that differ from their defaults (they make up the spec)."""
+        params = {}
+        for name, parameter in inspect.signature(type(self)).parameters.items():
+            value = getattr(self, name, parameter.default)
+            if value != parameter.default:
+                params[name] = value
+        return params
+
+    def __str__(self) -> str:
+        params = self.spec_params()
+        if not params:
+            return self.kind
+        return self.kind + ":" + ",".join(f"{k}={_format_value(v)}" for k, v in params.items())
+
+    def __repr__(self) -> str:
+        return f"make_agent({str(self)!r})"
+
+
+def _format_value(value: Any) -> str:
+    if isinstance(value, float) and value.is_integer():
+        return repr(value)
+    return str(value)
+
+
+class _NumbaChooserAgent(BaseAgent):
+    """An agent whose choice is one of the numba choosers of ``checkers_env.policies``."""
+
+    opponent_kind = OPPONENT_RANDOM
+
+    def select_move(self, game: Game) -> Move:
+        board = game.board
+        mover, opponent = board.mover_bitboards
+        buffer = new_move_buffer()
+        n = generate_moves_kernel(mover, opponent, board.kings, board.turn == BLACK, buffer)
+        if n == 0:
+            raise ValueError(f"{self} has no legal move in {board.fen()}")
+        rng_state = int(self.rng.integers(1, 2**62))
+        j, _ = choose(self.opponent_kind, buffer, n, mover, opponent, board.kings, board.turn == BLACK, rng_state)
+        row = buffer[j]
+        return _move_from_row(board, int(row[FROM]), int(row[TO]), int(row[2]))
+
+
+def _move_from_row(board, frm: int, to: int, captured: int) -> Move:
+    for move in board.legal_moves():
+        if (
+            BB_SQUARES[move.path[0] - 1] == 1 << frm
+            and BB_SQUARES[move.path[-1] - 1] == 1 << to
+            and move.captured == captured
+        ):
+            return move
+    raise AssertionError("kernel move not among legal moves")  # the kernels share one generator
+
+
+class RandomAgent(_NumbaChooserAgent):
+    """Plays a uniformly random legal move.
+
+    Args:
+        seed: seed of the agent's generator.
+    """
+
+    kind = "random"
+    opponent_kind = OPPONENT_RANDOM
+
+
+class GreedyAgent(_NumbaChooserAgent):
+    """One ply of lookahead: the move that leaves the best material balance (man 2, king
+    3 points), ties broken at random.
+
+    Args:
+        seed: seed of the agent's generator.
+    """
+
+    kind = "greedy"
+    opponent_kind = OPPONENT_GREEDY
+
+
+# -- registry -------------------------------------------------------------------------------
+
+_BUILTIN: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
+_registry: dict[str, Callable[..., Agent]] | None = None
+
+
+def register_agent(kind: str, factory: Callable[..., Agent]) -> None:
+    """Add an agent kind at run time (packages should prefer the entry-point group)."""
+    agent_kinds()[kind] = factory
+
+
+def agent_kinds() -> dict[str, Callable[..., Agent]]:
+    """Every known kind: the built-in ones and those of the ``checkers_env.agents`` entry points."""
+    global _registry
+    if _registry is None:
+        _registry = dict(_BUILTIN)
+        for entry in entry_points(group=ENTRY_POINT_GROUP):
+            _registry.setdefault(entry.name, _LazyFactory(entry))
+    return _registry
+
+
+class _LazyFactory:
+    """Loads an entry point on first use, so listing kinds imports nothing heavy."""
+
+    def __init__(self, entry):
+        self.entry = entry
+        self._loaded = None
+
+    def load(self):
+        if self._loaded is None:
+            self._loaded = self.entry.load()
+        return self._loaded
+
+    def __call__(self, **params):
+        return self.load()(**params)
+
+
+def _factory_target(factory):
+    return factory.load() if isinstance(factory, _LazyFactory) else factory
+
+
+def agent_parameters(kind: str) -> dict[str, inspect.Parameter]:
+    """The parameters (with defaults) that a kind accepts."""
+    factory = _lookup(kind)
+    return dict(inspect.signature(_factory_target(factory)).parameters)
+
+
+def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``kind:key=value,...`` into the kind and its raw parameters.
+
+    Raises:
+        UnknownAgentError: the spec is not of that form.
+    """
+    if not isinstance(spec, str) or not spec.strip():
+        raise UnknownAgentError(f"agent spec must be a non-empty string like 'alphabeta:depth=4', got {spec!r}")
+    kind, _, rest = spec.strip().partition(":")
+    params: dict[str, str] = {}
+    if kind == "zoo":
+        # ``zoo:NAME[,key=value...]``: the first item is the zoo entry's name.
+        name, _, rest = rest.partition(",")
+        if not name:
+            raise UnknownAgentError(f"bad agent spec {spec!r}: 'zoo:' needs an entry name, like 'zoo:td-minimax'")
+        params["name"] = name
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or not key.strip():
+            raise UnknownAgentError(f"bad agent spec {spec!r}: {item!r} is not key=value")
+        params[key.strip()] = value.strip()
+    return kind, params
+
+
+def _lookup(kind: str):
+    kinds = agent_kinds()
+    if kind not in kinds:
+        raise UnknownAgentError(f"unknown agent kind {kind!r}; known kinds: {', '.join(sorted(kinds))}")
+    return kinds[kind]
+
+
+def _convert(kind: str, name: str, raw: str, parameter: inspect.Parameter):
+    default = parameter.default
+    target = type(default) if default is not inspect.Parameter.empty and default is not None else None
+    annotation = parameter.annotation if isinstance(parameter.annotation, str) else ""
+    try:
+        if target is bool or (target is None and annotation.startswith("bool")):
+            if raw.lower() in ("1", "true", "yes", "on"):
+                return True
+            if raw.lower() in ("0", "false", "no", "off"):
+                return False
+            raise ValueError(raw)
+        if target is int or (target is None and annotation.startswith("int")):
+            return int(raw)
+        if target is float or (target is None and annotation.startswith("float")):
+            return float(raw)
+    except ValueError:
+        raise UnknownAgentError(
+            f"agent {kind!r}: parameter {name}={raw!r} is not a valid {target.__name__ if target else annotation}"
+        ) from None
+    if raw.lower() == "none" and default is None:
+        return None
+    return raw
+
+
+def make_agent(spec: str | Agent, **overrides) -> Agent:
+    """Build an agent from its spec string (an ``Agent`` passes through unchanged).
+
+    Args:
+        spec: ``kind:key=value,...``, e.g. ``alphabeta:depth=6`` or ``zoo:td-minimax``.
+        overrides: parameters that take precedence over the spec's (e.g. ``seed``).
+
+    Raises:
+        UnknownAgentError: unknown kind or parameter (the message lists the valid ones),
+            or a value of the wrong type.
+    """
+    if not isinstance(spec, str):
+        if isinstance(spec, Agent):
+            return spec
+        raise UnknownAgentError(f"expected an agent spec string or an Agent, got {type(spec).__name__}")
+    kind, raw = parse_spec(spec)
+    factory = _lookup(kind)
+    parameters = agent_parameters(kind)
+    accepts_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+    params: dict[str, Any] = {}
+    for name, value in raw.items():
+        if name not in parameters and not accepts_any:
+            valid = ", ".join(n for n, p in parameters.items() if p.kind is not inspect.Parameter.VAR_KEYWORD)
+            raise UnknownAgentError(f"agent {kind!r} has no parameter {name!r}; its parameters: {valid or 'none'}")
+        params[name] = _convert(kind, name, value, parameters[name]) if name in parameters else value
+    for name, value in overrides.items():
+        if name in parameters or accepts_any:
+            params[name] = value
+    try:
+        return factory(**params)
+    except (TypeError, ValueError) as error:
+        if isinstance(error, UnknownAgentError):
+            raise
+        raise UnknownAgentError(f"agent spec {spec!r}: {error}") from error
+
+
+__all__ = [
+    "Agent",
+    "BaseAgent",
+    "GreedyAgent",
+    "RandomAgent",
+    "UnknownAgentError",
+    "agent_kinds",
+    "agent_parameters",
+    "make_agent",
+    "parse_spec",
+    "register_agent",
+]

@@ -1,0 +1,362 @@
+"""# Checkers-v0
+
+English draughts (American checkers) against an opponent, one hop per action.
+
+| | |
+|---|---|
+| Action Space | `Discrete(128)` |
+| Observation Space | `Box(0.0, 1.0, (5, 8, 8), float32)` |
+| Action mask | `info["action_mask"]` (int8) and `env.action_masks()` (bool) |
+| import | `import checkers_env; gym.make("Checkers-v0")` |
+
+## Description
+
+The learner plays Black, White or a colour drawn per episode against an opponent given as
+an agent spec (`"random"`, `"greedy"`, `"alphabeta:depth=4"`, `"zoo:td-minimax"`, ...)
+or an `Agent` object. Rules are those of the WCDF/ACF: men move and capture forward,
+kings one square in every direction, captures are mandatory, a man crowned during a
+capture stops there, a side without a legal move loses.
+
+## Action Space
+
+Everything is seen from the mover's chair (the *mover's frame*): the board is turned so
+that the mover's men move up. Square `s` has index `k = s - 1` when the learner is Black
+and `k = 32 - s` when it is White; `action = 4 * k + d` with `d` the direction:
+
+```
+      forward
+   0 (fl)   1 (fr)
+         [k]
+   2 (bl)   3 (br)
+      backward
+```
+
+| d | direction |
+|---|-----------|
+| 0 | forward-left |
+| 1 | forward-right |
+| 2 | backward-left (kings) |
+| 3 | backward-right (kings) |
+
+An action is one *hop*: whether it is a step or a jump follows from the position. During
+a multi-jump the learner acts again and only the continuing jumps are legal.
+
+## Observation Space
+
+`float32 (5, 8, 8)`, indexed `[plane, row, column]` in the mover's frame: row 0 is the
+mover's back rank, column 0 the mover's left.
+
+| plane | content |
+|---|---|
+| 0 | the mover's men |
+| 1 | the mover's kings |
+| 2 | the opponent's men |
+| 3 | the opponent's kings |
+| 4 | the piece that must continue its capture (during a multi-jump) |
+
+During a multi-jump the moving piece is shown where it stands and the pieces it has
+jumped are gone.
+
+## Rewards
+
+`reward="win_loss"` (default): +1 win, -1 loss, 0 draw, at the end; 0 otherwise.
+`reward="material"`: the seed-000 reward `0.1 * ln(m_after / m_before)` with `m` the
+learner's material over the opponent's (man 2, king 3 points), measured between the
+learner's decisions; the end of the game gives +1 / 0 / -1 instead.
+An illegal action ends the episode with -1 (see `illegal_action`).
+
+## Episode End
+
+Terminated: a side has no legal move (it loses), threefold repetition, 80 plies without
+a capture or a man move (draws, per `rules`), or an illegal action. Truncated: the game
+reaches `max_plies` plies.
+
+## Info
+
+`action_mask`, `result` (`1-0` Black won, `0-1` White won, `1/2-1/2`, `*`),
+`termination` (`no_moves`, `repetition`, `no_progress`, `max_plies`, `illegal_action` or
+`None`), `last_moves` (PDN of the moves completed since the previous step),
+`agent_color` (`black`/`white`), and `illegal_action` (True) when that ended it.
+
+## Arguments
+
+```python
+gym.make("Checkers-v0", opponent="random", agent_color="black", reward="win_loss",
+         rules=Rules(), max_plies=None, illegal_action="terminate", render_mode=None)
+```
+
+* `opponent`: agent spec string or `Agent`; `random` and `greedy` run inside numba.
+* `agent_color`: `"black"`, `"white"` or `"random"` (drawn each episode).
+* `reward`: `"win_loss"` or `"material"`.
+* `rules`: a `checkers_env.Rules` (draw rules).
+* `max_plies`: truncation length (default `rules.max_plies`, or 400 when that is `None`).
+* `illegal_action`: `"terminate"` (reward -1, `info["illegal_action"]`) or `"raise"`
+  (`IllegalMoveError`). An action outside `Discrete(128)` always raises `ValueError`.
+* `render_mode`: `"ansi"`, `"rgb_array"` or `"human"` (needs pygame).
+
+`reset(options={"fen": "B:W18,24:B14,K3"})` starts from a position.
+
+## Version History
+
+* v0: initial release.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+from gymnasium.error import ResetNeeded
+
+from . import env_core as core
+from .agent import Agent, GreedyAgent, RandomAgent, make_agent
+from .bitboard import bit_to_square
+from .board import BLACK, WHITE, Board, Color, Move
+from .errors import IllegalMoveError
+from .game import Game, Rules
+from .kernels import new_move_buffer
+from .policies import OPPONENT_EXTERNAL, OPPONENT_GREEDY, OPPONENT_RANDOM
+
+_COLOR_MODES = {"black": core.COLOR_BLACK, "white": core.COLOR_WHITE, "random": core.COLOR_RANDOM}
+_REWARDS = {"win_loss": core.REWARD_WIN_LOSS, "material": core.REWARD_MATERIAL}
+
+
+def rules_array(rules: Rules, max_plies: int) -> np.ndarray:
+    """The ``int64[3]`` form of the draw rules that the kernels read."""
+    return np.array([rules.repetition or 0, rules.no_progress_plies or 0, max_plies], dtype=np.int64)
+
+
+def resolve_max_plies(rules: Rules, max_plies: int | None) -> int:
+    value = max_plies if max_plies is not None else (rules.max_plies or 400)
+    if not isinstance(value, (int, np.integer)) or value < 1:
+        raise ValueError(f"max_plies must be a positive integer, got {max_plies!r}")
+    return int(value)
+
+
+def opponent_kind(opponent: Agent) -> int:
+    """The in-kernel chooser for an opponent, or ``OPPONENT_EXTERNAL``."""
+    if type(opponent) is RandomAgent:
+        return OPPONENT_RANDOM
+    if type(opponent) is GreedyAgent:
+        return OPPONENT_GREEDY
+    return OPPONENT_EXTERNAL
+
+
+def check_action(action) -> int:
+    """The action as an int; ``ValueError`` for anything outside ``Discrete(128)``."""
+    if isinstance(action, np.ndarray):
+        if action.shape != () or not np.issubdtype(action.dtype, np.integer):
+            raise ValueError(f"action must be an integer in [0, 128), got array {action!r}")
+        action = action.item()
+    if isinstance(action, (bool, np.bool_)) or not isinstance(action, (int, np.integer)):
+        raise ValueError(f"action must be an integer in [0, 128), got {type(action).__name__} {action!r}")
+    if not 0 <= action < core.NUM_ACTIONS:
+        raise ValueError(f"action {action} is outside Discrete(128)")
+    return int(action)
+
+
+def describe_action(action: int, color: Color) -> str:
+    """``'k=10 (square 11) forward-left'`` for error messages."""
+    k, d = divmod(action, 4)
+    square = k + 1 if color == BLACK else 32 - k
+    names = ("forward-left", "forward-right", "backward-left", "backward-right")
+    return f"action {action} (square {square}, {names[d]})"
+
+
+def move_from_row(row) -> Move:
+    """A ``Move`` from a kernel move row ``(from, to, captured, path, hops, ...)``."""
+    path = [bit_to_square(int(row[0]))]
+    path += [bit_to_square((int(row[3]) >> (5 * h)) & 31) for h in range(int(row[4]))]
+    return Move(tuple(path), int(row[2]))
+
+
+class CheckersEnv(gym.Env):
+    __doc__ = __doc__
+
+    metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2}
+
+    def __init__(
+        self,
+        opponent: str | Agent = "random",
+        agent_color: str = "black",
+        reward: str = "win_loss",
+        rules: Rules | None = None,
+        max_plies: int | None = None,
+        illegal_action: str = "terminate",
+        render_mode: str | None = None,
+    ):
+        if agent_color not in _COLOR_MODES:
+            raise ValueError(f"agent_color must be one of {sorted(_COLOR_MODES)}, got {agent_color!r}")
+        if reward not in _REWARDS:
+            raise ValueError(f"reward must be one of {sorted(_REWARDS)}, got {reward!r}")
+        if illegal_action not in ("terminate", "raise"):
+            raise ValueError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.rules = rules if rules is not None else Rules()
+        self.max_plies = resolve_max_plies(self.rules, max_plies)
+        self.opponent = make_agent(opponent)
+        self.agent_color = agent_color
+        self.reward_mode = reward
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
+
+        self.observation_space = spaces.Box(0.0, 1.0, (core.NUM_PLANES, 8, 8), dtype=np.float32)
+        self.action_space = spaces.Discrete(core.NUM_ACTIONS)
+
+        self._kind = opponent_kind(self.opponent)
+        self._rules = rules_array(self.rules, self.max_plies)
+        self._state, self._moves, self._positions, self._last = core.new_batch(1, self.max_plies + 1)
+        self._obs = np.zeros((1, core.NUM_PLANES, 8, 8), dtype=np.float32)
+        self._mask = np.zeros((1, core.NUM_ACTIONS), dtype=np.int8)
+        self._game: Game | None = None  # kept only for an external opponent
+        self._history: list[Move] = []
+        self._consumed = 0
+        self._start = Board()
+        self._renderer = None
+
+    # -- Gymnasium API ----------------------------------------------------------------------
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        options = options or {}
+        start = Board.from_fen(options["fen"]) if "fen" in options else Board()
+        self._start = start
+        self._history = []
+        self._consumed = 0
+        reseed = seed is not None or self._state[0, core.S_RNG] == 0
+        rng_seed = int(self.np_random.integers(1, 2**62)) if reseed else 0
+        if self._kind == OPPONENT_EXTERNAL:
+            self.opponent.reset(seed=int(self.np_random.integers(0, 2**62)))
+            self._game = Game(start=start, rules=self.rules)
+        end = core.reset_board(
+            self._state, self._moves, self._positions, self._last, 0,
+            start.black, start.white, start.kings, int(start.turn),
+            _COLOR_MODES[self.agent_color], rng_seed, self._rules,
+        )
+        if end != core.END_NONE:
+            raise ValueError(f"the start position {start.fen()} is already decided ({core.END_NAMES[end]})")
+        core.start_turns(self._state, self._moves, self._positions, self._last, 0, self._kind, self._rules)
+        self._sync()
+        self._play_external_opponent()
+        if self._state[0, core.S_END] != core.END_NONE:
+            raise ValueError(f"the game from {start.fen()} ends before the learner's first move")
+        return self._observe(), self._info()
+
+    def step(self, action):
+        action = check_action(action)
+        if self._state[0, core.S_END] != core.END_NONE:
+            raise ResetNeeded("the episode is over: call reset() before step()")
+        color = Color(int(self._state[0, core.S_TURN]))
+        if self.illegal_action == "raise" and not self._legal_mask()[action]:
+            raise IllegalMoveError(
+                f"illegal {describe_action(action, color)} in {self.board.fen()}; legal actions: "
+                + ", ".join(str(a) for a in np.flatnonzero(self._legal_mask()))
+            )
+        before = len(self._history)
+        self._consumed = 0  # step_board starts a new list of last moves
+        reward, status = core.step_board(
+            self._state, self._moves, self._positions, self._last, 0, action,
+            self._kind, _REWARDS[self.reward_mode], self._rules,
+        )
+        self._sync()
+        if self._state[0, core.S_WAITING]:
+            reward = self._play_external_opponent()
+        completed = self._history[before:]
+        end = int(self._state[0, core.S_END])
+        terminated = end not in (core.END_NONE, core.END_MAX_PLIES)
+        truncated = end == core.END_MAX_PLIES
+        info = self._info(completed)
+        if status == core.HOP_ILLEGAL:
+            info["illegal_action"] = True
+        if self.render_mode == "human":
+            self.render()
+        return self._observe(), float(reward), terminated, truncated, info
+
+    def action_masks(self) -> np.ndarray:
+        """Legal actions as bools (the method MaskablePPO looks for)."""
+        return self._legal_mask().astype(bool)
+
+    def render(self):
+        from .rendering import render_frame
+
+        if self.render_mode is None:
+            gym.logger.warn("render() called without a render_mode; pass render_mode= to gym.make")
+            return None
+        return render_frame(self, self.render_mode)
+
+    def close(self):
+        if self._renderer is not None:
+            self._renderer.close()
+            self._renderer = None
+
+    # -- helpers ----------------------------------------------------------------------------
+
+    @property
+    def board(self) -> Board:
+        """The position now (during a multi-jump: before the move in progress)."""
+        s = self._state[0]
+        return Board(int(s[core.S_BLACK]), int(s[core.S_WHITE]), int(s[core.S_KINGS]), Color(int(s[core.S_TURN])))
+
+    @property
+    def moves(self) -> list[Move]:
+        """Every complete move of the episode so far."""
+        return list(self._history)
+
+    def _legal_mask(self) -> np.ndarray:
+        core.write_mask(self._state, self._moves, 0, self._mask[0])
+        return self._mask[0]
+
+    def _observe(self) -> np.ndarray:
+        core.write_observation(self._state, 0, self._obs[0])
+        return self._obs[0].copy()
+
+    def _sync(self) -> None:
+        """Append the moves the kernel completed since the last look to the history (and
+        to the Python game that an external opponent reads)."""
+        count = int(self._state[0, core.S_LAST_COUNT])
+        for j in range(self._consumed, count):
+            move = move_from_row(self._last[0, j])
+            self._history.append(move)
+            if self._game is not None:
+                self._game.play(move)
+        self._consumed = count
+
+    def _play_external_opponent(self) -> float:
+        """Ask a Python opponent for its moves while it is to move; the learner's reward."""
+        reward = 0.0
+        while self._state[0, core.S_WAITING]:
+            self._sync()
+            move = self.opponent.select_move(self._game)
+            j = self._buffer_index(move)
+            reward = core.after_external_move(
+                self._state, self._moves, self._positions, self._last, 0, j,
+                self._kind, _REWARDS[self.reward_mode], self._rules,
+            )
+        self._sync()
+        return reward
+
+    def _buffer_index(self, move: Move) -> int:
+        for j in range(int(self._state[0, core.S_NMOVES])):
+            if move_from_row(self._moves[0, j]) == move:
+                return j
+        raise IllegalMoveError(f"opponent {self.opponent} chose {move}, which is not legal in {self.board.fen()}")
+
+    def _info(self, completed: list[Move] | None = None) -> dict[str, Any]:
+        s = self._state[0]
+        end = int(s[core.S_END])
+        agent = int(s[core.S_AGENT])
+        if end in (core.END_NONE, core.END_MAX_PLIES):
+            result = "*" if end == core.END_NONE else "1/2-1/2"
+        else:
+            winner = int(s[core.S_WINNER])
+            result = "1/2-1/2" if winner < 0 else ("1-0" if winner == 0 else "0-1")
+        return {
+            "action_mask": self._legal_mask().copy(),
+            "result": result,
+            "termination": core.END_NAMES[end] or None,
+            "last_moves": [str(m) for m in (completed or [])],
+            "agent_color": str(Color(agent)) if agent >= 0 else None,
+        }

@@ -1,0 +1,201 @@
+"""# Checkers (PettingZoo AEC)
+
+| | |
+|---|---|
+| Import | `from checkers_env import pettingzoo_env; env = pettingzoo_env.env()` |
+| Actions | Discrete |
+| Parallel API | No |
+| Manual Control | No |
+| Agents | `agents= ['player_0', 'player_1']` (Black, White) |
+| Agents | 2 |
+| Action Shape | (1,) |
+| Action Values | Discrete(128) |
+| Observation Shape | (5, 8, 8) |
+| Observation Values | [0, 1] |
+
+English draughts (American checkers) for two learners. `player_0` plays Black and moves
+first, `player_1` plays White. Rules, action encoding and observation planes are those of
+`Checkers-v0` (see `checkers_env.env`): one hop per action in the mover's frame,
+`action = 4 * k + d`; during a multi-jump `agent_selection` stays on the same agent.
+
+### Observation Space
+
+A dict: `observation` is `float32 (5, 8, 8)` planes in the observing agent's own frame
+(its men, its kings, the opponent's men, the opponent's kings, the piece that must
+continue a capture); `action_mask` is `int8 (128,)`, all zeros for the agent not on move.
+
+### Rewards
+
++1 to the winner and -1 to the loser when a side has no legal move; 0 to both for a draw
+(threefold repetition, 80 plies without progress) or a truncated game (`max_plies`).
+With `reward="material"` each completed move also earns its mover the seed-000 term
+`0.1 * ln(m_after / m_before)`. An illegal move (through `env()`) ends the game with -1
+for the offender.
+
+### Arguments
+
+`env(render_mode=None, rules=Rules(), max_plies=None, reward="win_loss")`.
+
+### Version History
+
+* v0: initial release.
+"""
+
+from __future__ import annotations
+
+import gymnasium
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from . import env_core as core
+from .board import Board, Color
+from .env import _REWARDS, check_action, move_from_row, resolve_max_plies, rules_array
+from .game import Rules
+from .policies import OPPONENT_NONE
+
+
+def env(**kwargs):
+    """The raw env in PettingZoo's classic wrapper chain (illegal move: -1 and game over)."""
+    aec = raw_env(**kwargs)
+    aec = wrappers.TerminateIllegalWrapper(aec, illegal_reward=-1)
+    aec = wrappers.AssertOutOfBoundsWrapper(aec)
+    aec = wrappers.OrderEnforcingWrapper(aec)
+    return aec
+
+
+class raw_env(AECEnv):
+    __doc__ = __doc__
+
+    metadata = {
+        "render_modes": ["human", "ansi", "rgb_array"],
+        "name": "checkers_v0",
+        "is_parallelizable": False,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        rules: Rules | None = None,
+        max_plies: int | None = None,
+        reward: str = "win_loss",
+    ):
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        if reward not in _REWARDS:
+            raise ValueError(f"reward must be one of {sorted(_REWARDS)}, got {reward!r}")
+        self.render_mode = render_mode
+        self.rules = rules if rules is not None else Rules()
+        self.max_plies = resolve_max_plies(self.rules, max_plies)
+        self.reward_mode = reward
+        self.possible_agents = ["player_0", "player_1"]
+        self.agents = self.possible_agents[:]
+        observation = spaces.Box(0.0, 1.0, (core.NUM_PLANES, 8, 8), dtype=np.float32)
+        mask = spaces.Box(0, 1, (core.NUM_ACTIONS,), dtype=np.int8)
+        self.observation_spaces = {
+            a: spaces.Dict({"observation": observation, "action_mask": mask}) for a in self.possible_agents
+        }
+        self.action_spaces = {a: spaces.Discrete(core.NUM_ACTIONS) for a in self.possible_agents}
+        self._rules = rules_array(self.rules, self.max_plies)
+        self._state, self._moves, self._positions, self._last = core.new_batch(1, self.max_plies + 1)
+        self._history = []
+        self._renderer = None
+
+    def observation_space(self, agent):
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent):
+        return self.action_spaces[agent]
+
+    def observe(self, agent):
+        color = self.possible_agents.index(agent)
+        observation = np.zeros((core.NUM_PLANES, 8, 8), dtype=np.float32)
+        core.write_observation_for(self._state, 0, color, observation)
+        mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
+        if agent == self.agent_selection:
+            core.write_mask(self._state, self._moves, 0, mask)
+        return {"observation": observation, "action_mask": mask}
+
+    def reset(self, seed=None, options=None):
+        if seed is not None:
+            self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(seed)
+        start = Board.from_fen(options["fen"]) if options and "fen" in options else Board()
+        end = core.reset_board(
+            self._state, self._moves, self._positions, self._last, 0,
+            start.black, start.white, start.kings, int(start.turn), -1, 1, self._rules,
+        )
+        if end != core.END_NONE:
+            raise ValueError(f"the start position {start.fen()} is already decided")
+        self.agents = self.possible_agents[:]
+        self.rewards = dict.fromkeys(self.agents, 0)
+        self._cumulative_rewards = dict.fromkeys(self.agents, 0)
+        self.terminations = dict.fromkeys(self.agents, False)
+        self.truncations = dict.fromkeys(self.agents, False)
+        self.infos = {a: {} for a in self.agents}
+        self._history = []
+        self.agent_selection = self.possible_agents[int(start.turn)]
+
+    def step(self, action):
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        action = check_action(action)
+        mover = self.possible_agents.index(agent)
+        self._state[0, core.S_LAST_COUNT] = 0
+        reward, status = core.step_board(
+            self._state, self._moves, self._positions, self._last, 0, action,
+            OPPONENT_NONE, _REWARDS[self.reward_mode], self._rules,
+        )
+        self._cumulative_rewards[agent] = 0
+        self.rewards = dict.fromkeys(self.agents, 0)
+        end = int(self._state[0, core.S_END])
+        for j in range(int(self._state[0, core.S_LAST_COUNT])):
+            self._history.append(move_from_row(self._last[0, j]))
+        if status == core.HOP_ILLEGAL:
+            # Reached only without TerminateIllegalWrapper: the offender loses.
+            self.rewards[agent] = -1
+            self.rewards[self.possible_agents[1 - mover]] = 1
+            self.terminations = dict.fromkeys(self.agents, True)
+        elif end == core.END_MAX_PLIES:
+            self.truncations = dict.fromkeys(self.agents, True)
+        elif end != core.END_NONE:
+            winner = int(self._state[0, core.S_WINNER])
+            if winner >= 0:
+                self.rewards[self.possible_agents[winner]] = 1
+                self.rewards[self.possible_agents[1 - winner]] = -1
+            self.terminations = dict.fromkeys(self.agents, True)
+        else:
+            self.rewards[agent] = float(reward)
+        if end == core.END_NONE:
+            self.agent_selection = self.possible_agents[int(self._state[0, core.S_TURN])]
+        for a in self.agents:
+            self.infos[a] = {"termination": core.END_NAMES[end] or None}
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    @property
+    def board(self) -> Board:
+        s = self._state[0]
+        return Board(int(s[core.S_BLACK]), int(s[core.S_WHITE]), int(s[core.S_KINGS]), Color(int(s[core.S_TURN])))
+
+    @property
+    def moves(self):
+        return list(self._history)
+
+    def render(self):
+        from .rendering import render_frame
+
+        if self.render_mode is None:
+            gymnasium.logger.warn("render() called without a render_mode")
+            return None
+        return render_frame(self, self.render_mode)
+
+    def close(self):
+        if self._renderer is not None:
+            self._renderer.close()
+            self._renderer = None

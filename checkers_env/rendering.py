@@ -1,0 +1,101 @@
+"""Pictures of a position: an RGB array drawn with numpy, and a pygame window."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .board import Board, Move, square_row_col
+
+SQUARE_PIXELS = 48
+LIGHT_SQUARE = (238, 238, 210)
+DARK_SQUARE = (118, 150, 86)
+LAST_MOVE = (186, 202, 68)  # dark squares of the last move's path
+BLACK_PIECE = (34, 34, 34)
+WHITE_PIECE = (250, 250, 245)
+PIECE_EDGE = (90, 90, 90)
+KING_MARK = (212, 175, 55)
+
+
+def board_image(board: Board, last_move: Move | None = None, square_pixels: int = SQUARE_PIXELS) -> np.ndarray:
+    """``uint8 (8 * square_pixels, 8 * square_pixels, 3)`` picture seen from Black's side
+    (Black's back rank at the bottom): men are discs, kings carry a gold mark, and the
+    squares of the last move are highlighted."""
+    size = 8 * square_pixels
+    image = np.empty((size, size, 3), dtype=np.uint8)
+    highlighted = set(last_move.path) if last_move is not None else set()
+    yy, xx = np.mgrid[0:square_pixels, 0:square_pixels]
+    centre = (square_pixels - 1) / 2
+    distance = np.hypot(yy - centre, xx - centre)
+    disc = distance <= square_pixels * 0.40
+    edge = disc & (distance > square_pixels * 0.36)
+    crown = distance <= square_pixels * 0.16
+    for row in range(8):
+        for col in range(8):
+            top = (7 - row) * square_pixels
+            left = col * square_pixels
+            cell = image[top : top + square_pixels, left : left + square_pixels]
+            if (row + col) % 2:
+                cell[:] = LIGHT_SQUARE
+                continue
+            square = 4 * row + 4 - col // 2
+            cell[:] = LAST_MOVE if square in highlighted else DARK_SQUARE
+            piece = board.piece_at(square)
+            if piece is None:
+                continue
+            cell[disc] = BLACK_PIECE if piece in "bB" else WHITE_PIECE
+            cell[edge] = PIECE_EDGE
+            if piece.isupper():
+                cell[crown] = KING_MARK
+    return image
+
+
+def square_centre(square: int, square_pixels: int = SQUARE_PIXELS) -> tuple[int, int]:
+    """Pixel (y, x) of a square's centre in ``board_image``."""
+    row, col = square_row_col(square)
+    return (7 - row) * square_pixels + square_pixels // 2, col * square_pixels + square_pixels // 2
+
+
+class HumanRenderer:
+    """A pygame window showing the board (pygame is imported only here)."""
+
+    def __init__(self, fps: int):
+        try:
+            import pygame
+        except ImportError as error:  # pragma: no cover - depends on the user's install
+            raise ImportError(
+                "render_mode='human' needs pygame: pip install 'checkers-suite[render]' (or pip install pygame)"
+            ) from error
+        self.pygame = pygame
+        pygame.display.init()  # not pygame.init(): no audio needed
+        self.window = pygame.display.set_mode((8 * SQUARE_PIXELS, 8 * SQUARE_PIXELS))
+        pygame.display.set_caption("Checkers")
+        self.clock = pygame.time.Clock()
+        self.fps = fps
+
+    def show(self, image: np.ndarray) -> None:
+        surface = self.pygame.surfarray.make_surface(image.swapaxes(0, 1))
+        self.window.blit(surface, (0, 0))
+        self.pygame.event.pump()
+        self.pygame.display.flip()
+        self.clock.tick(self.fps)
+
+    def close(self) -> None:
+        self.pygame.display.quit()
+        self.pygame.quit()
+
+
+def render_frame(env, mode: str):
+    """What ``env.render()`` returns for a render mode (the env has ``board`` and ``moves``)."""
+    last = env.moves[-1] if env.moves else None
+    if mode == "ansi":
+        text = str(env.board)
+        if last is not None:
+            text += f"\nlast move: {last}"
+        return text
+    image = board_image(env.board, last)
+    if mode == "rgb_array":
+        return image
+    if env._renderer is None:
+        env._renderer = HumanRenderer(env.metadata["render_fps"])
+    env._renderer.show(image)
+    return None

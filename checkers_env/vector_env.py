@@ -1,0 +1,201 @@
+"""A batch of ``Checkers-v0`` boards stepped by one numba call.
+
+    >>> import gymnasium as gym, checkers_env
+    >>> envs = gym.make_vec("Checkers-v0", num_envs=4, vectorization_mode="vector_entry_point")
+    >>> obs, infos = envs.reset(seed=0)
+    >>> obs.shape, infos["action_mask"].shape
+    ((4, 5, 8, 8), (4, 128))
+
+Every board behaves exactly like a single ``Checkers-v0`` env reset with seed ``seed + i``
+(same observations, rewards, masks and ends), with the in-kernel opponents ``random`` and
+``greedy``. ``self_play=True`` drops the opponent: each step is one hop by the side to
+move, observations are in its frame and rewards are from its point of view, so one
+policy plays both colours. Episodes reset on the step after they end (Gymnasium's
+``NEXT_STEP`` autoreset: that step's action is ignored).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from gymnasium.utils import seeding
+from gymnasium.vector import AutoresetMode, VectorEnv
+from gymnasium.vector.utils import batch_space
+
+from . import env_core as core
+from .agent import Agent, make_agent
+from .board import Board, Color
+from .env import _COLOR_MODES, _REWARDS, opponent_kind, resolve_max_plies, rules_array
+from .errors import IllegalMoveError
+from .game import Rules
+from .policies import OPPONENT_EXTERNAL, OPPONENT_NONE
+
+
+class CheckersVectorEnv(VectorEnv):
+    """``num_envs`` checkers boards in one numba kernel (see the module docstring).
+
+    Args:
+        num_envs: number of boards.
+        opponent: ``"random"`` or ``"greedy"`` (they run inside the kernel); ignored
+            with ``self_play=True``.
+        agent_color, reward, rules, max_plies: as for ``Checkers-v0``.
+        self_play: one policy plays both sides (see above).
+        illegal_action: ``"terminate"`` (reward -1 and the episode ends) or ``"raise"``.
+        render_mode: ``"ansi"`` or ``"rgb_array"`` (board 0 is rendered).
+    """
+
+    metadata = {
+        "render_modes": ["ansi", "rgb_array"],
+        "autoreset_mode": AutoresetMode.NEXT_STEP,
+        "render_fps": 2,
+    }
+
+    def __init__(
+        self,
+        num_envs: int = 1,
+        opponent: str | Agent = "random",
+        agent_color: str = "black",
+        reward: str = "win_loss",
+        rules: Rules | None = None,
+        max_plies: int | None = None,
+        self_play: bool = False,
+        illegal_action: str = "terminate",
+        render_mode: str | None = None,
+    ):
+        if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
+            raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if agent_color not in _COLOR_MODES:
+            raise ValueError(f"agent_color must be one of {sorted(_COLOR_MODES)}, got {agent_color!r}")
+        if reward not in _REWARDS:
+            raise ValueError(f"reward must be one of {sorted(_REWARDS)}, got {reward!r}")
+        if illegal_action not in ("terminate", "raise"):
+            raise ValueError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        self.num_envs = int(num_envs)
+        self.rules = rules if rules is not None else Rules()
+        self.max_plies = resolve_max_plies(self.rules, max_plies)
+        self.self_play = bool(self_play)
+        if self.self_play:
+            self._kind = OPPONENT_NONE
+            self._color_mode = -1
+        else:
+            self.opponent = make_agent(opponent)
+            self._kind = opponent_kind(self.opponent)
+            if self._kind == OPPONENT_EXTERNAL:
+                raise ValueError(
+                    f"the vector env runs its opponent inside numba: use 'random' or 'greedy' "
+                    f"(or self_play=True), not {opponent!r}; the single env takes any agent"
+                )
+            self._color_mode = _COLOR_MODES[agent_color]
+        self.reward_mode = reward
+        self.illegal_action = illegal_action
+        self.render_mode = render_mode
+
+        self.single_observation_space = spaces.Box(0.0, 1.0, (core.NUM_PLANES, 8, 8), dtype=np.float32)
+        self.single_action_space = spaces.Discrete(core.NUM_ACTIONS)
+        self.observation_space = batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = batch_space(self.single_action_space, self.num_envs)
+
+        self._rules = rules_array(self.rules, self.max_plies)
+        self._state, self._moves, self._positions, self._last = core.new_batch(self.num_envs, self.max_plies + 1)
+        start = Board()
+        self._start = np.array([start.black, start.white, start.kings, int(start.turn)], dtype=np.int64)
+        n = self.num_envs
+        self._observations = np.zeros((n, core.NUM_PLANES, 8, 8), dtype=np.float32)
+        self._masks = np.zeros((n, core.NUM_ACTIONS), dtype=np.int8)
+        self._rewards = np.zeros(n, dtype=np.float64)
+        self._terminated = np.zeros(n, dtype=np.bool_)
+        self._truncated = np.zeros(n, dtype=np.bool_)
+        self._started = False
+
+    def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None):
+        """Reset every board. ``seed`` (an int: board ``i`` gets ``seed + i``, or one seed
+        per board) makes board ``i`` match ``Checkers-v0`` reset with that seed.
+        ``options={"fen": ...}`` starts all boards from a position."""
+        if seed is None:
+            seeds = [None] * self.num_envs
+        elif isinstance(seed, (int, np.integer)):
+            seeds = [int(seed) + i for i in range(self.num_envs)]
+        else:
+            seeds = list(seed)
+            if len(seeds) != self.num_envs:
+                raise ValueError(f"expected {self.num_envs} seeds, got {len(seeds)}")
+        if seed is not None or not self._started:
+            board_seeds = np.array(
+                [seeding.np_random(s)[0].integers(1, 2**62) for s in seeds], dtype=np.int64
+            )
+        else:
+            board_seeds = np.zeros(self.num_envs, dtype=np.int64)  # keep each board's stream
+        if options and "fen" in options:
+            start = Board.from_fen(options["fen"])
+            self._start = np.array([start.black, start.white, start.kings, int(start.turn)], dtype=np.int64)
+        core.vector_reset(
+            self._state, self._moves, self._positions, self._last, board_seeds, self._start,
+            self._color_mode, self._kind, self._rules, self._observations, self._masks,
+        )
+        self._started = True
+        return self._observations.copy(), self._infos()
+
+    def step(self, actions):
+        actions = np.asarray(actions)
+        if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
+            raise ValueError(f"actions must be {self.num_envs} integers, got {actions.dtype} {actions.shape}")
+        if ((actions < 0) | (actions >= core.NUM_ACTIONS)).any():
+            raise ValueError(f"actions outside Discrete(128): {actions[(actions < 0) | (actions >= 128)]}")
+        if not self._started:
+            raise RuntimeError("call reset() before step()")
+        actions = actions.astype(np.int64, copy=False)
+        if self.illegal_action == "raise":
+            live = self._state[:, core.S_END] == core.END_NONE
+            bad = live & (self._masks[np.arange(self.num_envs), actions] == 0)
+            if bad.any():
+                i = int(np.flatnonzero(bad)[0])
+                raise IllegalMoveError(
+                    f"illegal action {int(actions[i])} on board {i}; legal actions: "
+                    + ", ".join(str(a) for a in np.flatnonzero(self._masks[i]))
+                )
+        core.vector_step(
+            self._state, self._moves, self._positions, self._last, actions, self._start,
+            self._color_mode, self._kind, _REWARDS[self.reward_mode], self._rules,
+            self._observations, self._masks, self._rewards, self._terminated, self._truncated,
+        )
+        return (
+            self._observations.copy(),
+            self._rewards.copy(),
+            self._terminated.copy(),
+            self._truncated.copy(),
+            self._infos(),
+        )
+
+    def action_masks(self) -> np.ndarray:
+        """``bool (num_envs, 128)``: the legal actions of every board."""
+        return self._masks.astype(bool)
+
+    def _infos(self) -> dict[str, Any]:
+        ended = self._state[:, core.S_END]
+        winners = self._state[:, core.S_WINNER]
+        return {
+            "action_mask": self._masks.copy(),
+            "_action_mask": np.ones(self.num_envs, dtype=np.bool_),
+            "illegal_action": ended == core.END_ILLEGAL,
+            "_illegal_action": ended != core.END_NONE,
+            "winner": np.where(ended != core.END_NONE, winners, -1),
+            "_winner": ended != core.END_NONE,
+        }
+
+    def board(self, i: int) -> Board:
+        """The position of board ``i``."""
+        s = self._state[i]
+        return Board(int(s[core.S_BLACK]), int(s[core.S_WHITE]), int(s[core.S_KINGS]), Color(int(s[core.S_TURN])))
+
+    def render(self):
+        from .rendering import board_image
+
+        if self.render_mode == "ansi":
+            return str(self.board(0))
+        if self.render_mode == "rgb_array":
+            return board_image(self.board(0))
+        return None
