@@ -26,15 +26,12 @@ import numpy as np
 
 from .bitboard import BB_SQUARES
 from .board import BLACK, Move
+from .errors import UnknownAgentError
 from .game import Game
 from .kernels import FROM, TO, new_move_buffer, generate_moves_kernel
 from .policies import OPPONENT_GREEDY, OPPONENT_RANDOM, choose
 
 ENTRY_POINT_GROUP = "checkers_env.agents"
-
-
-class UnknownAgentError(ValueError):
-    """A spec names an unknown kind or parameter, or a parameter has a bad value."""
 
 
 @runtime_checkable
@@ -80,7 +77,12 @@ class BaseAgent:
                 params[name] = value
         return params
 
+    #: Set by loaders such as the zoo so that ``str(agent)`` gives back the spec that built it.
+    spec_override: str | None = None
+
     def __str__(self) -> str:
+        if self.spec_override is not None:
+            return self.spec_override
         params = self.spec_params()
         if not params:
             return self.kind
@@ -195,6 +197,12 @@ def agent_parameters(kind: str) -> dict[str, inspect.Parameter]:
     return dict(inspect.signature(_factory_target(factory)).parameters)
 
 
+def agent_summary(kind: str) -> str:
+    """First line of a kind's docstring (for ``checkers agents``)."""
+    doc = inspect.getdoc(_factory_target(_lookup(kind))) or ""
+    return " ".join(doc.split("\n\n")[0].split())
+
+
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Split ``kind:key=value,...`` into the kind and its raw parameters.
 
@@ -267,7 +275,9 @@ def make_agent(spec: str | Agent, **overrides) -> Agent:
         raise UnknownAgentError(f"expected an agent spec string or an Agent, got {type(spec).__name__}")
     kind, raw = parse_spec(spec)
     factory = _lookup(kind)
-    parameters = agent_parameters(kind)
+    # A factory may decide its parameters from the spec (the zoo: those of the card's kind).
+    resolver = getattr(_factory_target(factory), "parameters_for", None)
+    parameters = resolver(raw) if resolver is not None else agent_parameters(kind)
     accepts_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
     params: dict[str, Any] = {}
     for name, value in raw.items():

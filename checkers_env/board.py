@@ -12,7 +12,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from enum import IntEnum
 
 from . import bitboard as bb
@@ -24,7 +24,7 @@ from .errors import (
     InvalidMoveError,
     InvalidPositionError,
 )
-from .kernels import FROM, HOPS, PATH, TO, CAPTURED, generate_moves_kernel, new_move_buffer
+from .kernels import generate_moves_kernel, new_move_buffer
 
 
 class Color(IntEnum):
@@ -58,6 +58,9 @@ def square_at(row: int, col: int) -> Square | None:
     if not (0 <= row < 8 and 0 <= col < 8) or (row + col) % 2:
         return None
     return bb.bit_to_square(4 * row + col // 2)
+
+
+_SQUARE_OF_BIT = tuple(bb.bit_to_square(b) for b in range(32))
 
 
 def _check_square(square: int, text: str) -> int:
@@ -186,6 +189,7 @@ class Board:
     white: Bitboard = BB_WHITE_START
     kings: Bitboard = 0
     turn: Color = BLACK
+    _legal: tuple | None = field(default=None, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         problem = _validate(self.black, self.white, self.kings)
@@ -259,22 +263,23 @@ class Board:
         return bb.squares_of(own)
 
     def legal_moves(self) -> list[Move]:
-        """Every legal complete move, captures only when one exists (they are mandatory)."""
-        return [move for move, _ in self._moves_with_rows()]
+        """Every legal complete move, captures only when one exists (they are mandatory),
+        sorted by path."""
+        if self._legal is None:
+            object.__setattr__(self, "_legal", self._generate_legal_moves())
+        return list(self._legal)
 
-    def _moves_with_rows(self):
+    def _generate_legal_moves(self) -> tuple[Move, ...]:
         mover, opponent = self.mover_bitboards
         buffer = new_move_buffer()
         n = generate_moves_kernel(mover, opponent, self.kings, self.turn == BLACK, buffer)
-        result = []
-        for row in buffer[:n]:
-            hops = int(row[HOPS])
-            path = int(row[PATH])
-            squares = [bb.bit_to_square(int(row[FROM]))]
-            squares += [bb.bit_to_square((path >> (5 * i)) & 31) for i in range(hops)]
-            result.append((Move(tuple(squares), int(row[CAPTURED])), row))
-        result.sort(key=lambda item: item[0].path)
-        return result
+        moves = []
+        for frm, _, captured, path, hops in buffer[:n].tolist():
+            squares = [_SQUARE_OF_BIT[frm]]
+            squares += [_SQUARE_OF_BIT[(path >> (5 * i)) & 31] for i in range(hops)]
+            moves.append(Move(tuple(squares), captured))
+        moves.sort(key=lambda move: move.path)
+        return tuple(moves)
 
     def has_legal_moves(self) -> bool:
         mover, opponent = self.mover_bitboards
@@ -295,7 +300,7 @@ class Board:
         """
         if isinstance(move, str):
             move = self.parse_move(move)
-        elif move not in self.legal_moves():
+        elif not isinstance(move, Move) or move not in self.legal_moves():
             raise IllegalMoveError(self._illegal_message(str(move)))
         return self._play_unchecked(move)
 
@@ -383,9 +388,8 @@ def _parse_fen(fen: str) -> Board:
         sides[letter] = (pieces, kings)
     (white, white_kings), (black, black_kings) = sides["W"], sides["B"]
     if black & white:
-        raise InvalidFenError(
-            f"bad FEN {fen!r}: squares {bb.squares_of(black & white)} listed for both sides"
-        )
+        both = ", ".join(map(str, bb.squares_of(black & white)))
+        raise InvalidFenError(f"bad FEN {fen!r}: square(s) {both} listed for both sides")
     try:
         return Board(black, white, black_kings | white_kings, turn)
     except InvalidPositionError as error:

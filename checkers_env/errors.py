@@ -27,6 +27,10 @@ class AmbiguousMoveError(IllegalMoveError):
     """A short capture such as ``9x27`` that fits several capture paths."""
 
 
+class UnknownAgentError(CheckersError):
+    """An agent spec that names an unknown kind or parameter, or gives a bad value."""
+
+
 class PdnError(CheckersError):
     """A PDN game file that cannot be read; ``line`` is the 1-based line of the problem."""
 
@@ -43,4 +47,5 @@ __all__ = [
     "InvalidMoveError",
     "InvalidPositionError",
     "PdnError",
+    "UnknownAgentError",
 ]

@@ -151,7 +151,9 @@ class Game:
         board = self.board
         if isinstance(move, str):
             move = board.parse_move(move)
-        new = board.play(move)
+        elif not isinstance(move, Move) or move not in board.legal_moves():
+            raise IllegalMoveError(board._illegal_message(str(move)))
+        new = board._play_unchecked(move)
         self.moves.append(move)
         self._boards.append(new)
         self._seen[new] = self._seen.get(new, 0) + 1

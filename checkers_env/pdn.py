@@ -42,7 +42,8 @@ def read_pdn(source: str | bytes | os.PathLike, rules: Rules | None = None) -> l
     """Read every game of a PDN file or text, checking that each move is legal.
 
     Args:
-        source: a path, or the PDN text itself.
+        source: a path (``os.PathLike``, or a one-line string naming an existing file or
+            ending in ``.pdn``), bytes, or the PDN text itself.
         rules: draw rules for the returned games. By default none: human games end by
             claim, so a record is never cut short by an automatic draw.
 
@@ -125,8 +126,9 @@ def _read_source(source) -> str:
     elif isinstance(source, bytes):
         data = source
     elif isinstance(source, str):
-        looks_like_path = "\n" not in source and source.strip().lower().endswith(".pdn")
-        if looks_like_path:
+        # A one-line string naming an existing file (or ending in .pdn) is a path.
+        one_line = "\n" not in source and len(source) < 4096
+        if one_line and (source.strip().lower().endswith(".pdn") or os.path.isfile(source)):
             data = Path(source).read_bytes()
         else:
             return source
@@ -177,23 +179,23 @@ def game_to_pdn(game: Game) -> str:
     if game.start != Board():
         headers["SetUp"] = "1"
         headers["FEN"] = game.start.fen()
-    lines = []
-    for name in _ROSTER:
-        lines.append(f'[{name} "{_escape(headers.pop(name, "?"))}"]')
-    for name, value in headers.items():
-        lines.append(f'[{name} "{_escape(value)}"]')
+    # The roster tags first, then the others; only tags the game has (so text round-trips).
+    names = [n for n in _ROSTER if n in headers] + [n for n in headers if n not in _ROSTER]
+    lines = [f'[{name} "{_escape(headers[name])}"]' for name in names]
     tokens = []
     black_first = game.start.turn == BLACK
     for ply, move in enumerate(game.moves):
         offset = ply if black_first else ply + 1
         if offset % 2 == 0:
-            tokens.append(f"{offset // 2 + 1}.")
+            tokens.append(f"{offset // 2 + 1}.\u00a0{move}")  # keep a number with its move
         elif ply == 0:
-            tokens.append("1...")
-        tokens.append(str(move))
+            tokens.append(f"1...\u00a0{move}")
+        else:
+            tokens.append(str(move))
     tokens.append(game.result)
     lines.append("")
-    lines.extend(textwrap.wrap(" ".join(tokens), width=79, break_on_hyphens=False))
+    wrapped = textwrap.wrap(" ".join(tokens), width=79, break_on_hyphens=False)
+    lines.extend(line.replace("\u00a0", " ") for line in wrapped)
     return "\n".join(lines) + "\n"
 
 

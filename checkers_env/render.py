@@ -18,7 +18,7 @@ def board_to_ascii(board: Board) -> str:
 
         +--------------------------------+
         |    w32     w31     w30     w29 |
-        | w28     w27     w26     w25    |
+        |w28     w27     w26     w25     |
         ...
     """
     lines = ["      White", "+" + "-" * 32 + "+"]
@@ -30,7 +30,7 @@ def board_to_ascii(board: Board) -> str:
                 continue
             square = 4 * row + 4 - col // 2
             piece = board.piece_at(square) or " "
-            cells.append(f"{piece}{square:>2} ")
+            cells.append(f"{piece}{square:<2} ")
         lines.append("|" + "".join(cells) + "|")
     lines.append("+" + "-" * 32 + "+")
     lines.append(f"      Black        {board.turn} to move")

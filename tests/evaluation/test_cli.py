@@ -1,0 +1,122 @@
+"""The ``checkers`` command line and the demo, called in-process (and once as the installed
+console script)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from evaluation import demo
+from evaluation.cli import main
+
+
+def test_perft_prints_the_count(capsys):
+    assert main(["perft", "4"]) == 0
+    out = capsys.readouterr().out
+    assert "1469 nodes" in out
+    assert "nodes/s" in out
+
+
+def test_perft_divide_lists_root_moves_and_total(capsys):
+    assert main(["perft", "3", "--divide"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    root_lines, total_line = lines[:-1], lines[-1]
+    counts = dict(line.split(": ") for line in root_lines)
+    assert list(counts) == ["9-13", "9-14", "10-14", "10-15", "11-15", "11-16", "12-16"]
+    assert sum(map(int, counts.values())) == 302
+    assert total_line.startswith("total: 302 nodes")
+
+
+def test_perft_without_bulk_counts_the_same(capsys):
+    assert main(["perft", "5", "--no-bulk"]) == 0
+    assert "7361 nodes" in capsys.readouterr().out
+
+
+def test_perft_from_fen(capsys):
+    # A Black king on 30 against White men on 17, 18, 25 and 26: the king has two capture
+    # loops back to 30 (the published convention counts both).
+    assert main(["perft", "1", "--fen", "B:W17,18,25,26:BK30", "--divide"]) == 0
+    out = capsys.readouterr().out
+    assert "30x21x14x23x30: 1" in out and "30x23x14x21x30: 1" in out
+    assert "total: 2 nodes" in out
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["perft", "-1"], "perft depth must be >= 0, got -1"),
+        (["perft", "0", "--divide"], "--divide needs a depth >= 1"),
+        (["perft", "3", "--fen", "B:W21:B33"], "'B:W21:B33'"),
+        (["show", "X:W21:B1"], "'X:W21:B1'"),
+        (["show", "B:W21,22:B21"], "listed for both sides"),
+    ],
+)
+def test_bad_input_is_one_line_and_status_2(argv, message, capsys):
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("checkers: error: ")
+    assert message in captured.err
+    assert captured.err.count("\n") == 1
+    assert "Traceback" not in captured.err
+
+
+def test_usage_errors_return_2(capsys):
+    assert main(["perft", "deep"]) == 2
+    assert "invalid int value: 'deep'" in capsys.readouterr().err
+    assert main([]) == 2
+
+
+def test_show_prints_board_and_legal_moves(capsys):
+    assert main(["show", "B:W6,7,14,15:B2"]) == 0
+    out = capsys.readouterr().out
+    assert "w15" in out and "b2 " in out and "black to move" in out
+    assert "FEN: B:W6,7,14,15:B2" in out
+    assert "2 legal captures for black: 2x9x18 2x11x18" in out
+
+
+def test_show_position_without_moves(capsys):
+    assert main(["show", "W:W:B27"]) == 0
+    assert "white has no legal move and loses" in capsys.readouterr().out
+
+
+def test_show_bad_fen_quotes_it(capsys):
+    assert main(["show", "B:W18,K30:B14,99"]) == 2
+    err = capsys.readouterr().err
+    assert "'B:W18,K30:B14,99'" in err and "99" in err
+
+
+def test_demo_runs(capsys):
+    assert demo.main(perft_depth=5) == 0
+    out = capsys.readouterr().out
+    assert "black to move" in out  # the start position
+    assert "   1. " in out  # the first move number of the random game
+    assert "FEN: " in out
+    assert "7,361" in out  # perft 5
+    assert "perft 1..5 all match" in out
+    assert out.strip().splitlines()[-1].startswith("Summary: ")
+
+
+def test_demo_is_reproducible(capsys):
+    demo.main(perft_depth=1)
+    first = capsys.readouterr().out
+    demo.main(perft_depth=1)
+    second = capsys.readouterr().out
+    game_part = lambda out: out.split("Perft from")[0]  # noqa: E731 (timings differ)
+    assert game_part(first) == game_part(second)
+
+
+def test_installed_console_script():
+    script = Path(sys.executable).parent / "checkers"
+    if not script.exists():
+        pytest.skip(f"console script not installed at {script}: run `make .venv` or `pip install -e .`")
+    done = subprocess.run([str(script), "perft", "4"], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "1469 nodes" in done.stdout
+    bad = subprocess.run([str(script), "show", "nonsense"], capture_output=True, text=True, timeout=120)
+    assert bad.returncode == 2
+    assert bad.stderr.startswith("checkers: error: ") and "'nonsense'" in bad.stderr
+    assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
