@@ -1,0 +1,380 @@
+"""Round-robin leagues: every pair of agents plays every opening twice, colours swapped.
+
+    >>> from evaluation.league import League
+    >>> league = League(["random", "greedy"], out="runs/doc-league", games_per_pair=4,
+    ...                 workers=1, overwrite=True, progress=False)
+    >>> ratings = league.run()
+    >>> sorted(ratings.players()) == ["greedy", "random"]
+    True
+
+Games are planned up front, each with a key and a seed derived from the league seed and
+the key alone, so a game's outcome does not depend on which worker plays it or when.
+Each finished game is appended to ``OUT/games.jsonl`` at once; a killed run started
+again with ``resume=True`` plays exactly the missing games. At the end ``OUT`` holds the
+crosstable, the ratings, the plots and ``games.pdn`` (``evaluation.reports``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import random as _random
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from dataclasses import asdict, dataclass, field
+from importlib import resources
+from itertools import combinations
+from pathlib import Path
+from typing import Iterable
+
+import multiprocessing
+import numpy as np
+
+from checkers_env import Game, Rules, make_agent
+from checkers_env.agent import parse_spec
+from checkers_env.errors import CheckersError
+
+from .match import GameRecord, play_game
+
+GAMES_FILE = "games.jsonl"
+CONFIG_FILE = "league.json"
+
+
+class LeagueError(CheckersError):
+    """A league that cannot run as asked (bad openings, a resume that does not match...)."""
+
+
+# -- openings ---------------------------------------------------------------------------
+
+
+def ballot_openings() -> list[str]:
+    """The 3-move ballot of tournament checkers (157 openings, shipped with the package)."""
+    text = resources.files("checkers_env").joinpath("data/ballots_3move.txt").read_text()
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def random_openings(plies: int, count: int, seed: int) -> list[str]:
+    """``count`` distinct openings of ``plies`` uniformly random moves that leave the
+    game undecided (seeded)."""
+    rng = _random.Random(seed)
+    found: dict[str, None] = {}
+    attempts = 0
+    while len(found) < count and attempts < 100 * count:
+        attempts += 1
+        game = Game(rules=Rules.without_draws())
+        for _ in range(plies):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.play(rng.choice(moves))
+        if not game.is_over() and game.ply == plies:
+            found.setdefault(" ".join(str(m) for m in game.moves))
+    return list(found)
+
+
+def openings_from_file(path: str | os.PathLike) -> list[str]:
+    """One opening per line (PDN moves from the start; ``#`` comments), each checked."""
+    try:
+        lines = Path(path).read_text().splitlines()
+    except OSError as error:
+        raise LeagueError(f"cannot read openings file {str(path)!r}: {error}") from None
+    openings = []
+    for number, line in enumerate(lines, 1):
+        line = line.split("#", 1)[0].strip()
+        if not line:
+            continue
+        game = Game(rules=Rules.without_draws())
+        try:
+            for move in line.split():
+                game.play(move)
+        except ValueError as error:
+            raise LeagueError(f"{path}:{number}: opening {line!r} is not legal: {error}") from None
+        openings.append(" ".join(str(m) for m in game.moves))
+    if not openings:
+        raise LeagueError(f"openings file {str(path)!r} holds no opening")
+    return openings
+
+
+def resolve_openings(spec: str, seed: int, needed: int) -> list[str]:
+    """Openings for ``--openings``: ``ballot``, ``random:PLIES`` or a file path."""
+    if spec == "ballot":
+        return ballot_openings()
+    if spec.startswith("random:"):
+        try:
+            plies = int(spec.split(":", 1)[1])
+        except ValueError:
+            raise LeagueError(f"--openings {spec!r}: expected random:PLIES with an integer") from None
+        if plies < 0:
+            raise LeagueError(f"--openings {spec!r}: PLIES must be >= 0")
+        if plies == 0:
+            return [""]
+        return random_openings(plies, max(needed, 1), seed)
+    if os.path.exists(spec):
+        return openings_from_file(spec)
+    raise LeagueError(f"--openings must be 'ballot', 'random:PLIES' or an existing file, got {spec!r}")
+
+
+# -- the plan ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlannedGame:
+    """One game of the schedule."""
+
+    key: str
+    black: str
+    white: str
+    opening: str
+    seed: int
+
+
+def plan_games(agents: list[str], openings: list[str], games_per_pair: int, seed: int) -> list[PlannedGame]:
+    """Every pair plays ``games_per_pair`` games: ``games_per_pair // 2`` openings drawn
+    without repetition (per pair, seeded), each once with each colour."""
+    if games_per_pair < 2 or games_per_pair % 2:
+        raise LeagueError(f"games per pair must be an even number >= 2 (colour-swapped pairs), got {games_per_pair}")
+    per_pair = games_per_pair // 2
+    plan = []
+    for (i, a), (j, b) in combinations(enumerate(agents), 2):
+        rng = _random.Random(f"{seed}/{i}/{j}")
+        chosen: list[int] = []
+        while len(chosen) < per_pair:  # reuse the pool only once it is exhausted
+            pool = list(range(len(openings)))
+            rng.shuffle(pool)
+            chosen.extend(pool[: per_pair - len(chosen)])
+        for round_, index in enumerate(chosen):
+            for swap, (black, white) in enumerate(((a, b), (b, a))):
+                key = f"{i}-{j}/{round_}/{swap}"
+                game_seed = _random.Random(f"{seed}/{key}").getrandbits(63)
+                plan.append(PlannedGame(key, black, white, openings[index], game_seed))
+    return plan
+
+
+# -- workers -------------------------------------------------------------------------------
+
+_agents_in_process: dict[str, object] = {}
+
+
+def _agent(spec: str, time_per_move: float | None):
+    cache_key = f"{spec}|{time_per_move}"
+    if cache_key not in _agents_in_process:
+        overrides = {"time": time_per_move} if time_per_move is not None else {}
+        _agents_in_process[cache_key] = make_agent(spec, **overrides)
+    return _agents_in_process[cache_key]
+
+
+def play_planned(game: PlannedGame, rules: Rules, time_per_move: float | None) -> dict:
+    """Play one planned game (in any process) and return its record as a dict."""
+    record = play_game(
+        _agent(game.black, time_per_move),
+        _agent(game.white, time_per_move),
+        game.opening,
+        rules,
+        np.random.default_rng(game.seed),
+        key=game.key,
+    )
+    return record.to_dict()
+
+
+def play_batch(games: list[PlannedGame], rules: Rules, time_per_move: float | None) -> list[dict]:
+    """Several planned games in one call (one Ray task)."""
+    return [play_planned(g, rules, time_per_move) for g in games]
+
+
+# -- the league ------------------------------------------------------------------------------
+
+
+@dataclass
+class League:
+    """A round robin between agents given by spec strings.
+
+    Args:
+        agents: two or more agent specs (``random``, ``alphabeta:depth=4``, ``zoo:td-minimax``).
+        out: the output folder.
+        games_per_pair: games per pair of agents (even: each opening with both colours).
+        openings: ``ballot`` (the 3-move ballot), ``random:PLIES`` or a file of openings.
+        time_per_move: seconds per move for agents that take a ``time`` parameter.
+        workers: local processes playing games in parallel.
+        backend: ``local`` or ``ray`` (needs the ``ray`` extra; connects with ``ray.init()``,
+            or to ``RAY_ADDRESS`` when set).
+        resume: continue a killed run in ``out``, playing exactly the missing games.
+        overwrite: start afresh even if ``out`` holds games.
+        seed: seeds the openings drawn and every game.
+        rules: draw rules of every game.
+        bootstrap: bootstrap resamples for the rating intervals.
+        progress: show a progress bar and a line per finished pair.
+    """
+
+    agents: list[str]
+    out: str | os.PathLike = "runs/league"
+    games_per_pair: int = 20
+    openings: str = "ballot"
+    time_per_move: float | None = None
+    workers: int = 1
+    backend: str = "local"
+    resume: bool = False
+    overwrite: bool = False
+    seed: int = 0
+    rules: Rules = field(default_factory=Rules)
+    bootstrap: int = 1000
+    progress: bool = True
+
+    def __post_init__(self) -> None:
+        self.out = Path(self.out)
+        if len(self.agents) < 2:
+            raise LeagueError("a league needs at least two agents")
+        if len(set(self.agents)) != len(self.agents):
+            raise LeagueError(f"an agent is listed twice: {self.agents}")
+        for spec in self.agents:
+            parse_spec(spec)
+            make_agent(spec)  # fail now, with the agent's own message, not in a worker
+        if self.backend not in ("local", "ray"):
+            raise LeagueError(f"backend must be 'local' or 'ray', got {self.backend!r}")
+        if self.workers < 1:
+            raise LeagueError(f"workers must be >= 1, got {self.workers}")
+        if self.time_per_move is not None and self.time_per_move <= 0:
+            raise LeagueError(f"time per move must be positive, got {self.time_per_move}")
+        needed = math.ceil(self.games_per_pair / 2)
+        self.opening_list = resolve_openings(self.openings, self.seed, needed)
+        self.plan = plan_games(self.agents, self.opening_list, self.games_per_pair, self.seed)
+
+    # -- files -------------------------------------------------------------------------------
+
+    def _config(self) -> dict:
+        return {
+            "agents": self.agents,
+            "games_per_pair": self.games_per_pair,
+            "openings": self.openings,
+            "time_per_move": self.time_per_move,
+            "seed": self.seed,
+            "rules": asdict(self.rules),
+        }
+
+    def _prepare_out(self) -> list[GameRecord]:
+        games_path = self.out / GAMES_FILE
+        config_path = self.out / CONFIG_FILE
+        self.out.mkdir(parents=True, exist_ok=True)
+        if games_path.exists() and not self.overwrite:
+            if not self.resume:
+                raise LeagueError(f"{games_path} exists: pass --resume to continue it, or choose another --out")
+            if config_path.exists():
+                saved = json.loads(config_path.read_text())
+                if saved != self._config():
+                    raise LeagueError(
+                        f"cannot resume {self.out}: it was started with {saved}, not {self._config()}"
+                    )
+            return load_records(games_path, repair=True)
+        if games_path.exists():
+            games_path.unlink()
+        config_path.write_text(json.dumps(self._config(), indent=2))
+        return []
+
+    # -- running -------------------------------------------------------------------------------
+
+    def run(self):
+        """Play the missing games, write the report, and return the ``Ratings``."""
+        from .reports import write_report
+
+        done = self._prepare_out()
+        planned_keys = {g.key for g in self.plan}
+        done = [r for r in done if r.key in planned_keys]
+        done_keys = {r.key for r in done}
+        todo = [g for g in self.plan if g.key not in done_keys]
+        records = list(done)
+        with open(self.out / GAMES_FILE, "a", encoding="utf-8") as sink, self._progress_bar(len(done)) as bar:
+            for record in self._play(todo):
+                sink.write(json.dumps(record) + "\n")
+                sink.flush()
+                os.fsync(sink.fileno())
+                game = GameRecord.from_dict(record)
+                records.append(game)
+                bar.update(1)
+                self._pair_summary(game, records, bar)
+        records.sort(key=lambda r: self._order[r.key])
+        ratings, _ = write_report(records, self.out, bootstrap=self.bootstrap, seed=self.seed)
+        if self.progress:
+            print(ratings.to_markdown())
+            print(f"\nreport written to {self.out}/")
+        return ratings
+
+    @property
+    def _order(self) -> dict[str, int]:
+        return {g.key: n for n, g in enumerate(self.plan)}
+
+    def _play(self, todo: list[PlannedGame]) -> Iterable[dict]:
+        if not todo:
+            return
+        if self.backend == "ray":
+            yield from self._play_ray(todo)
+        elif self.workers == 1:
+            for game in todo:
+                yield play_planned(game, self.rules, self.time_per_move)
+        else:
+            context = multiprocessing.get_context("spawn")  # numba's threads do not survive fork
+            with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
+                pending: set[Future] = set()
+                queue = list(reversed(todo))
+                while queue or pending:
+                    while queue and len(pending) < 2 * self.workers:
+                        pending.add(pool.submit(play_planned, queue.pop(), self.rules, self.time_per_move))
+                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
+                    for future in finished:
+                        yield future.result()
+
+    def _play_ray(self, todo: list[PlannedGame]) -> Iterable[dict]:
+        try:
+            import ray
+        except ImportError:
+            raise LeagueError("--backend ray needs Ray: pip install 'checkers-suite[ray]'") from None
+        if not ray.is_initialized():
+            ray.init(address=os.environ.get("RAY_ADDRESS"), ignore_reinit_error=True, log_to_driver=False)
+        remote = ray.remote(play_batch)
+        batch = max(1, min(8, len(todo) // (4 * max(1, int(ray.available_resources().get("CPU", 1))))))
+        pending = [
+            remote.remote(todo[k : k + batch], self.rules, self.time_per_move) for k in range(0, len(todo), batch)
+        ]
+        while pending:
+            finished, pending = ray.wait(pending, num_returns=1)
+            for records in ray.get(finished):
+                yield from records
+
+    def _progress_bar(self, initial: int):
+        from tqdm import tqdm
+
+        return tqdm(
+            total=len(self.plan), initial=initial, unit="game", desc="league",
+            disable=not self.progress, dynamic_ncols=True,
+        )
+
+    def _pair_summary(self, game: GameRecord, records: list[GameRecord], bar) -> None:
+        if not self.progress:
+            return
+        pair = game.key.split("/")[0]
+        games = [r for r in records if r.key.split("/")[0] == pair]
+        if len(games) != self.games_per_pair:
+            return
+        i, j = (int(x) for x in pair.split("-"))
+        a, b = self.agents[i], self.agents[j]
+        wins = sum(r.score(a) == 1.0 for r in games)
+        draws = sum(r.score(a) == 0.5 for r in games)
+        losses = len(games) - wins - draws
+        score = (wins + draws / 2) / len(games)
+        bar.write(f"{a} vs {b}: +{wins} ={draws} -{losses} ({100 * score:.1f} %)")
+
+
+def load_records(path: str | os.PathLike, repair: bool = False) -> list[GameRecord]:
+    """Records of a ``games.jsonl``; a last line cut off by a kill is dropped (and, with
+    ``repair``, removed from the file)."""
+    path = Path(path)
+    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    records, good = [], []
+    for number, line in enumerate(lines, 1):
+        try:
+            records.append(GameRecord.from_dict(json.loads(line)))
+            good.append(line if line.endswith("\n") else line + "\n")
+        except (json.JSONDecodeError, TypeError) as error:
+            if number != len(lines):
+                raise LeagueError(f"{path}:{number}: corrupt game record: {error}") from None
+    if repair and len(good) != len(lines):
+        path.write_text("".join(good), encoding="utf-8")
+    return records
