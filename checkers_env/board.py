@@ -127,7 +127,8 @@ class Move:
         return f"Move.from_pdn({str(self)!r})"
 
 
-_MOVE_RE = re.compile(r"^\s*(\d+)((?:\s*[-x:]\s*\d+)+)\s*[!?]*\s*$")
+# ASCII digits only, and few of them, so int() never sees a giant or non-ASCII number.
+_MOVE_RE = re.compile(r"^\s*([0-9]{1,4})((?:\s*[-x:]\s*[0-9]{1,4})+)\s*[!?]*\s*$")
 
 
 def _split_move_text(text: str) -> tuple[list[int], str]:
@@ -140,7 +141,7 @@ def _split_move_text(text: str) -> tuple[list[int], str]:
     separators = set(re.findall(r"[-x:]", match.group(2)))
     if len(separators) > 1:
         raise InvalidMoveError(f"{text!r} mixes separators {sorted(separators)}")
-    squares = [_check_square(int(s), text) for s in re.findall(r"\d+", match.group(0))]
+    squares = [_check_square(int(s), text) for s in re.findall(r"[0-9]+", match.group(0))]
     separator = separators.pop()
     if separator == "-" and len(squares) > 2:
         raise InvalidMoveError(f"{text!r}: only captures have more than two squares")
@@ -397,7 +398,7 @@ def _parse_fen(fen: str) -> Board:
 
 
 def _fen_squares(item: str, fen: str) -> list[int]:
-    match = re.fullmatch(r"(\d+)(?:-(\d+))?", item)
+    match = re.fullmatch(r"([0-9]{1,4})(?:-([0-9]{1,4}))?", item)
     if not match:
         raise InvalidFenError(f"bad FEN {fen!r}: {item!r} is not a square number")
     first = int(match.group(1))

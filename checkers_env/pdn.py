@@ -24,9 +24,9 @@ _TOKEN_RE = re.compile(
   | (?P<open>\()
   | (?P<close>\))
   | (?P<result>(?:1/2-1/2|1-0|0-1|2-0|0-2|1-1|\*))(?=\s|$|\))
-  | (?P<number>\d+\.(?:\.\.)?)
-  | (?P<move>\d+(?:[-x:]\d+)+[!?]*)
-  | (?P<nag>\$\d+)
+  | (?P<number>[0-9]+\.(?:\.\.)?)
+  | (?P<move>[0-9]{1,4}(?:[-x:][0-9]{1,4})+[!?]*)
+  | (?P<nag>\$[0-9]+)
   | (?P<space>\s+)
   | (?P<line_comment>^%[^\n]*)
   | (?P<bad>\S+)
@@ -127,9 +127,14 @@ def _read_source(source) -> str:
         data = source
     elif isinstance(source, str):
         # A one-line string naming an existing file (or ending in .pdn) is a path.
-        one_line = "\n" not in source and len(source) < 4096
+        one_line = "\n" not in source and "\x00" not in source and len(source) < 4096
         if one_line and (source.strip().lower().endswith(".pdn") or os.path.isfile(source)):
-            data = Path(source).read_bytes()
+            try:
+                data = Path(source).read_bytes()
+            except FileNotFoundError:
+                raise
+            except OSError as error:
+                raise PdnError(f"cannot read PDN file {source[:80]!r}: {error.strerror}") from None
         else:
             return source
     else:

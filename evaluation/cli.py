@@ -5,6 +5,7 @@
     checkers agents
     checkers league AGENT_SPEC ... [--games-per-pair N] [--openings ballot|random:PLIES|FILE]
         [--time-per-move S] [--workers K] [--backend local|ray] [--out DIR] [--resume]
+    checkers train td-minimax|slow-fast|ppo [TRAINER OPTIONS]
 
 Each subcommand is one ``_add_<name>(subparsers)`` function that declares its arguments and
 names its handler; handlers import what they need when they run, so ``checkers --help``
@@ -246,6 +247,63 @@ def _run_league(args: argparse.Namespace) -> int:
     return 0
 
 
+# -- play ------------------------------------------------------------------------------
+
+
+def _add_play(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="play against an agent in the terminal",
+        description="Play a game against any agent in the terminal. The board shows square "
+        "numbers; type moves in PDN (11-15, 22x15, 9x18x27 or short 9x27) or a command: "
+        "undo, hint, moves, board, save FILE, help, quit.",
+    )
+    parser.add_argument(
+        "--opponent",
+        required=True,
+        metavar="SPEC",
+        help="the agent to play against, as a spec string (random, greedy, alphabeta:depth=6, zoo:NAME)",
+    )
+    parser.add_argument(
+        "--color",
+        "--colour",
+        dest="color",
+        choices=("black", "white"),
+        default="black",
+        help="your colour (default black; Black moves first from the start position)",
+    )
+    parser.add_argument("--fen", help="start from this PDN FEN (its side to move moves first)")
+    parser.add_argument("--seed", type=int, help="seed the opponent's generator (reproducible games)")
+    parser.set_defaults(handler=_lazy("evaluation.play", "play_main"))
+
+
+# -- train -----------------------------------------------------------------------------
+
+#: ``checkers train NAME`` runs ``python -m training.<module>``'s ``main(argv)``.
+TRAINERS = {"td-minimax": "training.td_minimax", "slow-fast": "training.slow_fast", "ppo": "training.ppo"}
+
+
+def _add_train(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "train",
+        help="train a learning agent (td-minimax, slow-fast, ppo); --help after the name lists its options",
+        description="Run one of the training scripts; everything after NAME goes to it "
+        "(for example: checkers train td-minimax --games 1000).",
+        add_help=True,
+    )
+    parser.add_argument("trainer", metavar="NAME", choices=sorted(TRAINERS), help=", ".join(sorted(TRAINERS)))
+    parser.add_argument("trainer_args", nargs=argparse.REMAINDER, help="options of the trainer")
+    parser.set_defaults(handler=_run_train)
+
+
+def _run_train(args: argparse.Namespace) -> int:
+    try:
+        module = importlib.import_module(TRAINERS[args.trainer])
+    except ModuleNotFoundError as error:
+        raise UsageError(f"trainer {args.trainer!r} is not available: {error}") from None
+    return module.main(args.trainer_args) or 0
+
+
 # -- shared ----------------------------------------------------------------------------
 
 
@@ -261,7 +319,7 @@ def _board_from_fen(fen: str | None):
 
 
 #: The subcommands, in the order ``checkers --help`` lists them.
-SUBCOMMANDS: list[Callable] = [_add_perft, _add_show, _add_agents, _add_league]
+SUBCOMMANDS: list[Callable] = [_add_perft, _add_show, _add_agents, _add_league, _add_play, _add_train]
 
 
 def build_parser() -> argparse.ArgumentParser:

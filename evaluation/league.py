@@ -22,7 +22,6 @@ import os
 import random as _random
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
-from importlib import resources
 from itertools import combinations
 from pathlib import Path
 from typing import Iterable
@@ -34,7 +33,7 @@ from checkers_env import Game, Rules, make_agent
 from checkers_env.agent import parse_spec
 from checkers_env.errors import CheckersError
 
-from .match import GameRecord, play_game
+from checkers_env.match import GameRecord, ballot_openings, play_game
 
 GAMES_FILE = "games.jsonl"
 CONFIG_FILE = "league.json"
@@ -45,12 +44,6 @@ class LeagueError(CheckersError):
 
 
 # -- openings ---------------------------------------------------------------------------
-
-
-def ballot_openings() -> list[str]:
-    """The 3-move ballot of tournament checkers (157 openings, shipped with the package)."""
-    text = resources.files("checkers_env").joinpath("data/ballots_3move.txt").read_text()
-    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
 
 
 def random_openings(plies: int, count: int, seed: int) -> list[str]:

@@ -1,0 +1,161 @@
+"""The match loop under everything that plays games: one game between two agents.
+
+    >>> import numpy as np
+    >>> from checkers_env import make_agent, Rules
+    >>> from checkers_env.match import play_game
+    >>> record = play_game(make_agent("greedy"), make_agent("random"), "9-13 22-17 13x22",
+    ...                    Rules(), np.random.default_rng(0))
+    >>> record.result in ("1-0", "0-1", "1/2-1/2")
+    True
+"""
+
+from __future__ import annotations
+
+import time
+from importlib import resources
+from dataclasses import asdict, dataclass, field
+from typing import Any, Sequence
+
+import numpy as np
+
+from .agent import Agent
+from .board import Board
+from .errors import IllegalMoveError
+from .game import Game, Rules
+
+
+@dataclass
+class GameRecord:
+    """One finished game, as the league stores it (one JSON line per game).
+
+    Attributes:
+        black, white: the players' spec strings.
+        opening: the forced opening moves in PDN, space-separated ("" for none).
+        moves: every move of the game in PDN, the opening's included.
+        result: ``1-0`` (Black won), ``0-1`` (White won) or ``1/2-1/2``.
+        termination: why it ended (``no_moves``, ``repetition``, ``no_progress``, ``max_plies``).
+        seed: the seed the agents were reset with.
+        key: identifies the game within a league (pair, opening and colours).
+        seconds: wall time of each side, ``{"black": s, "white": s}``.
+        start_fen: the position before the opening (the start position by default).
+    """
+
+    black: str
+    white: str
+    opening: str
+    moves: list[str]
+    result: str
+    termination: str
+    seed: int = 0
+    key: str = ""
+    seconds: dict[str, float] = field(default_factory=dict)
+    start_fen: str = ""
+
+    @property
+    def plies(self) -> int:
+        return len(self.moves)
+
+    def score(self, player: str) -> float:
+        """Points of ``player`` (a spec) in this game: 1, 0.5 or 0."""
+        black_points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[self.result]
+        if player == self.black:
+            return black_points
+        if player == self.white:
+            return 1.0 - black_points
+        raise ValueError(f"{player!r} did not play this game ({self.black} vs {self.white})")
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> GameRecord:
+        return cls(**data)
+
+    def to_game(self) -> Game:
+        """The game with PDN tags for the players, opening, result and termination."""
+        start = Board.from_fen(self.start_fen) if self.start_fen else Board()
+        game = Game(start=start, rules=Rules.without_draws())
+        for move in self.moves:
+            game.play(move)
+        game.headers.update(
+            {
+                "Event": "checkers league",
+                "Black": self.black,
+                "White": self.white,
+                "Result": self.result,
+                "Opening": self.opening,
+                "Termination": self.termination,
+                "GameType": "21",
+            }
+        )
+        return game
+
+
+def ballot_openings() -> list[str]:
+    """The 3-move ballot of tournament checkers: 157 openings (174 less the 17 lost ones),
+    shipped with the package (MIT, from pydraughts' ballot file)."""
+    text = resources.files("checkers_env").joinpath("data/ballots_3move.txt").read_text()
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def opening_moves(opening: str | Sequence[str]) -> list[str]:
+    """The moves of an opening given as ``"9-13 22-17 13x22"`` or a list."""
+    if isinstance(opening, str):
+        return opening.split()
+    return list(opening)
+
+
+def play_game(
+    black: Agent,
+    white: Agent,
+    opening: str | Sequence[str] = "",
+    rules: Rules | None = None,
+    rng: np.random.Generator | None = None,
+    key: str = "",
+    start: Board | None = None,
+) -> GameRecord:
+    """Play one game: the opening's moves, then the agents in turn until the rules end it.
+
+    Args:
+        black, white: the players.
+        opening: forced first moves (PDN).
+        rules: draw rules; the default ``Rules()`` ends every game (``max_plies`` 400).
+        rng: seeds both agents, so a game is reproducible from its seed.
+        key: stored in the record.
+        start: the position before the opening (default: the start position).
+
+    Raises:
+        IllegalMoveError: the opening is illegal, or an agent returned an illegal move.
+    """
+    rules = rules if rules is not None else Rules()
+    if rules.max_plies is None and rules.no_progress_plies is None:
+        raise ValueError("play_game needs rules that end every game (max_plies or no_progress_plies)")
+    rng = rng if rng is not None else np.random.default_rng()
+    seed = int(rng.integers(0, 2**31 - 1))
+    black.reset(seed=seed)
+    white.reset(seed=seed + 1)
+    game = Game(start=start or Board(), rules=rules)
+    for text in opening_moves(opening):
+        game.play(text)
+    seconds = {"black": 0.0, "white": 0.0}
+    while not game.is_over():
+        side, agent = ("black", black) if game.board.turn == 0 else ("white", white)
+        began = time.perf_counter()
+        move = agent.select_move(game)
+        seconds[side] += time.perf_counter() - began
+        try:
+            game.play(move)
+        except IllegalMoveError as error:
+            raise IllegalMoveError(f"agent {agent} ({side}) played an illegal move: {error}") from None
+    return GameRecord(
+        black=str(black),
+        white=str(white),
+        opening=" ".join(opening_moves(opening)),
+        moves=[str(m) for m in game.moves],
+        result=game.result,
+        termination=str(game.termination),
+        seed=seed,
+        key=key,
+        seconds={k: round(v, 4) for k, v in seconds.items()},
+        start_fen="" if start is None else start.fen(),
+    )

@@ -1,0 +1,243 @@
+"""``checkers play`` driven through a pseudo-terminal, as a person would use it, plus a few
+in-process checks of the session."""
+
+from __future__ import annotations
+
+import os
+import pty
+import re
+import select
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from checkers_env import WHITE, Board, make_agent, read_pdn
+from evaluation.cli import main
+from evaluation.play import PlaySession
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# Black to move must capture with the man on 11, along two paths that both end on 27:
+# 11x18x27 (over 15 and 23) or 11x20x27 (over 16 and 24). The short "11x27" is ambiguous.
+AMBIGUOUS_FEN = "B:W15,16,23,24,25,29,30,31:B1,2,3,5,11"
+
+
+class Terminal:
+    """``checkers play ...`` on a pseudo-terminal, with an expect-style reader."""
+
+    def __init__(self, *args: str):
+        master, slave = pty.openpty()
+        env = dict(os.environ, PYTHONUNBUFFERED="1", COLUMNS="100", LINES="40")
+        self.proc = subprocess.Popen(
+            [sys.executable, "-m", "evaluation.cli", "play", *args],
+            stdin=slave,
+            stdout=slave,
+            stderr=slave,
+            cwd=ROOT,
+            env=env,
+            close_fds=True,
+        )
+        os.close(slave)
+        self.fd = master
+        self.output = ""  # everything read so far (\r\n turned into \n)
+        self.seen = 0  # where the last expect stopped
+
+    def _read(self, timeout: float) -> bool:
+        ready, _, _ = select.select([self.fd], [], [], timeout)
+        if not ready:
+            return False
+        try:
+            data = os.read(self.fd, 65536)
+        except OSError:  # the child closed the terminal
+            return False
+        if not data:
+            return False
+        self.output += data.decode("utf-8", "replace").replace("\r\n", "\n")
+        return True
+
+    def expect(self, text: str, timeout: float = 30.0) -> str:
+        """Read until ``text`` appears after the last match; return what came before it."""
+        deadline = time.monotonic() + timeout
+        while True:
+            at = self.output.find(text, self.seen)
+            if at >= 0:
+                chunk = self.output[self.seen : at]
+                self.seen = at + len(text)
+                return chunk
+            left = deadline - time.monotonic()
+            if left <= 0 or (not self._read(min(left, 0.5)) and self.proc.poll() is not None and not self._read(0.1)):
+                raise AssertionError(f"did not see {text!r}; output so far:\n{self.output[self.seen:]}")
+
+    def send(self, line: str) -> None:
+        os.write(self.fd, (line + "\n").encode())
+
+    def send_eof(self) -> None:
+        os.write(self.fd, b"\x04")  # Ctrl-D at the start of a line
+
+    def close(self, timeout: float = 10.0) -> int:
+        try:
+            code = self.proc.wait(timeout=timeout)
+            while self._read(0.1):
+                pass
+            return code
+        finally:
+            if self.proc.poll() is None:
+                self.proc.kill()
+                self.proc.wait()
+            os.close(self.fd)
+
+
+@pytest.fixture
+def terminal_factory():
+    terminals = []
+
+    def start(*args: str) -> Terminal:
+        terminals.append(Terminal(*args))
+        return terminals[-1]
+
+    yield start
+    for terminal in terminals:
+        if terminal.proc.poll() is None:
+            terminal.proc.kill()
+            terminal.proc.wait()
+
+
+PROMPT = "your move (black)> "
+
+
+def test_a_game_through_a_pseudo_terminal(tmp_path, terminal_factory):
+    term = terminal_factory("--opponent", "random", "--seed", "3", "--fen", AMBIGUOUS_FEN)
+    intro = term.expect(PROMPT)
+    assert "You play black against random" in intro
+    assert "b11" in intro and "w15" in intro and "w31" in intro  # the board, with square numbers
+    assert f"FEN: {AMBIGUOUS_FEN}" in intro
+
+    term.send("help")
+    assert "undo" in term.expect(PROMPT) and "save FILE" in term.output
+
+    # Illegal: a step while a capture is mandatory. The message lists the legal moves.
+    term.send("1-6")
+    reply = term.expect(PROMPT)
+    assert "illegal move '1-6'" in reply
+    assert "legal moves: 11x18x27, 11x20x27" in reply and "capture is mandatory" in reply
+
+    # Ambiguous: the short capture fits two paths; both are named.
+    term.send("11x27")
+    reply = term.expect(PROMPT)
+    assert "'11x27' is ambiguous" in reply and "11x18x27, 11x20x27" in reply
+
+    # Not a move at all.
+    term.send("eleven")
+    assert "not a move in PDN notation" in term.expect(PROMPT)
+
+    # Legal: the full path; the agent answers.
+    term.send("11x18x27")
+    reply = term.expect(PROMPT)
+    assert "you play 11x18x27" in reply
+    answer = re.search(r"random \(white\) plays (\S+)", reply)
+    assert answer, reply
+    after = Board.from_fen(AMBIGUOUS_FEN).play("11x18x27").play(answer.group(1))
+    assert f"FEN: {after.fen()}" in reply
+
+    term.send("hint")
+    hint = re.search(r"hint: (\S+) \(random's choice in your place\)", term.expect(PROMPT))
+    assert hint and hint.group(1) in [str(m) for m in after.legal_moves()]
+
+    played = tmp_path / "played.pdn"
+    term.send(f"save {played}")
+    assert f"saved the game (2 plies, *) to {played}" in term.expect(PROMPT)
+
+    term.send("undo")
+    reply = term.expect(PROMPT)
+    assert f"took back 11x18x27, {answer.group(1)}" in reply
+    assert f"FEN: {AMBIGUOUS_FEN}" in reply  # back at the start
+
+    term.send("undo")
+    assert "nothing to undo" in term.expect(PROMPT)
+
+    empty = tmp_path / "empty.pdn"
+    term.send(f"save {empty}")
+    term.expect(PROMPT)
+
+    term.send("quit")
+    assert "game left unfinished after 0 plies" in term.expect("bye.")
+    assert term.close() == 0
+
+    (game,) = read_pdn(played)
+    assert [str(m) for m in game.moves] == ["11x18x27", answer.group(1)]
+    assert game.start == Board.from_fen(AMBIGUOUS_FEN)
+    assert game.headers["Black"] == "human" and game.headers["White"] == "random"
+    assert game.result == "*"
+    (game,) = read_pdn(empty)
+    assert game.moves == [] and game.start == Board.from_fen(AMBIGUOUS_FEN)
+
+
+def test_playing_white_and_winning(terminal_factory, tmp_path):
+    # White to move captures Black's last piece: 23x14 wins at once.
+    term = terminal_factory("--opponent", "greedy", "--color", "white", "--fen", "W:W23:B18")
+    assert "You play white against greedy" in term.expect("your move (white)> ")
+    term.send("23x14")
+    reply = term.expect("game over> ")
+    assert "you play 23x14" in reply
+    assert "game over: 0-1 (no_moves: black has no pieces left) - you win" in reply
+    term.send("11-15")
+    assert "the game is over" in term.expect("game over> ")
+    path = tmp_path / "won.pdn"
+    term.send(f"save {path}")
+    term.expect("game over> ")
+    term.send("quit")
+    assert "bye. Result 0-1 (no_moves)" in term.expect(" after 1 plies")
+    assert term.close() == 0
+    (game,) = read_pdn(path)
+    assert game.result == "0-1" and game.headers["White"] == "human"
+
+
+def test_the_agent_moves_first_when_the_person_plays_white(terminal_factory):
+    term = terminal_factory("--opponent", "random", "--seed", "1", "--color", "white")
+    reply = term.expect("your move (white)> ")
+    opening = re.search(r"random \(black\) plays (\S+)", reply)
+    assert opening and opening.group(1) in [str(m) for m in Board().legal_moves()]
+    term.send("undo")  # the agent's first move is not the person's to take back
+    assert "nothing to undo" in term.expect("your move (white)> ")
+    term.send_eof()  # end of input leaves like quit
+    assert "game left unfinished after 1 plies" in term.expect("bye.")
+    assert term.close() == 0
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["play", "--opponent", "nonsense"], "unknown agent kind 'nonsense'"),
+        (["play", "--opponent", "random:depth=3"], "has no parameter 'depth'"),
+        (["play", "--opponent", "random", "--fen", "B:W21:B33"], "'B:W21:B33'"),
+    ],
+)
+def test_bad_options_are_one_line_and_status_2(argv, message, capsys):
+    assert main(argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert captured.err.startswith("checkers: error: ") and message in captured.err
+    assert captured.err.count("\n") == 1
+
+
+def test_session_in_process():
+    out: list[str] = []
+    answers = ["9-13", lambda: str(session.game.legal_moves()[0]), "undo", "quit"]
+
+    def read(prompt: str) -> str:
+        answer = answers.pop(0)
+        return answer() if callable(answer) else answer
+
+    session = PlaySession(make_agent("random:seed=2"), human=WHITE, read=read, write=out.append)
+    assert session.run() == 0
+    text = "\n".join(out)
+    first = re.search(r"random:seed=2 \(black\) plays (\S+)", text).group(1)
+    assert "illegal move '9-13'" in text  # a Black move while the person is White
+    mine = re.search(r"you play (\S+)", text).group(1)
+    reply = re.search(r"random:seed=2 \(black\) plays (\S+)", text[text.index("you play") :]).group(1)
+    assert f"took back {mine}, {reply}" in text
+    assert [str(m) for m in session.game.moves] == [first]
+    assert not answers

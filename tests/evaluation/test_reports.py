@@ -1,0 +1,166 @@
+"""The crosstable on hand-made records, and the report files of a small real league."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import numpy as np
+import pytest
+
+from checkers_env import Rules, make_agent, read_pdn
+from evaluation.match import GameRecord, play_game
+from evaluation.reports import (
+    REPORT_FILES,
+    crosstable,
+    heatmap_png,
+    ratings_plot_png,
+    write_games_pdn,
+    write_report,
+)
+from evaluation.ratings import fit_elo
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+
+
+def game(black: str, white: str, result: str) -> GameRecord:
+    return GameRecord(black, white, "", [], result, "no_moves")
+
+
+# A beats B twice (once with each colour) and draws once; B beats C once with White and
+# loses once with Black; A and C draw twice; one game of A against itself (left out).
+HAND_MADE = [
+    game("A", "B", "1-0"),
+    game("B", "A", "0-1"),
+    game("A", "B", "1/2-1/2"),
+    game("B", "C", "0-1"),
+    game("C", "B", "0-1"),
+    game("A", "C", "1/2-1/2"),
+    game("C", "A", "1/2-1/2"),
+    game("A", "A", "1-0"),
+]
+
+
+def test_crosstable_counts_each_pair_from_the_row_players_view():
+    table = crosstable(HAND_MADE)
+    ab, ba = table.cell("A", "B"), table.cell("B", "A")
+    assert (ab.wins, ab.draws, ab.losses, ab.games, ab.points) == (2, 1, 0, 3, 2.5)
+    assert (ba.wins, ba.draws, ba.losses) == (0, 1, 2)
+    assert ab.score == pytest.approx(2.5 / 3) and ba.score == pytest.approx(0.5 / 3)
+    assert (ab.games_as_black, ab.wins_as_black) == (2, 1)
+    bc, cb = table.cell("B", "C"), table.cell("C", "B")
+    assert (bc.wins, bc.draws, bc.losses) == (1, 0, 1)
+    assert (cb.wins, cb.draws, cb.losses) == (1, 0, 1)
+    assert (bc.games_as_black, bc.wins_as_black) == (1, 0)
+    ac = table.cell("A", "C")
+    assert (ac.wins, ac.draws, ac.losses, ac.score) == (0, 2, 0, 0.5)
+    total = table.total("A")
+    assert (total.wins, total.draws, total.losses) == (2, 3, 0)  # the game against itself is left out
+    # Default order: by total score (A 3.5/5, C 2/4, B 1.5/5).
+    assert table.players == ["A", "C", "B"]
+    matrix = table.score_matrix()
+    assert np.isnan(matrix[0, 0])
+    assert matrix[0, 2] == pytest.approx(2.5 / 3)
+
+
+def test_crosstable_markdown_and_csv():
+    table = crosstable(HAND_MADE, order=["B", "A", "C"])
+    markdown = table.to_markdown()
+    lines = markdown.splitlines()
+    assert lines[0] == "|  | 1 | 2 | 3 | total |"
+    assert lines[2].startswith("| 1. B | · | 0-1-2 (0.5/3) | 1-0-1 (1/2) | 1-1-3 (1.5/5) 30 % |")
+    assert lines[3].startswith("| 2. A | 2-1-0 (2.5/3) | · | 0-2-0 (1/2) |")
+    assert "wins-draws-losses" in markdown
+
+    rows = list(csv.DictReader(io.StringIO(table.to_csv())))
+    assert len(rows) == 6  # every ordered pair that met
+    by_pair = {(r["player"], r["opponent"]): r for r in rows}
+    assert by_pair["A", "B"] == {
+        "player": "A",
+        "opponent": "B",
+        "games": "3",
+        "wins": "2",
+        "draws": "1",
+        "losses": "0",
+        "points": "2.5",
+        "score": "0.8333",
+        "games_as_black": "2",
+        "wins_as_black": "1",
+    }
+    assert [r["player"] for r in rows] == ["B", "B", "A", "A", "C", "C"]
+
+
+def test_crosstable_of_players_who_never_met():
+    table = crosstable([game("A", "B", "1-0"), game("C", "D", "0-1")])
+    assert table.cell("A", "C").games == 0
+    assert "|  |" in table.to_markdown()
+    with pytest.raises(KeyError, match="not in the crosstable"):
+        table.cell("A", "Z")
+    with pytest.raises(ValueError, match="reordering"):
+        table.reordered(["A", "B"])
+
+
+@pytest.fixture(scope="module")
+def league_records() -> list[GameRecord]:
+    """A small real league: three players, four games per pair, colours swapped."""
+    rng = np.random.default_rng(0)
+    specs = ["random", "greedy", "greedy:seed=5"]
+    records = []
+    for i, a in enumerate(specs):
+        for b in specs[i + 1 :]:
+            for g in range(4):
+                black, white = (a, b) if g % 2 == 0 else (b, a)
+                opening = "11-15 23-19" if g < 2 else ""
+                records.append(
+                    play_game(make_agent(black), make_agent(white), opening, Rules(), rng, key=f"{a}|{b}|{g}")
+                )
+    return records
+
+
+def test_write_report_writes_every_file(tmp_path, league_records):
+    out = tmp_path / "report"
+    ratings, table = write_report(league_records, out, bootstrap=100, seed=1)
+    for name in REPORT_FILES:
+        path = out / name
+        assert path.exists() and path.stat().st_size > 0, name
+    assert (out / "heatmap.png").read_bytes()[:8] == PNG_MAGIC
+    assert (out / "ratings.png").read_bytes()[:8] == PNG_MAGIC
+    assert table.players == ratings.players()
+    assert ratings["random"].rating == 0.0
+    assert (out / "ratings.md").read_text() == ratings.to_markdown()
+    assert (out / "crosstable.csv").read_text() == table.to_csv()
+    assert sum(p.games for p in ratings) == 2 * len(league_records)
+
+    games = read_pdn(out / "games.pdn")
+    assert len(games) == len(league_records)
+    for number, (read, record) in enumerate(zip(games, league_records), 1):
+        assert [str(m) for m in read.moves] == record.moves
+        assert read.headers["Black"] == record.black
+        assert read.headers["White"] == record.white
+        assert read.headers["Result"] == record.result
+        assert read.headers["Termination"] == record.termination
+        assert read.headers["Opening"] == record.opening
+        assert read.headers["Round"] == str(number)
+
+
+def test_games_pdn_keeps_a_set_up_position(tmp_path):
+    from checkers_env import Board
+
+    start = Board.from_fen("B:W18:B14")
+    record = play_game(make_agent("random"), make_agent("random"), start=start, rng=np.random.default_rng(0))
+    path = write_games_pdn([record], tmp_path / "one.pdn")
+    (read,) = read_pdn(path)
+    assert read.start == start
+    assert [str(m) for m in read.moves] == record.moves == ["14x23"]
+    assert read.result == "1-0"
+
+
+def test_plots_alone(tmp_path):
+    records = HAND_MADE[:-1]
+    ratings = fit_elo(records, anchor=None, bootstrap=20)
+    table = crosstable(records)
+    heat = heatmap_png(table, tmp_path / "h.png", ratings)
+    plot = ratings_plot_png(ratings, tmp_path / "r.png")
+    assert heat.read_bytes()[:8] == PNG_MAGIC and plot.read_bytes()[:8] == PNG_MAGIC
+    no_intervals = fit_elo(records, bootstrap=0)
+    assert ratings_plot_png(no_intervals, tmp_path / "r0.png").stat().st_size > 0
