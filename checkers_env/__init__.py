@@ -6,6 +6,10 @@ notation, and Gymnasium and PettingZoo environments.
     36768
 """
 
+from ._numba_cache import configure_numba_cache
+
+configure_numba_cache()  # before any kernel is defined
+
 from .bitboard import bit_to_square, square_to_bit
 from .board import BLACK, WHITE, Board, Color, Move
 from .errors import (

@@ -89,24 +89,23 @@ def test_show_bad_fen_quotes_it(capsys):
     assert "'B:W18,K30:B14,99'" in err and "99" in err
 
 
-def test_demo_runs(capsys):
-    assert demo.main(perft_depth=5) == 0
+def test_demo_plays_a_small_league(capsys, tmp_path, monkeypatch):
+    monkeypatch.setattr(demo, "demo_agents", lambda: ["random", "greedy"])
+    out_dir = tmp_path / "demo"
+    assert demo.main(["--games-per-pair", "2", "--workers", "1", "--perft-depth", "5", "--out", str(out_dir)]) == 0
     out = capsys.readouterr().out
     assert "black to move" in out  # the start position
-    assert "   1. " in out  # the first move number of the random game
-    assert "FEN: " in out
-    assert "7,361" in out  # perft 5
-    assert "perft 1..5 all match" in out
-    assert out.strip().splitlines()[-1].startswith("Summary: ")
+    assert "perft 1..5 from the start: all match" in out
+    assert "| player |" in out  # the ratings table
+    assert (out_dir / "heatmap.png").is_file() and (out_dir / "ratings.png").is_file()
 
 
-def test_demo_is_reproducible(capsys):
-    demo.main(perft_depth=1)
-    first = capsys.readouterr().out
-    demo.main(perft_depth=1)
-    second = capsys.readouterr().out
-    game_part = lambda out: out.split("Perft from")[0]  # noqa: E731 (timings differ)
-    assert game_part(first) == game_part(second)
+def test_demo_lists_the_baselines_and_the_zoo():
+    from agents.zoo import zoo_names
+
+    agents = demo.demo_agents()
+    assert agents[:4] == demo.BASELINES
+    assert agents[4:] == [f"zoo:{name}" for name in zoo_names()]
 
 
 def test_installed_console_script():

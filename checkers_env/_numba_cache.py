@@ -1,0 +1,54 @@
+"""Where numba keeps the compiled kernels of this project.
+
+numba's on-disk cache checks only the timestamp of the file that defines a kernel, not
+the files of the functions it calls, so a kernel in ``agents/`` that inlines a primitive of
+``checkers_env/bitboard.py`` would keep running the old primitive after an edit. Keying
+the cache folder on a hash of every source file of ``checkers_env`` and ``agents`` makes
+any edit start from a fresh cache. ``NUMBA_CACHE_DIR``, when set, wins.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import time
+from pathlib import Path
+
+PACKAGES = ("checkers_env", "agents")
+KEEP_DAYS = 7
+
+
+def configure_numba_cache() -> None:
+    """Point ``numba.config.CACHE_DIR`` at a folder keyed by the sources (call before any
+    ``@njit(cache=True)`` function is defined)."""
+    if os.environ.get("NUMBA_CACHE_DIR"):
+        return
+    import numba
+
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha1()
+    for package in PACKAGES:
+        for path in sorted((root / package).rglob("*.py")):
+            digest.update(path.relative_to(root).as_posix().encode())
+            digest.update(path.read_bytes())
+    base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "checkers-suite"
+    folder = base / f"numba-{digest.hexdigest()[:16]}"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        os.utime(folder)
+    except OSError:
+        return  # read-only home: numba falls back to its own locations
+    numba.config.CACHE_DIR = str(folder)
+    _prune(base, keep=folder)
+
+
+def _prune(base: Path, keep: Path) -> None:
+    """Remove cache folders of old source versions not used for ``KEEP_DAYS``."""
+    limit = time.time() - KEEP_DAYS * 86400
+    for folder in base.glob("numba-*"):
+        try:
+            if folder != keep and folder.stat().st_mtime < limit:
+                shutil.rmtree(folder, ignore_errors=True)
+        except OSError:
+            pass
