@@ -172,6 +172,21 @@ def move_from_row(row) -> Move:
     return Move(tuple(path), int(row[2]))
 
 
+#: Kernel move rows ``(from, to, captured, path, hops)`` seen so far -> ``(Move, PDN)``;
+#: English draughts has few distinct moves, so the env builds each ``Move`` once.
+_MOVE_CACHE: dict[tuple, tuple[Move, str]] = {}
+
+
+def _cached_move(key: tuple) -> tuple[Move, str]:
+    entry = _MOVE_CACHE.get(key)
+    if entry is None:
+        if len(_MOVE_CACHE) > 200_000:
+            _MOVE_CACHE.clear()
+        move = move_from_row(key)
+        entry = _MOVE_CACHE[key] = (move, str(move))
+    return entry
+
+
 class CheckersEnv(gym.Env):
     __doc__ = __doc__
 
@@ -209,11 +224,13 @@ class CheckersEnv(gym.Env):
         self._kind = opponent_kind(self.opponent)
         self._rules = rules_array(self.rules, self.max_plies)
         self._state, self._moves, self._positions, self._last = core.new_batch(1, self.max_plies + 1)
-        self._obs = np.zeros((1, core.NUM_PLANES, 8, 8), dtype=np.float32)
         self._mask = np.zeros((1, core.NUM_ACTIONS), dtype=np.int8)
+        self._reward_code = _REWARDS[self.reward_mode]
         self._game: Game | None = None  # kept only for an external opponent
-        self._history: list[Move] = []
+        self._history: list[tuple] = []  # kernel rows (from, to, captured, path, hops) of the moves
         self._consumed = 0
+        self._ended = True  # until the first reset
+        self._color_name: str | None = None
         self._start = Board()
         self._renderer = None
 
@@ -221,6 +238,7 @@ class CheckersEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
+        self._ended = True  # until the new episode is set up
         options = options or {}
         start = Board.from_fen(options["fen"]) if "fen" in options else Board()
         self._start = start
@@ -243,37 +261,44 @@ class CheckersEnv(gym.Env):
         self._play_external_opponent()
         if self._state[0, core.S_END] != core.END_NONE:
             raise ValueError(f"the game from {start.fen()} ends before the learner's first move")
+        self._ended = False
+        self._color_name = str(Color(int(self._state[0, core.S_AGENT])))
         return self._observe(), self._info()
 
     def step(self, action):
-        action = check_action(action)
-        if self._state[0, core.S_END] != core.END_NONE:
+        if type(action) is not int or not 0 <= action < core.NUM_ACTIONS:
+            action = check_action(action)  # numpy integers pass, anything else raises
+        if self._ended:
             raise ResetNeeded("the episode is over: call reset() before step()")
-        color = Color(int(self._state[0, core.S_TURN]))
         if self.illegal_action == "raise" and not self._legal_mask()[action]:
+            color = Color(int(self._state[0, core.S_TURN]))
             raise IllegalMoveError(
                 f"illegal {describe_action(action, color)} in {self.board.fen()}; legal actions: "
                 + ", ".join(str(a) for a in np.flatnonzero(self._legal_mask()))
             )
         before = len(self._history)
-        self._consumed = 0  # step_board starts a new list of last moves
-        reward, status = core.step_board(
-            self._state, self._moves, self._positions, self._last, 0, action,
-            self._kind, _REWARDS[self.reward_mode], self._rules,
+        self._consumed = 0  # the kernel starts a new list of last moves
+        # One kernel call: the hop, the numba opponent's replies, the observation and mask.
+        observation = np.empty((core.NUM_PLANES, 8, 8), dtype=np.float32)
+        mask = np.empty(core.NUM_ACTIONS, dtype=np.int8)
+        reward, status, end, count, waiting = core.single_step(
+            self._state, self._moves, self._positions, self._last, action,
+            self._kind, self._reward_code, self._rules, observation, mask,
         )
-        self._sync()
-        if self._state[0, core.S_WAITING]:
+        if waiting:
+            self._sync()
             reward = self._play_external_opponent()
-        completed = self._history[before:]
-        end = int(self._state[0, core.S_END])
-        terminated = end not in (core.END_NONE, core.END_MAX_PLIES)
-        truncated = end == core.END_MAX_PLIES
-        info = self._info(completed)
+            end = int(self._state[0, core.S_END])
+            observation, mask = self._observe(), self._legal_mask().copy()
+        elif count:
+            self._sync(count)
+        self._ended = end != core.END_NONE
+        info = self._info(self._history[before:], end, mask)
         if status == core.HOP_ILLEGAL:
             info["illegal_action"] = True
         if self.render_mode == "human":
             self.render()
-        return self._observe(), float(reward), terminated, truncated, info
+        return observation, reward, self._ended and end != core.END_MAX_PLIES, end == core.END_MAX_PLIES, info
 
     def action_masks(self) -> np.ndarray:
         """Legal actions as bools (the method MaskablePPO looks for)."""
@@ -303,25 +328,29 @@ class CheckersEnv(gym.Env):
     @property
     def moves(self) -> list[Move]:
         """Every complete move of the episode so far."""
-        return list(self._history)
+        return [_cached_move(row)[0] for row in self._history]
 
     def _legal_mask(self) -> np.ndarray:
         core.write_mask(self._state, self._moves, 0, self._mask[0])
         return self._mask[0]
 
     def _observe(self) -> np.ndarray:
-        core.write_observation(self._state, 0, self._obs[0])
-        return self._obs[0].copy()
+        observation = np.empty((core.NUM_PLANES, 8, 8), dtype=np.float32)
+        core.write_observation(self._state, 0, observation)
+        return observation
 
-    def _sync(self) -> None:
+    def _sync(self, count: int | None = None) -> None:
         """Append the moves the kernel completed since the last look to the history (and
         to the Python game that an external opponent reads)."""
-        count = int(self._state[0, core.S_LAST_COUNT])
-        for j in range(self._consumed, count):
-            move = move_from_row(self._last[0, j])
-            self._history.append(move)
-            if self._game is not None:
-                self._game.play(move)
+        if count is None:
+            count = int(self._state[0, core.S_LAST_COUNT])
+        if count <= self._consumed:
+            return
+        rows = [tuple(row) for row in self._last[0, self._consumed : count, :5].tolist()]
+        self._history += rows
+        if self._game is not None:
+            for row in rows:
+                self._game.play(_cached_move(row)[0])
         self._consumed = count
 
     def _play_external_opponent(self) -> float:
@@ -344,19 +373,51 @@ class CheckersEnv(gym.Env):
                 return j
         raise IllegalMoveError(f"opponent {self.opponent} chose {move}, which is not legal in {self.board.fen()}")
 
-    def _info(self, completed: list[Move] | None = None) -> dict[str, Any]:
-        s = self._state[0]
-        end = int(s[core.S_END])
-        agent = int(s[core.S_AGENT])
-        if end in (core.END_NONE, core.END_MAX_PLIES):
-            result = "*" if end == core.END_NONE else "1/2-1/2"
+    def _info(self, completed: list[tuple] | None = None, end: int | None = None, mask=None) -> dict[str, Any]:
+        if end is None:
+            end = int(self._state[0, core.S_END])
+        if end == core.END_NONE:
+            result = "*"
+        elif end == core.END_MAX_PLIES:
+            result = "1/2-1/2"
         else:
-            winner = int(s[core.S_WINNER])
+            winner = int(self._state[0, core.S_WINNER])
             result = "1/2-1/2" if winner < 0 else ("1-0" if winner == 0 else "0-1")
         return {
-            "action_mask": self._legal_mask().copy(),
+            "action_mask": self._legal_mask().copy() if mask is None else mask,
             "result": result,
             "termination": core.END_NAMES[end] or None,
-            "last_moves": [str(m) for m in (completed or [])],
-            "agent_color": str(Color(agent)) if agent >= 0 else None,
+            "last_moves": [_cached_move(row)[1] for row in completed] if completed else [],
+            "agent_color": self._color_name,
         }
+
+
+def move_from_hops(board: Board, choose_hop) -> Move:
+    """The complete move a hop-level policy plays from ``board``.
+
+    ``choose_hop(observation, mask)`` gets the side to move's observation planes and
+    legal-hop mask (the env's encoding) and returns an action; it is asked again during
+    a multi-jump until the move is complete. This is how a policy trained on
+    ``Checkers-v0`` plays as an ``Agent`` (in the league, as a Gym opponent, in ``play``).
+
+    Raises:
+        IllegalMoveError: the policy chose a hop outside the mask.
+    """
+    state, moves, positions, last = core.new_batch(1, 2)
+    rules = np.array([0, 0, 1 << 30], dtype=np.int64)
+    end = core.reset_board(
+        state, moves, positions, last, 0, board.black, board.white, board.kings, int(board.turn), -1, 1, rules
+    )
+    if end != core.END_NONE:
+        raise IllegalMoveError(f"no legal move in {board.fen()}")
+    observation = np.zeros((core.NUM_PLANES, 8, 8), dtype=np.float32)
+    mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
+    while True:
+        core.write_observation(state, 0, observation)
+        core.write_mask(state, moves, 0, mask)
+        action = check_action(choose_hop(observation, mask))
+        status = core.hop(state, moves, positions, last, 0, action, rules)
+        if status == core.HOP_ILLEGAL:
+            raise IllegalMoveError(f"the policy chose illegal {describe_action(action, board.turn)} in {board.fen()}")
+        if status == core.HOP_COMPLETES:
+            return move_from_row(last[0, 0])

@@ -19,7 +19,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .bitboard import apply_move, step
+from .bitboard import apply_move, lowest_bit_index, step
 from .kernels import MAX_MOVES, MOVE_FIELDS, generate_moves, seed_state, xorshift64
 from .policies import OPPONENT_EXTERNAL, choose, material
 
@@ -86,6 +86,30 @@ def _frame_tables():
 INDEX_OF_BIT, BIT_OF_INDEX = _frame_tables()
 
 
+def _geometry_tables():
+    """``HOP_DIRECTION[a, b]``: the absolute direction (NW, NE, SW, SE) of a step or jump
+    from bit ``a`` to bit ``b``, -1 if ``b`` is neither; ``OBS_CELL[color, bit]``: the
+    ``row * 8 + column`` of a bit in ``color``'s frame (observation cell)."""
+    hop_direction = np.full((32, 32), -1, dtype=np.int64)
+    obs_cell = np.zeros((2, 32), dtype=np.int64)
+    for a in range(32):
+        for d in range(4):
+            one = int(step(1 << a, d))
+            if one:
+                hop_direction[a, one.bit_length() - 1] = d
+                two = int(step(one, d))
+                if two:
+                    hop_direction[a, two.bit_length() - 1] = d
+        for color in range(2):
+            k = INDEX_OF_BIT[color, a]
+            row = k // 4
+            obs_cell[color, a] = 8 * row + 2 * (3 - k % 4) + row % 2  # square 4r+1 is the rightmost
+    return hop_direction, obs_cell
+
+
+HOP_DIRECTION, OBS_CELL = _geometry_tables()
+
+
 def new_batch(num_boards: int, history: int):
     """Arrays for ``num_boards`` boards keeping ``history`` positions each."""
     state = np.zeros((num_boards, STATE_FIELDS), dtype=np.int64)
@@ -109,11 +133,7 @@ def _mover_and_opponent(state, i):
 @numba.njit(cache=True, inline="always")
 def _hop_direction(a, b):
     """Absolute direction (NW, NE, SW, SE) of the hop from bit ``a`` to bit ``b``."""
-    for d in range(4):
-        one = step(1 << a, d)
-        if one == (1 << b) or step(one, d) == (1 << b):
-            return d
-    return -1
+    return HOP_DIRECTION[a, b]
 
 
 @numba.njit(cache=True, inline="always")
@@ -122,7 +142,7 @@ def _landing(path, i):
     return (path >> (5 * i)) & 31
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _generate(state, moves, i):
     mover, opponent = _mover_and_opponent(state, i)
     n = generate_moves(mover, opponent, state[i, S_KINGS], state[i, S_TURN] == 0, moves[i])
@@ -145,7 +165,7 @@ def _alive(state, moves, i, j):
     return (moves[i, j, 3] & mask) == state[i, S_PREFIX]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _current_square(state, i):
     """Where the piece of the move in progress stands now (-1 before the first hop)."""
     hops = state[i, S_HOPS]
@@ -154,7 +174,7 @@ def _current_square(state, i):
     return _landing(state[i, S_PREFIX], hops - 1)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _captured_so_far(state, i):
     """Opponent pieces jumped by the hops chosen so far."""
     captured = 0
@@ -215,27 +235,34 @@ def write_observation_for(state, i, color, out):
         captured = _captured_so_far(state, i)
         opponent &= ~captured
         kings &= ~captured
-    for bit in range(32):
-        mask = 1 << bit
-        if not (mover | opponent) & mask:
-            continue
-        k = INDEX_OF_BIT[color, bit]
-        row = k // 4
-        col = 2 * (3 - k % 4) + row % 2  # square 4r+1 is the rightmost of its row
-        own = (mover & mask) != 0 if color == state[i, S_TURN] else (opponent & mask) != 0
-        if own:
-            plane = PLANE_OWN_KINGS if kings & mask else PLANE_OWN_MEN
+    if color != state[i, S_TURN]:
+        mover, opponent = opponent, mover  # "own" is color's
+    pieces = mover | opponent
+    while pieces:
+        low = pieces & -pieces
+        pieces ^= low
+        bit = lowest_bit_index(low)
+        cell = OBS_CELL[color, bit]
+        if mover & low:
+            plane = PLANE_OWN_KINGS if kings & low else PLANE_OWN_MEN
         else:
-            plane = PLANE_OPP_KINGS if kings & mask else PLANE_OPP_MEN
-        out[plane, row, col] = 1.0
+            plane = PLANE_OPP_KINGS if kings & low else PLANE_OPP_MEN
+        out[plane, cell >> 3, cell & 7] = 1.0
         if bit == continuing:
-            out[PLANE_CONTINUING, row, col] = 1.0
+            out[PLANE_CONTINUING, cell >> 3, cell & 7] = 1.0
 
 
 # -- playing moves and ending games -------------------------------------------------------
+#
+# Speed: ``hop``, ``play_move``, ``opponent_turns`` and the small helpers are inlined by
+# numba (``inline="always"``) into ``step_board``: a call between kernels costs more than
+# most of these bodies (every array argument is reference-counted at each call), and one
+# environment step makes a dozen of them. ``_update_end``, which holds the inlined move
+# generator, stays a call so that the generator is compiled only a few times (inlining it
+# everywhere made the first compilation minutes long).
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _record_last(state, last, i, frm, to, captured, path, hops):
     n = state[i, S_LAST_COUNT]
     if n < last.shape[1]:
@@ -248,7 +275,7 @@ def _record_last(state, last, i, frm, to, captured, path, hops):
         state[i, S_LAST_COUNT] = n + 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def play_move(state, moves, positions, last, i, j, rules):
     """Play move ``j`` of the buffer for the side to move, then update the end state.
 
@@ -301,7 +328,7 @@ def _update_end(state, moves, positions, i, rules):
     return end
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _repetitions(state, positions, i):
     """How often the current position (same side to move) occurred this episode; only
     positions since the last capture or man move can repeat it."""
@@ -350,7 +377,7 @@ def reset_board(state, moves, positions, last, i, black, white, kings, turn, col
     return _update_end(state, moves, positions, i, rules)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _remember_material(state, i):
     agent = state[i, S_AGENT]
     if agent < 0:
@@ -361,7 +388,7 @@ def _remember_material(state, i):
     state[i, S_MATERIAL_OPP] = material(opp, state[i, S_KINGS])
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def _reward(state, i, viewer, reward_mode):
     """Reward for ``viewer`` (a colour) now: terminal +1/0/-1, else the material term."""
     end = state[i, S_END]
@@ -383,7 +410,7 @@ def _reward(state, i, viewer, reward_mode):
     return 0.1 * np.log(after / before)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def opponent_turns(state, moves, positions, last, i, opponent_kind, rules):
     """Let a numba opponent move until the learner is to move or the game ends; an
     external opponent only raises ``S_WAITING``."""
@@ -400,7 +427,7 @@ def opponent_turns(state, moves, positions, last, i, opponent_kind, rules):
         play_move(state, moves, positions, last, i, j, rules)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, inline="always")
 def hop(state, moves, positions, last, i, action, rules):
     """Apply one hop (an action in the mover's frame). Returns ``HOP_*``."""
     color = state[i, S_TURN]
@@ -460,39 +487,70 @@ def step_board(state, moves, positions, last, i, action, opponent_kind, reward_m
 # -- the batch step of the vector env -----------------------------------------------------
 
 
+@numba.njit(cache=True, inline="always")
+def _vector_step_one(
+    state, moves, positions, last, actions, start, color_mode, opponent_kind, reward_mode,
+    rules, observations, masks, rewards, terminated, truncated, i,
+):
+    """``vector_step`` for board ``i``; returns 1 for an illegal action, else 0."""
+    illegal = 0
+    rewards[i] = 0.0
+    terminated[i] = False
+    truncated[i] = False
+    if state[i, S_END] != END_NONE:
+        reset_board(
+            state, moves, positions, last, i, start[0], start[1], start[2], start[3],
+            color_mode, 0, rules,
+        )
+        _start_turns(state, moves, positions, last, i, opponent_kind, rules)
+    else:
+        reward, status = step_board(
+            state, moves, positions, last, i, actions[i], opponent_kind, reward_mode, rules
+        )
+        if status == HOP_ILLEGAL:
+            illegal = 1
+        rewards[i] = reward
+        end = state[i, S_END]
+        if end == END_MAX_PLIES:
+            truncated[i] = True
+        elif end != END_NONE:
+            terminated[i] = True
+    write_observation(state, i, observations[i])
+    write_mask(state, moves, i, masks[i])
+    return illegal
+
+
 @numba.njit(cache=True)
 def vector_step(
     state, moves, positions, last, actions, start, color_mode, opponent_kind, reward_mode,
     rules, observations, masks, rewards, terminated, truncated,
 ):
     """Step every board (autoreset on the step after an episode ends, as Gymnasium's
-    ``NEXT_STEP`` mode) and write observations and masks. Returns how many boards hit an
-    illegal action."""
+    ``NEXT_STEP`` mode) and write observations and masks (every element of the output
+    arrays is written, so they may come from ``np.empty``). Returns how many boards hit
+    an illegal action."""
     illegal = 0
     for i in range(state.shape[0]):
-        rewards[i] = 0.0
-        terminated[i] = False
-        truncated[i] = False
-        if state[i, S_END] != END_NONE:
-            reset_board(
-                state, moves, positions, last, i, start[0], start[1], start[2], start[3],
-                color_mode, 0, rules,
-            )
-            _start_turns(state, moves, positions, last, i, opponent_kind, rules)
-        else:
-            reward, status = step_board(
-                state, moves, positions, last, i, actions[i], opponent_kind, reward_mode, rules
-            )
-            if status == HOP_ILLEGAL:
-                illegal += 1
-            rewards[i] = reward
-            end = state[i, S_END]
-            if end == END_MAX_PLIES:
-                truncated[i] = True
-            elif end != END_NONE:
-                terminated[i] = True
-        write_observation(state, i, observations[i])
-        write_mask(state, moves, i, masks[i])
+        illegal += _vector_step_one(
+            state, moves, positions, last, actions, start, color_mode, opponent_kind,
+            reward_mode, rules, observations, masks, rewards, terminated, truncated, i,
+        )
+    return illegal
+
+
+@numba.njit(cache=True, parallel=True)
+def vector_step_parallel(
+    state, moves, positions, last, actions, start, color_mode, opponent_kind, reward_mode,
+    rules, observations, masks, rewards, terminated, truncated,
+):
+    """``vector_step`` with the boards spread over numba's threads (boards are independent,
+    so the results are the same)."""
+    illegal = 0
+    for i in numba.prange(state.shape[0]):
+        illegal += _vector_step_one(
+            state, moves, positions, last, actions, start, color_mode, opponent_kind,
+            reward_mode, rules, observations, masks, rewards, terminated, truncated, i,
+        )
     return illegal
 
 
@@ -540,3 +598,14 @@ def after_external_move(state, moves, positions, last, i, j, opponent_kind, rewa
     _remember_material(state, i)
     return reward
 
+
+
+@numba.njit(cache=True)
+def single_step(state, moves, positions, last, action, opponent_kind, reward_mode, rules, observation, mask):
+    """One ``Checkers-v0`` step of board 0 in one call: ``step_board``, then the
+    observation and mask of the position reached. Returns ``(reward, hop_status, end,
+    last_count, waiting)``."""
+    reward, status = step_board(state, moves, positions, last, 0, action, opponent_kind, reward_mode, rules)
+    write_observation(state, 0, observation)
+    write_mask(state, moves, 0, mask)
+    return reward, status, state[0, S_END], state[0, S_LAST_COUNT], state[0, S_WAITING]

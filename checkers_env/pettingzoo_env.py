@@ -129,6 +129,9 @@ class raw_env(AECEnv):
         )
         if end != core.END_NONE:
             raise ValueError(f"the start position {start.fen()} is already decided")
+        # Remember the start's material (the material reward of the first move), as the
+        # Gymnasium envs do; without it the first move was scored against the last game's.
+        core.start_turns(self._state, self._moves, self._positions, self._last, 0, OPPONENT_NONE, self._rules)
         self.agents = self.possible_agents[:]
         self.rewards = dict.fromkeys(self.agents, 0)
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
@@ -162,6 +165,7 @@ class raw_env(AECEnv):
             self.terminations = dict.fromkeys(self.agents, True)
         elif end == core.END_MAX_PLIES:
             self.truncations = dict.fromkeys(self.agents, True)
+            self.rewards[agent] = float(reward)  # the last move's material term (0 for win_loss)
         elif end != core.END_NONE:
             winner = int(self._state[0, core.S_WINNER])
             if winner >= 0:

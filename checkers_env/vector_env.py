@@ -11,7 +11,8 @@ Every board behaves exactly like a single ``Checkers-v0`` env reset with seed ``
 ``greedy``. ``self_play=True`` drops the opponent: each step is one hop by the side to
 move, observations are in its frame and rewards are from its point of view, so one
 policy plays both colours. Episodes reset on the step after they end (Gymnasium's
-``NEXT_STEP`` autoreset: that step's action is ignored).
+``NEXT_STEP`` autoreset: that step's action is ignored). ``parallel=True`` steps the
+boards on numba's threads.
 """
 
 from __future__ import annotations
@@ -44,6 +45,10 @@ class CheckersVectorEnv(VectorEnv):
         self_play: one policy plays both sides (see above).
         illegal_action: ``"terminate"`` (reward -1 and the episode ends) or ``"raise"``.
         render_mode: ``"ansi"`` or ``"rgb_array"`` (board 0 is rendered).
+        parallel: step the boards on numba's threads (``NUMBA_NUM_THREADS``), for large
+            batches on a machine with idle cores. Results are the same either way. Off by
+            default: where the cores are shared with other work, a parallel step waits
+            until every thread has been scheduled and can be several times slower.
     """
 
     metadata = {
@@ -63,6 +68,7 @@ class CheckersVectorEnv(VectorEnv):
         self_play: bool = False,
         illegal_action: str = "terminate",
         render_mode: str | None = None,
+        parallel: bool = False,
     ):
         if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
@@ -104,12 +110,10 @@ class CheckersVectorEnv(VectorEnv):
         start = Board()
         self._start = np.array([start.black, start.white, start.kings, int(start.turn)], dtype=np.int64)
         n = self.num_envs
-        self._observations = np.zeros((n, core.NUM_PLANES, 8, 8), dtype=np.float32)
         self._masks = np.zeros((n, core.NUM_ACTIONS), dtype=np.int8)
-        self._rewards = np.zeros(n, dtype=np.float64)
-        self._terminated = np.zeros(n, dtype=np.bool_)
-        self._truncated = np.zeros(n, dtype=np.bool_)
         self._started = False
+        # Boards are independent, so the parallel kernel gives the same results.
+        self._step_kernel = core.vector_step_parallel if parallel else core.vector_step
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None):
         """Reset every board. ``seed`` (an int: board ``i`` gets ``seed + i``, or one seed
@@ -132,12 +136,13 @@ class CheckersVectorEnv(VectorEnv):
         if options and "fen" in options:
             start = Board.from_fen(options["fen"])
             self._start = np.array([start.black, start.white, start.kings, int(start.turn)], dtype=np.int64)
+        observations = np.empty((self.num_envs, core.NUM_PLANES, 8, 8), dtype=np.float32)
         core.vector_reset(
             self._state, self._moves, self._positions, self._last, board_seeds, self._start,
-            self._color_mode, self._kind, self._rules, self._observations, self._masks,
+            self._color_mode, self._kind, self._rules, observations, self._masks,
         )
         self._started = True
-        return self._observations.copy(), self._infos()
+        return observations, self._infos()
 
     def step(self, actions):
         actions = np.asarray(actions)
@@ -157,18 +162,19 @@ class CheckersVectorEnv(VectorEnv):
                     f"illegal action {int(actions[i])} on board {i}; legal actions: "
                     + ", ".join(str(a) for a in np.flatnonzero(self._masks[i]))
                 )
-        core.vector_step(
+        n = self.num_envs
+        # Fresh outputs every step (the kernel writes every element): nothing returned is
+        # shared with the env or with an earlier step, and no copy is needed.
+        observations = np.empty((n, core.NUM_PLANES, 8, 8), dtype=np.float32)
+        rewards = np.empty(n, dtype=np.float64)
+        terminated = np.empty(n, dtype=np.bool_)
+        truncated = np.empty(n, dtype=np.bool_)
+        self._step_kernel(
             self._state, self._moves, self._positions, self._last, actions, self._start,
             self._color_mode, self._kind, _REWARDS[self.reward_mode], self._rules,
-            self._observations, self._masks, self._rewards, self._terminated, self._truncated,
+            observations, self._masks, rewards, terminated, truncated,
         )
-        return (
-            self._observations.copy(),
-            self._rewards.copy(),
-            self._terminated.copy(),
-            self._truncated.copy(),
-            self._infos(),
-        )
+        return observations, rewards, terminated, truncated, self._infos()
 
     def action_masks(self) -> np.ndarray:
         """``bool (num_envs, 128)``: the legal actions of every board."""

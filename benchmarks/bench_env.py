@@ -1,0 +1,230 @@
+"""Environment speed: ``Checkers-v0`` against OpenSpiel's checkers, and the vector env.
+
+Measured in one run (issue 3's goals in brackets):
+
+* ``single``: ``gym.make("Checkers-v0")`` (random opponent inside the kernel) stepped with
+  random legal actions read from ``info["action_mask"]``, the observation and the mask
+  built every step, resetting when an episode ends [>= 1.5 x OpenSpiel];
+* ``openspiel``: ``pyspiel.load_game("checkers")`` stepped with random legal actions while
+  building its observation tensor and legal-action mask every step (None when
+  ``open-spiel`` is not installed: ``pip install -e '.[bench]'``);
+* ``vector``: ``gym.make_vec("Checkers-v0", num_envs=N, vectorization_mode=
+  "vector_entry_point")`` through the Gymnasium API (observations, masks in ``infos``),
+  N = 1024 and 4096 [>= 2 M steps/s], with random legal actions picked by a small numba
+  helper (its cost is included); ``parallel`` is the same with ``parallel=True`` (the
+  boards on numba's threads);
+* ``vector_kernel``: the batch kernel ``env_core.vector_step`` alone on N = 4096 boards,
+  observations and masks included, the actions chosen outside the timing [>= 20 M
+  board-steps/s]; ``parallel`` is ``vector_step_parallel``.
+
+Parallel figures need idle cores: on a machine shared with other work a parallel step
+waits until every thread has been scheduled, and one thread is faster.
+
+A step is one action of the learner (one hop); in the single and vector envs it includes
+the opponent's replies. Every figure is the best of a few repetitions of about
+``SECONDS`` each.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+
+import numba
+import numpy as np
+
+#: Wall time of one timed repetition.
+SECONDS = 1.0
+REPEATS = 3
+VECTOR_SIZES = (1024, 4096)
+
+
+def run() -> dict:
+    single = _best(_single_env_rate)
+    openspiel = _best(_openspiel_rate) if _have_openspiel() else None
+    results = {
+        "single_env_steps_per_s": single,
+        "openspiel_steps_per_s": openspiel,
+        "single_over_openspiel": (single / openspiel) if openspiel else None,
+    }
+    for n in VECTOR_SIZES:
+        results[f"vector_env_n{n}_steps_per_s"] = _best(lambda n=n: _vector_env_rate(n))
+    try:
+        results["vector_env_n4096_parallel_steps_per_s"] = _best(lambda: _vector_env_rate(4096, parallel=True))
+    except TypeError:  # a vector env without the ``parallel`` switch
+        results["vector_env_n4096_parallel_steps_per_s"] = None
+    results["vector_kernel_n4096_board_steps_per_s"] = _best(lambda: _vector_kernel_rate(4096, parallel=False))
+    results["vector_kernel_n4096_parallel_board_steps_per_s"] = (
+        _best(lambda: _vector_kernel_rate(4096, parallel=True)) if hasattr(_core(), "vector_step_parallel") else None
+    )
+    results["numba_threads"] = numba.get_num_threads()
+    _print_table(results)
+    return results
+
+
+# -- measurements ------------------------------------------------------------------------
+
+
+def _single_env_rate(seconds: float = SECONDS) -> float:
+    import gymnasium as gym
+
+    import checkers_env  # noqa: F401  (registers Checkers-v0)
+
+    env = gym.make("Checkers-v0")
+    rng = random.Random(0)
+    _, info = env.reset(seed=0)
+    for _ in range(200):  # warm up (compiles or loads the kernels)
+        info = _single_steps(env, info, rng, 1)
+    steps = 0
+    started = time.perf_counter()
+    while (elapsed := time.perf_counter() - started) < seconds:
+        info = _single_steps(env, info, rng, 1000)
+        steps += 1000
+    env.close()
+    return steps / elapsed
+
+
+def _single_steps(env, info, rng, count):
+    randrange = rng.randrange
+    for _ in range(count):
+        legal = info["action_mask"].nonzero()[0]
+        _, _, terminated, truncated, info = env.step(int(legal[randrange(len(legal))]))
+        if terminated or truncated:
+            _, info = env.reset()
+    return info
+
+
+def _have_openspiel() -> bool:
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _openspiel_rate(seconds: float = SECONDS) -> float:
+    import pyspiel
+
+    game = pyspiel.load_game("checkers")
+    rng = random.Random(0)
+    state = game.new_initial_state()
+    steps = 0
+    started = time.perf_counter()
+    while (elapsed := time.perf_counter() - started) < seconds:
+        for _ in range(1000):
+            state.observation_tensor()
+            state.legal_actions_mask()
+            legal = state.legal_actions()
+            state.apply_action(legal[rng.randrange(len(legal))])
+            if state.is_terminal():
+                state = game.new_initial_state()
+        steps += 1000
+    return steps / elapsed
+
+
+@numba.njit(cache=True)
+def _pick_legal(masks, rng, out):
+    """A random legal action per row of ``masks`` (xorshift; ``rng`` is a 1-element array)."""
+    s = rng[0]
+    for i in range(masks.shape[0]):
+        s ^= s << 13
+        s ^= (s >> 7) & 0x01FFFFFFFFFFFFFF
+        s ^= s << 17
+        count = 0
+        for a in range(masks.shape[1]):
+            count += masks[i, a] != 0
+        out[i] = 0
+        if count == 0:
+            continue
+        k = ((s >> 11) & 0xFFFFFFFF) * count >> 32
+        for a in range(masks.shape[1]):
+            if masks[i, a] != 0:
+                if k == 0:
+                    out[i] = a
+                    break
+                k -= 1
+    rng[0] = s
+
+
+def _vector_env_rate(num_envs: int, seconds: float = SECONDS, parallel: bool | None = None) -> float:
+    import gymnasium as gym
+
+    import checkers_env  # noqa: F401
+
+    kwargs = {} if parallel is None else {"parallel": parallel}
+    envs = gym.make_vec("Checkers-v0", num_envs=num_envs, vectorization_mode="vector_entry_point", **kwargs)
+    _, infos = envs.reset(seed=0)
+    rng = np.array([0x9E3779B97F4A7C15 & 0x7FFFFFFFFFFFFFFF], dtype=np.int64)
+    actions = np.zeros(num_envs, dtype=np.int64)
+    for _ in range(20):
+        _pick_legal(infos["action_mask"], rng, actions)
+        _, _, _, _, infos = envs.step(actions)
+    steps = 0
+    started = time.perf_counter()
+    while (elapsed := time.perf_counter() - started) < seconds:
+        for _ in range(10):
+            _pick_legal(infos["action_mask"], rng, actions)
+            _, _, _, _, infos = envs.step(actions)
+        steps += 10 * num_envs
+    envs.close()
+    return steps / elapsed
+
+
+def _core():
+    from checkers_env import env_core
+
+    return env_core
+
+
+def _vector_kernel_rate(num_envs: int, seconds: float = SECONDS, parallel: bool = False) -> float:
+    import gymnasium as gym
+
+    import checkers_env  # noqa: F401
+    from checkers_env import env_core as core
+
+    envs = gym.make_vec("Checkers-v0", num_envs=num_envs, vectorization_mode="vector_entry_point")
+    envs.reset(seed=0)
+    raw = envs.unwrapped if hasattr(envs, "unwrapped") else envs
+    kernel = core.vector_step_parallel if parallel else core.vector_step
+    observations = np.zeros((num_envs, core.NUM_PLANES, 8, 8), dtype=np.float32)
+    rewards = np.zeros(num_envs, dtype=np.float64)
+    terminated = np.zeros(num_envs, dtype=np.bool_)
+    truncated = np.zeros(num_envs, dtype=np.bool_)
+    masks = raw._masks
+    rng = np.array([0x2545F4914F6CDD1D], dtype=np.int64)
+    actions = np.zeros(num_envs, dtype=np.int64)
+    arguments = (raw._state, raw._moves, raw._positions, raw._last, actions, raw._start,
+                 raw._color_mode, raw._kind, 0, raw._rules, observations, masks,
+                 rewards, terminated, truncated)
+    for _ in range(20):
+        _pick_legal(masks, rng, actions)
+        kernel(*arguments)
+    steps = 0
+    in_kernel = 0.0
+    started = time.perf_counter()
+    while time.perf_counter() - started < seconds:
+        for _ in range(10):
+            _pick_legal(masks, rng, actions)  # not timed: the kernel alone is measured
+            t0 = time.perf_counter()
+            kernel(*arguments)
+            in_kernel += time.perf_counter() - t0
+        steps += 10 * num_envs
+    envs.close()
+    return steps / in_kernel
+
+
+def _best(measure) -> float:
+    return max(measure() for _ in range(REPEATS))
+
+
+def _print_table(results: dict) -> None:
+    print(f"{'measurement':<40} {'value':>14}")
+    for key, value in results.items():
+        text = "n/a" if value is None else (f"{value:,.0f}" if abs(value) >= 100 else f"{value:.2f}")
+        print(f"{key:<40} {text:>14}")
+
+
+if __name__ == "__main__":
+    import json
+
+    print(json.dumps(run(), indent=2))
