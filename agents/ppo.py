@@ -1,0 +1,116 @@
+"""A MaskablePPO policy (sb3-contrib) trained on ``Checkers-v0``, as an ``Agent``.
+
+The policy acts one hop at a time in the env's encoding; ``checkers_env.env.move_from_hops``
+turns its hops into a complete move, masked so that it only ever plays legal moves.
+
+Weights: ``weights=PATH.safetensors`` holds the policy's ``state_dict`` (loaded without
+executing code; the zoo uses this) and ``net_arch`` says the hidden layers. A path to an
+SB3 ``.zip`` is also accepted, for a model you trained yourself: such files contain
+pickled Python objects and must only come from trusted sources.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import numpy as np
+
+from checkers_env import env_core as core
+from checkers_env.agent import BaseAgent
+from checkers_env.env import move_from_hops
+from checkers_env.errors import UnknownAgentError
+from checkers_env.game import Game
+from checkers_env.board import Move
+
+
+def parse_net_arch(net_arch: str) -> list[int]:
+    """``"256x256"`` -> ``[256, 256]``."""
+    try:
+        sizes = [int(x) for x in net_arch.split("x") if x.strip()]
+    except ValueError:
+        sizes = []
+    if not sizes or min(sizes) < 1:
+        raise UnknownAgentError(f"ppo: net_arch must be layer sizes joined by 'x', like '256x256', got {net_arch!r}")
+    return sizes
+
+
+def build_policy(net_arch: str):
+    """An untrained MaskablePPO actor-critic for the env's spaces."""
+    from gymnasium import spaces
+    from sb3_contrib.common.maskable.policies import MaskableActorCriticPolicy
+
+    sizes = parse_net_arch(net_arch)
+    return MaskableActorCriticPolicy(
+        spaces.Box(0.0, 1.0, (core.NUM_PLANES, 8, 8), dtype=np.float32),
+        spaces.Discrete(core.NUM_ACTIONS),
+        lr_schedule=lambda _: 0.0,
+        net_arch=dict(pi=sizes, vf=sizes),
+    )
+
+
+def load_policy(weights: str, net_arch: str):
+    """The policy stored at ``weights`` (safetensors state dict, or a trusted SB3 zip)."""
+    path = Path(weights)
+    if not path.is_file():
+        raise UnknownAgentError(f"ppo: weights file {weights!r} does not exist")
+    if path.suffix == ".zip":
+        from sb3_contrib import MaskablePPO
+
+        return MaskablePPO.load(path, device="cpu").policy
+    from safetensors import SafetensorError
+    from safetensors.torch import load_file
+
+    policy = build_policy(net_arch)
+    try:
+        state = load_file(str(path))
+        policy.load_state_dict(state)
+    except (SafetensorError, RuntimeError, OSError) as error:
+        raise UnknownAgentError(f"ppo: cannot load weights {weights!r} (net_arch={net_arch}): {error}") from None
+    policy.set_training_mode(False)
+    return policy
+
+
+class PPOAgent(BaseAgent):
+    """A MaskablePPO policy trained on Checkers-v0 (``training/ppo.py``), always legal.
+
+    Args:
+        weights: policy weights (``.safetensors`` state dict, or a trusted SB3 ``.zip``).
+        net_arch: hidden layer sizes of the policy and value nets, e.g. ``256x256`` (spec strings use commas between parameters).
+        deterministic: play the most likely hop (True) or sample from the policy.
+        seed: seed for sampling.
+    """
+
+    kind = "ppo"
+
+    def __init__(self, weights: str = "", net_arch: str = "256x256", deterministic: bool = True, seed: int | None = None):
+        super().__init__(seed=seed)
+        if not weights:
+            raise UnknownAgentError("ppo: give weights=PATH (or use zoo:ppo)")
+        self.weights = weights
+        self.net_arch = net_arch
+        self.deterministic = deterministic
+        self.policy = load_policy(weights, net_arch)
+
+    @classmethod
+    def from_policy(cls, policy, deterministic: bool = True, seed: int | None = None) -> PPOAgent:
+        """Wrap a live policy (training uses this for snapshots and evaluation)."""
+        agent = cls.__new__(cls)
+        BaseAgent.__init__(agent, seed=seed)
+        agent.weights, agent.net_arch, agent.deterministic, agent.policy = "<in memory>", "", deterministic, policy
+        return agent
+
+    def choose_hop(self, observation: np.ndarray, mask: np.ndarray) -> int:
+        import torch
+
+        with torch.no_grad():
+            obs = torch.as_tensor(observation[None])
+            masks = torch.as_tensor(mask[None].astype(bool))
+            distribution = self.policy.get_distribution(obs, action_masks=masks)
+            if self.deterministic:
+                return int(distribution.mode()[0])
+            probs = distribution.distribution.probs[0].numpy().astype(np.float64)
+            probs = np.where(mask.astype(bool), probs, 0.0)
+            return int(self.rng.choice(len(probs), p=probs / probs.sum()))
+
+    def select_move(self, game: Game) -> Move:
+        return move_from_hops(game.board, self.choose_hop)
