@@ -11,7 +11,7 @@ import tempfile
 import time
 
 AGENTS = ["alphabeta:depth=4", "alphabeta:depth=4,seed=1"]
-GAMES = 24
+GAMES = 160
 
 
 def run() -> dict:
