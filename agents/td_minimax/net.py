@@ -1,0 +1,344 @@
+"""The value net of seed 002: 128 inputs -> 40 sigmoid units -> 2 sigmoid outputs.
+
+Everything the search and the trainer run per position is a numba kernel over plain
+float64 arrays; the weights live in a :class:`Net` (four arrays) and on disk as safetensors.
+
+Inputs (``NUM_INPUTS = 128``), all 0/1, in the *mover's frame* (the board seen from the
+chair of the side to move: bit ``b`` for Black, ``31 - b`` for White, so the mover's men
+always move towards higher bits)::
+
+    index = 32 * plane + b'      plane 0 own men, 1 own kings, 2 opponent men, 3 opponent kings
+
+At most 24 inputs are 1, so the hidden layer is the bias plus a sum of at most 24 weight
+rows (``W1`` is stored inputs-major, ``[128, 40]``, to make each row contiguous).
+
+Outputs: ``out[0]`` how well the mover is doing, ``out[1]`` how well the opponent is doing,
+both in (0, 1). The search scores a leaf ``out[0] - out[1]`` (in (-1, 1)).
+
+Learning: one plain SGD step on the squared error ``0.5 * sum((out - target) ** 2)``,
+backpropagated through both sigmoid layers (TD-Gammon's rule).
+
+On disk the tensors follow torch's ``nn.Linear`` convention (``hidden.weight [40, 128]``,
+``hidden.bias``, ``output.weight [2, 40]``, ``output.bias``) so a torch model can load the
+file as it is; metadata says the format and the input layout.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from checkers_env.bitboard import lowest_bit_index
+from checkers_env.errors import CheckersError
+
+NUM_INPUTS = 128
+NUM_HIDDEN = 40
+NUM_OUTPUTS = 2
+#: Most inputs that can be 1 at once (24 pieces), rounded up.
+MAX_ACTIVE = 32
+
+FORMAT = "td-minimax-v1"
+INPUT_LAYOUT = (
+    "128 binary inputs in the mover's frame (bit b for Black to move, 31-b for White): "
+    "32*plane + bit, planes own men, own kings, opponent men, opponent kings"
+)
+
+
+class WeightsError(CheckersError):
+    """A weights file that is missing, unreadable or not a td-minimax net."""
+
+
+# -- kernels -------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True, inline="always")
+def encode(own, opponent, kings, own_is_black, active):
+    """Write the indices of the inputs that are 1 into ``active``; return how many.
+
+    ``own`` is the side whose view the inputs take (normally the side to move);
+    ``own_is_black`` chooses the frame (White's view turns the board: bit ``b -> 31 - b``).
+    """
+    n = 0
+    for plane in range(4):
+        if plane == 0:
+            pieces = own & ~kings
+        elif plane == 1:
+            pieces = own & kings
+        elif plane == 2:
+            pieces = opponent & ~kings
+        else:
+            pieces = opponent & kings
+        pieces &= 0xFFFFFFFF
+        while pieces:
+            b = lowest_bit_index(pieces)
+            pieces &= pieces - 1
+            if not own_is_black:
+                b = 31 - b
+            active[n] = 32 * plane + b
+            n += 1
+    return n
+
+
+@numba.njit(cache=True, inline="always")
+def _sigmoid(x):
+    return 1.0 / (1.0 + math.exp(-x))
+
+
+@numba.njit(cache=True, inline="always")
+def forward(active, n, w1, b1, w2, b2, hidden):
+    """Outputs ``(out0, out1)`` for the inputs listed in ``active[:n]``; ``hidden`` (length
+    ``NUM_HIDDEN``) receives the hidden activations."""
+    h = hidden.shape[0]
+    for j in range(h):
+        hidden[j] = b1[j]
+    for a in range(n):
+        row = active[a]
+        for j in range(h):
+            hidden[j] += w1[row, j]
+    z0 = b2[0]
+    z1 = b2[1]
+    for j in range(h):
+        s = _sigmoid(hidden[j])
+        hidden[j] = s
+        z0 += w2[0, j] * s
+        z1 += w2[1, j] * s
+    return _sigmoid(z0), _sigmoid(z1)
+
+
+@numba.njit(cache=True, inline="always")
+def evaluate_position(own, opponent, kings, own_is_black, w1, b1, w2, b2, active, hidden):
+    """Net outputs for a position seen from ``own`` (normally the side to move)."""
+    n = encode(own, opponent, kings, own_is_black, active)
+    return forward(active, n, w1, b1, w2, b2, hidden)
+
+
+@numba.njit(cache=True, inline="always")
+def sgd_step(active, n, target0, target1, lr, w1, b1, w2, b2, hidden):
+    """One backpropagation step towards ``(target0, target1)``; returns the squared error
+    ``0.5 * sum((out - target) ** 2)`` measured before the step."""
+    o0, o1 = forward(active, n, w1, b1, w2, b2, hidden)
+    e0 = o0 - target0
+    e1 = o1 - target1
+    d0 = e0 * o0 * (1.0 - o0)  # dLoss/dz at the output pre-activations
+    d1 = e1 * o1 * (1.0 - o1)
+    h = hidden.shape[0]
+    for j in range(h):
+        s = hidden[j]
+        delta = (w2[0, j] * d0 + w2[1, j] * d1) * s * (1.0 - s)  # uses w2 before its update
+        w2[0, j] -= lr * d0 * s
+        w2[1, j] -= lr * d1 * s
+        b1[j] -= lr * delta
+        hidden[j] = delta
+    b2[0] -= lr * d0
+    b2[1] -= lr * d1
+    for a in range(n):
+        row = active[a]
+        for j in range(h):
+            w1[row, j] -= lr * hidden[j]  # the input is 1
+    return 0.5 * (e0 * e0 + e1 * e1)
+
+
+@numba.njit(cache=True)
+def evaluate_kernel(own, opponent, kings, own_is_black, w1, b1, w2, b2):
+    """Non-inlined entry point for Python callers."""
+    active = np.empty(MAX_ACTIVE, dtype=np.int64)
+    hidden = np.empty(w1.shape[1], dtype=np.float64)
+    return evaluate_position(own, opponent, kings, own_is_black, w1, b1, w2, b2, active, hidden)
+
+
+@numba.njit(cache=True)
+def train_kernel(own, opponent, kings, own_is_black, target0, target1, lr, w1, b1, w2, b2):
+    """One SGD step on one position (Python entry point); returns the error before it."""
+    active = np.empty(MAX_ACTIVE, dtype=np.int64)
+    hidden = np.empty(w1.shape[1], dtype=np.float64)
+    n = encode(own, opponent, kings, own_is_black, active)
+    return sgd_step(active, n, target0, target1, lr, w1, b1, w2, b2, hidden)
+
+
+# -- the weights -------------------------------------------------------------------------
+
+
+@dataclass
+class Net:
+    """The four weight arrays (float64, C-contiguous, as the kernels use them).
+
+    Attributes:
+        w1: ``[NUM_INPUTS, hidden]`` input-to-hidden weights (inputs-major).
+        b1: ``[hidden]`` hidden biases.
+        w2: ``[NUM_OUTPUTS, hidden]`` hidden-to-output weights.
+        b2: ``[NUM_OUTPUTS]`` output biases.
+    """
+
+    w1: np.ndarray
+    b1: np.ndarray
+    w2: np.ndarray
+    b2: np.ndarray
+
+    @classmethod
+    def initial(cls, seed: int, hidden: int = NUM_HIDDEN, scale: float = 0.1) -> Net:
+        """Small uniform random weights in ``[-scale, scale]``, zero biases (seeded)."""
+        rng = np.random.default_rng(seed)
+        return cls(
+            rng.uniform(-scale, scale, (NUM_INPUTS, hidden)),
+            np.zeros(hidden),
+            rng.uniform(-scale, scale, (NUM_OUTPUTS, hidden)),
+            np.zeros(NUM_OUTPUTS),
+        )
+
+    @property
+    def arrays(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        return self.w1, self.b1, self.w2, self.b2
+
+    @property
+    def hidden(self) -> int:
+        return self.w1.shape[1]
+
+    def copy(self) -> Net:
+        return Net(*(a.copy() for a in self.arrays))
+
+    def evaluate(self, own: int, opponent: int, kings: int, own_is_black: bool) -> tuple[float, float]:
+        """``(how well own is doing, how well the opponent is doing)``."""
+        o0, o1 = evaluate_kernel(own, opponent, kings, own_is_black, *self.arrays)
+        return float(o0), float(o1)
+
+    # -- files ---------------------------------------------------------------------------
+
+    def tensors(self) -> dict[str, np.ndarray]:
+        """The weights under torch ``nn.Linear`` names and shapes."""
+        return {
+            "hidden.weight": np.ascontiguousarray(self.w1.T),
+            "hidden.bias": self.b1.copy(),
+            "output.weight": self.w2.copy(),
+            "output.bias": self.b2.copy(),
+        }
+
+    def save(self, path: str | os.PathLike, metadata: dict[str, str] | None = None) -> None:
+        """Write a safetensors file atomically (a temporary file in the same folder, then a
+        rename), so a kill never leaves a half-written file under ``path``."""
+        from safetensors.numpy import save
+
+        meta = {"format": FORMAT, "inputs": INPUT_LAYOUT, "hidden_activation": "sigmoid"}
+        meta.update(metadata or {})
+        atomic_write_bytes(path, save(self.tensors(), metadata=meta))
+
+    @classmethod
+    def load(cls, path: str | os.PathLike) -> Net:
+        """Read weights written by :meth:`save`.
+
+        Raises:
+            WeightsError: the file is missing, not safetensors, or not a td-minimax net.
+        """
+        return cls._from_tensors(*read_weights(path))
+
+    @classmethod
+    def _from_tensors(cls, tensors: dict[str, np.ndarray], path: str) -> Net:
+        expected = {"hidden.weight", "hidden.bias", "output.weight", "output.bias"}
+        if set(tensors) != expected:
+            raise WeightsError(
+                f"{path!r} is not a td-minimax net: tensors {sorted(tensors)}, expected {sorted(expected)}"
+            )
+        w1 = np.ascontiguousarray(tensors["hidden.weight"].T, dtype=np.float64)
+        b1 = np.ascontiguousarray(tensors["hidden.bias"], dtype=np.float64)
+        w2 = np.ascontiguousarray(tensors["output.weight"], dtype=np.float64)
+        b2 = np.ascontiguousarray(tensors["output.bias"], dtype=np.float64)
+        hidden = w1.shape[1] if w1.ndim == 2 else -1
+        shapes_ok = (
+            w1.shape == (NUM_INPUTS, hidden)
+            and b1.shape == (hidden,)
+            and w2.shape == (NUM_OUTPUTS, hidden)
+            and b2.shape == (NUM_OUTPUTS,)
+        )
+        if not shapes_ok:
+            raise WeightsError(
+                f"{path!r} has the wrong shapes for a td-minimax net: "
+                + ", ".join(f"{k} {list(v.shape)}" for k, v in sorted(tensors.items()))
+                + f" (expected hidden.weight [H, {NUM_INPUTS}], output.weight [{NUM_OUTPUTS}, H])"
+            )
+        if not all(np.isfinite(a).all() for a in (w1, b1, w2, b2)):
+            raise WeightsError(f"{path!r} holds non-finite weights (NaN or infinity)")
+        return cls(w1, b1, w2, b2)
+
+
+def read_weights(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], str]:
+    """The tensors of a safetensors file, with a :class:`WeightsError` for every way of failing."""
+    from safetensors import SafetensorError
+    from safetensors.numpy import load
+
+    text = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise WeightsError(f"td-minimax weights file {text!r} does not exist") from None
+    except OSError as error:
+        raise WeightsError(f"cannot read td-minimax weights file {text!r}: {error}") from None
+    try:
+        tensors = load(data)
+    except (SafetensorError, ValueError, TypeError, OverflowError) as error:
+        raise WeightsError(
+            f"td-minimax weights file {text!r} is corrupt or not a safetensors file: {error}"
+        ) from None
+    return tensors, text
+
+
+def read_metadata(path: str | os.PathLike) -> dict[str, str]:
+    """The string metadata of a safetensors file (``{}`` if none)."""
+    from safetensors import SafetensorError, safe_open
+
+    try:
+        with safe_open(str(path), framework="numpy") as handle:
+            return dict(handle.metadata() or {})
+    except FileNotFoundError:
+        raise WeightsError(f"td-minimax weights file {str(path)!r} does not exist") from None
+    except (SafetensorError, OSError, ValueError) as error:
+        raise WeightsError(f"td-minimax weights file {str(path)!r} is corrupt or unreadable: {error}") from None
+
+
+def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
+    """Write ``data`` to a temporary file beside ``path``, flush it to disk, then rename it
+    over ``path`` (atomic on POSIX): readers see the old file or the new one, never a part."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
+    try:
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+
+
+def atomic_write_json(path: str | os.PathLike, obj) -> None:
+    """:func:`atomic_write_bytes` for a JSON document."""
+    atomic_write_bytes(path, (json.dumps(obj, indent=2, sort_keys=True) + "\n").encode())
+
+
+__all__ = [
+    "MAX_ACTIVE",
+    "NUM_HIDDEN",
+    "NUM_INPUTS",
+    "NUM_OUTPUTS",
+    "Net",
+    "WeightsError",
+    "atomic_write_bytes",
+    "atomic_write_json",
+    "encode",
+    "evaluate_kernel",
+    "evaluate_position",
+    "forward",
+    "read_metadata",
+    "sgd_step",
+    "train_kernel",
+]
