@@ -238,6 +238,8 @@ def _convert(kind: str, name: str, raw: str, parameter: inspect.Parameter):
     default = parameter.default
     target = type(default) if default is not inspect.Parameter.empty and default is not None else None
     annotation = parameter.annotation if isinstance(parameter.annotation, str) else ""
+    if raw.lower() == "none" and default is None:
+        return None
     try:
         if target is bool or (target is None and annotation.startswith("bool")):
             if raw.lower() in ("1", "true", "yes", "on"):
@@ -253,8 +255,6 @@ def _convert(kind: str, name: str, raw: str, parameter: inspect.Parameter):
         raise UnknownAgentError(
             f"agent {kind!r}: parameter {name}={raw!r} is not a valid {target.__name__ if target else annotation}"
         ) from None
-    if raw.lower() == "none" and default is None:
-        return None
     return raw
 
 

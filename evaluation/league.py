@@ -30,7 +30,6 @@ import multiprocessing
 import numpy as np
 
 from checkers_env import Game, Rules, make_agent
-from checkers_env.agent import parse_spec
 from checkers_env.errors import CheckersError
 
 from checkers_env.match import GameRecord, ballot_openings, play_game
@@ -216,17 +215,20 @@ class League:
         self.out = Path(self.out)
         if len(self.agents) < 2:
             raise LeagueError("a league needs at least two agents")
-        if len(set(self.agents)) != len(self.agents):
-            raise LeagueError(f"an agent is listed twice: {self.agents}")
-        for spec in self.agents:
-            parse_spec(spec)
-            make_agent(spec)  # fail now, with the agent's own message, not in a worker
+        if self.time_per_move is not None and self.time_per_move <= 0:
+            raise LeagueError(f"time per move must be positive, got {self.time_per_move}")
+        # Each player is known by its agent's own spec (``mcrd:time=1`` -> ``mcrd:time=1.0``,
+        # time overrides included), the name its games record; building the agents here
+        # also reports a bad spec now, with the agent's own message, not in a worker.
+        overrides = {"time": self.time_per_move} if self.time_per_move is not None else {}
+        canonical = [str(make_agent(spec, **overrides)) for spec in self.agents]
+        if len(set(canonical)) != len(canonical):
+            raise LeagueError(f"an agent is listed twice: {self.agents} (as {canonical})")
+        self.agents = canonical
         if self.backend not in ("local", "ray"):
             raise LeagueError(f"backend must be 'local' or 'ray', got {self.backend!r}")
         if self.workers < 1:
             raise LeagueError(f"workers must be >= 1, got {self.workers}")
-        if self.time_per_move is not None and self.time_per_move <= 0:
-            raise LeagueError(f"time per move must be positive, got {self.time_per_move}")
         needed = math.ceil(self.games_per_pair / 2)
         self.opening_list = resolve_openings(self.openings, self.seed, needed)
         self.plan = plan_games(self.agents, self.opening_list, self.games_per_pair, self.seed)

@@ -165,3 +165,14 @@ def test_ray_backend_plays_the_same_games(tmp_path):
         ray.shutdown()
     assert _games(tmp_path / "ray") == _games(tmp_path / "local")
     assert json.loads((tmp_path / "ray" / "league.json").read_text())["agents"] == ["random", "greedy"]
+
+
+def test_players_are_named_by_their_canonical_spec(tmp_path):
+    # "greedy:seed=None" is greedy written differently; a time override joins the name.
+    league = League(["random", "greedy:seed=4"], out=tmp_path, games_per_pair=2, bootstrap=10,
+                    time_per_move=0.5, progress=False)
+    assert league.agents == ["random", "greedy:seed=4"]
+    ratings = league.run()
+    assert set(ratings.players()) == {"random", "greedy:seed=4"}
+    with pytest.raises(LeagueError, match="listed twice"):
+        League(["greedy", "greedy:seed=None"], out=tmp_path / "b", progress=False)
