@@ -1,0 +1,128 @@
+"""Monte Carlo Random Descent (MCRD), the searcher of seed 001, on the CPU and on a GPU.
+
+    >>> from checkers_env import Game, make_agent
+    >>> agent = make_agent("mcrd:playouts=2000,backend=cpu,seed=1")
+    >>> agent.select_move(Game()) in Game().legal_moves()
+    True
+
+How this follows seed 001 (``shared/seeds/001_e664793c1c665665.txt``, sections "Monte Carlo
+Random Descent", "Cuda Implementation", "MCRD Limitations", "Proportional Playout"),
+mechanism by mechanism, with the choices the seed left open marked **choice**:
+
+Children on the host
+    "For each move I generated the child boards on the CPU and copied them over to the
+    GPU." ``search.make_children`` lists the root's legal complete moves (capture sequences
+    whole, captures mandatory) and the position after each; the runners copy them to the
+    device (CUDA) or pass them to the kernel (CPU). **choice**: with a single legal move the
+    agent plays it without playouts (they could not change the choice).
+
+Random descent
+    "The kernel for random descent generates integers uniformly between 0 and the number of
+    child boards less one": every ply draws ``k`` uniformly in ``[0, count_moves)`` and plays
+    ``nth_move(k)`` with ``apply_move`` -- the core's scalar primitives, the same on both
+    backends (``cpu.descend`` and ``cuda.descent_kernel`` are the same loop over them; only
+    the random source differs: xoroshiro128p per GPU thread, the seed's curand states; one
+    xorshift64 stream per playout on the CPU).
+
+Who won
+    "The kernel adds the number of wins for each board to its respective slot": each child
+    counts the playouts won by the side that chose it (the side to move at the root). A side
+    to move with no legal move loses, as in the rules. **choice**: a draw counts half a win;
+    counts are stored doubled (win 2, draw 1, loss 0) so they stay integers for the device's
+    atomic adds.
+
+Move cap and adjudication
+    "To keep the game playouts below a certain length I used a simple piece count ... to
+    award the win on games that went on too long": a descent that reaches ``max_moves``
+    draws is won by the side with more material, men 1 and kings ``king_weight``
+    (**choice**: default 1, the seed's plain ``bit_count``); equal material is a draw
+    (**choice**). The cap counts loop iterations exactly as the seed's ``n_moves`` does,
+    skipped draws included (its ``n_moves++`` precedes the ``continue``). **choice**: the
+    seed does not give ``MAX_MOVES``; the default ``max_moves=150`` lets about 97 % of
+    uniformly random games from the start end by themselves (median length 55 plies, 3.5 %
+    longer than 150, 0.5 % longer than 200; measured on 100,000 games), so the cap mostly
+    judges the long king endings of random play.
+
+King-cycle detection
+    The seed's test, word for word (``playout.is_king_cycle``): when the candidate move
+    changes the kings, and the mover's previous move (two plies earlier) changed them too,
+    and the candidate puts the mover's kings back where they stood before that previous
+    move, the draw is skipped and another is drawn from the same position (the seed's
+    ``continue``). **choice**: the seed's cap already bounds that loop; in addition, after
+    ``MAX_REDRAWS`` = 8 skips in a row the draw is accepted, so a position whose every move
+    is a cycle (a lone king between two squares) does not spend the rest of its cap on
+    redraws. **choice**: the first test of a descent uses the game's real history (the
+    root and the position before it) when the agent is given a ``Game``; with a bare
+    ``Board`` the first test cannot fire. ``cycle_check=False`` turns the test off.
+
+The choice
+    "The boards are sorted by win count on the CPU. The board with the highest win count is
+    selected": the child with the most (doubled) wins. **choice**: ties are broken uniformly
+    at random with the agent's seeded generator. Under ``allocation=halving`` the move is
+    the last survivor (or, if a clock stopped the halving mid-round, the best win rate
+    among the survivors), since counts differ by design there.
+
+Budgets
+    ``playouts=N`` (default 20000): about ``N`` playouts per move. ``time=S``: the seed's
+    ``while (time - start_time < limit)`` loop of kernel launches, each adding to the counts.
+    **choice**: a launch is started only when it is expected (from the last launch's rate)
+    to end before the deadline, so the agent does not overrun its time by a launch as the
+    seed's loop can; the first launch always runs. ``launch`` is the playouts per launch
+    (default 4096 on the CPU, 131072 on a GPU). When both budgets are given, ``time`` wins.
+
+Allocations
+    ``uniform`` -- the seed's kernel "run evenly on all child boards": every launch gives
+    each child ``launch // n`` playouts (at least one); with a playout budget every child
+    gets exactly ``max(N // n, 1)``.
+
+    ``proportional`` -- the seed's "Proportional Playout": "have each thread choose its
+    assigned starting board state with probability equal to the win percentage and randomly
+    select a different starting board state otherwise". **Precisely**: the first launch is
+    the even one (there are no win rates yet). In every later launch, thread ``t`` is
+    assigned child ``a = t mod n`` (the even layout); with probability ``p_a``, child
+    ``a``'s win rate over all its playouts so far (wins / playouts, draws half), it keeps
+    ``a``; otherwise it starts from one of the other ``n - 1`` children chosen uniformly.
+    A launch therefore sends to child ``j`` the expected share
+    ``(p_j + sum_{i != j} (1 - p_i) / (n - 1)) / n`` of its threads. The draws are made by
+    each thread from its own random stream (in the kernel); the win rates are read back
+    from the device before each launch (the seed also copied ``d_wins`` back every
+    iteration). Proportional allocation needs several launches per move to act: keep
+    ``launch`` well below the budget.
+
+    ``halving`` -- sequential halving (Karnin, Koren and Somekh, ICML 2013, "Almost optimal
+    exploration in multi-armed bandits"), our answer to "MCRD Limitations" ("the top two or
+    three contenders might benefit more from additional playouts"): the budget is split
+    equally over ``ceil(log2 n)`` rounds; in each round every surviving child gets the
+    same number of playouts, then the half with the best win rate (over all their playouts
+    so far; ties at random) survives. It is a fixed-budget best-arm identification method
+    with a near-optimal guarantee and no tuning constant, and each round is one or more
+    plain even launches over the survivors, so it fits the seed's launch structure. With a
+    clock, a first even launch measures the playout rate and the remaining time is
+    converted into a playout budget at that rate.
+
+Backends
+    ``cpu``: numba ``prange`` over the playouts of a launch (``cpu.run_launch``), one
+    xorshift64 stream per playout derived from the launch seed and the playout's index, so
+    the result does not depend on the thread count. ``cuda``: ``cuda.descent_kernel``, one
+    playout per thread, ``numba.cuda.random`` xoroshiro128p states created per move from the
+    move's seed, counts accumulated with ``cuda.atomic.add`` on the device.
+    ``auto`` (default): ``cuda`` when ``numba.cuda.is_available()`` and the simulator is
+    off, else ``cpu``; the choice is logged (logger ``agents.mcrd``) and kept in
+    ``agent.backend_used``. Same seed, same playout budget and same backend give the same
+    move; the two backends draw different random numbers and agree in distribution (tests).
+
+Measured here (``zoo/mcrd/card.json`` has the commands): as a bandit, sequential halving
+finds the move with the best random-playout value more often than the seed's two
+allocations (10,000 playouts on 40 master-game positions: mean simple regret 0.0005 against
+0.0015 uniform and 0.0014 proportional; ``python -m benchmarks.mcrd_allocations``), and
+proportional is no better than uniform, as the seed expected. Over the board the three play
+alike (round robin at 10,000 playouts: 52 %, 51 %, 48 %): a better estimate of the random
+playout value does not make a stronger player.
+
+``MCRDAgent.search(game)`` returns the per-move statistics (``SearchResult``).
+"""
+
+from .agent import MCRDAgent
+from .search import SearchResult
+
+__all__ = ["MCRDAgent", "SearchResult"]

@@ -1,0 +1,189 @@
+"""``MCRDAgent``: the ``mcrd`` kind (``make_agent("mcrd:playouts=20000")``)."""
+
+from __future__ import annotations
+
+import logging
+import os
+import time as _time
+
+import numpy as np
+
+from checkers_env import BaseAgent, Board, Game, Move
+
+from .search import ALLOCATIONS, Budget, Search, SearchResult, cycle_context, make_children
+
+logger = logging.getLogger("agents.mcrd")
+
+BACKENDS = ("auto", "cpu", "cuda")
+DEFAULT_PLAYOUTS = 20_000
+#: Playouts per launch when ``launch`` is not given: a CPU launch of 4096 playouts takes
+#: about 10-20 ms here; a GPU launch should fill the device (the seed ran ~31k threads).
+DEFAULT_LAUNCH = {"cpu": 4096, "cuda": 131_072}
+
+
+def cuda_simulator_enabled() -> bool:
+    """Whether numba's CUDA simulator is on (``NUMBA_ENABLE_CUDASIM=1``)."""
+    try:
+        from numba import config
+
+        if getattr(config, "ENABLE_CUDASIM", False):
+            return True
+    except ImportError:  # pragma: no cover
+        pass
+    return os.environ.get("NUMBA_ENABLE_CUDASIM", "0") not in ("", "0")
+
+
+def gpu_available() -> bool:
+    """A real CUDA GPU (not the simulator) that numba can use."""
+    if cuda_simulator_enabled():
+        return False
+    try:
+        from numba import cuda
+
+        return bool(cuda.is_available())
+    except Exception:  # no driver, no toolkit, no numba-cuda: no GPU
+        return False
+
+
+def resolve_backend(backend: str) -> str:
+    """``auto`` -> ``cuda`` with a real GPU, else ``cpu`` (logged); others unchanged.
+
+    Raises:
+        ValueError: ``cuda`` asked for with neither a GPU nor the simulator.
+    """
+    if backend == "auto":
+        chosen = "cuda" if gpu_available() else "cpu"
+        reason = "a CUDA GPU is available" if chosen == "cuda" else "no CUDA GPU (or only the simulator)"
+        logger.info("mcrd: backend=auto chose %s: %s", chosen, reason)
+        return chosen
+    if backend == "cuda" and not (gpu_available() or cuda_simulator_enabled()):
+        raise ValueError(
+            "backend=cuda needs a CUDA GPU (pip install 'checkers-suite[gpu]') "
+            "or numba's simulator (NUMBA_ENABLE_CUDASIM=1 before numba is imported)"
+        )
+    return backend
+
+
+class MCRDAgent(BaseAgent):
+    """Monte Carlo Random Descent (seed 001): random playouts from every child, most wins.
+
+    Args:
+        playouts: playouts per move (default 20000 when ``time`` is not given).
+        time: seconds per move instead: launches repeat until the clock runs out
+            (takes precedence over ``playouts``).
+        allocation: ``uniform`` (the seed: even split), ``proportional`` (the seed's
+            proportional playout) or ``halving`` (sequential halving).
+        backend: ``cpu`` (numba prange), ``cuda`` (numba CUDA kernel) or ``auto``.
+        launch: playouts per kernel launch (default 4096 on the CPU, 131072 on a GPU).
+        max_moves: draws per playout before the piece-count adjudication.
+        king_weight: a king's weight in that piece count (1 as in the seed).
+        cycle_check: skip random moves that undo the mover's last king move (the seed's
+            cycle detection); off only for comparison.
+        seed: seed of the agent's generator.
+    """
+
+    kind = "mcrd"
+
+    def __init__(
+        self,
+        playouts: int | None = None,
+        time: float | None = None,
+        allocation: str = "uniform",
+        backend: str = "auto",
+        launch: int | None = None,
+        max_moves: int = 150,
+        king_weight: float = 1.0,
+        cycle_check: bool = True,
+        seed: int | None = None,
+    ):
+        super().__init__(seed=seed)
+        if playouts is not None and (not isinstance(playouts, (int, np.integer)) or playouts < 1):
+            raise ValueError(f"playouts must be a positive integer, got {playouts!r}")
+        if time is not None and not time > 0:
+            raise ValueError(f"time must be a positive number of seconds, got {time!r}")
+        if allocation not in ALLOCATIONS:
+            raise ValueError(f"allocation must be one of {', '.join(ALLOCATIONS)}, got {allocation!r}")
+        if backend not in BACKENDS:
+            raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+        if launch is not None and (not isinstance(launch, (int, np.integer)) or launch < 1):
+            raise ValueError(f"launch must be a positive integer, got {launch!r}")
+        if not isinstance(max_moves, (int, np.integer)) or max_moves < 0:
+            raise ValueError(f"max_moves must be a non-negative integer, got {max_moves!r}")
+        if not king_weight >= 0:
+            raise ValueError(f"king_weight must be >= 0, got {king_weight!r}")
+        self.playouts = playouts
+        self.time = time
+        self.allocation = allocation
+        self.backend = backend
+        self.launch = launch
+        self.max_moves = max_moves
+        self.king_weight = king_weight
+        self.cycle_check = cycle_check
+        self.backend_used: str | None = None
+        self.last_search: SearchResult | None = None
+
+    def _backend(self) -> str:
+        if self.backend_used is None:
+            self.backend_used = resolve_backend(self.backend)
+        return self.backend_used
+
+    def search(self, position: Game | Board) -> SearchResult:
+        """Run the search on a position (a ``Game`` also gives the previous position to
+        the king-cycle test) and return the per-move statistics.
+
+        Raises:
+            ValueError: the side to move has no legal move.
+        """
+        if isinstance(position, Game):
+            board = position.board
+            boards = position.boards
+            previous = boards[-2] if len(boards) >= 2 else None
+        else:
+            board, previous = position, None
+        started = _time.perf_counter()
+        children = make_children(board)
+        n = len(children.moves)
+        if n == 0:
+            raise ValueError(f"{self} has no legal move in {board.fen()}")
+        backend = self._backend()
+        launch = self.launch or DEFAULT_LAUNCH[backend]
+        move_seed = int(self.rng.integers(0, 2**62))
+        context = cycle_context(board, previous)
+        if backend == "cuda":
+            from .cuda import CudaRunner
+
+            runner = CudaRunner(
+                children, context, self.max_moves, self.king_weight, self.cycle_check, move_seed,
+                max_threads=max(launch, n),
+            )
+        else:
+            from .cpu import CpuRunner
+
+            runner = CpuRunner(children, context, self.max_moves, self.king_weight, self.cycle_check, move_seed)
+        playouts = None if self.time is not None else (self.playouts or DEFAULT_PLAYOUTS)
+        budget = Budget(playouts, self.time, started)
+        search = Search(runner, n, self.allocation, budget, launch, self.rng)
+        chosen, wins, counts, diagnostics = search.run()
+        result = SearchResult(
+            moves=children.moves,
+            wins=np.array(wins, np.int64),
+            playouts=np.array(counts, np.int64),
+            chosen=chosen,
+            survivors=list(search.survivors),
+            launches=search.launches,
+            seconds=_time.perf_counter() - started,
+            backend=backend,
+            plies=int(diagnostics[0]),
+            skips=int(diagnostics[1]),
+            capped=int(diagnostics[2]),
+        )
+        self.last_search = result
+        return result
+
+    def select_move(self, game: Game) -> Move:
+        moves = game.legal_moves()
+        if len(moves) == 1:
+            return moves[0]  # forced: the playouts could not change the choice
+        if not moves:
+            raise ValueError(f"{self} has no legal move in {game.board.fen()}")
+        return self.search(game).move

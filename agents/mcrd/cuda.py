@@ -1,0 +1,254 @@
+"""The CUDA backend: one random descent per GPU thread (seed 001's ``random_descent`` kernel).
+
+As in the seed, the children are made on the host and copied to the device, every thread
+has its own random state (numba's xoroshiro128p states, its counterpart of the seed's
+``curandState``), and the kernel adds each playout's points to the per-child counters on the
+device (``cuda.atomic.add``, the seed's ``d_wins``); the counters are read back at the end of
+the budget, or after each launch when the allocation needs the current win rates. The per
+position work is the same njit scalar functions the CPU path uses (``count_moves``,
+``nth_move``, ``apply_move`` from ``checkers_env.bitboard``; ``is_king_cycle`` and
+``black_points`` from ``agents.mcrd.playout``), called from the kernel as device functions.
+
+This module imports ``numba.cuda``; the agent imports it only when the CUDA backend is used.
+Under ``NUMBA_ENABLE_CUDASIM=1`` the kernel runs in numba's simulator (slow: keep to a few
+hundred threads).
+"""
+
+from __future__ import annotations
+
+import math
+
+import numba
+import numpy as np
+from numba import cuda, uint64
+from numba.cuda.random import (
+    create_xoroshiro128p_states,
+    xoroshiro128p_dtype,
+    xoroshiro128p_uniform_float64,
+)
+
+from checkers_env.bitboard import apply_move, count_moves, nth_move
+
+from .playout import MAX_REDRAWS, WIN_POINTS, black_points, is_king_cycle, proportional_arm
+
+#: Threads per block (the seed launched blocks of 1024; 256 leaves more registers per thread).
+THREADS_PER_BLOCK = 256
+PLIES, SKIPS, CAPPED = 0, 1, 2
+
+
+@cuda.jit(device=True)
+def _below(states, thread, n):
+    """Uniform integer in [0, n) from the thread's xoroshiro128p state (the seed's
+    ``frand * b``; the float64 draw is < 1, and the clamp guards the rounding edge)."""
+    k = int(xoroshiro128p_uniform_float64(states, thread) * n)
+    if k >= n:
+        k = n - 1
+    return k
+
+
+@cuda.jit
+def descent_kernel(
+    child_movers,
+    child_opponents,
+    child_kings,
+    child_black_to_move,
+    parent_kings_root,
+    parent_mover_kings_root,
+    grandparent_kings_root,
+    grandparent_mover_kings_root,
+    arms,
+    keep,
+    proportional,
+    threads,
+    max_moves,
+    king_weight,
+    cycle_check,
+    states,
+    wins,
+    counts,
+    diagnostics,
+):
+    """One launch: thread ``t`` plays one descent; the same loop as ``cpu.descend``."""
+    t = cuda.grid(1)
+    if t >= threads:
+        return
+    n_arms = arms.shape[0]
+    arm = t % n_arms
+    if proportional:
+        keep_draw = xoroshiro128p_uniform_float64(states, t)
+        other = _below(states, t, max(n_arms - 1, 1))
+        arm = proportional_arm(t, n_arms, keep_draw, keep[arms[arm]], other)
+    child = arms[arm]
+
+    mover = child_movers[child]
+    opponent = child_opponents[child]
+    kings = child_kings[child]
+    black_to_move = child_black_to_move
+    parent_kings = parent_kings_root
+    parent_mover_kings = parent_mover_kings_root
+    grandparent_kings = grandparent_kings_root
+    grandparent_mover_kings = grandparent_mover_kings_root
+
+    legal = count_moves(mover, opponent, kings, black_to_move)
+    draws = 0
+    plies = 0
+    skips = 0
+    skips_in_row = 0
+    while legal > 0 and draws < max_moves:
+        draws += 1
+        k = _below(states, t, legal)
+        frm, to, captured, _, _ = nth_move(mover, opponent, kings, black_to_move, k)
+        mover_after, opponent_after, kings_after = apply_move(
+            mover, opponent, kings, black_to_move, frm, to, captured
+        )
+        if (
+            cycle_check
+            and skips_in_row < MAX_REDRAWS
+            and is_king_cycle(
+                kings, mover_after, kings_after, parent_kings, grandparent_kings, grandparent_mover_kings
+            )
+        ):
+            skips += 1
+            skips_in_row += 1
+            continue
+        skips_in_row = 0
+        grandparent_kings = parent_kings
+        grandparent_mover_kings = parent_mover_kings
+        parent_kings = kings
+        parent_mover_kings = mover & kings
+        mover = opponent_after
+        opponent = mover_after
+        kings = kings_after
+        black_to_move = not black_to_move
+        plies += 1
+        legal = count_moves(mover, opponent, kings, black_to_move)
+    points = black_points(mover, opponent, kings, black_to_move, legal, king_weight)
+    if child_black_to_move:
+        points = WIN_POINTS - points
+    cuda.atomic.add(wins, child, points)
+    cuda.atomic.add(counts, child, 1)
+    cuda.atomic.add(diagnostics, PLIES, plies)
+    cuda.atomic.add(diagnostics, SKIPS, skips)
+    if legal > 0:
+        cuda.atomic.add(diagnostics, CAPPED, 1)
+
+
+@numba.njit(cache=True)
+def xoroshiro128p_states_host(n, seed):
+    """The states ``create_xoroshiro128p_states(n, seed)`` makes, computed with njit.
+
+    The same algorithm as numba's ``init_xoroshiro128p_states_cpu`` (splitmix64 of the seed,
+    then each state the previous one jumped ahead 2**64 steps), bit for bit (a test checks).
+    It exists for the simulator, where numba's version falls back to object mode and takes
+    about 25 ms per state; on a GPU numba's own function is used.
+
+    Returns:
+        ``uint64[n, 2]``: ``s0``, ``s1`` of each state.
+    """
+    out = np.empty((n, 2), np.uint64)
+    z = uint64(seed) + uint64(0x9E3779B97F4A7C15)
+    z = (z ^ (z >> uint64(30))) * uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> uint64(27))) * uint64(0x94D049BB133111EB)
+    z = z ^ (z >> uint64(31))
+    s0 = z
+    s1 = z
+    jumps = (uint64(0xBEAC0467EBA5FACB), uint64(0xD86B048B86AA9922))
+    for i in range(n):
+        if i > 0:
+            j0 = uint64(0)
+            j1 = uint64(0)
+            for word in jumps:
+                for b in range(64):
+                    if (word >> uint64(b)) & uint64(1):
+                        j0 ^= s0
+                        j1 ^= s1
+                    s1 ^= s0
+                    s0 = ((s0 << uint64(55)) | (s0 >> uint64(9))) ^ s1 ^ (s1 << uint64(14))
+                    s1 = (s1 << uint64(36)) | (s1 >> uint64(28))
+            s0 = j0
+            s1 = j1
+        out[i, 0] = s0
+        out[i, 1] = s1
+    return out
+
+
+def make_states(n: int, seed: int, simulator: bool):
+    """Device xoroshiro128p states, one per thread: numba's ``create_xoroshiro128p_states``,
+    or under the simulator the identical states from ``xoroshiro128p_states_host``."""
+    if not simulator:
+        return create_xoroshiro128p_states(n, seed=seed)
+    host = np.empty(n, xoroshiro128p_dtype)
+    words = xoroshiro128p_states_host(n, seed)
+    host["s0"] = words[:, 0]
+    host["s1"] = words[:, 1]
+    return cuda.to_device(host)
+
+
+class CudaRunner:
+    """Runs launches on the GPU (or the simulator) for one search; counts live on the device."""
+
+    name = "cuda"
+
+    def __init__(
+        self,
+        children,
+        context,
+        max_moves: int,
+        king_weight: float,
+        cycle_check: bool,
+        seed: int,
+        max_threads: int,
+    ):
+        n = len(children.movers)
+        self.max_threads = int(max_threads)
+        self.context = tuple(int(x) for x in context)
+        self.max_moves = int(max_moves)
+        self.king_weight = float(king_weight)
+        self.cycle_check = bool(cycle_check)
+        self.black_to_move = bool(children.black_to_move)
+        self.d_movers = cuda.to_device(children.movers)
+        self.d_opponents = cuda.to_device(children.opponents)
+        self.d_kings = cuda.to_device(children.kings)
+        self.d_wins = cuda.to_device(np.zeros(n, np.int64))
+        self.d_counts = cuda.to_device(np.zeros(n, np.int64))
+        self.d_diagnostics = cuda.to_device(np.zeros(3, np.int64))
+        self.d_keep = cuda.to_device(np.ones(n, np.float64))
+        # One state per thread of the largest launch; launches reuse them, each state
+        # going on from where the previous launch left it (like the seed's d_state).
+        from .agent import cuda_simulator_enabled
+
+        self.states = make_states(self.max_threads, seed % 2**63, cuda_simulator_enabled())
+
+    def launch(self, arms: np.ndarray, keep: np.ndarray | None, threads: int) -> None:
+        threads = int(threads)
+        if threads > self.max_threads:
+            raise ValueError(f"launch of {threads} threads exceeds the {self.max_threads} random states")
+        proportional = keep is not None
+        if proportional:
+            self.d_keep.copy_to_device(np.ascontiguousarray(keep, np.float64))
+        d_arms = cuda.to_device(np.ascontiguousarray(arms, np.int64))
+        block = min(THREADS_PER_BLOCK, threads)
+        blocks = math.ceil(threads / block)
+        descent_kernel[blocks, block](
+            self.d_movers,
+            self.d_opponents,
+            self.d_kings,
+            self.black_to_move,
+            *self.context,
+            d_arms,
+            self.d_keep,
+            proportional,
+            threads,
+            self.max_moves,
+            self.king_weight,
+            self.cycle_check,
+            self.states,
+            self.d_wins,
+            self.d_counts,
+            self.d_diagnostics,
+        )
+        cuda.synchronize()
+
+    def read(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """(wins, counts, diagnostics) copied back from the device."""
+        return self.d_wins.copy_to_host(), self.d_counts.copy_to_host(), self.d_diagnostics.copy_to_host()

@@ -1,0 +1,105 @@
+"""Scalar pieces of one random descent, shared by the CPU kernel and the CUDA kernel.
+
+Everything here takes and returns plain integers (int64 bitboards in the layout of
+``checkers_env.bitboard``) and floats, allocates nothing and raises nothing, so the same
+functions compile with ``numba.njit`` for the CPU path and are called from the
+``numba.cuda.jit`` kernel on the device (DESIGN §4). The CUDA kernel and the CPU loop differ
+only in where their random numbers come from (xoroshiro128p states on the device, xorshift64
+streams on the CPU); both walk a descent with the same calls in the same order:
+``count_moves`` -> draw ``k`` -> ``nth_move`` -> ``apply_move`` -> ``is_king_cycle``.
+"""
+
+from __future__ import annotations
+
+import numba
+
+from checkers_env.bitboard import popcount
+
+#: A draw that ``is_king_cycle`` rejects is redrawn from the same position, as the seed's
+#: ``continue`` does; after this many rejections in a row the next draw is accepted
+#: whatever it is, so a position where every move recreates the configuration (a lone king
+#: shuttling between two squares) cannot spin until the cap on rejected draws alone.
+MAX_REDRAWS = 8
+
+#: Points of one playout for the side that chose the child: draws count half a win, and
+#: every count is kept doubled so that it stays an integer (atomics on the device).
+WIN_POINTS, DRAW_POINTS, LOSS_POINTS = 2, 1, 0
+
+_inline = numba.njit(cache=True, inline="always")
+
+
+@_inline
+def is_king_cycle(kings, mover_after, kings_after, parent_kings, grandparent_kings, grandparent_mover_kings):
+    """Seed 001's cycle test for a candidate move of the side to move (call it M).
+
+    The seed's condition, with ``bb`` the position, ``cc`` the candidate child, ``parent``
+    and ``gparent`` the positions one and two plies before ``bb``::
+
+        (cc.king_pos ^ bb.king_pos) && (parent.king_pos ^ gparent.king_pos)
+            && M's kings in cc == M's kings in gparent
+
+    i.e. M's candidate move changes the kings, M's previous move (``gparent -> parent``)
+    changed them too, and the candidate puts M's kings back where they stood before that
+    previous move: M undoes its own last king move.
+
+    Args:
+        kings: kings of ``bb``.
+        mover_after, kings_after: M's pieces and all kings in ``cc``.
+        parent_kings, grandparent_kings: kings of ``parent`` and ``gparent``.
+        grandparent_mover_kings: M's kings in ``gparent`` (M was to move there too).
+    """
+    return (
+        (kings_after ^ kings) != 0
+        and (parent_kings ^ grandparent_kings) != 0
+        and (mover_after & kings_after) == grandparent_mover_kings
+    )
+
+
+@_inline
+def material(pieces, kings, king_weight):
+    """Piece count with kings weighted by ``king_weight`` (the seed counts every piece 1)."""
+    return popcount(pieces & ~kings) + king_weight * popcount(pieces & kings)
+
+
+@_inline
+def black_points(mover, opponent, kings, black_to_move, legal_moves, king_weight):
+    """Points of Black (2 win, 1 draw, 0 loss) where a descent stopped.
+
+    ``legal_moves == 0``: the side to move cannot move and loses (the rules). Otherwise the
+    descent hit the move cap and is adjudicated by material (``material``): more wins,
+    equal is a draw.
+    """
+    if legal_moves == 0:
+        mover_points = LOSS_POINTS
+    else:
+        balance = material(mover, kings, king_weight) - material(opponent, kings, king_weight)
+        if balance > 0:
+            mover_points = WIN_POINTS
+        elif balance < 0:
+            mover_points = LOSS_POINTS
+        else:
+            mover_points = DRAW_POINTS
+    if black_to_move:
+        return mover_points
+    return WIN_POINTS - mover_points
+
+
+@_inline
+def proportional_arm(thread, arms, keep_draw, keep_probability, other_draw):
+    """The seed's proportional playout rule for one thread.
+
+    The thread is assigned arm ``thread % arms`` (the even layout of the uniform launch); it
+    keeps it when ``keep_draw < keep_probability`` (the assigned child's current win rate),
+    and otherwise moves to one of the *other* arms, uniformly (``other_draw`` in
+    ``[0, arms - 1)``).
+
+    Returns:
+        the arm index (into the launch's list of arms).
+    """
+    arm = thread % arms
+    if arms > 1 and keep_draw >= keep_probability:
+        other = other_draw
+        if other >= arm:
+            other += 1
+        arm = other
+    return arm

@@ -1,0 +1,76 @@
+"""Runs the MCRD CUDA kernel in numba's simulator and prints what the tests check, as JSON.
+
+Run by ``test_mcrd.py`` in a subprocess, because ``NUMBA_ENABLE_CUDASIM`` must be set
+before numba is first imported. Sizes are small: the simulator runs Python per thread.
+"""
+
+import os
+
+os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
+
+import json  # noqa: E402
+import sys  # noqa: E402
+import time  # noqa: E402
+import warnings  # noqa: E402
+
+warnings.simplefilter("ignore")  # the simulator warns about its own arithmetic
+
+from checkers_env import Board  # noqa: E402
+from numba.cuda.random import create_xoroshiro128p_states  # noqa: E402
+
+from agents.mcrd import MCRDAgent  # noqa: E402
+from agents.mcrd.agent import resolve_backend  # noqa: E402
+from agents.mcrd.cuda import make_states  # noqa: E402
+
+# FEN -> (expected move, playouts); the same table is in test_mcrd.py.
+OBVIOUS = {
+    "B:W5:BK6": ("6-1", 64),  # the king shuts White's last man in: White cannot move
+    "B:W17,K18,27:B5,K19,K21,K31": ("21x14x23x32", 120),  # the capture that takes every white piece
+    "B:W20,25:B18": ("18-23", 80),  # 18-22 loses the last man at once (25x18)
+}
+SPREAD = "B:W5:BK6,25"  # six moves with win rates from about 0.57 to 1
+KINGS = "W:WK14,K23:BK6,K11"  # kings only: the cycle test has work to do
+
+
+def search(fen, backend, **params):
+    agent = MCRDAgent(backend=backend, **params)
+    result = agent.search(Board.from_fen(fen))
+    return {
+        "move": str(result.move),
+        "moves": [str(m) for m in result.moves],
+        "wins": result.wins.tolist(),
+        "playouts": result.playouts.tolist(),
+        "skips": result.skips,
+        "capped": result.capped,
+        "plies": result.plies,
+        "backend": result.backend,
+        "launches": result.launches,
+    }
+
+
+def main():
+    began = time.perf_counter()
+    out = {"auto_backend": resolve_backend("auto")}
+    out["states_identical"] = bool(
+        (create_xoroshiro128p_states(3, seed=99).copy_to_host() == make_states(3, 99, True).copy_to_host()).all()
+    )
+    out["obvious"] = {
+        fen: {b: search(fen, b, playouts=n, launch=n, seed=3) for b in ("cuda", "cpu")}
+        for fen, (_, n) in OBVIOUS.items()
+    }
+    out["spread"] = {
+        "cuda": search(SPREAD, "cuda", playouts=480, launch=480, seed=11),
+        "cpu": search(SPREAD, "cpu", playouts=60000, seed=12),
+    }
+    out["determinism"] = [search(SPREAD, "cuda", playouts=60, launch=60, seed=s) for s in (5, 5, 6)]
+    out["proportional"] = search("B:W5:BK6", "cuda", playouts=256, launch=64, seed=7, allocation="proportional")
+    out["cycles"] = {
+        str(flag): search(KINGS, "cuda", playouts=32, launch=32, seed=9, max_moves=40, cycle_check=flag)
+        for flag in (True, False)
+    }
+    out["seconds"] = time.perf_counter() - began
+    json.dump(out, sys.stdout)
+
+
+if __name__ == "__main__":
+    main()
