@@ -1,0 +1,115 @@
+"""The value network of the slow/fast learner and its safetensors file format.
+
+``ValueNet`` is a small MLP over the four feature planes of ``kernels.encode_planes`` (the
+position in the mover's frame). Its raw output is a logit *for the side to move*;
+``white_values`` turns it into the seed's output: a sigmoid value in (0, 1) where larger is
+better for White whoever is to move (``sigmoid(logit)`` when White moves, ``1 -
+sigmoid(logit)`` when Black moves). Reading the board from the mover's chair makes the value
+colour-symmetric by construction, so every position trains both colours.
+
+Weights are stored with safetensors (no code runs on load); the file's metadata names the
+format and the hidden layer sizes so that a file rebuilds its own network.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import numpy as np
+import torch
+from torch import nn
+
+from .kernels import FEATURES, encode_planes
+
+#: ``format`` metadata of a weights file of this network.
+WEIGHTS_FORMAT = "checkers-slow-fast-value-net/1"
+DEFAULT_HIDDEN = (256, 128)
+
+
+class WeightsError(ValueError):
+    """A weights file that is missing, unreadable, or not a slow/fast value network."""
+
+
+class ValueNet(nn.Module):
+    """MLP ``FEATURES -> hidden... -> 1`` with ReLU; the output is the mover's logit."""
+
+    def __init__(self, hidden: tuple[int, ...] = DEFAULT_HIDDEN):
+        super().__init__()
+        self.hidden = tuple(int(h) for h in hidden)
+        layers: list[nn.Module] = []
+        width = FEATURES
+        for h in self.hidden:
+            layers += [nn.Linear(width, h), nn.ReLU()]
+            width = h
+        layers.append(nn.Linear(width, 1))
+        self.layers = nn.Sequential(*layers)
+
+    def forward(self, planes: torch.Tensor) -> torch.Tensor:
+        """Mover's logits ``[N]`` of feature planes ``[N, FEATURES]``."""
+        return self.layers(planes).squeeze(-1)
+
+
+@torch.no_grad()
+def white_values(net: ValueNet, black, white, kings, black_to_move, chunk: int = 32768) -> np.ndarray:
+    """The seed's ``f``: value in (0, 1) for White of each position (float64 ``[N]``).
+
+    One forward pass per ``chunk`` positions (a whole subtree level is one call).
+    """
+    n = len(black)
+    out = np.empty(n, dtype=np.float64)
+    if n == 0:
+        return out
+    for lo in range(0, n, chunk):
+        hi = min(n, lo + chunk)
+        planes = torch.from_numpy(encode_planes(black[lo:hi], white[lo:hi], kings[lo:hi], black_to_move[lo:hi]))
+        mover = torch.sigmoid(net(planes).double()).numpy()
+        out[lo:hi] = np.where(black_to_move[lo:hi] != 0, 1.0 - mover, mover)
+    return out
+
+
+def save_weights(net: ValueNet, path: str | os.PathLike, metadata: dict[str, str] | None = None) -> None:
+    """Write the network as safetensors atomically (temp file, then rename)."""
+    from safetensors.torch import save_file
+
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    meta = {"format": WEIGHTS_FORMAT, "hidden": ",".join(map(str, net.hidden))}
+    meta.update(metadata or {})
+    tmp = path.with_name(path.name + ".tmp")
+    tensors = {k: v.detach().contiguous().cpu() for k, v in net.state_dict().items()}
+    save_file(tensors, str(tmp), metadata=meta)
+    os.chmod(tmp, 0o644)
+    os.replace(tmp, path)
+
+
+def load_weights(path: str | os.PathLike) -> ValueNet:
+    """Rebuild a ``ValueNet`` from a safetensors file (no code is executed).
+
+    Raises:
+        WeightsError: the file is missing, corrupt, or holds another kind of network.
+    """
+    from safetensors import SafetensorError, safe_open
+
+    path = Path(path)
+    if not path.is_file():
+        raise WeightsError(f"slow-fast weights file {str(path)!r} does not exist")
+    try:
+        with safe_open(str(path), framework="pt") as handle:
+            meta = handle.metadata() or {}
+            tensors = {k: handle.get_tensor(k) for k in handle.keys()}
+    except (SafetensorError, OSError, ValueError, RuntimeError) as error:
+        raise WeightsError(f"slow-fast weights file {str(path)!r} is corrupt or not safetensors: {error}") from None
+    if meta.get("format") != WEIGHTS_FORMAT:
+        raise WeightsError(
+            f"{str(path)!r} is not a slow-fast value network (format {meta.get('format')!r}, "
+            f"expected {WEIGHTS_FORMAT!r})"
+        )
+    try:
+        hidden = tuple(int(h) for h in meta.get("hidden", "").split(",") if h)
+        net = ValueNet(hidden)
+        net.load_state_dict(tensors)
+    except (ValueError, RuntimeError) as error:
+        raise WeightsError(f"slow-fast weights file {str(path)!r} does not match its network: {error}") from None
+    net.eval()
+    return net
