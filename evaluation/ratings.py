@@ -1,6 +1,6 @@
 """Elo ratings by maximum likelihood, with bootstrap confidence intervals.
 
-    >>> from evaluation.match import GameRecord
+    >>> from checkers_env.match import GameRecord
     >>> games = [GameRecord("greedy", "random", "", [], "1-0", "no_moves"),
     ...          GameRecord("random", "greedy", "", [], "0-1", "no_moves"),
     ...          GameRecord("random", "greedy", "", [], "1/2-1/2", "repetition")]

@@ -1,6 +1,6 @@
 """What a league leaves behind: the crosstable, the ratings table, two plots and the games.
 
-    >>> from evaluation.match import GameRecord
+    >>> from checkers_env.match import GameRecord
     >>> games = [GameRecord("greedy", "random", "", [], "1-0", "no_moves"),
     ...          GameRecord("random", "greedy", "", [], "1/2-1/2", "repetition")]
     >>> table = crosstable(games)

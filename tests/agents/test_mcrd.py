@@ -280,7 +280,7 @@ def test_same_seed_same_moves_in_a_game():
 
 
 def test_plays_complete_legal_games_against_random():
-    from evaluation.match import play_game
+    from checkers_env.match import play_game
 
     mcrd, random = make_agent("mcrd:playouts=300,max_moves=60,backend=cpu"), make_agent("random")
     rng = np.random.default_rng(0)
@@ -294,7 +294,7 @@ def test_plays_complete_legal_games_against_random():
 def test_plays_complete_legal_games_against_alphabeta():
     if "alphabeta" not in agent_kinds():
         pytest.skip("the alphabeta kind is not installed")
-    from evaluation.match import play_game
+    from checkers_env.match import play_game
 
     mcrd, alphabeta = make_agent("mcrd:playouts=300,max_moves=60,backend=cpu"), make_agent("alphabeta:depth=2")
     rng = np.random.default_rng(1)

@@ -11,7 +11,7 @@ import random
 import numpy as np
 import pytest
 
-from evaluation.match import GameRecord
+from checkers_env.match import GameRecord
 from evaluation.ratings import ELO_SCALE, expected_score, fit_elo
 
 TRUE = {"random": 0.0, "greedy": 200.0, "alphabeta:depth=4": 400.0, "zoo:strong": 800.0}

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 
 from checkers_env import Rules, make_agent, read_pdn
-from evaluation.match import GameRecord, play_game
+from checkers_env.match import GameRecord, play_game
 from evaluation.reports import (
     REPORT_FILES,
     crosstable,
