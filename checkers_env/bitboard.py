@@ -115,48 +115,107 @@ def bitboard_of(squares) -> Bitboard:
 # ---------------------------------------------------------------------------------------
 # Scalar kernels (numba). Plain int64 in, int64 out; no arrays, no exceptions, so that a
 # CUDA kernel can call them as device functions.
+#
+# Compile time decides how they call each other. numba inlines an ``inline="always"``
+# function by re-typing its body at every call site (with everything inlined the first
+# compile took minutes), so most functions here are compiled once and called, and LLVM
+# inlines them where it pays; only the few small ones on the hottest paths (``_inline``)
+# are inlined by numba. numba also compiles a called function again for every constant
+# argument, typed as a literal, even a constant that starts a loop variable or comes back
+# in a tuple. So they call each other only with computed values: no direction constants
+# (hence ``step_nw`` and co.), walk states built with ``np.int64``.
 # ---------------------------------------------------------------------------------------
 
-_jit = numba.njit(cache=True, inline="always")  # small helpers
-_kernel = numba.njit(cache=True)  # larger scalar kernels, called not inlined
+_kernel = numba.njit(cache=True)
+_inline = numba.njit(cache=True, inline="always")
 
 
-@_jit
+@_kernel
 def popcount(x):
-    """Number of set bits of a 32-bit board."""
-    x = x - ((x >> 1) & 0x55555555)
-    x = (x & 0x33333333) + ((x >> 2) & 0x33333333)
-    x = (x + (x >> 4)) & 0x0F0F0F0F
-    return ((x * 0x01010101) & 0xFFFFFFFF) >> 24
+    """Number of set bits of a board (any non-negative int64)."""
+    # Compiled on its own, LLVM recognises this bit trick as one popcnt instruction and
+    # inlines that; inlined by numba into a caller, the known-zero high bits of a 32-bit
+    # board would hide the pattern.
+    x = x - ((x >> 1) & 0x5555555555555555)
+    x = (x & 0x3333333333333333) + ((x >> 2) & 0x3333333333333333)
+    x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0F
+    return (x * 0x0101010101010101) >> 56
 
 
-@_jit
+@_kernel
 def lowest_bit_index(x):
-    """Index of the lowest set bit of a non-zero board."""
+    """Index of the lowest set bit of a non-zero board (LLVM makes it one bsf/tzcnt)."""
     return popcount((x & -x) - 1)
 
 
-@_jit
-def step(x, d):
-    """Move every piece of ``x`` one square in direction ``d`` (pieces falling off vanish)."""
-    if d == 0:
-        return ((x & _NW_EVEN) << 3) | ((x & _NW_ODD) << 4)
-    if d == 1:
-        return ((x & _NE_EVEN) << 4) | ((x & _NE_ODD) << 5)
-    if d == 2:
-        return ((x & _SW_EVEN) >> 5) | ((x & _SW_ODD) >> 4)
+@_kernel
+def step_nw(x):
+    """Every piece of ``x`` one square NW (pieces falling off vanish)."""
+    return ((x & _NW_EVEN) << 3) | ((x & _NW_ODD) << 4)
+
+
+@_kernel
+def step_ne(x):
+    """Every piece of ``x`` one square NE."""
+    return ((x & _NE_EVEN) << 4) | ((x & _NE_ODD) << 5)
+
+
+@_kernel
+def step_sw(x):
+    """Every piece of ``x`` one square SW."""
+    return ((x & _SW_EVEN) >> 5) | ((x & _SW_ODD) >> 4)
+
+
+@_kernel
+def step_se(x):
+    """Every piece of ``x`` one square SE."""
     return ((x & _SE_EVEN) >> 4) | ((x & _SE_ODD) >> 3)
 
 
-@_jit
+@_kernel
+def step(x, d):
+    """Move every piece of ``x`` one square in direction ``d`` (pieces falling off vanish)."""
+    if d == NW:
+        return step_nw(x)
+    if d == NE:
+        return step_ne(x)
+    if d == SW:
+        return step_sw(x)
+    return step_se(x)
+
+
+@_kernel
+def step_origin(to, d):
+    """Bit index of the square one step before bit ``to`` in direction ``d``."""
+    # A step changes the bit index by 3, 4 or 5 with the row parity (see the module doc);
+    # counted back from the arrival square it is (-4, -5, +4, +3)[d], plus one on odd rows.
+    parity = (to >> 2) & 1
+    if d == NW:
+        return to - 4 + parity
+    if d == NE:
+        return to - 5 + parity
+    if d == SW:
+        return to + 4 + parity
+    return to + 3 + parity
+
+
+@_kernel
+def jumped_bit(frm, to):
+    """Bit index of the square jumped over by a jump from bit ``frm`` to bit ``to``."""
+    # A jump changes the bit index by 7 or 9; the square in between is the mean rounded
+    # down, plus one when the jump starts on an odd row.
+    return ((frm + to) >> 1) + ((frm >> 2) & 1)
+
+
+@_kernel
 def men_directions(black_to_move):
     """First and last direction a man of the side to move may go (NW..NE or SW..SE)."""
     if black_to_move:
-        return 0, 1
-    return 2, 3
+        return NW, NE
+    return SW, SE
 
 
-@_jit
+@_kernel
 def crowning_row(black_to_move):
     """The row where the mover's men are crowned."""
     if black_to_move:
@@ -164,68 +223,174 @@ def crowning_row(black_to_move):
     return BB_ROW0
 
 
-@_jit
+@_kernel
+def north_south(mover, kings, black_to_move):
+    """The mover's pieces that may go north (NW, NE) and those that may go south."""
+    if black_to_move:
+        return mover, mover & kings
+    return mover & kings, mover
+
+
+@_kernel
+def jump_sources(mover, opponent):
+    """Squares from which a piece could jump NW, NE, SW and SE on this board (four boards)."""
+    empty = ~(mover | opponent) & FULL
+    # Walk the empty squares back over an opponent.
+    return (
+        step_se(step_se(empty) & opponent),
+        step_sw(step_sw(empty) & opponent),
+        step_ne(step_ne(empty) & opponent),
+        step_nw(step_nw(empty) & opponent),
+    )
+
+
+@_kernel
 def jumpers(mover, opponent, kings, black_to_move):
     """Mover's pieces that have at least one capture."""
-    empty = ~(mover | opponent) & FULL
-    men = mover & ~kings
-    own_kings = mover & kings
-    lo, hi = men_directions(black_to_move)
-    result = 0
-    for d in range(4):
-        back = 3 - d
-        can = step(step(empty, back) & opponent, back)
-        if lo <= d <= hi:
-            result |= can & mover
-        else:
-            result |= can & own_kings
-    return result & FULL
+    to_nw, to_ne, to_sw, to_se = jump_sources(mover, opponent)
+    north, south = north_south(mover, kings, black_to_move)
+    return (north & (to_nw | to_ne)) | (south & (to_sw | to_se))
 
 
-@_jit
+@_kernel
 def movers(mover, opponent, kings, black_to_move):
     """Mover's pieces that have at least one non-capturing step."""
     empty = ~(mover | opponent) & FULL
-    lo, hi = men_directions(black_to_move)
-    result = 0
-    for d in range(4):
-        can = step(empty, 3 - d)
-        if lo <= d <= hi:
-            result |= can & mover
-        else:
-            result |= can & mover & kings
-    return result
+    north, south = north_south(mover, kings, black_to_move)
+    return (north & (step_se(empty) | step_sw(empty))) | (south & (step_ne(empty) | step_nw(empty)))
 
 
-@_jit
+@_kernel
+def step_targets(mover, empty, kings, black_to_move, d):
+    """Squares the mover's pieces can step to in direction ``d`` (men forward, kings both)."""
+    north, south = north_south(mover, kings, black_to_move)
+    return step(north if d < SW else south, d) & empty
+
+
+@_kernel
 def count_steps(mover, opponent, kings, black_to_move):
     """Number of non-capturing moves (valid only when no capture exists)."""
     empty = ~(mover | opponent) & FULL
-    lo, hi = men_directions(black_to_move)
-    n = 0
-    for d in range(4):
-        if lo <= d <= hi:
-            n += popcount(step(mover, d) & empty)
-        else:
-            n += popcount(step(mover & kings, d) & empty)
-    return n
+    north, south = north_south(mover, kings, black_to_move)
+    return (
+        popcount(step_nw(north) & empty)
+        + popcount(step_ne(north) & empty)
+        + popcount(step_sw(south) & empty)
+        + popcount(step_se(south) & empty)
+    )
 
 
-@_jit
-def _unpack(path, i):
-    """Bit index of landing ``i`` (1-based) stored 5 bits each in ``path``."""
-    return (path >> (5 * (i - 1))) & 31
+# -- capture walk ----------------------------------------------------------------------
+# A walk lists the complete capture sequences of one piece depth first, trying NW, NE,
+# SW, SE at every square. Its whole stack is five integers, so it needs no memory on CPU
+# or GPU:
+#   level     hops made on the current branch
+#   cur       bit index where the piece stands now
+#   path      landing squares of those hops, 5 bits each, first hop lowest
+#   todo      per level, 4 bits: the directions still to try from that level's square
+#   captured  the pieces jumped on the current branch
+# plus what stays fixed: the origin, the empty squares (the piece is lifted from its
+# origin: a king may come back to it), the directions the piece may take (``allowed``, a
+# set of bits) and the row that stops it (``crown``, none for a king). Captured pieces stay
+# on the board until the move ends: they can be neither jumped twice nor landed on.
+
+
+@_kernel
+def jump_directions(square, targets, empty, allowed):
+    """Set of directions (bit d) in ``allowed`` in which the piece on board ``square`` can
+    jump one of ``targets`` onto an empty square."""
+    result = 0
+    if allowed & 1 and step_nw(step_nw(square) & targets) & empty:
+        result |= 1
+    if allowed & 2 and step_ne(step_ne(square) & targets) & empty:
+        result |= 2
+    if allowed & 4 and step_sw(step_sw(square) & targets) & empty:
+        result |= 4
+    if allowed & 8 and step_se(step_se(square) & targets) & empty:
+        result |= 8
+    return result
+
+
+@_kernel
+def capture_walk_start(mover, opponent, kings, black_to_move, origin):
+    """The walk of the piece on bit ``origin``, before its first hop.
+
+    Returns:
+        ``(empty, allowed, crown, level, cur, path, todo, captured)``.
+    """
+    origin_bb = 1 << origin
+    empty = ~((mover & ~origin_bb) | opponent) & FULL
+    if kings & origin_bb:
+        allowed, crown = 15, 0
+    elif black_to_move:
+        allowed, crown = 3, BB_ROW7
+    else:
+        allowed, crown = 12, BB_ROW0
+    todo = jump_directions(origin_bb, opponent, empty, allowed)
+    zero = np.int64(0)  # not a literal 0: see the note on compile time above
+    return empty, allowed, crown, zero, origin, zero, todo, zero
+
+
+@_kernel
+def capture_walk_after_hop(mover, opponent, kings, black_to_move, origin, land):
+    """The walk of the piece on bit ``origin`` that only follows its jump to bit ``land``.
+
+    Returns:
+        ``(empty, allowed, crown, level, cur, path, todo, captured)``.
+    """
+    empty, allowed, crown, _, _, _, _, _ = capture_walk_start(
+        mover, opponent, kings, black_to_move, origin
+    )
+    over = 1 << jumped_bit(origin, land)
+    todo = jump_directions(1 << land, opponent & ~over, empty, allowed) << 4
+    return empty, allowed, crown, np.int64(1), land, land, todo, over
+
+
+@_inline
+def capture_walk_next(origin, opponent, empty, allowed, crown, level, cur, path, todo, captured):
+    """Advance a walk to its next complete sequence.
+
+    Returns:
+        ``(level, cur, path, todo, captured, hops, to, seq_captured, seq_path)``: the walk's
+        new state, then the sequence found: its number of hops (0 once the walk is over),
+        last landing, captured pieces and packed landings.
+    """
+    while True:
+        directions = (todo >> (4 * level)) & 15
+        if directions == 0:
+            if level == 0:
+                return level, cur, path, todo, captured, 0, -1, 0, 0
+            # Every direction from here is done: take back the last hop.
+            level -= 1
+            prev = origin if level == 0 else (path >> (5 * (level - 1))) & 31
+            captured ^= 1 << jumped_bit(prev, cur)
+            path &= ~(31 << (5 * level))
+            cur = prev
+            continue
+        low = directions & -directions
+        todo ^= low << (4 * level)
+        d = lowest_bit_index(low)
+        over = step(1 << cur, d)
+        land_bb = step(over, d)
+        land = lowest_bit_index(land_bb)
+        seq_captured = captured | over
+        seq_path = path | (land << (5 * level))
+        if (land_bb & crown) == 0:
+            more = jump_directions(land_bb, opponent & ~seq_captured, empty, allowed)
+            if more:
+                level += 1
+                todo |= more << (4 * level)
+                cur = land
+                path = seq_path
+                captured = seq_captured
+                continue
+        # No further jump (or just crowned): a complete sequence.
+        return level, cur, path, todo, captured, level + 1, land, seq_captured, seq_path
 
 
 @_kernel
 def capture_search(mover, opponent, kings, black_to_move, origin, want):
-    """Depth-first walk over the complete capture sequences of the piece on bit ``origin``.
-
-    The piece is lifted from its square first (it may come back to it in a loop), captured
-    pieces stay on the board until the move ends (they can be neither jumped twice nor
-    landed on), and a man that reaches the crowning row stops there. The walk keeps its
-    stack in three integers (landing squares 5 bits each, next direction 3 bits each, and
-    a has-continued flag per level), so it runs without memory on CPU and GPU alike.
+    """Walk the complete capture sequences of the piece on bit ``origin`` (see above).
 
     Args:
         want: index of the sequence to return, or -1 to only count.
@@ -235,83 +400,143 @@ def capture_search(mover, opponent, kings, black_to_move, origin, want):
         for sequence ``want`` (if ``0 <= want < count``) its last landing, the captured
         bitboard, the packed landings and their number.
     """
-    origin_bb = 1 << origin
-    is_king = (kings & origin_bb) != 0
-    empty = ~((mover & ~origin_bb) | opponent) & FULL
-    if is_king:
-        dlo, dhi = 0, 3
-    else:
-        dlo, dhi = men_directions(black_to_move)
-    crown = crowning_row(black_to_move)
-
+    empty, allowed, crown, level, cur, path, todo, captured = capture_walk_start(
+        mover, opponent, kings, black_to_move, origin
+    )
     count = 0
-    out_to = -1
-    out_captured = 0
-    out_path = 0
-    out_hops = 0
+    out_to, out_captured, out_path, out_hops = -1, 0, 0, 0
+    while True:
+        level, cur, path, todo, captured, hops, to, seq_captured, seq_path = capture_walk_next(
+            origin, opponent, empty, allowed, crown, level, cur, path, todo, captured
+        )
+        if hops == 0:
+            return count, out_to, out_captured, out_path, out_hops
+        if count == want:
+            out_to, out_captured, out_path, out_hops = to, seq_captured, seq_path, hops
+        count += 1
 
-    level = 0
-    cur = origin
-    path = 0  # landings, 5 bits each
-    nexts = dlo  # next direction to try, 3 bits per level
-    continued = 0  # bit per level: this level jumped on at least once
-    captured = 0
-    while level >= 0:
-        d = (nexts >> (3 * level)) & 7
-        if d > dhi:
-            # Level exhausted: a leaf if it never continued, then pop.
-            if level > 0 and not (continued >> level) & 1:
-                if count == want:
-                    out_to, out_captured, out_path, out_hops = cur, captured, path, level
-                count += 1
-            nexts &= ~(7 << (3 * level))
-            continued &= ~(1 << level)
-            level -= 1
-            if level >= 0:
-                prev = origin if level == 0 else _unpack(path, level)
-                used = ((nexts >> (3 * level)) & 7) - 1
-                captured &= ~step(1 << prev, used)
-                path &= ~(31 << (5 * level))
-                cur = prev
-            continue
-        nexts += 1 << (3 * level)
-        over = step(1 << cur, d) & opponent & ~captured
-        if over == 0:
-            continue
-        land = step(over, d) & empty
-        if land == 0:
-            continue
-        land_bit = lowest_bit_index(land)
-        continued |= 1 << level
-        if not is_king and (land & crown) != 0:
-            # Crowned: the move ends here.
-            if count == want:
-                out_to = land_bit
-                out_captured = captured | over
-                out_path = path | (land_bit << (5 * level))
-                out_hops = level + 1
-            count += 1
-            continue
-        captured |= over
-        path |= land_bit << (5 * level)
-        level += 1
-        nexts |= dlo << (3 * level)
-        cur = land_bit
-    return count, out_to, out_captured, out_path, out_hops
+
+@_kernel
+def count_after_hop(mover, opponent, kings, black_to_move, origin, land):
+    """Number of complete capture sequences that begin with the jump from bit ``origin``
+    to bit ``land``."""
+    empty, allowed, crown, level, cur, path, todo, captured = capture_walk_after_hop(
+        mover, opponent, kings, black_to_move, origin, land
+    )
+    count = 0
+    while True:
+        level, cur, path, todo, captured, hops, _, _, _ = capture_walk_next(
+            origin, opponent, empty, allowed, crown, level, cur, path, todo, captured
+        )
+        if hops == 0:
+            return count
+        count += 1
+
+
+@_kernel
+def count_hops(mover, opponent, kings, black_to_move, jumping, landings, goes_on):
+    """Number of capture sequences that begin with a jump of a piece in ``jumping`` to its
+    square in ``landings`` (all in one direction); ``goes_on``: landings that jump again."""
+    count = popcount(landings & ~goes_on)
+    if landings & goes_on:
+        # Jumps in one direction keep the order of squares: walk both sets in step.
+        while jumping:
+            origin = lowest_bit_index(jumping)
+            land = lowest_bit_index(landings)
+            jumping &= jumping - 1
+            landings &= landings - 1
+            if (goes_on >> land) & 1:
+                count += count_after_hop(mover, opponent, kings, black_to_move, origin, land)
+    return count
+
+
+@_kernel
+def count_captures(mover, opponent, kings, black_to_move):
+    """Number of capture sequences of the side to move (0 when it has none).
+
+    Counted by first hop, all pieces at once per direction: a landing square from which no
+    second jump exists is one sequence (a popcount); only the others run the walk. Whether
+    a second jump exists can be read off the jump sources of the position before the
+    first: the squares that changed (the vacated origin, the piece just taken) lie behind
+    the piece, and jumping back over the piece just taken is not allowed.
+    """
+    to_nw, to_ne, to_sw, to_se = jump_sources(mover, opponent)
+    north, south = north_south(mover, kings, black_to_move)
+    # A man jumps on forward unless it was just crowned; a king in any direction but back.
+    if black_to_move:
+        man_goes_on = (to_nw | to_ne) & ~BB_ROW7
+    else:
+        man_goes_on = (to_sw | to_se) & ~BB_ROW0
+    jumping = north & to_nw
+    king_landings = step_nw(step_nw(jumping & kings))
+    count = count_hops(
+        mover, opponent, kings, black_to_move, jumping, step_nw(step_nw(jumping)),
+        (man_goes_on & ~king_landings) | (king_landings & (to_nw | to_ne | to_sw)),
+    )
+    jumping = north & to_ne
+    king_landings = step_ne(step_ne(jumping & kings))
+    count += count_hops(
+        mover, opponent, kings, black_to_move, jumping, step_ne(step_ne(jumping)),
+        (man_goes_on & ~king_landings) | (king_landings & (to_nw | to_ne | to_se)),
+    )
+    jumping = south & to_sw
+    king_landings = step_sw(step_sw(jumping & kings))
+    count += count_hops(
+        mover, opponent, kings, black_to_move, jumping, step_sw(step_sw(jumping)),
+        (man_goes_on & ~king_landings) | (king_landings & (to_nw | to_sw | to_se)),
+    )
+    jumping = south & to_se
+    king_landings = step_se(step_se(jumping & kings))
+    count += count_hops(
+        mover, opponent, kings, black_to_move, jumping, step_se(step_se(jumping)),
+        (man_goes_on & ~king_landings) | (king_landings & (to_ne | to_sw | to_se)),
+    )
+    return count
+
+
+@_inline
+def count_moves_inline(mover, opponent, kings, black_to_move):
+    """``count_moves``, inlined into the kernels that count at every leaf."""
+    if jumpers(mover, opponent, kings, black_to_move):
+        return count_captures(mover, opponent, kings, black_to_move)
+    return count_steps(mover, opponent, kings, black_to_move)
 
 
 @_kernel
 def count_moves(mover, opponent, kings, black_to_move):
     """Number of legal complete moves (capture paths counted separately)."""
-    jumping = jumpers(mover, opponent, kings, black_to_move)
-    if jumping == 0:
-        return count_steps(mover, opponent, kings, black_to_move)
-    n = 0
+    return count_moves_inline(mover, opponent, kings, black_to_move)
+
+
+@_kernel
+def nth_capture(mover, opponent, kings, black_to_move, jumping, k):
+    """The ``k``-th capture sequence of the pieces in ``jumping``, as ``nth_move`` gives it."""
     while jumping:
-        b = lowest_bit_index(jumping)
+        origin = lowest_bit_index(jumping)
         jumping &= jumping - 1
-        n += capture_search(mover, opponent, kings, black_to_move, b, -1)[0]
-    return n
+        n, to, captured, path, hops = capture_search(
+            mover, opponent, kings, black_to_move, origin, k
+        )
+        if k < n:
+            return origin, to, captured, path, hops
+        k -= n
+    return -1, -1, 0, 0, 0
+
+
+@_inline
+def nth_step(mover, opponent, kings, black_to_move, k):
+    """The ``k``-th non-capturing move as boards ``(from, to)``; ``(0, 0)`` if out of range."""
+    empty = ~(mover | opponent) & FULL
+    for d in range(4):
+        targets = step_targets(mover, empty, kings, black_to_move, d)
+        n = popcount(targets)
+        if k < n:
+            for _ in range(k):
+                targets &= targets - 1
+            to_bb = targets & -targets
+            return step(to_bb, 3 - d), to_bb
+        k -= n
+    return 0, 0
 
 
 @_kernel
@@ -323,30 +548,12 @@ def nth_move(mover, opponent, kings, black_to_move, k):
     """
     jumping = jumpers(mover, opponent, kings, black_to_move)
     if jumping:
-        while jumping:
-            b = lowest_bit_index(jumping)
-            jumping &= jumping - 1
-            n, to, captured, path, hops = capture_search(
-                mover, opponent, kings, black_to_move, b, k
-            )
-            if k < n:
-                return b, to, captured, path, hops
-            k -= n
+        return nth_capture(mover, opponent, kings, black_to_move, jumping, k)
+    from_bb, to_bb = nth_step(mover, opponent, kings, black_to_move, k)
+    if from_bb == 0:
         return -1, -1, 0, 0, 0
-    empty = ~(mover | opponent) & FULL
-    lo, hi = men_directions(black_to_move)
-    for d in range(4):
-        pieces = mover if lo <= d <= hi else mover & kings
-        targets = step(pieces, d) & empty
-        n = popcount(targets)
-        if k < n:
-            for _ in range(k):
-                targets &= targets - 1
-            to = lowest_bit_index(targets)
-            frm = lowest_bit_index(step(1 << to, 3 - d))
-            return frm, to, 0, to, 1
-        k -= n
-    return -1, -1, 0, 0, 0
+    to = lowest_bit_index(to_bb)
+    return lowest_bit_index(from_bb), to, 0, to, 1
 
 
 @_kernel

@@ -13,14 +13,19 @@ import numpy as np
 from .bitboard import (
     FULL,
     apply_move,
-    capture_search,
-    count_moves,
+    capture_walk_next,
+    capture_walk_start,
+    count_captures,
+    count_moves_inline,
+    count_steps,
+    crowning_row,
     jumpers,
     lowest_bit_index,
-    men_directions,
-    nth_move,
+    nth_capture,
+    nth_step,
     popcount,
-    step,
+    step_origin,
+    step_targets,
 )
 
 MAX_MOVES = 128  # no reachable English-draughts position comes near this
@@ -33,44 +38,57 @@ def new_move_buffer() -> np.ndarray:
     return np.zeros((MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
 
 
+@numba.njit(cache=True)
+def write_captures(mover, opponent, kings, black_to_move, origin, out, n):
+    """Write the capture sequences of the piece on bit ``origin`` into ``out`` from row
+    ``n`` on; return the new row count (``len(out)`` once full)."""
+    # Called, not inlined: this keeps the walk out of every kernel that inlines
+    # generate_moves (compile time), at the price of one call per capturing piece.
+    size = out.shape[0]
+    empty, allowed, crown, level, cur, path, todo, captured = capture_walk_start(
+        mover, opponent, kings, black_to_move, origin
+    )
+    while True:
+        level, cur, path, todo, captured, hops, to, seq_captured, seq_path = capture_walk_next(
+            origin, opponent, empty, allowed, crown, level, cur, path, todo, captured
+        )
+        if hops == 0 or n >= size:
+            return n
+        out[n, 0] = origin
+        out[n, 1] = to
+        out[n, 2] = seq_captured
+        out[n, 3] = seq_path
+        out[n, 4] = hops
+        n += 1
+
+
 @numba.njit(cache=True, inline="always")
 def generate_moves(mover, opponent, kings, black_to_move, out):
     """Write every legal complete move of the side to move into ``out``; return the count.
 
     Captures are mandatory: when any exists only capture sequences are listed, each complete
-    path once (two paths that capture the same pieces are two moves).
+    path once (two paths that capture the same pieces are two moves). A full buffer stops
+    the listing (the count is then ``len(out)``).
     """
-    n = 0
     jumping = jumpers(mover, opponent, kings, black_to_move)
     if jumping:
+        n = 0
         while jumping:
-            frm = lowest_bit_index(jumping)
+            origin = lowest_bit_index(jumping)
             jumping &= jumping - 1
-            count = capture_search(mover, opponent, kings, black_to_move, frm, -1)[0]
-            for i in range(count):
-                if n >= out.shape[0]:
-                    return n
-                _, to, captured, path, hops = capture_search(
-                    mover, opponent, kings, black_to_move, frm, i
-                )
-                out[n, 0] = frm
-                out[n, 1] = to
-                out[n, 2] = captured
-                out[n, 3] = path
-                out[n, 4] = hops
-                n += 1
+            n = write_captures(mover, opponent, kings, black_to_move, origin, out, n)
         return n
+    n = 0
+    size = out.shape[0]
     empty = ~(mover | opponent) & FULL
-    lo, hi = men_directions(black_to_move)
     for d in range(4):
-        pieces = mover if lo <= d <= hi else mover & kings
-        targets = step(pieces, d) & empty
+        targets = step_targets(mover, empty, kings, black_to_move, d)
         while targets:
-            if n >= out.shape[0]:
+            if n >= size:
                 return n
             to = lowest_bit_index(targets)
             targets &= targets - 1
-            out[n, 0] = lowest_bit_index(step(1 << to, 3 - d))
+            out[n, 0] = step_origin(to, d)
             out[n, 1] = to
             out[n, 2] = 0
             out[n, 3] = to
@@ -99,6 +117,13 @@ def perft_kernel(black, white, kings, black_to_move, depth, bulk, buffers):
         mover, opponent = black, white
     else:
         mover, opponent = white, black
+    side = black_to_move != 0
+    if bulk and depth == 1:
+        return count_moves_inline(mover, opponent, kings, side)
+    # The move lists of this ply are the last ones played out: each move's child is then
+    # counted by count_moves (bulk) or, itself a leaf, counted as one.
+    last = depth - 2 if bulk else depth - 1
+    # Per ply: the position (``mover`` to move) and the next move of its list to play.
     movers_at = np.empty(depth + 1, dtype=np.int64)
     opponents_at = np.empty(depth + 1, dtype=np.int64)
     kings_at = np.empty(depth + 1, dtype=np.int64)
@@ -109,37 +134,48 @@ def perft_kernel(black, white, kings, black_to_move, depth, bulk, buffers):
     movers_at[0] = mover
     opponents_at[0] = opponent
     kings_at[0] = kings
-    side = black_to_move
-    if bulk and depth == 1:
-        return count_moves(mover, opponent, kings, side)
-    counts[0] = generate_moves(mover, opponent, kings, side, buffers[0])
-    index[0] = 0
+    arrived = True  # at a position whose moves are not listed yet
     while ply >= 0:
-        if index[ply] >= counts[ply]:
+        mover, opponent, kings = movers_at[ply], opponents_at[ply], kings_at[ply]
+        if arrived:
+            # One call site only: generate_moves is inlined, and each copy costs compile time.
+            counts[ply] = generate_moves(mover, opponent, kings, side, buffers[ply])
+            index[ply] = 0
+            arrived = False
+        if ply == last:
+            # Play out the whole list in one tight loop, then back up.
+            for i in range(counts[ply]):
+                m, o, k = apply_move(
+                    mover, opponent, kings, side,
+                    buffers[ply, i, 0], buffers[ply, i, 1], buffers[ply, i, 2],
+                )
+                if bulk:
+                    total += count_moves_inline(o, m, k, not side)
+                else:
+                    # The leaf is made and stacked like any other position.
+                    movers_at[ply + 1] = o
+                    opponents_at[ply + 1] = m
+                    kings_at[ply + 1] = k
+                    total += 1
             ply -= 1
             side = not side
             continue
-        row = buffers[ply, index[ply]]
-        index[ply] += 1
+        i = index[ply]
+        if i == counts[ply]:
+            ply -= 1
+            side = not side
+            continue
+        index[ply] = i + 1
         m, o, k = apply_move(
-            movers_at[ply], opponents_at[ply], kings_at[ply], side, row[0], row[1], row[2]
+            mover, opponent, kings, side, buffers[ply, i, 0], buffers[ply, i, 1], buffers[ply, i, 2]
         )
-        if ply + 1 == depth:
-            total += 1
-            continue
         # The opponent moves next: swap roles.
-        child = ply + 1
-        child_side = not side
-        if bulk and child + 1 == depth:
-            total += count_moves(o, m, k, child_side)
-            continue
-        movers_at[child] = o
-        opponents_at[child] = m
-        kings_at[child] = k
-        counts[child] = generate_moves(o, m, k, child_side, buffers[child])
-        index[child] = 0
-        ply = child
-        side = child_side
+        ply += 1
+        side = not side
+        movers_at[ply] = o
+        opponents_at[ply] = m
+        kings_at[ply] = k
+        arrived = True
     return total
 
 
@@ -181,14 +217,30 @@ def random_playout(black, white, kings, black_to_move, max_plies, state):
         mover, opponent = black, white
     else:
         mover, opponent = white, black
-    side = black_to_move
+    side = black_to_move != 0
     for ply in range(max_plies):
-        n = count_moves(mover, opponent, kings, side)
-        if n == 0:
-            return (1 if side else 0), ply, state
-        state, k = random_below(state, n)
-        frm, to, captured, _, _ = nth_move(mover, opponent, kings, side, k)
-        mover, opponent, kings = apply_move(mover, opponent, kings, side, frm, to, captured)
+        # Move k of n in generate_moves' order, as count_moves + nth_move would pick it,
+        # but without listing: steps come straight from the popcounts, and only positions
+        # with a capture run the capture walk.
+        jumping = jumpers(mover, opponent, kings, side)
+        if jumping == 0:
+            n = count_steps(mover, opponent, kings, side)
+            if n == 0:
+                return (1 if side else 0), ply, state
+            state, k = random_below(state, n)
+            from_bb, to_bb = nth_step(mover, opponent, kings, side, k)
+            mover ^= from_bb | to_bb
+            if kings & from_bb:
+                kings ^= from_bb | to_bb
+            elif to_bb & crowning_row(side):
+                kings |= to_bb
+        else:
+            n = count_captures(mover, opponent, kings, side)
+            state, k = random_below(state, n)
+            frm, to, captured, _, _ = nth_capture(mover, opponent, kings, side, jumping, k)
+            mover, opponent, kings = apply_move(
+                mover, opponent, kings, side, frm, to, captured
+            )
         mover, opponent = opponent, mover
         side = not side
     return -1, max_plies, state
@@ -197,15 +249,23 @@ def random_playout(black, white, kings, black_to_move, max_plies, state):
 @numba.njit(cache=True, parallel=True)
 def random_playouts(black, white, kings, black_to_move, games, max_plies, seed):
     """Many random playouts with ``prange``; returns ``int64[3]`` Black wins, White wins, caps."""
-    results = np.zeros((games, 3), dtype=np.int64)
+    black_wins = 0
+    white_wins = 0
+    capped = 0
     for g in numba.prange(games):
         state = xorshift64(seed_state(seed, g))
         winner, _, _ = random_playout(black, white, kings, black_to_move, max_plies, state)
-        if winner >= 0:
-            results[g, winner] = 1
+        if winner == 0:
+            black_wins += 1
+        elif winner == 1:
+            white_wins += 1
         else:
-            results[g, 2] = 1
-    return results.sum(axis=0)
+            capped += 1
+    result = np.empty(3, dtype=np.int64)
+    result[0] = black_wins
+    result[1] = white_wins
+    result[2] = capped
+    return result
 
 
 __all__ = [

@@ -220,6 +220,11 @@ def train(args: Args) -> Path:
     (run_dir / "args.json").write_text(json.dumps(asdict(args), indent=2))
     state_path = run_dir / "state.json"
     state = json.loads(state_path.read_text()) if args.resume and state_path.exists() else {"snapshots": 0, "wall_time_s": 0.0}
+    command = "python -m training.ppo " + " ".join(sys.argv[1:])
+    if args.resume:
+        state.setdefault("resumed_with", []).append(command)
+    else:
+        state["command"] = command
 
     pools = [OpponentPool(seed=args.seed * 1000 + i) for i in range(args.n_envs)]
 
@@ -348,7 +353,7 @@ def promote(args: Args, run_dir: Path, state: dict) -> Path:
         "description": "MaskablePPO (sb3-contrib) on Checkers-v0, one hop per action, trained against "
         "random, then greedy, then a self-play pool of its own snapshots.",
         "training": {
-            "command": "python -m training.ppo " + " ".join(sys.argv[1:]),
+            "command": " ; then ".join([state.get("command", "?"), *state.get("resumed_with", [])]),
             "budget": f"{args.total_timesteps} env steps",
             "wall_time_s": round(state["wall_time_s"]),
             "args": asdict(args),
