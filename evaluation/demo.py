@@ -24,11 +24,16 @@ PUBLISHED_PERFT = {
 BASELINES = ["random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4"]
 
 
-def demo_agents() -> list[str]:
-    """The baselines and every zoo entry."""
-    from agents.zoo import zoo_names
+def demo_agents(time_per_move: float = 0.1) -> list[str]:
+    """The baselines and every zoo entry; entries that think for a set time per move
+    (their card has a ``time`` parameter, like mcrd) get ``time_per_move`` instead."""
+    from agents.zoo import load_card, zoo_names
 
-    return BASELINES + [f"zoo:{name}" for name in zoo_names()]
+    agents = list(BASELINES)
+    for name in zoo_names():
+        timed = "time" in load_card(name)[0]["params"]
+        agents.append(f"zoo:{name},time={time_per_move}" if timed else f"zoo:{name}")
+    return agents
 
 
 def check_perft(depth: int) -> bool:
@@ -49,7 +54,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m evaluation.demo", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games-per-pair", type=int, default=6)
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--time-per-move", type=float, default=0.1, help="for agents with a time budget (mcrd)")
+    parser.add_argument("--time-per-move", type=float, default=0.1, help="for zoo agents with a time budget (mcrd)")
     parser.add_argument("--out", default="runs/demo")
     parser.add_argument("--perft-depth", type=int, default=9)
     args = parser.parse_args(argv)
@@ -60,13 +65,13 @@ def main(argv: list[str] | None = None) -> int:
     print(Board())
     if not check_perft(args.perft_depth):
         return 1
-    agents = demo_agents()
+    agents = demo_agents(args.time_per_move)
     print(f"\nleague of {len(agents)} agents: {', '.join(agents)}")
     print(f"{args.games_per_pair} games per pair (ballot openings, colours swapped), {args.workers} workers\n")
     started = time.perf_counter()
     League(
-        agents, out=args.out, games_per_pair=args.games_per_pair, time_per_move=args.time_per_move,
-        workers=args.workers, overwrite=True, bootstrap=500,
+        agents, out=args.out, games_per_pair=args.games_per_pair, workers=args.workers,
+        overwrite=True, bootstrap=500,
     ).run()
     print(f"\ndone in {time.perf_counter() - started:.0f} s; open {args.out}/heatmap.png and {args.out}/ratings.png")
     return 0

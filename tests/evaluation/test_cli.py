@@ -90,7 +90,7 @@ def test_show_bad_fen_quotes_it(capsys):
 
 
 def test_demo_plays_a_small_league(capsys, tmp_path, monkeypatch):
-    monkeypatch.setattr(demo, "demo_agents", lambda: ["random", "greedy"])
+    monkeypatch.setattr(demo, "demo_agents", lambda time_per_move: ["random", "greedy"])
     out_dir = tmp_path / "demo"
     assert demo.main(["--games-per-pair", "2", "--workers", "1", "--perft-depth", "5", "--out", str(out_dir)]) == 0
     out = capsys.readouterr().out
@@ -103,9 +103,10 @@ def test_demo_plays_a_small_league(capsys, tmp_path, monkeypatch):
 def test_demo_lists_the_baselines_and_the_zoo():
     from agents.zoo import zoo_names
 
-    agents = demo.demo_agents()
+    agents = demo.demo_agents(0.25)
     assert agents[:4] == demo.BASELINES
-    assert agents[4:] == [f"zoo:{name}" for name in zoo_names()]
+    assert [a.split(",")[0] for a in agents[4:]] == [f"zoo:{name}" for name in zoo_names()]
+    assert "zoo:mcrd,time=0.25" in agents  # timed searchers get the demo's budget
 
 
 def test_installed_console_script():
