@@ -144,6 +144,18 @@ def opponent_kind(opponent: Agent) -> int:
     return OPPONENT_EXTERNAL
 
 
+def check_env_arguments(agent_color, reward, illegal_action, render_mode, render_modes) -> None:
+    """``ValueError`` naming the first bad argument shared by the single and vector envs."""
+    if agent_color not in _COLOR_MODES:
+        raise ValueError(f"agent_color must be one of {sorted(_COLOR_MODES)}, got {agent_color!r}")
+    if reward not in _REWARDS:
+        raise ValueError(f"reward must be one of {sorted(_REWARDS)}, got {reward!r}")
+    if illegal_action not in ("terminate", "raise"):
+        raise ValueError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
+    if render_mode is not None and render_mode not in render_modes:
+        raise ValueError(f"render_mode must be one of {render_modes}, got {render_mode!r}")
+
+
 def check_action(action) -> int:
     """The action as an int; ``ValueError`` for anything outside ``Discrete(128)``."""
     if isinstance(action, np.ndarray):
@@ -202,14 +214,7 @@ class CheckersEnv(gym.Env):
         illegal_action: str = "terminate",
         render_mode: str | None = None,
     ):
-        if agent_color not in _COLOR_MODES:
-            raise ValueError(f"agent_color must be one of {sorted(_COLOR_MODES)}, got {agent_color!r}")
-        if reward not in _REWARDS:
-            raise ValueError(f"reward must be one of {sorted(_REWARDS)}, got {reward!r}")
-        if illegal_action not in ("terminate", "raise"):
-            raise ValueError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        check_env_arguments(agent_color, reward, illegal_action, render_mode, self.metadata["render_modes"])
         self.rules = rules if rules is not None else Rules()
         self.max_plies = resolve_max_plies(self.rules, max_plies)
         self.opponent = make_agent(opponent)

@@ -28,7 +28,7 @@ from gymnasium.vector.utils import batch_space
 from . import env_core as core
 from .agent import Agent, make_agent
 from .board import Board, Color
-from .env import _COLOR_MODES, _REWARDS, opponent_kind, resolve_max_plies, rules_array
+from .env import _COLOR_MODES, _REWARDS, check_env_arguments, opponent_kind, resolve_max_plies, rules_array
 from .errors import IllegalMoveError
 from .game import Rules
 from .policies import OPPONENT_EXTERNAL, OPPONENT_NONE
@@ -72,14 +72,7 @@ class CheckersVectorEnv(VectorEnv):
     ):
         if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
-        if agent_color not in _COLOR_MODES:
-            raise ValueError(f"agent_color must be one of {sorted(_COLOR_MODES)}, got {agent_color!r}")
-        if reward not in _REWARDS:
-            raise ValueError(f"reward must be one of {sorted(_REWARDS)}, got {reward!r}")
-        if illegal_action not in ("terminate", "raise"):
-            raise ValueError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
+        check_env_arguments(agent_color, reward, illegal_action, render_mode, self.metadata["render_modes"])
         self.num_envs = int(num_envs)
         self.rules = rules if rules is not None else Rules()
         self.max_plies = resolve_max_plies(self.rules, max_plies)
