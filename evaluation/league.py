@@ -155,6 +155,20 @@ def _agent(spec: str, time_per_move: float | None):
     return _agents_in_process[cache_key]
 
 
+def _exit_with_parent(parent_pid: int) -> None:
+    """Worker initializer: end this worker when the league process dies (a SIGKILLed
+    league would otherwise leave its workers playing games nobody will record)."""
+    import threading
+    import time as _time
+
+    def watch() -> None:
+        while os.getppid() == parent_pid:
+            _time.sleep(0.5)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True).start()
+
+
 def play_planned(game: PlannedGame, rules: Rules, time_per_move: float | None) -> dict:
     """Play one planned game (in any process) and return its record as a dict."""
     record = play_game(
@@ -306,7 +320,9 @@ class League:
                 yield play_planned(game, self.rules, self.time_per_move)
         else:
             context = multiprocessing.get_context("spawn")  # numba's threads do not survive fork
-            with ProcessPoolExecutor(self.workers, mp_context=context) as pool:
+            with ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=_exit_with_parent, initargs=(os.getpid(),)
+            ) as pool:
                 pending: set[Future] = set()
                 queue = list(reversed(todo))
                 while queue or pending:

@@ -129,6 +129,32 @@ def test_sigkill_then_resume_gives_exactly_the_planned_games_and_same_ratings(tm
     assert _games(killed) == _games(straight)
 
 
+def test_workers_die_with_a_killed_league(tmp_path):
+    out = tmp_path / "orphans"
+    command = _league_command(out, "--workers", "2")
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    games = out / "games.jsonl"
+    deadline = time.time() + 120
+    while time.time() < deadline and not (games.exists() and games.read_text().count("\n") >= 2):
+        time.sleep(0.05)
+    children = subprocess.run(["pgrep", "-P", str(process.pid)], capture_output=True, text=True).stdout.split()
+    assert children, "the league should have started worker processes"
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    deadline = time.time() + 20
+    while time.time() < deadline and any(Path(f"/proc/{pid}").exists() for pid in children):
+        time.sleep(0.1)
+    alive = [pid for pid in children if Path(f"/proc/{pid}").exists() and "zombie" not in _state(pid)]
+    assert not alive, f"workers {alive} outlived the killed league"
+
+
+def _state(pid: str) -> str:
+    try:
+        return Path(f"/proc/{pid}/status").read_text().lower()
+    except OSError:
+        return "zombie"
+
+
 def test_two_workers_play_the_same_games_as_one(tmp_path):
     kwargs = dict(games_per_pair=8, bootstrap=50, seed=2, progress=False)
     one = League(["random", "greedy"], out=tmp_path / "one", workers=1, **kwargs)
