@@ -10,10 +10,10 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from checkers_env.bitboard import apply_move, count_moves, nth_move
+from checkers_env.bitboard import count_moves
 from checkers_env.kernels import random_below, seed_state, xorshift64
 
-from .playout import MAX_REDRAWS, WIN_POINTS, black_points, is_king_cycle, proportional_arm
+from .playout import MAX_REDRAWS, WIN_POINTS, black_points, play_draw, proportional_arm
 
 #: ``diagnostics`` slots: plies played, draws skipped by the cycle test, capped playouts.
 PLIES, SKIPS, CAPPED = 0, 1, 2
@@ -71,27 +71,18 @@ def descend(
     while legal > 0 and draws < max_moves:
         draws += 1
         state, k = random_below(state, legal)
-        frm, to, captured, _, _ = nth_move(mover, opponent, kings, black_to_move, k)
-        mover_after, opponent_after, kings_after = apply_move(
-            mover, opponent, kings, black_to_move, frm, to, captured
+        (
+            skipped, mover, opponent, kings, black_to_move,
+            parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
+        ) = play_draw(
+            mover, opponent, kings, black_to_move, k, cycle_check and skips_in_row < MAX_REDRAWS,
+            parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
         )
-        if (
-            cycle_check
-            and skips_in_row < MAX_REDRAWS
-            and is_king_cycle(
-                kings, mover_after, kings_after, parent_kings, grandparent_kings, grandparent_mover_kings
-            )
-        ):
+        if skipped:
             skips += 1
             skips_in_row += 1
             continue
         skips_in_row = 0
-        grandparent_kings = parent_kings
-        grandparent_mover_kings = parent_mover_kings
-        parent_kings = kings
-        parent_mover_kings = mover & kings
-        mover, opponent, kings = opponent_after, mover_after, kings_after
-        black_to_move = not black_to_move
         plies += 1
         legal = count_moves(mover, opponent, kings, black_to_move)
     points = black_points(mover, opponent, kings, black_to_move, legal, king_weight)

@@ -6,7 +6,7 @@ has its own random state (numba's xoroshiro128p states, its counterpart of the s
 device (``cuda.atomic.add``, the seed's ``d_wins``); the counters are read back at the end of
 the budget, or after each launch when the allocation needs the current win rates. The per
 position work is the same njit scalar functions the CPU path uses (``count_moves``,
-``nth_move``, ``apply_move`` from ``checkers_env.bitboard``; ``is_king_cycle`` and
+``nth_move``, ``apply_move`` from ``checkers_env.bitboard`` (through ``playout.play_draw``); ``is_king_cycle`` and
 ``black_points`` from ``agents.mcrd.playout``), called from the kernel as device functions.
 
 This module imports ``numba.cuda``; the agent imports it only when the CUDA backend is used.
@@ -27,9 +27,9 @@ from numba.cuda.random import (
     xoroshiro128p_uniform_float64,
 )
 
-from checkers_env.bitboard import apply_move, count_moves, nth_move
+from checkers_env.bitboard import count_moves
 
-from .playout import MAX_REDRAWS, WIN_POINTS, black_points, is_king_cycle, proportional_arm
+from .playout import MAX_REDRAWS, WIN_POINTS, black_points, play_draw, proportional_arm
 
 #: Threads per block (the seed launched blocks of 1024; 256 leaves more registers per thread).
 THREADS_PER_BLOCK = 256
@@ -97,29 +97,18 @@ def descent_kernel(
     while legal > 0 and draws < max_moves:
         draws += 1
         k = _below(states, t, legal)
-        frm, to, captured, _, _ = nth_move(mover, opponent, kings, black_to_move, k)
-        mover_after, opponent_after, kings_after = apply_move(
-            mover, opponent, kings, black_to_move, frm, to, captured
+        (
+            skipped, mover, opponent, kings, black_to_move,
+            parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
+        ) = play_draw(
+            mover, opponent, kings, black_to_move, k, cycle_check and skips_in_row < MAX_REDRAWS,
+            parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
         )
-        if (
-            cycle_check
-            and skips_in_row < MAX_REDRAWS
-            and is_king_cycle(
-                kings, mover_after, kings_after, parent_kings, grandparent_kings, grandparent_mover_kings
-            )
-        ):
+        if skipped:
             skips += 1
             skips_in_row += 1
             continue
         skips_in_row = 0
-        grandparent_kings = parent_kings
-        grandparent_mover_kings = parent_mover_kings
-        parent_kings = kings
-        parent_mover_kings = mover & kings
-        mover = opponent_after
-        opponent = mover_after
-        kings = kings_after
-        black_to_move = not black_to_move
         plies += 1
         legal = count_moves(mover, opponent, kings, black_to_move)
     points = black_points(mover, opponent, kings, black_to_move, legal, king_weight)

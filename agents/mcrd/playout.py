@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numba
 
-from checkers_env.bitboard import popcount
+from checkers_env.bitboard import apply_move, nth_move, popcount
 
 #: A draw that ``is_king_cycle`` rejects is redrawn from the same position, as the seed's
 #: ``continue`` does; after this many rejections in a row the next draw is accepted
@@ -53,6 +53,31 @@ def is_king_cycle(kings, mover_after, kings_after, parent_kings, grandparent_kin
         and (parent_kings ^ grandparent_kings) != 0
         and (mover_after & kings_after) == grandparent_mover_kings
     )
+
+
+@_inline
+def play_draw(
+    mover, opponent, kings, black_to_move, k, try_cycle_check,
+    parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
+):
+    """The body of the seed's descent loop for draw ``k``: play the ``k``-th move unless
+    the king-cycle test rejects it (when ``try_cycle_check``).
+
+    Returns:
+        ``(skipped, mover, opponent, kings, black_to_move, parent_kings,
+        parent_mover_kings, grandparent_kings, grandparent_mover_kings)``: the position
+        after the move with the sides swapped and the history shifted by one ply, or the
+        inputs unchanged when the draw is skipped.
+    """
+    frm, to, captured, _, _ = nth_move(mover, opponent, kings, black_to_move, k)
+    mover_after, opponent_after, kings_after = apply_move(mover, opponent, kings, black_to_move, frm, to, captured)
+    if try_cycle_check and is_king_cycle(
+        kings, mover_after, kings_after, parent_kings, grandparent_kings, grandparent_mover_kings
+    ):
+        return (True, mover, opponent, kings, black_to_move, parent_kings, parent_mover_kings,
+                grandparent_kings, grandparent_mover_kings)
+    return (False, opponent_after, mover_after, kings_after, not black_to_move, kings, mover & kings,
+            parent_kings, parent_mover_kings)
 
 
 @_inline
