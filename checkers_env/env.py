@@ -118,6 +118,7 @@ from .errors import IllegalMoveError
 from .game import Game, Rules
 from .kernels import new_move_buffer
 from .policies import OPPONENT_EXTERNAL, OPPONENT_GREEDY, OPPONENT_RANDOM
+from .rendering import RenderMixin
 
 _COLOR_MODES = {"black": core.COLOR_BLACK, "white": core.COLOR_WHITE, "random": core.COLOR_RANDOM}
 _REWARDS = {"win_loss": core.REWARD_WIN_LOSS, "material": core.REWARD_MATERIAL}
@@ -199,7 +200,7 @@ def _cached_move(key: tuple) -> tuple[Move, str]:
     return entry
 
 
-class CheckersEnv(gym.Env):
+class CheckersEnv(RenderMixin, gym.Env):
     __doc__ = __doc__
 
     metadata = {"render_modes": ["ansi", "rgb_array", "human"], "render_fps": 2}
@@ -308,19 +309,6 @@ class CheckersEnv(gym.Env):
     def action_masks(self) -> np.ndarray:
         """Legal actions as bools (the method MaskablePPO looks for)."""
         return self._legal_mask().astype(bool)
-
-    def render(self):
-        from .rendering import render_frame
-
-        if self.render_mode is None:
-            gym.logger.warn("render() called without a render_mode; pass render_mode= to gym.make")
-            return None
-        return render_frame(self, self.render_mode)
-
-    def close(self):
-        if self._renderer is not None:
-            self._renderer.close()
-            self._renderer = None
 
     # -- helpers ----------------------------------------------------------------------------
 

@@ -54,6 +54,7 @@ from .board import Board, Color
 from .env import _REWARDS, check_action, move_from_row, resolve_max_plies, rules_array
 from .game import Rules
 from .policies import OPPONENT_NONE
+from .rendering import RenderMixin
 
 
 def env(**kwargs):
@@ -65,7 +66,7 @@ def env(**kwargs):
     return aec
 
 
-class raw_env(AECEnv):
+class raw_env(RenderMixin, AECEnv):
     __doc__ = __doc__
 
     metadata = {
@@ -190,16 +191,3 @@ class raw_env(AECEnv):
     @property
     def moves(self):
         return list(self._history)
-
-    def render(self):
-        from .rendering import render_frame
-
-        if self.render_mode is None:
-            gymnasium.logger.warn("render() called without a render_mode")
-            return None
-        return render_frame(self, self.render_mode)
-
-    def close(self):
-        if self._renderer is not None:
-            self._renderer.close()
-            self._renderer = None

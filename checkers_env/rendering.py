@@ -99,3 +99,21 @@ def render_frame(env, mode: str):
         env._renderer = HumanRenderer(env.metadata["render_fps"])
     env._renderer.show(image)
     return None
+
+
+class RenderMixin:
+    """``render()`` and ``close()`` of the single and PettingZoo envs (which have
+    ``render_mode``, ``board``, ``moves`` and a ``_renderer`` slot)."""
+
+    def render(self):
+        if self.render_mode is None:
+            import gymnasium
+
+            gymnasium.logger.warn("render() called without a render_mode; pass render_mode= when making the env")
+            return None
+        return render_frame(self, self.render_mode)
+
+    def close(self):
+        if self._renderer is not None:
+            self._renderer.close()
+            self._renderer = None
