@@ -10,7 +10,16 @@ import numpy as np
 
 from checkers_env import BaseAgent, Board, Game, Move
 
-from .search import ALLOCATIONS, Budget, Search, SearchResult, cycle_context, make_children
+from .search import (
+    ALLOCATIONS,
+    Budget,
+    Search,
+    SearchResult,
+    cycle_context,
+    decided_children,
+    make_children,
+    pick_best,
+)
 
 logger = logging.getLogger("agents.mcrd")
 
@@ -128,8 +137,11 @@ class MCRDAgent(BaseAgent):
         return self.backend_used
 
     def search(self, position: Game | Board) -> SearchResult:
-        """Run the search on a position (a ``Game`` also gives the previous position to
-        the king-cycle test) and return the per-move statistics.
+        """Run the search on a position and return the per-move statistics.
+
+        A ``Game`` also gives the previous position to the king-cycle test, and its draw
+        rules decide some children exactly (``search.decided_children``): a move that
+        repeats the position for the third time is a draw, not a playout question.
 
         Raises:
             ValueError: the side to move has no legal move.
@@ -145,40 +157,58 @@ class MCRDAgent(BaseAgent):
         n = len(children.moves)
         if n == 0:
             raise ValueError(f"{self} has no legal move in {board.fen()}")
+        decided = decided_children(position, children.moves) if isinstance(position, Game) else {}
+        arms = [i for i in range(n) if i not in decided]
         backend = self._backend()
-        launch = self.launch or DEFAULT_LAUNCH[backend]
-        move_seed = int(self.rng.integers(0, 2**62))
-        context = cycle_context(board, previous)
-        if backend == "cuda":
-            from .cuda import CudaRunner
-
-            runner = CudaRunner(
-                children, context, self.max_moves, self.king_weight, self.cycle_check, move_seed,
-                max_threads=max(launch, n),
-            )
-        else:
-            from .cpu import CpuRunner
-
-            runner = CpuRunner(children, context, self.max_moves, self.king_weight, self.cycle_check, move_seed)
-        playouts = None if self.time is not None else (self.playouts or DEFAULT_PLAYOUTS)
-        budget = Budget(playouts, self.time, started)
-        search = Search(runner, n, self.allocation, budget, launch, self.rng)
-        chosen, wins, counts, diagnostics = search.run()
+        wins = np.zeros(n, np.int64)
+        counts = np.zeros(n, np.int64)
+        diagnostics = np.zeros(3, np.int64)
+        survivors: list[int] = []
+        launches = 0
+        chosen = -1
+        if arms:
+            runner = self._runner(children, board, previous, backend)
+            launch = self.launch or DEFAULT_LAUNCH[backend]
+            playouts = None if self.time is not None else (self.playouts or DEFAULT_PLAYOUTS)
+            budget = Budget(playouts, self.time, started)
+            search = Search(runner, arms, self.allocation, budget, launch, self.rng)
+            chosen, wins, counts, diagnostics = search.run()
+            survivors, launches = list(search.survivors), search.launches
+        if decided:
+            # An exact value beats the playouts' estimate only when it is higher.
+            best = pick_best(np.array([decided.get(i, -1.0) for i in range(n)]), list(decided), self.rng)
+            played = wins[chosen] / max(2 * counts[chosen], 1) if chosen >= 0 else -1.0
+            if decided[best] > played:
+                chosen = best
         result = SearchResult(
             moves=children.moves,
             wins=np.array(wins, np.int64),
             playouts=np.array(counts, np.int64),
             chosen=chosen,
-            survivors=list(search.survivors),
-            launches=search.launches,
+            survivors=survivors,
+            launches=launches,
             seconds=_time.perf_counter() - started,
             backend=backend,
+            decided=decided,
             plies=int(diagnostics[0]),
             skips=int(diagnostics[1]),
             capped=int(diagnostics[2]),
         )
         self.last_search = result
         return result
+
+    def _runner(self, children, board: Board, previous: Board | None, backend: str):
+        move_seed = int(self.rng.integers(0, 2**62))
+        context = cycle_context(board, previous)
+        args = (children, context, self.max_moves, self.king_weight, self.cycle_check, move_seed)
+        if backend == "cuda":
+            from .cuda import CudaRunner
+
+            launch = self.launch or DEFAULT_LAUNCH[backend]
+            return CudaRunner(*args, max_threads=max(launch, len(children.moves)))
+        from .cpu import CpuRunner
+
+        return CpuRunner(*args)
 
     def select_move(self, game: Game) -> Move:
         moves = game.legal_moves()

@@ -14,7 +14,7 @@ from typing import NamedTuple, Protocol
 
 import numpy as np
 
-from checkers_env import BLACK, Board, Move
+from checkers_env import BLACK, Board, Game, Move
 
 ALLOCATIONS = ("uniform", "proportional", "halving")
 
@@ -46,6 +46,29 @@ def make_children(board: Board) -> Children:
         np.array(kings, np.int64),
         board.turn != BLACK,
     )
+
+
+def decided_children(game: Game, moves: list[Move]) -> dict[int, float]:
+    """Children whose move ends the game under ``game.rules``, with their exact value.
+
+    The seed's engine had no draw rules; ours does. A move that completes a threefold
+    repetition or reaches the no-progress or ply limit is a draw (0.5 for the side to
+    move), and a move that leaves the opponent without a move is a win (1.0): such a child
+    is scored exactly instead of being played out. Without this the search, when well
+    ahead, sees every child win nearly all its playouts and walks into a repetition draw.
+
+    Returns:
+        ``{child index: value}`` for the decided children only.
+    """
+    scratch = game.copy()
+    mover = scratch.board.turn
+    decided = {}
+    for i, move in enumerate(moves):
+        scratch.play(move)
+        if scratch.is_over():
+            decided[i] = 1.0 if scratch.winner == mover else 0.5
+        scratch.pop()
+    return decided
 
 
 def cycle_context(board: Board, previous: Board | None) -> tuple[int, int, int, int]:
@@ -91,6 +114,8 @@ class SearchResult:
         launches: kernel launches made.
         seconds: wall time of the search.
         backend: ``cpu`` or ``cuda``.
+        decided: children scored exactly because their move ends the game under the
+            game's rules (``search.decided_children``); they get no playouts.
         plies, skips, capped: descents' plies, draws skipped by the king-cycle test, and
             descents decided by the move cap, summed over all playouts.
     """
@@ -103,6 +128,7 @@ class SearchResult:
     launches: int
     seconds: float
     backend: str
+    decided: dict[int, float] = field(default_factory=dict)
     plies: int = 0
     skips: int = 0
     capped: int = 0
@@ -110,6 +136,8 @@ class SearchResult:
 
     def __post_init__(self) -> None:
         self.rates = self.wins / np.maximum(2 * self.playouts, 1)
+        for child, value in self.decided.items():
+            self.rates[child] = value
 
     @property
     def move(self) -> Move:
@@ -173,18 +201,21 @@ class Budget:
 
 
 class Search:
-    """One search of one position with one runner."""
+    """One search of one position with one runner, over the children ``arms`` (indices
+    into the runner's children: all of them but those decided by the rules)."""
 
-    def __init__(self, runner: Runner, n_children: int, allocation: str, budget: Budget, launch: int, rng):
+    def __init__(self, runner: Runner, arms: list[int], allocation: str, budget: Budget, launch: int, rng):
+        if not arms:
+            raise ValueError("a search needs at least one child to play out")
         self.runner = runner
-        self.n = n_children
+        self.n = len(arms)
         self.allocation = allocation
         self.budget = budget
         self.launch_size = max(int(launch), 1)
         self.rng = rng
         self.done = 0
         self.launches = 0
-        self.survivors = list(range(n_children))
+        self.survivors = list(arms)
 
     def _launch(self, arms: list[int], keep: np.ndarray | None, threads: int) -> None:
         began = time.perf_counter()

@@ -204,6 +204,46 @@ def test_cycle_context_uses_the_games_previous_position():
 # -- allocations ---------------------------------------------------------------------------------
 
 
+def _shuffled_kings(fen: str, shuffle: list[str]) -> Game:
+    """A game from ``fen`` whose kings shuffle back and forth: the side to move at the
+    end can repeat the position a third time."""
+    game = Game(start=Board.from_fen(fen))
+    for move in shuffle:
+        game.play(move)
+    return game
+
+
+# White to move first; after these seven plies Black's 6-1 repeats the start a third time.
+SHUFFLE = ["27-32", "1-6", "32-27", "6-1", "27-32", "1-6", "32-27"]
+
+
+def test_the_losing_side_takes_the_repetition_draw():
+    # One king against three: every playout child loses most of its playouts, while 6-1
+    # draws by threefold repetition; without the exact draw value it is one of four.
+    game = _shuffled_kings("W:WK19,K23,K27:BK1", SHUFFLE)
+    assert game.repetitions() == 2
+    for seed in range(3):
+        result = MCRDAgent(playouts=2000, backend="cpu", seed=seed).search(game)
+        assert str(result.move) == "6-1"
+        assert result.decided == {0: 0.5} and result.playouts[0] == 0
+        assert result.rates[0] == 0.5 and max(result.rates[1:]) < 0.5
+
+
+def test_the_winning_side_avoids_the_repetition_draw():
+    game = _shuffled_kings("W:WK27:BK1,K14,K15", SHUFFLE)
+    repeat = [str(m) for m in game.legal_moves()].index("6-1")
+    result = MCRDAgent(playouts=4000, backend="cpu", seed=0).search(game)
+    assert result.decided == {repeat: 0.5}
+    assert result.chosen != repeat and result.rates[result.chosen] > 0.5
+
+
+def test_a_move_that_wins_outright_is_decided_exactly():
+    game = Game(start=Board.from_fen("B:W5:BK6"))  # 6-1 leaves White's man no move
+    result = MCRDAgent(playouts=64, backend="cpu", seed=0).search(game)
+    assert str(result.move) == "6-1" and result.decided[result.chosen] == 1.0
+    assert result.playouts[result.chosen] == 0
+
+
 def test_uniform_gives_every_child_the_same_count():
     result = MCRDAgent(playouts=7000, launch=2000, backend="cpu", seed=0).search(Board())
     assert (result.playouts == 1000).all() and result.launches == 4
