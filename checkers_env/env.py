@@ -112,7 +112,7 @@ from gymnasium.error import ResetNeeded
 
 from . import env_core as core
 from .agent import Agent, GreedyAgent, RandomAgent, make_agent
-from .bitboard import bit_to_square
+from .bitboard import bit_to_square, square_to_bit
 from .board import BLACK, WHITE, Board, Color, Move
 from .errors import IllegalMoveError
 from .game import Game, Rules
@@ -176,6 +176,15 @@ def describe_action(action: int, color: Color) -> str:
     square = k + 1 if color == BLACK else 32 - k
     names = ("forward-left", "forward-right", "backward-left", "backward-right")
     return f"action {action} (square {square}, {names[d]})"
+
+
+def move_to_row(move: Move) -> np.ndarray:
+    """The kernel move row ``(from, to, captured, path, hops)`` of a ``Move``."""
+    bits = [square_to_bit(square) for square in move.path]
+    path = 0
+    for h, bit in enumerate(bits[1:]):
+        path |= bit << (5 * h)
+    return np.array([bits[0], bits[-1], move.captured, path, len(bits) - 1], dtype=np.int64)
 
 
 def move_from_row(row) -> Move:
@@ -256,7 +265,7 @@ class CheckersEnv(RenderMixin, gym.Env):
             self.opponent.reset(seed=int(self.np_random.integers(0, 2**62)))
             self._game = Game(start=start, rules=self.rules)
         end = core.reset_board(
-            self._state, self._moves, self._positions, self._last, 0,
+            self._state, self._positions, self._last, 0,
             start.black, start.white, start.kings, int(start.turn),
             _COLOR_MODES[self.agent_color], rng_seed, self._rules,
         )
@@ -324,7 +333,7 @@ class CheckersEnv(RenderMixin, gym.Env):
         return [_cached_move(row)[0] for row in self._history]
 
     def _legal_mask(self) -> np.ndarray:
-        core.write_mask(self._state, self._moves, 0, self._mask[0])
+        core.write_mask(self._state, 0, self._mask[0])
         return self._mask[0]
 
     def _observe(self) -> np.ndarray:
@@ -352,19 +361,16 @@ class CheckersEnv(RenderMixin, gym.Env):
         while self._state[0, core.S_WAITING]:
             self._sync()
             move = self.opponent.select_move(self._game)
-            j = self._buffer_index(move)
+            if move not in self._game.legal_moves():
+                raise IllegalMoveError(
+                    f"opponent {self.opponent} chose {move}, which is not legal in {self.board.fen()}"
+                )
             reward = core.after_external_move(
-                self._state, self._moves, self._positions, self._last, 0, j,
+                self._state, self._moves, self._positions, self._last, 0, move_to_row(move),
                 self._kind, _REWARDS[self.reward_mode], self._rules,
             )
         self._sync()
         return reward
-
-    def _buffer_index(self, move: Move) -> int:
-        for j in range(int(self._state[0, core.S_NMOVES])):
-            if move_from_row(self._moves[0, j]) == move:
-                return j
-        raise IllegalMoveError(f"opponent {self.opponent} chose {move}, which is not legal in {self.board.fen()}")
 
     def _info(self, completed: list[tuple] | None = None, end: int | None = None, mask=None) -> dict[str, Any]:
         if end is None:
@@ -399,7 +405,7 @@ def move_from_hops(board: Board, choose_hop) -> Move:
     state, moves, positions, last = core.new_batch(1, 2)
     rules = np.array([0, 0, 1 << 30], dtype=np.int64)
     end = core.reset_board(
-        state, moves, positions, last, 0, board.black, board.white, board.kings, int(board.turn), -1, 1, rules
+        state, positions, last, 0, board.black, board.white, board.kings, int(board.turn), -1, 1, rules
     )
     if end != core.END_NONE:
         raise IllegalMoveError(f"no legal move in {board.fen()}")
@@ -407,9 +413,9 @@ def move_from_hops(board: Board, choose_hop) -> Move:
     mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
     while True:
         core.write_observation(state, 0, observation)
-        core.write_mask(state, moves, 0, mask)
+        core.write_mask(state, 0, mask)
         action = check_action(choose_hop(observation, mask))
-        status = core.hop(state, moves, positions, last, 0, action, rules)
+        status = core.hop(state, positions, last, 0, action, rules)
         if status == core.HOP_ILLEGAL:
             raise IllegalMoveError(f"the policy chose illegal {describe_action(action, board.turn)} in {board.fen()}")
         if status == core.HOP_COMPLETES:

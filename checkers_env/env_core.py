@@ -1,13 +1,14 @@
 """The environments' state machine as numba kernels over a batch of boards.
 
-One hop per action (DESIGN §5): at the start of a turn the complete moves of the side to
-move are generated into the board's move buffer; each action names the next hop, and the
-moves whose path continues with it stay "alive"; once the alive move is complete it is
-played. The single Gymnasium env, the vector env and the PettingZoo env all run on these
+One hop per action (DESIGN §5): each action names the next hop of the side to move, which
+is checked and played on the bitboards (no move list: a jump is legal when the piece can
+jump there and it is mid-capture or any capture exists, a step when no capture exists);
+once the piece can jump no more the complete move is played. The single Gymnasium env, the vector env and the PettingZoo env all run on these
 kernels (the single env is a batch of one), so they cannot disagree.
 
-Per board the state is one row of ``state`` (columns below), the move buffer, the history
-of positions (for repetition) and the last moves played (for ``info`` and rendering).
+Per board the state is one row of ``state`` (columns below), the history of positions
+(for repetition), the last moves played (for ``info`` and rendering) and a move list that
+only the greedy opponent uses.
 
 Frames: the *mover's frame* is the board seen from the mover's chair. Square ``s`` has
 index ``k = s - 1`` for Black and ``k = 32 - s`` for White; direction ``d`` is 0
@@ -19,9 +20,21 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .bitboard import apply_move, lowest_bit_index, step
-from .kernels import MAX_MOVES, MOVE_FIELDS, generate_moves, seed_state, xorshift64
-from .policies import OPPONENT_EXTERNAL, choose, material
+from .bitboard import (
+    FULL,
+    SW,
+    apply_move,
+    count_moves,
+    crowning_row,
+    jumpers,
+    lowest_bit_index,
+    movers,
+    north_south,
+    nth_move,
+    step,
+)
+from .kernels import MAX_MOVES, MOVE_FIELDS, generate_moves_kernel, random_below, seed_state, xorshift64
+from .policies import OPPONENT_EXTERNAL, OPPONENT_GREEDY, choose_greedy, material
 
 # -- state columns -------------------------------------------------------------------------
 (
@@ -32,10 +45,13 @@ from .policies import OPPONENT_EXTERNAL, choose, material
     S_AGENT,  # the learner's colour (0/1), or -1 in self-play
     S_PLY,  # plies played this episode
     S_QUIET,  # plies since the last capture or man move
-    S_NMOVES,  # complete moves in the buffer (for the side to move)
     S_ORIGIN,  # bit of the piece whose move is in progress, -1 before the first hop
     S_PREFIX,  # landings chosen so far, packed 5 bits each
     S_HOPS,  # hops chosen so far
+    S_CAPTURED,  # pieces jumped so far
+    S_CUR_MOVER,  # during a multi-jump: the boards after the hops so far
+    S_CUR_OPPONENT,
+    S_CUR_KINGS,
     S_RNG,  # xorshift state for colours and opponents
     S_END,  # END_* code; non-zero once the episode is over
     S_WINNER,  # 0 Black, 1 White, -1 none
@@ -44,8 +60,8 @@ from .policies import OPPONENT_EXTERNAL, choose, material
     S_MATERIAL_OWN,  # learner's material at its previous decision (material reward)
     S_MATERIAL_OPP,
     S_WAITING,  # 1 when an external opponent must move
-) = range(19)
-STATE_FIELDS = 19
+) = range(22)
+STATE_FIELDS = 22
 
 END_NONE = 0
 END_NO_MOVES = 1
@@ -86,28 +102,18 @@ def _frame_tables():
 INDEX_OF_BIT, BIT_OF_INDEX = _frame_tables()
 
 
-def _geometry_tables():
-    """``HOP_DIRECTION[a, b]``: the absolute direction (NW, NE, SW, SE) of a step or jump
-    from bit ``a`` to bit ``b``, -1 if ``b`` is neither; ``OBS_CELL[color, bit]``: the
-    ``row * 8 + column`` of a bit in ``color``'s frame (observation cell)."""
-    hop_direction = np.full((32, 32), -1, dtype=np.int64)
+def _observation_cells():
+    """``OBS_CELL[color, bit]``: the ``row * 8 + column`` of a bit in ``color``'s frame."""
     obs_cell = np.zeros((2, 32), dtype=np.int64)
     for a in range(32):
-        for d in range(4):
-            one = int(step(1 << a, d))
-            if one:
-                hop_direction[a, one.bit_length() - 1] = d
-                two = int(step(one, d))
-                if two:
-                    hop_direction[a, two.bit_length() - 1] = d
         for color in range(2):
             k = INDEX_OF_BIT[color, a]
             row = k // 4
             obs_cell[color, a] = 8 * row + 2 * (3 - k % 4) + row % 2  # square 4r+1 is the rightmost
-    return hop_direction, obs_cell
+    return obs_cell
 
 
-HOP_DIRECTION, OBS_CELL = _geometry_tables()
+OBS_CELL = _observation_cells()
 
 
 def new_batch(num_boards: int, history: int):
@@ -131,38 +137,19 @@ def _mover_and_opponent(state, i):
 
 
 @numba.njit(cache=True, inline="always")
-def _hop_direction(a, b):
-    """Absolute direction (NW, NE, SW, SE) of the hop from bit ``a`` to bit ``b``."""
-    return HOP_DIRECTION[a, b]
+def _turn_boards(state, i):
+    """``(mover, opponent, kings)`` as the side to move sees them now: during a
+    multi-jump, with the hops so far played (the piece moved, the jumped pieces gone)."""
+    if state[i, S_HOPS] > 0:
+        return state[i, S_CUR_MOVER], state[i, S_CUR_OPPONENT], state[i, S_CUR_KINGS]
+    mover, opponent = _mover_and_opponent(state, i)
+    return mover, opponent, state[i, S_KINGS]
 
 
 @numba.njit(cache=True, inline="always")
 def _landing(path, i):
     """Bit of landing ``i`` (0-based) of a packed path."""
     return (path >> (5 * i)) & 31
-
-
-@numba.njit(cache=True, inline="always")
-def _generate(state, moves, i):
-    mover, opponent = _mover_and_opponent(state, i)
-    n = generate_moves(mover, opponent, state[i, S_KINGS], state[i, S_TURN] == 0, moves[i])
-    state[i, S_NMOVES] = n
-    state[i, S_ORIGIN] = -1
-    state[i, S_PREFIX] = 0
-    state[i, S_HOPS] = 0
-    return n
-
-
-@numba.njit(cache=True, inline="always")
-def _alive(state, moves, i, j):
-    """Whether move ``j`` of board ``i`` continues the hops chosen so far."""
-    hops = state[i, S_HOPS]
-    if hops == 0:
-        return True
-    if moves[i, j, 0] != state[i, S_ORIGIN] or moves[i, j, 4] < hops:
-        return False
-    mask = (1 << (5 * hops)) - 1
-    return (moves[i, j, 3] & mask) == state[i, S_PREFIX]
 
 
 @numba.njit(cache=True, inline="always")
@@ -175,41 +162,78 @@ def _current_square(state, i):
 
 
 @numba.njit(cache=True, inline="always")
-def _captured_so_far(state, i):
-    """Opponent pieces jumped by the hops chosen so far."""
-    captured = 0
-    hops = state[i, S_HOPS]
-    prev = state[i, S_ORIGIN]
-    for h in range(hops):
-        land = _landing(state[i, S_PREFIX], h)
-        d = _hop_direction(prev, land)
-        over = step(1 << prev, d)
-        if over != (1 << land):
-            captured |= over
-        prev = land
-    return captured
+def _may_go(kings, bit, black_to_move, d):
+    """Whether the piece on ``bit`` may move in absolute direction ``d`` (men forward)."""
+    if kings & (1 << bit):
+        return True
+    return d < SW if black_to_move else d >= SW
+
+
+@numba.njit(cache=True, inline="always")
+def _jump_landing(mover, opponent, kings, black_to_move, bit, d):
+    """Landing bit of the jump of the piece on ``bit`` in direction ``d``, or -1."""
+    if not _may_go(kings, bit, black_to_move, d):
+        return -1
+    over = step(np.int64(1) << bit, d) & opponent
+    if over == 0:
+        return -1
+    land = step(over, d) & ~(mover | opponent) & FULL
+    if land == 0:
+        return -1
+    return lowest_bit_index(land)
+
+
+@numba.njit(cache=True, inline="always")
+def _can_jump_on(mover, opponent, kings, black_to_move, bit):
+    for d in range(4):
+        if _jump_landing(mover, opponent, kings, black_to_move, bit, d) >= 0:
+            return True
+    return False
+
+
+@numba.njit(cache=True, inline="always")
+def _hop_sources(mover, opponent, kings, black_to_move, d, jumping):
+    """The mover's pieces that can hop in direction ``d``: jump when ``jumping``, else step."""
+    north, south = north_south(mover, kings, black_to_move)
+    pieces = north if d < SW else south
+    empty = ~(mover | opponent) & FULL
+    if jumping:
+        return pieces & step(step(empty, 3 - d) & opponent, 3 - d)
+    return pieces & step(empty, 3 - d)
 
 
 # -- masks and observations ---------------------------------------------------------------
 
 
 @numba.njit(cache=True)
-def write_mask(state, moves, i, out):
-    """``out[128]`` int8: the legal next hops of the side to move, in its frame."""
+def write_mask(state, i, out):
+    """``out[128]`` int8: the legal next hops of the side to move, in its frame.
+
+    Read straight off the bitboards: during a multi-jump the jumps of the moving piece;
+    otherwise every jump when a capture exists (any jump starts a legal capture), else
+    every step.
+    """
     out[:] = 0
     if state[i, S_END] != END_NONE:
         return
     color = state[i, S_TURN]
-    hops = state[i, S_HOPS]
-    for j in range(state[i, S_NMOVES]):
-        if not _alive(state, moves, i, j):
-            continue
-        frm = moves[i, j, 0] if hops == 0 else _landing(moves[i, j, 3], hops - 1)
-        to = _landing(moves[i, j, 3], hops)
-        d = _hop_direction(frm, to)
-        if color == 1:
-            d = 3 - d
-        out[4 * INDEX_OF_BIT[color, frm] + d] = 1
+    black_to_move = color == 0
+    mover, opponent, kings = _turn_boards(state, i)
+    if state[i, S_HOPS] > 0:
+        bit = _current_square(state, i)
+        base = 4 * INDEX_OF_BIT[color, bit]
+        for d in range(4):
+            if _jump_landing(mover, opponent, kings, black_to_move, bit, d) >= 0:
+                out[base + (d if black_to_move else 3 - d)] = 1
+        return
+    jumping = jumpers(mover, opponent, kings, black_to_move) != 0
+    for d in range(4):
+        sources = _hop_sources(mover, opponent, kings, black_to_move, d, jumping)
+        frame_d = d if black_to_move else 3 - d
+        while sources:
+            bit = lowest_bit_index(sources)
+            sources &= sources - 1
+            out[4 * INDEX_OF_BIT[color, bit] + frame_d] = 1
 
 
 @numba.njit(cache=True)
@@ -220,21 +244,14 @@ def write_observation(state, i, out):
 
 @numba.njit(cache=True)
 def write_observation_for(state, i, color, out):
-    """Observation planes of board ``i`` in the frame of ``color`` ("own" = ``color``'s)."""
+    """Observation planes of board ``i`` in the frame of ``color`` ("own" = ``color``'s).
+
+    During a multi-jump the board is shown as the hops so far left it: the piece on its
+    current square (also marked in the ``continuing`` plane), the jumped pieces gone.
+    """
     out[:] = 0.0
-    mover, opponent = _mover_and_opponent(state, i)
-    kings = state[i, S_KINGS]
-    continuing = -1
-    if state[i, S_HOPS] > 0:
-        # Show the move in progress: the piece on its current square, jumped pieces gone.
-        origin = state[i, S_ORIGIN]
-        continuing = _current_square(state, i)
-        if kings & (1 << origin):
-            kings = (kings & ~(1 << origin)) | (1 << continuing)
-        mover = (mover & ~(1 << origin)) | (1 << continuing)
-        captured = _captured_so_far(state, i)
-        opponent &= ~captured
-        kings &= ~captured
+    mover, opponent, kings = _turn_boards(state, i)
+    continuing = _current_square(state, i)
     if color != state[i, S_TURN]:
         mover, opponent = opponent, mover  # "own" is color's
     pieces = mover | opponent
@@ -254,12 +271,12 @@ def write_observation_for(state, i, color, out):
 
 # -- playing moves and ending games -------------------------------------------------------
 #
-# Speed: ``hop``, ``play_move``, ``opponent_turns`` and the small helpers are inlined by
-# numba (``inline="always"``) into ``step_board``: a call between kernels costs more than
-# most of these bodies (every array argument is reference-counted at each call), and one
-# environment step makes a dozen of them. ``_update_end``, which holds the inlined move
-# generator, stays a call so that the generator is compiled only a few times (inlining it
-# everywhere made the first compilation minutes long).
+# Speed: these are inlined by numba (``inline="always"``) into ``step_board``: a call
+# between kernels costs more than most of these bodies (every array argument is
+# reference-counted at each call), and one environment step makes a dozen of them. The
+# move generator is never inlined here: the learner's hops are checked on the bitboards,
+# a random opponent draws its move with ``count_moves`` and ``nth_move`` (no move list),
+# and only the greedy opponent lists moves, through the non-inlined generator.
 
 
 @numba.njit(cache=True, inline="always")
@@ -276,18 +293,17 @@ def _record_last(state, last, i, frm, to, captured, path, hops):
 
 
 @numba.njit(cache=True, inline="always")
-def play_move(state, moves, positions, last, i, j, rules):
-    """Play move ``j`` of the buffer for the side to move, then update the end state.
+def play_move(state, positions, last, i, frm, to, captured, path, hops, rules):
+    """Play a complete move of the side to move, then update the end state.
 
     ``rules`` is ``int64[3]``: repetitions for a draw (0 off), no-progress plies (0 off),
     maximum plies. Returns the new ``S_END`` code.
     """
-    frm, to, captured = moves[i, j, 0], moves[i, j, 1], moves[i, j, 2]
-    _record_last(state, last, i, frm, to, captured, moves[i, j, 3], moves[i, j, 4])
+    _record_last(state, last, i, frm, to, captured, path, hops)
     black_to_move = state[i, S_TURN] == 0
     mover, opponent = _mover_and_opponent(state, i)
     kings = state[i, S_KINGS]
-    man_moved = (kings & (1 << frm)) == 0
+    man_moved = (kings & (np.int64(1) << frm)) == 0
     mover, opponent, kings = apply_move(mover, opponent, kings, black_to_move, frm, to, captured)
     if black_to_move:
         state[i, S_BLACK], state[i, S_WHITE] = mover, opponent
@@ -305,19 +321,25 @@ def play_move(state, moves, positions, last, i, j, rules):
         positions[i, ply, 0] = state[i, S_BLACK]
         positions[i, ply, 1] = state[i, S_WHITE]
         positions[i, ply, 2] = state[i, S_KINGS]
-    return _update_end(state, moves, positions, i, rules)
+    return _update_end(state, positions, i, rules)
 
 
-@numba.njit(cache=True)
-def _update_end(state, moves, positions, i, rules):
-    """Decide whether the game is over; (re)generate the moves of the side to move."""
-    n = _generate(state, moves, i)
+@numba.njit(cache=True, inline="always")
+def _update_end(state, positions, i, rules):
+    """Start the turn of the side to move: decide whether the game is over."""
+    state[i, S_HOPS] = 0
+    state[i, S_PREFIX] = 0
+    state[i, S_ORIGIN] = -1
+    state[i, S_CAPTURED] = 0
+    mover, opponent = _mover_and_opponent(state, i)
+    kings = state[i, S_KINGS]
+    black_to_move = state[i, S_TURN] == 0
     end = END_NONE
     winner = -1
-    if n == 0:
+    if (jumpers(mover, opponent, kings, black_to_move) | movers(mover, opponent, kings, black_to_move)) == 0:
         end = END_NO_MOVES
         winner = 1 - state[i, S_TURN]
-    elif rules[0] > 0 and _repetitions(state, positions, i) >= rules[0]:
+    elif rules[0] > 0 and state[i, S_QUIET] >= 4 and _repetitions(state, positions, i) >= rules[0]:
         end = END_REPETITION
     elif rules[1] > 0 and state[i, S_QUIET] >= rules[1]:
         end = END_NO_PROGRESS
@@ -348,7 +370,7 @@ def _repetitions(state, positions, i):
 
 
 @numba.njit(cache=True)
-def reset_board(state, moves, positions, last, i, black, white, kings, turn, color_mode, seed_rng, rules):
+def reset_board(state, positions, last, i, black, white, kings, turn, color_mode, seed_rng, rules):
     """Start an episode on board ``i`` from a position; ``seed_rng`` 0 keeps the board's
     random stream going (vector autoreset), otherwise it seeds it. Returns the end code
     (non-zero only for a start position that is already decided)."""
@@ -374,7 +396,7 @@ def reset_board(state, moves, positions, last, i, black, white, kings, turn, col
     positions[i, 0, 0] = black
     positions[i, 0, 1] = white
     positions[i, 0, 2] = kings
-    return _update_end(state, moves, positions, i, rules)
+    return _update_end(state, positions, i, rules)
 
 
 @numba.njit(cache=True, inline="always")
@@ -413,52 +435,92 @@ def _reward(state, i, viewer, reward_mode):
 @numba.njit(cache=True, inline="always")
 def opponent_turns(state, moves, positions, last, i, opponent_kind, rules):
     """Let a numba opponent move until the learner is to move or the game ends; an
-    external opponent only raises ``S_WAITING``."""
+    external opponent only raises ``S_WAITING``. ``moves[i]`` is the greedy opponent's
+    move list (``policies.choose`` picks the same moves from a list)."""
     while state[i, S_END] == END_NONE and state[i, S_TURN] != state[i, S_AGENT]:
         if opponent_kind == OPPONENT_EXTERNAL:
             state[i, S_WAITING] = 1
             return
         mover, opponent = _mover_and_opponent(state, i)
-        j, rng = choose(
-            opponent_kind, moves[i], state[i, S_NMOVES], mover, opponent,
-            state[i, S_KINGS], state[i, S_TURN] == 0, state[i, S_RNG],
-        )
+        kings = state[i, S_KINGS]
+        black_to_move = state[i, S_TURN] == 0
+        if opponent_kind == OPPONENT_GREEDY:
+            n = generate_moves_kernel(mover, opponent, kings, black_to_move, moves[i])
+            j, rng = choose_greedy(moves[i], n, mover, opponent, kings, black_to_move, state[i, S_RNG])
+            frm, to, captured = moves[i, j, 0], moves[i, j, 1], moves[i, j, 2]
+            path, hops = moves[i, j, 3], moves[i, j, 4]
+        else:
+            # choose_random's draw, with the k-th move found without listing the others.
+            n = count_moves(mover, opponent, kings, black_to_move)
+            rng, k = random_below(state[i, S_RNG], n)
+            frm, to, captured, path, hops = nth_move(mover, opponent, kings, black_to_move, k)
         state[i, S_RNG] = rng
-        play_move(state, moves, positions, last, i, j, rules)
+        play_move(state, positions, last, i, frm, to, captured, path, hops, rules)
 
 
 @numba.njit(cache=True, inline="always")
-def hop(state, moves, positions, last, i, action, rules):
-    """Apply one hop (an action in the mover's frame). Returns ``HOP_*``."""
+def hop(state, positions, last, i, action, rules):
+    """Apply one hop (an action in the mover's frame). Returns ``HOP_*``.
+
+    Legality is read off the bitboards, as ``write_mask`` does: during a multi-jump only
+    a jump of the moving piece; else a jump of any piece when one exists, else a step.
+    Jumps are played on the ``S_CUR_*`` boards as they come (a jumped piece can then be
+    neither jumped again nor, by the parity of landing squares, landed on, as the rules
+    require); the move is applied to the position once it is complete, which is when the
+    piece can jump no more or a man reached the crowning row.
+    """
     color = state[i, S_TURN]
-    k = action >> 2
+    black_to_move = color == 0
+    frm = BIT_OF_INDEX[color, action >> 2]
     d = action & 3
-    frm = BIT_OF_INDEX[color, k]
-    direction = d if color == 0 else 3 - d
+    direction = d if black_to_move else 3 - d
     hops = state[i, S_HOPS]
-    match = -1
-    landing = -1
-    for j in range(state[i, S_NMOVES]):
-        if not _alive(state, moves, i, j):
-            continue
-        start = moves[i, j, 0] if hops == 0 else _landing(moves[i, j, 3], hops - 1)
-        if start != frm:
-            continue
-        to = _landing(moves[i, j, 3], hops)
-        if _hop_direction(start, to) == direction:
-            match = j
-            landing = to
-            break
-    if match < 0:
+    mover, opponent, kings = _turn_boards(state, i)
+    from_bb = np.int64(1) << frm
+    if hops > 0:
+        if frm != _current_square(state, i):
+            return HOP_ILLEGAL
+    elif mover & from_bb == 0:
         return HOP_ILLEGAL
+    elif jumpers(mover, opponent, kings, black_to_move) == 0:
+        if not _may_go(kings, frm, black_to_move, direction):
+            return HOP_ILLEGAL
+        to_bb = step(from_bb, direction) & ~(mover | opponent) & FULL
+        if to_bb == 0:
+            return HOP_ILLEGAL
+        to = lowest_bit_index(to_bb)
+        state[i, S_ORIGIN] = frm
+        state[i, S_PREFIX] = to
+        state[i, S_HOPS] = 1
+        play_move(state, positions, last, i, frm, to, 0, to, 1, rules)
+        return HOP_COMPLETES
+    land = _jump_landing(mover, opponent, kings, black_to_move, frm, direction)
+    if land < 0:
+        return HOP_ILLEGAL
+    over = step(from_bb, direction)
+    land_bb = np.int64(1) << land
+    was_king = kings & from_bb
+    mover = (mover & ~from_bb) | land_bb
+    opponent &= ~over
+    kings &= ~over
+    if was_king:
+        kings = (kings & ~from_bb) | land_bb
     if hops == 0:
         state[i, S_ORIGIN] = frm
-    state[i, S_PREFIX] |= landing << (5 * hops)
+    state[i, S_PREFIX] |= land << (5 * hops)
+    state[i, S_CAPTURED] |= over
     state[i, S_HOPS] = hops + 1
-    if moves[i, match, 4] == hops + 1:
-        play_move(state, moves, positions, last, i, match, rules)
-        return HOP_COMPLETES
-    return HOP_CONTINUES
+    crowned = not was_king and (land_bb & crowning_row(black_to_move)) != 0
+    if not crowned and _can_jump_on(mover, opponent, kings, black_to_move, land):
+        state[i, S_CUR_MOVER] = mover
+        state[i, S_CUR_OPPONENT] = opponent
+        state[i, S_CUR_KINGS] = kings
+        return HOP_CONTINUES
+    play_move(
+        state, positions, last, i, state[i, S_ORIGIN], land, state[i, S_CAPTURED],
+        state[i, S_PREFIX], hops + 1, rules,
+    )
+    return HOP_COMPLETES
 
 
 @numba.njit(cache=True)
@@ -468,7 +530,7 @@ def step_board(state, moves, positions, last, i, action, opponent_kind, reward_m
     code is in ``state[i, S_END]``."""
     mover_color = state[i, S_TURN]
     state[i, S_LAST_COUNT] = 0
-    status = hop(state, moves, positions, last, i, action, rules)
+    status = hop(state, positions, last, i, action, rules)
     if status == HOP_ILLEGAL:
         state[i, S_END] = END_ILLEGAL
         state[i, S_WINNER] = 1 - mover_color
@@ -490,7 +552,7 @@ def step_board(state, moves, positions, last, i, action, opponent_kind, reward_m
 @numba.njit(cache=True, inline="always")
 def _vector_step_one(
     state, moves, positions, last, actions, start, color_mode, opponent_kind, reward_mode,
-    rules, observations, masks, rewards, terminated, truncated, i,
+    rules, observations, masks, rewards, terminated, truncated, with_observations, i,
 ):
     """``vector_step`` for board ``i``; returns 1 for an illegal action, else 0."""
     illegal = 0
@@ -499,8 +561,7 @@ def _vector_step_one(
     truncated[i] = False
     if state[i, S_END] != END_NONE:
         reset_board(
-            state, moves, positions, last, i, start[0], start[1], start[2], start[3],
-            color_mode, 0, rules,
+            state, positions, last, i, start[0], start[1], start[2], start[3], color_mode, 0, rules,
         )
         _start_turns(state, moves, positions, last, i, opponent_kind, rules)
     else:
@@ -515,25 +576,31 @@ def _vector_step_one(
             truncated[i] = True
         elif end != END_NONE:
             terminated[i] = True
-    write_observation(state, i, observations[i])
-    write_mask(state, moves, i, masks[i])
+    if with_observations:
+        write_observation(state, i, observations[i])
+    write_mask(state, i, masks[i])
     return illegal
 
 
 @numba.njit(cache=True)
 def vector_step(
     state, moves, positions, last, actions, start, color_mode, opponent_kind, reward_mode,
-    rules, observations, masks, rewards, terminated, truncated,
+    rules, observations, masks, rewards, terminated, truncated, with_observations=True,
 ):
     """Step every board (autoreset on the step after an episode ends, as Gymnasium's
     ``NEXT_STEP`` mode) and write observations and masks (every element of the output
     arrays is written, so they may come from ``np.empty``). Returns how many boards hit
-    an illegal action."""
+    an illegal action.
+
+    ``with_observations=False`` leaves ``observations`` untouched: the state machine
+    alone (hops, opponents' replies, ends, resets, rewards and masks), for callers that
+    encode the boards (``state[:, S_BLACK:S_KINGS + 1]``) themselves."""
     illegal = 0
     for i in range(state.shape[0]):
         illegal += _vector_step_one(
             state, moves, positions, last, actions, start, color_mode, opponent_kind,
-            reward_mode, rules, observations, masks, rewards, terminated, truncated, i,
+            reward_mode, rules, observations, masks, rewards, terminated, truncated,
+            with_observations, i,
         )
     return illegal
 
@@ -541,7 +608,7 @@ def vector_step(
 @numba.njit(cache=True, parallel=True)
 def vector_step_parallel(
     state, moves, positions, last, actions, start, color_mode, opponent_kind, reward_mode,
-    rules, observations, masks, rewards, terminated, truncated,
+    rules, observations, masks, rewards, terminated, truncated, with_observations=True,
 ):
     """``vector_step`` with the boards spread over numba's threads (boards are independent,
     so the results are the same)."""
@@ -549,7 +616,8 @@ def vector_step_parallel(
     for i in numba.prange(state.shape[0]):
         illegal += _vector_step_one(
             state, moves, positions, last, actions, start, color_mode, opponent_kind,
-            reward_mode, rules, observations, masks, rewards, terminated, truncated, i,
+            reward_mode, rules, observations, masks, rewards, terminated, truncated,
+            with_observations, i,
         )
     return illegal
 
@@ -570,12 +638,11 @@ def vector_reset(
     """Reset every board; ``seeds[i]`` seeds board ``i``'s random stream (0 keeps it)."""
     for i in range(state.shape[0]):
         reset_board(
-            state, moves, positions, last, i, start[0], start[1], start[2], start[3],
-            color_mode, seeds[i], rules,
+            state, positions, last, i, start[0], start[1], start[2], start[3], color_mode, seeds[i], rules,
         )
         _start_turns(state, moves, positions, last, i, opponent_kind, rules)
         write_observation(state, i, observations[i])
-        write_mask(state, moves, i, masks[i])
+        write_mask(state, i, masks[i])
 
 
 @numba.njit(cache=True)
@@ -585,11 +652,13 @@ def start_turns(state, moves, positions, last, i, opponent_kind, rules):
 
 
 @numba.njit(cache=True)
-def after_external_move(state, moves, positions, last, i, j, opponent_kind, reward_mode, rules):
-    """Play an external opponent's move ``j`` and continue; returns the learner's reward
-    once it is to move again (or the game ended), else 0."""
+def after_external_move(state, moves, positions, last, i, move, opponent_kind, reward_mode, rules):
+    """Play an external opponent's complete move (``move``: a row ``from, to, captured,
+    path, hops`` as ``kernels.generate_moves`` writes it, already checked legal) and
+    continue; returns the learner's reward once it is to move again (or the game ended),
+    else 0."""
     state[i, S_WAITING] = 0
-    play_move(state, moves, positions, last, i, j, rules)
+    play_move(state, positions, last, i, move[0], move[1], move[2], move[3], move[4], rules)
     opponent_turns(state, moves, positions, last, i, opponent_kind, rules)
     if state[i, S_WAITING]:
         return 0.0
@@ -599,7 +668,6 @@ def after_external_move(state, moves, positions, last, i, j, opponent_kind, rewa
     return reward
 
 
-
 @numba.njit(cache=True)
 def single_step(state, moves, positions, last, action, opponent_kind, reward_mode, rules, observation, mask):
     """One ``Checkers-v0`` step of board 0 in one call: ``step_board``, then the
@@ -607,5 +675,5 @@ def single_step(state, moves, positions, last, action, opponent_kind, reward_mod
     last_count, waiting)``."""
     reward, status = step_board(state, moves, positions, last, 0, action, opponent_kind, reward_mode, rules)
     write_observation(state, 0, observation)
-    write_mask(state, moves, 0, mask)
+    write_mask(state, 0, mask)
     return reward, status, state[0, S_END], state[0, S_LAST_COUNT], state[0, S_WAITING]

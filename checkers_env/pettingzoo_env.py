@@ -117,7 +117,7 @@ class raw_env(RenderMixin, AECEnv):
         core.write_observation_for(self._state, 0, color, observation)
         mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
         if agent == self.agent_selection:
-            core.write_mask(self._state, self._moves, 0, mask)
+            core.write_mask(self._state, 0, mask)
         return {"observation": observation, "action_mask": mask}
 
     def reset(self, seed=None, options=None):
@@ -125,7 +125,7 @@ class raw_env(RenderMixin, AECEnv):
             self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(seed)
         start = Board.from_fen(options["fen"]) if options and "fen" in options else Board()
         end = core.reset_board(
-            self._state, self._moves, self._positions, self._last, 0,
+            self._state, self._positions, self._last, 0,
             start.black, start.white, start.kings, int(start.turn), -1, 1, self._rules,
         )
         if end != core.END_NONE:

@@ -1,0 +1,109 @@
+"""The environments' state machine (``env_core``) against the independent reference generator.
+
+The kernels check and play hops on the bitboards, without listing moves. Here every hop
+sequence the mask allows is followed from each position (depth first, on copies of the
+state), and the complete moves so reached must be exactly the reference generator's legal
+moves, with the same captured pieces and resulting positions; every action outside the
+mask must be refused, at the first hop and in the middle of multi-jumps.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import numpy as np
+import reference_movegen as ref
+
+from checkers_env import Board
+from checkers_env import env_core as core
+from checkers_env.env import move_from_row
+
+NO_DRAW_RULES = np.array([0, 0, 1 << 30], dtype=np.int64)
+
+
+def _start(board: Board):
+    state, moves, positions, last = core.new_batch(1, 4)
+    end = core.reset_board(
+        state, positions, last, 0, board.black, board.white, board.kings, int(board.turn), -1, 1, NO_DRAW_RULES
+    )
+    return end, (state, positions, last)
+
+
+def hop_reachable_moves(board: Board) -> tuple[Counter, int]:
+    """Complete moves reached by following every legal hop; and how many hops were refused
+    as they should be (all 128 actions are tried at every node)."""
+    end, root = _start(board)
+    found: Counter = Counter()
+    refused = 0
+    if end != core.END_NONE:
+        return found, refused
+    stack = [root]
+    mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
+    while stack:
+        state, positions, last = stack.pop()
+        core.write_mask(state, 0, mask)
+        legal = set(np.flatnonzero(mask).tolist())
+        assert legal, f"a node without legal hops in {board.fen()}"
+        for action in range(core.NUM_ACTIONS):
+            s, p, l = state.copy(), positions.copy(), last.copy()
+            s[0, core.S_LAST_COUNT] = 0
+            status = core.hop(s, p, l, 0, action, NO_DRAW_RULES)
+            if action not in legal:
+                assert status == core.HOP_ILLEGAL, (board.fen(), action)
+                refused += 1
+            elif status == core.HOP_COMPLETES:
+                move = move_from_row(l[0, 0])
+                after = Board(int(s[0, core.S_BLACK]), int(s[0, core.S_WHITE]), int(s[0, core.S_KINGS]),
+                              board.turn.opponent)
+                found[(move.path, frozenset(move.captured_squares), ref.board_to_position(after))] += 1
+            else:
+                assert status == core.HOP_CONTINUES, (board.fen(), action, status)
+                assert s[0, core.S_TURN] == int(board.turn)  # a multi-jump keeps the turn
+                stack.append((s, p, l))
+    return found, refused
+
+
+def check(board: Board) -> Counter:
+    got, refused = hop_reachable_moves(board)
+    want = Counter(ref.legal_moves(ref.board_to_position(board)))
+    assert got == want, (
+        f"hops disagree with the reference in {board.fen()}:\n"
+        f"  missing: {sorted(m[0] for m in want - got)}\n  extra: {sorted(m[0] for m in got - want)}"
+    )
+    assert refused > 0 or not want
+    return got
+
+
+def test_hops_reach_exactly_the_legal_moves_in_random_games():
+    rng = random.Random(20261122)
+    checked = captures = multi = kings = 0
+    for _ in range(12):
+        board = Board()
+        for _ in range(160):
+            moves = board.legal_moves()
+            if not moves:
+                break
+            got = check(board)
+            checked += 1
+            captures += any(captured for _, captured, _ in got)
+            multi += any(len(path) > 2 for path, _, _ in got)
+            kings += bool(board.kings)
+            board = board.play(rng.choice(moves))
+    assert checked >= 700 and captures >= 80 and multi >= 5 and kings >= 100, (checked, captures, multi, kings)
+
+
+def test_hops_reach_exactly_the_legal_moves_with_many_kings():
+    rng = random.Random(5)
+    long_captures = 0
+    for _ in range(400):
+        got = check(ref.position_to_board(ref.random_position(rng), Board))
+        long_captures += any(len(captured) >= 3 for _, captured, _ in got)
+    assert long_captures >= 3, long_captures
+
+
+def test_a_man_crowned_by_a_jump_stops_there():
+    # Black man on 22 jumps 26 to land on 31, White's back rank: crowned, the move ends
+    # although a king there could jump 27 next.
+    got = check(Board.from_fen("B:W26,27:B22"))
+    assert [path for path, _, _ in got] == [(22, 31)]
