@@ -280,6 +280,39 @@ def count_steps(mover, opponent, kings, black_to_move):
     )
 
 
+# -- single hops ------------------------------------------------------------------------
+# The environments' actions are hops (one step, or one jump of a capture): these say which
+# hops exist, on the board as the previous hops of a capture left it.
+
+
+@_kernel
+def piece_directions(kings, bit, black_to_move):
+    """Directions (bit d) the piece on ``bit`` may go: all four for a king, else forward."""
+    if (kings >> bit) & 1:
+        return 15
+    return 3 if black_to_move else 12
+
+
+@_kernel
+def jump_hops(mover, opponent, kings, black_to_move, bit):
+    """Directions (bit d) in which the piece on ``bit`` can jump now."""
+    empty = ~(mover | opponent) & FULL
+    return jump_directions(np.int64(1) << bit, opponent, empty, piece_directions(kings, bit, black_to_move))
+
+
+@_kernel
+def hop_sources(mover, opponent, kings, black_to_move, d, jumping):
+    """The mover's pieces that can hop in direction ``d``: jump (when ``jumping``, that is
+    when a capture exists: then only jumps are legal, and any jump starts a capture) or
+    step."""
+    north, south = north_south(mover, kings, black_to_move)
+    pieces = north if d < SW else south
+    empty = ~(mover | opponent) & FULL
+    if jumping:
+        return pieces & step(step(empty, 3 - d) & opponent, 3 - d)
+    return pieces & step(empty, 3 - d)
+
+
 # -- capture walk ----------------------------------------------------------------------
 # A walk lists the complete capture sequences of one piece depth first, trying NW, NE,
 # SW, SE at every square. Its whole stack is five integers, so it needs no memory on CPU

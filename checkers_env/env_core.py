@@ -22,15 +22,16 @@ import numpy as np
 
 from .bitboard import (
     FULL,
-    SW,
     apply_move,
     count_moves,
     crowning_row,
+    hop_sources,
+    jump_hops,
     jumpers,
     lowest_bit_index,
     movers,
-    north_south,
     nth_move,
+    piece_directions,
     step,
 )
 from .kernels import MAX_MOVES, MOVE_FIELDS, generate_moves_kernel, random_below, seed_state, xorshift64
@@ -162,44 +163,11 @@ def _current_square(state, i):
 
 
 @numba.njit(cache=True, inline="always")
-def _may_go(kings, bit, black_to_move, d):
-    """Whether the piece on ``bit`` may move in absolute direction ``d`` (men forward)."""
-    if kings & (1 << bit):
-        return True
-    return d < SW if black_to_move else d >= SW
-
-
-@numba.njit(cache=True, inline="always")
 def _jump_landing(mover, opponent, kings, black_to_move, bit, d):
     """Landing bit of the jump of the piece on ``bit`` in direction ``d``, or -1."""
-    if not _may_go(kings, bit, black_to_move, d):
+    if not (jump_hops(mover, opponent, kings, black_to_move, bit) >> d) & 1:
         return -1
-    over = step(np.int64(1) << bit, d) & opponent
-    if over == 0:
-        return -1
-    land = step(over, d) & ~(mover | opponent) & FULL
-    if land == 0:
-        return -1
-    return lowest_bit_index(land)
-
-
-@numba.njit(cache=True, inline="always")
-def _can_jump_on(mover, opponent, kings, black_to_move, bit):
-    for d in range(4):
-        if _jump_landing(mover, opponent, kings, black_to_move, bit, d) >= 0:
-            return True
-    return False
-
-
-@numba.njit(cache=True, inline="always")
-def _hop_sources(mover, opponent, kings, black_to_move, d, jumping):
-    """The mover's pieces that can hop in direction ``d``: jump when ``jumping``, else step."""
-    north, south = north_south(mover, kings, black_to_move)
-    pieces = north if d < SW else south
-    empty = ~(mover | opponent) & FULL
-    if jumping:
-        return pieces & step(step(empty, 3 - d) & opponent, 3 - d)
-    return pieces & step(empty, 3 - d)
+    return lowest_bit_index(step(step(np.int64(1) << bit, d), d))
 
 
 # -- masks and observations ---------------------------------------------------------------
@@ -222,13 +190,14 @@ def write_mask(state, i, out):
     if state[i, S_HOPS] > 0:
         bit = _current_square(state, i)
         base = 4 * INDEX_OF_BIT[color, bit]
+        directions = jump_hops(mover, opponent, kings, black_to_move, bit)
         for d in range(4):
-            if _jump_landing(mover, opponent, kings, black_to_move, bit, d) >= 0:
+            if (directions >> d) & 1:
                 out[base + (d if black_to_move else 3 - d)] = 1
         return
     jumping = jumpers(mover, opponent, kings, black_to_move) != 0
     for d in range(4):
-        sources = _hop_sources(mover, opponent, kings, black_to_move, d, jumping)
+        sources = hop_sources(mover, opponent, kings, black_to_move, d, jumping)
         frame_d = d if black_to_move else 3 - d
         while sources:
             bit = lowest_bit_index(sources)
@@ -483,7 +452,7 @@ def hop(state, positions, last, i, action, rules):
     elif mover & from_bb == 0:
         return HOP_ILLEGAL
     elif jumpers(mover, opponent, kings, black_to_move) == 0:
-        if not _may_go(kings, frm, black_to_move, direction):
+        if not (piece_directions(kings, frm, black_to_move) >> direction) & 1:
             return HOP_ILLEGAL
         to_bb = step(from_bb, direction) & ~(mover | opponent) & FULL
         if to_bb == 0:
@@ -511,7 +480,7 @@ def hop(state, positions, last, i, action, rules):
     state[i, S_CAPTURED] |= over
     state[i, S_HOPS] = hops + 1
     crowned = not was_king and (land_bb & crowning_row(black_to_move)) != 0
-    if not crowned and _can_jump_on(mover, opponent, kings, black_to_move, land):
+    if not crowned and jump_hops(mover, opponent, kings, black_to_move, land):
         state[i, S_CUR_MOVER] = mover
         state[i, S_CUR_OPPONENT] = opponent
         state[i, S_CUR_KINGS] = kings
