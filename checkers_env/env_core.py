@@ -175,6 +175,13 @@ def _jump_landing(mover, opponent, kings, black_to_move, bit, d):
 
 @numba.njit(cache=True)
 def write_mask(state, i, out):
+    """``out[128]`` int8: the legal next hops of the side to move, in its frame (see
+    ``_write_mask``)."""
+    _write_mask(state, i, out)
+
+
+@numba.njit(cache=True, inline="always")
+def _write_mask(state, i, out):
     """``out[128]`` int8: the legal next hops of the side to move, in its frame.
 
     Read straight off the bitboards: during a multi-jump the jumps of the moving piece;
@@ -497,6 +504,13 @@ def step_board(state, moves, positions, last, i, action, opponent_kind, reward_m
     """One environment step of board ``i``: the learner's hop, then (when its move is
     complete) the numba opponent's replies. Returns ``(reward, hop_status)``; the end
     code is in ``state[i, S_END]``."""
+    return _step_board(state, moves, positions, last, i, action, opponent_kind, reward_mode, rules)
+
+
+@numba.njit(cache=True, inline="always")
+def _step_board(state, moves, positions, last, i, action, opponent_kind, reward_mode, rules):
+    """``step_board``, inlined into the batch step (a call passing arrays costs their
+    reference counts, a good part of a step)."""
     mover_color = state[i, S_TURN]
     state[i, S_LAST_COUNT] = 0
     status = hop(state, positions, last, i, action, rules)
@@ -534,7 +548,7 @@ def _vector_step_one(
         )
         _start_turns(state, moves, positions, last, i, opponent_kind, rules)
     else:
-        reward, status = step_board(
+        reward, status = _step_board(
             state, moves, positions, last, i, actions[i], opponent_kind, reward_mode, rules
         )
         if status == HOP_ILLEGAL:
@@ -547,7 +561,7 @@ def _vector_step_one(
             terminated[i] = True
     if with_observations:
         write_observation(state, i, observations[i])
-    write_mask(state, i, masks[i])
+    _write_mask(state, i, masks[i])
     return illegal
 
 
