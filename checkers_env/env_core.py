@@ -1,10 +1,12 @@
 """The environments' state machine as numba kernels over a batch of boards.
 
 One hop per action (DESIGN §5): each action names the next hop of the side to move, which
-is checked and played on the bitboards (no move list: a jump is legal when the piece can
-jump there and it is mid-capture or any capture exists, a step when no capture exists);
-once the piece can jump no more the complete move is played. The single Gymnasium env, the vector env and the PettingZoo env all run on these
-kernels (the single env is a batch of one), so they cannot disagree.
+is checked and played on the bitboards with the single-hop kernels of ``bitboard`` (no
+move list: a jump is legal when the piece can jump there and it is mid-capture or any
+capture exists, a step when no capture exists); once the piece can jump no more, or a man
+reached the crowning row, the complete move is played. The single Gymnasium env, the
+vector env and the PettingZoo env all run on these kernels (the single env is a batch of
+one), so they cannot disagree.
 
 Per board the state is one row of ``state`` (columns below), the history of positions
 (for repetition), the last moves played (for ``info`` and rendering) and a move list that
@@ -23,14 +25,16 @@ import numpy as np
 from .bitboard import (
     FULL,
     apply_move,
-    count_moves,
+    count_captures,
+    count_steps,
     crowning_row,
     hop_sources,
     jump_hops,
     jumpers,
     lowest_bit_index,
     movers,
-    nth_move,
+    nth_capture,
+    nth_step,
     piece_directions,
     step,
 )
@@ -50,6 +54,7 @@ from .policies import OPPONENT_EXTERNAL, OPPONENT_GREEDY, choose_greedy, materia
     S_PREFIX,  # landings chosen so far, packed 5 bits each
     S_HOPS,  # hops chosen so far
     S_CAPTURED,  # pieces jumped so far
+    S_JUMPERS,  # the side to move's pieces that can capture, at the start of its turn
     S_CUR_MOVER,  # during a multi-jump: the boards after the hops so far
     S_CUR_OPPONENT,
     S_CUR_KINGS,
@@ -61,8 +66,8 @@ from .policies import OPPONENT_EXTERNAL, OPPONENT_GREEDY, choose_greedy, materia
     S_MATERIAL_OWN,  # learner's material at its previous decision (material reward)
     S_MATERIAL_OPP,
     S_WAITING,  # 1 when an external opponent must move
-) = range(22)
-STATE_FIELDS = 22
+) = range(23)
+STATE_FIELDS = 23
 
 END_NONE = 0
 END_NO_MOVES = 1
@@ -202,7 +207,7 @@ def _write_mask(state, i, out):
             if (directions >> d) & 1:
                 out[base + (d if black_to_move else 3 - d)] = 1
         return
-    jumping = jumpers(mover, opponent, kings, black_to_move) != 0
+    jumping = state[i, S_JUMPERS] != 0
     for d in range(4):
         sources = hop_sources(mover, opponent, kings, black_to_move, d, jumping)
         frame_d = d if black_to_move else 3 - d
@@ -251,7 +256,7 @@ def write_observation_for(state, i, color, out):
 # between kernels costs more than most of these bodies (every array argument is
 # reference-counted at each call), and one environment step makes a dozen of them. The
 # move generator is never inlined here: the learner's hops are checked on the bitboards,
-# a random opponent draws its move with ``count_moves`` and ``nth_move`` (no move list),
+# a random opponent draws its move as ``count_moves`` and ``nth_move`` would (no move list),
 # and only the greedy opponent lists moves, through the non-inlined generator.
 
 
@@ -312,7 +317,9 @@ def _update_end(state, positions, i, rules):
     black_to_move = state[i, S_TURN] == 0
     end = END_NONE
     winner = -1
-    if (jumpers(mover, opponent, kings, black_to_move) | movers(mover, opponent, kings, black_to_move)) == 0:
+    jumping = jumpers(mover, opponent, kings, black_to_move)
+    state[i, S_JUMPERS] = jumping  # read by the hops, the mask and the random opponent
+    if jumping == 0 and movers(mover, opponent, kings, black_to_move) == 0:
         end = END_NO_MOVES
         winner = 1 - state[i, S_TURN]
     elif rules[0] > 0 and state[i, S_QUIET] >= 4 and _repetitions(state, positions, i) >= rules[0]:
@@ -426,10 +433,19 @@ def opponent_turns(state, moves, positions, last, i, opponent_kind, rules):
             frm, to, captured = moves[i, j, 0], moves[i, j, 1], moves[i, j, 2]
             path, hops = moves[i, j, 3], moves[i, j, 4]
         else:
-            # choose_random's draw, with the k-th move found without listing the others.
-            n = count_moves(mover, opponent, kings, black_to_move)
-            rng, k = random_below(state[i, S_RNG], n)
-            frm, to, captured, path, hops = nth_move(mover, opponent, kings, black_to_move, k)
+            # choose_random's draw, with the k-th move found as nth_move does, without
+            # listing the others (and with the capturing pieces known from _update_end).
+            jumping = state[i, S_JUMPERS]
+            if jumping:
+                n = count_captures(mover, opponent, kings, black_to_move)
+                rng, k = random_below(state[i, S_RNG], n)
+                frm, to, captured, path, hops = nth_capture(mover, opponent, kings, black_to_move, jumping, k)
+            else:
+                n = count_steps(mover, opponent, kings, black_to_move)
+                rng, k = random_below(state[i, S_RNG], n)
+                from_bb, to_bb = nth_step(mover, opponent, kings, black_to_move, k)
+                frm, to, captured = lowest_bit_index(from_bb), lowest_bit_index(to_bb), np.int64(0)
+                path, hops = to, np.int64(1)
         state[i, S_RNG] = rng
         play_move(state, positions, last, i, frm, to, captured, path, hops, rules)
 
@@ -458,7 +474,7 @@ def hop(state, positions, last, i, action, rules):
             return HOP_ILLEGAL
     elif mover & from_bb == 0:
         return HOP_ILLEGAL
-    elif jumpers(mover, opponent, kings, black_to_move) == 0:
+    elif state[i, S_JUMPERS] == 0:
         if not (piece_directions(kings, frm, black_to_move) >> direction) & 1:
             return HOP_ILLEGAL
         to_bb = step(from_bb, direction) & ~(mover | opponent) & FULL
