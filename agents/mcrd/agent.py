@@ -16,9 +16,10 @@ from .search import (
     Search,
     SearchResult,
     cycle_context,
-    decided_children,
     make_children,
     pick_best,
+    rule_values,
+    win_rates,
 )
 
 logger = logging.getLogger("agents.mcrd")
@@ -139,9 +140,9 @@ class MCRDAgent(BaseAgent):
     def search(self, position: Game | Board) -> SearchResult:
         """Run the search on a position and return the per-move statistics.
 
-        A ``Game`` also gives the previous position to the king-cycle test, and its draw
-        rules decide some children exactly (``search.decided_children``): a move that
-        repeats the position for the third time is a draw, not a playout question.
+        A ``Game`` also gives the previous position to the king-cycle test, and its rules
+        decide or bound some children (``search.rule_values``): a move that repeats the
+        position for the third time is a draw, not a playout question.
 
         Raises:
             ValueError: the side to move has no legal move.
@@ -157,7 +158,7 @@ class MCRDAgent(BaseAgent):
         n = len(children.moves)
         if n == 0:
             raise ValueError(f"{self} has no legal move in {board.fen()}")
-        decided = decided_children(position, children.moves) if isinstance(position, Game) else {}
+        decided, ceilings = rule_values(position, children.moves) if isinstance(position, Game) else ({}, {})
         arms = [i for i in range(n) if i not in decided]
         backend = self._backend()
         wins = np.zeros(n, np.int64)
@@ -174,12 +175,16 @@ class MCRDAgent(BaseAgent):
             search = Search(runner, arms, self.allocation, budget, launch, self.rng)
             chosen, wins, counts, diagnostics = search.run()
             survivors, launches = list(search.survivors), search.launches
-        if decided:
-            # An exact value beats the playouts' estimate only when it is higher.
-            best = pick_best(np.array([decided.get(i, -1.0) for i in range(n)]), list(decided), self.rng)
-            played = wins[chosen] / max(2 * counts[chosen], 1) if chosen >= 0 else -1.0
-            if decided[best] > played:
-                chosen = best
+        if decided or ceilings:
+            # The playouts' rates, made exact or capped where the rules say more; the
+            # choice then goes by value over every child that has one.
+            values = win_rates(wins, counts)
+            for child, value in ceilings.items():
+                values[child] = min(values[child], value)
+            for child, value in decided.items():
+                values[child] = value
+            candidates = [i for i in range(n) if counts[i] > 0 or i in decided]
+            chosen = pick_best(values, candidates, self.rng)
         result = SearchResult(
             moves=children.moves,
             wins=np.array(wins, np.int64),
@@ -190,6 +195,7 @@ class MCRDAgent(BaseAgent):
             seconds=_time.perf_counter() - started,
             backend=backend,
             decided=decided,
+            ceilings=ceilings,
             plies=int(diagnostics[0]),
             skips=int(diagnostics[1]),
             capped=int(diagnostics[2]),

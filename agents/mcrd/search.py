@@ -48,27 +48,48 @@ def make_children(board: Board) -> Children:
     )
 
 
-def decided_children(game: Game, moves: list[Move]) -> dict[int, float]:
-    """Children whose move ends the game under ``game.rules``, with their exact value.
+class RuleValues(NamedTuple):
+    """What the game's rules say about the root's children, beyond the playouts.
 
-    The seed's engine had no draw rules; ours does. A move that completes a threefold
-    repetition or reaches the no-progress or ply limit is a draw (0.5 for the side to
-    move), and a move that leaves the opponent without a move is a win (1.0): such a child
-    is scored exactly instead of being played out. Without this the search, when well
-    ahead, sees every child win nearly all its playouts and walks into a repetition draw.
+    Attributes:
+        decided: children whose move ends the game: their exact value for the side to
+            move (1.0 a win, 0.5 a draw by repetition, no progress or the ply limit).
+        ceilings: children after which the opponent has a reply that ends the game: the
+            child is worth at most that reply's value for the side to move (0.0 if the
+            reply wins, 0.5 if it draws), whatever its playouts say.
+    """
 
-    Returns:
-        ``{child index: value}`` for the decided children only.
+    decided: dict[int, float]
+    ceilings: dict[int, float]
+
+
+def rule_values(game: Game, moves: list[Move]) -> RuleValues:
+    """The rules' exact values and bounds for the children ``moves`` of ``game``'s position.
+
+    The seed's engine had no draw rules; ours does, and random descents cannot see them
+    (they know nothing of the game before the root). Without this the search, when well
+    ahead, sees every child win nearly all its playouts and walks into a repetition draw,
+    or steps into a position the opponent can repeat a third time; a child from which
+    the opponent wins at once also looks fine to descents that find that reply only
+    once in as many tries as it has replies.
     """
     scratch = game.copy()
     mover = scratch.board.turn
-    decided = {}
+    decided: dict[int, float] = {}
+    ceilings: dict[int, float] = {}
     for i, move in enumerate(moves):
         scratch.play(move)
         if scratch.is_over():
             decided[i] = 1.0 if scratch.winner == mover else 0.5
+        else:
+            for reply in scratch.legal_moves():
+                scratch.play(reply)
+                if scratch.is_over():
+                    value = 0.0 if scratch.winner is not None else 0.5
+                    ceilings[i] = min(ceilings.get(i, 1.0), value)
+                scratch.pop()
         scratch.pop()
-    return decided
+    return RuleValues(decided, ceilings)
 
 
 def cycle_context(board: Board, previous: Board | None) -> tuple[int, int, int, int]:
@@ -115,7 +136,9 @@ class SearchResult:
         seconds: wall time of the search.
         backend: ``cpu`` or ``cuda``.
         decided: children scored exactly because their move ends the game under the
-            game's rules (``search.decided_children``); they get no playouts.
+            game's rules (``search.rule_values``); they get no playouts.
+        ceilings: children whose value the rules bound from above (the opponent can end
+            the game at once); their ``rates`` are capped there.
         plies, skips, capped: descents' plies, draws skipped by the king-cycle test, and
             descents decided by the move cap, summed over all playouts.
     """
@@ -129,6 +152,7 @@ class SearchResult:
     seconds: float
     backend: str
     decided: dict[int, float] = field(default_factory=dict)
+    ceilings: dict[int, float] = field(default_factory=dict)
     plies: int = 0
     skips: int = 0
     capped: int = 0
@@ -138,6 +162,8 @@ class SearchResult:
         self.rates = self.wins / np.maximum(2 * self.playouts, 1)
         for child, value in self.decided.items():
             self.rates[child] = value
+        for child, value in self.ceilings.items():
+            self.rates[child] = min(self.rates[child], value)
 
     @property
     def move(self) -> Move:

@@ -237,6 +237,26 @@ def test_the_winning_side_avoids_the_repetition_draw():
     assert result.chosen != repeat and result.rates[result.chosen] > 0.5
 
 
+def test_a_move_that_lets_the_opponent_repeat_is_worth_a_draw_at_most():
+    # Black to move, three kings against one: after 6-1 White's 32-27 would make the
+    # position of Black's first move a third time. The descents, which know nothing of the
+    # game's history, rate 6-1 like every other winning move.
+    game = Game(start=Board.from_fen("B:WK27:BK1,K14,K15"))
+    for move in ["1-6", "27-32", "6-1", "32-27", "1-6", "27-32"]:
+        game.play(move)
+    repeat = [str(m) for m in game.legal_moves()].index("6-1")
+    result = MCRDAgent(playouts=4000, backend="cpu", seed=0).search(game)
+    assert result.ceilings == {repeat: 0.5} and not result.decided
+    assert result.wins[repeat] > 1.6 * result.playouts[repeat]  # the descents alone: > 80 %
+    assert result.rates[repeat] == 0.5 and result.chosen != repeat
+
+
+def test_a_move_the_opponent_answers_by_winning_is_worth_nothing():
+    game = Game(start=Board.from_fen("B:W23:B14"))  # 14-18 is taken by 23x14
+    result = MCRDAgent(playouts=200, backend="cpu", seed=0).search(game)
+    assert result.ceilings == {1: 0.0} and str(result.move) == "14-17"
+
+
 def test_a_move_that_wins_outright_is_decided_exactly():
     game = Game(start=Board.from_fen("B:W5:BK6"))  # 6-1 leaves White's man no move
     result = MCRDAgent(playouts=64, backend="cpu", seed=0).search(game)
