@@ -62,6 +62,18 @@ The choice
     the last survivor (or, if a clock stopped the halving mid-round, the best win rate
     among the survivors), since counts differ by design there.
 
+The game's rules at the root
+    **choice** (the seed's engine had no draw rules; ours has threefold repetition, the
+    no-progress rule and a ply limit, which descents from the root cannot see since they
+    know nothing of the game before it). Given a ``Game``, ``search.rule_values`` looks one
+    and two plies ahead for moves that *end the game*: a child whose move ends it is
+    scored exactly (1 a win, 0.5 a draw) and gets no playouts; a child after which the
+    opponent has a game-ending reply is worth at most that reply's value (0.5 if it can
+    repeat a position a third time, 0 if it wins at once). The choice then goes by these
+    values over every child (the most wins when no child is bound, as above). Measured
+    reason: against ``alphabeta:depth=4``, 14 of MCRD's 15 draws were repetitions it
+    walked into while ahead in material (every child won nearly all its descents).
+
 Budgets
     ``playouts=N`` (default 20000): about ``N`` playouts per move. ``time=S``: the seed's
     ``while (time - start_time < limit)`` loop of kernel launches, each adding to the counts.
