@@ -677,6 +677,7 @@ class Searcher:
 
         nodes = 0
         done = None  # (value, ties, depth) of the last complete iteration
+        last_took = 0.0
         for d in range(1, depth + 1):
             now = _time.perf_counter()
             limit = 1 << 62

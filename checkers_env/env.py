@@ -113,10 +113,9 @@ from gymnasium.error import ResetNeeded
 from . import env_core as core
 from .agent import Agent, GreedyAgent, RandomAgent, make_agent
 from .bitboard import bit_to_square, square_to_bit
-from .board import BLACK, WHITE, Board, Color, Move
+from .board import BLACK, Board, Color, Move
 from .errors import IllegalMoveError
 from .game import Game, Rules
-from .kernels import new_move_buffer
 from .policies import OPPONENT_EXTERNAL, OPPONENT_GREEDY, OPPONENT_RANDOM
 from .rendering import RenderMixin
 

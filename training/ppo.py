@@ -25,7 +25,7 @@ import os
 import subprocess
 import sys
 import time
-from dataclasses import asdict, dataclass, field, fields
+from dataclasses import asdict, dataclass, fields
 from datetime import date
 from pathlib import Path
 
