@@ -13,7 +13,7 @@ Measured in one run (issue 3's goals in brackets):
   N = 1024 and 4096 [>= 2 M steps/s], with random legal actions picked by a small numba
   helper (its cost is included); ``parallel`` is the same with ``parallel=True`` (the
   boards on numba's threads);
-* ``vector_kernel``: the batch kernel ``env_core.vector_step`` alone on N = 4096 boards,
+* ``vector_kernel``: the batch kernel ``env_core.vector_step`` alone on N = 1024 and 4096 boards,
   the actions chosen outside the timing: ``raw`` is the state machine (the learner's hop,
   the random opponent's reply, ends, autoresets, rewards and the legal-hop masks) without
   the float observation planes [>= 20 M board-steps/s]; ``with_observations`` adds the
@@ -55,13 +55,14 @@ def run() -> dict:
         results["vector_env_n4096_parallel_steps_per_s"] = _best(lambda: _vector_env_rate(4096, parallel=True))
     except TypeError:  # a vector env without the ``parallel`` switch
         results["vector_env_n4096_parallel_steps_per_s"] = None
-    for parallel in (False, True):
-        for observations in (False, True):
-            key = "vector_kernel_n4096" + ("_parallel" if parallel else "")
-            key += "_with_observations" if observations else "_raw"
-            results[key + "_board_steps_per_s"] = _best(
-                lambda p=parallel, o=observations: _vector_kernel_rate(4096, parallel=p, observations=o)
-            )
+    for n in VECTOR_SIZES:
+        for parallel in (False, True):
+            for observations in (False, True):
+                key = f"vector_kernel_n{n}" + ("_parallel" if parallel else "")
+                key += "_with_observations" if observations else "_raw"
+                results[key + "_board_steps_per_s"] = _best(
+                    lambda n=n, p=parallel, o=observations: _vector_kernel_rate(n, parallel=p, observations=o)
+                )
     results["numba_threads"] = numba.get_num_threads()
     _print_table(results)
     return results

@@ -122,13 +122,14 @@ def _observation_cells():
 OBS_CELL = _observation_cells()
 
 
-def new_batch(num_boards: int, history: int):
-    """Arrays for ``num_boards`` boards keeping ``history`` positions each."""
+def new_batch(num_boards: int, history: int, last_moves: int = 4):
+    """Arrays for ``num_boards`` boards keeping ``history`` positions and the last
+    ``last_moves`` moves each (0: no record, for callers that never read it)."""
     state = np.zeros((num_boards, STATE_FIELDS), dtype=np.int64)
     state[:, S_END] = END_NO_MOVES  # not started: the first call must reset
     moves = np.zeros((num_boards, MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
     positions = np.zeros((num_boards, history, 3), dtype=np.int64)
-    last = np.zeros((num_boards, 4, MOVE_FIELDS + 1), dtype=np.int64)  # +1: mover colour
+    last = np.zeros((num_boards, last_moves, MOVE_FIELDS + 1), dtype=np.int64)  # +1: mover colour
     return state, moves, positions, last
 
 
@@ -541,7 +542,8 @@ def _step_board(state, moves, positions, last, i, action, opponent_kind, reward_
     if state[i, S_WAITING]:
         return 0.0, status
     reward = _reward(state, i, mover_color, reward_mode)
-    _remember_material(state, i)
+    if reward_mode == REWARD_MATERIAL:
+        _remember_material(state, i)
     return reward, status
 
 

@@ -99,7 +99,10 @@ class CheckersVectorEnv(VectorEnv):
         self.action_space = batch_space(self.single_action_space, self.num_envs)
 
         self._rules = rules_array(self.rules, self.max_plies)
-        self._state, self._moves, self._positions, self._last = core.new_batch(self.num_envs, self.max_plies + 1)
+        # No last-move records: nothing here reads them.
+        self._state, self._moves, self._positions, self._last = core.new_batch(
+            self.num_envs, self.max_plies + 1, last_moves=0
+        )
         start = Board()
         self._start = np.array([start.black, start.white, start.kings, int(start.turn)], dtype=np.int64)
         n = self.num_envs
