@@ -17,7 +17,8 @@ Measured in one run (issue 3's goals in brackets):
   the actions chosen outside the timing: ``raw`` is the state machine (the learner's hop,
   the random opponent's reply, ends, autoresets, rewards and the legal-hop masks) without
   the float observation planes [>= 20 M board-steps/s]; ``with_observations`` adds the
-  planes (what the Gymnasium API returns); ``parallel`` is ``vector_step_parallel``.
+  planes (what the Gymnasium API returns); ``parallel`` uses numba's threads, otherwise
+  one (as the vector env does without ``parallel``).
 
 Parallel figures need idle cores: on a machine shared with other work a parallel step
 waits until every thread has been scheduled, and one thread is faster.
@@ -187,7 +188,9 @@ def _vector_kernel_rate(
     envs = gym.make_vec("Checkers-v0", num_envs=num_envs, vectorization_mode="vector_entry_point")
     envs.reset(seed=0)
     raw = envs.unwrapped if hasattr(envs, "unwrapped") else envs
-    kernel = core.vector_step_parallel if parallel else core.vector_step
+    threads = numba.get_num_threads()
+    numba.set_num_threads(threads if parallel else 1)
+    kernel = core.vector_step
     planes = np.zeros((num_envs, core.NUM_PLANES, 8, 8), dtype=np.float32)
     rewards = np.zeros(num_envs, dtype=np.float64)
     terminated = np.zeros(num_envs, dtype=np.bool_)
@@ -212,6 +215,7 @@ def _vector_kernel_rate(
             in_kernel += time.perf_counter() - t0
         steps += 10 * num_envs
     envs.close()
+    numba.set_num_threads(threads)
     return steps / in_kernel
 
 

@@ -583,7 +583,7 @@ def _vector_step_one(
     return illegal
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, parallel=True)
 def vector_step(
     state, moves, positions, last, actions, start, color_mode, opponent_kind, reward_mode,
     rules, observations, masks, rewards, terminated, truncated, with_observations=True,
@@ -593,26 +593,15 @@ def vector_step(
     arrays is written, so they may come from ``np.empty``). Returns how many boards hit
     an illegal action.
 
+    The boards are independent and spread over numba's threads (``numba.set_num_threads``
+    before the call picks how many; the results are the same for any number). Even on one
+    thread this ``prange`` loop runs about 1.5 times faster than the same loop compiled
+    without ``parallel=True`` (measured: 8 M against 5 M board-steps/s at N=4096), so it
+    is the only batch kernel.
+
     ``with_observations=False`` leaves ``observations`` untouched: the state machine
     alone (hops, opponents' replies, ends, resets, rewards and masks), for callers that
     encode the boards (``state[:, S_BLACK:S_KINGS + 1]``) themselves."""
-    illegal = 0
-    for i in range(state.shape[0]):
-        illegal += _vector_step_one(
-            state, moves, positions, last, actions, start, color_mode, opponent_kind,
-            reward_mode, rules, observations, masks, rewards, terminated, truncated,
-            with_observations, i,
-        )
-    return illegal
-
-
-@numba.njit(cache=True, parallel=True)
-def vector_step_parallel(
-    state, moves, positions, last, actions, start, color_mode, opponent_kind, reward_mode,
-    rules, observations, masks, rewards, terminated, truncated, with_observations=True,
-):
-    """``vector_step`` with the boards spread over numba's threads (boards are independent,
-    so the results are the same)."""
     illegal = 0
     for i in numba.prange(state.shape[0]):
         illegal += _vector_step_one(

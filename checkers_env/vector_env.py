@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from typing import Any
 
+import numba
 import numpy as np
 from gymnasium import spaces
 from gymnasium.utils import seeding
@@ -108,8 +109,7 @@ class CheckersVectorEnv(VectorEnv):
         n = self.num_envs
         self._masks = np.zeros((n, core.NUM_ACTIONS), dtype=np.int8)
         self._started = False
-        # Boards are independent, so the parallel kernel gives the same results.
-        self._step_kernel = core.vector_step_parallel if parallel else core.vector_step
+        self.parallel = parallel
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None):
         """Reset every board. ``seed`` (an int: board ``i`` gets ``seed + i``, or one seed
@@ -165,11 +165,20 @@ class CheckersVectorEnv(VectorEnv):
         rewards = np.empty(n, dtype=np.float64)
         terminated = np.empty(n, dtype=np.bool_)
         truncated = np.empty(n, dtype=np.bool_)
-        self._step_kernel(
+        arguments = (
             self._state, self._moves, self._positions, self._last, actions, self._start,
             self._color_mode, self._kind, _REWARDS[self.reward_mode], self._rules,
             observations, self._masks, rewards, terminated, truncated,
         )
+        if self.parallel:
+            core.vector_step(*arguments)
+        else:
+            threads = numba.get_num_threads()
+            numba.set_num_threads(1)  # for this calling thread only
+            try:
+                core.vector_step(*arguments)
+            finally:
+                numba.set_num_threads(threads)
         return observations, rewards, terminated, truncated, self._infos()
 
     def action_masks(self) -> np.ndarray:

@@ -180,12 +180,9 @@ def test_vector_env_renders_board_zero():
 
 
 def test_parallel_kernel_matches_the_serial_one():
-    from checkers_env import env_core as core
-
     n = 40
     serial = make_vec(n, agent_color="random", opponent="greedy", reward="material", parallel=False)
     parallel = make_vec(n, agent_color="random", opponent="greedy", reward="material", parallel=True)
-    assert parallel.unwrapped._step_kernel is core.vector_step_parallel
     a, infos = serial.reset(seed=2)
     b, _ = parallel.reset(seed=2)
     chooser = np.random.default_rng(5)
@@ -201,5 +198,27 @@ def test_parallel_kernel_matches_the_serial_one():
         infos = a[4]
         ended += int(a[2].sum() + a[3].sum())
     assert ended >= 3
-    assert serial.unwrapped._step_kernel is core.vector_step
-    assert make_vec(4096).unwrapped._step_kernel is core.vector_step  # parallel only on request
+
+
+@pytest.mark.parametrize("parallel", [False, True])
+def test_threads_of_a_step(parallel, monkeypatch):
+    """Without ``parallel`` the batch kernel runs on the calling thread alone; the
+    caller's numba thread count is restored after the step."""
+    import numba
+
+    from checkers_env import env_core as core
+
+    seen = []
+    kernel = core.vector_step
+
+    def spy(*arguments):
+        seen.append(numba.get_num_threads())
+        return kernel(*arguments)
+
+    envs = make_vec(8, parallel=parallel)
+    envs.reset(seed=0)
+    before = numba.get_num_threads()
+    monkeypatch.setattr(core, "vector_step", spy)
+    envs.step(np.argmax(envs.action_masks(), axis=1))
+    assert seen == [before if parallel else 1]
+    assert numba.get_num_threads() == before
