@@ -71,8 +71,9 @@ The game's rules at the root
     opponent has a game-ending reply is worth at most that reply's value (0.5 if it can
     repeat a position a third time, 0 if it wins at once). The choice then goes by these
     values over every child (the most wins when no child is bound, as above). Measured
-    reason: against ``alphabeta:depth=4``, 14 of MCRD's 15 draws were repetitions it
-    walked into while ahead in material (every child won nearly all its descents).
+    reason: against ``alphabeta:depth=4`` all 15 of MCRD's draws in 40 games were
+    repetitions, 12 of them with MCRD ahead in material (every child won nearly all its
+    descents).
 
 Budgets
     ``playouts=N`` (default 20000): about ``N`` playouts per move. ``time=S``: the seed's
