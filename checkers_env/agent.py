@@ -24,11 +24,10 @@ from typing import Any, Callable, Protocol, runtime_checkable
 
 import numpy as np
 
-from .bitboard import BB_SQUARES
-from .board import BLACK, Move
+from .board import BLACK, Move, move_from_row
 from .errors import UnknownAgentError
 from .game import Game
-from .kernels import FROM, TO, new_move_buffer, generate_moves_kernel
+from .kernels import generate_moves_kernel, new_move_buffer
 from .policies import OPPONENT_GREEDY, OPPONENT_RANDOM, choose
 
 ENTRY_POINT_GROUP = "checkers_env.agents"
@@ -112,19 +111,7 @@ class _NumbaChooserAgent(BaseAgent):
             raise ValueError(f"{self} has no legal move in {board.fen()}")
         rng_state = int(self.rng.integers(1, 2**62))
         j, _ = choose(self.opponent_kind, buffer, n, mover, opponent, board.kings, board.turn == BLACK, rng_state)
-        row = buffer[j]
-        return _move_from_row(board, int(row[FROM]), int(row[TO]), int(row[2]))
-
-
-def _move_from_row(board, frm: int, to: int, captured: int) -> Move:
-    for move in board.legal_moves():
-        if (
-            BB_SQUARES[move.path[0] - 1] == 1 << frm
-            and BB_SQUARES[move.path[-1] - 1] == 1 << to
-            and move.captured == captured
-        ):
-            return move
-    raise AssertionError("kernel move not among legal moves")  # the kernels share one generator
+        return move_from_row(buffer[j])
 
 
 class RandomAgent(_NumbaChooserAgent):

@@ -131,6 +131,23 @@ class Move:
 _MOVE_RE = re.compile(r"^\s*([0-9]{1,4})((?:\s*[-x:]\s*[0-9]{1,4})+)\s*[!?]*\s*$")
 
 
+def move_from_row(row) -> Move:
+    """The ``Move`` of a kernel move row ``(from, to, captured, path, hops, ...)`` (bit
+    indices and packed landings, as ``kernels.generate_moves`` writes them)."""
+    frm, _, captured, path, hops = (int(x) for x in row[:5])
+    squares = [_SQUARE_OF_BIT[frm]] + [_SQUARE_OF_BIT[(path >> (5 * i)) & 31] for i in range(hops)]
+    return Move(tuple(squares), captured)
+
+
+def move_to_row(move: Move) -> tuple[int, int, int, int, int]:
+    """The kernel move row ``(from, to, captured, path, hops)`` of a ``Move``."""
+    bits = [bb.square_to_bit(square) for square in move.path]
+    path = 0
+    for h, bit in enumerate(bits[1:]):
+        path |= bit << (5 * h)
+    return bits[0], bits[-1], move.captured, path, len(bits) - 1
+
+
 def _split_move_text(text: str) -> tuple[list[int], str]:
     """Squares and separator kind ('-', 'x' or ':') of a move text."""
     if not isinstance(text, str):
@@ -274,11 +291,7 @@ class Board:
         mover, opponent = self.mover_bitboards
         buffer = new_move_buffer()
         n = generate_moves_kernel(mover, opponent, self.kings, self.turn == BLACK, buffer)
-        moves = []
-        for frm, _, captured, path, hops in buffer[:n].tolist():
-            squares = [_SQUARE_OF_BIT[frm]]
-            squares += [_SQUARE_OF_BIT[(path >> (5 * i)) & 31] for i in range(hops)]
-            moves.append(Move(tuple(squares), captured))
+        moves = [move_from_row(row) for row in buffer[:n].tolist()]
         moves.sort(key=lambda move: move.path)
         return tuple(moves)
 

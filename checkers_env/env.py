@@ -112,8 +112,7 @@ from gymnasium.error import ResetNeeded
 
 from . import env_core as core
 from .agent import Agent, GreedyAgent, RandomAgent, make_agent
-from .bitboard import bit_to_square, square_to_bit
-from .board import BLACK, Board, Color, Move
+from .board import BLACK, Board, Color, Move, move_from_row, move_to_row
 from .errors import IllegalMoveError
 from .game import Game, Rules
 from .policies import OPPONENT_EXTERNAL, OPPONENT_GREEDY, OPPONENT_RANDOM
@@ -175,22 +174,6 @@ def describe_action(action: int, color: Color) -> str:
     square = k + 1 if color == BLACK else 32 - k
     names = ("forward-left", "forward-right", "backward-left", "backward-right")
     return f"action {action} (square {square}, {names[d]})"
-
-
-def move_to_row(move: Move) -> np.ndarray:
-    """The kernel move row ``(from, to, captured, path, hops)`` of a ``Move``."""
-    bits = [square_to_bit(square) for square in move.path]
-    path = 0
-    for h, bit in enumerate(bits[1:]):
-        path |= bit << (5 * h)
-    return np.array([bits[0], bits[-1], move.captured, path, len(bits) - 1], dtype=np.int64)
-
-
-def move_from_row(row) -> Move:
-    """A ``Move`` from a kernel move row ``(from, to, captured, path, hops, ...)``."""
-    path = [bit_to_square(int(row[0]))]
-    path += [bit_to_square((int(row[3]) >> (5 * h)) & 31) for h in range(int(row[4]))]
-    return Move(tuple(path), int(row[2]))
 
 
 #: Kernel move rows ``(from, to, captured, path, hops)`` seen so far -> ``(Move, PDN)``;
@@ -365,7 +348,7 @@ class CheckersEnv(RenderMixin, gym.Env):
                     f"opponent {self.opponent} chose {move}, which is not legal in {self.board.fen()}"
                 )
             reward = core.after_external_move(
-                self._state, self._moves, self._positions, self._last, 0, move_to_row(move),
+                self._state, self._moves, self._positions, self._last, 0, np.array(move_to_row(move), dtype=np.int64),
                 self._kind, _REWARDS[self.reward_mode], self._rules,
             )
         self._sync()

@@ -51,7 +51,8 @@ from pettingzoo.utils import wrappers
 
 from . import env_core as core
 from .board import Board, Color
-from .env import _REWARDS, check_action, move_from_row, resolve_max_plies, rules_array
+from .board import move_from_row
+from .env import _REWARDS, check_action, resolve_max_plies, rules_array
 from .game import Rules
 from .policies import OPPONENT_NONE
 from .rendering import RenderMixin

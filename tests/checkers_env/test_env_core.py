@@ -17,7 +17,7 @@ import reference_movegen as ref
 
 from checkers_env import Board
 from checkers_env import env_core as core
-from checkers_env.env import move_from_row
+from checkers_env.board import move_from_row
 
 NO_DRAW_RULES = np.array([0, 0, 1 << 30], dtype=np.int64)
 
