@@ -18,7 +18,8 @@ Measured in one run (issue 3's goals in brackets):
   the random opponent's reply, ends, autoresets, rewards and the legal-hop masks) without
   the float observation planes [>= 20 M board-steps/s]; ``with_observations`` adds the
   planes (what the Gymnasium API returns); ``parallel`` uses numba's threads, otherwise
-  one (as the vector env does without ``parallel``).
+  one (as the vector env does without ``parallel``); ``plain_loop`` is the same loop
+  compiled without ``prange`` (the reference that shows why the kernel uses it).
 
 Parallel figures need idle cores: on a machine shared with other work a parallel step
 waits until every thread has been scheduled, and one thread is faster.
@@ -64,6 +65,13 @@ def run() -> dict:
                 results[key + "_board_steps_per_s"] = _best(
                     lambda n=n, p=parallel, o=observations: _vector_kernel_rate(n, parallel=p, observations=o)
                 )
+    # Why the batch kernel is compiled with prange even for one thread: the same loop
+    # compiled plainly, on one thread, in the same run.
+    plain = _best(lambda: _vector_kernel_rate(4096, observations=False, plain_loop=True))
+    results["vector_kernel_n4096_plain_loop_raw_board_steps_per_s"] = plain
+    results["vector_kernel_n4096_prange_over_plain_loop_one_thread"] = (
+        results["vector_kernel_n4096_raw_board_steps_per_s"] / plain
+    )
     results["numba_threads"] = numba.get_num_threads()
     _print_table(results)
     return results
@@ -177,8 +185,38 @@ def _vector_env_rate(num_envs: int, seconds: float = SECONDS, parallel: bool | N
     return steps / elapsed
 
 
+_PLAIN_LOOP = None
+
+
+def _plain_loop_kernel():
+    """``env_core.vector_step`` with ``range`` for ``prange``, compiled without parallel."""
+    global _PLAIN_LOOP
+    if _PLAIN_LOOP is None:
+        from checkers_env import env_core as core
+
+        step_one = core._vector_step_one
+
+        @numba.njit(cache=True)
+        def plain_vector_step(
+            state, moves, positions, last, actions, start, color_mode, opponent_kind, reward_mode,
+            rules, observations, masks, rewards, terminated, truncated, with_observations,
+        ):
+            illegal = 0
+            for i in range(state.shape[0]):
+                illegal += step_one(
+                    state, moves, positions, last, actions, start, color_mode, opponent_kind,
+                    reward_mode, rules, observations, masks, rewards, terminated, truncated,
+                    with_observations, i,
+                )
+            return illegal
+
+        _PLAIN_LOOP = plain_vector_step
+    return _PLAIN_LOOP
+
+
 def _vector_kernel_rate(
-    num_envs: int, seconds: float = SECONDS, parallel: bool = False, observations: bool = True
+    num_envs: int, seconds: float = SECONDS, parallel: bool = False, observations: bool = True,
+    plain_loop: bool = False,
 ) -> float:
     import gymnasium as gym
 
@@ -190,7 +228,7 @@ def _vector_kernel_rate(
     raw = envs.unwrapped if hasattr(envs, "unwrapped") else envs
     threads = numba.get_num_threads()
     numba.set_num_threads(threads if parallel else 1)
-    kernel = core.vector_step
+    kernel = _plain_loop_kernel() if plain_loop else core.vector_step
     planes = np.zeros((num_envs, core.NUM_PLANES, 8, 8), dtype=np.float32)
     rewards = np.zeros(num_envs, dtype=np.float64)
     terminated = np.zeros(num_envs, dtype=np.bool_)
