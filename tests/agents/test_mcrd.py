@@ -205,8 +205,7 @@ def test_cycle_context_uses_the_games_previous_position():
 
 
 def _shuffled_kings(fen: str, shuffle: list[str]) -> Game:
-    """A game from ``fen`` whose kings shuffle back and forth: the side to move at the
-    end can repeat the position a third time."""
+    """A game from ``fen`` whose kings shuffle back and forth along ``shuffle``."""
     game = Game(start=Board.from_fen(fen))
     for move in shuffle:
         game.play(move)
@@ -241,9 +240,7 @@ def test_a_move_that_lets_the_opponent_repeat_is_worth_a_draw_at_most():
     # Black to move, three kings against one: after 6-1 White's 32-27 would make the
     # position of Black's first move a third time. The descents, which know nothing of the
     # game's history, rate 6-1 like every other winning move.
-    game = Game(start=Board.from_fen("B:WK27:BK1,K14,K15"))
-    for move in ["1-6", "27-32", "6-1", "32-27", "1-6", "27-32"]:
-        game.play(move)
+    game = _shuffled_kings("B:WK27:BK1,K14,K15", ["1-6", "27-32", "6-1", "32-27", "1-6", "27-32"])
     repeat = [str(m) for m in game.legal_moves()].index("6-1")
     result = MCRDAgent(playouts=4000, backend="cpu", seed=0).search(game)
     assert result.ceilings == {repeat: 0.5} and not result.decided
