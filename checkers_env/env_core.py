@@ -542,8 +542,7 @@ def _step_board(state, moves, positions, last, i, action, opponent_kind, reward_
     if state[i, S_WAITING]:
         return 0.0, status
     reward = _reward(state, i, mover_color, reward_mode)
-    if reward_mode == REWARD_MATERIAL:
-        _remember_material(state, i)
+    _remember_material(state, i)
     return reward, status
 
 
