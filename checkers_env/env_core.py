@@ -8,9 +8,9 @@ reached the crowning row, the complete move is played. The single Gymnasium env,
 vector env and the PettingZoo env all run on these kernels (the single env is a batch of
 one), so they cannot disagree.
 
-Per board the state is one row of ``state`` (columns below), the history of positions
-(for repetition), the last moves played (for ``info`` and rendering) and a move list that
-only the greedy opponent uses.
+Per board the state is one row of ``state`` (columns below), a key of the position at
+every ply (for repetition, see ``_position_key``), the last moves played (for ``info``
+and rendering) and a move list that only the greedy opponent uses.
 
 Frames: the *mover's frame* is the board seen from the mover's chair. Square ``s`` has
 index ``k = s - 1`` for Black and ``k = 32 - s`` for White; direction ``d`` is 0
@@ -128,7 +128,7 @@ def new_batch(num_boards: int, history: int, last_moves: int = 4):
     state = np.zeros((num_boards, STATE_FIELDS), dtype=np.int64)
     state[:, S_END] = END_NO_MOVES  # not started: the first call must reset
     moves = np.zeros((num_boards, MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
-    positions = np.zeros((num_boards, history, 3), dtype=np.int64)
+    positions = np.zeros((num_boards, history), dtype=np.int64)  # position keys, by ply
     last = np.zeros((num_boards, last_moves, MOVE_FIELDS + 1), dtype=np.int64)  # +1: mover colour
     return state, moves, positions, last
 
@@ -300,9 +300,7 @@ def play_move(state, positions, last, i, frm, to, captured, path, hops, rules):
         state[i, S_QUIET] += 1
     ply = state[i, S_PLY]
     if ply < positions.shape[1]:
-        positions[i, ply, 0] = state[i, S_BLACK]
-        positions[i, ply, 1] = state[i, S_WHITE]
-        positions[i, ply, 2] = state[i, S_KINGS]
+        positions[i, ply] = _position_key(state, i)
     return _update_end(state, positions, i, rules)
 
 
@@ -323,7 +321,7 @@ def _update_end(state, positions, i, rules):
     if jumping == 0 and movers(mover, opponent, kings, black_to_move) == 0:
         end = END_NO_MOVES
         winner = 1 - state[i, S_TURN]
-    elif rules[0] > 0 and state[i, S_QUIET] >= 4 and _repetitions(state, positions, i) >= rules[0]:
+    elif rules[0] > 0 and state[i, S_QUIET] >= 4 * (rules[0] - 1) and _repetitions(state, positions, i) >= rules[0]:
         end = END_REPETITION
     elif rules[1] > 0 and state[i, S_QUIET] >= rules[1]:
         end = END_NO_PROGRESS
@@ -335,19 +333,29 @@ def _update_end(state, positions, i, rules):
 
 
 @numba.njit(cache=True, inline="always")
+def _position_key(state, i):
+    """Both sides' pieces in one integer (Black's 32 bits low, White's high).
+
+    It stands for the whole position when compared with positions since the last capture
+    or man move, which is all ``_repetitions`` compares: those share the same men, so the
+    pieces that are not men are the kings."""
+    return state[i, S_BLACK] | (state[i, S_WHITE] << 32)
+
+
+@numba.njit(cache=True, inline="always")
 def _repetitions(state, positions, i):
-    """How often the current position (same side to move) occurred this episode; only
-    positions since the last capture or man move can repeat it."""
+    """How often the current position (same side to move) occurred this episode.
+
+    Only positions since the last capture or man move can repeat it, and none two plies
+    back (the side that moved then has not moved back yet): a repetition takes at least
+    four plies, so the scan starts there and a count of ``r`` needs ``4 * (r - 1)`` quiet
+    plies (``_update_end`` skips the scan before that)."""
     ply = state[i, S_PLY]
+    key = _position_key(state, i)
     count = 1
-    back = 2
+    back = 4
     while back <= state[i, S_QUIET] and ply - back >= 0:
-        p = ply - back
-        if (
-            positions[i, p, 0] == state[i, S_BLACK]
-            and positions[i, p, 1] == state[i, S_WHITE]
-            and positions[i, p, 2] == state[i, S_KINGS]
-        ):
+        if positions[i, ply - back] == key:
             count += 1
         back += 2
     return count
@@ -377,9 +385,7 @@ def reset_board(state, positions, last, i, black, white, kings, turn, color_mode
         state[i, S_AGENT] = -1
     else:
         state[i, S_AGENT] = color_mode
-    positions[i, 0, 0] = black
-    positions[i, 0, 1] = white
-    positions[i, 0, 2] = kings
+    positions[i, 0] = _position_key(state, i)
     return _update_end(state, positions, i, rules)
 
 

@@ -4,7 +4,8 @@ The kernels check and play hops on the bitboards, without listing moves. Here ev
 sequence the mask allows is followed from each position (depth first, on copies of the
 state), and the complete moves so reached must be exactly the reference generator's legal
 moves, with the same captured pieces and resulting positions; every action outside the
-mask must be refused, at the first hop and in the middle of multi-jumps.
+mask must be refused, at the first hop and in the middle of multi-jumps. And the games'
+ends (no moves, repetition, no progress) must be those ``Game`` finds.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from collections import Counter
 import numpy as np
 import reference_movegen as ref
 
-from checkers_env import Board
+from checkers_env import Board, Game, Rules
 from checkers_env import env_core as core
 from checkers_env.board import move_from_row
 
@@ -104,3 +105,43 @@ def test_a_man_crowned_by_a_jump_stops_there():
     # although a king there could jump 27 next.
     got = check(Board.from_fen("B:W26,27:B22"))
     assert [path for path, _, _ in got] == [(22, 31)]
+
+
+def _random_endgame(rng: random.Random) -> Board:
+    """A few kings each and maybe a man: games that shuffle kings until a draw rule ends them."""
+    squares = rng.sample(range(1, 33), 6)
+    black, white = squares[: rng.randint(1, 3)], squares[3 : 3 + rng.randint(1, 3)]
+
+    def pieces(side, crowning_row):  # the first piece may be a man, off its crowning row
+        man = side[0] not in crowning_row and rng.random() < 0.3
+        return ",".join(str(s) if i == 0 and man else f"K{s}" for i, s in enumerate(side))
+
+    return Board.from_fen(f"{rng.choice('BW')}:W{pieces(white, range(1, 5))}:B{pieces(black, range(29, 33))}")
+
+
+def test_game_ends_agree_with_game_in_king_endings():
+    """The kernels' repetition scan keeps one key per ply and starts four plies back; every
+    end (no moves, repetition, no progress, move cap) must be the one ``Game`` finds."""
+    rng = random.Random(7)
+    ends: Counter = Counter()
+    for repetition in (2, 3):
+        rules = Rules(repetition=repetition, no_progress_plies=40, max_plies=120)
+        rules_array = np.array([rules.repetition, rules.no_progress_plies, rules.max_plies], dtype=np.int64)
+        for _ in range(250):
+            board = _random_endgame(rng)
+            if not board.legal_moves():
+                continue
+            game = Game(start=board, rules=rules)
+            state, moves, positions, last = core.new_batch(1, rules.max_plies + 1)
+            core.reset_board(state, positions, last, 0, board.black, board.white, board.kings, int(board.turn), -1, 1, rules_array)
+            mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
+            while state[0, core.S_END] == core.END_NONE:
+                core.write_mask(state, 0, mask)
+                action = rng.choice(np.flatnonzero(mask).tolist())
+                reward, status = core.step_board(state, moves, positions, last, 0, action, 0, 0, rules_array)
+                if status == core.HOP_COMPLETES:
+                    game.play(move_from_row(last[0, 0]))
+                    assert game.is_over() == (state[0, core.S_END] != core.END_NONE), (board.fen(), game.to_pdn())
+            assert core.END_NAMES[state[0, core.S_END]] == str(game.termination), (board.fen(), game.to_pdn())
+            ends[str(game.termination)] += 1
+    assert ends["repetition"] >= 80 and ends["no_progress"] >= 15 and ends["no_moves"] >= 50, ends
