@@ -19,7 +19,10 @@ Measured in one run (issue 3's goals in brackets):
   the float observation planes [>= 20 M board-steps/s]; ``with_observations`` adds the
   planes (what the Gymnasium API returns); ``parallel`` uses numba's threads, otherwise
   one (as the vector env does without ``parallel``); ``plain_loop`` is the same loop
-  compiled without ``prange`` (the reference that shows why the kernel uses it).
+  compiled without ``prange`` (the reference that shows why the kernel uses it);
+  ``self_play`` is the vector env's ``self_play=True`` mode, where the kernel plays no
+  opponent and a step is one hop of the side to move (against the random opponent a step
+  is the learner's hop and, once its move is complete, the opponent's whole reply).
 
 Parallel figures need idle cores: on a machine shared with other work a parallel step
 waits until every thread has been scheduled, and one thread is faster.
@@ -65,6 +68,12 @@ def run() -> dict:
                 results[key + "_board_steps_per_s"] = _best(
                     lambda n=n, p=parallel, o=observations: _vector_kernel_rate(n, parallel=p, observations=o)
                 )
+    for n in VECTOR_SIZES:
+        for parallel in (False, True):
+            key = f"vector_kernel_n{n}_self_play" + ("_parallel" if parallel else "") + "_raw_board_steps_per_s"
+            results[key] = _best(
+                lambda n=n, p=parallel: _vector_kernel_rate(n, parallel=p, observations=False, self_play=True)
+            )
     # Why the batch kernel is compiled with prange even for one thread: the same loop
     # compiled plainly, on one thread, in the same run.
     plain = _best(lambda: _vector_kernel_rate(4096, observations=False, plain_loop=True))
@@ -216,14 +225,16 @@ def _plain_loop_kernel():
 
 def _vector_kernel_rate(
     num_envs: int, seconds: float = SECONDS, parallel: bool = False, observations: bool = True,
-    plain_loop: bool = False,
+    plain_loop: bool = False, self_play: bool = False,
 ) -> float:
     import gymnasium as gym
 
     import checkers_env  # noqa: F401
     from checkers_env import env_core as core
 
-    envs = gym.make_vec("Checkers-v0", num_envs=num_envs, vectorization_mode="vector_entry_point")
+    envs = gym.make_vec(
+        "Checkers-v0", num_envs=num_envs, vectorization_mode="vector_entry_point", self_play=self_play
+    )
     envs.reset(seed=0)
     raw = envs.unwrapped if hasattr(envs, "unwrapped") else envs
     threads = numba.get_num_threads()

@@ -8,9 +8,9 @@ reached the crowning row, the complete move is played. The single Gymnasium env,
 vector env and the PettingZoo env all run on these kernels (the single env is a batch of
 one), so they cannot disagree.
 
-Per board the state is one row of ``state`` (columns below), a key of the position at
-every ply (for repetition, see ``_position_key``), the last moves played (for ``info``
-and rendering) and a move list that only the greedy opponent uses.
+Per board the state is one row of ``state`` (columns below), a key of each position since
+the last capture or man move (for repetition, see ``_repetitions``), the last moves played
+(for ``info`` and rendering) and a move list that only the greedy opponent uses.
 
 Frames: the *mover's frame* is the board seen from the mover's chair. Square ``s`` has
 index ``k = s - 1`` for Black and ``k = 32 - s`` for White; direction ``d`` is 0
@@ -123,12 +123,13 @@ OBS_CELL = _observation_cells()
 
 
 def new_batch(num_boards: int, history: int, last_moves: int = 4):
-    """Arrays for ``num_boards`` boards keeping ``history`` positions and the last
-    ``last_moves`` moves each (0: no record, for callers that never read it)."""
+    """Arrays for ``num_boards`` boards keeping ``history`` positions (those since the last
+    capture or man move: more than the no-progress or move-cap limit never serves) and the
+    last ``last_moves`` moves each (0: no record, for callers that never read it)."""
     state = np.zeros((num_boards, STATE_FIELDS), dtype=np.int64)
     state[:, S_END] = END_NO_MOVES  # not started: the first call must reset
     moves = np.zeros((num_boards, MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
-    positions = np.zeros((num_boards, history), dtype=np.int64)  # position keys, by ply
+    positions = np.zeros((num_boards, history), dtype=np.int64)  # see _repetitions
     last = np.zeros((num_boards, last_moves, MOVE_FIELDS + 1), dtype=np.int64)  # +1: mover colour
     return state, moves, positions, last
 
@@ -298,9 +299,9 @@ def play_move(state, positions, last, i, frm, to, captured, path, hops, rules):
         state[i, S_QUIET] = 0
     else:
         state[i, S_QUIET] += 1
-    ply = state[i, S_PLY]
-    if ply < positions.shape[1]:
-        positions[i, ply] = _position_key(state, i)
+    quiet = state[i, S_QUIET]
+    if quiet < positions.shape[1]:
+        positions[i, quiet] = _position_key(state, i)
     return _update_end(state, positions, i, rules)
 
 
@@ -346,16 +347,18 @@ def _position_key(state, i):
 def _repetitions(state, positions, i):
     """How often the current position (same side to move) occurred this episode.
 
-    Only positions since the last capture or man move can repeat it, and none two plies
-    back (the side that moved then has not moved back yet): a repetition takes at least
-    four plies, so the scan starts there and a count of ``r`` needs ``4 * (r - 1)`` quiet
-    plies (``_update_end`` skips the scan before that)."""
-    ply = state[i, S_PLY]
+    Only positions since the last capture or man move can repeat it, so those are all
+    ``positions`` keeps, indexed by the quiet plies before them (``S_QUIET``): most plies
+    of a game write the same slot, which stays in cache. None two plies back can repeat it
+    (the side that moved then has not moved back yet): a repetition takes at least four
+    plies, so the scan starts there and a count of ``r`` needs ``4 * (r - 1)`` quiet plies
+    (``_update_end`` skips the scan before that)."""
+    quiet = state[i, S_QUIET]
     key = _position_key(state, i)
     count = 1
     back = 4
-    while back <= state[i, S_QUIET] and ply - back >= 0:
-        if positions[i, ply - back] == key:
+    while back <= quiet:
+        if quiet - back < positions.shape[1] and positions[i, quiet - back] == key:
             count += 1
         back += 2
     return count
