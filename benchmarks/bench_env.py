@@ -41,8 +41,8 @@ import numba
 import numpy as np
 
 #: Wall time of one timed repetition.
-SECONDS = 1.0
-REPEATS = 3
+SECONDS = 0.6
+REPEATS = 5
 VECTOR_SIZES = (1024, 4096)
 
 
