@@ -31,7 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 ALLOCATIONS = ("uniform", "proportional", "halving")
 
 
-def positions(count: int, seed: int = 0) -> list:
+def positions(count: int, seed: int = 0, min_moves: int = 3) -> list:
+    """``count`` positions from master games, ply 12-40, with at least ``min_moves`` moves."""
     games = read_pdn(ROOT / "tests" / "data" / "acf_games.pdn")
     rng = np.random.default_rng(seed)
     chosen = []
@@ -40,7 +41,7 @@ def positions(count: int, seed: int = 0) -> list:
         if len(boards) <= 40:
             continue
         board = boards[int(rng.integers(12, 41))]
-        if len(board.legal_moves()) >= 3:
+        if len(board.legal_moves()) >= min_moves:
             chosen.append(board)
         if len(chosen) == count:
             break

@@ -1,0 +1,81 @@
+"""Whether more playouts would change MCRD's moves (what a bigger budget could buy).
+
+    python -m benchmarks.mcrd_convergence [--positions 60] [--budget 800000]
+
+``--budget`` defaults to about what ``mcrd:time=1`` spends on this project's 2-core
+machine (780 k playouts per second, ``python -m benchmarks mcrd``). For positions from
+master games (``tests/data/acf_games.pdn``, the same draw as ``mcrd_allocations``, at
+least two legal moves) the uniform search is run with a quarter of the budget, the budget
+under two seeds, and four times the budget, and the chosen moves are compared:
+
+* ``same_move_budget_two_seeds``: how often two searches with the budget agree (the noise
+  left at the budget);
+* ``same_move_budget_vs_4x`` and ``same_move_quarter_vs_4x``: how often the budget (or a
+  quarter of it) chooses what four times the budget chooses;
+* ``regret_vs_4x``: the four-times search's win rate of its choice minus that of the
+  budget's choice (mean), in win-rate points.
+
+If the budget already chooses as four times the budget does, a faster backend (a GPU) or a
+longer clock would not change the agent's play: its strength is then what random descents
+value, not how many of them it runs. Writes ``benchmarks/results/mcrd_convergence.json``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+from pathlib import Path
+
+import numpy as np
+
+from agents.mcrd import MCRDAgent
+
+from .mcrd_allocations import positions
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main(argv: list[str] | None = None) -> dict:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--positions", type=int, default=60)
+    parser.add_argument("--budget", type=int, default=800_000, help="playouts (about mcrd:time=1 here)")
+    args = parser.parse_args(argv)
+    started = time.perf_counter()
+    budgets = {
+        "quarter": (args.budget // 4, 1),
+        "budget": (args.budget, 1),
+        "budget_other_seed": (args.budget, 2),
+        "four_times": (4 * args.budget, 1),
+    }
+    rows = []
+    for board in positions(args.positions, min_moves=2):
+        row = {}
+        for name, (playouts, seed) in budgets.items():
+            result = MCRDAgent(playouts=playouts, backend="cpu", seed=seed).search(board)
+            row[name] = result.chosen
+            if name == "four_times":
+                row["four_times_rates"] = result.rates
+        rows.append(row)
+    share = lambda a, b: float(np.mean([r[a] == r[b] for r in rows]))  # noqa: E731
+    regret = np.array([r["four_times_rates"][r["four_times"]] - r["four_times_rates"][r["budget"]] for r in rows])
+    results = {
+        "positions": len(rows),
+        "budget": args.budget,
+        "same_move_budget_two_seeds": share("budget", "budget_other_seed"),
+        "same_move_budget_vs_4x": share("budget", "four_times"),
+        "same_move_quarter_vs_4x": share("quarter", "four_times"),
+        "regret_vs_4x": float(regret.mean()),
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    for key, value in results.items():
+        print(f"{key:28s} {value}")
+    out = ROOT / "benchmarks" / "results" / "mcrd_convergence.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2) + "\n")
+    print(f"wrote {out.relative_to(ROOT)}")
+    return results
+
+
+if __name__ == "__main__":
+    main()
