@@ -222,6 +222,7 @@ class CheckersEnv(RenderMixin, gym.Env):
         self._rules = rules_array(self.rules, self.max_plies)
         self._state, self._moves, self._positions, self._last = core.new_batch(1, self.max_plies + 1)
         self._mask = np.zeros((1, core.NUM_ACTIONS), dtype=np.int8)
+        self._mask_words = core.mask_words(self._mask)
         self._reward_code = _REWARDS[self.reward_mode]
         self._game: Game | None = None  # kept only for an external opponent
         self._history: list[tuple] = []  # kernel rows (from, to, captured, path, hops) of the moves
@@ -280,7 +281,7 @@ class CheckersEnv(RenderMixin, gym.Env):
         mask = np.empty(core.NUM_ACTIONS, dtype=np.int8)
         reward, status, end, count, waiting = core.single_step(
             self._state, self._moves, self._positions, self._last, action,
-            self._kind, self._reward_code, self._rules, observation, mask,
+            self._kind, self._reward_code, self._rules, observation, core.mask_words(mask),
         )
         if waiting:
             self._sync()
@@ -315,7 +316,7 @@ class CheckersEnv(RenderMixin, gym.Env):
         return [_cached_move(row)[0] for row in self._history]
 
     def _legal_mask(self) -> np.ndarray:
-        core.write_mask(self._state, 0, self._mask[0])
+        core.write_mask(self._state, 0, self._mask_words[0])
         return self._mask[0]
 
     def _observe(self) -> np.ndarray:
@@ -395,7 +396,7 @@ def move_from_hops(board: Board, choose_hop) -> Move:
     mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
     while True:
         core.write_observation(state, 0, observation)
-        core.write_mask(state, 0, mask)
+        core.write_mask(state, 0, core.mask_words(mask))
         action = check_action(choose_hop(observation, mask))
         status = core.hop(state, positions, last, 0, action, rules)
         if status == core.HOP_ILLEGAL:

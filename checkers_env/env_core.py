@@ -180,22 +180,50 @@ def _jump_landing(mover, opponent, kings, black_to_move, bit, d):
 # -- masks and observations ---------------------------------------------------------------
 
 
+def _mask_words():
+    """``MASK_WORD[n]``: the mask word of a square whose hops are the directions in ``n``
+    (bit d), as the four bytes ``(n >> d) & 1`` in memory order (so on any byte order)."""
+    table = [np.frombuffer(bytes((n >> d) & 1 for d in range(4)), dtype=np.uint32)[0] for n in range(16)]
+    return np.array(table, dtype=np.uint32)
+
+
+MASK_WORD = _mask_words()
+
+
+def mask_words(masks: np.ndarray) -> np.ndarray:
+    """The ``uint32`` view the kernels write masks through: ``int8[..., 128]`` masks seen
+    as ``[..., 32]`` words, one per square of the mover's frame (``action = 4 * k + d`` is
+    byte ``d`` of word ``k``). Made once by the caller: a view made inside a kernel costs
+    more than the mask."""
+    if masks.dtype != np.int8 or masks.shape[-1] != NUM_ACTIONS or not masks.flags.c_contiguous:
+        raise ValueError(f"masks must be C-contiguous int8 [..., {NUM_ACTIONS}], got {masks.dtype} {masks.shape}")
+    return masks.view(np.uint32)
+
+
 @numba.njit(cache=True)
-def write_mask(state, i, out):
-    """``out[128]`` int8: the legal next hops of the side to move, in its frame (see
-    ``_write_mask``)."""
-    _write_mask(state, i, out)
+def write_mask(state, i, words):
+    """The legal next hops of the side to move, in its frame, into ``words`` (``uint32[32]``,
+    a ``mask_words`` view of an ``int8[128]`` mask; see ``_write_mask``)."""
+    _write_mask(state, i, words)
 
 
 @numba.njit(cache=True, inline="always")
-def _write_mask(state, i, out):
-    """``out[128]`` int8: the legal next hops of the side to move, in its frame.
+def _flip_directions(directions):
+    """Directions (bit d) seen from the other chair: d becomes 3 - d."""
+    return ((directions & 1) << 3) | ((directions & 2) << 1) | ((directions >> 1) & 2) | ((directions >> 3) & 1)
+
+
+@numba.njit(cache=True, inline="always")
+def _write_mask(state, i, words):
+    """The legal next hops of the side to move, in its frame: one word per square.
 
     Read straight off the bitboards: during a multi-jump the jumps of the moving piece;
     otherwise every jump when a capture exists (any jump starts a legal capture), else
-    every step.
+    every step. Written a square at a time (its four directions in one word), which is
+    faster than a byte per hop.
     """
-    out[:] = 0
+    for k in range(32):
+        words[k] = 0
     if state[i, S_END] != END_NONE:
         return
     color = state[i, S_TURN]
@@ -203,20 +231,24 @@ def _write_mask(state, i, out):
     mover, opponent, kings = _turn_boards(state, i)
     if state[i, S_HOPS] > 0:
         bit = _current_square(state, i)
-        base = 4 * INDEX_OF_BIT[color, bit]
         directions = jump_hops(mover, opponent, kings, black_to_move, bit)
-        for d in range(4):
-            if (directions >> d) & 1:
-                out[base + (d if black_to_move else 3 - d)] = 1
+        if not black_to_move:
+            directions = _flip_directions(directions)
+        words[INDEX_OF_BIT[color, bit]] = MASK_WORD[directions]
         return
     jumping = state[i, S_JUMPERS] != 0
-    for d in range(4):
-        sources = hop_sources(mover, opponent, kings, black_to_move, d, jumping)
-        frame_d = d if black_to_move else 3 - d
-        while sources:
-            bit = lowest_bit_index(sources)
-            sources &= sources - 1
-            out[4 * INDEX_OF_BIT[color, bit] + frame_d] = 1
+    nw = hop_sources(mover, opponent, kings, black_to_move, 0, jumping)
+    ne = hop_sources(mover, opponent, kings, black_to_move, 1, jumping)
+    sw = hop_sources(mover, opponent, kings, black_to_move, 2, jumping)
+    se = hop_sources(mover, opponent, kings, black_to_move, 3, jumping)
+    if not black_to_move:  # White's frame: its forward-left is the board's SE, and so on
+        nw, ne, sw, se = se, sw, ne, nw
+    pieces = nw | ne | sw | se
+    while pieces:
+        bit = lowest_bit_index(pieces)
+        pieces &= pieces - 1
+        directions = ((nw >> bit) & 1) | (((ne >> bit) & 1) << 1) | (((sw >> bit) & 1) << 2) | (((se >> bit) & 1) << 3)
+        words[INDEX_OF_BIT[color, bit]] = MASK_WORD[directions]
 
 
 @numba.njit(cache=True)
@@ -598,8 +630,9 @@ def vector_step(
 ):
     """Step every board (autoreset on the step after an episode ends, as Gymnasium's
     ``NEXT_STEP`` mode) and write observations and masks (every element of the output
-    arrays is written, so they may come from ``np.empty``). Returns how many boards hit
-    an illegal action.
+    arrays is written, so they may come from ``np.empty``; ``masks`` is the
+    ``mask_words`` view of the ``int8[N, 128]`` masks). Returns how many boards hit an
+    illegal action.
 
     The boards are independent and spread over numba's threads (``numba.set_num_threads``
     before the call picks how many; the results are the same for any number). Even on one
@@ -633,7 +666,8 @@ def vector_reset(
     state, moves, positions, last, seeds, start, color_mode, opponent_kind, rules,
     observations, masks,
 ):
-    """Reset every board; ``seeds[i]`` seeds board ``i``'s random stream (0 keeps it)."""
+    """Reset every board; ``seeds[i]`` seeds board ``i``'s random stream (0 keeps it);
+    ``masks`` as in ``vector_step``."""
     for i in range(state.shape[0]):
         reset_board(
             state, positions, last, i, start[0], start[1], start[2], start[3], color_mode, seeds[i], rules,
@@ -669,8 +703,8 @@ def after_external_move(state, moves, positions, last, i, move, opponent_kind, r
 @numba.njit(cache=True)
 def single_step(state, moves, positions, last, action, opponent_kind, reward_mode, rules, observation, mask):
     """One ``Checkers-v0`` step of board 0 in one call: ``step_board``, then the
-    observation and mask of the position reached. Returns ``(reward, hop_status, end,
-    last_count, waiting)``."""
+    observation and mask (a ``mask_words`` view) of the position reached. Returns
+    ``(reward, hop_status, end, last_count, waiting)``."""
     reward, status = step_board(state, moves, positions, last, 0, action, opponent_kind, reward_mode, rules)
     write_observation(state, 0, observation)
     write_mask(state, 0, mask)

@@ -118,7 +118,7 @@ class raw_env(RenderMixin, AECEnv):
         core.write_observation_for(self._state, 0, color, observation)
         mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
         if agent == self.agent_selection:
-            core.write_mask(self._state, 0, mask)
+            core.write_mask(self._state, 0, core.mask_words(mask))
         return {"observation": observation, "action_mask": mask}
 
     def reset(self, seed=None, options=None):

@@ -108,6 +108,7 @@ class CheckersVectorEnv(VectorEnv):
         self._start = np.array([start.black, start.white, start.kings, int(start.turn)], dtype=np.int64)
         n = self.num_envs
         self._masks = np.zeros((n, core.NUM_ACTIONS), dtype=np.int8)
+        self._mask_words = core.mask_words(self._masks)  # what the kernels write through
         self._started = False
         self.parallel = parallel
 
@@ -135,7 +136,7 @@ class CheckersVectorEnv(VectorEnv):
         observations = np.empty((self.num_envs, core.NUM_PLANES, 8, 8), dtype=np.float32)
         core.vector_reset(
             self._state, self._moves, self._positions, self._last, board_seeds, self._start,
-            self._color_mode, self._kind, self._rules, observations, self._masks,
+            self._color_mode, self._kind, self._rules, observations, self._mask_words,
         )
         self._started = True
         return observations, self._infos()
@@ -168,7 +169,7 @@ class CheckersVectorEnv(VectorEnv):
         arguments = (
             self._state, self._moves, self._positions, self._last, actions, self._start,
             self._color_mode, self._kind, _REWARDS[self.reward_mode], self._rules,
-            observations, self._masks, rewards, terminated, truncated,
+            observations, self._mask_words, rewards, terminated, truncated,
         )
         if self.parallel:
             core.vector_step(*arguments)

@@ -14,6 +14,7 @@ import random
 from collections import Counter
 
 import numpy as np
+import pytest
 import reference_movegen as ref
 
 from checkers_env import Board, Game, Rules
@@ -42,7 +43,7 @@ def hop_reachable_moves(board: Board) -> Counter:
     mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
     while stack:
         state, positions, last = stack.pop()
-        core.write_mask(state, 0, mask)
+        core.write_mask(state, 0, core.mask_words(mask))
         legal = set(np.flatnonzero(mask).tolist())
         assert legal, f"a node without legal hops in {board.fen()}"
         for action in range(core.NUM_ACTIONS):
@@ -136,7 +137,7 @@ def test_game_ends_agree_with_game_in_king_endings():
             core.reset_board(state, positions, last, 0, board.black, board.white, board.kings, int(board.turn), -1, 1, rules_array)
             mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
             while state[0, core.S_END] == core.END_NONE:
-                core.write_mask(state, 0, mask)
+                core.write_mask(state, 0, core.mask_words(mask))
                 action = rng.choice(np.flatnonzero(mask).tolist())
                 reward, status = core.step_board(state, moves, positions, last, 0, action, 0, 0, rules_array)
                 if status == core.HOP_COMPLETES:
@@ -145,3 +146,12 @@ def test_game_ends_agree_with_game_in_king_endings():
             assert core.END_NAMES[state[0, core.S_END]] == str(game.termination), (board.fen(), game.to_pdn())
             ends[str(game.termination)] += 1
     assert ends["repetition"] >= 80 and ends["no_progress"] >= 15 and ends["no_moves"] >= 50, ends
+
+
+def test_mask_words_is_a_view_of_int8_masks_only():
+    masks = np.zeros((3, core.NUM_ACTIONS), dtype=np.int8)
+    words = core.mask_words(masks)
+    assert words.shape == (3, 32) and np.shares_memory(words, masks)
+    for bad in (masks.astype(np.bool_), np.zeros((3, 64), np.int8), np.zeros((128, 3), np.int8).T):
+        with pytest.raises(ValueError, match="masks must be C-contiguous int8"):
+            core.mask_words(bad)
