@@ -220,7 +220,7 @@ class CheckersEnv(RenderMixin, gym.Env):
 
         self._kind = opponent_kind(self.opponent)
         self._rules = rules_array(self.rules, self.max_plies)
-        self._state, self._moves, self._positions, self._last = core.new_batch(1, self.max_plies + 1)
+        self._state, self._moves, self._positions, self._last = core.new_batch(1, core.history_for(self._rules))
         self._mask = np.zeros((1, core.NUM_ACTIONS), dtype=np.int8)
         self._mask_words = core.mask_words(self._mask)
         self._reward_code = _REWARDS[self.reward_mode]

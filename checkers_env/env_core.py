@@ -122,6 +122,13 @@ def _observation_cells():
 OBS_CELL = _observation_cells()
 
 
+def history_for(rules: np.ndarray) -> int:
+    """Positions a board can need to keep under ``rules`` (``int64[3]``, see ``play_move``):
+    one per quiet ply, and the no-progress rule or else the move cap bounds those."""
+    no_progress, max_plies = int(rules[1]), int(rules[2])
+    return min(no_progress, max_plies) + 1 if no_progress > 0 else max_plies + 1
+
+
 def new_batch(num_boards: int, history: int, last_moves: int = 4):
     """Arrays for ``num_boards`` boards keeping ``history`` positions (those since the last
     capture or man move: more than the no-progress or move-cap limit never serves) and the

@@ -102,7 +102,7 @@ class raw_env(RenderMixin, AECEnv):
         }
         self.action_spaces = {a: spaces.Discrete(core.NUM_ACTIONS) for a in self.possible_agents}
         self._rules = rules_array(self.rules, self.max_plies)
-        self._state, self._moves, self._positions, self._last = core.new_batch(1, self.max_plies + 1)
+        self._state, self._moves, self._positions, self._last = core.new_batch(1, core.history_for(self._rules))
         self._history = []
         self._renderer = None
 

@@ -102,7 +102,7 @@ class CheckersVectorEnv(VectorEnv):
         self._rules = rules_array(self.rules, self.max_plies)
         # No last-move records: nothing here reads them.
         self._state, self._moves, self._positions, self._last = core.new_batch(
-            self.num_envs, self.max_plies + 1, last_moves=0
+            self.num_envs, core.history_for(self._rules), last_moves=0
         )
         start = Board()
         self._start = np.array([start.black, start.white, start.kings, int(start.turn)], dtype=np.int64)

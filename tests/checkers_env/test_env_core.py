@@ -133,7 +133,7 @@ def test_game_ends_agree_with_game_in_king_endings():
             if not board.legal_moves():
                 continue
             game = Game(start=board, rules=rules)
-            state, moves, positions, last = core.new_batch(1, rules.max_plies + 1)
+            state, moves, positions, last = core.new_batch(1, core.history_for(rules_array))
             core.reset_board(state, positions, last, 0, board.black, board.white, board.kings, int(board.turn), -1, 1, rules_array)
             mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
             while state[0, core.S_END] == core.END_NONE:
@@ -155,3 +155,9 @@ def test_mask_words_is_a_view_of_int8_masks_only():
     for bad in (masks.astype(np.bool_), np.zeros((3, 64), np.int8), np.zeros((128, 3), np.int8).T):
         with pytest.raises(ValueError, match="masks must be C-contiguous int8"):
             core.mask_words(bad)
+
+
+def test_history_is_bounded_by_the_no_progress_rule_or_the_move_cap():
+    assert core.history_for(np.array([3, 80, 400])) == 81
+    assert core.history_for(np.array([3, 0, 400])) == 401
+    assert core.history_for(np.array([3, 500, 400])) == 401
