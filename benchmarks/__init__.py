@@ -16,6 +16,7 @@ measured here, never in timed unit tests (DESIGN §7).
 from __future__ import annotations
 
 import datetime
+import json
 import os
 import platform
 import subprocess
@@ -26,6 +27,16 @@ from pathlib import Path
 PACKAGE_DIR = Path(__file__).resolve().parent
 RESULTS_DIR = PACKAGE_DIR / "results"
 REPO_ROOT = PACKAGE_DIR.parent
+
+
+def write_study(name: str, results: dict) -> Path:
+    """Write a study's results (a ``python -m benchmarks.<name>`` script outside the
+    suite, such as ``mcrd_allocations``) to ``RESULTS_DIR/<name>.json``; returns the path."""
+    out = RESULTS_DIR / f"{name}.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text(json.dumps(results, indent=2) + "\n")
+    print(f"wrote {out.relative_to(REPO_ROOT)}")
+    return out
 
 
 def available() -> list[str]:

@@ -17,9 +17,7 @@ Writes ``benchmarks/results/mcrd_allocations.json``.
 from __future__ import annotations
 
 import argparse
-import json
 import time
-from pathlib import Path
 
 import numpy as np
 
@@ -27,13 +25,13 @@ from checkers_env import read_pdn
 
 from agents.mcrd import MCRDAgent
 
-ROOT = Path(__file__).resolve().parent.parent
+from . import REPO_ROOT, write_study
 ALLOCATIONS = ("uniform", "proportional", "halving")
 
 
 def positions(count: int, seed: int = 0, min_moves: int = 3) -> list:
     """``count`` positions from master games, ply 12-40, with at least ``min_moves`` moves."""
-    games = read_pdn(ROOT / "tests" / "data" / "acf_games.pdn")
+    games = read_pdn(REPO_ROOT / "tests" / "data" / "acf_games.pdn")
     rng = np.random.default_rng(seed)
     chosen = []
     for index in rng.permutation(len(games)):
@@ -86,10 +84,7 @@ def main(argv: list[str] | None = None) -> dict:
         }
         print(f"{allocation:13s} regret {r.mean():.4f} +- {results[allocation]['regret_standard_error']:.4f}"
               f"  best move {np.mean(best[allocation]):.1%}")
-    out = ROOT / "benchmarks" / "results" / "mcrd_allocations.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(results, indent=2) + "\n")
-    print(f"wrote {out.relative_to(ROOT)}")
+    write_study("mcrd_allocations", results)
     return results
 
 

@@ -23,17 +23,14 @@ value, not how many of them it runs. Writes ``benchmarks/results/mcrd_convergenc
 from __future__ import annotations
 
 import argparse
-import json
 import time
-from pathlib import Path
 
 import numpy as np
 
 from agents.mcrd import MCRDAgent
 
+from . import write_study
 from .mcrd_allocations import positions
-
-ROOT = Path(__file__).resolve().parent.parent
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -70,10 +67,7 @@ def main(argv: list[str] | None = None) -> dict:
     }
     for key, value in results.items():
         print(f"{key:28s} {value}")
-    out = ROOT / "benchmarks" / "results" / "mcrd_convergence.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
-    out.write_text(json.dumps(results, indent=2) + "\n")
-    print(f"wrote {out.relative_to(ROOT)}")
+    write_study("mcrd_convergence", results)
     return results
 
 
