@@ -278,11 +278,11 @@ class CheckersEnv(RenderMixin, gym.Env):
         self._consumed = 0  # the kernel starts a new list of last moves
         # One kernel call: the hop, the numba opponent's replies, the observation and mask.
         observation = np.empty((core.NUM_PLANES, 8, 8), dtype=np.float32)
-        mask = np.empty(core.NUM_ACTIONS, dtype=np.int8)
         reward, status, end, count, waiting = core.single_step(
             self._state, self._moves, self._positions, self._last, action,
-            self._kind, self._reward_code, self._rules, observation, core.mask_words(mask),
+            self._kind, self._reward_code, self._rules, observation, self._mask_words[0],
         )
+        mask = self._mask[0].copy()  # the caller's own, as the observation
         if waiting:
             self._sync()
             reward = self._play_external_opponent()

@@ -50,8 +50,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
 from . import env_core as core
-from .board import Board, Color
-from .board import move_from_row
+from .board import Board, Color, move_from_row
 from .env import _REWARDS, check_action, resolve_max_plies, rules_array
 from .game import Rules
 from .policies import OPPONENT_NONE

@@ -20,6 +20,7 @@ import reference_movegen as ref
 from checkers_env import Board, Game, Rules
 from checkers_env import env_core as core
 from checkers_env.board import move_from_row
+from checkers_env.env import rules_array
 
 NO_DRAW_RULES = np.array([0, 0, 1 << 30], dtype=np.int64)
 
@@ -121,25 +122,25 @@ def _random_endgame(rng: random.Random) -> Board:
 
 
 def test_game_ends_agree_with_game_in_king_endings():
-    """The kernels' repetition scan keeps one key per ply and starts four plies back; every
-    end (no moves, repetition, no progress, move cap) must be the one ``Game`` finds."""
+    """The kernels keep one key per quiet ply and scan from four plies back; every end (no
+    moves, repetition, no progress, move cap) must be the one ``Game`` finds."""
     rng = random.Random(7)
     ends: Counter = Counter()
     for repetition in (2, 3):
         rules = Rules(repetition=repetition, no_progress_plies=40, max_plies=120)
-        rules_array = np.array([rules.repetition, rules.no_progress_plies, rules.max_plies], dtype=np.int64)
+        limits = rules_array(rules, rules.max_plies)
         for _ in range(250):
             board = _random_endgame(rng)
             if not board.legal_moves():
                 continue
             game = Game(start=board, rules=rules)
-            state, moves, positions, last = core.new_batch(1, core.history_for(rules_array))
-            core.reset_board(state, positions, last, 0, board.black, board.white, board.kings, int(board.turn), -1, 1, rules_array)
+            state, moves, positions, last = core.new_batch(1, core.history_for(limits))
+            core.reset_board(state, positions, last, 0, board.black, board.white, board.kings, int(board.turn), -1, 1, limits)
             mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
             while state[0, core.S_END] == core.END_NONE:
                 core.write_mask(state, 0, core.mask_words(mask))
                 action = rng.choice(np.flatnonzero(mask).tolist())
-                reward, status = core.step_board(state, moves, positions, last, 0, action, 0, 0, rules_array)
+                reward, status = core.step_board(state, moves, positions, last, 0, action, 0, 0, limits)
                 if status == core.HOP_COMPLETES:
                     game.play(move_from_row(last[0, 0]))
                     assert game.is_over() == (state[0, core.S_END] != core.END_NONE), (board.fen(), game.to_pdn())
