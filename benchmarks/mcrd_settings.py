@@ -16,6 +16,13 @@ the piece-count ``king_weight`` at the cap) is scored by
 * ``minus_cap150``: its mean loss minus the shipped setting's on the same positions, with
   the standard error of that paired difference.
 
+Two reference rows are scored the same way: ``two_ply`` (not the seed's method: a 2-ply
+minimax over MCRD's statistics, every reply of the opponent searched by MCRD with an equal
+share of the same playout budget and a move valued by the opponent's best reply), which
+asks whether the descents miss replies a search would see; and ``alphabeta_depth4``, the
+league's opponent of issue 5's strength goal (``make_agent("alphabeta:depth=4")``), which
+shares the judge's positional evaluation and is flattered by it.
+
 ``--playouts`` defaults to 200 000: a quarter of what ``mcrd:time=1`` spends here, where
 its choices already agree with four times that budget in 93 % of master-game positions
 (``mcrd_convergence``). Writes ``benchmarks/results/mcrd_settings.json``.
@@ -30,6 +37,8 @@ import numpy as np
 
 from agents.alphabeta import Searcher
 from agents.mcrd import MCRDAgent
+from agents.mcrd.search import win_rates
+from checkers_env import Game, make_agent
 
 from . import write_study
 from .mcrd_allocations import positions
@@ -42,6 +51,11 @@ SETTINGS = {
     "cap400": {"max_moves": 400},
     "cap40_king_weight2": {"max_moves": 40, "king_weight": 2.0},
     "cap150_king_weight2": {"king_weight": 2.0},
+}
+#: Reference rows (not MCRD settings), scored the same way.
+REFERENCES = {
+    "two_ply": "2-ply minimax over MCRD's statistics at the same playout budget (two_ply_choice)",
+    "alphabeta_depth4": "make_agent('alphabeta:depth=4'), the opponent of issue 5's goal",
 }
 #: Loss given to a move when the deep search finds a forced win elsewhere.
 DECIDED_LOSS = 1000
@@ -59,6 +73,27 @@ def move_points(board, depth: int, searcher: Searcher) -> np.ndarray:
     return np.array(points, dtype=np.float64)
 
 
+def two_ply_choice(board, playouts: int, seed: int) -> int:
+    """The move of a 2-ply minimax over MCRD's statistics (not the seed's method).
+
+    Each child's position is searched by MCRD (the shipped setting) with an equal share of
+    ``playouts``, which gives the opponent's win rate after each of its replies; a move is
+    worth one minus the best of those, and the best move is played (a move that leaves the
+    opponent no move wins).
+    """
+    moves = board.legal_moves()
+    share = max(playouts // len(moves), 1)
+    values = []
+    for j, move in enumerate(moves):
+        child = board.play(move)
+        if not child.has_legal_moves():
+            values.append(2.0)
+            continue
+        result = MCRDAgent(playouts=share, backend="cpu", seed=seed * 1000 + j).search(child)
+        values.append(1.0 - win_rates(result.wins, result.playouts).max())
+    return int(np.argmax(values))
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--positions", type=int, default=80)
@@ -67,11 +102,18 @@ def main(argv: list[str] | None = None) -> dict:
     args = parser.parse_args(argv)
     started = time.perf_counter()
     searcher = Searcher()
-    losses = {name: [] for name in SETTINGS}
+    losses = {name: [] for name in (*SETTINGS, *REFERENCES)}
+    alphabeta = make_agent("alphabeta:depth=4,seed=0")
     for number, board in enumerate(positions(args.positions, min_moves=2)):
         points = move_points(board, args.depth, searcher)
         for name, params in SETTINGS.items():
             chosen = MCRDAgent(playouts=args.playouts, backend="cpu", seed=number, **params).search(board).chosen
+            losses[name].append(min(points.max() - points[chosen], DECIDED_LOSS))
+        choices = {
+            "two_ply": two_ply_choice(board, args.playouts, number),
+            "alphabeta_depth4": board.legal_moves().index(alphabeta.select_move(Game(start=board))),
+        }
+        for name, chosen in choices.items():
             losses[name].append(min(points.max() - points[chosen], DECIDED_LOSS))
     results = {
         "positions": args.positions,
@@ -84,7 +126,7 @@ def main(argv: list[str] | None = None) -> dict:
         loss = np.array(values)
         difference = loss - shipped
         results[name] = {
-            "params": SETTINGS[name],
+            **({"params": SETTINGS[name]} if name in SETTINGS else {"reference": REFERENCES[name]}),
             "mean_loss": float(loss.mean()),
             "mean_loss_standard_error": float(loss.std(ddof=1) / np.sqrt(len(loss))),
             "best_move_share": float(np.mean(loss == 0)),
