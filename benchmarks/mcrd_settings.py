@@ -106,13 +106,12 @@ def main(argv: list[str] | None = None) -> dict:
     alphabeta = make_agent("alphabeta:depth=4,seed=0")
     for number, board in enumerate(positions(args.positions, min_moves=2)):
         points = move_points(board, args.depth, searcher)
-        for name, params in SETTINGS.items():
-            chosen = MCRDAgent(playouts=args.playouts, backend="cpu", seed=number, **params).search(board).chosen
-            losses[name].append(min(points.max() - points[chosen], DECIDED_LOSS))
         choices = {
-            "two_ply": two_ply_choice(board, args.playouts, number),
-            "alphabeta_depth4": board.legal_moves().index(alphabeta.select_move(Game(start=board))),
+            name: MCRDAgent(playouts=args.playouts, backend="cpu", seed=number, **params).search(board).chosen
+            for name, params in SETTINGS.items()
         }
+        choices["two_ply"] = two_ply_choice(board, args.playouts, number)
+        choices["alphabeta_depth4"] = board.legal_moves().index(alphabeta.select_move(Game(start=board)))
         for name, chosen in choices.items():
             losses[name].append(min(points.max() - points[chosen], DECIDED_LOSS))
     results = {
