@@ -248,7 +248,7 @@ def _vector_kernel_rate(
     rng = np.array([0x2545F4914F6CDD1D], dtype=np.int64)
     actions = np.zeros(num_envs, dtype=np.int64)
     arguments = (raw._state, raw._moves, raw._positions, raw._last, actions, raw._start,
-                 raw._color_mode, raw._kind, 0, raw._rules, planes, core.mask_words(masks),
+                 raw._color_mode, raw._kind, 0, raw._rules, planes, raw._mask_words,
                  rewards, terminated, truncated, observations)
     for _ in range(20):
         _pick_legal(masks, rng, actions)

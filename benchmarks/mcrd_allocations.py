@@ -26,6 +26,7 @@ from checkers_env import read_pdn
 from agents.mcrd import MCRDAgent
 
 from . import REPO_ROOT, write_study
+
 ALLOCATIONS = ("uniform", "proportional", "halving")
 
 

@@ -54,7 +54,10 @@ def main(argv: list[str] | None = None) -> dict:
             if name == "four_times":
                 row["four_times_rates"] = result.rates
         rows.append(row)
-    share = lambda a, b: float(np.mean([r[a] == r[b] for r in rows]))  # noqa: E731
+
+    def share(a: str, b: str) -> float:
+        return float(np.mean([r[a] == r[b] for r in rows]))
+
     regret = np.array([r["four_times_rates"][r["four_times"]] - r["four_times_rates"][r["budget"]] for r in rows])
     results = {
         "positions": len(rows),

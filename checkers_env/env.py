@@ -394,9 +394,10 @@ def move_from_hops(board: Board, choose_hop) -> Move:
         raise IllegalMoveError(f"no legal move in {board.fen()}")
     observation = np.zeros((core.NUM_PLANES, 8, 8), dtype=np.float32)
     mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
+    words = core.mask_words(mask)
     while True:
         core.write_observation(state, 0, observation)
-        core.write_mask(state, 0, core.mask_words(mask))
+        core.write_mask(state, 0, words)
         action = check_action(choose_hop(observation, mask))
         status = core.hop(state, positions, last, 0, action, rules)
         if status == core.HOP_ILLEGAL:

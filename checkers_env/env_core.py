@@ -187,14 +187,14 @@ def _jump_landing(mover, opponent, kings, black_to_move, bit, d):
 # -- masks and observations ---------------------------------------------------------------
 
 
-def _mask_words():
+def _mask_word_table():
     """``MASK_WORD[n]``: the mask word of a square whose hops are the directions in ``n``
     (bit d), as the four bytes ``(n >> d) & 1`` in memory order (so on any byte order)."""
     table = [np.frombuffer(bytes((n >> d) & 1 for d in range(4)), dtype=np.uint32)[0] for n in range(16)]
     return np.array(table, dtype=np.uint32)
 
 
-MASK_WORD = _mask_words()
+MASK_WORD = _mask_word_table()
 
 
 def mask_words(masks: np.ndarray) -> np.ndarray:

@@ -42,9 +42,10 @@ def hop_reachable_moves(board: Board) -> Counter:
         return found
     stack = [root]
     mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
+    words = core.mask_words(mask)
     while stack:
         state, positions, last = stack.pop()
-        core.write_mask(state, 0, core.mask_words(mask))
+        core.write_mask(state, 0, words)
         legal = set(np.flatnonzero(mask).tolist())
         assert legal, f"a node without legal hops in {board.fen()}"
         for action in range(core.NUM_ACTIONS):
@@ -137,8 +138,9 @@ def test_game_ends_agree_with_game_in_king_endings():
             state, moves, positions, last = core.new_batch(1, core.history_for(limits))
             core.reset_board(state, positions, last, 0, board.black, board.white, board.kings, int(board.turn), -1, 1, limits)
             mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
+            words = core.mask_words(mask)
             while state[0, core.S_END] == core.END_NONE:
-                core.write_mask(state, 0, core.mask_words(mask))
+                core.write_mask(state, 0, words)
                 action = rng.choice(np.flatnonzero(mask).tolist())
                 reward, status = core.step_board(state, moves, positions, last, 0, action, 0, 0, limits)
                 if status == core.HOP_COMPLETES:
