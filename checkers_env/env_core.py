@@ -63,7 +63,7 @@ from .policies import OPPONENT_EXTERNAL, OPPONENT_GREEDY, choose_greedy, materia
     S_WINNER,  # 0 Black, 1 White, -1 none
     S_LAST_COUNT,  # moves stored in ``last`` since the learner's previous action
     S_START_TURN,  # side to move at the start (history parity)
-    S_MATERIAL_OWN,  # learner's material at its previous decision (material reward)
+    S_MATERIAL_OWN,  # learner's material at its previous decision (material reward only)
     S_MATERIAL_OPP,
     S_WAITING,  # 1 when an external opponent must move
 ) = range(23)
@@ -94,9 +94,10 @@ NUM_ACTIONS = 128
 
 
 def _frame_tables():
-    """``INDEX_OF_BIT[color, bit]`` (the mover-frame index k) and its inverse."""
-    index_of_bit = np.zeros((2, 32), dtype=np.int64)
-    bit_of_index = np.zeros((2, 32), dtype=np.int64)
+    """``INDEX_OF_BIT[color, bit]`` (the mover-frame index k) and its inverse. Unsigned, so
+    numba indexes with them without the code for negative indices."""
+    index_of_bit = np.zeros((2, 32), dtype=np.uint8)
+    bit_of_index = np.zeros((2, 32), dtype=np.uint8)
     for bit in range(32):
         square = 4 * (bit // 4) + 4 - bit % 4
         for color, k in ((0, square - 1), (1, 32 - square)):
@@ -113,7 +114,7 @@ def _observation_cells():
     obs_cell = np.zeros((2, 32), dtype=np.int64)
     for a in range(32):
         for color in range(2):
-            k = INDEX_OF_BIT[color, a]
+            k = int(INDEX_OF_BIT[color, a])
             row = k // 4
             obs_cell[color, a] = 8 * row + 2 * (3 - k % 4) + row % 2  # square 4r+1 is the rightmost
     return obs_cell
@@ -530,9 +531,6 @@ def hop(state, positions, last, i, action, rules):
         if to_bb == 0:
             return HOP_ILLEGAL
         to = lowest_bit_index(to_bb)
-        state[i, S_ORIGIN] = frm
-        state[i, S_PREFIX] = to
-        state[i, S_HOPS] = 1
         play_move(state, positions, last, i, frm, to, 0, to, 1, rules)
         return HOP_COMPLETES
     land = _jump_landing(mover, opponent, kings, black_to_move, frm, direction)
@@ -590,7 +588,8 @@ def _step_board(state, moves, positions, last, i, action, opponent_kind, reward_
     if state[i, S_WAITING]:
         return 0.0, status
     reward = _reward(state, i, mover_color, reward_mode)
-    _remember_material(state, i)
+    if reward_mode == REWARD_MATERIAL:  # the only reader of the remembered material
+        _remember_material(state, i)
     return reward, status
 
 
@@ -703,7 +702,8 @@ def after_external_move(state, moves, positions, last, i, move, opponent_kind, r
         return 0.0
     agent = state[i, S_AGENT]
     reward = _reward(state, i, agent, reward_mode)
-    _remember_material(state, i)
+    if reward_mode == REWARD_MATERIAL:
+        _remember_material(state, i)
     return reward
 
 

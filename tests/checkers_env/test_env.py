@@ -388,6 +388,17 @@ def test_material_reward_on_a_capture():
     assert reward == pytest.approx(0.0)
 
 
+def test_material_reward_against_an_external_opponent():
+    # As above, with the reply played by an agent outside the kernels (after_external_move).
+    env = make(reward="material", opponent=ScriptedAgent(["29-25", "25-22"]))
+    env.reset(seed=0, options={"fen": "B:W14,K29:B9,K1"})
+    _, reward, _, _, info = env.step(action_of("9x18", "black"))
+    assert info["last_moves"] == ["9x18", "29-25"]
+    assert reward == pytest.approx(0.1 * math.log((5 / 3) / (5 / 5)))
+    _, reward, _, _, _ = env.step(action_of("1-6", "black"))
+    assert reward == pytest.approx(0.0)  # measured from the material at the last decision
+
+
 def test_material_reward_when_losing_a_piece():
     # Black men 11 and 1 against White men 19 and 32: after 11-15 White must jump 19x10,
     # so Black's material over White's goes from 4/4 to 2/4.
