@@ -466,50 +466,78 @@ def _reward(state, i, viewer, reward_mode):
 
 
 @numba.njit(cache=True, inline="always")
+def _opponent_move(state, moves, i, opponent_kind):
+    """The move a numba opponent chooses for the side to move: ``(from, to, captured,
+    path, hops)``. ``moves[i]`` is the greedy opponent's move list (``policies.choose``
+    picks the same moves from a list)."""
+    mover, opponent = _mover_and_opponent(state, i)
+    kings = state[i, S_KINGS]
+    black_to_move = state[i, S_TURN] == 0
+    if opponent_kind == OPPONENT_GREEDY:
+        n = generate_moves_kernel(mover, opponent, kings, black_to_move, moves[i])
+        j, rng = choose_greedy(moves[i], n, mover, opponent, kings, black_to_move, state[i, S_RNG])
+        frm, to, captured = moves[i, j, 0], moves[i, j, 1], moves[i, j, 2]
+        path, hops = moves[i, j, 3], moves[i, j, 4]
+    else:
+        # choose_random's draw, with the k-th move found as nth_move does, without
+        # listing the others (and with the capturing pieces known from _update_end).
+        jumping = state[i, S_JUMPERS]
+        if jumping:
+            n = count_captures(mover, opponent, kings, black_to_move)
+            rng, k = random_below(state[i, S_RNG], n)
+            frm, to, captured, path, hops = nth_capture(mover, opponent, kings, black_to_move, jumping, k)
+        else:
+            n = count_steps(mover, opponent, kings, black_to_move)
+            rng, k = random_below(state[i, S_RNG], n)
+            from_bb, to_bb = nth_step(mover, opponent, kings, black_to_move, k)
+            frm, to, captured = lowest_bit_index(from_bb), lowest_bit_index(to_bb), np.int64(0)
+            path, hops = to, np.int64(1)
+    state[i, S_RNG] = rng
+    return frm, to, captured, path, hops
+
+
+@numba.njit(cache=True, inline="always")
+def _opponent_to_move(state, i, opponent_kind):
+    """Whether a numba opponent moves now; raises ``S_WAITING`` when an external one must."""
+    if state[i, S_END] != END_NONE or state[i, S_TURN] == state[i, S_AGENT] or state[i, S_AGENT] < 0:
+        return False
+    if opponent_kind == OPPONENT_EXTERNAL:
+        state[i, S_WAITING] = 1
+        return False
+    return True
+
+
+@numba.njit(cache=True, inline="always")
 def opponent_turns(state, moves, positions, last, i, opponent_kind, rules):
     """Let a numba opponent move until the learner is to move or the game ends; an
-    external opponent only raises ``S_WAITING``. ``moves[i]`` is the greedy opponent's
-    move list (``policies.choose`` picks the same moves from a list)."""
-    while state[i, S_END] == END_NONE and state[i, S_TURN] != state[i, S_AGENT]:
-        if opponent_kind == OPPONENT_EXTERNAL:
-            state[i, S_WAITING] = 1
-            return
-        mover, opponent = _mover_and_opponent(state, i)
-        kings = state[i, S_KINGS]
-        black_to_move = state[i, S_TURN] == 0
-        if opponent_kind == OPPONENT_GREEDY:
-            n = generate_moves_kernel(mover, opponent, kings, black_to_move, moves[i])
-            j, rng = choose_greedy(moves[i], n, mover, opponent, kings, black_to_move, state[i, S_RNG])
-            frm, to, captured = moves[i, j, 0], moves[i, j, 1], moves[i, j, 2]
-            path, hops = moves[i, j, 3], moves[i, j, 4]
-        else:
-            # choose_random's draw, with the k-th move found as nth_move does, without
-            # listing the others (and with the capturing pieces known from _update_end).
-            jumping = state[i, S_JUMPERS]
-            if jumping:
-                n = count_captures(mover, opponent, kings, black_to_move)
-                rng, k = random_below(state[i, S_RNG], n)
-                frm, to, captured, path, hops = nth_capture(mover, opponent, kings, black_to_move, jumping, k)
-            else:
-                n = count_steps(mover, opponent, kings, black_to_move)
-                rng, k = random_below(state[i, S_RNG], n)
-                from_bb, to_bb = nth_step(mover, opponent, kings, black_to_move, k)
-                frm, to, captured = lowest_bit_index(from_bb), lowest_bit_index(to_bb), np.int64(0)
-                path, hops = to, np.int64(1)
-        state[i, S_RNG] = rng
+    external opponent only raises ``S_WAITING``."""
+    while _opponent_to_move(state, i, opponent_kind):
+        frm, to, captured, path, hops = _opponent_move(state, moves, i, opponent_kind)
         play_move(state, positions, last, i, frm, to, captured, path, hops, rules)
 
 
 @numba.njit(cache=True, inline="always")
 def hop(state, positions, last, i, action, rules):
-    """Apply one hop (an action in the mover's frame). Returns ``HOP_*``.
+    """Apply one hop (an action in the mover's frame), and the move once complete.
+    Returns ``HOP_*``."""
+    status, frm, to, captured, path, hops = _hop_move(state, i, action)
+    if status == HOP_COMPLETES:
+        play_move(state, positions, last, i, frm, to, captured, path, hops, rules)
+    return status
+
+
+@numba.njit(cache=True, inline="always")
+def _hop_move(state, i, action):
+    """Check one hop (an action in the mover's frame) and play it if it leaves the move
+    unfinished. Returns ``(HOP_*, from, to, captured, path, hops)``, the last five the
+    complete move when the status is ``HOP_COMPLETES``, for the caller to ``play_move``.
 
     Legality is read off the bitboards, as ``write_mask`` does: during a multi-jump only
     a jump of the moving piece; else a jump of any piece when one exists, else a step.
     Jumps are played on the ``S_CUR_*`` boards as they come (a jumped piece can then be
     neither jumped again nor, by the parity of landing squares, landed on, as the rules
-    require); the move is applied to the position once it is complete, which is when the
-    piece can jump no more or a man reached the crowning row.
+    require); the move is complete when the piece can jump no more or a man reached the
+    crowning row.
     """
     color = state[i, S_TURN]
     black_to_move = color == 0
@@ -521,21 +549,21 @@ def hop(state, positions, last, i, action, rules):
     from_bb = np.int64(1) << frm
     if hops > 0:
         if frm != _current_square(state, i):
-            return HOP_ILLEGAL
+            return HOP_ILLEGAL, 0, 0, 0, 0, 0
     elif mover & from_bb == 0:
-        return HOP_ILLEGAL
+        return HOP_ILLEGAL, 0, 0, 0, 0, 0
     if hops == 0 and state[i, S_JUMPERS] == 0:
         if not (piece_directions(kings, frm, black_to_move) >> direction) & 1:
-            return HOP_ILLEGAL
+            return HOP_ILLEGAL, 0, 0, 0, 0, 0
         to_bb = step(from_bb, direction) & ~(mover | opponent) & FULL
         if to_bb == 0:
-            return HOP_ILLEGAL
+            return HOP_ILLEGAL, 0, 0, 0, 0, 0
         to = lowest_bit_index(to_bb)
         origin, land, captured, path, move_hops = np.int64(frm), to, np.int64(0), to, np.int64(1)
     else:
         land = _jump_landing(mover, opponent, kings, black_to_move, frm, direction)
         if land < 0:
-            return HOP_ILLEGAL
+            return HOP_ILLEGAL, 0, 0, 0, 0, 0
         over = step(from_bb, direction)
         land_bb = np.int64(1) << land
         was_king = kings & from_bb
@@ -554,12 +582,9 @@ def hop(state, positions, last, i, action, rules):
             state[i, S_CUR_MOVER] = mover
             state[i, S_CUR_OPPONENT] = opponent
             state[i, S_CUR_KINGS] = kings
-            return HOP_CONTINUES
+            return HOP_CONTINUES, 0, 0, 0, 0, 0
         origin, captured, path, move_hops = state[i, S_ORIGIN], state[i, S_CAPTURED], state[i, S_PREFIX], hops + 1
-    # One call site for both kinds of move: play_move is inlined, and every copy adds to the
-    # batch kernel's code and register pressure (measured: a few % faster than two copies).
-    play_move(state, positions, last, i, origin, land, captured, path, move_hops, rules)
-    return HOP_COMPLETES
+    return HOP_COMPLETES, origin, land, captured, path, move_hops
 
 
 @numba.njit(cache=True)
@@ -576,15 +601,21 @@ def _step_board(state, moves, positions, last, i, action, opponent_kind, reward_
     reference counts, a good part of a step)."""
     mover_color = state[i, S_TURN]
     state[i, S_LAST_COUNT] = 0
-    status = hop(state, positions, last, i, action, rules)
+    status, frm, to, captured, path, hops = _hop_move(state, i, action)
     if status == HOP_ILLEGAL:
         state[i, S_END] = END_ILLEGAL
         state[i, S_WINNER] = 1 - mover_color
         return -1.0, status
     if status == HOP_CONTINUES:
         return 0.0, status
-    if state[i, S_AGENT] >= 0:
-        opponent_turns(state, moves, positions, last, i, opponent_kind, rules)
+    # The learner's move, then the numba opponent's replies, through one play_move: it is
+    # inlined, and each copy adds code and register pressure to the batch kernel (one
+    # copy measured 2-3 % faster than two).
+    while True:
+        play_move(state, positions, last, i, frm, to, captured, path, hops, rules)
+        if not _opponent_to_move(state, i, opponent_kind):
+            break
+        frm, to, captured, path, hops = _opponent_move(state, moves, i, opponent_kind)
     if state[i, S_WAITING]:
         return 0.0, status
     reward = _reward(state, i, mover_color, reward_mode)
