@@ -210,14 +210,12 @@ def _plain_loop_kernel():
             state, moves, positions, last, actions, start, color_mode, opponent_kind, reward_mode,
             rules, observations, masks, rewards, terminated, truncated, with_observations,
         ):
-            illegal = 0
             for i in range(state.shape[0]):
-                illegal += step_one(
+                step_one(
                     state, moves, positions, last, actions, start, color_mode, opponent_kind,
                     reward_mode, rules, observations, masks, rewards, terminated, truncated,
                     with_observations, i,
                 )
-            return illegal
 
         _PLAIN_LOOP = plain_vector_step
     return _PLAIN_LOOP

@@ -632,8 +632,7 @@ def _vector_step_one(
     state, moves, positions, last, actions, start, color_mode, opponent_kind, reward_mode,
     rules, observations, masks, rewards, terminated, truncated, with_observations, i,
 ):
-    """``vector_step`` for board ``i``; returns 1 for an illegal action, else 0."""
-    illegal = 0
+    """``vector_step`` for board ``i``."""
     rewards[i] = 0.0
     terminated[i] = False
     truncated[i] = False
@@ -643,11 +642,9 @@ def _vector_step_one(
         )
         _start_turns(state, moves, positions, last, i, opponent_kind, rules)
     else:
-        reward, status = _step_board(
+        reward, _ = _step_board(
             state, moves, positions, last, i, actions[i], opponent_kind, reward_mode, rules
         )
-        if status == HOP_ILLEGAL:
-            illegal = 1
         rewards[i] = reward
         end = state[i, S_END]
         if end == END_MAX_PLIES:
@@ -657,7 +654,6 @@ def _vector_step_one(
     if with_observations:
         write_observation(state, i, observations[i])
     _write_mask(state, i, masks[i])
-    return illegal
 
 
 @numba.njit(cache=True, parallel=True)
@@ -668,8 +664,9 @@ def vector_step(
     """Step every board (autoreset on the step after an episode ends, as Gymnasium's
     ``NEXT_STEP`` mode) and write observations and masks (every element of the output
     arrays is written, so they may come from ``np.empty``; ``masks`` is the
-    ``mask_words`` view of the ``int8[N, 128]`` masks). Returns how many boards hit an
-    illegal action.
+    ``mask_words`` view of the ``int8[N, 128]`` masks). A board whose action was illegal
+    ends with ``S_END == END_ILLEGAL`` (no count is returned: a reduction over the threads
+    costs an allocation per call).
 
     The boards are independent and spread over numba's threads (``numba.set_num_threads``
     before the call picks how many; the results are the same for any number). Even on one
@@ -680,14 +677,12 @@ def vector_step(
     ``with_observations=False`` leaves ``observations`` untouched: the state machine
     alone (hops, opponents' replies, ends, resets, rewards and masks), for callers that
     encode the boards (``state[:, S_BLACK:S_KINGS + 1]``) themselves."""
-    illegal = 0
     for i in numba.prange(state.shape[0]):
-        illegal += _vector_step_one(
+        _vector_step_one(
             state, moves, positions, last, actions, start, color_mode, opponent_kind,
             reward_mode, rules, observations, masks, rewards, terminated, truncated,
             with_observations, i,
         )
-    return illegal
 
 
 @numba.njit(cache=True)
