@@ -498,7 +498,8 @@ def _opponent_move(state, moves, i, opponent_kind):
 
 @numba.njit(cache=True, inline="always")
 def _opponent_to_move(state, i, opponent_kind):
-    """Whether a numba opponent moves now; raises ``S_WAITING`` when an external one must."""
+    """Whether a numba opponent moves now (never in self-play, ``S_AGENT < 0``); raises
+    ``S_WAITING`` when an external one must."""
     if state[i, S_END] != END_NONE or state[i, S_TURN] == state[i, S_AGENT] or state[i, S_AGENT] < 0:
         return False
     if opponent_kind == OPPONENT_EXTERNAL:
@@ -688,8 +689,7 @@ def vector_step(
 @numba.njit(cache=True)
 def _start_turns(state, moves, positions, last, i, opponent_kind, rules):
     """After a reset: the opponent moves first when the learner plays White."""
-    if state[i, S_AGENT] >= 0:
-        opponent_turns(state, moves, positions, last, i, opponent_kind, rules)
+    opponent_turns(state, moves, positions, last, i, opponent_kind, rules)
     _remember_material(state, i)
 
 
