@@ -72,15 +72,15 @@ class _Boards:
         self.rewards = np.zeros(n)
         self.terminated = np.zeros(n, dtype=np.bool_)
         self.truncated = np.zeros(n, dtype=np.bool_)
-        self.t = template
+        self.template = template
         seeds = np.arange(1, n + 1, dtype=np.int64) * 7919
         core.vector_reset(
-            self.state, self.moves, self.positions, self.last, seeds, self.t._start,
-            self.t._color_mode, self.t._kind, self.t._rules, self.planes, self.words,
+            self.state, self.moves, self.positions, self.last, seeds, template._start,
+            template._color_mode, template._kind, template._rules, self.planes, self.words,
         )
 
     def step(self, actions) -> float:
-        t = self.t
+        t = self.template
         started = time.perf_counter()
         self.core.vector_step(
             self.state, self.moves, self.positions, self.last, actions, t._start, t._color_mode,
