@@ -136,6 +136,17 @@ class Game:
         """How many times the current position has occurred."""
         return self._seen[self.board]
 
+    @property
+    def plies_since_progress(self) -> int:
+        """Plies played since the last capture or man move (the no-progress count)."""
+        return self._quiet[-1]
+
+    def positions_since_progress(self) -> list[Board]:
+        """The positions since the last capture or man move, oldest first, the current one
+        last: the only positions a later move can repeat (men never move back, and a
+        capture never comes undone)."""
+        return self._boards[len(self._boards) - 1 - self._quiet[-1] :]
+
     # -- moves -------------------------------------------------------------------------
 
     def play(self, move: Move | str) -> Move:
