@@ -40,7 +40,7 @@ def run() -> dict:
     from checkers_env import Board
 
     from agents.mcrd.agent import gpu_available
-    from agents.mcrd.search import cycle_context, make_children
+    from agents.mcrd.root import cycle_context, make_children
 
     board = Board()
     children = make_children(board)

@@ -37,7 +37,7 @@ import numpy as np
 
 from agents.alphabeta import Searcher
 from agents.mcrd import MCRDAgent
-from agents.mcrd.search import win_rates
+from agents.mcrd.root import win_rates
 from checkers_env import Game, make_agent
 
 from . import write_study

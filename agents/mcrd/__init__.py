@@ -11,7 +11,7 @@ mechanism by mechanism, with the choices the seed left open marked **choice**:
 
 Children on the host
     "For each move I generated the child boards on the CPU and copied them over to the
-    GPU." ``search.make_children`` lists the root's legal complete moves (capture sequences
+    GPU." ``root.make_children`` lists the root's legal complete moves (capture sequences
     whole, captures mandatory) and the position after each; the runners copy them to the
     device (CUDA) or pass them to the kernel (CPU). **choice**: with a single legal move the
     agent plays it without playouts (they could not change the choice).
@@ -65,15 +65,13 @@ The choice
 The game's rules at the root
     **choice** (the seed's engine had no draw rules; ours has threefold repetition, the
     no-progress rule and a ply limit, which descents from the root cannot see since they
-    know nothing of the game before it). Given a ``Game``, ``search.rule_values`` looks one
+    know nothing of the game before it). Given a ``Game``, ``root.rule_values`` looks one
     and two plies ahead for moves that *end the game*: a child whose move ends it is
     scored exactly (1 a win, 0.5 a draw) and gets no playouts; a child after which the
     opponent has a game-ending reply is worth at most that reply's value (0.5 if it can
     repeat a position a third time, 0 if it wins at once). The choice then goes by these
-    values over every child (the most wins when no child is bound, as above). Measured
-    reason: against ``alphabeta:depth=4`` all 15 of MCRD's draws in 40 games were
-    repetitions, 12 of them with MCRD ahead in material (every child won nearly all its
-    descents).
+    values over every child (the most wins when no child is bound, as above); why: see
+    ``docs/experiments.md``.
 
 Budgets
     ``playouts=N`` (default 20000): about ``N`` playouts per move. ``time=S``: the seed's
@@ -124,22 +122,13 @@ Backends
     ``agent.backend_used``. Same seed, same playout budget and same backend give the same
     move; the two backends draw different random numbers and agree in distribution (tests).
 
-Measured here (``zoo/mcrd/card.json`` has the commands): as a bandit, sequential halving
-finds the move with the best random-playout value more often than the seed's two
-allocations (10,000 playouts on 40 master-game positions: mean simple regret 0.0005 against
-0.0015 uniform and 0.0014 proportional; ``python -m benchmarks.mcrd_allocations``), and
-proportional is no better than uniform, as the seed expected. Over the board the three play
-alike (round robin at 10,000 playouts: 52 %, 51 %, 48 %): a better estimate of the random
-playout value does not make a stronger player. Nor does more search: ``mcrd:time=1``
-scores 41 % against ``alphabeta:depth=4`` (80 games), its choices barely change with four
-times the playouts (``mcrd_convergence``), and a 2-ply minimax over its statistics picks
-no better moves (``mcrd_settings``); the seed's own doubt ("how much strategic play can be
-obtained from random playouts?") is what these measure.
+What these choices measured to (allocations, budgets, strength) is in ``docs/experiments.md``
+and ``zoo/mcrd/card.json``.
 
 ``MCRDAgent.search(game)`` returns the per-move statistics (``SearchResult``).
 """
 
 from .agent import MCRDAgent
-from .search import SearchResult
+from .root import SearchResult
 
 __all__ = ["MCRDAgent", "SearchResult"]

@@ -10,7 +10,7 @@ import numpy as np
 
 from checkers_env import BaseAgent, Board, Game, Move
 
-from .search import (
+from .root import (
     ALLOCATIONS,
     Budget,
     Search,
@@ -141,7 +141,7 @@ class MCRDAgent(BaseAgent):
         """Run the search on a position and return the per-move statistics.
 
         A ``Game`` also gives the previous position to the king-cycle test, and its rules
-        decide or bound some children (``search.rule_values``): a move that repeats the
+        decide or bound some children (``root.rule_values``): a move that repeats the
         position for the third time is a draw, not a playout question.
 
         Raises:

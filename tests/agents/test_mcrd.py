@@ -30,7 +30,7 @@ from checkers_env.bitboard import square_to_bit
 from agents.mcrd import MCRDAgent
 from agents.mcrd.cpu import descend
 from agents.mcrd.playout import MAX_REDRAWS, black_points, is_king_cycle
-from agents.mcrd.search import cycle_context
+from agents.mcrd.root import cycle_context
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]

@@ -1,4 +1,4 @@
-"""The host side of a search: children, budgets, allocations and the final choice.
+"""The root of an MCRD search, on the host: children, budgets, allocations and the final choice.
 
 A *runner* (``cpu.CpuRunner`` or ``cuda.CudaRunner``) plays launches of descents and keeps
 the per-child counters; this module decides how many playouts each launch has and from
@@ -136,7 +136,7 @@ class SearchResult:
         seconds: wall time of the search.
         backend: ``cpu`` or ``cuda``.
         decided: children scored exactly because their move ends the game under the
-            game's rules (``search.rule_values``); they get no playouts.
+            game's rules (``root.rule_values``); they get no playouts.
         ceilings: children whose value the rules bound from above (the opponent can end
             the game at once); their ``rates`` are capped there.
         plies, skips, capped: descents' plies, draws skipped by the king-cycle test, and
