@@ -28,7 +28,7 @@ from .board import BLACK, Move, move_from_row
 from .errors import UnknownAgentError
 from .game import Game
 from .kernels import generate_moves_kernel, new_move_buffer
-from .policies import OPPONENT_GREEDY, OPPONENT_RANDOM, choose
+from .baselines import OPPONENT_GREEDY, OPPONENT_RANDOM, choose
 
 ENTRY_POINT_GROUP = "checkers_env.agents"
 
@@ -98,7 +98,7 @@ def _format_value(value: Any) -> str:
 
 
 class _NumbaChooserAgent(BaseAgent):
-    """An agent whose choice is one of the numba choosers of ``checkers_env.policies``."""
+    """An agent whose choice is one of the numba choosers of ``checkers_env.baselines``."""
 
     opponent_kind = OPPONENT_RANDOM
 

@@ -252,7 +252,7 @@ class Board:
         return f"Board.from_fen({self.fen()!r})"
 
     def __str__(self) -> str:
-        from .render import board_to_ascii
+        from .rendering import board_to_ascii
 
         return board_to_ascii(self)
 

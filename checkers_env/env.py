@@ -115,7 +115,7 @@ from .agent import Agent, GreedyAgent, RandomAgent, make_agent
 from .board import BLACK, Board, Color, Move, move_from_row, move_to_row
 from .errors import IllegalMoveError
 from .game import Game, Rules
-from .policies import OPPONENT_EXTERNAL, OPPONENT_GREEDY, OPPONENT_RANDOM
+from .baselines import OPPONENT_EXTERNAL, OPPONENT_GREEDY, OPPONENT_RANDOM
 from .rendering import RenderMixin
 
 _COLOR_MODES = {"black": core.COLOR_BLACK, "white": core.COLOR_WHITE, "random": core.COLOR_RANDOM}

@@ -39,7 +39,7 @@ from .bitboard import (
     step,
 )
 from .kernels import MAX_MOVES, MOVE_FIELDS, generate_moves_kernel, random_below, seed_state, xorshift64
-from .policies import OPPONENT_EXTERNAL, OPPONENT_GREEDY, choose_greedy, material
+from .baselines import OPPONENT_EXTERNAL, OPPONENT_GREEDY, choose_greedy, material
 
 # -- state columns -------------------------------------------------------------------------
 (
@@ -468,7 +468,7 @@ def _reward(state, i, viewer, reward_mode):
 @numba.njit(cache=True, inline="always")
 def _opponent_move(state, moves, i, opponent_kind):
     """The move a numba opponent chooses for the side to move: ``(from, to, captured,
-    path, hops)``. ``moves[i]`` is the greedy opponent's move list (``policies.choose``
+    path, hops)``. ``moves[i]`` is the greedy opponent's move list (``baselines.choose``
     picks the same moves from a list)."""
     mover, opponent = _mover_and_opponent(state, i)
     kings = state[i, S_KINGS]

@@ -53,7 +53,7 @@ from . import env_core as core
 from .board import Board, Color, move_from_row
 from .env import _REWARDS, check_action, resolve_max_plies, rules_array
 from .game import Rules
-from .policies import OPPONENT_NONE
+from .baselines import OPPONENT_NONE
 from .rendering import RenderMixin
 
 

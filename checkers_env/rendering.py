@@ -1,4 +1,5 @@
-"""Pictures of a position: an RGB array drawn with numpy, and a pygame window."""
+"""Pictures of a position: text (``str(board)``), an RGB array drawn with numpy, and a
+pygame window; the envs' ``render`` modes ``ansi``, ``rgb_array`` and ``human``."""
 
 from __future__ import annotations
 
@@ -14,6 +15,34 @@ BLACK_PIECE = (34, 34, 34)
 WHITE_PIECE = (250, 250, 245)
 PIECE_EDGE = (90, 90, 90)
 KING_MARK = (212, 175, 55)
+
+
+def board_to_ascii(board: Board) -> str:
+    """The board seen from Black's side, every dark square with its number.
+
+    A piece is shown before its square number: ``b`` black man, ``B`` black king, ``w``
+    white man, ``W`` white king; an empty dark square shows only its number::
+
+        +--------------------------------+
+        |    w32     w31     w30     w29 |
+        |w28     w27     w26     w25     |
+        ...
+    """
+    lines = ["      White", "+" + "-" * 32 + "+"]
+    for row in range(7, -1, -1):
+        cells = []
+        for col in range(8):
+            if (row + col) % 2:
+                cells.append("    ")
+                continue
+            square = 4 * row + 4 - col // 2
+            piece = board.piece_at(square) or " "
+            cells.append(f"{piece}{square:<2} ")
+        lines.append("|" + "".join(cells) + "|")
+    lines.append("+" + "-" * 32 + "+")
+    lines.append(f"      Black        {board.turn} to move")
+    return "\n".join(lines)
+
 
 
 def board_image(board: Board, last_move: Move | None = None, square_pixels: int = SQUARE_PIXELS) -> np.ndarray:

@@ -32,7 +32,7 @@ from .board import Board, Color
 from .env import _COLOR_MODES, _REWARDS, check_env_arguments, opponent_kind, resolve_max_plies, rules_array
 from .errors import IllegalMoveError
 from .game import Rules
-from .policies import OPPONENT_EXTERNAL, OPPONENT_NONE
+from .baselines import OPPONENT_EXTERNAL, OPPONENT_NONE
 
 
 class CheckersVectorEnv(VectorEnv):

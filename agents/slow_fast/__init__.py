@@ -42,7 +42,7 @@ values a whole subtree level, or one ply of a whole batch of games, per forward 
 
 Choices where the seed leaves them open
 ---------------------------------------
-- **Material points**: man 2, king 3 (``checkers_env.policies``, the points ``greedy``
+- **Material points**: man 2, king 3 (``checkers_env.baselines``, the points ``greedy``
   uses), so crowning is a gain. ``m`` is never 0 while the game goes on (a side without
   pieces has no move), so the terminal rule covers every case where the ratio would blow up.
 - **Value scale.** The net's ``f`` in (0, 1) maps to the reward scale as ``V = 2 f - 1``,

@@ -6,7 +6,7 @@ Every kernel works on plain integer and float arrays. A batch of positions is fo
 of one length: ``black``, ``white``, ``kings`` (int64 bitboards, ``checkers_env.bitboard``
 layout) and ``black_to_move`` (int8, 1 when Black moves). All rules come from the core
 (``generate_moves``, ``apply_move``, ``count_moves``, ``jumpers``; material points from
-``checkers_env.policies``); nothing here re-implements them.
+``checkers_env.baselines``); nothing here re-implements them.
 
 Values are from White's view throughout: ``f`` is the network's output in (0, 1) (1 = sure
 White win), ``V = 2 f - 1`` the same on the reward scale.
@@ -21,7 +21,7 @@ import numpy as np
 
 from checkers_env.bitboard import FULL, apply_move, count_moves, jumpers, lowest_bit_index
 from checkers_env.kernels import MAX_MOVES, MOVE_FIELDS, generate_moves, xorshift64
-from checkers_env.policies import material
+from checkers_env.baselines import material
 
 #: How a position stands: the game goes on, or it is over with this result.
 ONGOING, WHITE_WINS, BLACK_WINS, DRAW = 0, 1, 2, 3

@@ -20,7 +20,7 @@ import checkers_env  # noqa: F401  (registers Checkers-v0)
 from checkers_env import BaseAgent, IllegalMoveError, Rules
 from checkers_env import rendering
 from checkers_env.env import CheckersEnv
-from checkers_env.policies import KING_POINTS, MAN_POINTS
+from checkers_env.baselines import KING_POINTS, MAN_POINTS
 
 # -- geometry from DESIGN §2 --------------------------------------------------------------
 

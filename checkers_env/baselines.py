@@ -1,5 +1,5 @@
-"""The numba-native move choosers shared by the ``random`` and ``greedy`` agents and the
-vector env's in-kernel opponents (so both choose exactly the same way)."""
+"""The random and greedy baselines as numba move choosers, shared by the ``random`` and
+``greedy`` agents and the envs' in-kernel opponents (so both choose exactly the same way)."""
 
 from __future__ import annotations
 
