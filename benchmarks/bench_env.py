@@ -147,7 +147,7 @@ def _openspiel_rate(seconds: float = SECONDS) -> float:
 
 
 @numba.njit(cache=True)
-def _pick_legal(masks, rng, out):
+def pick_legal(masks, rng, out):
     """A random legal action per row of ``masks`` (xorshift; ``rng`` is a 1-element array)."""
     s = rng[0]
     for i in range(masks.shape[0]):
@@ -181,13 +181,13 @@ def _vector_env_rate(num_envs: int, seconds: float = SECONDS, parallel: bool | N
     rng = np.array([0x9E3779B97F4A7C15 & 0x7FFFFFFFFFFFFFFF], dtype=np.int64)
     actions = np.zeros(num_envs, dtype=np.int64)
     for _ in range(20):
-        _pick_legal(infos["action_mask"], rng, actions)
+        pick_legal(infos["action_mask"], rng, actions)
         _, _, _, _, infos = envs.step(actions)
     steps = 0
     started = time.perf_counter()
     while (elapsed := time.perf_counter() - started) < seconds:
         for _ in range(10):
-            _pick_legal(infos["action_mask"], rng, actions)
+            pick_legal(infos["action_mask"], rng, actions)
             _, _, _, _, infos = envs.step(actions)
         steps += 10 * num_envs
     envs.close()
@@ -249,14 +249,14 @@ def _vector_kernel_rate(
                  raw._color_mode, raw._kind, 0, raw._rules, planes, raw._mask_words,
                  rewards, terminated, truncated, observations)
     for _ in range(20):
-        _pick_legal(masks, rng, actions)
+        pick_legal(masks, rng, actions)
         kernel(*arguments)
     steps = 0
     in_kernel = 0.0
     started = time.perf_counter()
     while time.perf_counter() - started < seconds:
         for _ in range(10):
-            _pick_legal(masks, rng, actions)  # not timed: the kernel alone is measured
+            pick_legal(masks, rng, actions)  # not timed: the kernel alone is measured
             t0 = time.perf_counter()
             kernel(*arguments)
             in_kernel += time.perf_counter() - t0

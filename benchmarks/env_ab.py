@@ -35,7 +35,7 @@ import numba
 import numpy as np
 
 from . import REPO_ROOT, machine_info, write_study
-from .bench_env import _pick_legal
+from .bench_env import pick_legal
 
 def reference_package(ref: str, into: Path) -> str:
     """Extract ``checkers_env`` at git revision ``ref`` into ``into`` as an importable
@@ -104,7 +104,7 @@ def compare(reference, current, template, rounds: int) -> dict:
     for r in range(rounds):
         spent = {"reference": 0.0, "current": 0.0}
         for _ in range(10):
-            _pick_legal(versions["reference"].masks, rng, actions)
+            pick_legal(versions["reference"].masks, rng, actions)
             for name in ("reference", "current") if r % 2 else ("current", "reference"):
                 spent[name] += versions[name].step(actions)
             a, b = versions["reference"], versions["current"]

@@ -118,8 +118,8 @@ from .game import Game, Rules
 from .baselines import OPPONENT_EXTERNAL, OPPONENT_GREEDY, OPPONENT_RANDOM
 from .rendering import RenderMixin
 
-_COLOR_MODES = {"black": core.COLOR_BLACK, "white": core.COLOR_WHITE, "random": core.COLOR_RANDOM}
-_REWARDS = {"win_loss": core.REWARD_WIN_LOSS, "material": core.REWARD_MATERIAL}
+COLOR_MODES = {"black": core.COLOR_BLACK, "white": core.COLOR_WHITE, "random": core.COLOR_RANDOM}
+REWARD_MODES = {"win_loss": core.REWARD_WIN_LOSS, "material": core.REWARD_MATERIAL}
 
 
 def rules_array(rules: Rules, max_plies: int) -> np.ndarray:
@@ -145,10 +145,10 @@ def opponent_kind(opponent: Agent) -> int:
 
 def check_env_arguments(agent_color, reward, illegal_action, render_mode, render_modes) -> None:
     """``ValueError`` naming the first bad argument shared by the single and vector envs."""
-    if agent_color not in _COLOR_MODES:
-        raise ValueError(f"agent_color must be one of {sorted(_COLOR_MODES)}, got {agent_color!r}")
-    if reward not in _REWARDS:
-        raise ValueError(f"reward must be one of {sorted(_REWARDS)}, got {reward!r}")
+    if agent_color not in COLOR_MODES:
+        raise ValueError(f"agent_color must be one of {sorted(COLOR_MODES)}, got {agent_color!r}")
+    if reward not in REWARD_MODES:
+        raise ValueError(f"reward must be one of {sorted(REWARD_MODES)}, got {reward!r}")
     if illegal_action not in ("terminate", "raise"):
         raise ValueError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
     if render_mode is not None and render_mode not in render_modes:
@@ -223,7 +223,7 @@ class CheckersEnv(RenderMixin, gym.Env):
         self._state, self._moves, self._positions, self._last = core.new_batch(1, core.history_for(self._rules))
         self._mask = np.zeros((1, core.NUM_ACTIONS), dtype=np.int8)
         self._mask_words = core.mask_words(self._mask)
-        self._reward_code = _REWARDS[self.reward_mode]
+        self._reward_code = REWARD_MODES[self.reward_mode]
         self._game: Game | None = None  # kept only for an external opponent
         self._history: list[tuple] = []  # kernel rows (from, to, captured, path, hops) of the moves
         self._consumed = 0
@@ -250,7 +250,7 @@ class CheckersEnv(RenderMixin, gym.Env):
         end = core.reset_board(
             self._state, self._positions, self._last, 0,
             start.black, start.white, start.kings, int(start.turn),
-            _COLOR_MODES[self.agent_color], rng_seed, self._rules,
+            COLOR_MODES[self.agent_color], rng_seed, self._rules,
         )
         if end != core.END_NONE:
             raise ValueError(f"the start position {start.fen()} is already decided ({core.END_NAMES[end]})")
@@ -350,7 +350,7 @@ class CheckersEnv(RenderMixin, gym.Env):
                 )
             reward = core.after_external_move(
                 self._state, self._moves, self._positions, self._last, 0, np.array(move_to_row(move), dtype=np.int64),
-                self._kind, _REWARDS[self.reward_mode], self._rules,
+                self._kind, REWARD_MODES[self.reward_mode], self._rules,
             )
         self._sync()
         return reward

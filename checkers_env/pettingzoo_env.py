@@ -51,7 +51,7 @@ from pettingzoo.utils import wrappers
 
 from . import env_core as core
 from .board import Board, Color, move_from_row
-from .env import _REWARDS, check_action, resolve_max_plies, rules_array
+from .env import REWARD_MODES, check_action, resolve_max_plies, rules_array
 from .game import Rules
 from .baselines import OPPONENT_NONE
 from .rendering import RenderMixin
@@ -86,8 +86,8 @@ class raw_env(RenderMixin, AECEnv):
         super().__init__()
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(f"render_mode must be one of {self.metadata['render_modes']}, got {render_mode!r}")
-        if reward not in _REWARDS:
-            raise ValueError(f"reward must be one of {sorted(_REWARDS)}, got {reward!r}")
+        if reward not in REWARD_MODES:
+            raise ValueError(f"reward must be one of {sorted(REWARD_MODES)}, got {reward!r}")
         self.render_mode = render_mode
         self.rules = rules if rules is not None else Rules()
         self.max_plies = resolve_max_plies(self.rules, max_plies)
@@ -152,7 +152,7 @@ class raw_env(RenderMixin, AECEnv):
         self._state[0, core.S_LAST_COUNT] = 0
         reward, status = core.step_board(
             self._state, self._moves, self._positions, self._last, 0, action,
-            OPPONENT_NONE, _REWARDS[self.reward_mode], self._rules,
+            OPPONENT_NONE, REWARD_MODES[self.reward_mode], self._rules,
         )
         self._cumulative_rewards[agent] = 0
         self.rewards = dict.fromkeys(self.agents, 0)

@@ -113,23 +113,6 @@ class HumanRenderer:
         self.pygame.quit()
 
 
-def render_frame(env, mode: str):
-    """What ``env.render()`` returns for a render mode (the env has ``board`` and ``moves``)."""
-    last = env.moves[-1] if env.moves else None
-    if mode == "ansi":
-        text = str(env.board)
-        if last is not None:
-            text += f"\nlast move: {last}"
-        return text
-    image = board_image(env.board, last)
-    if mode == "rgb_array":
-        return image
-    if env._renderer is None:
-        env._renderer = HumanRenderer(env.metadata["render_fps"])
-    env._renderer.show(image)
-    return None
-
-
 class RenderMixin:
     """``render()`` and ``close()`` of the single and PettingZoo envs (which have
     ``render_mode``, ``board``, ``moves`` and a ``_renderer`` slot)."""
@@ -140,7 +123,19 @@ class RenderMixin:
 
             gymnasium.logger.warn("render() called without a render_mode; pass render_mode= when making the env")
             return None
-        return render_frame(self, self.render_mode)
+        last = self.moves[-1] if self.moves else None
+        if self.render_mode == "ansi":
+            text = str(self.board)
+            if last is not None:
+                text += f"\nlast move: {last}"
+            return text
+        image = board_image(self.board, last)
+        if self.render_mode == "rgb_array":
+            return image
+        if self._renderer is None:
+            self._renderer = HumanRenderer(self.metadata["render_fps"])
+        self._renderer.show(image)
+        return None
 
     def close(self):
         if self._renderer is not None:

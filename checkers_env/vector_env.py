@@ -29,7 +29,7 @@ from gymnasium.vector.utils import batch_space
 from . import env_core as core
 from .agent import Agent, make_agent
 from .board import Board, Color
-from .env import _COLOR_MODES, _REWARDS, check_env_arguments, opponent_kind, resolve_max_plies, rules_array
+from .env import COLOR_MODES, REWARD_MODES, check_env_arguments, opponent_kind, resolve_max_plies, rules_array
 from .errors import IllegalMoveError
 from .game import Rules
 from .baselines import OPPONENT_EXTERNAL, OPPONENT_NONE
@@ -89,7 +89,7 @@ class CheckersVectorEnv(VectorEnv):
                     f"the vector env runs its opponent inside numba: use 'random' or 'greedy' "
                     f"(or self_play=True), not {opponent!r}; the single env takes any agent"
                 )
-            self._color_mode = _COLOR_MODES[agent_color]
+            self._color_mode = COLOR_MODES[agent_color]
         self.reward_mode = reward
         self.illegal_action = illegal_action
         self.render_mode = render_mode
@@ -168,7 +168,7 @@ class CheckersVectorEnv(VectorEnv):
         truncated = np.empty(n, dtype=np.bool_)
         arguments = (
             self._state, self._moves, self._positions, self._last, actions, self._start,
-            self._color_mode, self._kind, _REWARDS[self.reward_mode], self._rules,
+            self._color_mode, self._kind, REWARD_MODES[self.reward_mode], self._rules,
             observations, self._mask_words, rewards, terminated, truncated,
         )
         if self.parallel:
