@@ -6,7 +6,7 @@ from __future__ import annotations
 import numba
 
 from .bitboard import apply_move, popcount
-from .kernels import random_below
+from .kernels import CAPTURED, FROM, TO, random_below
 
 #: Material points used by ``greedy`` (and the material reward): a king is worth more
 #: than a man because it moves both ways.
@@ -40,7 +40,7 @@ def choose_greedy(moves, n, mover, opponent, kings, black_to_move, rng):
     best_index = 0
     ties = 0
     for i in range(n):
-        m, o, k = apply_move(mover, opponent, kings, black_to_move, moves[i, 0], moves[i, 1], moves[i, 2])
+        m, o, k = apply_move(mover, opponent, kings, black_to_move, moves[i, FROM], moves[i, TO], moves[i, CAPTURED])
         score = material(m, k) - material(o, k)
         if score > best:
             best, best_index, ties = score, i, 1

@@ -24,7 +24,7 @@ from .errors import (
     InvalidMoveError,
     InvalidPositionError,
 )
-from .kernels import generate_moves_kernel, new_move_buffer
+from .kernels import CAPTURED, FROM, HOPS, PATH, generate_moves_kernel, new_move_buffer
 
 
 class Color(IntEnum):
@@ -134,7 +134,7 @@ _MOVE_RE = re.compile(r"^\s*([0-9]{1,4})((?:\s*[-x:]\s*[0-9]{1,4})+)\s*[!?]*\s*$
 def move_from_row(row) -> Move:
     """The ``Move`` of a kernel move row ``(from, to, captured, path, hops, ...)`` (bit
     indices and packed landings, as ``kernels.generate_moves`` writes them)."""
-    frm, _, captured, path, hops = (int(x) for x in row[:5])
+    frm, captured, path, hops = int(row[FROM]), int(row[CAPTURED]), int(row[PATH]), int(row[HOPS])
     squares = [_SQUARE_OF_BIT[frm]] + [_SQUARE_OF_BIT[(path >> (5 * i)) & 31] for i in range(hops)]
     return Move(tuple(squares), captured)
 

@@ -30,6 +30,7 @@ from .bitboard import (
 
 MAX_MOVES = 128  # no reachable English-draughts position comes near this
 MOVE_FIELDS = 5
+#: The columns of a move row, by name (kernels index rows with these constants).
 FROM, TO, CAPTURED, PATH, HOPS = range(MOVE_FIELDS)
 
 
@@ -54,11 +55,11 @@ def write_captures(mover, opponent, kings, black_to_move, origin, out, n):
         )
         if hops == 0 or n >= size:
             return n
-        out[n, 0] = origin
-        out[n, 1] = to
-        out[n, 2] = seq_captured
-        out[n, 3] = seq_path
-        out[n, 4] = hops
+        out[n, FROM] = origin
+        out[n, TO] = to
+        out[n, CAPTURED] = seq_captured
+        out[n, PATH] = seq_path
+        out[n, HOPS] = hops
         n += 1
 
 
@@ -88,11 +89,11 @@ def generate_moves(mover, opponent, kings, black_to_move, out):
                 return n
             to = lowest_bit_index(targets)
             targets &= targets - 1
-            out[n, 0] = step_origin(to, d)
-            out[n, 1] = to
-            out[n, 2] = 0
-            out[n, 3] = to
-            out[n, 4] = 1
+            out[n, FROM] = step_origin(to, d)
+            out[n, TO] = to
+            out[n, CAPTURED] = 0
+            out[n, PATH] = to
+            out[n, HOPS] = 1
             n += 1
     return n
 
@@ -147,7 +148,7 @@ def perft_kernel(black, white, kings, black_to_move, depth, bulk, buffers):
             for i in range(counts[ply]):
                 m, o, k = apply_move(
                     mover, opponent, kings, side,
-                    buffers[ply, i, 0], buffers[ply, i, 1], buffers[ply, i, 2],
+                    buffers[ply, i, FROM], buffers[ply, i, TO], buffers[ply, i, CAPTURED],
                 )
                 if bulk:
                     total += count_moves_inline(o, m, k, not side)
@@ -167,7 +168,7 @@ def perft_kernel(black, white, kings, black_to_move, depth, bulk, buffers):
             continue
         index[ply] = i + 1
         m, o, k = apply_move(
-            mover, opponent, kings, side, buffers[ply, i, 0], buffers[ply, i, 1], buffers[ply, i, 2]
+            mover, opponent, kings, side, buffers[ply, i, FROM], buffers[ply, i, TO], buffers[ply, i, CAPTURED]
         )
         # The opponent moves next: swap roles.
         ply += 1
@@ -269,7 +270,12 @@ def random_playouts(black, white, kings, black_to_move, games, max_plies, seed):
 
 
 __all__ = [
+    "CAPTURED",
+    "FROM",
+    "HOPS",
     "MAX_MOVES",
+    "PATH",
+    "TO",
     "MOVE_FIELDS",
     "generate_moves",
     "generate_moves_kernel",
