@@ -1,0 +1,154 @@
+"""The mover's frame, once: how the envs and every learned evaluator see a position.
+
+The *mover's frame* is the board seen from the chair of one side (normally the side to
+move, DESIGN §5): for Black the board as ``bitboard`` draws it, for White the same board
+after the half turn ``s -> 33 - s``, which on bit indices is the reversal ``b -> 31 - b``.
+In that frame the viewer's men always move toward higher bits, so one network plays both
+colours and one observation layout serves both seats. Every encoding below starts from
+``frame_boards``; they differ only in how they lay the four boards out:
+
+- ``write_planes``: the envs' observation, float32 ``[5, 8, 8]`` indexed ``[plane, row,
+  column]``: planes own men, own kings, opponent men, opponent kings, the piece that must
+  continue a capture; row 0 is the viewer's back rank, column 0 the viewer's left, so a
+  frame bit ``b`` sits on ``FRAME_CELL[b] = 8 * row + column`` (the action table of the env
+  uses the same frame).
+- ``active_inputs``: the sparse 0/1 inputs of the nets, ``32 * plane + frame bit`` for the
+  first four planes (128 inputs, at most 24 of them 1), listed into a caller's buffer.
+- ``input_planes``: the same 128 inputs dense, float32 ``[N, 128]`` for a batch (torch).
+
+All are numba kernels over plain integers; the frame is computed, never stored.
+"""
+
+from __future__ import annotations
+
+import numba
+import numpy as np
+
+from .bitboard import FULL, lowest_bit_index
+
+#: Planes of the nets' inputs (own men, own kings, opponent men, opponent kings), 32 each.
+NET_PLANES = 4
+NUM_INPUTS = 32 * NET_PLANES
+#: Planes of the envs' observations: the four above and the piece continuing a capture.
+NUM_PLANES = 5
+PLANE_OWN_MEN, PLANE_OWN_KINGS, PLANE_OPPONENT_MEN, PLANE_OPPONENT_KINGS, PLANE_CONTINUING = range(NUM_PLANES)
+
+
+def _frame_cells() -> np.ndarray:
+    """``FRAME_CELL[b]``: ``8 * row + column`` of frame bit ``b`` on the 8x8 planes (a
+    frame bit lies on row ``b // 4``; the dark square of odd rows is shifted right)."""
+    cells = np.zeros(32, dtype=np.int64)
+    for bit in range(32):
+        row = bit // 4
+        cells[bit] = 8 * row + 2 * (bit % 4) + row % 2
+    return cells
+
+
+FRAME_CELL = _frame_cells()
+
+
+@numba.njit(cache=True, inline="always")
+def half_turn(board):
+    """The board turned half a circle: bit ``b`` to bit ``31 - b`` (a 32-bit reversal)."""
+    x = board & FULL
+    x = ((x >> 1) & 0x55555555) | ((x & 0x55555555) << 1)
+    x = ((x >> 2) & 0x33333333) | ((x & 0x33333333) << 2)
+    x = ((x >> 4) & 0x0F0F0F0F) | ((x & 0x0F0F0F0F) << 4)
+    x = ((x >> 8) & 0x00FF00FF) | ((x & 0x00FF00FF) << 8)
+    return ((x >> 16) | (x << 16)) & FULL
+
+
+@numba.njit(cache=True, inline="always")
+def frame_bit(bit, own_is_black):
+    """Where bit ``bit`` of the board lies in the frame of the viewer."""
+    return bit if own_is_black else 31 - bit
+
+
+@numba.njit(cache=True, inline="always")
+def frame_boards(own, opponent, kings, own_is_black):
+    """``(own men, own kings, opponent men, opponent kings)`` in the viewer's frame, the
+    viewer being the owner of ``own`` (Black when ``own_is_black``)."""
+    if not own_is_black:
+        own, opponent, kings = half_turn(own), half_turn(opponent), half_turn(kings)
+    return own & ~kings & FULL, own & kings, opponent & ~kings & FULL, opponent & kings
+
+
+@numba.njit(cache=True, inline="always")
+def active_inputs(own, opponent, kings, own_is_black, active):
+    """Write the indices of the net inputs that are 1 into ``active``; return how many.
+
+    Index ``32 * plane + frame bit`` for the planes own men, own kings, opponent men,
+    opponent kings, in that order; within a plane, in the order of the board's bits (so a
+    net sums its input rows in the same order whichever side it plays: its sums, and the
+    ties between them, do not depend on the order of the list otherwise).
+    """
+    n = 0
+    for plane in range(NET_PLANES):
+        if plane == 0:
+            pieces = own & ~kings
+        elif plane == 1:
+            pieces = own & kings
+        elif plane == 2:
+            pieces = opponent & ~kings
+        else:
+            pieces = opponent & kings
+        pieces &= FULL
+        while pieces:
+            active[n] = 32 * plane + frame_bit(lowest_bit_index(pieces), own_is_black)
+            pieces &= pieces - 1
+            n += 1
+    return n
+
+
+@numba.njit(cache=True)
+def input_planes(black, white, kings, black_to_move):
+    """The nets' inputs of a batch, dense: ``float32[N, NUM_INPUTS]``, each position seen
+    from its side to move (``black_to_move[i]`` non-zero when Black moves)."""
+    n = black.shape[0]
+    out = np.zeros((n, NUM_INPUTS), dtype=np.float32)
+    for i in range(n):
+        black_moves = black_to_move[i] != 0
+        own, opponent = (black[i], white[i]) if black_moves else (white[i], black[i])
+        boards = frame_boards(own, opponent, kings[i], black_moves)
+        for plane in range(NET_PLANES):
+            pieces = boards[plane]
+            while pieces:
+                out[i, 32 * plane + lowest_bit_index(pieces)] = 1.0
+                pieces &= pieces - 1
+    return out
+
+
+@numba.njit(cache=True, inline="always")
+def write_planes(own, opponent, kings, own_is_black, continuing, out):
+    """The envs' observation planes ``out[5, 8, 8]`` in the viewer's frame; ``continuing``
+    is the bit of the piece that must go on capturing, or -1."""
+    out[:] = 0.0
+    boards = frame_boards(own, opponent, kings, own_is_black)
+    for plane in range(NET_PLANES):
+        pieces = boards[plane]
+        while pieces:
+            cell = FRAME_CELL[lowest_bit_index(pieces)]
+            pieces &= pieces - 1
+            out[plane, cell >> 3, cell & 7] = 1.0
+    if continuing >= 0:
+        cell = FRAME_CELL[frame_bit(continuing, own_is_black)]
+        out[PLANE_CONTINUING, cell >> 3, cell & 7] = 1.0
+
+
+__all__ = [
+    "FRAME_CELL",
+    "NET_PLANES",
+    "NUM_INPUTS",
+    "NUM_PLANES",
+    "PLANE_CONTINUING",
+    "PLANE_OPPONENT_KINGS",
+    "PLANE_OPPONENT_MEN",
+    "PLANE_OWN_KINGS",
+    "PLANE_OWN_MEN",
+    "active_inputs",
+    "frame_bit",
+    "frame_boards",
+    "half_turn",
+    "input_planes",
+    "write_planes",
+]
