@@ -63,7 +63,6 @@ BB_WHITE_START = 0xFFF00000
 
 # Directions, named as Black sees the board.
 NW, NE, SW, SE = 0, 1, 2, 3
-DIRECTION_NAMES = ("NW", "NE", "SW", "SE")
 
 # Each direction is two (mask, shift) components, one per row parity; the mask keeps the
 # squares from which that shift stays on the board (seed 001's shift masks).
@@ -75,14 +74,6 @@ _SW_EVEN = BB_EVEN_ROWS & ~col_mask(0) & ~BB_ROW0 & FULL
 _SW_ODD = BB_ODD_ROWS
 _SE_EVEN = BB_EVEN_ROWS & ~BB_ROW0 & FULL
 _SE_ODD = BB_ODD_ROWS & ~col_mask(3) & FULL
-
-#: ``DIRECTION_COMPONENTS[d] = ((mask, shift), (mask, shift))``; a negative shift is a right shift.
-DIRECTION_COMPONENTS = (
-    ((_NW_EVEN, 3), (_NW_ODD, 4)),
-    ((_NE_EVEN, 4), (_NE_ODD, 5)),
-    ((_SW_EVEN, -5), (_SW_ODD, -4)),
-    ((_SE_EVEN, -4), (_SE_ODD, -3)),
-)
 
 
 def bit_to_square(bit: int) -> Square:
@@ -205,14 +196,6 @@ def jumped_bit(frm, to):
     # A jump changes the bit index by 7 or 9; the square in between is the mean rounded
     # down, plus one when the jump starts on an odd row.
     return ((frm + to) >> 1) + ((frm >> 2) & 1)
-
-
-@_kernel
-def men_directions(black_to_move):
-    """First and last direction a man of the side to move may go (NW..NE or SW..SE)."""
-    if black_to_move:
-        return NW, NE
-    return SW, SE
 
 
 @_kernel
