@@ -217,11 +217,15 @@ class Net:
     def save(self, path: str | os.PathLike, metadata: dict[str, str] | None = None) -> None:
         """Write a safetensors file atomically (a temporary file in the same folder, then a
         rename), so a kill never leaves a half-written file under ``path``."""
+        write_atomic(path, self.file_bytes(metadata))
+
+    def file_bytes(self, metadata: dict[str, str] | None = None) -> bytes:
+        """The safetensors file of the net (format and input layout in its metadata)."""
         from safetensors.numpy import save
 
         meta = {"format": FORMAT, "inputs": INPUT_LAYOUT, "hidden_activation": "sigmoid"}
         meta.update(metadata or {})
-        write_atomic(path, save(self.tensors(), metadata=meta))
+        return save(self.tensors(), metadata=meta)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> Net:
