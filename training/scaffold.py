@@ -264,7 +264,8 @@ def build_parser(args_class: type, trainer: str, description: str = "") -> argpa
         else:
             group.add_argument(
                 flag(field.name), type=_CONVERTERS[kind], default=argparse.SUPPRESS,
-                metavar=meta.get("metavar") or _METAVARS[kind], choices=meta.get("choices"), help=text,
+                metavar=meta.get("metavar") or (None if meta.get("choices") else _METAVARS[kind]),
+                choices=meta.get("choices"), help=text,
             )
     return parser
 
