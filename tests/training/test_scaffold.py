@@ -11,7 +11,6 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 import pytest
 
 from training import scaffold

@@ -9,7 +9,6 @@ import zipfile
 from pathlib import Path
 
 import pytest
-import torch
 
 from checkers_env import CheckersError, WeightsError
 
