@@ -165,17 +165,14 @@ def load_model(path: Path, env, tensorboard_log: str | None):
     try:
         return MaskablePPO.load(io.BytesIO(data), env=env, device="cpu", tensorboard_log=tensorboard_log)
     except Exception as error:  # zipfile, pickle, torch and SB3 all raise their own kinds
-        text = " ".join(str(error).split())[:300]
-        raise WeightsError(f"ppo checkpoint {str(path)!r} is truncated, corrupt or not this run's model: {text}") from None
+        raise scaffold.checkpoint_error(path, "is truncated, corrupt or not a MaskablePPO model", error) from None
 
 
 def train(args: Args, given: set[str] | None = None) -> Path:
     """Run (or resume) training; returns the run folder.
 
-    Args:
-        args: the options.
-        given: the options given on the command line (default: those that differ from the
-            defaults); on ``--resume`` they are checked against the run's saved options.
+    ``args`` and ``given`` (the options given on the command line) are those of
+    :func:`training.scaffold.start_run`.
     """
     import gymnasium as gym
     from sb3_contrib import MaskablePPO
@@ -186,10 +183,8 @@ def train(args: Args, given: set[str] | None = None) -> Path:
 
     from agents.ppo import PPOAgent
 
-    run, args = scaffold.open_run(TRAINER, args, given)
+    run, args = scaffold.start_run(TRAINER, args, given)
     run_dir = run.path
-    scaffold.check_opponents(args.eval_opponents)
-    scaffold.set_torch_threads(args.torch_threads)
     opponents = scaffold.opponent_specs(args.eval_opponents)
     state_path = run_dir / STATE
     model_path = run_dir / MODEL

@@ -455,6 +455,25 @@ def open_run(trainer: str, args: RunArgs, given: Collection[str] | None = None) 
     return run, args
 
 
+def start_run(trainer: str, args: RunArgs, given: Collection[str] | None = None) -> tuple[Run, Any]:
+    """What every trainer does first: check the evaluation opponents (before any folder is
+    made), open the run (:func:`open_run`) and set torch's threads.
+
+    Args:
+        trainer: the trainer's name (the run folder is ``runs/<trainer>/<run name>``).
+        args: the options.
+        given: the options given on the command line (default: those that differ from the
+            defaults); on ``--resume`` they are checked against the run's saved options.
+
+    Returns:
+        The run and the options it goes on with (a resumed run's saved ones).
+    """
+    check_opponents(args.eval_opponents)
+    run, args = open_run(trainer, args, given)
+    set_torch_threads(args.torch_threads)
+    return run, args
+
+
 def _recorded(args: RunArgs) -> dict:
     """The options as saved in ``run.json`` (``resume``/``overwrite`` are the session's, not the run's)."""
     document = dataclasses.asdict(args)
@@ -650,6 +669,13 @@ def read_checkpoint(path: Path) -> bytes:
         raise WeightsError(f"checkpoint {str(path)!r} cannot be read: {error}") from None
 
 
+def checkpoint_error(path: Path, fault: str, error: BaseException) -> WeightsError:
+    """A :class:`WeightsError` naming a checkpoint, what is wrong with it, and the loader's
+    own message on one line (torch and SB3 messages run over many)."""
+    text = " ".join(str(error).split())[:300]
+    return WeightsError(f"checkpoint {str(path)!r} {fault}: {text}")
+
+
 def script_main(main: Callable[[list[str] | None], int]) -> int:
     """Run a trainer's ``main`` as ``python -m training.<name>``: a :class:`CheckersError`
     (a bad option, a bad file) prints one line and exits with status 2, as ``checkers`` does."""
@@ -674,6 +700,7 @@ __all__ = [
     "changed_fields",
     "check",
     "check_opponents",
+    "checkpoint_error",
     "command_line",
     "evaluate",
     "evaluation_line",
@@ -687,6 +714,7 @@ __all__ = [
     "read_checkpoint",
     "read_run_record",
     "set_torch_threads",
+    "start_run",
     "stop_on_sigterm",
     "tensorboard",
     "write_atomic",

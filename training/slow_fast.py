@@ -50,7 +50,6 @@ from agents.slow_fast.search import (
     tactical_data,
 )
 from checkers_env import Rules
-from checkers_env.errors import WeightsError
 from training import scaffold
 from training.scaffold import BUDGET, SESSION, arg
 
@@ -281,12 +280,11 @@ class SlowFastLearner:
         try:
             state = torch.load(io.BytesIO(data), weights_only=True)
         except Exception as error:  # torch raises several kinds for a damaged zip or pickle
-            raise WeightsError(f"slow-fast checkpoint {str(path)!r} is truncated or corrupt: {error}") from None
+            raise scaffold.checkpoint_error(path, "is truncated or corrupt", error) from None
         try:
             self.load_state_dict(state)
         except (KeyError, TypeError, ValueError, RuntimeError) as error:
-            text = " ".join(str(error).split())[:300]
-            raise WeightsError(f"slow-fast checkpoint {str(path)!r} does not match this run's networks: {text}") from None
+            raise scaffold.checkpoint_error(path, "does not match this run's slow-fast networks", error) from None
 
 
 # -- the run ----------------------------------------------------------------------------
@@ -295,15 +293,11 @@ class SlowFastLearner:
 def train(args: Args, given: set[str] | None = None) -> dict:
     """Run (or resume) training; returns a summary of the run.
 
-    Args:
-        args: the options.
-        given: the options given on the command line (default: those that differ from the
-            defaults); on ``--resume`` they are checked against the run's saved options.
+    ``args`` and ``given`` (the options given on the command line) are those of
+    :func:`training.scaffold.start_run`.
     """
-    run, args = scaffold.open_run(TRAINER, args, given)
+    run, args = scaffold.start_run(TRAINER, args, given)
     run_dir = run.path
-    scaffold.check_opponents(args.eval_opponents)
-    scaffold.set_torch_threads(args.torch_threads)
     checkpoint = run_dir / CHECKPOINT
     learner = SlowFastLearner(args)
     # A run killed before its first episode ended has no checkpoint: it starts again from

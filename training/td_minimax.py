@@ -163,10 +163,8 @@ def load_checkpoint(run_path: str | Path) -> tuple[Net, TrainingState]:
 def train(args: Args, given: set[str] | None = None) -> TrainingState:
     """Run (or resume) a training run; returns its final state.
 
-    Args:
-        args: the options.
-        given: the options given on the command line (default: those that differ from the
-            defaults); on ``--resume`` they are checked against the run's saved options.
+    ``args`` and ``given`` (the options given on the command line) are those of
+    :func:`training.scaffold.start_run`.
     """
     from agents.td_minimax import TDMinimaxAgent
     from agents.td_minimax.learn import (
@@ -183,10 +181,8 @@ def train(args: Args, given: set[str] | None = None) -> TrainingState:
     )
     from checkers_env.kernels import seed_state
 
-    run, args = scaffold.open_run(TRAINER, args, given)
+    run, args = scaffold.start_run(TRAINER, args, given)
     run_path = run.path
-    scaffold.check_opponents(args.eval_opponents)
-    scaffold.set_torch_threads(args.torch_threads)
     if run.resumed:
         net, state = load_checkpoint(run_path)
         state.args = dataclasses.asdict(args)
