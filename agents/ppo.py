@@ -18,7 +18,7 @@ import numpy as np
 from checkers_env import env_core as core
 from checkers_env.agent import BaseAgent
 from checkers_env.env import move_from_hops
-from checkers_env.errors import UnknownAgentError
+from checkers_env.errors import UnknownAgentError, WeightsError
 from checkers_env.game import Game
 from checkers_env.board import Move
 
@@ -49,23 +49,38 @@ def build_policy(net_arch: str):
 
 
 def load_policy(weights: str, net_arch: str):
-    """The policy stored at ``weights`` (safetensors state dict, or a trusted SB3 zip)."""
+    """The policy stored at ``weights`` (safetensors state dict, or a trusted SB3 zip).
+
+    Raises:
+        WeightsError: the file is missing, truncated or corrupt, or holds another network
+            than ``net_arch`` describes.
+    """
     path = Path(weights)
     if not path.is_file():
-        raise UnknownAgentError(f"ppo: weights file {weights!r} does not exist")
+        raise WeightsError(f"ppo weights file {weights!r} does not exist")
     if path.suffix == ".zip":
         from sb3_contrib import MaskablePPO
 
-        return MaskablePPO.load(path, device="cpu").policy
+        try:
+            return MaskablePPO.load(path, device="cpu").policy
+        except Exception as error:  # zipfile, pickle and torch all raise their own kinds
+            raise WeightsError(f"ppo model file {weights!r} is corrupt or not a MaskablePPO model: {error}") from None
     from safetensors import SafetensorError
     from safetensors.torch import load_file
 
-    policy = build_policy(net_arch)
     try:
         state = load_file(str(path))
+    except (SafetensorError, OSError, ValueError) as error:
+        raise WeightsError(f"ppo weights file {weights!r} is corrupt or not a safetensors file: {error}") from None
+    policy = build_policy(net_arch)
+    try:
         policy.load_state_dict(state)
-    except (SafetensorError, RuntimeError, OSError) as error:
-        raise UnknownAgentError(f"ppo: cannot load weights {weights!r} (net_arch={net_arch}): {error}") from None
+    except RuntimeError as error:
+        first = str(error).strip().splitlines()
+        raise WeightsError(
+            f"ppo weights file {weights!r} does not match a policy with net_arch={net_arch}: "
+            f"{' '.join(line.strip() for line in first[:3])}"
+        ) from None
     policy.set_training_mode(False)
     return policy
 

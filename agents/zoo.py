@@ -32,7 +32,7 @@ from typing import Any
 import inspect
 
 from checkers_env.agent import Agent, agent_parameters, make_agent
-from checkers_env.errors import UnknownAgentError
+from checkers_env.errors import UnknownAgentError, WeightsError
 
 REQUIRED_FIELDS = {"name": str, "kind": str, "params": dict, "description": str, "commit": str, "date": str}
 OPTIONAL_FIELDS = {"weights": str, "training": dict, "league": dict}
@@ -75,6 +75,8 @@ def load_card(name: str) -> tuple[dict, Path]:
 
     Raises:
         UnknownAgentError: no such entry, or its card is missing, corrupt or invalid.
+        WeightsError: the card names a weights file that is not in the entry's folder (a
+            corrupt or mismatched one is reported by the kind's loader, also as ``WeightsError``).
     """
     folder = zoo_dir() / name
     path = folder / "card.json"
@@ -85,6 +87,8 @@ def load_card(name: str) -> tuple[dict, Path]:
         card = json.loads(path.read_text())
     except json.JSONDecodeError as error:
         raise UnknownAgentError(f"zoo card {path} is not valid JSON: {error}") from None
+    if isinstance(card, dict) and isinstance(card.get("weights"), str) and not (folder / card["weights"]).is_file():
+        raise WeightsError(f"zoo entry {name!r}: weights file {str(folder / card['weights'])!r} does not exist")
     problems = validate_card(card, folder)
     if problems:
         raise UnknownAgentError(f"zoo card {path} is invalid: " + "; ".join(problems))

@@ -20,6 +20,7 @@ from .errors import (
     InvalidMoveError,
     InvalidPositionError,
     PdnError,
+    WeightsError,
 )
 from .game import Game, Rules, Termination
 from .agent import Agent, BaseAgent, UnknownAgentError, agent_kinds, make_agent
@@ -57,6 +58,7 @@ __all__ = [
     "PdnError",
     "Rules",
     "Termination",
+    "WeightsError",
     "bit_to_square",
     "divide",
     "perft",

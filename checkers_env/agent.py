@@ -25,7 +25,7 @@ from typing import Any, Callable, Protocol, runtime_checkable
 import numpy as np
 
 from .board import BLACK, Move, move_from_row
-from .errors import UnknownAgentError
+from .errors import UnknownAgentError, WeightsError
 from .game import Game
 from .kernels import generate_moves_kernel, new_move_buffer
 from .baselines import OPPONENT_GREEDY, OPPONENT_RANDOM, choose
@@ -278,8 +278,8 @@ def make_agent(spec: str | Agent, **overrides) -> Agent:
     try:
         return factory(**params)
     except (TypeError, ValueError) as error:
-        if isinstance(error, UnknownAgentError):
-            raise
+        if isinstance(error, (UnknownAgentError, WeightsError)):
+            raise  # a bad weights file is not a bad spec: keep the loader's error
         raise UnknownAgentError(f"agent spec {spec!r}: {error}") from error
 
 

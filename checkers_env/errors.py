@@ -31,6 +31,11 @@ class UnknownAgentError(CheckersError):
     """An agent spec that names an unknown kind or parameter, or gives a bad value."""
 
 
+class WeightsError(CheckersError):
+    """A weights or checkpoint file that is missing, truncated, corrupt, or holds something
+    else than the network or run it is loaded for; the message names the file and the fault."""
+
+
 class PdnError(CheckersError):
     """A PDN game file that cannot be read; ``line`` is the 1-based line of the problem."""
 
@@ -48,4 +53,5 @@ __all__ = [
     "InvalidPositionError",
     "PdnError",
     "UnknownAgentError",
+    "WeightsError",
 ]

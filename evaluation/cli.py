@@ -288,7 +288,8 @@ def _add_train(subparsers) -> None:
         "train",
         help="train a learning agent (td-minimax, slow-fast, ppo); --help after the name lists its options",
         description="Run one of the training scripts; everything after NAME goes to it "
-        "(for example: checkers train td-minimax --games 1000).",
+        "(for example: checkers train td-minimax --games 1000). Every trainer shares the run "
+        "options of training/scaffold.py: --resume RUN_DIR, --overwrite, --promote NAME, ...",
         add_help=True,
     )
     parser.add_argument("trainer", metavar="NAME", choices=sorted(TRAINERS), help=", ".join(sorted(TRAINERS)))

@@ -1,138 +1,110 @@
-"""Train a MaskablePPO (sb3-contrib) policy on ``Checkers-v0`` against a schedule of opponents.
+"""Train a MaskablePPO (sb3-contrib) policy on ``Checkers-v0``: ``checkers train ppo``.
 
-    python -m training.ppo --total-timesteps 2000000          # or: checkers train ppo ...
-    python -m training.ppo --resume runs/ppo-s0               # continue a killed run
+    checkers train ppo --total-timesteps 2000000
+    checkers train ppo --resume runs/ppo/seed1__20261122T101500      # continue a killed run
 
-Opponent schedule, chosen per episode: ``random`` for the first ``random_until`` of the
+Opponent schedule, chosen per episode: ``random`` for the first ``--random-until`` of the
 steps, then ``greedy``, then a self-play pool of frozen snapshots of the policy itself
-(taken every ``snapshot_every`` steps, the last ``pool_size`` kept) mixed with ``greedy``
-and ``random`` so the policy does not forget them. The learner's colour is drawn per
-episode. Every ``eval_every`` steps the current policy plays ``eval_games`` league games
-(colours swapped) against ``random`` and ``greedy``; the scores go to TensorBoard.
+(taken every ``--snapshot-every`` steps, the last ``--pool-size`` kept) mixed with
+``greedy`` and ``random`` so the policy does not forget them. The learner's colour is drawn
+per episode. Every ``--eval-every`` steps the current policy plays the evaluation games;
+the scores go to TensorBoard. The schedule's fractions are of ``--total-timesteps``: raising
+it on ``--resume`` stretches the rest of the schedule.
 
-Checkpoints (every ``checkpoint_every`` steps, written to a temporary file and renamed):
-``model.zip`` (SB3's format, for ``--resume``: it contains pickled objects, so resume only
-your own runs) and ``policy.safetensors`` (the policy weights alone, loaded without
-executing code by ``agents.ppo.PPOAgent`` and the zoo). ``--promote`` copies the final
-weights to ``zoo/ppo/`` with a card.
+The run folder (``training.scaffold`` describes the layout and the shared options) holds,
+written atomically at every checkpoint: ``model.zip`` (SB3's format, for ``--resume``: it
+contains pickled objects, so resume only your own runs), ``policy.safetensors`` (the
+policy weights alone, loaded without executing code by ``agents.ppo.PPOAgent`` and the zoo),
+``state.json`` (steps, snapshots, wall time, evaluations), ``snapshots/`` (the self-play
+pool: only this run's own snapshots) and ``tb/`` (TensorBoard).
 """
 
 from __future__ import annotations
 
 import copy
-import json
-import os
-import subprocess
+import io
 import sys
 import time
-from dataclasses import asdict, dataclass, fields
-from datetime import date
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from checkers_env import Rules
 from checkers_env.agent import BaseAgent, make_agent
+from checkers_env.errors import WeightsError
 from checkers_env.game import Game
-from checkers_env.match import ballot_openings, play_game
+from training import scaffold
+from training.scaffold import BUDGET, arg
+
+TRAINER = "ppo"
+MODEL = "model.zip"
+POLICY = "policy.safetensors"
+STATE = "state.json"
 
 
 @dataclass
-class Args:
-    """Arguments of a PPO run (each field is a command-line option)."""
+class Args(scaffold.RunArgs):
+    """Options of the PPO trainer."""
 
-    total_timesteps: int = 2_000_000
+    total_timesteps: int = arg(2_000_000, low=1, on_resume=BUDGET)
     """environment steps (hops) to train for"""
-    n_envs: int = 8
+    n_envs: int = arg(8, low=1)
     """single envs stepped together (DummyVecEnv: the opponents run in this process)"""
-    n_steps: int = 256
+    n_steps: int = arg(256, low=1)
     """steps per env per rollout"""
-    batch_size: int = 512
+    batch_size: int = arg(512, low=2)
     """minibatch size of the PPO update"""
-    n_epochs: int = 4
+    n_epochs: int = arg(4, low=1)
     """PPO epochs per rollout"""
-    learning_rate: float = 3e-4
+    learning_rate: float = arg(3e-4, low=0.0)
     """Adam learning rate"""
-    gamma: float = 0.99
+    gamma: float = arg(0.99, low=0.0, high=1.0)
     """discount factor"""
-    ent_coef: float = 0.01
+    ent_coef: float = arg(0.01, low=0.0)
     """entropy bonus"""
-    net_arch: str = "256x256"
-    """hidden layers of the policy and value nets"""
-    reward: str = "win_loss"
-    """'win_loss' or 'material' (the seed-000 shaping; see Checkers-v0)"""
-    random_until: float = 0.1
-    """fraction of the steps played against 'random' only"""
-    greedy_until: float = 0.35
-    """fraction of the steps after which the self-play pool starts (before: 'greedy')"""
-    snapshot_every: int = 100_000
+    net_arch: str = arg("256x256", metavar="SIZES")
+    """hidden layers of the policy and value nets, joined by x"""
+    reward: str = arg("win_loss", choices=("win_loss", "material"))
+    """win_loss, or material (the seed-000 shaping; see Checkers-v0)"""
+    random_until: float = arg(0.1, low=0.0, high=1.0)
+    """fraction of the steps played against random only"""
+    greedy_until: float = arg(0.35, low=0.0, high=1.0)
+    """fraction of the steps after which the self-play pool starts (before: greedy)"""
+    snapshot_every: int = arg(100_000, low=1)
     """steps between frozen snapshots added to the self-play pool"""
-    pool_size: int = 5
+    pool_size: int = arg(5, low=1)
     """snapshots kept in the pool"""
-    pool_greedy: float = 0.3
-    """share of self-play-phase episodes played against 'greedy'"""
-    pool_random: float = 0.1
-    """share of self-play-phase episodes played against 'random'"""
-    eval_every: int = 100_000
-    """steps between evaluations against random and greedy (0: never)"""
-    eval_games: int = 20
-    """games per evaluation opponent (even: colours swapped)"""
-    final_eval_games: int = 100
-    """games per opponent in the evaluation at the end (even)"""
-    checkpoint_every: int = 50_000
+    pool_greedy: float = arg(0.3, low=0.0, high=1.0)
+    """share of self-play-phase episodes played against greedy"""
+    pool_random: float = arg(0.1, low=0.0, high=1.0)
+    """share of self-play-phase episodes played against random"""
+    eval_every: int = arg(100_000, low=0)
+    """steps between evaluations (0: only the final one)"""
+    final_eval_games: int = arg(100, low=0)
+    """games per evaluation opponent in the evaluation at the end (even)"""
+    checkpoint_every: int = arg(50_000, low=1)
     """steps between checkpoints"""
-    seed: int = 0
-    """seed of everything"""
-    out: str = "runs"
-    """parent folder of the run folder ppo-s<seed>"""
-    resume: str = ""
-    """run folder to continue (its args.json is used; total_timesteps may be raised)"""
-    promote: bool = False
-    """write the final weights and a card to zoo/ppo/"""
 
-    @property
-    def run_dir(self) -> Path:
-        return Path(self.resume) if self.resume else Path(self.out) / f"ppo-s{self.seed}"
+    def check(self) -> list[tuple[str, str]]:
+        problems = super().check()
+        from agents.ppo import parse_net_arch
 
-
-def parse_args(argv: list[str] | None) -> Args:
-    import argparse
-
-    parser = argparse.ArgumentParser(prog="checkers train ppo", description=__doc__.split("\n\n")[0])
-    docs = _field_docs()
-    for f in fields(Args):
-        flag = "--" + f.name.replace("_", "-")
-        if f.type in ("bool", bool):
-            parser.add_argument(flag, action="store_true", help=docs.get(f.name))
-        else:
-            kind = {"int": int, "float": float, "str": str}[str(f.type)]
-            parser.add_argument(flag, type=kind, default=f.default, help=f"{docs.get(f.name)} (default {f.default})")
-    namespace = parser.parse_args(argv)
-    args = Args(**vars(namespace))
-    if args.resume:
-        saved_path = Path(args.resume) / "args.json"
-        if not saved_path.is_file():
-            parser.error(f"--resume {args.resume}: no args.json there (not a PPO run folder)")
-        saved = json.loads(saved_path.read_text())
-        saved.update(resume=args.resume, total_timesteps=max(args.total_timesteps, saved["total_timesteps"]),
-                     promote=args.promote)
-        args = Args(**saved)
-    if args.eval_games % 2 or args.final_eval_games % 2:
-        parser.error("--eval-games and --final-eval-games must be even (colour-swapped pairs)")
-    return args
+        try:
+            parse_net_arch(self.net_arch)
+        except ValueError as error:
+            problems.append(("net_arch", str(error)))
+        if self.final_eval_games % 2:
+            problems.append(("final_eval_games", f"must be even (colour-swapped pairs), got {self.final_eval_games}"))
+        if self.greedy_until < self.random_until:
+            problems.append(("greedy_until", f"must be at least --random-until ({self.random_until}), got {self.greedy_until}"))
+        if self.pool_greedy + self.pool_random > 1.0:
+            problems.append(("pool_random", "--pool-greedy and --pool-random add up to more than 1"))
+        return problems
 
 
-def _field_docs() -> dict[str, str]:
-    """The docstring under each dataclass field (cleanrl-style help texts)."""
-    import ast
-    import inspect
-
-    tree = ast.parse(inspect.getsource(Args))
-    docs, body = {}, tree.body[0].body
-    for node, following in zip(body, body[1:]):
-        if isinstance(node, ast.AnnAssign) and isinstance(following, ast.Expr):
-            docs[node.target.id] = following.value.value
-    return docs
+def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
+    """``(options, names of the options given)`` of a ``checkers train ppo`` command line."""
+    return scaffold.parse_args(Args, argv, TRAINER, __doc__)
 
 
 class OpponentPool(BaseAgent):
@@ -162,50 +134,46 @@ class OpponentPool(BaseAgent):
         return "pool"
 
 
-def evaluate_policy(policy, opponents: list[str], games: int, seed: int) -> dict[str, float]:
-    """Score (wins + draws / 2, per game) of a policy against each opponent: ``games // 2``
-    ballot openings, each played with both colours."""
+def evaluate_policy(policy, opponents: list[str], games: int, seed: int) -> dict[str, dict]:
+    """The evaluation games of a live policy (see :func:`training.scaffold.evaluate`)."""
     from agents.ppo import PPOAgent
 
-    me = PPOAgent.from_policy(policy)
-    rng = np.random.default_rng(seed)
-    openings = ballot_openings()
-    scores = {}
-    for spec in opponents:
-        opponent = make_agent(spec)
-        total = 0.0
-        for g in range(games // 2):
-            opening = openings[int(rng.integers(len(openings)))]
-            for black, white in ((me, opponent), (opponent, me)):
-                record = play_game(black, white, opening, Rules(), rng)
-                total += record.score(str(me))
-        scores[spec] = total / games
-    return scores
-
-
-def _atomic_write_bytes(path: Path, data: bytes) -> None:
-    tmp = path.with_suffix(path.suffix + ".tmp")
-    tmp.write_bytes(data)
-    os.replace(tmp, path)
+    return scaffold.evaluate(PPOAgent.from_policy(policy), opponents, games, seed)
 
 
 def save_policy_weights(policy, path: Path) -> None:
     """The policy's state dict as safetensors (atomic)."""
+    scaffold.write_atomic(path, policy_bytes(policy))
+
+
+def policy_bytes(policy) -> bytes:
+    """The policy's state dict as a safetensors file."""
     from safetensors.torch import save
 
-    state = {k: v.detach().cpu().contiguous() for k, v in policy.state_dict().items()}
-    _atomic_write_bytes(path, save(state))
+    return save({k: v.detach().cpu().contiguous() for k, v in policy.state_dict().items()})
 
 
-def _commit() -> str:
+def load_model(path: Path, env, tensorboard_log: str | None):
+    """The MaskablePPO model of a run's checkpoint.
+
+    Raises:
+        WeightsError: the file is missing, truncated or corrupt.
+    """
+    from sb3_contrib import MaskablePPO
+
+    data = scaffold.read_checkpoint(path)
     try:
-        return subprocess.run(["git", "rev-parse", "HEAD"], capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        return "unknown"
+        return MaskablePPO.load(io.BytesIO(data), env=env, device="cpu", tensorboard_log=tensorboard_log)
+    except Exception as error:  # zipfile, pickle, torch and SB3 all raise their own kinds
+        raise scaffold.checkpoint_error(path, "is truncated, corrupt or not a MaskablePPO model", error) from None
 
 
-def train(args: Args) -> Path:
-    """Run (or resume) training; returns the run folder."""
+def train(args: Args, given: set[str] | None = None) -> Path:
+    """Run (or resume) training; returns the run folder.
+
+    ``args`` and ``given`` (the options given on the command line) are those of
+    :func:`training.scaffold.start_run`.
+    """
     import gymnasium as gym
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
@@ -215,16 +183,14 @@ def train(args: Args) -> Path:
 
     from agents.ppo import PPOAgent
 
-    run_dir = args.run_dir
-    run_dir.mkdir(parents=True, exist_ok=True)
-    (run_dir / "args.json").write_text(json.dumps(asdict(args), indent=2))
-    state_path = run_dir / "state.json"
-    state = json.loads(state_path.read_text()) if args.resume and state_path.exists() else {"snapshots": 0, "wall_time_s": 0.0}
-    command = "python -m training.ppo " + " ".join(sys.argv[1:])
-    if args.resume:
-        state.setdefault("resumed_with", []).append(command)
-    else:
-        state["command"] = command
+    run, args = scaffold.start_run(TRAINER, args, given)
+    run_dir = run.path
+    opponents = scaffold.opponent_specs(args.eval_opponents)
+    state_path = run_dir / STATE
+    model_path = run_dir / MODEL
+    resuming = run.resumed and model_path.exists()  # a run killed before its first checkpoint starts again
+    state = _read_state(state_path) if resuming else {"snapshots": 0, "wall_time_s": 0.0, "evaluations": []}
+    tb_dir = str(run_dir / "tb") if args.tensorboard else None
 
     pools = [OpponentPool(seed=args.seed * 1000 + i) for i in range(args.n_envs)]
 
@@ -236,18 +202,18 @@ def train(args: Args) -> Path:
 
     vec_env = DummyVecEnv([make_env(i) for i in range(args.n_envs)])
     vec_env.seed(args.seed)
-    model_path = run_dir / "model.zip"
-    if args.resume and model_path.exists():
-        model = MaskablePPO.load(model_path, env=vec_env, device="cpu", tensorboard_log=str(run_dir / "tb"))
+    if resuming:
+        model = load_model(model_path, vec_env, tb_dir)
     else:
         model = MaskablePPO(
             "MlpPolicy", vec_env, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
             learning_rate=args.learning_rate, gamma=args.gamma, ent_coef=args.ent_coef,
             policy_kwargs=dict(net_arch=dict(pi=_sizes(args.net_arch), vf=_sizes(args.net_arch))),
-            seed=args.seed, device="cpu", tensorboard_log=str(run_dir / "tb"), verbose=0,
+            seed=args.seed, device="cpu", tensorboard_log=tb_dir, verbose=0,
         )
     snapshots: list[PPOAgent] = []
-    for path in sorted(run_dir.glob("snapshot-*.safetensors"))[-args.pool_size :]:
+    # Only this run's snapshots: a run folder never holds another run's.
+    for path in sorted((run_dir / "snapshots").glob("snapshot-*.safetensors"))[-args.pool_size :]:
         snapshots.append(PPOAgent(weights=str(path), net_arch=args.net_arch, deterministic=False))
     random_agent, greedy_agent = make_agent("random"), make_agent("greedy")
 
@@ -272,7 +238,8 @@ def train(args: Args) -> Path:
     class Schedule(BaseCallback):
         def __init__(self):
             super().__init__()
-            self.bar = tqdm(total=args.total_timesteps, initial=model.num_timesteps, unit="step", desc="ppo", dynamic_ncols=True)
+            self.bar = tqdm(total=args.total_timesteps, initial=model.num_timesteps, unit="step", desc="ppo",
+                            dynamic_ncols=True, disable=not args.progress)
             self.last_snapshot = model.num_timesteps
             self.last_eval = model.num_timesteps
             self.last_checkpoint = model.num_timesteps
@@ -289,32 +256,33 @@ def train(args: Args) -> Path:
             ):
                 self.last_snapshot = steps
                 state["snapshots"] += 1
-                path = run_dir / f"snapshot-{state['snapshots']:04d}.safetensors"
+                path = run_dir / "snapshots" / f"snapshot-{state['snapshots']:04d}.safetensors"
                 save_policy_weights(model.policy, path)
                 snapshots.append(PPOAgent.from_policy(copy.deepcopy(model.policy), deterministic=False))
                 del snapshots[: -args.pool_size]
             self.phase = update_schedule(steps)
             self.logger.record("schedule/phase_self_play", float(self.phase == "self-play"))
             self.logger.record("schedule/pool_snapshots", len(snapshots))
-            if args.eval_every and steps - self.last_eval >= args.eval_every:
+            if args.eval_every and args.eval_games and steps - self.last_eval >= args.eval_every:
                 self.last_eval = steps
-                scores = evaluate_policy(model.policy, ["random", "greedy"], args.eval_games, seed=steps)
-                for spec, score in scores.items():
-                    self.logger.record(f"eval/score_vs_{spec}", score)
-                self.bar.write(f"{steps} steps ({self.phase}): " + ", ".join(f"{k} {100 * v:.0f} %" for k, v in scores.items()))
+                results = evaluate_policy(model.policy, opponents, args.eval_games, seed=args.seed * 1_000_003 + steps)
+                for spec, result in results.items():
+                    self.logger.record(f"eval/score_vs_{spec}", result["score"])
+                state["evaluations"].append({"timesteps": steps, "results": results})
+                self.bar.write(f"{steps} steps ({self.phase}): {scaffold.evaluation_line(results)}")
             if steps - self.last_checkpoint >= args.checkpoint_every:
                 self.last_checkpoint = steps
                 checkpoint()
             self.bar.set_postfix(phase=self.phase, snapshots=len(snapshots))
 
     def checkpoint() -> None:
-        tmp = run_dir / "model.tmp.zip"
-        model.save(tmp)
-        os.replace(tmp, model_path)
-        save_policy_weights(model.policy, run_dir / "policy.safetensors")
+        data = io.BytesIO()
+        model.save(data)
+        scaffold.write_atomic(model_path, data.getvalue())
+        save_policy_weights(model.policy, run_dir / POLICY)
         state["wall_time_s"] = wall_before + time.time() - started
         state["timesteps"] = model.num_timesteps
-        _atomic_write_bytes(state_path, json.dumps(state, indent=2).encode())
+        scaffold.write_json_atomic(state_path, state)
 
     callback = Schedule()
     remaining = args.total_timesteps - model.num_timesteps
@@ -322,13 +290,12 @@ def train(args: Args) -> Path:
         model.learn(remaining, callback=callback, reset_num_timesteps=False, tb_log_name="ppo")
     callback.bar.close()
     checkpoint()
-    final = evaluate_policy(model.policy, ["random", "greedy"], args.final_eval_games, seed=args.seed + 1)
+    final = evaluate_policy(model.policy, opponents, args.final_eval_games, seed=args.seed + 1)
     state["final_eval"] = final
-    _atomic_write_bytes(state_path, json.dumps(state, indent=2).encode())
-    print(f"trained {model.num_timesteps} steps in {state['wall_time_s'] / 60:.1f} min; "
-          + ", ".join(f"vs {k}: {100 * v:.1f} %" for k, v in final.items()))
+    scaffold.write_json_atomic(state_path, state)
+    print(f"trained {model.num_timesteps} steps in {state['wall_time_s'] / 60:.1f} min; {scaffold.evaluation_line(final)}")
     if args.promote:
-        promote(args, run_dir, state)
+        promote(run, args, state)
     return run_dir
 
 
@@ -338,40 +305,47 @@ def _sizes(net_arch: str) -> list[int]:
     return parse_net_arch(net_arch)
 
 
-def promote(args: Args, run_dir: Path, state: dict) -> Path:
-    """Copy the final weights to ``zoo/ppo/`` and write its card."""
-    from agents.zoo import zoo_dir
+def _read_state(path: Path) -> dict:
+    import json
 
-    target = zoo_dir() / "ppo"
-    target.mkdir(parents=True, exist_ok=True)
-    _atomic_write_bytes(target / "weights.safetensors", (run_dir / "policy.safetensors").read_bytes())
-    card = {
-        "name": "ppo",
-        "kind": "ppo",
-        "params": {"net_arch": args.net_arch, "deterministic": True},
-        "weights": "weights.safetensors",
-        "description": "MaskablePPO (sb3-contrib) on Checkers-v0, one hop per action, trained against "
+    try:
+        state = json.loads(path.read_text())
+    except (OSError, ValueError) as error:
+        raise WeightsError(f"ppo run state {str(path)!r} is missing or corrupt: {error}") from None
+    state.setdefault("evaluations", [])
+    return state
+
+
+def promote(run: scaffold.Run, args: Args, state: dict) -> Path:
+    """Write the final policy and a fresh card to ``zoo/<args.promote>``."""
+    folder = scaffold.promote(
+        args.promote,
+        "ppo",
+        {"net_arch": args.net_arch, "deterministic": True},
+        scaffold.read_checkpoint(run.path / POLICY),
+        "MaskablePPO (sb3-contrib) on Checkers-v0, one hop per action, trained against "
         "random, then greedy, then a self-play pool of its own snapshots.",
-        "training": {
-            "command": " ; then ".join([state.get("command", "?"), *state.get("resumed_with", [])]),
-            "budget": f"{args.total_timesteps} env steps",
+        {
+            "command": run.command,
+            "budget": f"{state['timesteps']} env steps",
             "wall_time_s": round(state["wall_time_s"]),
-            "args": asdict(args),
+            "run": run.name,
+            "args": run.record["args"],
+            "evaluations": state.get("evaluations", []),
             "final_eval": state.get("final_eval", {}),
         },
-        "commit": _commit(),
-        "date": date.today().isoformat(),
-    }
-    (target / "card.json").write_text(json.dumps(card, indent=2) + "\n")
-    print(f"promoted to {target}")
-    return target
+    )
+    print(f"promoted to {folder}")
+    return folder
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    train(args)
+    """``checkers train ppo [OPTIONS]``."""
+    args, given = parse_args(argv)
+    scaffold.stop_on_sigterm()
+    train(args, given)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(scaffold.script_main(main))

@@ -1,7 +1,7 @@
-"""Train seed 000's episodic slow/fast reward learner.
+"""Train seed 000's episodic slow/fast reward learner: ``checkers train slow-fast``.
 
-    python -m training.slow_fast --sets 40 --seed 1           # or: checkers train slow-fast ...
-    python -m training.slow_fast --sets 40 --seed 1 --resume  # continue a stopped run
+    checkers train slow-fast --sets 40 --seed 1
+    checkers train slow-fast --resume runs/slow-fast/seed1__20261122T101500   # continue a stopped run
     tensorboard --logdir runs
 
 Learning happens in *sets of episodes* with two networks (``agents.slow_fast`` explains
@@ -16,29 +16,21 @@ every mechanism and the choices made where the seed leaves them open):
    random fraction of the buffer for some epochs.
 3. The set ends with ``slow_net`` taking ``fast_net``'s parameters and the buffer emptied.
 
-Every episode ends with an atomic checkpoint (``RUN_DIR/checkpoint.pt``: both networks, the
-optimizer, the buffer, the generators and the counters; written to a temp file and renamed),
-so ``--resume`` continues exactly where a killed run stopped. Each finished set writes
-``RUN_DIR/weights.safetensors``; ``--promote NAME`` writes ``zoo/NAME/`` with a card at the
-end. TensorBoard scalars go to ``RUN_DIR`` (under ``runs/``): loss, buffer size, mean
-target, positions labelled per second, and the periodic evaluation scores against
-``random`` and ``greedy``.
+Every episode ends with an atomic checkpoint (``checkpoint.pt`` in the run folder: both
+networks, the optimizer, the buffer, the generators and the counters), so ``--resume``
+continues exactly where a killed run stopped. Each finished set writes
+``weights.safetensors``; ``--promote NAME`` writes ``zoo/NAME/`` with a card at the end.
+TensorBoard scalars: loss, buffer size, mean target, positions labelled per second, and the
+evaluation scores. ``training.scaffold`` describes the run folder and the shared options.
 """
 
 from __future__ import annotations
 
-import argparse
-import ast
 import copy
 import dataclasses
-import datetime as _dt
-import inspect
+import io
 import json
-import os
-import shlex
-import subprocess
 import sys
-import textwrap
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,6 +41,7 @@ from tqdm.auto import tqdm
 
 from agents.slow_fast import ReplayBuffer, SlowFastAgent, ValueNet, save_weights, white_values
 from agents.slow_fast.kernels import encode_planes
+from agents.slow_fast.network import weights_bytes
 from agents.slow_fast.search import (
     Examples,
     GameSettings,
@@ -56,131 +49,106 @@ from agents.slow_fast.search import (
     endgame_data,
     tactical_data,
 )
-from checkers_env import BLACK, Game, Rules, make_agent
+from checkers_env import Rules
+from training import scaffold
+from training.scaffold import BUDGET, SESSION, arg
 
-ROOT = Path(__file__).resolve().parent.parent
+TRAINER = "slow-fast"
 CHECKPOINT = "checkpoint.pt"
 WEIGHTS = "weights.safetensors"
 
 
 @dataclass
-class Args:
-    """Arguments of the slow/fast trainer (each is a ``--flag``; ``-`` for ``_``)."""
+class Args(scaffold.RunArgs):
+    """Options of the slow/fast trainer."""
 
-    seed: int = 1
-    """Seed of every generator of the run (numpy, torch, and the numba xorshift streams)."""
-    run_dir: str = ""
-    """Folder of the checkpoint, the TensorBoard scalars and the weights; default ``runs/slow-fast__seed<SEED>``."""
-    resume: bool = False
-    """Continue from ``RUN_DIR/checkpoint.pt`` (the other arguments must describe the same run)."""
-    sets: int = 40
-    """Number of sets of episodes (slow_net takes fast_net's parameters after each)."""
-    episodes_per_set: int = 8
-    """Episodes per set; each generates kind-1 data with slow_net and trains fast_net."""
-    time_budget_s: float = 0.0
-    """Stop (checkpointed, resumable) after the episode that passes this much wall time, all sessions of the run together; 0 = no limit."""
+    sets: int = arg(40, low=1, on_resume=BUDGET)
+    """sets of episodes (slow_net takes fast_net's parameters after each)"""
+    episodes_per_set: int = arg(8, low=1)
+    """episodes per set; each generates kind-1 data with slow_net and trains fast_net"""
+    time_budget_s: float = arg(0.0, low=0.0, on_resume=SESSION)
+    """stop (checkpointed, resumable) after the episode that passes this much wall time, all
+    sessions of the run together; 0: no limit"""
 
     # -- generated games
-    game_noise_weight: float = 0.3
-    """Weight of the noise in the linear combination that picks each move of a generated game (0 = the net's choice, 1 = random)."""
-    max_game_plies: int = 200
-    """A generated game stops as a draw after this many plies."""
-    no_progress_plies: int = Rules().no_progress_plies
-    """A generated game stops as a draw after this many plies without a capture or a man move (the rules' no-progress draw)."""
+    game_noise_weight: float = arg(0.3, low=0.0, high=1.0)
+    """weight of the noise in the linear combination that picks each move of a generated game
+    (0: the net's choice, 1: random)"""
+    max_game_plies: int = arg(200, low=1)
+    """a generated game stops as a draw after this many plies"""
+    no_progress_plies: int = arg(Rules().no_progress_plies, low=1)
+    """a generated game stops as a draw after this many plies without a capture or a man move
+    (the rules' no-progress draw)"""
 
     # -- data kind 1 (tactical)
-    tactical_games: int = 128
-    """Games generated per episode; one kind-1 subtree is rooted in each."""
-    capture_skew: float = 2.0
-    """Kind-1 roots are drawn with probability proportional to 1 + capture_skew * (capturing moves available); 0 = uniform over the game."""
+    tactical_games: int = arg(128, low=1)
+    """games generated per episode; one kind-1 subtree is rooted in each"""
+    capture_skew: float = arg(2.0, low=0.0)
+    """kind-1 roots are drawn with probability proportional to 1 + capture-skew * (capturing
+    moves available); 0: uniform over the game"""
 
     # -- data kind 2 (end of game)
-    endgame_trees: int = 96
-    """Kind-2 subtrees added at the start of each set (one per decisive generated game)."""
-    endgame_max_batches: int = 4
-    """At most this many batches of endgame_trees games are generated to find decisive ones."""
+    endgame_trees: int = arg(96, low=1)
+    """kind-2 subtrees added at the start of each set (one per decisive generated game)"""
+    endgame_max_batches: int = arg(4, low=1)
+    """at most this many batches of --endgame-trees games are generated to find decisive ones"""
 
     # -- subtrees
-    subtree_depth: int = 4
-    """Plies of each data subtree (levels expanded below the root)."""
-    explore_fraction: float = 0.5
-    """Fraction of a node's moves that the subtree explores (at least min_explored)."""
-    min_explored: int = 2
-    """Moves explored at every node at least (all of them when a node has fewer)."""
-    explore_noise_weight: float = 0.3
-    """Weight of the noise in the linear combination (noise and net evaluation) that picks the explored moves."""
-    softmax_temperature: float = 0.01
-    """Temperature of the mover's softmax over the net's values f in (0, 1) (the probability of playing each move)."""
+    subtree_depth: int = arg(4, low=1)
+    """plies of each data subtree (levels expanded below the root)"""
+    explore_fraction: float = arg(0.5, low=1e-9, high=1.0)
+    """fraction of a node's moves that the subtree explores (at least --min-explored)"""
+    min_explored: int = arg(2, low=1)
+    """moves explored at every node at least (all of them when a node has fewer)"""
+    explore_noise_weight: float = arg(0.3, low=0.0, high=1.0)
+    """weight of the noise in the linear combination (noise and net evaluation) that picks the
+    explored moves"""
+    softmax_temperature: float = arg(0.01, low=1e-9)
+    """temperature of the mover's softmax over the net's values f in (0, 1) (the probability
+    of playing each move)"""
 
     # -- replay buffer
-    buffer_capacity: int = 24000
-    """Maximum number of examples in the buffer."""
-    replace_fraction: float = 0.2
-    """Fraction of the capacity that new data replaces when the buffer is full."""
-    sample_fraction: float = 0.5
-    """Fraction of the buffer sampled for each episode's training."""
+    buffer_capacity: int = arg(24000, low=1)
+    """most examples in the buffer"""
+    replace_fraction: float = arg(0.2, low=1e-9, high=1.0)
+    """fraction of the capacity that new data replaces when the buffer is full"""
+    sample_fraction: float = arg(0.5, low=1e-9, high=1.0)
+    """fraction of the buffer sampled for each episode's training"""
 
     # -- SGD on fast_net
-    epochs: int = 2
-    """Passes over each episode's sample."""
-    batch_size: int = 256
-    """Examples per SGD step."""
-    learning_rate: float = 0.05
-    """SGD step size."""
-    momentum: float = 0.9
-    """SGD momentum."""
-    weight_decay: float = 1e-5
-    """L2 penalty of SGD."""
-    hidden: str = "256,128"
-    """Hidden layer sizes of the value MLP, comma-separated."""
+    epochs: int = arg(2, low=1)
+    """passes over each episode's sample"""
+    batch_size: int = arg(256, low=1)
+    """examples per SGD step"""
+    learning_rate: float = arg(0.05, low=0.0)
+    """SGD step size"""
+    momentum: float = arg(0.9, low=0.0, high=1.0)
+    """SGD momentum"""
+    weight_decay: float = arg(1e-5, low=0.0)
+    """L2 penalty of SGD"""
+    hidden: str = arg("256,128", metavar="SIZES")
+    """hidden layer sizes of the value net, comma-separated"""
 
-    # -- evaluation and output
-    eval_every_sets: int = 5
-    """Play the evaluation games after every this many sets (and after the last); 0 = never."""
-    eval_games: int = 20
-    """Games against each of random and greedy per evaluation (colours alternate)."""
-    eval_depth: int = 2
-    """Search depth of the agent in evaluation games."""
-    torch_threads: int = 1
-    """Threads torch may use (the data generation is single-threaded numba)."""
-    promote: str = ""
-    """Zoo entry to write at the end (zoo/NAME/weights.safetensors and card.json); empty = none."""
-    progress: bool = True
-    """Show tqdm progress bars (per set and per episode)."""
+    # -- evaluation
+    eval_every_sets: int = arg(5, low=0)
+    """evaluate after every this many sets (and after the last); 0: only after the last"""
+    eval_depth: int = arg(2, low=1)
+    """search depth of the agent in evaluation games (and of the promoted zoo agent)"""
 
-
-def field_docs(cls) -> dict[str, str]:
-    """The docstring under each dataclass field (for ``--help``)."""
-    tree = ast.parse(textwrap.dedent(inspect.getsource(cls)))
-    docs, body = {}, tree.body[0].body
-    for node, after in zip(body, body[1:]):
-        if isinstance(node, ast.AnnAssign) and isinstance(after, ast.Expr) and isinstance(after.value, ast.Constant):
-            docs[node.target.id] = " ".join(str(after.value.value).split())
-    return docs
+    def check(self) -> list[tuple[str, str]]:
+        problems = super().check()
+        try:
+            sizes = hidden_sizes(self.hidden)
+        except ValueError:
+            sizes = ()
+        if not sizes or min(sizes) < 1:
+            problems.append(("hidden", f"must be layer sizes separated by commas, like 256,128, got {self.hidden!r}"))
+        return problems
 
 
-def parse_args(argv: list[str] | None = None) -> Args:
-    parser = argparse.ArgumentParser(
-        prog="python -m training.slow_fast",
-        description="Train seed 000's slow/fast reward learner (sets of episodes, slow_net generates, fast_net learns).",
-    )
-    docs = field_docs(Args)
-    for f in dataclasses.fields(Args):
-        flag = "--" + f.name.replace("_", "-")
-        if f.type in (bool, "bool"):
-            parser.add_argument(flag, action=argparse.BooleanOptionalAction, default=f.default, help=docs.get(f.name))
-        else:
-            kind = {"int": int, "float": float, "str": str}.get(f.type if isinstance(f.type, str) else f.type.__name__, str)
-            parser.add_argument(flag, type=kind, default=f.default, help=f"{docs.get(f.name, '')} (default {f.default})")
-    args = Args(**vars(parser.parse_args(argv)))
-    for name in ("sets", "episodes_per_set", "tactical_games", "endgame_trees", "subtree_depth", "buffer_capacity",
-                 "epochs", "batch_size", "max_game_plies"):
-        if getattr(args, name) < 1:
-            parser.error(f"--{name.replace('_', '-')} must be at least 1")
-    for name in ("explore_fraction", "sample_fraction", "replace_fraction"):
-        if not 0.0 < getattr(args, name) <= 1.0:
-            parser.error(f"--{name.replace('_', '-')} must be in (0, 1]")
-    return args
+def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
+    """``(options, names of the options given)`` of a ``checkers train slow-fast`` command line."""
+    return scaffold.parse_args(Args, argv, TRAINER, __doc__)
 
 
 def hidden_sizes(text: str) -> tuple[int, ...]:
@@ -297,61 +265,47 @@ class SlowFastLearner:
         self.numba_state = int(state["numba_state"])
 
     def save_checkpoint(self, path: Path) -> None:
-        """Atomic: a temp file renamed over the old checkpoint."""
-        tmp = path.with_name(path.name + ".tmp")
-        torch.save(self.state_dict(), tmp)
-        os.replace(tmp, path)
+        """Write the checkpoint atomically (the old one stays whole until the new one is)."""
+        data = io.BytesIO()
+        torch.save(self.state_dict(), data)
+        scaffold.write_atomic(path, data.getvalue())
 
     def load_checkpoint(self, path: Path) -> None:
-        self.load_state_dict(torch.load(path, weights_only=True))
+        """Continue from a checkpoint written by :meth:`save_checkpoint`.
 
-
-# -- evaluation --------------------------------------------------------------------------
-
-
-def evaluate_against(net: ValueNet, opponent: str, games: int, depth: int, seed: int) -> float:
-    """Score (win 1, draw 1/2) of the network's agent against ``opponent`` over ``games``
-    games from the start position, colours alternating."""
-    agent = SlowFastAgent.from_network(net, depth=depth, seed=seed)
-    other = make_agent(opponent, seed=seed + 1)
-    points = 0.0
-    for g in range(games):
-        agent.reset(seed + 2 * g)
-        other.reset(seed + 2 * g + 1)
-        agent_black = g % 2 == 0
-        game = Game(rules=Rules())
-        while not game.is_over():
-            to_move = agent if (game.board.turn == BLACK) == agent_black else other
-            game.play(to_move.select_move(game))
-        if game.winner is None:
-            points += 0.5
-        elif (game.winner == BLACK) == agent_black:
-            points += 1.0
-    return points / max(1, games)
+        Raises:
+            WeightsError: the file is missing, truncated, corrupt, or from another network.
+        """
+        data = scaffold.read_checkpoint(path)
+        try:
+            state = torch.load(io.BytesIO(data), weights_only=True)
+        except Exception as error:  # torch raises several kinds for a damaged zip or pickle
+            raise scaffold.checkpoint_error(path, "is truncated or corrupt", error) from None
+        try:
+            self.load_state_dict(state)
+        except (KeyError, TypeError, ValueError, RuntimeError) as error:
+            raise scaffold.checkpoint_error(path, "does not match this run's slow-fast networks", error) from None
 
 
 # -- the run ----------------------------------------------------------------------------
 
 
-def run_dir_of(args: Args) -> Path:
-    return Path(args.run_dir) if args.run_dir else ROOT / "runs" / f"slow-fast__seed{args.seed}"
+def train(args: Args, given: set[str] | None = None) -> dict:
+    """Run (or resume) training; returns a summary of the run.
 
-
-def train(args: Args, argv: list[str] | None = None) -> dict:
-    """Run (or resume) training; returns a summary of the run."""
-    torch.set_num_threads(max(1, args.torch_threads))
-    run_dir = run_dir_of(args)
-    run_dir.mkdir(parents=True, exist_ok=True)
+    ``args`` and ``given`` (the options given on the command line) are those of
+    :func:`training.scaffold.start_run`.
+    """
+    run, args = scaffold.start_run(TRAINER, args, given)
+    run_dir = run.path
     checkpoint = run_dir / CHECKPOINT
     learner = SlowFastLearner(args)
-    if args.resume and checkpoint.is_file():
+    # A run killed before its first episode ended has no checkpoint: it starts again from
+    # the seeded initial state, which is where it was.
+    if run.resumed and checkpoint.exists():
         learner.load_checkpoint(checkpoint)
-    elif args.resume:
-        print(f"no checkpoint at {checkpoint}; starting a new run", file=sys.stderr)
-    from torch.utils.tensorboard import SummaryWriter
-
-    writer = SummaryWriter(str(run_dir))
     c = learner.counters
+    writer = scaffold.tensorboard(run, args.tensorboard, c["set"] * args.episodes_per_set + c["episode"])
     session_start = time.perf_counter()
     wall_before = c["wall_s"]
     evaluations: dict[str, float] = {}
@@ -406,12 +360,14 @@ def train(args: Args, argv: list[str] | None = None) -> dict:
         c["episode"] = 0
         save_weights(learner.slow_net, run_dir / WEIGHTS, {"sets": str(c["set"]), "seed": str(args.seed)})
         last = c["set"] == args.sets or (args.time_budget_s and wall() >= args.time_budget_s)
-        if args.eval_every_sets and args.eval_games and (c["set"] % args.eval_every_sets == 0 or last):
-            for opponent in ("random", "greedy"):
-                score = evaluate_against(learner.slow_net, opponent, args.eval_games, args.eval_depth, args.seed + 1000 * c["set"])
-                evaluations[opponent] = score
-                writer.add_scalar(f"eval/score_vs_{opponent}", score, c["set"])
-            set_bar.set_postfix({f"vs_{k}": f"{v:.2f}" for k, v in evaluations.items()})
+        if args.eval_games and ((args.eval_every_sets and c["set"] % args.eval_every_sets == 0) or last):
+            agent = SlowFastAgent.from_network(learner.slow_net, depth=args.eval_depth, seed=args.seed)
+            results = scaffold.evaluate(agent, scaffold.opponent_specs(args.eval_opponents), args.eval_games,
+                                        seed=args.seed + 1000 * c["set"])
+            for opponent, result in results.items():
+                evaluations[opponent] = result["score"]
+                writer.add_scalar(f"eval/score_vs_{opponent}", result["score"], c["set"])
+            set_bar.write(f"eval after set {c['set']}: {scaffold.evaluation_line(results)}")
         c["wall_s"] = wall()
         learner.save_checkpoint(checkpoint)
         set_bar.update(1)
@@ -433,52 +389,42 @@ def train(args: Args, argv: list[str] | None = None) -> dict:
         "finished": c["set"] >= args.sets,
     }
     if args.promote and c["set"] > 0:
-        summary["promoted"] = str(promote(args, run_dir, summary, argv))
+        summary["promoted"] = str(promote(run, args, summary))
     print(json.dumps(summary), flush=True)
     return summary
 
 
-def promote(args: Args, run_dir: Path, summary: dict, argv: list[str] | None) -> Path:
-    """Copy the set-end weights to ``zoo/NAME/`` and write its card."""
+def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
+    """Write the last set's slow_net and a fresh card to ``zoo/<args.promote>``."""
     from agents.slow_fast import load_weights
 
-    zoo = Path(os.environ.get("CHECKERS_ZOO", ROOT / "zoo")) / args.promote
-    zoo.mkdir(parents=True, exist_ok=True)
-    save_weights(load_weights(run_dir / WEIGHTS), zoo / WEIGHTS, {"sets": str(summary["sets"]), "seed": str(args.seed)})
-    try:
-        commit = subprocess.run(["git", "rev-parse", "HEAD"], cwd=ROOT, capture_output=True, text=True, check=True).stdout.strip()
-    except (OSError, subprocess.CalledProcessError):
-        commit = "unknown"
-    command = "python -m training.slow_fast " + " ".join(shlex.quote(a) for a in (argv if argv is not None else sys.argv[1:]))
-    card = {
-        "name": args.promote,
-        "kind": "slow-fast",
-        "params": {"depth": args.eval_depth},
-        "weights": WEIGHTS,
-        "description": "Seed 000's episodic slow/fast reward learner: an MLP value net (sigmoid, White's view) "
+    net = load_weights(run.path / WEIGHTS)
+    return scaffold.promote(
+        args.promote,
+        "slow-fast",
+        {"depth": args.eval_depth},
+        weights_bytes(net, {"sets": str(summary["sets"]), "seed": str(args.seed)}),
+        "Seed 000's episodic slow/fast reward learner: an MLP value net (sigmoid, White's view) "
         "trained on softmax expected values over partially explored subtrees (material-ratio reward), "
         "slow_net generating and fast_net learning in sets of episodes.",
-        "training": {
-            "command": command,
+        {
+            "command": run.command,
             "budget": f"{summary['sets']} sets x {args.episodes_per_set} episodes "
             f"({summary['labelled']} positions labelled, {summary['sgd_steps']} SGD steps)",
             "wall_time_s": summary["wall_s"],
+            "run": run.name,
+            "evaluations": summary["evaluations"],
         },
-        "commit": commit,
-        "date": _dt.date.today().isoformat(),
-        "league": {},
-    }
-    tmp = zoo / "card.json.tmp"
-    tmp.write_text(json.dumps(card, indent=2) + "\n")
-    os.replace(tmp, zoo / "card.json")
-    return zoo
+    )
 
 
 def main(argv: list[str] | None = None) -> int:
-    args = parse_args(argv)
-    train(args, argv)
+    """``checkers train slow-fast [OPTIONS]``."""
+    args, given = parse_args(argv)
+    scaffold.stop_on_sigterm()
+    train(args, given)
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main())
+    sys.exit(scaffold.script_main(main))

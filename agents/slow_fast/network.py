@@ -20,15 +20,14 @@ import numpy as np
 import torch
 from torch import nn
 
+from checkers_env.errors import WeightsError
+from checkers_env.files import write_atomic
+
 from .kernels import FEATURES, encode_planes
 
 #: ``format`` metadata of a weights file of this network.
 WEIGHTS_FORMAT = "checkers-slow-fast-value-net/1"
 DEFAULT_HIDDEN = (256, 128)
-
-
-class WeightsError(ValueError):
-    """A weights file that is missing, unreadable, or not a slow/fast value network."""
 
 
 class ValueNet(nn.Module):
@@ -70,17 +69,17 @@ def white_values(net: ValueNet, black, white, kings, black_to_move, chunk: int =
 
 def save_weights(net: ValueNet, path: str | os.PathLike, metadata: dict[str, str] | None = None) -> None:
     """Write the network as safetensors atomically (temp file, then rename)."""
-    from safetensors.torch import save_file
+    write_atomic(path, weights_bytes(net, metadata))
 
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
+
+def weights_bytes(net: ValueNet, metadata: dict[str, str] | None = None) -> bytes:
+    """The safetensors file of the network (format and hidden sizes in its metadata)."""
+    from safetensors.torch import save
+
     meta = {"format": WEIGHTS_FORMAT, "hidden": ",".join(map(str, net.hidden))}
     meta.update(metadata or {})
-    tmp = path.with_name(path.name + ".tmp")
     tensors = {k: v.detach().contiguous().cpu() for k, v in net.state_dict().items()}
-    save_file(tensors, str(tmp), metadata=meta)
-    os.chmod(tmp, 0o644)
-    os.replace(tmp, path)
+    return save(tensors, metadata=meta)
 
 
 def load_weights(path: str | os.PathLike) -> ValueNet:

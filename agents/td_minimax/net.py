@@ -25,10 +25,8 @@ file as it is; metadata says the format and the input layout.
 
 from __future__ import annotations
 
-import json
 import math
 import os
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -36,7 +34,8 @@ import numba
 import numpy as np
 
 from checkers_env.bitboard import lowest_bit_index
-from checkers_env.errors import CheckersError
+from checkers_env.errors import WeightsError
+from checkers_env.files import write_atomic
 
 NUM_INPUTS = 128
 NUM_HIDDEN = 40
@@ -49,10 +48,6 @@ INPUT_LAYOUT = (
     "128 binary inputs in the mover's frame (bit b for Black to move, 31-b for White): "
     "32*plane + bit, planes own men, own kings, opponent men, opponent kings"
 )
-
-
-class WeightsError(CheckersError):
-    """A weights file that is missing, unreadable or not a td-minimax net."""
 
 
 # -- kernels -------------------------------------------------------------------------------
@@ -222,11 +217,15 @@ class Net:
     def save(self, path: str | os.PathLike, metadata: dict[str, str] | None = None) -> None:
         """Write a safetensors file atomically (a temporary file in the same folder, then a
         rename), so a kill never leaves a half-written file under ``path``."""
+        write_atomic(path, self.file_bytes(metadata))
+
+    def file_bytes(self, metadata: dict[str, str] | None = None) -> bytes:
+        """The safetensors file of the net (format and input layout in its metadata)."""
         from safetensors.numpy import save
 
         meta = {"format": FORMAT, "inputs": INPUT_LAYOUT, "hidden_activation": "sigmoid"}
         meta.update(metadata or {})
-        atomic_write_bytes(path, save(self.tensors(), metadata=meta))
+        return save(self.tensors(), metadata=meta)
 
     @classmethod
     def load(cls, path: str | os.PathLike) -> Net:
@@ -300,31 +299,6 @@ def read_metadata(path: str | os.PathLike) -> dict[str, str]:
         raise WeightsError(f"td-minimax weights file {str(path)!r} is corrupt or unreadable: {error}") from None
 
 
-def atomic_write_bytes(path: str | os.PathLike, data: bytes) -> None:
-    """Write ``data`` to a temporary file beside ``path``, flush it to disk, then rename it
-    over ``path`` (atomic on POSIX): readers see the old file or the new one, never a part."""
-    path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
-            handle.flush()
-            os.fsync(handle.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        try:
-            os.unlink(tmp)
-        except OSError:
-            pass
-        raise
-
-
-def atomic_write_json(path: str | os.PathLike, obj) -> None:
-    """:func:`atomic_write_bytes` for a JSON document."""
-    atomic_write_bytes(path, (json.dumps(obj, indent=2, sort_keys=True) + "\n").encode())
-
-
 __all__ = [
     "MAX_ACTIVE",
     "NUM_HIDDEN",
@@ -332,8 +306,6 @@ __all__ = [
     "NUM_OUTPUTS",
     "Net",
     "WeightsError",
-    "atomic_write_bytes",
-    "atomic_write_json",
     "encode",
     "evaluate_kernel",
     "evaluate_position",

@@ -10,7 +10,6 @@ import pytest
 import torch
 
 from checkers_env import BLACK, Board, Game, Rules, make_agent
-from checkers_env.errors import UnknownAgentError
 
 from agents.slow_fast import ReplayBuffer, SlowFastAgent, ValueNet, WeightsError, load_weights, save_weights, white_values
 from agents.slow_fast import kernels as K
@@ -156,7 +155,7 @@ def test_weights_round_trip_and_clear_errors(tmp_path):
     corrupt.write_bytes(b"\x00\x01not safetensors at all")
     with pytest.raises(WeightsError, match="corrupt"):
         load_weights(corrupt)
-    with pytest.raises(UnknownAgentError, match="does not exist"):
+    with pytest.raises(WeightsError, match="does not exist"):  # a bad file, not a bad spec
         make_agent(f"slow-fast:weights={tmp_path / 'missing.safetensors'}")
 
 

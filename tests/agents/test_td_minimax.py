@@ -14,7 +14,6 @@ from agents.td_minimax.learn import final_corrections, play_training_game, RESUL
 from agents.td_minimax.net import MAX_ACTIVE, encode, train_kernel
 from agents.td_minimax.search import search
 from checkers_env import BLACK, Board, Game, Rules, make_agent, square_to_bit
-from checkers_env.errors import UnknownAgentError
 
 
 def random_positions(count: int, seed: int = 0) -> list[Board]:
@@ -260,7 +259,7 @@ def test_missing_and_corrupt_weights_are_clear_errors(tmp_path):
     missing = tmp_path / "nope.safetensors"
     with pytest.raises(WeightsError, match="does not exist"):
         TDMinimaxAgent(weights=str(missing))
-    with pytest.raises(UnknownAgentError, match="does not exist"):
+    with pytest.raises(WeightsError, match="does not exist"):  # a bad file, not a bad spec
         make_agent(f"td-minimax:weights={missing}")
 
     corrupt = tmp_path / "corrupt.safetensors"

@@ -13,28 +13,37 @@ from checkers_env.match import play_game
 pytest.importorskip("sb3_contrib")
 
 from agents.ppo import PPOAgent  # noqa: E402
+from checkers_env import WeightsError  # noqa: E402
 from training.ppo import OpponentPool, main  # noqa: E402
+from training.scaffold import TrainingError  # noqa: E402
 
 SMOKE = [
     "--total-timesteps", "1024", "--n-envs", "2", "--n-steps", "256", "--batch-size", "128",
     "--n-epochs", "1", "--eval-every", "0", "--checkpoint-every", "512", "--net-arch", "32x32",
     "--random-until", "0.5", "--greedy-until", "0.75", "--snapshot-every", "256",
-    "--final-eval-games", "2",
+    "--final-eval-games", "2", "--no-progress",
 ]
 
 
 def test_smoke_training_saves_resumes_and_plays_legal_games(tmp_path):
-    assert main([*SMOKE, "--out", str(tmp_path), "--seed", "3"]) == 0
-    run = tmp_path / "ppo-s3"
-    for name in ("model.zip", "policy.safetensors", "args.json", "state.json"):
+    assert main([*SMOKE, "--runs", str(tmp_path), "--run-name", "s3", "--seed", "3"]) == 0
+    run = tmp_path / "ppo" / "s3"
+    for name in ("model.zip", "policy.safetensors", "run.json", "state.json"):
         assert (run / name).is_file(), name
     state = json.loads((run / "state.json").read_text())
     assert state["timesteps"] >= 1024
     assert state["snapshots"] >= 1  # the self-play pool was entered
     assert set(state["final_eval"]) == {"random", "greedy"}
 
-    # Resume with a larger budget: training continues from the saved step count.
-    assert main(["--resume", str(run), "--total-timesteps", "1536"]) == 0
+    # Resume with only --resume (the run was killed, say): it continues the run as started,
+    # 1,024 steps with its own options, not the parser's default of 2,000,000.
+    assert main(["--resume", str(run), "--no-progress"]) == 0
+    assert json.loads((run / "run.json").read_text())["args"]["total_timesteps"] == 1024
+    assert json.loads((run / "state.json").read_text())["timesteps"] == state["timesteps"]
+    # A flag that changes the run is refused, naming it; the budget may be raised.
+    with pytest.raises(TrainingError, match="^--net-arch 64x64 would change the run"):
+        main(["--resume", str(run), "--net-arch", "64x64"])
+    assert main(["--resume", str(run), "--total-timesteps", "1536", "--no-progress"]) == 0
     assert json.loads((run / "state.json").read_text())["timesteps"] >= 1536
 
     agent = make_agent(f"ppo:weights={run / 'policy.safetensors'},net_arch=32x32")
@@ -45,6 +54,15 @@ def test_smoke_training_saves_resumes_and_plays_legal_games(tmp_path):
         for move in record.moves:  # every move the policy chose replays legally
             game.play(move)
         assert record.result in ("1-0", "0-1", "1/2-1/2")
+
+    # A second run with the same name never takes the first one's snapshots into its pool.
+    with pytest.raises(TrainingError, match="holds another run"):
+        main([*SMOKE, "--runs", str(tmp_path), "--run-name", "s3", "--seed", "4"])
+
+    # A damaged model is a WeightsError naming the file.
+    (run / "model.zip").write_bytes(b"PK\x03\x04 not a zip")
+    with pytest.raises(WeightsError, match="model.zip"):
+        main(["--resume", str(run), "--total-timesteps", "2048"])
 
 
 def test_pool_draws_its_opponent_per_episode_by_weight():
@@ -59,11 +77,9 @@ def test_pool_draws_its_opponent_per_episode_by_weight():
 
 
 def test_missing_or_corrupt_weights_are_clear_errors(tmp_path):
-    from checkers_env import UnknownAgentError
-
-    with pytest.raises(UnknownAgentError, match="does not exist"):
+    with pytest.raises(WeightsError, match="does not exist"):
         make_agent(f"ppo:weights={tmp_path / 'nope.safetensors'}")
     bad = tmp_path / "bad.safetensors"
     bad.write_bytes(b"not a safetensors file")
-    with pytest.raises(UnknownAgentError, match="cannot load weights"):
+    with pytest.raises(WeightsError, match="corrupt"):
         make_agent(f"ppo:weights={bad}")

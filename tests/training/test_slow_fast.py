@@ -12,7 +12,9 @@ from agents.slow_fast import load_weights
 from agents.slow_fast.search import KIND_ENDGAME
 from agents.zoo import validate_card
 from checkers_env import make_agent
-from training.slow_fast import CHECKPOINT, WEIGHTS, Args, SlowFastLearner, field_docs, main, parse_args
+from checkers_env import WeightsError
+from training.scaffold import TrainingError, field_docs
+from training.slow_fast import CHECKPOINT, WEIGHTS, Args, SlowFastLearner, main, parse_args
 
 TINY = [
     "--episodes-per-set", "2", "--tactical-games", "6", "--endgame-trees", "6", "--endgame-max-batches", "2",
@@ -23,7 +25,7 @@ TINY = [
 
 
 def tiny_args(tmp_path, *extra: str) -> Args:
-    return parse_args([*TINY, "--run-dir", str(tmp_path / "run"), *extra])
+    return parse_args([*TINY, "--runs", str(tmp_path), "--run-name", "run", *extra])[0]
 
 
 def params(net) -> list[torch.Tensor]:
@@ -39,8 +41,10 @@ def test_every_argument_has_a_docstring():
     import dataclasses
 
     assert {f.name for f in dataclasses.fields(Args)} == set(docs)
-    with pytest.raises(SystemExit):
+    with pytest.raises(TrainingError, match="^--explore-fraction: must be from"):
         parse_args(["--explore-fraction", "0"])
+    with pytest.raises(TrainingError, match="^--hidden: must be layer sizes"):
+        parse_args(["--hidden", "wide"])
 
 
 def test_slow_net_is_fixed_within_a_set_and_takes_fast_net_after_it(tmp_path):
@@ -59,9 +63,9 @@ def test_slow_net_is_fixed_within_a_set_and_takes_fast_net_after_it(tmp_path):
 
 
 def test_tiny_run_checkpoints_resumes_and_promotes(tmp_path, monkeypatch):
-    run = tmp_path / "run"
+    run = tmp_path / "slow-fast" / "run"
     # Stop after the first episode (a time budget already spent): mid-set checkpoint.
-    main([*TINY, "--run-dir", str(run), "--sets", "2", "--time-budget-s", "1e-9"])
+    main([*TINY, "--runs", str(tmp_path), "--run-name", "run", "--sets", "2", "--time-budget-s", "1e-9"])
     state = torch.load(run / CHECKPOINT, weights_only=True)
     assert state["counters"]["set"] == 0 and state["counters"]["episode"] == 1
     start = SlowFastLearner(tiny_args(tmp_path))  # same seed: the initial networks
@@ -76,7 +80,10 @@ def test_tiny_run_checkpoints_resumes_and_promotes(tmp_path, monkeypatch):
     # Resume: the run finishes both sets, slow_net == fast_net at the end.
     zoo = tmp_path / "zoo"
     monkeypatch.setenv("CHECKERS_ZOO", str(zoo))
-    main([*TINY, "--run-dir", str(run), "--sets", "2", "--resume", "--promote", "tiny-sf"])
+    with pytest.raises(TrainingError, match="^--learning-rate 0.1 would change the run"):
+        main(["--resume", str(run), "--learning-rate", "0.1"])
+    # The time budget does not change the run: it may be lifted on resume.
+    main(["--resume", str(run), "--time-budget-s", "0", "--promote", "tiny-sf"])
     state = torch.load(run / CHECKPOINT, weights_only=True)
     assert state["counters"]["set"] == 2 and state["counters"]["episode"] == 0
     assert all(torch.equal(state["slow_net"][k], state["fast_net"][k]) for k in state["slow_net"])
@@ -89,6 +96,7 @@ def test_tiny_run_checkpoints_resumes_and_promotes(tmp_path, monkeypatch):
     card = json.loads((zoo / "tiny-sf" / "card.json").read_text())
     assert validate_card(card, zoo / "tiny-sf") == []
     assert card["kind"] == "slow-fast" and "--resume" in card["training"]["command"]
+    assert card["training"]["command"].startswith("checkers train slow-fast ")
     agent = make_agent("zoo:tiny-sf")
     assert str(agent) == "zoo:tiny-sf"
     from checkers_env import Game
@@ -96,8 +104,14 @@ def test_tiny_run_checkpoints_resumes_and_promotes(tmp_path, monkeypatch):
     assert agent.select_move(Game()) in Game().legal_moves()
 
     # Resuming a finished run does nothing more.
-    main([*TINY, "--run-dir", str(run), "--sets", "2", "--resume"])
+    main(["--resume", str(run)])
     assert torch.load(run / CHECKPOINT, weights_only=True)["counters"]["set"] == 2
+
+    # A damaged checkpoint is a WeightsError naming it.
+    data = (run / CHECKPOINT).read_bytes()
+    (run / CHECKPOINT).write_bytes(data[: len(data) // 2])
+    with pytest.raises(WeightsError, match="checkpoint.pt"):
+        main(["--resume", str(run)])
 
 
 def test_cli_dispatches_to_the_trainer(capsys):

@@ -1,8 +1,7 @@
-"""The TD-minimax trainer: a tiny run, checkpoints, resume, atomic writes, arguments."""
+"""The TD-minimax trainer: a tiny run, checkpoints, resume, atomic writes, the scaffold's rules."""
 
 from __future__ import annotations
 
-import dataclasses
 import json
 import os
 
@@ -11,31 +10,40 @@ import pytest
 
 from agents.td_minimax import Net, TDMinimaxAgent
 from agents.td_minimax.net import read_metadata
+from checkers_env import Game, WeightsError
 from training import td_minimax as trainer
+from training.scaffold import TrainingError
 
 
 def tiny(tmp_path, **overrides) -> trainer.Args:
     options = dict(
-        games=300, run_dir=str(tmp_path), checkpoint_every=100, log_every=50, eval_every=150,
+        games=300, runs=str(tmp_path), run_name="tiny", checkpoint_every=100, log_every=50, eval_every=150,
         eval_games=2, eval_opponents="greedy;random", random_plies=4, progress=False, tensorboard=False,
     )
     options.update(overrides)
     return trainer.Args(**options)
 
 
-def test_every_argument_has_a_docstring():
-    docs = trainer.field_docs(trainer.Args)
-    assert set(docs) == {f.name for f in dataclasses.fields(trainer.Args)}
-    assert all(docs.values())
+def test_parse_args_knows_the_given_options():
     args, given = trainer.parse_args(["--games", "7", "--curriculum", "--no-progress", "--eval-opponents", "greedy;random"])
     assert (args.games, args.curriculum, args.progress, args.depth) == (7, True, False, 2)
-    assert given == {"games": 7, "curriculum": True, "progress": False, "eval_opponents": "greedy;random"}
+    assert given == {"games", "curriculum", "progress", "eval_opponents"}
+
+
+def test_the_defaults_are_the_zoo_recipe():
+    """Without random opening plies the self-play draws almost every game and learns
+    nothing (the net ends rated below random): the zoo's 10 plies are the default."""
+    card = json.loads((trainer.scaffold.REPO_ROOT / "zoo" / "td-minimax" / "card.json").read_text())
+    recipe = card["training"]["args"]
+    args = trainer.Args()
+    for name in ("random_plies", "depth", "quiescence", "lr_game", "lr_end", "hidden", "games"):
+        assert getattr(args, name) == recipe[name], name
 
 
 def test_tiny_run_checkpoints_and_resumes(tmp_path):
     state = trainer.train(tiny(tmp_path, tensorboard=True))
-    run = tmp_path / state.run_name
-    assert state.games == 300
+    run = tmp_path / "td-minimax" / "tiny"
+    assert state.games == 300 and state.run_name == "tiny"
     document = json.loads((run / "checkpoint.json").read_text())
     assert document["games"] == 300 and document["rng"] == state.rng
     assert json.loads(read_metadata(run / "checkpoint.safetensors")["training_state"]) == document
@@ -49,37 +57,59 @@ def test_tiny_run_checkpoints_and_resumes(tmp_path):
     assert totals["black_wins"] + totals["white_wins"] + totals["draws"] == 300
     assert not list(run.rglob("*.tmp"))
 
-    # The checkpoint plays.
     agent = TDMinimaxAgent(weights=str(run / "checkpoint.safetensors"))
-    assert agent.select_move(trainer_game()) is not None
+    assert agent.select_move(Game()) in Game().legal_moves()
 
-    # Resume: the counter continues from 300 to the new total.
-    resumed = trainer.train(trainer.Args(resume=str(run), games=400, progress=False, tensorboard=False), {"games": 400})
-    assert resumed.run_name == state.run_name and resumed.games == 400
-    assert json.loads((run / "checkpoint.json").read_text())["games"] == 400
+    # Resume with only --resume: the saved options win (no default replaces them).
+    again = trainer.train(trainer.Args(resume=str(run)), {"resume"})
+    assert again.games == 300 and again.args["random_plies"] == 4 and again.args["eval_games"] == 2
+    # Raising the budget continues the run from 300 to the new total.
+    resumed = trainer.train(trainer.Args(resume=str(run), games=400), {"resume", "games"})
+    assert resumed.run_name == "tiny" and resumed.games == 400
     assert (run / "snapshots" / "games_00000400.safetensors").exists()
+    sessions = json.loads((run / "run.json").read_text())["sessions"]
+    assert [s["command"].split()[3:5] for s in sessions[1:]] == [["--resume", str(run)], ["--resume", str(run)]]
 
 
-def trainer_game():
-    from checkers_env import Game
+def test_resume_refuses_an_option_that_changes_the_run(tmp_path):
+    trainer.train(tiny(tmp_path, games=20, eval_every=0, eval_games=0))
+    run = tmp_path / "td-minimax" / "tiny"
+    with pytest.raises(TrainingError, match=r"^--hidden 64 would change the run, which was started with --hidden 40"):
+        trainer.main(["--resume", str(run), "--hidden", "64"])
+    with pytest.raises(TrainingError, match="^--games 10: a resume can raise"):
+        trainer.main(["--resume", str(run), "--games", "10"])
+    with pytest.raises(TrainingError, match="^--overwrite: cannot go with --resume"):
+        trainer.main(["--resume", str(run), "--overwrite"])
+    # Options that do not change the run may differ.
+    trainer.main(["--resume", str(run), "--no-progress", "--torch-threads", "2", "--no-tensorboard"])
 
-    return Game()
+
+def test_a_second_run_never_writes_into_the_first(tmp_path):
+    trainer.train(tiny(tmp_path, games=20, eval_every=0, eval_games=0))
+    run = tmp_path / "td-minimax" / "tiny"
+    before = (run / "checkpoint.safetensors").read_bytes()
+    with pytest.raises(TrainingError, match="holds another run"):
+        trainer.train(tiny(tmp_path, games=30, eval_every=0, eval_games=0, seed=5))
+    assert (run / "checkpoint.safetensors").read_bytes() == before
+    state = trainer.train(tiny(tmp_path, games=30, eval_every=0, eval_games=0, seed=5, overwrite=True))
+    assert state.games == 30 and json.loads((run / "run.json").read_text())["args"]["seed"] == 5
+    assert sorted(p.name for p in (run / "snapshots").iterdir()) == ["games_00000000.safetensors", "games_00000030.safetensors"]
 
 
 def test_resumed_run_equals_uninterrupted_run(tmp_path):
-    straight = trainer.train(tiny(tmp_path / "a", games=200, eval_every=0))
-    half = trainer.train(tiny(tmp_path / "b", games=100, eval_every=0))
-    resumed = trainer.train(trainer.Args(resume=str(tmp_path / "b" / half.run_name), games=200), {"games": 200})
-    a = Net.load(tmp_path / "a" / straight.run_name / "checkpoint.safetensors")
-    b = Net.load(tmp_path / "b" / half.run_name / "checkpoint.safetensors")
+    straight = trainer.train(tiny(tmp_path / "a", games=200, eval_every=0, eval_games=0))
+    trainer.train(tiny(tmp_path / "b", games=100, eval_every=0, eval_games=0))
+    resumed = trainer.train(trainer.Args(resume=str(tmp_path / "b" / "td-minimax" / "tiny"), games=200))
+    a = Net.load(tmp_path / "a" / "td-minimax" / "tiny" / "checkpoint.safetensors")
+    b = Net.load(tmp_path / "b" / "td-minimax" / "tiny" / "checkpoint.safetensors")
     for x, y in zip(a.arrays, b.arrays):
         np.testing.assert_array_equal(x, y)
     assert resumed.rng == straight.rng and resumed.totals == straight.totals
 
 
 def test_a_failed_write_leaves_the_previous_checkpoint(tmp_path, monkeypatch):
-    state = trainer.train(tiny(tmp_path, games=100, eval_every=0))
-    run = tmp_path / state.run_name
+    state = trainer.train(tiny(tmp_path, games=100, eval_every=0, eval_games=0))
+    run = tmp_path / "td-minimax" / "tiny"
     before = (run / "checkpoint.safetensors").read_bytes()
 
     def killed(*args, **kwargs):
@@ -95,19 +125,37 @@ def test_a_failed_write_leaves_the_previous_checkpoint(tmp_path, monkeypatch):
 
 
 def test_resume_from_nothing_is_a_clear_error(tmp_path):
-    with pytest.raises(SystemExit, match="no checkpoint"):
-        trainer.train(trainer.Args(resume=str(tmp_path / "missing"), progress=False), {})
+    with pytest.raises(TrainingError, match="no run there"):
+        trainer.train(trainer.Args(resume=str(tmp_path / "missing"), progress=False))
+
+
+def test_damaged_checkpoints_raise_weights_error(tmp_path):
+    trainer.train(tiny(tmp_path, games=10, eval_every=0, eval_games=0))
+    run = tmp_path / "td-minimax" / "tiny"
+    path = run / "checkpoint.safetensors"
+    data = path.read_bytes()
+    path.write_bytes(data[: len(data) // 2])
+    with pytest.raises(WeightsError, match="checkpoint.safetensors"):
+        trainer.train(trainer.Args(resume=str(run)))
+    Net.initial(1).save(path)  # weights without a training state: not a checkpoint
+    with pytest.raises(WeightsError, match="no training state"):
+        trainer.load_checkpoint(run)
+    path.unlink()
+    with pytest.raises(WeightsError, match="does not exist"):
+        trainer.load_checkpoint(run)
 
 
 def test_promote_writes_a_valid_zoo_card(tmp_path, monkeypatch):
     from agents.zoo import validate_card
     from checkers_env import make_agent
 
-    state = trainer.train(tiny(tmp_path / "runs", games=50, eval_every=0, promote=str(tmp_path / "zoo" / "td-minimax")))
+    monkeypatch.setenv("CHECKERS_ZOO", str(tmp_path / "zoo"))
+    state = trainer.train(tiny(tmp_path / "runs", games=50, eval_every=0, promote="td-minimax"))
     folder = tmp_path / "zoo" / "td-minimax"
     card = json.loads((folder / "card.json").read_text())
     assert validate_card(card, folder) == []
-    assert card["kind"] == "td-minimax" and card["training"]["games"] == state.games == 50
-    monkeypatch.setenv("CHECKERS_ZOO", str(tmp_path / "zoo"))
+    assert card["kind"] == "td-minimax" and card["training"]["args"]["games"] == state.games == 50
+    assert card["training"]["command"].startswith("checkers train td-minimax --runs ")
+    assert "league" not in card
     agent = make_agent("zoo:td-minimax")
-    assert agent.select_move(trainer_game()) in trainer_game().legal_moves()
+    assert agent.select_move(Game()) in Game().legal_moves()
