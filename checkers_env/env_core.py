@@ -338,7 +338,7 @@ def play_move(state, positions, last, i, frm, to, captured, path, hops, rules):
     state[i, S_PLY] += 1
     quiet = quiet_after(state[i, S_QUIET], progress)
     state[i, S_QUIET] = quiet
-    remember_position(positions[i], quiet, position_key(state[i, S_BLACK], state[i, S_WHITE]))
+    remember_position(positions, i, quiet, position_key(state[i, S_BLACK], state[i, S_WHITE]))
     return _update_end(state, positions, i, rules)
 
 
@@ -357,7 +357,7 @@ def _update_end(state, positions, i, rules):
     state[i, S_JUMPERS] = jumping  # read by the hops, the mask and the random opponent
     has_move = jumping != 0 or movers(mover, opponent, kings, black_to_move) != 0
     key = position_key(state[i, S_BLACK], state[i, S_WHITE])
-    end = end_of_game(has_move, state[i, S_PLY], state[i, S_QUIET], positions[i], key, rules)
+    end = end_of_game(has_move, state[i, S_PLY], state[i, S_QUIET], positions, i, key, rules)
     state[i, S_END] = end
     state[i, S_WINNER] = winner_of(end, state[i, S_TURN])
     return end

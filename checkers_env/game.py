@@ -154,7 +154,7 @@ class Game:
         """How many times the current position has occurred."""
         board = self.board
         key = game_state.position_key(board.black, board.white)
-        return int(game_state.repetitions(self._keys_since_progress(), self._quiet[-1], key))
+        return int(game_state.repetitions(self._keys_since_progress(), 0, self._quiet[-1], key))
 
     @property
     def plies_since_progress(self) -> int:
@@ -206,16 +206,17 @@ class Game:
         return move
 
     def _keys_since_progress(self) -> np.ndarray:
-        """``game_state``'s keys: those of the positions since the last progress, oldest first."""
+        """``game_state``'s keys (one row): those of the positions since the last progress,
+        oldest first."""
         ply = len(self.moves)
-        return self._keys[ply - self._quiet[-1] : ply + 1]
+        return self._keys[None, ply - self._quiet[-1] : ply + 1]
 
     def _update_end(self) -> None:
         """The end under the rules, decided by the kernel every game loop uses."""
         board = self.board
         end, winner = game_state.decide_end(
             board.black, board.white, board.kings, int(board.turn), len(self.moves), self._quiet[-1],
-            self._keys_since_progress(), self._rules,
+            self._keys_since_progress(), 0, self._rules,
         )
         self._termination = Termination(game_state.END_NAMES[end]) if end else None
         self._winner = Color(winner) if winner != game_state.NO_WINNER else None

@@ -2,8 +2,10 @@
 
 A game's state beside its position is three things: the plies played, the plies since the
 last capture or man move (``quiet``), and one key per position since that last progress
-(``keys``, indexed by the quiet ply count: ``keys[q]`` is the position reached after ``q``
-quiet plies). Those keys are all repetition needs: men never move back and a capture never
+(row ``game`` of ``keys``, ``int64[games, history_for(rules)]``, indexed by the quiet ply
+count: ``keys[game, q]`` is the position reached after ``q`` quiet plies; a single game
+keeps one row). The kernels index the rows rather than take row views: a view costs
+reference counting at every call, measured 5 % of the batch env's step. Those keys are all repetition needs: men never move back and a capture never
 comes undone, so no earlier position can recur. ``Game``, the environments' kernels
 (``env_core``) and the self-play loops of the trainers keep this state and decide every end
 with ``end_of_game``, so a game ends the same way, at the same ply, wherever it is played.
@@ -54,8 +56,10 @@ RULE_MAX_PLIES = 2  #: the game stops after this many plies
 RULE_FIELDS = 3
 
 
-def rules_array(repetition: int = 0, no_progress_plies: int = 0, max_plies: int = 0) -> np.ndarray:
-    """The ``int64[RULE_FIELDS]`` draw rules (0 turns a rule off); ``Rules.as_array`` calls it."""
+@numba.njit(cache=True)
+def rules_array(repetition, no_progress_plies, max_plies):
+    """The ``int64[RULE_FIELDS]`` draw rules (0 turns a rule off), for kernels and for
+    ``Rules.as_array``."""
     rules = np.zeros(RULE_FIELDS, dtype=np.int64)
     rules[RULE_REPETITION] = repetition
     rules[RULE_NO_PROGRESS_PLIES] = no_progress_plies
@@ -103,16 +107,17 @@ def quiet_after(quiet, progress):
 
 
 @numba.njit(cache=True, inline="always")
-def remember_position(keys, quiet, key):
-    """Record the position reached after ``quiet`` quiet plies (beyond ``keys``' length it
-    cannot matter: the no-progress rule or the move cap ends the game first)."""
-    if quiet < keys.shape[0]:
-        keys[quiet] = key
+def remember_position(keys, game, quiet, key):
+    """Record the position of game ``game`` reached after ``quiet`` quiet plies (beyond the
+    row's length it cannot matter: the no-progress rule or the move cap ends the game first)."""
+    if quiet < keys.shape[1]:
+        keys[game, quiet] = key
 
 
 @numba.njit(cache=True, inline="always")
-def repetitions(keys, quiet, key):
-    """How often the current position (key ``key``, after ``quiet`` quiet plies) occurred.
+def repetitions(keys, game, quiet, key):
+    """How often the current position of game ``game`` (key ``key``, after ``quiet`` quiet
+    plies) occurred.
 
     None two plies back can repeat it (the side that moved then has not moved back yet):
     a repetition takes at least four plies, so the scan starts there, a step of two plies
@@ -121,14 +126,14 @@ def repetitions(keys, quiet, key):
     count = 1
     back = 4
     while back <= quiet:
-        if quiet - back < keys.shape[0] and keys[quiet - back] == key:
+        if quiet - back < keys.shape[1] and keys[game, quiet - back] == key:
             count += 1
         back += 2
     return count
 
 
 @numba.njit(cache=True, inline="always")
-def end_of_game(has_move, plies, quiet, keys, key, rules):
+def end_of_game(has_move, plies, quiet, keys, game, key, rules):
     """The one end decision, in the rules' order: no legal move (the side to move loses),
     repetition, no progress, the move cap. Returns an ``END_*`` code (``END_NONE``: the
     game goes on).
@@ -137,7 +142,8 @@ def end_of_game(has_move, plies, quiet, keys, key, rules):
         has_move: whether the side to move has a legal move.
         plies: plies played in the game.
         quiet: plies since the last capture or man move.
-        keys: the keys of the positions since then (see the module docstring).
+        keys, game: the keys of the positions since then, in row ``game`` (see the module
+            docstring).
         key: the current position's ``position_key``.
         rules: ``int64[RULE_FIELDS]``.
     """
@@ -145,7 +151,7 @@ def end_of_game(has_move, plies, quiet, keys, key, rules):
     if not has_move:
         return END_NO_MOVES
     # A count of r needs 4 * (r - 1) quiet plies: the scan is skipped before that.
-    if repetition > 0 and quiet >= 4 * (repetition - 1) and repetitions(keys, quiet, key) >= repetition:
+    if repetition > 0 and quiet >= 4 * (repetition - 1) and repetitions(keys, game, quiet, key) >= repetition:
         return END_REPETITION
     if rules[RULE_NO_PROGRESS_PLIES] > 0 and quiet >= rules[RULE_NO_PROGRESS_PLIES]:
         return END_NO_PROGRESS
@@ -175,13 +181,14 @@ def can_move(black, white, kings, turn):
 
 
 @numba.njit(cache=True)
-def decide_end(black, white, kings, turn, plies, quiet, keys, rules):
+def decide_end(black, white, kings, turn, plies, quiet, keys, game, rules):
     """``end_of_game`` of a position, in one compiled call (for Python adapters).
 
     Returns:
         ``(end, winner)``: an ``END_*`` code and a colour or ``NO_WINNER``.
     """
-    end = end_of_game(can_move(black, white, kings, turn), plies, quiet, keys, position_key(black, white), rules)
+    key = position_key(black, white)
+    end = end_of_game(can_move(black, white, kings, turn), plies, quiet, keys, game, key, rules)
     return end, winner_of(end, turn)
 
 
@@ -201,8 +208,8 @@ def advance_games(games, black, white, kings, black_to_move, progress, plies, qu
         plies[g] += 1
         quiet[g] = quiet_after(quiet[g], progress[j] != 0)
         key = position_key(black[j], white[j])
-        remember_position(keys[g], quiet[g], key)
-        end = end_of_game(can_move(black[j], white[j], kings[j], turn), plies[g], quiet[g], keys[g], key, rules)
+        remember_position(keys, g, quiet[g], key)
+        end = end_of_game(can_move(black[j], white[j], kings[j], turn), plies[g], quiet[g], keys, g, key, rules)
         ends[j] = end
         winners[j] = winner_of(end, turn)
 
