@@ -122,11 +122,6 @@ COLOR_MODES = {"black": core.COLOR_BLACK, "white": core.COLOR_WHITE, "random": c
 REWARD_MODES = {"win_loss": core.REWARD_WIN_LOSS, "material": core.REWARD_MATERIAL}
 
 
-def rules_array(rules: Rules, max_plies: int) -> np.ndarray:
-    """The ``int64[3]`` form of the draw rules that the kernels read."""
-    return np.array([rules.repetition or 0, rules.no_progress_plies or 0, max_plies], dtype=np.int64)
-
-
 def resolve_max_plies(rules: Rules, max_plies: int | None) -> int:
     value = max_plies if max_plies is not None else (rules.max_plies or 400)
     if not isinstance(value, (int, np.integer)) or value < 1:
@@ -219,7 +214,7 @@ class CheckersEnv(RenderMixin, gym.Env):
         self.action_space = spaces.Discrete(core.NUM_ACTIONS)
 
         self._kind = opponent_kind(self.opponent)
-        self._rules = rules_array(self.rules, self.max_plies)
+        self._rules = self.rules.as_array(self.max_plies)
         self._state, self._moves, self._positions, self._last = core.new_batch(1, core.history_for(self._rules))
         self._mask = np.zeros((1, core.NUM_ACTIONS), dtype=np.int8)
         self._mask_words = core.mask_words(self._mask)
@@ -386,7 +381,7 @@ def move_from_hops(board: Board, choose_hop) -> Move:
         IllegalMoveError: the policy chose a hop outside the mask.
     """
     state, moves, positions, last = core.new_batch(1, 2)
-    rules = np.array([0, 0, 1 << 30], dtype=np.int64)
+    rules = Rules.without_draws().as_array()
     end = core.reset_board(
         state, positions, last, 0, board.black, board.white, board.kings, int(board.turn), -1, 1, rules
     )

@@ -9,7 +9,7 @@ vector env and the PettingZoo env all run on these kernels (the single env is a 
 one), so they cannot disagree.
 
 Per board the state is one row of ``state`` (columns below), a key of each position since
-the last capture or man move (for repetition, see ``_repetitions``), the last moves played
+the last capture or man move (``game_state``'s keys, for repetition), the last moves played
 (for ``info`` and rendering) and a move list that only the greedy opponent uses.
 
 Frames: the *mover's frame* is the board seen from the mover's chair. Square ``s`` has
@@ -38,6 +38,24 @@ from .bitboard import (
     piece_directions,
     step,
 )
+from .game_state import (
+    COLOR_BLACK,
+    COLOR_WHITE,
+    END_ILLEGAL,
+    END_MAX_PLIES,
+    END_NAMES,
+    END_NO_MOVES,
+    END_NO_PROGRESS,
+    END_NONE,
+    END_REPETITION,
+    end_of_game,
+    history_for,
+    is_progress,
+    position_key,
+    quiet_after,
+    remember_position,
+    winner_of,
+)
 from .kernels import MAX_MOVES, MOVE_FIELDS, generate_moves_kernel, random_below, seed_state, xorshift64
 from .baselines import OPPONENT_EXTERNAL, OPPONENT_GREEDY, choose_greedy, material
 
@@ -59,8 +77,8 @@ from .baselines import OPPONENT_EXTERNAL, OPPONENT_GREEDY, choose_greedy, materi
     S_CUR_OPPONENT,
     S_CUR_KINGS,
     S_RNG,  # xorshift state for colours and opponents
-    S_END,  # END_* code; non-zero once the episode is over
-    S_WINNER,  # 0 Black, 1 White, -1 none
+    S_END,  # game_state's END_* code; non-zero once the episode is over
+    S_WINNER,  # game_state's winner: 0 Black, 1 White, -1 none
     S_LAST_COUNT,  # moves stored in ``last`` since the learner's previous action
     S_START_TURN,  # side to move at the start (history parity)
     S_MATERIAL_OWN,  # learner's material at its previous decision (material reward only)
@@ -69,14 +87,6 @@ from .baselines import OPPONENT_EXTERNAL, OPPONENT_GREEDY, choose_greedy, materi
 ) = range(23)
 STATE_FIELDS = 23
 
-END_NONE = 0
-END_NO_MOVES = 1
-END_REPETITION = 2
-END_NO_PROGRESS = 3
-END_MAX_PLIES = 4  # truncation
-END_ILLEGAL = 5
-END_NAMES = ("", "no_moves", "repetition", "no_progress", "max_plies", "illegal_action")
-
 HOP_ILLEGAL = 0
 HOP_CONTINUES = 1
 HOP_COMPLETES = 2
@@ -84,9 +94,7 @@ HOP_COMPLETES = 2
 REWARD_WIN_LOSS = 0
 REWARD_MATERIAL = 1
 
-COLOR_BLACK = 0
-COLOR_WHITE = 1
-COLOR_RANDOM = 2
+COLOR_RANDOM = 2  # colour modes: COLOR_BLACK, COLOR_WHITE (game_state's colours) or this
 
 NUM_PLANES = 5
 PLANE_OWN_MEN, PLANE_OWN_KINGS, PLANE_OPP_MEN, PLANE_OPP_KINGS, PLANE_CONTINUING = range(5)
@@ -123,13 +131,6 @@ def _observation_cells():
 OBS_CELL = _observation_cells()
 
 
-def history_for(rules: np.ndarray) -> int:
-    """Positions a board can need to keep under ``rules`` (``int64[3]``, see ``play_move``):
-    one per quiet ply, and the no-progress rule or else the move cap bounds those."""
-    no_progress, max_plies = int(rules[1]), int(rules[2])
-    return min(no_progress, max_plies) + 1 if no_progress > 0 else max_plies + 1
-
-
 def new_batch(num_boards: int, history: int, last_moves: int = 4):
     """Arrays for ``num_boards`` boards keeping ``history`` positions (those since the last
     capture or man move: more than the no-progress or move-cap limit never serves) and the
@@ -137,7 +138,7 @@ def new_batch(num_boards: int, history: int, last_moves: int = 4):
     state = np.zeros((num_boards, STATE_FIELDS), dtype=np.int64)
     state[:, S_END] = END_NO_MOVES  # not started: the first call must reset
     moves = np.zeros((num_boards, MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
-    positions = np.zeros((num_boards, history), dtype=np.int64)  # see _repetitions
+    positions = np.zeros((num_boards, history), dtype=np.int64)  # game_state's keys, a row per board
     last = np.zeros((num_boards, last_moves, MOVE_FIELDS + 1), dtype=np.int64)  # +1: mover colour
     return state, moves, positions, last
 
@@ -319,14 +320,14 @@ def _record_last(state, last, i, frm, to, captured, path, hops):
 def play_move(state, positions, last, i, frm, to, captured, path, hops, rules):
     """Play a complete move of the side to move, then update the end state.
 
-    ``rules`` is ``int64[3]``: repetitions for a draw (0 off), no-progress plies (0 off),
-    maximum plies. Returns the new ``S_END`` code.
+    ``rules`` is ``game_state``'s ``int64[RULE_FIELDS]`` (``Rules.as_array``). Returns the
+    new ``S_END`` code.
     """
     _record_last(state, last, i, frm, to, captured, path, hops)
     black_to_move = state[i, S_TURN] == 0
     mover, opponent = _mover_and_opponent(state, i)
     kings = state[i, S_KINGS]
-    man_moved = (kings & (np.int64(1) << frm)) == 0
+    progress = is_progress(kings, frm, captured)
     mover, opponent, kings = apply_move(mover, opponent, kings, black_to_move, frm, to, captured)
     if black_to_move:
         state[i, S_BLACK], state[i, S_WHITE] = mover, opponent
@@ -335,19 +336,16 @@ def play_move(state, positions, last, i, frm, to, captured, path, hops, rules):
     state[i, S_KINGS] = kings
     state[i, S_TURN] = 1 - state[i, S_TURN]
     state[i, S_PLY] += 1
-    if captured != 0 or man_moved:
-        state[i, S_QUIET] = 0
-    else:
-        state[i, S_QUIET] += 1
-    quiet = state[i, S_QUIET]
-    if quiet < positions.shape[1]:
-        positions[i, quiet] = _position_key(state, i)
+    quiet = quiet_after(state[i, S_QUIET], progress)
+    state[i, S_QUIET] = quiet
+    remember_position(positions, i, quiet, position_key(state[i, S_BLACK], state[i, S_WHITE]))
     return _update_end(state, positions, i, rules)
 
 
 @numba.njit(cache=True, inline="always")
 def _update_end(state, positions, i, rules):
-    """Start the turn of the side to move: decide whether the game is over."""
+    """Start the turn of the side to move: decide whether the game is over (by
+    ``game_state.end_of_game``, with the capturing pieces kept for the turn)."""
     state[i, S_HOPS] = 0
     state[i, S_PREFIX] = 0
     state[i, S_ORIGIN] = -1
@@ -355,53 +353,14 @@ def _update_end(state, positions, i, rules):
     mover, opponent = _mover_and_opponent(state, i)
     kings = state[i, S_KINGS]
     black_to_move = state[i, S_TURN] == 0
-    end = END_NONE
-    winner = -1
     jumping = jumpers(mover, opponent, kings, black_to_move)
     state[i, S_JUMPERS] = jumping  # read by the hops, the mask and the random opponent
-    if jumping == 0 and movers(mover, opponent, kings, black_to_move) == 0:
-        end = END_NO_MOVES
-        winner = 1 - state[i, S_TURN]
-    elif rules[0] > 0 and state[i, S_QUIET] >= 4 * (rules[0] - 1) and _repetitions(state, positions, i) >= rules[0]:
-        end = END_REPETITION
-    elif rules[1] > 0 and state[i, S_QUIET] >= rules[1]:
-        end = END_NO_PROGRESS
-    elif state[i, S_PLY] >= rules[2]:
-        end = END_MAX_PLIES
+    has_move = jumping != 0 or movers(mover, opponent, kings, black_to_move) != 0
+    key = position_key(state[i, S_BLACK], state[i, S_WHITE])
+    end = end_of_game(has_move, state[i, S_PLY], state[i, S_QUIET], positions, i, key, rules)
     state[i, S_END] = end
-    state[i, S_WINNER] = winner
+    state[i, S_WINNER] = winner_of(end, state[i, S_TURN])
     return end
-
-
-@numba.njit(cache=True, inline="always")
-def _position_key(state, i):
-    """Both sides' pieces in one integer (Black's 32 bits low, White's high).
-
-    It stands for the whole position when compared with positions since the last capture
-    or man move, which is all ``_repetitions`` compares: those share the same men, so the
-    pieces that are not men are the kings."""
-    return state[i, S_BLACK] | (state[i, S_WHITE] << 32)
-
-
-@numba.njit(cache=True, inline="always")
-def _repetitions(state, positions, i):
-    """How often the current position (same side to move) occurred this episode.
-
-    Only positions since the last capture or man move can repeat it, so those are all
-    ``positions`` keeps, indexed by the quiet plies before them (``S_QUIET``): most plies
-    of a game write the same slot, which stays in cache. None two plies back can repeat it
-    (the side that moved then has not moved back yet): a repetition takes at least four
-    plies, so the scan starts there and a count of ``r`` needs ``4 * (r - 1)`` quiet plies
-    (``_update_end`` skips the scan before that)."""
-    quiet = state[i, S_QUIET]
-    key = _position_key(state, i)
-    count = 1
-    back = 4
-    while back <= quiet:
-        if quiet - back < positions.shape[1] and positions[i, quiet - back] == key:
-            count += 1
-        back += 2
-    return count
 
 
 @numba.njit(cache=True)
@@ -428,7 +387,7 @@ def reset_board(state, positions, last, i, black, white, kings, turn, color_mode
         state[i, S_AGENT] = -1
     else:
         state[i, S_AGENT] = color_mode
-    positions[i, 0] = _position_key(state, i)
+    positions[i, 0] = position_key(black, white)
     return _update_end(state, positions, i, rules)
 
 

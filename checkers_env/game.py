@@ -5,7 +5,10 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from enum import Enum
 
-from .bitboard import BB_SQUARES
+import numpy as np
+
+from . import game_state
+from .bitboard import square_to_bit
 from .board import BLACK, Board, Color, Move
 from .errors import IllegalMoveError, PdnError
 
@@ -40,9 +43,20 @@ class Rules:
             if value is not None and (not isinstance(value, int) or value < 1):
                 raise ValueError(f"Rules.{name} must be a positive integer or None, got {value!r}")
 
+    def as_array(self, max_plies: int | None = None) -> np.ndarray:
+        """The rules as the kernels read them: ``int64[game_state.RULE_FIELDS]``, indexed by
+        ``game_state.RULE_*``, 0 for a rule that is off.
+
+        Args:
+            max_plies: replaces the move cap (an environment's truncation length).
+        """
+        cap = max_plies if max_plies is not None else self.max_plies
+        return game_state.rules_array(self.repetition or 0, self.no_progress_plies or 0, cap or 0)
+
 
 class Termination(str, Enum):
-    """Why a game ended."""
+    """Why a game ended (the values are ``game_state.END_NAMES``; ``Termination(END_NAMES[end])``
+    reads a kernel's end code)."""
 
     NO_MOVES = "no_moves"  #: the side to move has no legal move (or no pieces) and loses
     REPETITION = "repetition"
@@ -78,8 +92,12 @@ class Game:
     def __post_init__(self) -> None:
         moves, self.moves = list(self.moves), []
         self._boards = [self.start]
-        self._seen: dict[Board, int] = {self.start: 1}
-        self._quiet = [0]  # plies since the last capture or man move, per position
+        self._rules = self.rules.as_array()
+        # The game state of ``game_state``, per position of the game (so ``pop`` is a step
+        # back): its key, and the plies since the last capture or man move.
+        self._keys = np.zeros(64, dtype=np.int64)
+        self._keys[0] = game_state.position_key(self.start.black, self.start.white)
+        self._quiet = [0]
         self._termination: Termination | None = None
         self._winner: Color | None = None
         self._update_end()
@@ -134,7 +152,9 @@ class Game:
 
     def repetitions(self) -> int:
         """How many times the current position has occurred."""
-        return self._seen[self.board]
+        board = self.board
+        key = game_state.position_key(board.black, board.white)
+        return int(game_state.repetitions(self._keys_since_progress(), 0, self._quiet[-1], key))
 
     @property
     def plies_since_progress(self) -> int:
@@ -167,9 +187,11 @@ class Game:
         new = board._play_unchecked(move)
         self.moves.append(move)
         self._boards.append(new)
-        self._seen[new] = self._seen.get(new, 0) + 1
-        man_moved = not board.kings & BB_SQUARES[move.path[0] - 1]
-        self._quiet.append(0 if move.is_capture or man_moved else self._quiet[-1] + 1)
+        progress = game_state.is_progress(board.kings, square_to_bit(move.path[0]), move.captured)
+        self._quiet.append(int(game_state.quiet_after(self._quiet[-1], progress)))
+        if len(self.moves) == len(self._keys):
+            self._keys = np.concatenate([self._keys, np.zeros_like(self._keys)])
+        self._keys[len(self.moves)] = game_state.position_key(new.black, new.white)
         self._update_end()
         return move
 
@@ -178,25 +200,26 @@ class Game:
         if not self.moves:
             raise IndexError("no move to take back")
         move = self.moves.pop()
-        board = self._boards.pop()
-        self._seen[board] -= 1
-        if not self._seen[board]:
-            del self._seen[board]
+        self._boards.pop()
         self._quiet.pop()
         self._update_end()
         return move
 
+    def _keys_since_progress(self) -> np.ndarray:
+        """``game_state``'s keys (one row): those of the positions since the last progress,
+        oldest first."""
+        ply = len(self.moves)
+        return self._keys[None, ply - self._quiet[-1] : ply + 1]
+
     def _update_end(self) -> None:
-        board, rules = self.board, self.rules
-        self._termination, self._winner = None, None
-        if not board.has_legal_moves():
-            self._termination, self._winner = Termination.NO_MOVES, board.turn.opponent
-        elif rules.repetition is not None and self._seen[board] >= rules.repetition:
-            self._termination = Termination.REPETITION
-        elif rules.no_progress_plies is not None and self._quiet[-1] >= rules.no_progress_plies:
-            self._termination = Termination.NO_PROGRESS
-        elif rules.max_plies is not None and len(self.moves) >= rules.max_plies:
-            self._termination = Termination.MAX_PLIES
+        """The end under the rules, decided by the kernel every game loop uses."""
+        board = self.board
+        end, winner = game_state.decide_end(
+            board.black, board.white, board.kings, int(board.turn), len(self.moves), self._quiet[-1],
+            self._keys_since_progress(), 0, self._rules,
+        )
+        self._termination = Termination(game_state.END_NAMES[end]) if end else None
+        self._winner = Color(winner) if winner != game_state.NO_WINNER else None
 
     def copy(self) -> Game:
         return Game(self.start, self.rules, dict(self.headers), list(self.moves))

@@ -51,7 +51,7 @@ from pettingzoo.utils import wrappers
 
 from . import env_core as core
 from .board import Board, Color, move_from_row
-from .env import REWARD_MODES, check_action, resolve_max_plies, rules_array
+from .env import REWARD_MODES, check_action, resolve_max_plies
 from .game import Rules
 from .baselines import OPPONENT_NONE
 from .rendering import RenderMixin
@@ -100,7 +100,7 @@ class raw_env(RenderMixin, AECEnv):
             a: spaces.Dict({"observation": observation, "action_mask": mask}) for a in self.possible_agents
         }
         self.action_spaces = {a: spaces.Discrete(core.NUM_ACTIONS) for a in self.possible_agents}
-        self._rules = rules_array(self.rules, self.max_plies)
+        self._rules = self.rules.as_array(self.max_plies)
         self._state, self._moves, self._positions, self._last = core.new_batch(1, core.history_for(self._rules))
         self._history = []
         self._renderer = None

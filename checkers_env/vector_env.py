@@ -29,7 +29,7 @@ from gymnasium.vector.utils import batch_space
 from . import env_core as core
 from .agent import Agent, make_agent
 from .board import Board, Color
-from .env import COLOR_MODES, REWARD_MODES, check_env_arguments, opponent_kind, resolve_max_plies, rules_array
+from .env import COLOR_MODES, REWARD_MODES, check_env_arguments, opponent_kind, resolve_max_plies
 from .errors import IllegalMoveError
 from .game import Rules
 from .baselines import OPPONENT_EXTERNAL, OPPONENT_NONE
@@ -99,7 +99,7 @@ class CheckersVectorEnv(VectorEnv):
         self.observation_space = batch_space(self.single_observation_space, self.num_envs)
         self.action_space = batch_space(self.single_action_space, self.num_envs)
 
-        self._rules = rules_array(self.rules, self.max_plies)
+        self._rules = self.rules.as_array(self.max_plies)
         # No last-move records: nothing here reads them.
         self._state, self._moves, self._positions, self._last = core.new_batch(
             self.num_envs, core.history_for(self._rules), last_moves=0

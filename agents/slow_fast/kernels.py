@@ -20,6 +20,7 @@ import numba
 import numpy as np
 
 from checkers_env.bitboard import FULL, apply_move, count_moves, jumpers, lowest_bit_index
+from checkers_env.game_state import is_progress
 from checkers_env.kernels import MAX_MOVES, MOVE_FIELDS, generate_moves, xorshift64
 from checkers_env.baselines import material
 
@@ -176,7 +177,7 @@ def expand_children(black, white, kings, black_to_move, offsets, total):
             out_parent[row] = i
             out_outcome[row] = outcome
             out_reward[row] = move_reward(b, w, k, cb, cw, k2, outcome)
-            out_progress[row] = 1 if (captured != 0 or (k >> frm) & 1 == 0) else 0
+            out_progress[row] = 1 if is_progress(k, frm, captured) else 0
             out_captures[row] = 0 if outcome != ONGOING else capture_moves_of(cb, cw, k2, child_side)
             row += 1
     return (out_black, out_white, out_kings, out_btm, out_parent, out_reward, out_outcome,

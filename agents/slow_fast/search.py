@@ -14,6 +14,7 @@ from typing import Callable
 
 import numpy as np
 
+from checkers_env import game_state
 from checkers_env.bitboard import BB_BLACK_START, BB_WHITE_START
 
 from . import kernels as K
@@ -87,8 +88,10 @@ class GeneratedGames:
 
     Position ``t`` of game ``g`` is ``positions[g, t]`` for ``t <= lengths[g]``; ``moves[g, t]``
     is the index (in ``generate_moves`` order) of the move played from it; ``captures[g, t]``
-    the capturing moves available there. ``outcome[g]`` is ``WHITE_WINS``/``BLACK_WINS`` when
-    the side to move at ``lengths[g]`` had no move, else ``DRAW`` (ply cap or no progress).
+    the capturing moves available there. ``termination[g]`` is the core's ``END_*`` code of
+    the game's end (``checkers_env.game_state``); ``outcome[g]`` is ``WHITE_WINS``/``BLACK_WINS``
+    when the side to move at ``lengths[g]`` had no move, else ``DRAW`` (repetition, no
+    progress or the ply cap).
     """
 
     black: np.ndarray
@@ -99,6 +102,7 @@ class GeneratedGames:
     moves: np.ndarray
     lengths: np.ndarray
     outcome: np.ndarray
+    termination: np.ndarray
 
     def __len__(self) -> int:
         return len(self.lengths)
@@ -115,14 +119,17 @@ def generate_games(
     max_plies: int,
     no_progress_plies: int,
     state: int,
+    repetition: int = 3,
+    start: Positions | None = None,
 ) -> tuple[GeneratedGames, int]:
-    """Play ``games`` games from the start, every move the child with the highest
-    exploration score (``kernels.exploration_scores``: the network's evaluation plus noise).
+    """Play ``games`` games from the start (or from ``start``, one position per game),
+    every move the child with the highest exploration score
+    (``kernels.exploration_scores``: the network's evaluation plus noise).
 
-    Games end when the mover has no move (a win), after ``no_progress_plies`` plies without
-    a capture or a man move, or at ``max_plies`` (both draws: the rules' no-progress and
-    length draws; threefold repetition is not tracked here, the no-progress rule ends such
-    games anyway).
+    Games end under the suite's rules, decided by the core's game state
+    (``checkers_env.game_state.advance_games``) as in ``Game`` and the envs: the mover has no
+    move (a win), or a draw by ``repetition``, after ``no_progress_plies`` plies without a
+    capture or a man move, or at ``max_plies`` (0 turns the first two off).
 
     Returns:
         ``(games, state)``.
@@ -136,10 +143,21 @@ def generate_games(
     moves = np.full((games, P), -1, dtype=np.int64)
     lengths = np.full(games, P, dtype=np.int64)
     outcome = np.full(games, K.DRAW, dtype=np.int8)
-    start = Positions.start(games)
+    termination = np.full(games, game_state.END_MAX_PLIES, dtype=np.int8)
+    start = start if start is not None else Positions.start(games)
     black[:, 0], white[:, 0], kings[:, 0], btm[:, 0] = start.black, start.white, start.kings, start.black_to_move
+    rules = game_state.rules_array(repetition, no_progress_plies, max_plies)
+    plies = np.zeros(games, dtype=np.int64)
     quiet = np.zeros(games, dtype=np.int64)
+    keys = np.zeros((games, game_state.history_for(rules)), dtype=np.int64)
     active = np.ones(games, dtype=bool)
+    for g in range(games):  # the start itself may be over
+        keys[g, 0] = game_state.position_key(black[g, 0], white[g, 0])
+        end, winner = game_state.decide_end(
+            black[g, 0], white[g, 0], kings[g, 0], 0 if btm[g, 0] else 1, 0, 0, keys, g, rules
+        )
+        if end != game_state.END_NONE:
+            _finish(g, 0, end, winner, lengths, outcome, termination, active)
     for ply in range(P):
         idx = np.flatnonzero(active)
         if len(idx) == 0:
@@ -156,16 +174,27 @@ def generate_games(
         moves[idx, ply] = chosen
         black[idx, ply + 1], white[idx, ply + 1], kings[idx, ply + 1], btm[idx, ply + 1] = cb[rows], cw[rows], ck[rows], ct[rows]
         captures[idx, ply + 1] = ccap[rows]
-        quiet[idx] = np.where(cprog[rows] != 0, 0, quiet[idx] + 1)
-        ended = co[rows] != K.ONGOING
-        outcome[idx[ended]] = co[rows][ended]
-        stalled = ~ended & (quiet[idx] >= no_progress_plies)
-        finished = idx[ended | stalled]
-        lengths[finished] = ply + 1
-        active[finished] = False
+        ends = np.empty(len(idx), dtype=np.int64)
+        winners = np.empty(len(idx), dtype=np.int64)
+        game_state.advance_games(
+            idx, cb[rows], cw[rows], ck[rows], ct[rows], cprog[rows], plies, quiet, keys, rules, ends, winners
+        )
+        for j in np.flatnonzero(ends != game_state.END_NONE):
+            _finish(idx[j], ply + 1, ends[j], winners[j], lengths, outcome, termination, active)
     if games:
         captures[:, 0] = K.capture_moves_batch(black[:, 0], white[:, 0], kings[:, 0], btm[:, 0])
-    return GeneratedGames(black, white, kings, btm, captures, moves, lengths, outcome), state
+    return GeneratedGames(black, white, kings, btm, captures, moves, lengths, outcome, termination), state
+
+
+def _finish(g, length, end, winner, lengths, outcome, termination, active) -> None:
+    """Record the end of generated game ``g`` after ``length`` plies."""
+    lengths[g] = length
+    termination[g] = end
+    if winner == game_state.COLOR_WHITE:
+        outcome[g] = K.WHITE_WINS
+    elif winner == game_state.COLOR_BLACK:
+        outcome[g] = K.BLACK_WINS
+    active[g] = False
 
 
 # -- subtrees ------------------------------------------------------------------------------
@@ -341,6 +370,7 @@ class GameSettings:
     noise_weight: float
     max_plies: int
     no_progress_plies: int
+    repetition: int = 3
 
 
 def tactical_data(
@@ -353,7 +383,9 @@ def tactical_data(
     Returns:
         ``(examples, forest, games, points, state)``.
     """
-    played, state = generate_games(evaluate, games, game.noise_weight, game.max_plies, game.no_progress_plies, state)
+    played, state = generate_games(
+        evaluate, games, game.noise_weight, game.max_plies, game.no_progress_plies, state, game.repetition
+    )
     points, state = K.skewed_points(played.captures, played.lengths, float(capture_skew), state)
     keep = np.flatnonzero(points >= 0)
     roots = Positions(
@@ -382,7 +414,9 @@ def endgame_data(
     found: list[GeneratedGames] = []
     count = 0
     for _ in range(max_batches):
-        played, state = generate_games(evaluate, trees, game.noise_weight, game.max_plies, game.no_progress_plies, state)
+        played, state = generate_games(
+            evaluate, trees, game.noise_weight, game.max_plies, game.no_progress_plies, state, game.repetition
+        )
         keep = np.flatnonzero(played.decisive)
         if len(keep):
             found.append(_take_games(played, keep))
@@ -411,7 +445,7 @@ def endgame_data(
     return forest.examples(KIND_ENDGAME), forest, decisive, roots_at, state
 
 
-_GAME_FIELDS = ("black", "white", "kings", "black_to_move", "captures", "moves", "lengths", "outcome")
+_GAME_FIELDS = ("black", "white", "kings", "black_to_move", "captures", "moves", "lengths", "outcome", "termination")
 
 
 def _take_games(games: GeneratedGames, index) -> GeneratedGames:

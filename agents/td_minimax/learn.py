@@ -8,9 +8,8 @@ has the opponent to move, so its outputs ``(opponent's, mover's)`` are swapped i
 position: the winner's view towards ``(1, 0)``, then the loser's view towards ``(0, 1)``;
 on a draw both views towards ``(0, 0)``.
 
-The game ends under the default ``Rules`` of the suite (checked in this order after every
-move, as ``Game`` does): no legal move (the side to move loses), threefold repetition, 80
-plies without a capture or a man move, 400 plies.
+The game ends under the suite's draw rules, decided by the core's
+``checkers_env.game_state.end_of_game`` after every move, as in ``Game`` and the envs.
 """
 
 from __future__ import annotations
@@ -19,26 +18,35 @@ import numba
 import numpy as np
 
 from checkers_env.bitboard import BB_BLACK_START, BB_WHITE_START, apply_move
+from checkers_env.game_state import (
+    COLOR_BLACK,
+    COLOR_WHITE,
+    END_NO_MOVES,
+    END_NONE,
+    NO_WINNER,
+    end_of_game,
+    history_for,
+    is_progress,
+    position_key,
+    quiet_after,
+    remember_position,
+    rules_array,
+    winner_of,
+)
 from checkers_env.kernels import MAX_MOVES, MOVE_FIELDS, generate_moves, random_below
 
 from .net import MAX_ACTIVE, encode, forward, sgd_step
 from .search import search
 
-# Termination codes (as ``checkers_env.env_core``'s END_*).
-END_NO_MOVES = 1
-END_REPETITION = 2
-END_NO_PROGRESS = 3
-END_MAX_PLIES = 4
-
-# Result codes returned in ``result[0]``.
-BLACK_WON = 0
-WHITE_WON = 1
-DRAW = -1
+# Result codes returned in ``result[0]``: the core's winner encoding.
+BLACK_WON = COLOR_BLACK
+WHITE_WON = COLOR_WHITE
+DRAW = NO_WINNER
 
 #: Fields of the ``result`` array that :func:`play_training_game` fills.
 (
     R_WINNER,  # BLACK_WON, WHITE_WON or DRAW (the game's result under the rules)
-    R_TERMINATION,  # END_* code
+    R_TERMINATION,  # checkers_env.game_state END_* code
     R_BLOCKADE,  # 1 if the loser still had pieces (a win by blockade)
     R_COUNTED_AS_DRAW,  # 1 if the curriculum scored this win as a draw
     R_PLIES,
@@ -54,9 +62,26 @@ def play_training_game(
     depth, quiescence, lr_game, lr_end, blockade_counts, epsilon, random_plies,
     max_plies, no_progress_plies, repetition, rng, result,
 ):
-    """Play one self-play game and learn from it in place (the weights change).
+    """Play one self-play game from the start position and learn from it in place (see
+    :func:`play_training_game_from` for the arguments and the return value)."""
+    return play_training_game_from(
+        BB_BLACK_START, BB_WHITE_START, 0, True, w1, b1, w2, b2,
+        depth, quiescence, lr_game, lr_end, blockade_counts, epsilon, random_plies,
+        max_plies, no_progress_plies, repetition, rng, result,
+    )
+
+
+@numba.njit(cache=True)
+def play_training_game_from(
+    start_black, start_white, start_kings, black_to_move, w1, b1, w2, b2,
+    depth, quiescence, lr_game, lr_end, blockade_counts, epsilon, random_plies,
+    max_plies, no_progress_plies, repetition, rng, result,
+):
+    """Play one self-play game from a position and learn from it in place (the weights
+    change).
 
     Args:
+        start_black, start_white, start_kings, black_to_move: the start position.
         w1, b1, w2, b2: the net (updated in place).
         depth: search depth in plies.
         quiescence: search capture positions at the leaves on (see ``search``).
@@ -65,7 +90,9 @@ def play_training_game(
             loser has pieces but no move) is scored as a draw, in the search and at the end.
         epsilon: probability of a uniformly random move instead of the searched one
             (exploration; such moves are not learnt from). 0 in the seed.
-        random_plies: the first plies are uniformly random (a random opening; not learnt from).
+        random_plies: the first plies are uniformly random (a random opening; not learnt
+            from): the move ``random_below(rng, n)`` of the ``n`` moves ``generate_moves``
+            lists, so a game of random plies only can be replayed move for move.
         max_plies, no_progress_plies, repetition: the draw rules (0 turns one off).
         rng: xorshift64 state.
         result: ``int64[RESULT_FIELDS]`` receives the game's summary.
@@ -81,46 +108,32 @@ def play_training_game(
     cap = max_plies if max_plies > 0 else 100000
     history = np.empty((cap + 1, 4), dtype=np.int64)
     blockade_value = 1.0 if blockade_counts else 0.0
+    rules = rules_array(repetition, no_progress_plies, cap)
+    keys = np.empty((1, history_for(rules)), dtype=np.int64)  # the core's game state, with ply and quiet
+    keys[0, 0] = position_key(start_black, start_white)
 
-    mover = BB_BLACK_START
-    opponent = BB_WHITE_START
-    kings = 0
-    black = True
+    mover = start_black if black_to_move else start_white
+    opponent = start_white if black_to_move else start_black
+    kings = start_kings
+    black = black_to_move
     quiet = 0
     ply = 0
     steps = 0
     nodes = 0
     loss_sum = 0.0
     # Positions of the game, absolute colours: (black, white, kings, black to move).
-    history[0, 0] = mover
-    history[0, 1] = opponent
+    history[0, 0] = mover if black else opponent
+    history[0, 1] = opponent if black else mover
     history[0, 2] = kings
-    history[0, 3] = 1
-    termination = 0
+    history[0, 3] = 1 if black else 0
+    termination = END_NONE
     while True:
         n = generate_moves(mover, opponent, kings, black, moves)
-        if n == 0:
-            termination = END_NO_MOVES
+        key = position_key(history[ply, 0], history[ply, 1])
+        termination = end_of_game(n > 0, ply, quiet, keys, 0, key, rules)
+        if termination != END_NONE:
             break
-        # Only positions since the last capture or man move can recur.
-        since = ply - quiet
-        if repetition > 0 and quiet >= 4:
-            seen = 0
-            for h in range(since, ply + 1):
-                if (
-                    history[h, 0] == history[ply, 0] and history[h, 1] == history[ply, 1]
-                    and history[h, 2] == kings and history[h, 3] == history[ply, 3]
-                ):
-                    seen += 1
-            if seen >= repetition:
-                termination = END_REPETITION
-                break
-        if no_progress_plies > 0 and quiet >= no_progress_plies:
-            termination = END_NO_PROGRESS
-            break
-        if ply >= cap:
-            termination = END_MAX_PLIES
-            break
+        since = ply - quiet  # only positions since the last capture or man move can recur
 
         learn = True
         explore = ply < random_plies
@@ -138,7 +151,7 @@ def play_training_game(
             nodes += visited
         frm = moves[choice, 0]
         captured = moves[choice, 2]
-        was_king = (kings >> frm) & 1
+        progress = is_progress(kings, frm, captured)
         m, o, k = apply_move(mover, opponent, kings, black, frm, moves[choice, 1], captured)
 
         if learn:
@@ -150,10 +163,7 @@ def play_training_game(
             loss_sum += sgd_step(active, na, c1, c0, lr_game, w1, b1, w2, b2, hidden)
             steps += 1
 
-        if captured != 0 or was_king == 0:
-            quiet = 0
-        else:
-            quiet += 1
+        quiet = quiet_after(quiet, progress)
         mover, opponent, kings, black = o, m, k, not black
         ply += 1
         if black:
@@ -164,13 +174,13 @@ def play_training_game(
             history[ply, 1] = mover
         history[ply, 2] = kings
         history[ply, 3] = 1 if black else 0
+        remember_position(keys, 0, quiet, position_key(history[ply, 0], history[ply, 1]))
 
     # The game is over in (mover, opponent, kings) with ``black`` to move.
-    winner = DRAW
+    winner = winner_of(termination, COLOR_BLACK if black else COLOR_WHITE)
     blockade = 0
     counted_as_draw = 0
     if termination == END_NO_MOVES:
-        winner = WHITE_WON if black else BLACK_WON
         blockade = 1 if mover != 0 else 0
         if blockade == 1 and not blockade_counts:
             counted_as_draw = 1
@@ -224,4 +234,5 @@ __all__ = [
     "WHITE_WON",
     "final_corrections",
     "play_training_game",
+    "play_training_game_from",
 ]

@@ -9,7 +9,7 @@ import numpy as np
 import pytest
 import torch
 
-from checkers_env import BLACK, Board, Game, Rules, make_agent
+from checkers_env import BLACK, Board, Game, Rules, game_state, make_agent
 
 from agents.slow_fast import ReplayBuffer, SlowFastAgent, ValueNet, WeightsError, load_weights, save_weights, white_values
 from agents.slow_fast import kernels as K
@@ -294,7 +294,7 @@ def test_kind2_subtrees_contain_the_original_win_or_loss():
 def test_generated_games_follow_the_rules():
     played, _ = generate_games(net_evaluator(), 6, 0.5, 120, 40, 17)
     for g in range(len(played)):
-        game = Game(rules=Rules.without_draws())  # generated games end by no progress, not repetition
+        game = Game(rules=Rules(repetition=3, no_progress_plies=40, max_plies=120))
         for t in range(played.lengths[g]):
             board = game.board
             assert (board.black, board.white, board.kings, int(board.turn == BLACK)) == tuple(
@@ -303,6 +303,7 @@ def test_generated_games_follow_the_rules():
                           0 if played.black_to_move[g, t + 1] else 1)
             move = next(m for m in board.legal_moves() if board.play(m) == after)
             game.play(move)
+        assert game.is_over() and str(game.termination) == game_state.END_NAMES[played.termination[g]]
         if played.outcome[g] != K.DRAW:
             assert not game.board.has_legal_moves()
             assert (played.outcome[g] == K.WHITE_WINS) == (game.board.turn == BLACK)

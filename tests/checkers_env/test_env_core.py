@@ -20,9 +20,8 @@ import reference_movegen as ref
 from checkers_env import Board, Game, Rules
 from checkers_env import env_core as core
 from checkers_env.board import move_from_row
-from checkers_env.env import rules_array
 
-NO_DRAW_RULES = np.array([0, 0, 1 << 30], dtype=np.int64)
+NO_DRAW_RULES = Rules.without_draws().as_array()
 
 
 def _start(board: Board):
@@ -129,7 +128,7 @@ def test_game_ends_agree_with_game_in_king_endings():
     ends: Counter = Counter()
     for repetition in (2, 3):
         rules = Rules(repetition=repetition, no_progress_plies=40, max_plies=120)
-        limits = rules_array(rules, rules.max_plies)
+        limits = rules.as_array()
         for _ in range(250):
             board = _random_endgame(rng)
             if not board.legal_moves():
@@ -161,6 +160,8 @@ def test_mask_words_is_a_view_of_int8_masks_only():
 
 
 def test_history_is_bounded_by_the_no_progress_rule_or_the_move_cap():
-    assert core.history_for(np.array([3, 80, 400])) == 81
-    assert core.history_for(np.array([3, 0, 400])) == 401
-    assert core.history_for(np.array([3, 500, 400])) == 401
+    assert core.history_for(Rules(3, 80, 400).as_array()) == 81
+    assert core.history_for(Rules(3, None, 400).as_array()) == 401
+    assert core.history_for(Rules(3, 500, 400).as_array()) == 401
+    assert core.history_for(Rules(3, 80, None).as_array()) == 81
+    assert core.history_for(Rules.without_draws().as_array()) == 0  # unbounded: the caller grows it
