@@ -60,8 +60,9 @@ def reference_package(ref: str, into: Path) -> str:
 class _Boards:
     """One version's kernel with its own copy of the boards."""
 
-    def __init__(self, core, template):
+    def __init__(self, core, template, observations: bool):
         self.core = core
+        self.observations = observations
         n = template.num_envs
         self.state, self.moves, self.positions, self.last = core.new_batch(
             n, core.history_for(template._rules), last_moves=0
@@ -85,18 +86,21 @@ class _Boards:
         self.core.vector_step(
             self.state, self.moves, self.positions, self.last, actions, t._start, t._color_mode,
             t._kind, 0, t._rules, self.planes, self.words, self.rewards, self.terminated,
-            self.truncated, False,
+            self.truncated, self.observations,
         )
         return time.perf_counter() - started
 
 
-def compare(reference, current, template, rounds: int) -> dict:
+def compare(reference, current, template, rounds: int, observations: bool = False) -> dict:
     """Alternate the two kernels for ``rounds`` rounds of ten calls; returns the figures.
 
     The board states must agree on the position and the game's progress (the columns up
     to ``S_WINNER``); the columns after it are bookkeeping that a change may drop."""
     compared = current.S_WINNER + 1
-    versions = {"reference": _Boards(reference, template), "current": _Boards(current, template)}
+    versions = {
+        "reference": _Boards(reference, template, observations),
+        "current": _Boards(current, template, observations),
+    }
     rng = np.array([0x2545F4914F6CDD1D], dtype=np.int64)
     actions = np.zeros(template.num_envs, dtype=np.int64)
     totals = {"reference": 0.0, "current": 0.0}
@@ -111,6 +115,7 @@ def compare(reference, current, template, rounds: int) -> dict:
             if not (
                 np.array_equal(a.masks, b.masks)
                 and np.array_equal(a.state[:, :compared], b.state[:, :compared])
+                and np.array_equal(a.planes, b.planes)
             ):
                 raise SystemExit("the two kernels disagree (masks or board states): the change alters behaviour")
         if r >= 2:
@@ -134,6 +139,7 @@ def main(argv: list[str] | None = None) -> dict:
     parser.add_argument("--rounds", type=int, default=40)
     parser.add_argument("--self-play", action="store_true", help="the self_play=True kernel")
     parser.add_argument("--threads", type=int, default=1)
+    parser.add_argument("--observations", action="store_true", help="write the observation planes too")
     args = parser.parse_args(argv)
     if args.rounds < 3:
         parser.error("--rounds must be at least 3 (two are warm-up)")
@@ -159,14 +165,14 @@ def main(argv: list[str] | None = None) -> dict:
         threads = numba.get_num_threads()
         numba.set_num_threads(args.threads)
         try:
-            figures = compare(reference, env_core, template, args.rounds)
+            figures = compare(reference, env_core, template, args.rounds, args.observations)
         finally:
             numba.set_num_threads(threads)
     results = {
         "benchmark": "env_ab",
         "machine": machine_info(),
         "settings": {"ref": args.ref, "boards": args.boards, "rounds": args.rounds,
-                     "self_play": args.self_play, "threads": args.threads},
+                     "self_play": args.self_play, "threads": args.threads, "observations": args.observations},
         "results": figures,
     }
     print(

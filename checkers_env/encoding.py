@@ -16,6 +16,10 @@ colours and one observation layout serves both seats. Every encoding below start
   first four planes (128 inputs, at most 24 of them 1), listed into a caller's buffer.
 - ``input_planes``: the same 128 inputs dense, float32 ``[N, 128]`` for a batch (torch).
 
+The envs' actions name squares in the same frame by the index ``k = s - 1`` (Black) or
+``k = 32 - s`` (White) of DESIGN §5; ``ACTION_SQUARE_OF_BIT`` and ``BIT_OF_ACTION_SQUARE``
+translate between a board bit and that index.
+
 All are numba kernels over plain integers; the frame is computed, never stored.
 """
 
@@ -45,6 +49,26 @@ def _frame_cells() -> np.ndarray:
 
 
 FRAME_CELL = _frame_cells()
+#: ``CELL_OF_BIT[seat, b]``: the cell of board bit ``b`` in the frame of Black (seat 0) or
+#: White (seat 1), so the planes need no half turn of the boards.
+CELL_OF_BIT = np.stack([FRAME_CELL, FRAME_CELL[::-1]])
+
+
+def _action_square_tables() -> tuple[np.ndarray, np.ndarray]:
+    """``ACTION_SQUARE_OF_BIT[color, bit]``, the action frame's square index ``k`` of a board
+    bit seen by ``color``, and its inverse. Unsigned, so numba indexes with them without the
+    code for negative indices."""
+    square_of_bit = np.zeros((2, 32), dtype=np.uint8)
+    bit_of_square = np.zeros((2, 32), dtype=np.uint8)
+    for bit in range(32):
+        square = 4 * (bit // 4) + 4 - bit % 4
+        for color, k in ((0, square - 1), (1, 32 - square)):
+            square_of_bit[color, bit] = k
+            bit_of_square[color, k] = bit
+    return square_of_bit, bit_of_square
+
+
+ACTION_SQUARE_OF_BIT, BIT_OF_ACTION_SQUARE = _action_square_tables()
 
 
 @numba.njit(cache=True, inline="always")
@@ -123,19 +147,30 @@ def write_planes(own, opponent, kings, own_is_black, continuing, out):
     """The envs' observation planes ``out[5, 8, 8]`` in the viewer's frame; ``continuing``
     is the bit of the piece that must go on capturing, or -1."""
     out[:] = 0.0
-    boards = frame_boards(own, opponent, kings, own_is_black)
+    seat = 0 if own_is_black else 1
     for plane in range(NET_PLANES):
-        pieces = boards[plane]
+        if plane == 0:
+            pieces = own & ~kings
+        elif plane == 1:
+            pieces = own & kings
+        elif plane == 2:
+            pieces = opponent & ~kings
+        else:
+            pieces = opponent & kings
+        pieces &= FULL
         while pieces:
-            cell = FRAME_CELL[lowest_bit_index(pieces)]
+            cell = CELL_OF_BIT[seat, lowest_bit_index(pieces)]
             pieces &= pieces - 1
             out[plane, cell >> 3, cell & 7] = 1.0
     if continuing >= 0:
-        cell = FRAME_CELL[frame_bit(continuing, own_is_black)]
+        cell = CELL_OF_BIT[seat, continuing]
         out[PLANE_CONTINUING, cell >> 3, cell & 7] = 1.0
 
 
 __all__ = [
+    "ACTION_SQUARE_OF_BIT",
+    "BIT_OF_ACTION_SQUARE",
+    "CELL_OF_BIT",
     "FRAME_CELL",
     "NET_PLANES",
     "NUM_INPUTS",

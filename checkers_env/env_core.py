@@ -38,6 +38,8 @@ from .bitboard import (
     piece_directions,
     step,
 )
+from .baselines import OPPONENT_EXTERNAL, OPPONENT_GREEDY, choose_greedy, material
+from .encoding import ACTION_SQUARE_OF_BIT, BIT_OF_ACTION_SQUARE, NUM_PLANES, write_planes
 from .game_state import (
     COLOR_BLACK,
     COLOR_WHITE,
@@ -57,7 +59,6 @@ from .game_state import (
     winner_of,
 )
 from .kernels import MAX_MOVES, MOVE_FIELDS, generate_moves_kernel, random_below, seed_state, xorshift64
-from .baselines import OPPONENT_EXTERNAL, OPPONENT_GREEDY, choose_greedy, material
 
 # -- state columns -------------------------------------------------------------------------
 (
@@ -96,39 +97,7 @@ REWARD_MATERIAL = 1
 
 COLOR_RANDOM = 2  # colour modes: COLOR_BLACK, COLOR_WHITE (game_state's colours) or this
 
-NUM_PLANES = 5
-PLANE_OWN_MEN, PLANE_OWN_KINGS, PLANE_OPP_MEN, PLANE_OPP_KINGS, PLANE_CONTINUING = range(5)
 NUM_ACTIONS = 128
-
-
-def _frame_tables():
-    """``INDEX_OF_BIT[color, bit]`` (the mover-frame index k) and its inverse. Unsigned, so
-    numba indexes with them without the code for negative indices."""
-    index_of_bit = np.zeros((2, 32), dtype=np.uint8)
-    bit_of_index = np.zeros((2, 32), dtype=np.uint8)
-    for bit in range(32):
-        square = 4 * (bit // 4) + 4 - bit % 4
-        for color, k in ((0, square - 1), (1, 32 - square)):
-            index_of_bit[color, bit] = k
-            bit_of_index[color, k] = bit
-    return index_of_bit, bit_of_index
-
-
-INDEX_OF_BIT, BIT_OF_INDEX = _frame_tables()
-
-
-def _observation_cells():
-    """``OBS_CELL[color, bit]``: the ``row * 8 + column`` of a bit in ``color``'s frame."""
-    obs_cell = np.zeros((2, 32), dtype=np.int64)
-    for a in range(32):
-        for color in range(2):
-            k = int(INDEX_OF_BIT[color, a])
-            row = k // 4
-            obs_cell[color, a] = 8 * row + 2 * (3 - k % 4) + row % 2  # square 4r+1 is the rightmost
-    return obs_cell
-
-
-OBS_CELL = _observation_cells()
 
 
 def new_batch(num_boards: int, history: int, last_moves: int = 4):
@@ -243,7 +212,7 @@ def _write_mask(state, i, words):
         directions = jump_hops(mover, opponent, kings, black_to_move, bit)
         if not black_to_move:
             directions = _flip_directions(directions)
-        words[INDEX_OF_BIT[color, bit]] = MASK_WORD[directions]
+        words[ACTION_SQUARE_OF_BIT[color, bit]] = MASK_WORD[directions]
         return
     jumping = state[i, S_JUMPERS] != 0
     nw = hop_sources(mover, opponent, kings, black_to_move, 0, jumping)
@@ -257,7 +226,7 @@ def _write_mask(state, i, words):
         bit = lowest_bit_index(pieces)
         pieces &= pieces - 1
         directions = ((nw >> bit) & 1) | (((ne >> bit) & 1) << 1) | (((sw >> bit) & 1) << 2) | (((se >> bit) & 1) << 3)
-        words[INDEX_OF_BIT[color, bit]] = MASK_WORD[directions]
+        words[ACTION_SQUARE_OF_BIT[color, bit]] = MASK_WORD[directions]
 
 
 @numba.njit(cache=True)
@@ -273,24 +242,10 @@ def write_observation_for(state, i, color, out):
     During a multi-jump the board is shown as the hops so far left it: the piece on its
     current square (also marked in the ``continuing`` plane), the jumped pieces gone.
     """
-    out[:] = 0.0
     mover, opponent, kings = _turn_boards(state, i)
-    continuing = _current_square(state, i)
     if color != state[i, S_TURN]:
         mover, opponent = opponent, mover  # "own" is color's
-    pieces = mover | opponent
-    while pieces:
-        low = pieces & -pieces
-        pieces ^= low
-        bit = lowest_bit_index(low)
-        cell = OBS_CELL[color, bit]
-        if mover & low:
-            plane = PLANE_OWN_KINGS if kings & low else PLANE_OWN_MEN
-        else:
-            plane = PLANE_OPP_KINGS if kings & low else PLANE_OPP_MEN
-        out[plane, cell >> 3, cell & 7] = 1.0
-        if bit == continuing:
-            out[PLANE_CONTINUING, cell >> 3, cell & 7] = 1.0
+    write_planes(mover, opponent, kings, color == COLOR_BLACK, _current_square(state, i), out)
 
 
 # -- playing moves and ending games -------------------------------------------------------
@@ -501,7 +456,7 @@ def _hop_move(state, i, action):
     """
     color = state[i, S_TURN]
     black_to_move = color == 0
-    frm = BIT_OF_INDEX[color, action >> 2]
+    frm = BIT_OF_ACTION_SQUARE[color, action >> 2]
     d = action & 3
     direction = d if black_to_move else 3 - d
     hops = state[i, S_HOPS]
