@@ -421,3 +421,25 @@ def test_fuzz_read_pdn_text(text):
 @given(st.binary(max_size=80))
 def test_fuzz_read_pdn_bytes(data):
     _only_checkers_errors(read_pdn, data)
+
+
+# -- agent spec strings ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("alphabeta:depth=3,depth=4", "parameter 'depth' is given twice"),
+        ("greedy:seed=1, seed=2", "parameter 'seed' is given twice"),
+        ("random:seed=abc", "is not a whole number"),
+        ("alphabeta:time=soon", "is not a number"),
+    ],
+)
+def test_bad_agent_specs_are_one_clear_line(spec, words):
+    from checkers_env import UnknownAgentError, make_agent
+
+    with pytest.raises(UnknownAgentError) as caught:
+        make_agent(spec)
+    message = str(caught.value)
+    assert words in message and spec.split(":")[0] in message
+    assert "|" not in message and "None" not in message and "\n" not in message  # no Python annotations
