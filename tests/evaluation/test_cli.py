@@ -47,7 +47,16 @@ def test_perft_from_fen(capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["perft", "-1"], "perft depth must be >= 0, got -1"),
+        (["perft", "-1"], "argument DEPTH: must be >= 0, got '-1'"),
+        (["perft", "deep"], "argument DEPTH: expected a whole number, got 'deep'"),
+        (["league", "random", "greedy", "--max-plies", "0"], "--max-plies: must be >= 1, got '0'"),
+        (["league", "random", "greedy", "--max-plies", "-3"], "--max-plies: must be >= 1, got '-3'"),
+        (["league", "random", "greedy", "--bootstrap", "-5"], "--bootstrap: must be >= 0, got '-5'"),
+        (["league", "random", "greedy", "--time-per-move", "nan"], "--time-per-move: must be a number > 0"),
+        (["league", "random", "alphabeta:depth=3,depth=4"], "parameter 'depth' is given twice"),
+        (["league", "random", "alphabeta:depth=three"], "'three' is not a whole number"),
+        (["league", "random", "greedy", "--resume", "--overwrite"], "--resume and --overwrite"),
+        (["play", "--opponent", "random", "--seed", "x"], "--seed: expected a whole number, got 'x'"),
         (["perft", "0", "--divide"], "--divide needs a depth >= 1"),
         (["perft", "3", "--fen", "B:W21:B33"], "'B:W21:B33'"),
         (["show", "X:W21:B1"], "'X:W21:B1'"),
@@ -58,16 +67,54 @@ def test_bad_input_is_one_line_and_status_2(argv, message, capsys):
     assert main(argv) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err.startswith("checkers: error: ")
+    assert captured.err.startswith("checkers") and ": error: " in captured.err
     assert message in captured.err
     assert captured.err.count("\n") == 1
     assert "Traceback" not in captured.err
 
 
 def test_usage_errors_return_2(capsys):
-    assert main(["perft", "deep"]) == 2
-    assert "invalid int value: 'deep'" in capsys.readouterr().err
     assert main([]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_league_out_naming_a_file_is_refused_before_any_game(tmp_path, capsys):
+    existing = tmp_path / "notes.txt"
+    existing.write_text("keep me")
+    assert main(["league", "random", "greedy", "--games-per-pair", "2", "--out", str(existing)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is a file, not a folder" in err and str(existing) in err
+    assert existing.read_text() == "keep me"
+
+
+def test_agents_into_a_closed_pipe_stops_quietly():
+    # ``checkers agents | head -1``: the reader leaves after one line.
+    code = "import sys; from evaluation.cli import main; sys.exit(main(['agents']))"
+    done = subprocess.run(
+        f"{sys.executable} -c \"{code}\" | head -1", shell=True, capture_output=True, text=True, timeout=120,
+        executable="/bin/bash",
+    )
+    assert done.stdout.count("\n") == 1
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+
+
+def test_ctrl_c_stops_a_deep_perft_within_seconds():
+    import signal
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from evaluation.cli import main; sys.exit(main(['perft', '16']))"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(8)  # imports, kernel load, and well into the first slices
+    process.send_signal(signal.SIGINT)
+    began = time.monotonic()
+    try:
+        _, err = process.communicate(timeout=10)
+    finally:
+        process.kill()
+    assert time.monotonic() - began < 3, "perft ignored Ctrl-C"
+    assert process.returncode == 130 and "interrupted" in err and "Traceback" not in err
 
 
 def test_show_prints_board_and_legal_moves(capsys):
