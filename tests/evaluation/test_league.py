@@ -190,7 +190,8 @@ def test_ray_backend_plays_the_same_games(tmp_path):
     finally:
         ray.shutdown()
     assert _games(tmp_path / "ray") == _games(tmp_path / "local")
-    assert json.loads((tmp_path / "ray" / "league.json").read_text())["agents"] == ["random", "greedy"]
+    players = json.loads((tmp_path / "ray" / "league.json").read_text())["players"]
+    assert [p["name"] for p in players] == ["random", "greedy"]
 
 
 def test_players_are_named_by_their_canonical_spec(tmp_path):
