@@ -167,3 +167,78 @@ def test_installed_console_script():
     assert bad.returncode == 2
     assert bad.stderr.startswith("checkers: error: ") and "'nonsense'" in bad.stderr
     assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+
+
+# -- fuzz: any value of any option is a result or one line ------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_WORDS = st.sampled_from(["0", "-1", "-5", "1", "2", "3", "7", "abc", "", " ", "1e3", "nan", "inf", "-0",
+                          "2.5", "random:3", "random:x", "ballot", "B:W21:B1", "x:y", "99999999999999999999"])
+_TEXT = st.one_of(_WORDS, st.text(max_size=12))
+_SPECS = st.one_of(
+    st.sampled_from(["random", "greedy", "alphabeta:depth=1", "alphabeta:depth=3,depth=4", "greedy:seed=x",
+                     "nonsense", "random:name=", "greedy:name=a", "zoo:", ":", "random:seed"]),
+    st.text(max_size=10),
+)
+_LEAGUE_OPTIONS = ["--games-per-pair", "--openings", "--time-per-move", "--workers", "--backend", "--seed",
+                   "--max-plies", "--bootstrap", "--gauntlet", "--out"]
+
+
+def _assert_one_line_or_success(status: int, captured) -> None:
+    assert status in (0, 2), (status, captured.err)
+    assert "Traceback" not in captured.err
+    if status == 2:
+        assert captured.err.count("\n") == 1 and "error: " in captured.err, captured.err
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(specs=st.lists(_SPECS, min_size=0, max_size=3), options=st.lists(
+    st.tuples(st.sampled_from(_LEAGUE_OPTIONS + ["--resume", "--overwrite"]), _TEXT), max_size=3))
+def test_fuzz_league_options(specs, options, capsys, tmp_path_factory, monkeypatch):
+    from evaluation import league
+
+    # Only the checks are under test: a league that passes them plays no game here.
+    monkeypatch.setattr(league.League, "run", lambda self: None)
+    out = tmp_path_factory.mktemp("league")
+    argv = ["league", *specs, "--out", str(out / "run")]
+    for option, value in options:
+        argv += [option] if option in ("--resume", "--overwrite") else [option, value]
+    capsys.readouterr()
+    _assert_one_line_or_success(main(argv), capsys.readouterr())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(depth=st.one_of(_TEXT, st.integers(-3, 3).map(str)), fen=st.one_of(st.none(), _TEXT),
+       flags=st.lists(st.sampled_from(["--divide", "--no-bulk"]), max_size=2))
+def test_fuzz_perft_options(depth, fen, flags, capsys):
+    argv = ["perft", "--", depth] if depth.startswith("-") else ["perft", depth]
+    argv[1:1] = flags + (["--fen", fen] if fen is not None else [])
+    if depth.strip().lstrip("+").isdigit() and int(depth) > 3:
+        return  # a real count, not input checking
+    capsys.readouterr()
+    _assert_one_line_or_success(main(argv), capsys.readouterr())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(fen=_TEXT)
+def test_fuzz_show(fen, capsys):
+    capsys.readouterr()
+    _assert_one_line_or_success(main(["show", "--", fen]), capsys.readouterr())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(opponent=_SPECS, options=st.lists(
+    st.tuples(st.sampled_from(["--color", "--colour", "--fen", "--seed"]), _TEXT), max_size=3))
+def test_fuzz_play_options(opponent, options, capsys, monkeypatch):
+    from evaluation import play
+
+    # Only the argument checks are under test: no worker process, no game.
+    monkeypatch.setattr(play, "AgentProcess", lambda spec, seed=None: spec)
+    monkeypatch.setattr(play.PlaySession, "run", lambda self: 0)
+    argv = ["play", "--opponent", opponent]
+    for option, value in options:
+        argv += [option, value]
+    capsys.readouterr()
+    _assert_one_line_or_success(main(argv), capsys.readouterr())
