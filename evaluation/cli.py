@@ -304,7 +304,7 @@ def _add_play(subparsers) -> None:
         help="play against an agent in the terminal",
         description="Play a game against any agent in the terminal. The board shows square "
         "numbers; type moves in PDN (11-15, 22x15, 9x18x27 or short 9x27) or a command: "
-        "undo, hint, moves, board, save FILE, help, quit.",
+        "undo, hint, moves, board, save FILE, load FILE|FEN, resign, help, quit. Ctrl-C offers to save the game.",
     )
     parser.add_argument(
         "--opponent",
