@@ -208,9 +208,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
         params["name"] = name
     for item in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = item.partition("=")
-        if not eq or not key.strip():
+        key = key.strip()
+        if not eq or not key:
             raise UnknownAgentError(f"bad agent spec {spec!r}: {item!r} is not key=value")
-        params[key.strip()] = value.strip()
+        if key in params:
+            # Silently keeping one of two values would play an agent nobody asked for.
+            raise UnknownAgentError(f"bad agent spec {spec!r}: parameter {key!r} is given twice")
+        params[key] = value.strip()
     return kind, params
 
 
@@ -240,9 +244,21 @@ def _convert(kind: str, name: str, raw: str, parameter: inspect.Parameter):
             return float(raw)
     except ValueError:
         raise UnknownAgentError(
-            f"agent {kind!r}: parameter {name}={raw!r} is not a valid {target.__name__ if target else annotation}"
+            f"agent {kind!r}: parameter {name}={raw!r} is not {_type_words(target, annotation, default)}"
         ) from None
     return raw
+
+
+#: How a user reads each parameter type (not Python's annotation syntax).
+_TYPE_WORDS = {bool: "true or false", int: "a whole number", float: "a number"}
+
+
+def _type_words(target: type | None, annotation: str, default: Any) -> str:
+    """The expected type in words: ``a whole number (or none)`` for ``int | None``."""
+    if target is None:
+        target = next((t for t in _TYPE_WORDS if annotation.startswith(t.__name__)), None)
+    words = _TYPE_WORDS.get(target, "a valid value")
+    return words + " (or none)" if default is None else words
 
 
 def make_agent(spec: str | Agent, **overrides) -> Agent:

@@ -4,6 +4,11 @@
 form, comments ``{...}``, variations ``(...)`` (skipped), NAGs ``$n``, move marks ``!``/``?``
 and the results ``1-0``, ``0-1``, ``1/2-1/2``, ``*`` (and the draughts forms ``2-0``,
 ``0-2``, ``1-1``). Anything else is a ``PdnError`` that names the line.
+
+The result a file states is the game's result, even where the final position implies
+another (a loss on time, a resignation recorded against the wrong side, a typo): a reader
+reports what the file says. Each such disagreement is kept, in words, in the game's
+``warnings`` list (``PdnGame``), and nothing is silently replaced.
 """
 
 from __future__ import annotations
@@ -11,6 +16,7 @@ from __future__ import annotations
 import os
 import re
 import textwrap
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from .board import BLACK, Board
@@ -34,6 +40,45 @@ _TOKEN_RE = re.compile(
     re.VERBOSE | re.MULTILINE,
 )
 
+@dataclass
+class PdnGame(Game):
+    """A game read from PDN: its ``result`` is the one the file states.
+
+    ``Game.result`` prefers the rules' result once they end the game; a game read from a
+    file keeps the file's (its ``Result`` tag or result token) for as long as its moves
+    are those read. Once moves are played or taken back, the rules decide again.
+
+    Attributes:
+        warnings: what the file says that the moves contradict, one sentence each (for
+            example a stated ``0-1`` where the final position is a win for Black).
+    """
+
+    warnings: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        self.stated_result: str | None = None
+        self.stated_ply: int | None = None
+
+    @property
+    def result(self) -> str:
+        if self.stated_result is not None and self.ply == self.stated_ply:
+            return self.stated_result
+        return super().result
+
+    def state_result(self, stated: str, line: int) -> None:
+        """Keep ``stated`` as the result of the moves read so far; warn where the rules
+        (which ended the game) give another."""
+        self.stated_result, self.stated_ply = None, None
+        implied = self.result
+        if self.is_over() and stated != implied:
+            self.warnings.append(
+                f"line {line}: the file states {stated}, but the final position gives {implied} "
+                f"({self.termination}); keeping {stated}"
+            )
+        self.stated_result, self.stated_ply = stated, self.ply
+
+
 _RESULT_ALIASES = {"2-0": "1-0", "0-2": "0-1", "1-1": "1/2-1/2"}
 _ROSTER = ("Event", "Site", "Date", "Round", "Black", "White", "Result")
 
@@ -48,7 +93,8 @@ def read_pdn(source: str | bytes | os.PathLike, rules: Rules | None = None) -> l
             claim, so a record is never cut short by an automatic draw.
 
     Returns:
-        The games, each with its ``headers``, ``moves`` and the ``Result`` tag.
+        The games (``PdnGame``), each with its ``headers``, ``moves``, the result the file
+        states as ``result`` and ``Result`` tag, and ``warnings`` where the moves disagree.
 
     Raises:
         PdnError: the text is not PDN or a move is illegal; the message names the line.
@@ -109,6 +155,7 @@ def read_pdn(source: str | bytes | os.PathLike, rules: Rules | None = None) -> l
             raise PdnError(f"result {value!r} disagrees with the tag [Result {tagged!r}]", line)
         if tagged is None or tagged == "*":
             game.headers["Result"] = result
+        game.state_result(game.headers["Result"], line)
         games.append(game)
         game, headers = None, {}
     if variation_depth:
@@ -161,7 +208,7 @@ def _start_game(headers: dict[str, str], rules: Rules, line: int) -> Game:
             start = Board.from_fen(headers["FEN"])
         except CheckersError as error:
             raise PdnError(str(error), line) from None
-    return Game(start=start, rules=rules, headers=dict(headers))
+    return PdnGame(start=start, rules=rules, headers=dict(headers))
 
 
 def _play(game: Game, text: str, line: int) -> None:
@@ -213,4 +260,4 @@ def write_pdn(games, path: str | os.PathLike) -> None:
     Path(path).write_text("\n".join(game_to_pdn(g) for g in games), encoding="utf-8")
 
 
-__all__ = ["game_to_pdn", "read_pdn", "write_pdn"]
+__all__ = ["PdnGame", "game_to_pdn", "read_pdn", "write_pdn"]

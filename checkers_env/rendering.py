@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .board import Board, Move, square_row_col
+from .board import BLACK, Board, Color, Move, square_row_col
 
 SQUARE_PIXELS = 48
 LIGHT_SQUARE = (238, 238, 210)
@@ -17,8 +17,8 @@ PIECE_EDGE = (90, 90, 90)
 KING_MARK = (212, 175, 55)
 
 
-def board_to_ascii(board: Board) -> str:
-    """The board seen from Black's side, every dark square with its number.
+def board_to_ascii(board: Board, seen_from: Color = BLACK) -> str:
+    """The board seen from one side (Black's by default), every dark square with its number.
 
     A piece is shown before its square number: ``b`` black man, ``B`` black king, ``w``
     white man, ``W`` white king; an empty dark square shows only its number::
@@ -28,10 +28,14 @@ def board_to_ascii(board: Board) -> str:
         |w28     w27     w26     w25     |
         ...
     """
-    lines = ["      White", "+" + "-" * 32 + "+"]
-    for row in range(7, -1, -1):
+    far, near = ("White", "Black") if seen_from == BLACK else ("Black", "White")
+    lines = [f"      {far}", "+" + "-" * 32 + "+"]
+    # From White's side the picture is turned half round: rows and columns reversed.
+    rows = range(7, -1, -1) if seen_from == BLACK else range(8)
+    columns = range(8) if seen_from == BLACK else range(7, -1, -1)
+    for row in rows:
         cells = []
-        for col in range(8):
+        for col in columns:
             if (row + col) % 2:
                 cells.append("    ")
                 continue
@@ -40,7 +44,7 @@ def board_to_ascii(board: Board) -> str:
             cells.append(f"{piece}{square:<2} ")
         lines.append("|" + "".join(cells) + "|")
     lines.append("+" + "-" * 32 + "+")
-    lines.append(f"      Black        {board.turn} to move")
+    lines.append(f"      {near}        {board.turn} to move")
     return "\n".join(lines)
 
 

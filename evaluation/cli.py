@@ -3,7 +3,7 @@
     checkers perft DEPTH [--fen FEN] [--divide] [--no-bulk]
     checkers show FEN
     checkers agents
-    checkers league AGENT_SPEC ... [--games-per-pair N] [--openings ballot|random:PLIES|FILE]
+    checkers league AGENT_SPEC ... [--gauntlet SPEC] [--games-per-pair N] [--openings ballot|random:PLIES|FILE]
         [--time-per-move S] [--workers K] [--backend local|ray] [--out DIR] [--resume]
     checkers train td-minimax|slow-fast|ppo [TRAINER OPTIONS]
 
@@ -21,13 +21,18 @@ and exits with status 2, the status argparse uses for usage errors.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import importlib
+import os
 import sys
 import time
 from collections.abc import Callable, Iterator
 
 #: Exit status for bad input (argparse's own usage errors use it too).
 EXIT_USAGE = 2
+
+#: Exit status when the reader of stdout went away: 128 + SIGPIPE, as a shell reports it.
+EXIT_BROKEN_PIPE = 141
 
 #: From this depth on, perft shows a progress bar over the root moves (on a terminal).
 PROGRESS_DEPTH = 12
@@ -37,6 +42,39 @@ Handler = Callable[[argparse.Namespace], int]
 
 class UsageError(Exception):
     """Bad input found by a handler: reported as one line on stderr, exit status 2."""
+
+
+class ArgumentParser(argparse.ArgumentParser):
+    """argparse with usage errors on one line (the usage itself is one ``--help`` away)."""
+
+    def error(self, message: str):
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def whole_number(minimum: int | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number, at least ``minimum``; errors say so in words."""
+
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        if minimum is not None and value < minimum:
+            raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {text!r}")
+        return value
+
+    return parse
+
+
+def positive_number(text: str) -> float:
+    """An argparse type: a number > 0 (seconds, for example)."""
+    try:
+        value = float(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
+    if not value > 0 or value == float("inf"):
+        raise argparse.ArgumentTypeError(f"must be a number > 0, got {text!r}")
+    return value
 
 
 def _lazy(module: str, function: str) -> Handler:
@@ -58,7 +96,7 @@ def _add_perft(subparsers) -> None:
         description="Count the complete-move paths of DEPTH plies from a position "
         "(from the start: 1:7, 2:49, 3:302, 4:1469, ..., OEIS A133046).",
     )
-    parser.add_argument("depth", metavar="DEPTH", type=int, help="plies to look ahead (>= 0)")
+    parser.add_argument("depth", metavar="DEPTH", type=whole_number(0), help="plies to look ahead (>= 0)")
     parser.add_argument("--fen", help="start from this PDN FEN instead of the start position")
     parser.add_argument(
         "--divide", action="store_true", help="print the count below each root move, then the total"
@@ -74,27 +112,29 @@ def _add_perft(subparsers) -> None:
 
 def _run_perft(args: argparse.Namespace) -> int:
     from checkers_env import perft
+    from checkers_env.perft import perft_slices
 
     board = _board_from_fen(args.fen)
-    if args.depth < 0:
-        raise UsageError(f"perft depth must be >= 0, got {args.depth}")
     if args.divide and args.depth < 1:
         raise UsageError(f"--divide needs a depth >= 1, got {args.depth}")
     perft(board, 1, args.bulk)  # compile (or load the cached kernel) outside the timing
 
+    # --divide counts below each root move; otherwise the whole tree is one part.
+    parts = [(move, board.play(move)) for move in board.legal_moves()] if args.divide else [(None, board)]
+    depth = args.depth - 1 if args.divide else args.depth
+    show = args.depth >= PROGRESS_DEPTH and sys.stderr.isatty()
     started = time.perf_counter()
-    if not args.divide and args.depth < PROGRESS_DEPTH:
-        total = perft(board, args.depth, args.bulk)
-    else:
-        # Divide over the root moves: the natural unit for a progress bar on long runs.
-        total = 0
-        moves = board.legal_moves()
-        show = args.depth >= PROGRESS_DEPTH and sys.stderr.isatty()
-        for move in _track(moves, f"perft {args.depth}", show):
-            count = perft(board.play(move), args.depth - 1, args.bulk)
+    total = 0
+    with _progress(f"perft {args.depth}", len(parts), show) as advance:
+        for root, position in parts:
+            count = 0
+            # Slices of at most a second each: Ctrl-C gets through and the bar moves.
+            for path, share, slice_count in perft_slices(position, depth, args.bulk):
+                count += slice_count
+                advance(share, (root,) + path if root is not None else path)
             total += count
             if args.divide:
-                print(f"{move}: {count}", flush=True)
+                print(f"{root}: {count}", flush=True)
     elapsed = time.perf_counter() - started
 
     label = "total" if args.divide else f"perft {args.depth}"
@@ -103,36 +143,26 @@ def _run_perft(args: argparse.Namespace) -> int:
     return 0
 
 
-def _track(moves: list, description: str, show: bool) -> Iterator:
-    """Iterate over the root moves; if ``show``, draw a rich bar on stderr naming the move
-    being searched (the bar disappears when done, so stdout keeps only the counts)."""
+@contextlib.contextmanager
+def _progress(description: str, parts: int, show: bool) -> Iterator[Callable]:
+    """A rich bar on stderr over ``parts`` parts, moved by ``advance(share, path)`` after each
+    slice (``share`` of one part; ``path`` names the line just counted). The bar disappears
+    when done, so stdout keeps only the counts. With ``show`` false it draws nothing."""
     if not show:
-        yield from moves
+        yield lambda share, path: None
         return
     from rich.console import Console
-    from rich.progress import (
-        BarColumn,
-        MofNCompleteColumn,
-        Progress,
-        SpinnerColumn,
-        TextColumn,
-        TimeElapsedColumn,
-    )
+    from rich.progress import BarColumn, Progress, SpinnerColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
-    columns = (
-        SpinnerColumn(),
-        TextColumn("{task.description}"),
-        BarColumn(),
-        MofNCompleteColumn(),
-        TextColumn("root moves"),
-        TimeElapsedColumn(),
-    )
+    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn())
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
-        task = progress.add_task(description, total=len(moves))
-        for move in moves:
-            progress.update(task, description=f"{description}, searching {move}")
-            yield move
-            progress.advance(task)
+        task = progress.add_task(description, total=parts)
+
+        def advance(share: float, path: tuple) -> None:
+            line = " ".join(str(move) for move in path[:2])
+            progress.update(task, advance=share, description=f"{description}, counted {line}" if line else description)
+
+        yield advance
 
 
 def _rate(count: int, seconds: float) -> str:
@@ -216,29 +246,47 @@ def _add_league(subparsers) -> None:
         "killed run. OUT then holds crosstable.md/.csv, ratings.md/.csv, heatmap.png, "
         "ratings.png and games.pdn.",
     )
-    parser.add_argument("agents", metavar="AGENT_SPEC", nargs="+", help="e.g. random greedy alphabeta:depth=4")
-    parser.add_argument("--games-per-pair", type=int, default=20, metavar="N", help="even (default 20)")
+    parser.add_argument(
+        "agents", metavar="AGENT_SPEC", nargs="+",
+        help="e.g. random greedy alphabeta:depth=4; add name=NAME to a spec to show NAME in the tables "
+        "(td-minimax:weights=a.safetensors,name=td-a); 'zoo' stands for every zoo agent",
+    )
+    parser.add_argument(
+        "--gauntlet", metavar="SPEC",
+        help="a gauntlet: SPEC plays every AGENT_SPEC, who do not play each other "
+        "(checkers league zoo --gauntlet td-minimax:weights=mine.safetensors)",
+    )
+    parser.add_argument(
+        "--games-per-pair", type=whole_number(2), default=20, metavar="N", help="even, >= 2 (default 20)"
+    )
     parser.add_argument(
         "--openings", default="ballot", help="ballot (3-move ballot, default), random:PLIES, or a file"
     )
-    parser.add_argument("--time-per-move", type=float, metavar="S", help="for agents with a time parameter")
-    parser.add_argument("--workers", type=int, default=1, metavar="K", help="local processes (default 1)")
+    parser.add_argument(
+        "--time-per-move", type=positive_number, metavar="S", help="for agents with a time parameter"
+    )
+    parser.add_argument("--workers", type=whole_number(1), default=1, metavar="K", help="local processes (default 1)")
     parser.add_argument("--backend", choices=("local", "ray"), default="local")
     parser.add_argument("--out", default="runs/league", metavar="DIR", help="output folder (default runs/league)")
-    parser.add_argument("--resume", action="store_true", help="continue the league in --out")
+    parser.add_argument("--resume", action="store_true", help="continue the league in --out; new AGENT_SPECs play only their own games")
     parser.add_argument("--overwrite", action="store_true", help="discard the games already in --out")
-    parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--max-plies", type=int, default=400, help="games longer than this are drawn")
-    parser.add_argument("--bootstrap", type=int, default=1000, help="resamples for the rating intervals")
+    parser.add_argument("--seed", type=whole_number(), default=0)
+    parser.add_argument(
+        "--max-plies", type=whole_number(1), default=400, metavar="N", help="games longer than this are drawn"
+    )
+    parser.add_argument(
+        "--bootstrap", type=whole_number(0), default=1000, metavar="N",
+        help="resamples for the rating intervals (0: none)",
+    )
     parser.set_defaults(handler=_run_league)
 
 
 def _run_league(args: argparse.Namespace) -> int:
     from checkers_env import Rules
-    from evaluation.league import League
+    from evaluation.league import League, expand_zoo
 
     league = League(
-        args.agents, out=args.out, games_per_pair=args.games_per_pair, openings=args.openings,
+        expand_zoo(args.agents), gauntlet=args.gauntlet, out=args.out, games_per_pair=args.games_per_pair, openings=args.openings,
         time_per_move=args.time_per_move, workers=args.workers, backend=args.backend,
         resume=args.resume, overwrite=args.overwrite, seed=args.seed,
         rules=Rules(max_plies=args.max_plies), bootstrap=args.bootstrap,
@@ -256,7 +304,7 @@ def _add_play(subparsers) -> None:
         help="play against an agent in the terminal",
         description="Play a game against any agent in the terminal. The board shows square "
         "numbers; type moves in PDN (11-15, 22x15, 9x18x27 or short 9x27) or a command: "
-        "undo, hint, moves, board, save FILE, help, quit.",
+        "undo, hint, moves, board, save FILE, load FILE|FEN, resign, help, quit. Ctrl-C offers to save the game.",
     )
     parser.add_argument(
         "--opponent",
@@ -273,7 +321,7 @@ def _add_play(subparsers) -> None:
         help="your colour (default black; Black moves first from the start position)",
     )
     parser.add_argument("--fen", help="start from this PDN FEN (its side to move moves first)")
-    parser.add_argument("--seed", type=int, help="seed the opponent's generator (reproducible games)")
+    parser.add_argument("--seed", type=whole_number(), help="seed the opponent's generator (reproducible games)")
     parser.set_defaults(handler=_lazy("evaluation.play", "play_main"))
 
 
@@ -324,7 +372,7 @@ SUBCOMMANDS: list[Callable] = [_add_perft, _add_show, _add_agents, _add_league, 
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
+    parser = ArgumentParser(
         prog="checkers",
         description="English draughts (American checkers): rules, agents, training and evaluation.",
     )
@@ -343,7 +391,15 @@ def main(argv: list[str] | None = None) -> int:
     except SystemExit as exit_:  # --help, or a usage error argparse already printed
         return exit_.code if isinstance(exit_.code, int) else EXIT_USAGE
     try:
-        return args.handler(args)
+        status = args.handler(args)
+        sys.stdout.flush()  # a reader that left shows up here, inside the try, not at exit
+        return status
+    except BrokenPipeError:
+        # The reader stopped reading (``checkers agents | head -1``): stop quietly, as
+        # command-line tools do; stdout goes to devnull so the exit flush cannot fail again.
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        return EXIT_BROKEN_PIPE
     except UsageError as error:
         print(f"checkers: error: {error}", file=sys.stderr)
         return EXIT_USAGE

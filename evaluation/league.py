@@ -10,8 +10,15 @@
 Games are planned up front, each with a key and a seed derived from the league seed and
 the key alone, so a game's outcome does not depend on which worker plays it or when.
 Each finished game is appended to ``OUT/games.jsonl`` at once; a killed run started
-again with ``resume=True`` plays exactly the missing games. At the end ``OUT`` holds the
-crosstable, the ratings, the plots and ``games.pdn`` (``evaluation.reports``).
+again with ``resume=True`` plays exactly the missing games. Resuming with more players
+keeps the players already there in their places (so their games keep their keys) and
+plays only the new pairs. At the end ``OUT`` holds the crosstable, the ratings, the plots
+and ``games.pdn`` (``evaluation.reports``).
+
+Players are known by their display name: the agent's own spec (``mcrd:time=1`` ->
+``mcrd:time=1.0``), or the ``name=`` item of the spec
+(``td-minimax:weights=a.safetensors,name=td-a``), which the league strips before
+``make_agent`` sees the spec. ``gauntlet=SPEC`` plays one agent against the others only.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import pickle
 import random as _random
 from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
 from dataclasses import asdict, dataclass, field
@@ -29,7 +37,10 @@ from typing import Iterable
 import multiprocessing
 import numpy as np
 
+from importlib.metadata import entry_points
+
 from checkers_env import Game, Rules, make_agent
+from checkers_env.agent import ENTRY_POINT_GROUP, agent_kinds, parse_spec, register_agent
 from checkers_env.errors import CheckersError
 
 from checkers_env.match import GameRecord, ballot_openings, play_game
@@ -106,6 +117,79 @@ def resolve_openings(spec: str, seed: int, needed: int) -> list[str]:
     raise LeagueError(f"--openings must be 'ballot', 'random:PLIES' or an existing file, got {spec!r}")
 
 
+# -- players ---------------------------------------------------------------------------------
+
+#: The spec item that names a player in the league's tables, plots and PDN (never an
+#: agent parameter: the league strips it before ``make_agent``).
+NAME_KEY = "name"
+
+
+def split_display_name(spec: str) -> tuple[str, str | None]:
+    """The agent's spec without its ``name=`` item, and that name (None when absent).
+
+        >>> split_display_name("td-minimax:weights=a.safetensors,name=td-a")
+        ('td-minimax:weights=a.safetensors', 'td-a')
+        >>> split_display_name("zoo:mcrd,name=mcrd-zoo")
+        ('zoo:mcrd', 'mcrd-zoo')
+    """
+    if not isinstance(spec, str):
+        raise LeagueError(f"a league player must be an agent spec string, got {spec!r}")
+    kind, colon, rest = spec.strip().partition(":")
+    if not colon:
+        return spec.strip(), None
+    items = [item.strip() for item in rest.split(",")]
+    # The zoo's first item is the entry's name, not a key=value pair.
+    first = 1 if kind == "zoo" else 0
+    names = [i for i, item in enumerate(items) if i >= first and item.partition("=")[0].strip() == NAME_KEY]
+    if not names:
+        return spec.strip(), None
+    if len(names) > 1:
+        raise LeagueError(f"agent spec {spec!r}: name= is given twice")
+    name = items[names[0]].partition("=")[2].strip()
+    if not name:
+        raise LeagueError(f"agent spec {spec!r}: name= needs a name, like name=td-a")
+    kept = [item for i, item in enumerate(items) if i != names[0] and item]
+    return kind + (":" + ",".join(kept) if kept else ""), name
+
+
+def expand_zoo(specs: list[str]) -> list[str]:
+    """Replace a bare ``zoo`` in a list of specs by every zoo entry (``zoo:NAME`` each)."""
+    if "zoo" not in specs:
+        return list(specs)
+    from agents.zoo import zoo_names
+
+    expanded = []
+    for spec in specs:
+        expanded.extend(f"zoo:{name}" for name in zoo_names()) if spec == "zoo" else expanded.append(spec)
+    return expanded
+
+
+def kind_registrations(specs: list[str]) -> dict[str, object]:
+    """The factories of the kinds in ``specs`` that worker processes cannot find by
+    themselves: those added with ``register_agent`` (entry-point kinds load anywhere).
+
+    Raises:
+        LeagueError: a factory that cannot be sent to another process (a lambda, a local
+            function).
+    """
+    from_entry_points = {entry.name for entry in entry_points(group=ENTRY_POINT_GROUP)}
+    registrations = {}
+    for spec in specs:
+        kind, _ = parse_spec(spec)
+        if kind in from_entry_points or kind in registrations:
+            continue
+        factory = agent_kinds()[kind]
+        try:
+            pickle.dumps(factory)
+        except Exception:  # pickle raises several types for things it cannot send
+            raise LeagueError(
+                f"agent kind {kind!r} was registered with {factory!r}, which worker processes cannot "
+                "load: register a class or a function defined at module level, or use one worker"
+            ) from None
+        registrations[kind] = factory
+    return registrations
+
+
 # -- the plan ------------------------------------------------------------------------------
 
 
@@ -118,16 +202,34 @@ class PlannedGame:
     white: str
     opening: str
     seed: int
+    black_spec: str = ""  #: the agent's spec when ``black`` is a display name
+    white_spec: str = ""
 
 
-def plan_games(agents: list[str], openings: list[str], games_per_pair: int, seed: int) -> list[PlannedGame]:
+def plan_games(
+    agents: list[str],
+    openings: list[str],
+    games_per_pair: int,
+    seed: int,
+    specs: dict[str, str] | None = None,
+    gauntlet: bool = False,
+) -> list[PlannedGame]:
     """Every pair plays ``games_per_pair`` games: ``games_per_pair // 2`` openings drawn
-    without repetition (per pair, seeded), each once with each colour."""
+    without repetition (per pair, seeded), each once with each colour.
+
+    Args:
+        agents: the players' names, in a fixed order (a game's key holds their indices).
+        specs: each player's agent spec, when it differs from its name.
+        gauntlet: only the pairs of the first player with each other one.
+    """
     if games_per_pair < 2 or games_per_pair % 2:
         raise LeagueError(f"games per pair must be an even number >= 2 (colour-swapped pairs), got {games_per_pair}")
+    specs = specs or {}
     per_pair = games_per_pair // 2
     plan = []
     for (i, a), (j, b) in combinations(enumerate(agents), 2):
+        if gauntlet and i != 0:
+            continue
         rng = _random.Random(f"{seed}/{i}/{j}")
         chosen: list[int] = []
         while len(chosen) < per_pair:  # reuse the pool only once it is exhausted
@@ -138,7 +240,11 @@ def plan_games(agents: list[str], openings: list[str], games_per_pair: int, seed
             for swap, (black, white) in enumerate(((a, b), (b, a))):
                 key = f"{i}-{j}/{round_}/{swap}"
                 game_seed = _random.Random(f"{seed}/{key}").getrandbits(63)
-                plan.append(PlannedGame(key, black, white, openings[index], game_seed))
+                plan.append(
+                    PlannedGame(
+                        key, black, white, openings[index], game_seed, specs.get(black, ""), specs.get(white, "")
+                    )
+                )
     return plan
 
 
@@ -155,9 +261,12 @@ def _agent(spec: str, time_per_move: float | None):
     return _agents_in_process[cache_key]
 
 
-def _exit_with_parent(parent_pid: int) -> None:
-    """Worker initializer: end this worker when the league process dies (a SIGKILLed
-    league would otherwise leave its workers playing games nobody will record)."""
+def _start_worker(parent_pid: int, registrations: dict[str, object]) -> None:
+    """Worker initializer: learn the agent kinds registered in the league's process, and
+    end this worker when the league process dies (a SIGKILLed league would otherwise leave
+    its workers playing games nobody will record)."""
+    for kind, factory in registrations.items():
+        register_agent(kind, factory)
     import threading
     import time as _time
 
@@ -170,20 +279,26 @@ def _exit_with_parent(parent_pid: int) -> None:
 
 
 def play_planned(game: PlannedGame, rules: Rules, time_per_move: float | None) -> dict:
-    """Play one planned game (in any process) and return its record as a dict."""
+    """Play one planned game (in any process) and return its record as a dict; the record
+    names the players by their league names."""
     record = play_game(
-        _agent(game.black, time_per_move),
-        _agent(game.white, time_per_move),
+        _agent(game.black_spec or game.black, time_per_move),
+        _agent(game.white_spec or game.white, time_per_move),
         game.opening,
         rules,
         np.random.default_rng(game.seed),
         key=game.key,
     )
+    record.black, record.white = game.black, game.white
     return record.to_dict()
 
 
-def play_batch(games: list[PlannedGame], rules: Rules, time_per_move: float | None) -> list[dict]:
+def play_batch(
+    games: list[PlannedGame], rules: Rules, time_per_move: float | None, registrations: dict[str, object]
+) -> list[dict]:
     """Several planned games in one call (one Ray task)."""
+    for kind, factory in registrations.items():
+        register_agent(kind, factory)
     return [play_planned(g, rules, time_per_move) for g in games]
 
 
@@ -192,23 +307,33 @@ def play_batch(games: list[PlannedGame], rules: Rules, time_per_move: float | No
 
 @dataclass
 class League:
-    """A round robin between agents given by spec strings.
+    """A round robin (or a gauntlet) between agents given by spec strings.
 
     Args:
-        agents: two or more agent specs (``random``, ``alphabeta:depth=4``, ``zoo:td-minimax``).
+        agents: agent specs (``random``, ``alphabeta:depth=4``, ``zoo:td-minimax``), each
+            optionally with a display name (``...,name=td-a``); two or more, or one or
+            more with ``gauntlet``.
         out: the output folder.
         games_per_pair: games per pair of agents (even: each opening with both colours).
         openings: ``ballot`` (the 3-move ballot), ``random:PLIES`` or a file of openings.
         time_per_move: seconds per move for agents that take a ``time`` parameter.
-        workers: local processes playing games in parallel.
+        workers: local processes playing games in parallel (agent kinds added with
+            ``register_agent`` are passed on to them).
         backend: ``local`` or ``ray`` (needs the ``ray`` extra; connects with ``ray.init()``,
             or to ``RAY_ADDRESS`` when set).
-        resume: continue a killed run in ``out``, playing exactly the missing games.
+        resume: continue the league in ``out``, playing exactly the missing games; players
+            not in it yet are added and play only their own pairs.
         overwrite: start afresh even if ``out`` holds games.
         seed: seeds the openings drawn and every game.
         rules: draw rules of every game.
-        bootstrap: bootstrap resamples for the rating intervals.
+        bootstrap: bootstrap resamples for the rating intervals (0: none).
         progress: show a progress bar and a line per finished pair.
+        gauntlet: an agent spec that plays every agent of ``agents`` (who do not play each
+            other).
+
+    Attributes:
+        agents: after construction, the players' names in table order (the gauntlet first).
+        specs: each player's agent spec, by name.
     """
 
     agents: list[str]
@@ -224,40 +349,100 @@ class League:
     rules: Rules = field(default_factory=Rules)
     bootstrap: int = 1000
     progress: bool = True
+    gauntlet: str | None = None
 
     def __post_init__(self) -> None:
+        # Every check runs here, before a game is played or a file written.
         self.out = Path(self.out)
-        if len(self.agents) < 2:
-            raise LeagueError("a league needs at least two agents")
-        if self.time_per_move is not None and self.time_per_move <= 0:
+        if self.out.exists() and not self.out.is_dir():
+            raise LeagueError(f"--out {str(self.out)!r} is a file, not a folder: choose a folder for the league")
+        if self.resume and self.overwrite:
+            raise LeagueError("--resume and --overwrite contradict each other: continue the league, or discard it")
+        given = list(self.agents) if not isinstance(self.agents, str) else [self.agents]
+        if self.gauntlet is not None:
+            given = [self.gauntlet, *given]
+        if len(given) < 2:
+            raise LeagueError("a league needs at least two agents" if self.gauntlet is None else "a gauntlet needs at least one opponent")
+        if self.time_per_move is not None and not self.time_per_move > 0:
             raise LeagueError(f"time per move must be positive, got {self.time_per_move}")
-        # Each player is known by its agent's own spec (``mcrd:time=1`` -> ``mcrd:time=1.0``,
-        # time overrides included), the name its games record; building the agents here
-        # also reports a bad spec now, with the agent's own message, not in a worker.
-        overrides = {"time": self.time_per_move} if self.time_per_move is not None else {}
-        canonical = [str(make_agent(spec, **overrides)) for spec in self.agents]
-        if len(set(canonical)) != len(canonical):
-            raise LeagueError(f"an agent is listed twice: {self.agents} (as {canonical})")
-        self.agents = canonical
+        if isinstance(self.bootstrap, bool) or not isinstance(self.bootstrap, int) or self.bootstrap < 0:
+            raise LeagueError(f"bootstrap must be a whole number >= 0, got {self.bootstrap!r}")
         if self.backend not in ("local", "ray"):
             raise LeagueError(f"backend must be 'local' or 'ray', got {self.backend!r}")
         if self.workers < 1:
             raise LeagueError(f"workers must be >= 1, got {self.workers}")
+        if not isinstance(self.rules, Rules) or (self.rules.max_plies is None and self.rules.no_progress_plies is None):
+            raise LeagueError("league rules must end every game (max_plies or no_progress_plies)")
+        # Each player is known by its display name, else by its agent's own spec
+        # (``mcrd:time=1`` -> ``mcrd:time=1.0``, time overrides included); building the
+        # agents here also reports a bad spec now, with the agent's own message.
+        overrides = {"time": self.time_per_move} if self.time_per_move is not None else {}
+        self.specs: dict[str, str] = {}
+        names = []
+        for spec in given:
+            bare, name = split_display_name(spec)
+            canonical = str(make_agent(bare, **overrides))
+            name = name or canonical
+            if name in self.specs:
+                raise LeagueError(f"an agent is listed twice: {name!r} (from {spec!r}); give one a name=...")
+            self.specs[name] = canonical
+            names.append(name)
+        self.agents = self._with_saved_order(names)
+        self.registrations = kind_registrations(list(self.specs.values())) if self.workers > 1 or self.backend == "ray" else {}
         needed = math.ceil(self.games_per_pair / 2)
         self.opening_list = resolve_openings(self.openings, self.seed, needed)
-        self.plan = plan_games(self.agents, self.opening_list, self.games_per_pair, self.seed)
+        specs = {name: spec for name, spec in self.specs.items() if spec != name}
+        self.plan = plan_games(
+            self.agents, self.opening_list, self.games_per_pair, self.seed, specs, gauntlet=self.gauntlet is not None
+        )
 
     # -- files -------------------------------------------------------------------------------
 
     def _config(self) -> dict:
         return {
-            "agents": self.agents,
+            "players": [{"name": name, "spec": self.specs[name]} for name in self.agents],
+            "gauntlet": self.agents[0] if self.gauntlet is not None else None,
             "games_per_pair": self.games_per_pair,
             "openings": self.openings,
             "time_per_move": self.time_per_move,
             "seed": self.seed,
             "rules": asdict(self.rules),
         }
+
+    def _saved_config(self) -> dict | None:
+        """The configuration of the league in ``out`` when resuming it, else None."""
+        config_path = self.out / CONFIG_FILE
+        if not self.resume or self.overwrite or not config_path.exists():
+            return None
+        try:
+            saved = json.loads(config_path.read_text())
+        except (OSError, json.JSONDecodeError) as error:
+            raise LeagueError(f"cannot resume {self.out}: {config_path} is unreadable: {error}") from None
+        if "players" not in saved:  # leagues written before display names
+            saved["players"] = [{"name": a, "spec": a} for a in saved.pop("agents", [])]
+            saved.setdefault("gauntlet", None)
+        return saved
+
+    def _with_saved_order(self, names: list[str]) -> list[str]:
+        """The players in the order of the league being resumed, new players last (a
+        game's key holds its players' places, so the games already played keep theirs)."""
+        saved = self._saved_config()
+        if saved is None:
+            return names
+        saved_names = [p["name"] for p in saved["players"]]
+        missing = [n for n in saved_names if n not in self.specs]
+        if missing:
+            raise LeagueError(f"cannot resume {self.out}: it also has {', '.join(missing)}; list every player again")
+        for player in saved["players"]:
+            if self.specs[player["name"]] != player["spec"]:
+                raise LeagueError(
+                    f"cannot resume {self.out}: player {player['name']!r} was {player['spec']!r}, "
+                    f"not {self.specs[player['name']]!r}"
+                )
+        gauntlet = names[0] if self.gauntlet is not None else None
+        if saved.get("gauntlet") != gauntlet:
+            raise LeagueError(f"cannot resume {self.out}: its gauntlet player was {saved.get('gauntlet')!r}, not {gauntlet!r}")
+        return saved_names + [n for n in names if n not in saved_names]
 
     def _prepare_out(self) -> list[GameRecord]:
         games_path = self.out / GAMES_FILE
@@ -266,12 +451,15 @@ class League:
         if games_path.exists() and not self.overwrite:
             if not self.resume:
                 raise LeagueError(f"{games_path} exists: pass --resume to continue it, or choose another --out")
-            if config_path.exists():
-                saved = json.loads(config_path.read_text())
-                if saved != self._config():
-                    raise LeagueError(
-                        f"cannot resume {self.out}: it was started with {saved}, not {self._config()}"
-                    )
+            saved = self._saved_config()
+            if saved is not None:
+                mine = self._config()
+                for key in sorted(set(saved) | set(mine) - {"players"}):
+                    if key != "players" and saved.get(key) != mine.get(key):
+                        raise LeagueError(
+                            f"cannot resume {self.out}: it was started with {key}={saved.get(key)!r}, not {mine.get(key)!r}"
+                        )
+            config_path.write_text(json.dumps(self._config(), indent=2))  # with any new players
             return load_records(games_path, repair=True)
         if games_path.exists():
             games_path.unlink()
@@ -282,6 +470,7 @@ class League:
 
     def run(self):
         """Play the missing games, write the report, and return the ``Ratings``."""
+        from .ratings import find_anchor
         from .reports import write_report
 
         done = self._prepare_out()
@@ -300,7 +489,12 @@ class League:
                 bar.update(1)
                 self._pair_summary(game, records, bar)
         records.sort(key=lambda r: self._order[r.key])
-        ratings, _ = write_report(records, self.out, bootstrap=self.bootstrap, seed=self.seed)
+        # The anchor (rated 0) is found by spec, whatever name the player goes by.
+        anchor_spec = find_anchor(list(self.specs.values()), "random")
+        anchor = next((n for n, spec in self.specs.items() if spec == anchor_spec), None)
+        ratings, _ = write_report(
+            records, self.out, bootstrap=self.bootstrap, seed=self.seed, anchor=anchor, specs=self.specs
+        )
         if self.progress:
             print(ratings.to_markdown())
             print(f"\nreport written to {self.out}/")
@@ -321,7 +515,8 @@ class League:
         else:
             context = multiprocessing.get_context("spawn")  # numba's threads do not survive fork
             with ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=_exit_with_parent, initargs=(os.getpid(),)
+                self.workers, mp_context=context, initializer=_start_worker,
+                initargs=(os.getpid(), self.registrations),
             ) as pool:
                 pending: set[Future] = set()
                 queue = list(reversed(todo))
@@ -342,7 +537,8 @@ class League:
         remote = ray.remote(play_batch)
         batch = max(1, min(8, len(todo) // (4 * max(1, int(ray.available_resources().get("CPU", 1))))))
         pending = [
-            remote.remote(todo[k : k + batch], self.rules, self.time_per_move) for k in range(0, len(todo), batch)
+            remote.remote(todo[k : k + batch], self.rules, self.time_per_move, self.registrations)
+            for k in range(0, len(todo), batch)
         ]
         while pending:
             finished, pending = ray.wait(pending, num_returns=1)

@@ -2,15 +2,18 @@
 
     checkers play --opponent alphabeta:depth=6 [--color black|white] [--fen FEN] [--seed N]
 
-The board is printed with its square numbers (Black at the bottom); moves are typed in PDN:
-``11-15``, ``22x15``, a multi-jump in full (``9x18x27``) or short (``9x27``, when only one
-path fits). Illegal, ambiguous or malformed input is explained and asked again. Commands:
+The board is printed with its square numbers, from the person's side (your pieces at the
+bottom); moves are typed in PDN: ``11-15``, ``22x15``, a multi-jump in full (``9x18x27``)
+or short (``9x27``, when only one path fits), in either case (``22X15``). Illegal,
+ambiguous or malformed input is explained and asked again. Commands:
 
     undo       take back your last move and the opponent's reply
     hint       what the opponent agent would play in your place
     moves      list your legal moves
     board      show the board and its FEN again
     save FILE  write the game so far as PDN
+    load X     continue from a PDN file's (first) game or from a FEN position
+    resign     give up the game
     help       this list
     quit       leave the game
 
@@ -19,13 +22,23 @@ man move), with no cap on the game's length. When the game ends the result and t
 are printed; ``save``, ``undo``, ``board`` and ``quit`` still work until you leave.
 Input is read with ``input()``, so the command can be driven through a pipe or a
 pseudo-terminal; end of input leaves like ``quit``.
+
+The agent searches in a worker process (``AgentProcess``) while the terminal shows that it
+is thinking. A numba search holds the interpreter until it returns, so a thread could not
+be interrupted; a process can be abandoned at once. Ctrl-C, while the agent thinks or at
+the prompt, offers to save the game as PDN and leaves (exit status 130).
 """
 
 from __future__ import annotations
 
 import argparse
 import datetime
+import itertools
+import multiprocessing
 import os
+import signal
+import sys
+import time
 from pathlib import Path
 from typing import Callable
 
@@ -38,6 +51,7 @@ from checkers_env import (
     Game,
     IllegalMoveError,
     InvalidMoveError,
+    Move,
     Rules,
     Termination,
     make_agent,
@@ -57,8 +71,11 @@ Commands:
   moves      list your legal moves
   board      show the board and its FEN again
   save FILE  write the game so far as PDN
+  load X     continue from a PDN file's game, or from a position given as FEN
+  resign     give up the game
   help       this list
-  quit       leave the game"""
+  quit       leave the game
+Upper or lower case, as you like. Ctrl-C offers to save the game, then leaves."""
 
 _ENDINGS = {
     Termination.NO_MOVES: "{loser} has no legal move",
@@ -68,15 +85,31 @@ _ENDINGS = {
 }
 
 
+#: Exit status after Ctrl-C (128 + SIGINT), as the ``checkers`` command uses.
+EXIT_INTERRUPTED = 130
+
+#: Seconds of thinking before the status line appears (quick replies stay quiet).
+THINKING_SHOWN_AFTER = 0.3
+
+
+def plies_text(plies: int) -> str:
+    """``1 ply``, ``2 plies``."""
+    return f"{plies} {'ply' if plies == 1 else 'plies'}"
+
+
 class PlaySession:
     """One game of a person against an agent, driven by text commands.
 
     Args:
-        agent: the opponent (anything with ``select_move(game)``).
+        agent: the opponent (anything with ``select_move(game)``; an ``AgentProcess``
+            thinks in a worker process, so the session can show it thinking and Ctrl-C
+            stops it at once).
         human: the person's colour.
         start: the first position (its side to move moves first).
         read: reads one line given a prompt (``input``); raises ``EOFError`` at the end.
         write: prints one message (``print``).
+        status: shows a passing status line, such as the agent thinking (default: a
+            spinner on stderr when it is a terminal, else one line on stderr).
     """
 
     def __init__(
@@ -86,13 +119,18 @@ class PlaySession:
         start: Board | None = None,
         read: Callable[[str], str] = input,
         write: Callable[[str], None] | None = None,
+        status: Callable[[str], None] | None = None,
     ):
         self.agent = agent
         self.human = Color(human)
         self.read = read
         self.write = write or (lambda text: print(text, flush=True))
-        self.game = Game(start=start or Board(), rules=PLAY_RULES)
-        names = {self.human: HUMAN, self.human.opponent: str(agent)}
+        self.status = status or _terminal_status()
+        self._new_game(Game(start=start or Board(), rules=PLAY_RULES))
+
+    def _new_game(self, game: Game) -> None:
+        self.game = game
+        names = {self.human: HUMAN, self.human.opponent: str(self.agent)}
         self.game.headers.update(
             {
                 "Event": "checkers play",
@@ -101,32 +139,51 @@ class PlaySession:
                 "White": names[WHITE],
             }
         )
+        self.resigned = False
         self._shown = False  # whether the current position has been printed
+        self._announced_end = False
+
+    def is_over(self) -> bool:
+        """Over by the rules or by the person's resignation."""
+        return self.resigned or self.game.is_over()
 
     # -- the loop ----------------------------------------------------------------------
 
     def run(self) -> int:
-        """Play until the person quits (or input ends); returns the exit status 0."""
+        """Play until the person quits (or input ends); returns the exit status: 0, or
+        130 after Ctrl-C (once the person has been offered to save the game)."""
         self.write(
             f"You play {self.human} against {self.agent}. "
             "Type a move like 11-15 or 22x15, or 'help' for the commands."
         )
-        announced_end = False
+        try:
+            return self._loop()
+        except KeyboardInterrupt:
+            self.status("")
+            self.write("")
+            self._offer_save()
+            return EXIT_INTERRUPTED
+        finally:
+            close = getattr(self.agent, "close", None)
+            if close is not None:
+                close()
+
+    def _loop(self) -> int:
         while True:
             game = self.game
-            if not game.is_over() and game.board.turn != self.human:
+            if not self.is_over() and game.board.turn != self.human:
                 self._agent_moves()
                 continue
-            if game.is_over() and not announced_end:
+            if self.is_over() and not self._announced_end:
                 self._show()
                 self.write(self._ending())
                 self.write("Type 'save FILE' to keep the game, 'undo' to take back, or 'quit'.")
-                announced_end = True
-            elif not game.is_over():
-                announced_end = False
+                self._announced_end = True
+            elif not self.is_over():
+                self._announced_end = False
                 if not self._shown:
                     self._show()
-            prompt = "game over> " if game.is_over() else f"your move ({self.human})> "
+            prompt = "game over> " if self.is_over() else f"your move ({self.human})> "
             try:
                 text = self.read(prompt)
             except EOFError:
@@ -134,6 +191,20 @@ class PlaySession:
                 return self._leave()
             if self._handle(text.strip()) == "quit":
                 return self._leave()
+
+    def _offer_save(self) -> None:
+        """After Ctrl-C: the game so far need not be lost."""
+        if not self.game.moves:
+            self.write("interrupted. bye.")
+            return
+        try:
+            path = self.read("interrupted: save the game as PDN? file name (Enter: no)> ").strip()
+        except (EOFError, KeyboardInterrupt):
+            path = ""
+        if path:
+            self._save(path)
+        else:
+            self.write("not saved. bye.")
 
     def _handle(self, text: str) -> str | None:
         if not text:
@@ -154,10 +225,14 @@ class PlaySession:
             self._show()
         elif command == "save":
             self._save(rest.strip())
-        elif self.game.is_over():
-            self.write(f"the game is over ({self.game.result}); type 'save FILE', 'undo' or 'quit'")
+        elif command == "load":
+            self._load(rest.strip())
+        elif command == "resign":
+            self._resign()
+        elif self.is_over():
+            self.write(f"the game is over ({self._result()}); type 'save FILE', 'undo' or 'quit'")
         else:
-            self._human_moves(text)
+            self._human_moves(text.lower())  # 22X15 is 22x15
         return None
 
     # -- moves ---------------------------------------------------------------------------
@@ -180,8 +255,25 @@ class PlaySession:
         self.write(f"you play {move}")
         self._shown = False
 
+    def _think(self) -> Move:
+        """The agent's move in the current position, showing that it thinks."""
+        who = str(self.agent)
+        frames = itertools.cycle("|/-\\")
+
+        def waiting(seconds: float) -> None:
+            if seconds >= THINKING_SHOWN_AFTER:
+                self.status(f"{next(frames)} {who} is thinking... {seconds:.0f} s (Ctrl-C to stop)")
+
+        if isinstance(self.agent, AgentProcess):
+            move = self.agent.select_move(self.game, waiting=waiting)
+        else:  # an in-process agent holds the interpreter: one line, then wait
+            self.status(f"{who} is thinking...")
+            move = self.agent.select_move(self.game)
+        self.status("")
+        return move
+
     def _agent_moves(self) -> None:
-        move = self.agent.select_move(self.game)
+        move = self._think()
         try:
             self.game.play(move)
         except IllegalMoveError as error:
@@ -193,6 +285,12 @@ class PlaySession:
 
     def _undo(self) -> None:
         game = self.game
+        if self.resigned:
+            self.resigned = False
+            game.headers.pop("Result", None)
+            self.write("took back your resignation")
+            self._shown = False
+            return
         first = game.start.turn
         mine = [ply for ply in range(game.ply) if (first if ply % 2 == 0 else first.opponent) == self.human]
         if not mine:
@@ -205,19 +303,54 @@ class PlaySession:
         self._shown = False
 
     def _hint(self) -> None:
-        if self.game.is_over():
+        if self.is_over():
             self.write("the game is over: no hint")
             return
-        move = self.agent.select_move(self.game)
+        move = self._think()
         self.write(f"hint: {move} ({self.agent}'s choice in your place)")
 
     def _moves(self) -> None:
-        moves = self.game.legal_moves()
+        moves = [] if self.is_over() else self.game.legal_moves()
         if not moves:
             self.write("no legal moves: the game is over")
             return
         kind = "captures (mandatory)" if self.game.board.is_capture_position() else "moves"
         self.write(f"your legal {kind}: " + " ".join(str(m) for m in moves))
+
+    def _resign(self) -> None:
+        if self.is_over():
+            self.write(f"the game is already over ({self._result()})")
+            return
+        self.resigned = True
+        self.game.headers["Result"] = "0-1" if self.human == BLACK else "1-0"
+        self.game.headers["Termination"] = "resignation"
+        self.write(f"you resign: {self._result()}")
+
+    def _load(self, source: str) -> None:
+        """Continue from a PDN file's first game or from a FEN position."""
+        from checkers_env import CheckersError, read_pdn
+
+        if not source:
+            self.write("usage: load FILE.pdn or load FEN (like B:W18,K30:B14)")
+            return
+        text = source
+        try:
+            if text[:2].upper() in ("B:", "W:"):
+                game = Game(start=Board.from_fen(text.upper()), rules=PLAY_RULES)
+            else:
+                read = read_pdn(Path(os.path.expanduser(text)))[0]
+                for warning in read.warnings:
+                    self.write(f"note: {warning}")
+                game = Game(start=read.start, rules=PLAY_RULES)
+                for move in read.moves:
+                    if game.is_over():  # our draw rules end it earlier than the file
+                        break
+                    game.play(move)
+        except (CheckersError, OSError) as error:
+            self.write(f"cannot load {source!r}: {getattr(error, 'strerror', None) or error}")
+            return
+        self._new_game(game)
+        self.write(f"loaded {plies_text(game.ply)} from {source!r}; {game.board.turn} to move")
 
     def _save(self, path: str) -> None:
         if not path:
@@ -229,20 +362,26 @@ class PlaySession:
         except OSError as error:
             self.write(f"cannot save to {path!r}: {error.strerror or error}")
             return
-        plies = self.game.ply
-        self.write(f"saved the game ({plies} {'ply' if plies == 1 else 'plies'}, {self.game.result}) to {target}")
+        self.write(f"saved the game ({plies_text(self.game.ply)}, {self._result()}) to {target}")
 
     # -- display -------------------------------------------------------------------------
 
     def _show(self) -> None:
+        from checkers_env.rendering import board_to_ascii
+
         board = self.game.board
         self.write("")
-        self.write(str(board))
+        self.write(board_to_ascii(board, seen_from=self.human))
         self.write(f"FEN: {board.fen()}")
         self._shown = True
 
+    def _result(self) -> str:
+        return self.game.result
+
     def _ending(self) -> str:
         game = self.game
+        if self.resigned:
+            return f"game over: {self._result()} (you resigned) - {self.agent} wins"
         loser = game.board.turn
         reason = _ENDINGS.get(game.termination, str(game.termination)).format(loser=loser)
         if game.termination == Termination.NO_MOVES and not game.board.pieces(loser):
@@ -257,11 +396,121 @@ class PlaySession:
 
     def _leave(self) -> int:
         game = self.game
-        if game.is_over():
-            self.write(f"bye. Result {game.result} ({game.termination}) after {game.ply} plies.")
+        if self.is_over():
+            why = "resignation" if self.resigned else game.termination
+            self.write(f"bye. Result {self._result()} ({why}) after {plies_text(game.ply)}.")
         else:
-            self.write(f"game left unfinished after {game.ply} plies. bye.")
+            self.write(f"game left unfinished after {plies_text(game.ply)}. bye.")
         return 0
+
+
+def _terminal_status() -> Callable[[str], None]:
+    """A status line on stderr: redrawn in place on a terminal; elsewhere each new status
+    once, on its own line (so logs and tests see it without the animation)."""
+    stream = sys.stderr
+    if stream.isatty():
+
+        def show(text: str) -> None:
+            stream.write("\r\033[K" + text)
+            stream.flush()
+
+        return show
+    last = {"text": ""}
+
+    def show_once(text: str) -> None:
+        head = text.split("...")[0][2:] if text[:1] in "|/-\\" else text.split("...")[0]
+        if text and head != last["text"]:
+            stream.write(f"{head}...\n")
+            stream.flush()
+        last["text"] = head if text else ""
+
+    return show_once
+
+
+# -- the agent in a worker process ------------------------------------------------------------
+
+
+class AgentProcess:
+    """An agent built from its spec in a worker process, searching there.
+
+    A numba search does not let the interpreter run until it returns, so neither a
+    status line nor Ctrl-C could get through in the same process (or a thread of it); a
+    worker process can be watched while it searches, and abandoned at once.
+
+    Args:
+        spec: the agent's spec string.
+        seed: reseeds the agent once built (reproducible games).
+    """
+
+    def __init__(self, spec: str, seed: int | None = None):
+        context = multiprocessing.get_context("spawn")  # numba's threads do not survive fork
+        self._connection, child = context.Pipe()
+        self._process = context.Process(target=_serve_agent, args=(child, spec, seed), daemon=True)
+        self._process.start()
+        child.close()
+        self.spec = spec
+        self._ready = False
+
+    def __str__(self) -> str:
+        return self.spec
+
+    @property
+    def name(self) -> str:
+        return self.spec
+
+    def reset(self, seed: int | None = None) -> None:  # the worker's agent lives one game
+        pass
+
+    def _receive(self, waiting: Callable[[float], None] | None) -> tuple[str, str]:
+        began = time.monotonic()
+        while not self._connection.poll(0.1):  # 0.1 s slices: Ctrl-C lands here
+            if not self._process.is_alive():
+                raise RuntimeError(f"the agent {self.spec!r} stopped (its process exited)")
+            if waiting is not None:
+                waiting(time.monotonic() - began)
+        return self._connection.recv()
+
+    def select_move(self, game: Game, waiting: Callable[[float], None] | None = None) -> Move:
+        """The agent's move in ``game``, calling ``waiting(seconds)`` while it thinks."""
+        if not self._ready:
+            kind, text = self._receive(waiting)
+            if kind == "error":
+                raise RuntimeError(text)
+            self._ready = True
+        self._connection.send((game.start.fen(), [str(move) for move in game.moves]))
+        kind, text = self._receive(waiting)
+        if kind == "error":
+            raise RuntimeError(text)
+        return game.board.parse_move(text)
+
+    def close(self) -> None:
+        """Stop the worker, even in the middle of a search."""
+        if self._process.is_alive():
+            self._process.terminate()
+            self._process.join(1)
+            if self._process.is_alive():
+                self._process.kill()
+        self._connection.close()
+
+
+def _serve_agent(connection, spec: str, seed: int | None) -> None:
+    """The worker: build the agent, then answer each (start FEN, moves) with a move."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the session's to handle
+    try:
+        agent = make_agent(spec)
+        if seed is not None:
+            agent.reset(seed=seed)
+    except Exception as error:  # reported in the session, which shows it as one line
+        connection.send(("error", f"cannot build the agent {spec!r}: {error}"))
+        return
+    connection.send(("ready", str(agent)))
+    while True:
+        try:
+            start, moves = connection.recv()
+        except EOFError:
+            return
+        game = Game(start=Board.from_fen(start), rules=PLAY_RULES, moves=moves)
+        connection.send(("move", str(agent.select_move(game))))
 
 
 def _fitting(board: Board, text: str) -> list[str]:
@@ -290,8 +539,6 @@ def play_main(args: argparse.Namespace) -> int:
         agent = make_agent(args.opponent)
     except UnknownAgentError as error:
         raise UsageError(str(error)) from None
-    if args.seed is not None:
-        agent.reset(seed=args.seed)
     start = None
     if args.fen:
         try:
@@ -299,7 +546,8 @@ def play_main(args: argparse.Namespace) -> int:
         except InvalidFenError as error:
             raise UsageError(str(error)) from None
     human = BLACK if args.color == "black" else WHITE
-    return PlaySession(agent, human, start).run()
+    # The agent was built here to check its spec; it plays in a worker process.
+    return PlaySession(AgentProcess(str(agent), args.seed), human, start).run()
 
 
-__all__ = ["HELP", "PLAY_RULES", "PlaySession", "play_main"]
+__all__ = ["HELP", "PLAY_RULES", "AgentProcess", "PlaySession", "play_main", "plies_text"]

@@ -1,4 +1,4 @@
-"""Elo ratings by maximum likelihood, with bootstrap confidence intervals.
+"""Elo ratings by maximum likelihood, with Bayesian-bootstrap intervals over colour-swapped pairs.
 
     >>> from checkers_env.match import GameRecord
     >>> games = [GameRecord("greedy", "random", "", [], "1-0", "no_moves"),
@@ -23,21 +23,30 @@ in expectation. The ratings maximise the likelihood of the games' scores under t
   needs no draw parameter, the (unpenalised) fit reproduces each player's total score, and
   a draw between two players pulls their ratings together exactly as one win each would.
 - **Prior**: each player also plays ``prior_draws`` virtual draws (default one) against a
-  virtual reference player rated at the centre of the scale. Without it a player who won
+  virtual reference player rated at the centre of the scale, and each pairing of players
+  that met also has ``prior_draws`` virtual draws between them (half with each colour;
+  a unit the intervals resample, see below). Without it a player who won
   (or lost) every game has no finite maximum-likelihood rating, and players with no
   comparison path between them have no defined difference; with it the fit is always
   finite and unique. One virtual draw weighs as much as one real game, so after a few
-  dozen games per player its pull is a few Elo.
+  dozen games per player its pull is a few Elo (more for a lopsided pairing, where one
+  draw moves the rating most, but under half a standard error).
 - **Anchor**: ratings are shifted so that the anchor player (``random`` by default) is 0.
   The anchor is the player whose spec equals ``anchor``, or else the only player of that
   kind (``random:seed=1`` for ``anchor="random"``). When there is none, the ratings are
   shifted so that their mean is 0.
-- **Intervals**: a bootstrap over games. Each replicate resamples, with replacement, the
-  games of every pair (so a replicate keeps the schedule: the same number of games per
-  pair), refits and re-anchors; the interval is the 2.5 and 97.5 percentiles of a
-  player's replicate ratings. The anchor's interval is therefore [0, 0]: the intervals
-  measure uncertainty relative to the anchor. Resampling is seeded, so the same games and
-  seed give the same intervals.
+- **Intervals**: a Bayesian bootstrap (Rubin 1981) over colour-swapped pairs of games,
+  with the prior. The two games of one opening (same key up to the last ``/``: the league's
+  ``PAIR/ROUND/SWAP``) are one unit, because they are not independent: the opening favours
+  one colour, and the pair cancels it. Each replicate weighs the units of every pairing
+  of players with Dirichlet(1, ..., 1) weights, together with one more, virtual, unit: the
+  prior's draw between the two players (weighed 1 on average, as in the fit). The replicate is refitted and
+  re-anchored; the interval is the 2.5 and 97.5 percentiles of a player's replicate
+  ratings. The virtual draw is what keeps a perfect score (every game won) from a
+  zero-width interval, as a plain bootstrap would give it (every resample is again all
+  wins): with few games its weight is large and the interval wide; with many it fades.
+  The anchor's interval is [0, 0]: the intervals measure uncertainty relative to the
+  anchor. The weights are seeded, so the same games and seed give the same intervals.
 
 The fit is Newton's method with a backtracking line search on the (strictly concave)
 penalised log-likelihood, batched over the bootstrap replicates with numpy.
@@ -73,7 +82,7 @@ class PlayerRating:
     Attributes:
         player: the player's spec string.
         rating: Elo, relative to the anchor.
-        lower, upper: the bootstrap 95 % interval (NaN when no bootstrap was run).
+        lower, upper: the 95 % interval (Bayesian bootstrap; NaN when none was run).
         games: games played (games against itself are not counted).
         wins, draws, losses: from the player's view.
     """
@@ -156,7 +165,7 @@ class Ratings:
         else:
             where = "mean rating = 0"
         interval = (
-            f"95 % intervals from {self.bootstrap} bootstrap resamples of the games"
+            f"95 % intervals from {self.bootstrap} Bayesian-bootstrap replicates over colour-swapped pairs"
             if self.bootstrap
             else "no bootstrap intervals"
         )
@@ -220,6 +229,12 @@ def game_table(records: Iterable) -> tuple[list[str], np.ndarray, np.ndarray, np
     Raises:
         ValueError: a result other than ``1-0``, ``0-1`` or ``1/2-1/2``.
     """
+    players, black, white, points, _ = _game_rows(records)
+    return players, black, white, points
+
+
+def _game_rows(records: Iterable) -> tuple[list[str], np.ndarray, np.ndarray, np.ndarray, list[str]]:
+    """``game_table`` plus each game's unit for the bootstrap (its colour-swapped pair)."""
     rows = []
     for record in records:
         if record.result not in _BLACK_POINTS:
@@ -238,7 +253,13 @@ def game_table(records: Iterable) -> tuple[list[str], np.ndarray, np.ndarray, np
     black = np.array([index[r[0]] for r in rows], dtype=np.intp)
     white = np.array([index[r[1]] for r in rows], dtype=np.intp)
     points = np.array([r[2] for r in rows], dtype=float)
-    return players, black, white, points
+    # Games of one opening with colours swapped share a key up to its last "/"; a game
+    # without such a key is a unit of its own.
+    units = [
+        f"{min(r[0], r[1])}|{max(r[0], r[1])}|{r[3].rpartition('/')[0]}" if "/" in (r[3] or "") else f"game {n}"
+        for n, r in enumerate(rows)
+    ]
+    return players, black, white, points, units
 
 
 def _pair_matrices(n: int, black: np.ndarray, white: np.ndarray, points: np.ndarray, weights: np.ndarray):
@@ -365,7 +386,7 @@ def fit_elo(
         raise ValueError(f"bootstrap must be >= 0, got {bootstrap}")
     if prior_draws < 0:
         raise ValueError(f"prior_draws must be >= 0, got {prior_draws}")
-    players, black, white, points = game_table(records)
+    players, black, white, points, units = _game_rows(records)
     if not players:
         raise ValueError("no games to rate (games of a player against itself do not count)")
     n = len(players)
@@ -380,15 +401,20 @@ def fit_elo(
 
     ones = np.ones((1, len(points)))
     W, N = _pair_matrices(n, black, white, points, ones)
-    elo = to_elo(_newton(W, N, prior_draws))[0]
+    # The prior's draw within each pairing, at its mean weight (as in the replicates).
+    met = (N > 0).astype(float) * prior_draws
+    elo = to_elo(_newton(W + 0.5 * met, N + met, prior_draws))[0]
 
     lower = np.full(n, np.nan)
     upper = np.full(n, np.nan)
     if bootstrap:
-        weights = _bootstrap_weights(n, black, white, bootstrap, seed)
+        weights, drawn_pairs = _bootstrap_weights(n, black, white, units, bootstrap, seed)
         samples = []
         for start in range(0, bootstrap, 256):  # bounded memory for large leagues
             Wb, Nb = _pair_matrices(n, black, white, points, weights[start : start + 256])
+            # The prior's virtual draw: half a point of one game, by its weight.
+            virtual = prior_draws * drawn_pairs[start : start + 256]
+            Wb, Nb = Wb + 0.5 * virtual, Nb + virtual
             samples.append(to_elo(_newton(Wb, Nb, prior_draws)))
         replicate = np.concatenate(samples)
         lower, upper = np.percentile(replicate, [2.5, 97.5], axis=0)
@@ -412,17 +438,33 @@ def fit_elo(
     return Ratings(lines, anchor=anchor_player, bootstrap=bootstrap, prior_draws=prior_draws)
 
 
-def _bootstrap_weights(n: int, black: np.ndarray, white: np.ndarray, replicates: int, seed: int) -> np.ndarray:
-    """How often each game is drawn in each replicate, resampling with replacement within
-    each pair; shape (replicates, games)."""
+def _bootstrap_weights(
+    n: int, black: np.ndarray, white: np.ndarray, units: list[str], replicates: int, seed: int
+) -> tuple[np.ndarray, np.ndarray]:
+    """Bayesian-bootstrap weights: per pairing of players, Dirichlet(1, ..., 1) weights over
+    its units (colour-swapped pairs) and the prior's virtual draw, scaled so that each unit
+    weighs 1 on average.
+
+    Returns:
+        The weight of each game per replicate, shape (replicates, games), and the weight of
+        the virtual draw of each pairing, shape (replicates, n, n) (symmetric).
+    """
     rng = np.random.default_rng(seed)
     pair = np.minimum(black, white) * n + np.maximum(black, white)
+    unit_index = {unit: k for k, unit in enumerate(dict.fromkeys(units))}
+    unit_of_game = np.array([unit_index[u] for u in units], dtype=np.intp)
     weights = np.zeros((replicates, len(pair)))
+    drawn_pairs = np.zeros((replicates, n, n))
     for key in np.unique(pair):
         games = np.flatnonzero(pair == key)
-        k = len(games)
-        weights[:, games] = rng.multinomial(k, np.full(k, 1.0 / k), size=replicates)
-    return weights
+        pair_units = np.unique(unit_of_game[games])
+        k = len(pair_units) + 1  # the last is the prior's virtual draw
+        unit_weights = rng.dirichlet(np.ones(k), size=replicates) * k
+        column = np.searchsorted(pair_units, unit_of_game[games])
+        weights[:, games] = unit_weights[:, column]
+        i, j = divmod(int(key), n)
+        drawn_pairs[:, i, j] = drawn_pairs[:, j, i] = unit_weights[:, -1]
+    return weights, drawn_pairs
 
 
 __all__ = ["ELO_SCALE", "PlayerRating", "Ratings", "expected_score", "find_anchor", "fit_elo", "game_table"]

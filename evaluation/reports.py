@@ -347,14 +347,23 @@ def ratings_plot_png(ratings: Ratings, path: str | os.PathLike) -> Path:
 # -- games ------------------------------------------------------------------------------------
 
 
-def write_games_pdn(records: Iterable, path: str | os.PathLike) -> Path:
-    """Write every game (``record.to_game()``) to one PDN file, numbered by ``Round``."""
+def write_games_pdn(records: Iterable, path: str | os.PathLike, specs: dict[str, str] | None = None) -> Path:
+    """Write every game (``record.to_game()``) to one PDN file, numbered by ``Round``.
+
+    Args:
+        specs: the agent spec of each player known by a display name; written as the
+            ``BlackAgent`` / ``WhiteAgent`` tags beside the names in ``Black`` / ``White``.
+    """
     from checkers_env import write_pdn
 
+    specs = specs or {}
     games = []
     for number, record in enumerate(records, 1):
         game = record.to_game()
         game.headers["Round"] = str(number)
+        for side, player in (("Black", record.black), ("White", record.white)):
+            if specs.get(player, player) != player:
+                game.headers[f"{side}Agent"] = specs[player]
         games.append(game)
     path = Path(path)
     write_pdn(games, path)
@@ -370,8 +379,12 @@ def write_report(
     bootstrap: int = 1000,
     seed: int = 0,
     anchor: str | None = "random",
+    specs: dict[str, str] | None = None,
 ) -> tuple[Ratings, Crosstable]:
     """Fit the ratings and write every report file (``REPORT_FILES``) into ``out_dir``.
+
+    Players appear under the names their records give them (a league's display names);
+    ``specs`` maps those names to agent specs for the PDN tags.
 
     Returns:
         The ratings and the crosstable (players in rating order).
@@ -387,7 +400,7 @@ def write_report(
     (out / "ratings.csv").write_text(ratings.to_csv(), encoding="utf-8")
     heatmap_png(table, out / "heatmap.png", ratings)
     ratings_plot_png(ratings, out / "ratings.png")
-    write_games_pdn(records, out / "games.pdn")
+    write_games_pdn(records, out / "games.pdn", specs)
     return ratings, table
 
 

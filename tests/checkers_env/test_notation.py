@@ -421,3 +421,38 @@ def test_fuzz_read_pdn_text(text):
 @given(st.binary(max_size=80))
 def test_fuzz_read_pdn_bytes(data):
     _only_checkers_errors(read_pdn, data)
+
+
+# -- agent spec strings ----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "spec, words",
+    [
+        ("alphabeta:depth=3,depth=4", "parameter 'depth' is given twice"),
+        ("greedy:seed=1, seed=2", "parameter 'seed' is given twice"),
+        ("random:seed=abc", "is not a whole number"),
+        ("alphabeta:time=soon", "is not a number"),
+    ],
+)
+def test_bad_agent_specs_are_one_clear_line(spec, words):
+    from checkers_env import UnknownAgentError, make_agent
+
+    with pytest.raises(UnknownAgentError) as caught:
+        make_agent(spec)
+    message = str(caught.value)
+    assert words in message and spec.split(":")[0] in message
+    assert "|" not in message and "None" not in message and "\n" not in message  # no Python annotations
+
+
+def test_pdn_keeps_the_stated_result_and_warns_where_the_position_disagrees():
+    # White's last man is captured, so the position says Black won; the file says 0-1.
+    game = read_pdn('[Event "typo"]\n[FEN "B:W18:B14"]\n1. 14x23 0-1\n')[0]
+    assert game.result == "0-1" and game.headers["Result"] == "0-1"
+    assert len(game.warnings) == 1
+    assert "states 0-1" in game.warnings[0] and "gives 1-0" in game.warnings[0] and "line 3" in game.warnings[0]
+    assert '0-1' in game.to_pdn().splitlines()[-1]  # written back as the file said
+    game.pop()  # once the moves change, the rules decide again
+    assert game.result == "*" or game.result == game.headers["Result"]
+    agreeing = read_pdn('[FEN "B:W18:B14"]\n1. 14x23 1-0\n')[0]
+    assert agreeing.result == "1-0" and agreeing.warnings == []

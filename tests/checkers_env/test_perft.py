@@ -99,3 +99,33 @@ def test_perft_matches_reference_in_middle_and_endgames():
             want = ref.perft(position, depth)
             assert perft(board, depth) == want, (board.fen(), depth)
             assert perft(board, depth, bulk=False) == want, (board.fen(), depth)
+
+
+@pytest.mark.parametrize(
+    "args, error, words",
+    [
+        (("x", 2), TypeError, "board must be a Board"),
+        ((Board(), "2"), TypeError, "depth must be a whole number"),
+        ((Board(), 2.0), TypeError, "depth must be a whole number"),
+        ((Board(), True), TypeError, "depth must be a whole number"),
+        ((Board(), 2, "yes"), TypeError, "bulk must be True or False"),
+        ((Board(), -3), ValueError, "depth must be >= 0"),
+    ],
+)
+def test_perft_names_the_bad_argument(args, error, words):
+    with pytest.raises(error, match=words):
+        perft(*args)
+
+
+def test_deep_perft_is_counted_in_slices_that_add_up(monkeypatch):
+    import importlib
+
+    perft_module = importlib.import_module("checkers_env.perft")  # the package's ``perft`` is the function
+
+    monkeypatch.setattr(perft_module, "SLICE_DEPTH", 3)  # slices below the second ply at depth 5
+    slices = list(perft_module.perft_slices(Board(), 5))
+    assert len(slices) == START_PERFT[2]
+    assert all(len(path) == 2 for path, _, _ in slices)
+    assert sum(count for _, _, count in slices) == START_PERFT[5]
+    assert sum(share for _, share, _ in slices) == pytest.approx(1.0)
+    assert perft_module.perft(Board(), 6) == START_PERFT[6]

@@ -47,7 +47,16 @@ def test_perft_from_fen(capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["perft", "-1"], "perft depth must be >= 0, got -1"),
+        (["perft", "-1"], "argument DEPTH: must be >= 0, got '-1'"),
+        (["perft", "deep"], "argument DEPTH: expected a whole number, got 'deep'"),
+        (["league", "random", "greedy", "--max-plies", "0"], "--max-plies: must be >= 1, got '0'"),
+        (["league", "random", "greedy", "--max-plies", "-3"], "--max-plies: must be >= 1, got '-3'"),
+        (["league", "random", "greedy", "--bootstrap", "-5"], "--bootstrap: must be >= 0, got '-5'"),
+        (["league", "random", "greedy", "--time-per-move", "nan"], "--time-per-move: must be a number > 0"),
+        (["league", "random", "alphabeta:depth=3,depth=4"], "parameter 'depth' is given twice"),
+        (["league", "random", "alphabeta:depth=three"], "'three' is not a whole number"),
+        (["league", "random", "greedy", "--resume", "--overwrite"], "--resume and --overwrite"),
+        (["play", "--opponent", "random", "--seed", "x"], "--seed: expected a whole number, got 'x'"),
         (["perft", "0", "--divide"], "--divide needs a depth >= 1"),
         (["perft", "3", "--fen", "B:W21:B33"], "'B:W21:B33'"),
         (["show", "X:W21:B1"], "'X:W21:B1'"),
@@ -58,16 +67,54 @@ def test_bad_input_is_one_line_and_status_2(argv, message, capsys):
     assert main(argv) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert captured.err.startswith("checkers: error: ")
+    assert captured.err.startswith("checkers") and ": error: " in captured.err
     assert message in captured.err
     assert captured.err.count("\n") == 1
     assert "Traceback" not in captured.err
 
 
 def test_usage_errors_return_2(capsys):
-    assert main(["perft", "deep"]) == 2
-    assert "invalid int value: 'deep'" in capsys.readouterr().err
     assert main([]) == 2
+    assert capsys.readouterr().err.count("\n") == 1
+
+
+def test_league_out_naming_a_file_is_refused_before_any_game(tmp_path, capsys):
+    existing = tmp_path / "notes.txt"
+    existing.write_text("keep me")
+    assert main(["league", "random", "greedy", "--games-per-pair", "2", "--out", str(existing)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is a file, not a folder" in err and str(existing) in err
+    assert existing.read_text() == "keep me"
+
+
+def test_agents_into_a_closed_pipe_stops_quietly():
+    # ``checkers agents | head -1``: the reader leaves after one line.
+    code = "import sys; from evaluation.cli import main; sys.exit(main(['agents']))"
+    done = subprocess.run(
+        f"{sys.executable} -c \"{code}\" | head -1", shell=True, capture_output=True, text=True, timeout=120,
+        executable="/bin/bash",
+    )
+    assert done.stdout.count("\n") == 1
+    assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
+
+
+def test_ctrl_c_stops_a_deep_perft_within_seconds():
+    import signal
+    import time
+
+    process = subprocess.Popen(
+        [sys.executable, "-c", "import sys; from evaluation.cli import main; sys.exit(main(['perft', '16']))"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    )
+    time.sleep(8)  # imports, kernel load, and well into the first slices
+    process.send_signal(signal.SIGINT)
+    began = time.monotonic()
+    try:
+        _, err = process.communicate(timeout=10)
+    finally:
+        process.kill()
+    assert time.monotonic() - began < 3, "perft ignored Ctrl-C"
+    assert process.returncode == 130 and "interrupted" in err and "Traceback" not in err
 
 
 def test_show_prints_board_and_legal_moves(capsys):
@@ -120,3 +167,78 @@ def test_installed_console_script():
     assert bad.returncode == 2
     assert bad.stderr.startswith("checkers: error: ") and "'nonsense'" in bad.stderr
     assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+
+
+# -- fuzz: any value of any option is a result or one line ------------------------------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_WORDS = st.sampled_from(["0", "-1", "-5", "1", "2", "3", "7", "abc", "", " ", "1e3", "nan", "inf", "-0",
+                          "2.5", "random:3", "random:x", "ballot", "B:W21:B1", "x:y", "99999999999999999999"])
+_TEXT = st.one_of(_WORDS, st.text(max_size=12))
+_SPECS = st.one_of(
+    st.sampled_from(["random", "greedy", "alphabeta:depth=1", "alphabeta:depth=3,depth=4", "greedy:seed=x",
+                     "nonsense", "random:name=", "greedy:name=a", "zoo:", ":", "random:seed"]),
+    st.text(max_size=10),
+)
+_LEAGUE_OPTIONS = ["--games-per-pair", "--openings", "--time-per-move", "--workers", "--backend", "--seed",
+                   "--max-plies", "--bootstrap", "--gauntlet", "--out"]
+
+
+def _assert_one_line_or_success(status: int, captured) -> None:
+    assert status in (0, 2), (status, captured.err)
+    assert "Traceback" not in captured.err
+    if status == 2:
+        assert captured.err.count("\n") == 1 and "error: " in captured.err, captured.err
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(specs=st.lists(_SPECS, min_size=0, max_size=3), options=st.lists(
+    st.tuples(st.sampled_from(_LEAGUE_OPTIONS + ["--resume", "--overwrite"]), _TEXT), max_size=3))
+def test_fuzz_league_options(specs, options, capsys, tmp_path_factory, monkeypatch):
+    from evaluation import league
+
+    # Only the checks are under test: a league that passes them plays no game here.
+    monkeypatch.setattr(league.League, "run", lambda self: None)
+    out = tmp_path_factory.mktemp("league")
+    argv = ["league", *specs, "--out", str(out / "run")]
+    for option, value in options:
+        argv += [option] if option in ("--resume", "--overwrite") else [option, value]
+    capsys.readouterr()
+    _assert_one_line_or_success(main(argv), capsys.readouterr())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(depth=st.one_of(_TEXT, st.integers(-3, 3).map(str)), fen=st.one_of(st.none(), _TEXT),
+       flags=st.lists(st.sampled_from(["--divide", "--no-bulk"]), max_size=2))
+def test_fuzz_perft_options(depth, fen, flags, capsys):
+    argv = ["perft", "--", depth] if depth.startswith("-") else ["perft", depth]
+    argv[1:1] = flags + (["--fen", fen] if fen is not None else [])
+    if depth.strip().lstrip("+").isdigit() and int(depth) > 3:
+        return  # a real count, not input checking
+    capsys.readouterr()
+    _assert_one_line_or_success(main(argv), capsys.readouterr())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(fen=_TEXT)
+def test_fuzz_show(fen, capsys):
+    capsys.readouterr()
+    _assert_one_line_or_success(main(["show", "--", fen]), capsys.readouterr())
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(opponent=_SPECS, options=st.lists(
+    st.tuples(st.sampled_from(["--color", "--colour", "--fen", "--seed"]), _TEXT), max_size=3))
+def test_fuzz_play_options(opponent, options, capsys, monkeypatch):
+    from evaluation import play
+
+    # Only the argument checks are under test: no worker process, no game.
+    monkeypatch.setattr(play, "AgentProcess", lambda spec, seed=None: spec)
+    monkeypatch.setattr(play.PlaySession, "run", lambda self: 0)
+    argv = ["play", "--opponent", opponent]
+    for option, value in options:
+        argv += [option, value]
+    capsys.readouterr()
+    _assert_one_line_or_success(main(argv), capsys.readouterr())

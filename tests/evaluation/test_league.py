@@ -190,7 +190,8 @@ def test_ray_backend_plays_the_same_games(tmp_path):
     finally:
         ray.shutdown()
     assert _games(tmp_path / "ray") == _games(tmp_path / "local")
-    assert json.loads((tmp_path / "ray" / "league.json").read_text())["agents"] == ["random", "greedy"]
+    players = json.loads((tmp_path / "ray" / "league.json").read_text())["players"]
+    assert [p["name"] for p in players] == ["random", "greedy"]
 
 
 def test_players_are_named_by_their_canonical_spec(tmp_path):
@@ -202,3 +203,126 @@ def test_players_are_named_by_their_canonical_spec(tmp_path):
     assert set(ratings.players()) == {"random", "greedy:seed=4"}
     with pytest.raises(LeagueError, match="listed twice"):
         League(["greedy", "greedy:seed=None"], out=tmp_path / "b", progress=False)
+
+
+# -- display names, gauntlets, new players, registered kinds ------------------------------------
+
+from checkers_env.agent import BaseAgent, agent_kinds, register_agent  # noqa: E402
+from evaluation.league import split_display_name  # noqa: E402
+
+
+class FirstMoveAgent(BaseAgent):
+    """Plays the first legal move (a user's own kind, registered at run time)."""
+
+    kind = "first-move"
+
+    def select_move(self, game):
+        return game.legal_moves()[0]
+
+
+@pytest.fixture
+def first_move_kind():
+    register_agent("first-move", FirstMoveAgent)
+    yield "first-move"
+    agent_kinds().pop("first-move", None)
+
+
+def test_display_names_show_in_tables_plots_and_pdn(tmp_path):
+    from checkers_env import read_pdn
+
+    league = League(["random:name=dice", "greedy:seed=4,name=glutton"], out=tmp_path, games_per_pair=2,
+                    bootstrap=10, progress=False)
+    assert league.agents == ["dice", "glutton"]
+    assert league.specs == {"dice": "random", "glutton": "greedy:seed=4"}
+    ratings = league.run()
+    assert set(ratings.players()) == {"dice", "glutton"} and ratings.anchor == "dice"
+    assert "glutton" in (tmp_path / "crosstable.md").read_text()
+    games = read_pdn(tmp_path / "games.pdn")
+    assert {g.headers["Black"] for g in games} == {"dice", "glutton"}
+    assert {g.headers["BlackAgent"] for g in games} == {"random", "greedy:seed=4"}
+    with pytest.raises(LeagueError, match="listed twice"):
+        League(["random:name=a", "greedy:name=a"], out=tmp_path / "b", progress=False)
+
+
+@pytest.mark.parametrize(
+    "spec, split",
+    [
+        ("random", ("random", None)),
+        ("alphabeta:depth=2,name=ab2", ("alphabeta:depth=2", "ab2")),
+        ("zoo:mcrd,name=zoo-mcrd,time=0.5", ("zoo:mcrd,time=0.5", "zoo-mcrd")),
+        ("random:name=r", ("random", "r")),
+    ],
+)
+def test_split_display_name(spec, split):
+    assert split_display_name(spec) == split
+
+
+def test_bad_display_names(tmp_path):
+    with pytest.raises(LeagueError, match="name= is given twice"):
+        split_display_name("random:name=a,name=b")
+    with pytest.raises(LeagueError, match="needs a name"):
+        split_display_name("random:name=")
+
+
+def test_a_gauntlet_plays_one_agent_against_the_field(tmp_path):
+    league = League(["random", "random:seed=2"], gauntlet="greedy", out=tmp_path, games_per_pair=2,
+                    bootstrap=0, progress=False)
+    assert league.agents[0] == "greedy"
+    assert len(league.plan) == 4
+    assert all("greedy" in (g.black, g.white) for g in league.plan)
+    league.run()
+    records = load_records(tmp_path / "games.jsonl")
+    assert Counter(frozenset((r.black, r.white)) for r in records) == {
+        frozenset({"greedy", "random"}): 2, frozenset({"greedy", "random:seed=2"}): 2,
+    }
+
+
+def test_adding_a_player_plays_only_its_games(tmp_path):
+    kwargs = dict(out=tmp_path, games_per_pair=2, bootstrap=0, seed=5, progress=False)
+    League(["random", "greedy"], **kwargs).run()
+    first = load_records(tmp_path / "games.jsonl")
+    # The new player is listed first: the league keeps the old places all the same.
+    grown = League(["greedy:seed=9,name=newcomer", "random", "greedy"], resume=True, **kwargs)
+    assert grown.agents == ["random", "greedy", "newcomer"]
+    ratings = grown.run()
+    records = load_records(tmp_path / "games.jsonl")
+    assert records[: len(first)] == first  # nothing replayed
+    new = records[len(first):]
+    assert len(new) == 4 and all("newcomer" in (r.black, r.white) for r in new)
+    assert set(ratings.players()) == {"random", "greedy", "newcomer"}
+    with pytest.raises(LeagueError, match="it also has newcomer"):
+        League(["random", "greedy"], resume=True, **kwargs)
+    with pytest.raises(LeagueError, match="games_per_pair=2, not 4"):
+        League(["random", "greedy", "greedy:seed=9,name=newcomer"], resume=True,
+               **{**kwargs, "games_per_pair": 4}).run()
+
+
+def test_registered_kinds_play_in_worker_processes(tmp_path, first_move_kind):
+    ratings = League(["random", first_move_kind], out=tmp_path, games_per_pair=4, bootstrap=0,
+                     workers=2, progress=False).run()
+    assert set(ratings.players()) == {"random", "first-move"}
+
+
+def test_a_registered_lambda_cannot_go_to_workers(tmp_path):
+    class LambdaKindAgent(FirstMoveAgent):
+        kind = "lambda-kind"
+
+    register_agent("lambda-kind", lambda seed=None: LambdaKindAgent(seed))
+    try:
+        with pytest.raises(LeagueError, match="worker processes cannot load"):
+            League(["random", "lambda-kind"], out=tmp_path, workers=2, progress=False)
+        League(["random", "lambda-kind"], out=tmp_path, workers=1, progress=False)  # fine in-process
+    finally:
+        agent_kinds().pop("lambda-kind", None)
+
+
+def test_bad_league_arguments_are_refused_before_any_game(tmp_path):
+    existing = tmp_path / "file"
+    existing.write_text("")
+    with pytest.raises(LeagueError, match="is a file, not a folder"):
+        League(["random", "greedy"], out=existing, progress=False)
+    with pytest.raises(LeagueError, match="bootstrap must be"):
+        League(["random", "greedy"], out=tmp_path / "b", bootstrap=-5, progress=False)
+    with pytest.raises(LeagueError, match="contradict"):
+        League(["random", "greedy"], out=tmp_path / "c", resume=True, overwrite=True, progress=False)
+    assert not (tmp_path / "b").exists() and not (tmp_path / "c").exists()

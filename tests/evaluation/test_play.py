@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from checkers_env import WHITE, Board, make_agent, read_pdn
+from checkers_env import BLACK, WHITE, Board, make_agent, read_pdn
 from evaluation.cli import main
 from evaluation.play import PlaySession
 
@@ -189,7 +189,7 @@ def test_playing_white_and_winning(terminal_factory, tmp_path):
     term.send(f"save {path}")
     term.expect("game over> ")
     term.send("quit")
-    assert "bye. Result 0-1 (no_moves)" in term.expect(" after 1 plies")
+    assert "bye. Result 0-1 (no_moves)" in term.expect(" after 1 ply.")
     assert term.close() == 0
     (game,) = read_pdn(path)
     assert game.result == "0-1" and game.headers["White"] == "human"
@@ -203,7 +203,7 @@ def test_the_agent_moves_first_when_the_person_plays_white(terminal_factory):
     term.send("undo")  # the agent's first move is not the person's to take back
     assert "nothing to undo" in term.expect("your move (white)> ")
     term.send_eof()  # end of input leaves like quit
-    assert "game left unfinished after 1 plies" in term.expect("bye.")
+    assert "game left unfinished after 1 ply." in term.expect("bye.")
     assert term.close() == 0
 
 
@@ -241,3 +241,100 @@ def test_session_in_process():
     assert f"took back {mine}, {reply}" in text
     assert [str(m) for m in session.game.moves] == [first]
     assert not answers
+
+
+def _session(answers: list, human=WHITE, agent="greedy:seed=1", start=None):
+    out: list[str] = []
+
+    def read(prompt: str) -> str:
+        if not answers:
+            raise EOFError
+        answer = answers.pop(0)
+        if isinstance(answer, BaseException):
+            raise answer
+        return answer() if callable(answer) else answer
+
+    session = PlaySession(make_agent(agent), human=human, start=start, read=read, write=out.append,
+                          status=lambda text: None)
+    return session, out
+
+
+def test_the_board_is_drawn_from_the_persons_side():
+    session, out = _session(["board", "quit"], human=WHITE)
+    session.run()
+    board = next(text for text in out if "+----" in text).splitlines()
+    assert board[0].strip() == "Black" and board[-1].strip().startswith("White")
+    rows = board[2:10]
+    assert rows[-1].strip("| ").startswith("w29")  # seen from White, 29 is a1, White's men near
+    assert rows[0].strip("| ").startswith("b1")  # and Black's far away
+    session, out = _session(["quit"], human=BLACK)
+    session.run()
+    rows = next(text for text in out if "+----" in text).splitlines()[2:10]
+    assert rows[-1].strip("| ").startswith("b4")  # seen from Black, 4 is a1
+
+
+def test_upper_case_moves_and_commands(tmp_path):
+    start = Board.from_fen("B:W18,25:B14")  # Black must capture 14x23
+    session, out = _session(["14X23", "MOVES", "Quit"], human=BLACK, start=start)
+    assert session.run() == 0
+    assert "you play 14x23" in out
+
+
+def test_resign_ends_the_game_and_is_saved(tmp_path):
+    target = tmp_path / "resigned.pdn"
+    session, out = _session(["11-15", "RESIGN", "11-16", f"save {target}", "quit"], human=BLACK)
+    assert session.run() == 0
+    assert "you resign: 0-1" in out
+    assert any("the game is over (0-1)" in line for line in out)
+    game = read_pdn(target)[0]
+    assert game.result == "0-1" and game.headers["Termination"] == "resignation"
+    assert any("after 2 plies" in line for line in out)
+
+
+def test_load_a_pdn_game_or_a_fen(tmp_path):
+    saved = tmp_path / "game.pdn"
+    saved.write_text('[Black "a"]\n[White "b"]\n1. 11-15 23-19 *\n')
+    session, out = _session([f"load {saved}"], human=BLACK)
+    session.run()
+    assert session.game.ply >= 2 and [str(m) for m in session.game.moves[:2]] == ["11-15", "23-19"]
+    assert any("loaded 2 plies" in line for line in out)
+    session, out = _session(["load w:w18:b14,k1", "load nowhere.pdn"], human=WHITE)
+    session.run()
+    assert session.game.start == Board.from_fen("W:W18:B14,K1")
+    assert any("cannot load 'nowhere.pdn'" in line for line in out)
+
+
+def test_ctrl_c_at_the_prompt_offers_to_save(tmp_path):
+    target = tmp_path / "kept.pdn"
+    session, out = _session(["11-15", KeyboardInterrupt(), str(target)], human=BLACK)
+    assert session.run() == 130
+    assert [str(m) for m in read_pdn(target)[0].moves][:1] == ["11-15"]
+    assert any("saved the game (2 plies" in line for line in out)
+
+
+def test_ctrl_c_while_the_agent_thinks_stops_it_within_seconds(tmp_path):
+    import signal
+
+    # A depth no search finishes: the agent thinks until stopped.
+    process = subprocess.Popen(
+        [sys.executable, "-m", "evaluation.cli", "play", "--opponent", "alphabeta:depth=40", "--color", "white"],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True,
+    )
+    try:
+        deadline = time.monotonic() + 60
+        seen = ""
+        while "is thinking" not in seen and time.monotonic() < deadline:  # the status line, on stderr
+            ready, _, _ = select.select([process.stderr], [], [], 1)
+            if ready:
+                seen += os.read(process.stderr.fileno(), 4096).decode()
+        assert "alphabeta:depth=40 is thinking" in seen
+        time.sleep(1)
+        process.send_signal(signal.SIGINT)
+        began = time.monotonic()
+        out, err = process.communicate(timeout=10)  # stdin closes: no file name, no save
+        assert time.monotonic() - began < 3, "the agent's search held Ctrl-C"
+    finally:
+        process.kill()
+    assert process.returncode == 130
+    assert "Traceback" not in err
+    assert "interrupted" in out

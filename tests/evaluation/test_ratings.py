@@ -110,11 +110,27 @@ def test_a_draw_counts_as_half_a_win_for_each_side():
 
 
 def test_the_prior_is_weak():
+    # Its pull is a few Elo, and for a lopsided pairing (96 % here) a small part of the
+    # statistical error (under half), where one draw more or less moves the rating most.
     records = simulate(TRUE, 200, seed=4)
     with_prior = fit_elo(records, bootstrap=0)
     plain = fit_elo(records, bootstrap=0, prior_draws=0)
+    se, _, _ = standard_errors(TRUE, 200, "random")
     for name in TRUE:
-        assert abs(with_prior[name].rating - plain[name].rating) < 10
+        assert abs(with_prior[name].rating - plain[name].rating) < max(10, 0.5 * se[name])
+
+
+def test_a_perfect_score_has_an_interval_of_real_width():
+    # A plain bootstrap of all-won games resamples all-won games: a zero-width interval.
+    for pairs in (1, 5, 20):
+        records = []
+        for k in range(pairs):
+            records.append(GameRecord("winner", "random", "", [], "1-0", "no_moves", key=f"0-1/{k}/0"))
+            records.append(GameRecord("random", "winner", "", [], "0-1", "no_moves", key=f"0-1/{k}/1"))
+        winner = fit_elo(records, bootstrap=400)["winner"]
+        assert winner.lower < winner.rating < winner.upper
+        assert winner.upper - winner.lower > 100
+        assert winner.lower > 0  # and yet clearly better than random
 
 
 def test_a_player_who_won_every_game_stays_finite():
@@ -219,7 +235,7 @@ def test_tables_are_sorted_best_first():
     lines = markdown.splitlines()
     assert lines[0].startswith("| # | player | Elo | 95 % interval")
     assert [line.split("|")[2].strip() for line in lines[2:6]] == order
-    assert "anchored on random = 0" in markdown and "50 bootstrap" in markdown
+    assert "anchored on random = 0" in markdown and "50 Bayesian-bootstrap replicates over colour-swapped pairs" in markdown
     assert ratings.as_dict()["random"] == 0.0
 
 
