@@ -40,7 +40,6 @@ import torch
 from tqdm.auto import tqdm
 
 from agents.slow_fast import ReplayBuffer, SlowFastAgent, ValueNet, save_weights, white_values
-from agents.slow_fast.kernels import encode_planes
 from agents.slow_fast.network import weights_bytes
 from agents.slow_fast.search import (
     Examples,
@@ -50,6 +49,7 @@ from agents.slow_fast.search import (
     tactical_data,
 )
 from checkers_env import Rules
+from checkers_env.encoding import input_planes
 from training import scaffold
 from training.scaffold import BUDGET, SESSION, arg
 
@@ -214,7 +214,7 @@ class SlowFastLearner:
         if n == 0:
             return float("nan")
         p = examples.positions
-        planes = torch.from_numpy(encode_planes(p.black, p.white, p.kings, p.black_to_move))
+        planes = torch.from_numpy(input_planes(p.black, p.white, p.kings, p.black_to_move))
         mover_target = np.where(p.black_to_move != 0, -examples.target, examples.target)
         y = torch.from_numpy(((np.clip(mover_target, -1.0, 1.0) + 1.0) / 2.0).astype(np.float32))
         loss_fn = torch.nn.BCEWithLogitsLoss()

@@ -19,10 +19,11 @@ import math
 import numba
 import numpy as np
 
-from checkers_env.bitboard import FULL, apply_move, count_moves, jumpers, lowest_bit_index
+from checkers_env.baselines import material
+from checkers_env.bitboard import apply_move, count_moves, jumpers
+from checkers_env.encoding import half_turn
 from checkers_env.game_state import is_progress
 from checkers_env.kernels import MAX_MOVES, MOVE_FIELDS, generate_moves, xorshift64
-from checkers_env.baselines import material
 
 #: How a position stands: the game goes on, or it is over with this result.
 ONGOING, WHITE_WINS, BLACK_WINS, DRAW = 0, 1, 2, 3
@@ -30,10 +31,6 @@ ONGOING, WHITE_WINS, BLACK_WINS, DRAW = 0, 1, 2, 3
 #: Coefficient of the seed's material reward ``MATERIAL_REWARD_SCALE * ln(mB / mA)``.
 MATERIAL_REWARD_SCALE = 0.1
 
-#: Feature planes per position: own men, own kings, opponent men, opponent kings, each over
-#: the 32 dark squares in the mover's frame (the board turned so the mover's men move up).
-PLANES = 4
-FEATURES = PLANES * 32
 
 _njit = numba.njit(cache=True)
 _inline = numba.njit(cache=True, inline="always")
@@ -184,41 +181,7 @@ def expand_children(black, white, kings, black_to_move, offsets, total):
             out_progress, out_captures)
 
 
-# -- features ------------------------------------------------------------------------------
-
-
-@_inline
-def _reverse32(x):
-    """Bit ``b`` -> bit ``31 - b``: the half turn ``s -> 33 - s`` of the board."""
-    r = 0
-    for b in range(32):
-        if (x >> b) & 1:
-            r |= 1 << (31 - b)
-    return r
-
-
-@_njit
-def encode_planes(black, white, kings, black_to_move):
-    """Feature planes ``float32[N, FEATURES]`` in the mover's frame (DESIGN.md §5).
-
-    Plane order: own men, own kings, opponent men, opponent kings; inside a plane the index is
-    the bit of the square as the mover sees the board (for White, bit ``b`` reads ``31 - b``).
-    """
-    n = black.shape[0]
-    out = np.zeros((n, FEATURES), dtype=np.float32)
-    for i in range(n):
-        side = black_to_move[i] != 0
-        mover, opponent = _movers(black[i], white[i], side)
-        k = kings[i]
-        if not side:
-            mover, opponent, k = _reverse32(mover), _reverse32(opponent), _reverse32(k)
-        planes = (mover & ~k & FULL, mover & k, opponent & ~k & FULL, opponent & k)
-        for p in range(PLANES):
-            x = planes[p]
-            while x:
-                out[i, p * 32 + lowest_bit_index(x)] = 1.0
-                x &= x - 1
-    return out
+# -- symmetry ------------------------------------------------------------------------------
 
 
 @_njit
@@ -231,9 +194,9 @@ def colour_flip(black, white, kings, black_to_move):
     fk = np.empty(n, dtype=np.int64)
     ft = np.empty(n, dtype=np.int8)
     for i in range(n):
-        fb[i] = _reverse32(white[i])
-        fw[i] = _reverse32(black[i])
-        fk[i] = _reverse32(kings[i])
+        fb[i] = half_turn(white[i])
+        fw[i] = half_turn(black[i])
+        fk[i] = half_turn(kings[i])
         ft[i] = 1 - black_to_move[i]
     return fb, fw, fk, ft
 

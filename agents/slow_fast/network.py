@@ -1,6 +1,6 @@
 """The value network of the slow/fast learner and its safetensors file format.
 
-``ValueNet`` is a small MLP over the four feature planes of ``kernels.encode_planes`` (the
+``ValueNet`` is a small MLP over the nets' 128 inputs of ``checkers_env.encoding.input_planes`` (the
 position in the mover's frame). Its raw output is a logit *for the side to move*;
 ``white_values`` turns it into the seed's output: a sigmoid value in (0, 1) where larger is
 better for White whoever is to move (``sigmoid(logit)`` when White moves, ``1 -
@@ -20,10 +20,9 @@ import numpy as np
 import torch
 from torch import nn
 
+from checkers_env.encoding import NUM_INPUTS, input_planes
 from checkers_env.errors import WeightsError
 from checkers_env.files import write_atomic
-
-from .kernels import FEATURES, encode_planes
 
 #: ``format`` metadata of a weights file of this network.
 WEIGHTS_FORMAT = "checkers-slow-fast-value-net/1"
@@ -31,13 +30,13 @@ DEFAULT_HIDDEN = (256, 128)
 
 
 class ValueNet(nn.Module):
-    """MLP ``FEATURES -> hidden... -> 1`` with ReLU; the output is the mover's logit."""
+    """MLP ``NUM_INPUTS -> hidden... -> 1`` with ReLU; the output is the mover's logit."""
 
     def __init__(self, hidden: tuple[int, ...] = DEFAULT_HIDDEN):
         super().__init__()
         self.hidden = tuple(int(h) for h in hidden)
         layers: list[nn.Module] = []
-        width = FEATURES
+        width = NUM_INPUTS
         for h in self.hidden:
             layers += [nn.Linear(width, h), nn.ReLU()]
             width = h
@@ -45,7 +44,7 @@ class ValueNet(nn.Module):
         self.layers = nn.Sequential(*layers)
 
     def forward(self, planes: torch.Tensor) -> torch.Tensor:
-        """Mover's logits ``[N]`` of feature planes ``[N, FEATURES]``."""
+        """Mover's logits ``[N]`` of feature planes ``[N, NUM_INPUTS]``."""
         return self.layers(planes).squeeze(-1)
 
 
@@ -61,7 +60,7 @@ def white_values(net: ValueNet, black, white, kings, black_to_move, chunk: int =
         return out
     for lo in range(0, n, chunk):
         hi = min(n, lo + chunk)
-        planes = torch.from_numpy(encode_planes(black[lo:hi], white[lo:hi], kings[lo:hi], black_to_move[lo:hi]))
+        planes = torch.from_numpy(input_planes(black[lo:hi], white[lo:hi], kings[lo:hi], black_to_move[lo:hi]))
         mover = torch.sigmoid(net(planes).double()).numpy()
         out[lo:hi] = np.where(black_to_move[lo:hi] != 0, 1.0 - mover, mover)
     return out

@@ -10,6 +10,7 @@ import pytest
 import torch
 
 from checkers_env import BLACK, Board, Game, Rules, game_state, make_agent
+from checkers_env.encoding import input_planes
 
 from agents.slow_fast import ReplayBuffer, SlowFastAgent, ValueNet, WeightsError, load_weights, save_weights, white_values
 from agents.slow_fast import kernels as K
@@ -129,14 +130,14 @@ def test_planes_are_in_the_movers_frame():
     # Square 4 is bit 0 (Black's left corner), 29 is bit 31 (White's left corner).
     black_view = arrays(Board.from_fen("B:W29:B4"))
     white_view = arrays(Board.from_fen("W:W29:B4"))
-    planes_b = K.encode_planes(black_view.black, black_view.white, black_view.kings, black_view.black_to_move)
-    planes_w = K.encode_planes(white_view.black, white_view.white, white_view.kings, white_view.black_to_move)
+    planes_b = input_planes(black_view.black, black_view.white, black_view.kings, black_view.black_to_move)
+    planes_w = input_planes(white_view.black, white_view.white, white_view.kings, white_view.black_to_move)
     # Each side sees its own man on its left corner (bit 0) and the opponent's on bit 31.
     for planes in (planes_b, planes_w):
         assert planes[0, 0 * 32 + 0] == 1 and planes[0, 2 * 32 + 31] == 1 and planes.sum() == 2
     # A position seen from each side: White's man on 32 (bit 28) reads as bit 3 for White.
     p = arrays(Board.from_fen("W:W32:B1"))
-    planes = K.encode_planes(p.black, p.white, p.kings, p.black_to_move)
+    planes = input_planes(p.black, p.white, p.kings, p.black_to_move)
     assert planes[0, 3] == 1 and planes[0, 2 * 32 + 28] == 1
 
 
