@@ -13,7 +13,7 @@ Measured in one run (issue 3's goals in brackets):
   N = 1024 and 4096 [>= 2 M steps/s], with random legal actions picked by a small numba
   helper (its cost is included); ``parallel`` is the same with ``parallel=True`` (the
   boards on numba's threads);
-* ``vector_kernel``: the batch kernel ``env_core.vector_step`` alone on N = 1024 and 4096 boards,
+* ``vector_kernel``: the batch kernel ``env_kernels.vector_step`` alone on N = 1024 and 4096 boards,
   the actions chosen outside the timing: ``raw`` is the state machine (the learner's hop,
   the random opponent's reply, ends, autoresets, rewards and the legal-hop masks) without
   the float observation planes [>= 20 M board-steps/s]; ``with_observations`` adds the
@@ -198,10 +198,10 @@ _PLAIN_LOOP = None
 
 
 def _plain_loop_kernel():
-    """``env_core.vector_step`` with ``range`` for ``prange``, compiled without parallel."""
+    """``env_kernels.vector_step`` with ``range`` for ``prange``, compiled without parallel."""
     global _PLAIN_LOOP
     if _PLAIN_LOOP is None:
-        from checkers_env import env_core as core
+        from checkers_env import env_kernels as core
 
         step_one = core._vector_step_one
 
@@ -228,7 +228,7 @@ def _vector_kernel_rate(
     import gymnasium as gym
 
     import checkers_env  # noqa: F401
-    from checkers_env import env_core as core
+    from checkers_env import env_kernels as core
 
     envs = gym.make_vec(
         "Checkers-v0", num_envs=num_envs, vectorization_mode="vector_entry_point", self_play=self_play

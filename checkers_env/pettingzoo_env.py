@@ -49,7 +49,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from . import env_core as core
+from . import env_kernels as core
 from .board import Board, Color, move_from_row
 from .env import REWARD_MODES, check_action, resolve_max_plies
 from .game import Rules

@@ -26,7 +26,7 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from . import env_core as core
+from . import env_kernels as core
 from .agent import Agent, make_agent
 from .board import Board, Color
 from .env import COLOR_MODES, REWARD_MODES, check_env_arguments, opponent_kind, resolve_max_plies
