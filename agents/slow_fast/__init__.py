@@ -104,8 +104,10 @@ Choices where the seed leaves them open
 
 from __future__ import annotations
 
-from .agent import SlowFastAgent
+from .agent import SlowFastAgent, load_evaluator, net_evaluator
 from .buffer import ReplayBuffer
 from .network import ValueNet, WeightsError, load_weights, save_weights, white_values
 
-__all__ = ["ReplayBuffer", "SlowFastAgent", "ValueNet", "WeightsError", "load_weights", "save_weights", "white_values"]
+__all__ = [
+    "ReplayBuffer", "SlowFastAgent", "load_evaluator", "net_evaluator", "ValueNet", "WeightsError", "load_weights", "save_weights", "white_values",
+]

@@ -21,8 +21,11 @@ import numpy as np
 from checkers_env.bitboard import BB_BLACK_START, BB_WHITE_START, apply_move
 from checkers_env.kernels import MAX_MOVES, MOVE_FIELDS, generate_moves, random_below
 
-from .net import MAX_ACTIVE, encode, forward, sgd_step
-from .search import search
+from agents.alphabeta.evaluators import EVAL_NET, REWARD_NONE, SIGMOID
+from agents.alphabeta.kernel import MAX_PLY, STACK_FIELDS, TT_FIELDS, VALUE_FIELDS, position_hash, search_kernel
+
+from .agent import TT_BITS, pick_tied
+from .net import LOSS, LOSS_PER_PLY, MAX_ACTIVE, encode, forward, sgd_step
 
 # Termination codes (as ``checkers_env.env_core``'s END_*).
 END_NO_MOVES = 1
@@ -80,7 +83,23 @@ def play_training_game(
     moves = np.empty((MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
     cap = max_plies if max_plies > 0 else 100000
     history = np.empty((cap + 1, 4), dtype=np.int64)
-    blockade_value = 1.0 if blockade_counts else 0.0
+    # The search: the suite's alpha-beta with this net (updated in place) at the leaves.
+    hashes = np.empty(cap + 1, dtype=np.int64)
+    net = (w1, b1, np.zeros((0, w1.shape[1])), np.zeros(0), w2, b2)
+    codes = np.array([SIGMOID, SIGMOID, REWARD_NONE], dtype=np.int64)
+    scoring = np.array([LOSS, LOSS_PER_PLY, 1.0 if blockade_counts else 0.0, 1.0, 1e-9])
+    table = np.zeros((1 << TT_BITS, TT_FIELDS), dtype=np.int64)
+    table_values = np.zeros(1 << TT_BITS, dtype=np.float64)
+    killers = np.zeros((MAX_PLY, 2), dtype=np.int64)
+    history_scores = np.zeros((2, 32, 32), dtype=np.int64)
+    tree_moves = np.empty((MAX_PLY, MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
+    order_scores = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
+    order_index = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
+    stack = np.empty((MAX_PLY, STACK_FIELDS), dtype=np.int64)
+    values = np.empty((MAX_PLY, VALUE_FIELDS), dtype=np.float64)
+    root_scores = np.empty(MAX_MOVES, dtype=np.float64)
+    scratch = np.empty((2, w1.shape[1]), dtype=np.float64)
+    generation = 0
 
     mover = BB_BLACK_START
     opponent = BB_WHITE_START
@@ -96,6 +115,7 @@ def play_training_game(
     history[0, 1] = opponent
     history[0, 2] = kings
     history[0, 3] = 1
+    hashes[0] = position_hash(mover, opponent, kings, True)
     termination = 0
     while True:
         n = generate_moves(mover, opponent, kings, black, moves)
@@ -131,10 +151,21 @@ def play_training_game(
             rng, choice = random_below(rng, n)
             learn = False
         else:
-            choice, _, rng, visited, _ = search(
-                mover, opponent, kings, black, depth, quiescence, w1, b1, w2, b2, blockade_value, rng,
-                history[since:], quiet + 1, quiet, no_progress_plies,
+            generation = generation % 255 + 1
+            if generation == 1:
+                table[:] = 0
+            killers[:] = 0
+            for side_index in range(2):
+                for frm in range(32):
+                    for to in range(32):
+                        history_scores[side_index, frm, to] //= 2
+            _, _, count, visited, _ = search_kernel(
+                mover, opponent, kings, black, depth, 1 << 62, EVAL_NET, net, codes, scoring, quiescence, True,
+                hashes[since:], quiet + 1 if repetition > 0 else 0, quiet, no_progress_plies,
+                generation, table, table_values, killers, history_scores, tree_moves, order_scores, order_index,
+                stack, values, root_scores, child_active, scratch,
             )
+            choice, rng = pick_tied(root_scores, count, rng)
             nodes += visited
         frm = moves[choice, 0]
         captured = moves[choice, 2]
@@ -164,6 +195,7 @@ def play_training_game(
             history[ply, 1] = mover
         history[ply, 2] = kings
         history[ply, 3] = 1 if black else 0
+        hashes[ply] = position_hash(history[ply, 0], history[ply, 1], kings, black)
 
     # The game is over in (mover, opponent, kings) with ``black`` to move.
     winner = DRAW
