@@ -1,7 +1,7 @@
 """Seed 000: the episodic slow/fast reward learner.
 
     >>> from checkers_env import Game, make_agent
-    >>> agent = make_agent("slow-fast:depth=1,seed=0")   # untrained; zoo:slow-fast is trained
+    >>> agent = make_agent("slow-fast:weights=untrained,seed=0")   # zoo:slow-fast is trained
     >>> agent.select_move(Game()) in Game().legal_moves()
     True
 
