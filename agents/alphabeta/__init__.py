@@ -90,7 +90,7 @@ import numpy as np
 from checkers_env import BaseAgent, Game, Move
 from checkers_env.errors import UnknownAgentError
 
-from .evaluators import MATERIAL, POSITIONAL, Evaluator, evaluate_kernel, mlp
+from .evaluators import MATERIAL, POSITIONAL, Evaluator, evaluate, mlp
 from .kernel import MAX_DEPTH, ZOBRIST, has_moves, position_hash, search_kernel
 from .searcher import Draws, SearchResult, Searcher, board_hash, row_move
 
@@ -204,7 +204,7 @@ __all__ = [
     "Searcher",
     "ZOBRIST",
     "board_hash",
-    "evaluate_kernel",
+    "evaluate",
     "has_moves",
     "make_evaluator",
     "mlp",
