@@ -31,10 +31,10 @@ EVALS = ("material", "positional")
 
 
 def run() -> dict:
-    from agents.alphabeta import EVALS, Searcher
+    from agents.alphabeta import MATERIAL, POSITIONAL, Searcher
     from checkers_env import Board
 
-    searchers = {e: Searcher(EVALS[e]) for e in ("material", "positional")}
+    searchers = {"material": Searcher(MATERIAL), "positional": Searcher(POSITIONAL)}
     started = time.perf_counter()
     searchers["positional"].search(Board(), 1)
     results: dict = {"first_call_s": time.perf_counter() - started}
