@@ -262,6 +262,24 @@ def net_value(mover, opponent, kings, black_to_move, net, codes, active, scratch
     n = mover_frame_inputs(mover, opponent, kings, black_to_move, active)
     hidden_activation = codes[0]
     width = b_in.shape[0]
+    if w_mid.shape[0] == 0 and w_out.shape[0] == 2 and hidden_activation == SIGMOID and codes[1] == SIGMOID:
+        # td-minimax's 128-H-2 sigmoid net, fused as its own forward pass was: no
+        # activation branch per unit, one pass for both outputs. The same sums in the
+        # same order as the general path below, so the same value to the last bit.
+        hidden = scratch[0]
+        for j in range(width):
+            hidden[j] = b_in[j]
+        for a in range(n):
+            row = active[a]
+            for j in range(width):
+                hidden[j] += w_in[row, j]
+        z0 = b_out[0]
+        z1 = b_out[1]
+        for j in range(width):
+            h = 1.0 / (1.0 + math.exp(-hidden[j]))
+            z0 += w_out[0, j] * h
+            z1 += w_out[1, j] * h
+        return 1.0 / (1.0 + math.exp(-z0)) - 1.0 / (1.0 + math.exp(-z1))
     for j in range(width):
         scratch[0, j] = b_in[j]
     for a in range(n):
