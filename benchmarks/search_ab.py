@@ -17,11 +17,15 @@ Parts:
 
 - ``alphabeta``: the positions and deep depths of ``bench_alphabeta`` (both evaluations),
   each search from an empty table;
-- ``td``: ``td-minimax`` at depth 2 with the zoo net choosing a move in the 40 positions of
-  ``bench_td_minimax`` (history-free boards), five times per round;
-- ``train``: the self-play trainer's kernel, one game each from the same net and seed
-  (zoo net, 10 random opening plies). The search now sees the draw rules below the root
-  too, so a game may take another course: such games are counted, not timed.
+- ``td``: ``td-minimax`` at depth 2 with the zoo net choosing a move by ``select_move(game)``,
+  as a user calls it, in 40 games of 4-60 random plies under the default rules (each
+  agent computes the game's draw context itself), five times per round;
+- ``train``: the self-play trainer's kernel, eight games per round, each from the same
+  net and seed for both (zoo net, 10 random opening plies, default draw rules). The
+  search now sees the draw rules below the root too, so a game may take another course:
+  ``ratio`` times only the games both kernels play identically (same moves, result and
+  weights: like with like) and counts the others; ``all_games_per_search_ratio`` is the
+  time per searched move over every game of rounds 1 on, agreeing or not.
 
 Reports ``ratio`` (the reference's time over this tree's: above 1 means this tree is
 faster) per part and the median and quartiles of the per-round ratios. Writes
@@ -133,14 +137,34 @@ def _zoo_net():
     return Net.load(ZOO_WEIGHTS)
 
 
+def _games(count: int, seed: int):
+    """``count`` games of 4-60 random plies under the default rules, not over (as
+    ``bench_td_minimax._positions`` draws its boards, but kept as games: the agents see
+    each game's history, as a user's ``select_move(game)`` does)."""
+    import random
+
+    from checkers_env import Game
+
+    rng = random.Random(seed)
+    games = []
+    while len(games) < count:
+        game = Game()
+        for _ in range(rng.randrange(4, 60)):
+            moves = game.legal_moves()
+            if not moves or game.is_over():
+                break
+            game.play(rng.choice(moves))
+        if game.legal_moves():
+            games.append(game)
+    return games
+
+
 def compare_td(folder: Path, rounds: int) -> dict:
     from agents.td_minimax import TDMinimaxAgent
 
-    from .bench_td_minimax import _positions
-
     old = _import(folder, "td_minimax")
     net = _zoo_net()
-    positions = _positions(40, seed=4)
+    games = _games(40, seed=4)
     agents = {
         "reference": old.TDMinimaxAgent.from_net(old.Net(*net.copy().arrays), depth=2, seed=0),
         "current": TDMinimaxAgent.from_net(net, depth=2, seed=0),
@@ -148,26 +172,30 @@ def compare_td(folder: Path, rounds: int) -> dict:
     times = {"reference": [], "current": []}
     for r in range(rounds):
         spent = {"reference": 0.0, "current": 0.0}
-        for board in positions * 5:
+        for game in games * 5:
             moves = {}
             for name in ("reference", "current") if r % 2 else ("current", "reference"):
                 started = time.perf_counter()
-                moves[name] = agents[name].select_move(board)
+                moves[name] = agents[name].select_move(game)
                 spent[name] += time.perf_counter() - started
             if moves["reference"] != moves["current"]:
-                raise SystemExit(f"td-minimax disagrees on {board.fen()}: {moves}")
+                raise SystemExit(f"td-minimax disagrees on {game.board.fen()}: {moves}")
         for name in spent:
             times[name].append(spent[name])
     return _summary(times, rounds)
 
 
-def compare_train(folder: Path, rounds: int, games: int = 4) -> dict:
+def compare_train(folder: Path, rounds: int, games: int = 8) -> dict:
     from agents.td_minimax import learn
 
     old = _import(folder, "td_minimax.learn")
     net = _zoo_net()
     kernels = {"reference": old.play_training_game, "current": learn.play_training_game}
     times = {"reference": [], "current": []}
+    # Every game, agreeing or not: time and searched moves (the searches' count), for the
+    # time per searched move over the same seeds.
+    all_time = {"reference": 0.0, "current": 0.0}
+    all_searches = {"reference": 0, "current": 0}
     differing = 0
     for r in range(rounds):
         spent = {"reference": 0.0, "current": 0.0}
@@ -184,20 +212,25 @@ def compare_train(folder: Path, rounds: int, games: int = 4) -> dict:
                 )
                 took[name] = time.perf_counter() - started
                 outcome[name] = (rng, result[: learn.R_STEPS + 1].tolist(), copy.arrays)
+                if r > 0:
+                    all_time[name] += took[name]
+                    all_searches[name] += int(result[learn.R_STEPS])
             a, b = outcome["reference"], outcome["current"]
             if a[0] == b[0] and a[1] == b[1] and all(np.array_equal(x, y) for x, y in zip(a[2], b[2])):
                 for name in spent:
                     spent[name] += took[name]
-            else:
+            elif r > 0:
                 # The search now sees repetitions and the no-progress rule below the root
-                # too: a game may take another course. Not timed. (With the draws cut back
-                # to the root's children the two kernels play bit-identical games.)
+                # too: a game may take another course. Not in the paired times.
                 differing += 1
         for name in spent:
             times[name].append(spent[name])
     summary = _summary(times, rounds)
-    summary["games_timed"] = rounds * games - differing
+    summary["games_timed"] = (rounds - 1) * games - differing
     summary["games_differing_by_draw_rules"] = differing
+    per_search = {name: all_time[name] / max(all_searches[name], 1) for name in all_time}
+    summary["all_games_us_per_searched_move"] = {name: 1e6 * v for name, v in per_search.items()}
+    summary["all_games_per_search_ratio"] = per_search["reference"] / per_search["current"]
     return summary
 
 
@@ -218,6 +251,9 @@ def main(argv: list[str] | None = None) -> dict:
         if args.part in (name, "all"):
             figures[name] = compare(folder, args.rounds)
             f = figures[name]
+            if "all_games_per_search_ratio" in f:
+                print(f"{name}: {f['games_timed']} identical games timed, {f['games_differing_by_draw_rules']} "
+                      f"differing; all games, time per searched move: ratio {f['all_games_per_search_ratio']:.3f}")
             print(
                 f"{name}: {args.ref} {f['reference_s']:.2f} s, this tree {f['current_s']:.2f} s; ratio {f['ratio']:.3f} "
                 f"(rounds: median {f['round_ratio_median']:.3f}, quartiles "
