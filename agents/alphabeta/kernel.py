@@ -36,12 +36,16 @@ INF = 2 * WIN
 #: Nodes with less remaining depth than this neither probe nor store the table (a table
 #: access is a cache miss; near the leaves it costs more than it saves).
 TT_MIN_DEPTH = 2
-#: Transposition table size: ``2**TT_BITS`` entries of 24 bytes (24 MiB).
+#: Transposition table size: ``2**TT_BITS`` entries of 16 bytes (16 MiB).
 TT_BITS = 20
-#: Columns of a table entry (int64): key, packed depth/bound/move/generation; the values
-#: are a float64 array of their own (read only on a hit: the probe touches 16 bytes).
+#: Columns of a table entry, one 16-byte row (a probe touches one cache line): int64
+#: ``(hash >> 32) << 32 | depth | bound << 8 | move << 10 | generation << 18`` (the low
+#: hash bits are the slot), and the float64 value, read through a float64 view of the
+#: same array (``table.view(np.float64)``). A separate value array cost a second cache
+#: miss per probe: 9 % of the search's time at depth 14 (benchmarks.search_ab).
 TT_FIELDS = 2
-_TT_KEY, _TT_DATA = 0, 1
+_TT_ENTRY, _TT_VALUE = 0, 1
+_TT_KEY_MASK = -(1 << 32)
 
 # -- Zobrist keys ---------------------------------------------------------------------------
 
@@ -185,7 +189,7 @@ def search_kernel(
         generation: 1-255, the same for every iteration of one search: table values of
             another generation only order moves.
         table, table_values: the transposition table, ``int64[2**k, TT_FIELDS]``, and
-            its values, ``float64[2**k]``.
+            ``table.view(np.float64)`` (the same memory: column 1 holds the values).
         killers: ``int64[MAX_PLY, 2]``, ``from * 32 + to + 1`` of quiet cut-off moves.
         history_scores: ``int64[2, 32, 32]`` by side, from, to.
         moves: ``int64[MAX_PLY, MAX_MOVES, MOVE_FIELDS]``, one move list per ply.
@@ -282,13 +286,14 @@ def search_kernel(
             beta = values[ply, _V_BETA]
             tt_move = -1
             slot = h & tt_mask
-            if d >= TT_MIN_DEPTH and table[slot, _TT_KEY] == h:
-                data = table[slot, _TT_DATA]
+            entry = table[slot, _TT_ENTRY] if d >= TT_MIN_DEPTH else 0
+            if d >= TT_MIN_DEPTH and (entry & _TT_KEY_MASK) == (h & _TT_KEY_MASK):
+                data = entry
                 stored_move = (data >> 10) & 255
                 if stored_move != _NO_MOVE:
                     tt_move = stored_move
                 if tt_cutoffs and ply > 0 and ((data >> 18) & 255) == generation and (data & 255) == d:
-                    v = table_values[slot]
+                    v = table_values[slot, _TT_VALUE]
                     if v > win_bound:
                         v -= loss_per_ply * ply
                     elif v < -win_bound:
@@ -356,10 +361,11 @@ def search_kernel(
                 h = stack[ply, _S_HASH]
                 d = max(stack[ply, _S_DEPTH], 0)
                 slot = h & tt_mask
+                entry = table[slot, _TT_ENTRY] if d >= TT_MIN_DEPTH else 0
                 if d >= TT_MIN_DEPTH and (
-                    table[slot, _TT_KEY] == h
-                    or ((table[slot, _TT_DATA] >> 18) & 255) != generation
-                    or d >= (table[slot, _TT_DATA] & 255)
+                    (entry & _TT_KEY_MASK) == (h & _TT_KEY_MASK)
+                    or ((entry >> 18) & 255) != generation
+                    or d >= (entry & 255)
                 ):
                     if best >= values[ply, _V_BETA]:
                         bound = _BOUND_LOWER
@@ -372,9 +378,10 @@ def search_kernel(
                         stored += loss_per_ply * ply
                     elif stored < -win_bound:
                         stored -= loss_per_ply * ply
-                    table[slot, _TT_KEY] = h
-                    table[slot, _TT_DATA] = d | (bound << 8) | (stack[ply, _S_BEST_INDEX] << 10) | (generation << 18)
-                    table_values[slot] = stored
+                    table[slot, _TT_ENTRY] = (
+                        (h & _TT_KEY_MASK) | d | (bound << 8) | ((stack[ply, _S_BEST_INDEX] & 255) << 10) | (generation << 18)
+                    )
+                    table_values[slot, _TT_VALUE] = stored
                 value = best
                 state = _RETURN
                 continue
@@ -401,27 +408,33 @@ def search_kernel(
             k = stack[ply, _S_KINGS]
             side = stack[ply, _S_SIDE] == 1
             m2, o2, k2 = apply_move(m, o, k, side, frm, to, captured)
-            # Incremental Zobrist update.
-            own_kind = 0 if side else 2
-            h = stack[ply, _S_HASH] ^ ZOBRIST[_SIDE_KEY]
             was_king = (k >> frm) & 1
-            h ^= ZOBRIST[(own_kind + was_king) * 32 + frm]
-            h ^= ZOBRIST[(own_kind + ((k2 >> to) & 1)) * 32 + to]
-            other_kind = 2 - own_kind
-            rest = captured
-            while rest:
-                b = lowest_bit_index(rest)
-                rest &= rest - 1
-                h ^= ZOBRIST[(other_kind + ((k >> b) & 1)) * 32 + b]
             child = ply + 1
             progress = captured != 0 or was_king == 0
+            reversible = stack[ply, _S_REVERSIBLE] == 1 and not progress
+            child_depth = stack[ply, _S_DEPTH] - 1
+            # The child's hash serves the table (depth >= TT_MIN_DEPTH, never deeper down
+            # the line) and the repetition test (only along king moves from the root):
+            # most nodes, the leaves among them, need neither, nor do their children.
+            if child_depth >= TT_MIN_DEPTH or (reversible and n_draws > 0):
+                # Incremental Zobrist update.
+                own_kind = 0 if side else 2
+                h = stack[ply, _S_HASH] ^ ZOBRIST[_SIDE_KEY]
+                h ^= ZOBRIST[(own_kind + was_king) * 32 + frm]
+                h ^= ZOBRIST[(own_kind + ((k2 >> to) & 1)) * 32 + to]
+                other_kind = 2 - own_kind
+                rest = captured
+                while rest:
+                    b = lowest_bit_index(rest)
+                    rest &= rest - 1
+                    h ^= ZOBRIST[(other_kind + ((k >> b) & 1)) * 32 + b]
+                stack[child, _S_HASH] = h
             stack[child, _S_MOVER] = o2
             stack[child, _S_OPPONENT] = m2
             stack[child, _S_KINGS] = k2
             stack[child, _S_SIDE] = 0 if side else 1
-            stack[child, _S_HASH] = h
-            stack[child, _S_DEPTH] = stack[ply, _S_DEPTH] - 1
-            stack[child, _S_REVERSIBLE] = 1 if (stack[ply, _S_REVERSIBLE] == 1 and not progress) else 0
+            stack[child, _S_DEPTH] = child_depth
+            stack[child, _S_REVERSIBLE] = 1 if reversible else 0
             stack[child, _S_QUIET] = 0 if progress else stack[ply, _S_QUIET] + 1
             ply = child
             state = _ENTER
@@ -457,6 +470,56 @@ def search_kernel(
             state = _NEXT
 
 
+@numba.njit(cache=True, inline="always")
+def begin_search(generation, table, killers, history_scores):
+    """What every new search does to the memory of the last one: the next table
+    generation (1-255; the table is wiped when it wraps, so no entry of an earlier search
+    passes for this one's), no killers, history halved. Returns the generation."""
+    generation = generation % 255 + 1
+    if generation == 1:
+        table[:] = 0
+    killers[:] = 0
+    flat = history_scores.reshape(-1)  # one contiguous loop (vectorised)
+    for i in range(flat.shape[0]):
+        flat[i] >>= 1
+    return generation
+
+
+@numba.njit(cache=True)
+def search_to_depth(
+    mover, opponent, kings, black_to_move, first_depth, depth, kind, net, codes, scoring, quiescence,
+    root_in_order, draws, n_draws, quiet, no_progress_plies, generation, table, table_values, killers,
+    history_scores, moves, order_scores, order_index, stack, values, root_scores, active, scratch,
+):
+    """A whole search without a time limit in one call: :func:`begin_search`, then
+    iterative deepening from ``first_depth`` to ``depth`` (stopping early at a forced result
+    within the nominal depth, as ``Searcher.search`` does). Arguments as
+    :func:`search_kernel`'s; ``moves[0]`` and ``root_scores`` hold the last iteration's root.
+
+    Returns:
+        ``(value, depth_reached, root_moves, nodes, generation)``.
+    """
+    generation = begin_search(generation, table, killers, history_scores)
+    loss = scoring[0]
+    loss_per_ply = scoring[1]
+    win_bound = scoring[3]
+    nodes = 0
+    value = 0.0
+    count = 0
+    reached = first_depth
+    for d in range(first_depth, depth + 1):
+        value, _best, count, used, _aborted = search_kernel(
+            mover, opponent, kings, black_to_move, d, 1 << 62, kind, net, codes, scoring, quiescence,
+            root_in_order, draws, n_draws, quiet, no_progress_plies, generation, table, table_values, killers,
+            history_scores, moves, order_scores, order_index, stack, values, root_scores, active, scratch,
+        )
+        nodes += used
+        reached = d
+        if count == 0 or (abs(value) > win_bound and abs(value) >= loss - loss_per_ply * d):
+            break
+    return value, reached, count, nodes, generation
+
+
 __all__ = [
     "INF",
     "MAX_DEPTH",
@@ -466,8 +529,10 @@ __all__ = [
     "TT_FIELDS",
     "VALUE_FIELDS",
     "ZOBRIST",
+    "begin_search",
     "has_moves",
     "position_hash",
     "search_kernel",
+    "search_to_depth",
     "terminal_value",
 ]

@@ -23,6 +23,7 @@ from .kernel import (
     VALUE_FIELDS,
     position_hash,
     search_kernel,
+    search_to_depth,
 )
 
 
@@ -49,10 +50,13 @@ class Draws:
     def of_game(cls, game: Game | Board) -> Draws:
         """The draw rules of ``game`` as its rules have them (a bare ``Board``: none)."""
         if not isinstance(game, Game):
-            return cls.none()
+            return _NO_DRAWS
         rules = game.rules
         hashes = [board_hash(b) for b in game.positions_since_progress()] if rules.repetition is not None else []
         return cls(np.array(hashes, dtype=np.int64), game.plies_since_progress, rules.no_progress_plies or 0)
+
+
+_NO_DRAWS = Draws.none()
 
 
 def board_hash(board: Board) -> int:
@@ -131,7 +135,7 @@ class Searcher:
 
     Args:
         evaluator: the leaf evaluator (``evaluators.Evaluator``).
-        tt_bits: the table holds ``2**tt_bits`` entries of 32 bytes.
+        tt_bits: the table holds ``2**tt_bits`` entries of 16 bytes.
         quiescence: search captures on at the horizon (see the package docstring).
     """
 
@@ -139,7 +143,7 @@ class Searcher:
         self.evaluator = evaluator
         self.quiescence = bool(quiescence)
         self.table = np.zeros((1 << tt_bits, TT_FIELDS), dtype=np.int64)
-        self.table_values = np.zeros(1 << tt_bits, dtype=np.float64)
+        self.table_values = self.table.view(np.float64)  # the same memory: the values' column
         self.killers = np.zeros((MAX_PLY, 2), dtype=np.int64)
         self.history_scores = np.zeros((2, 32, 32), dtype=np.int64)
         self.moves = np.zeros((MAX_PLY, MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
@@ -151,6 +155,7 @@ class Searcher:
         self.active = np.zeros(MAX_ACTIVE, dtype=np.int64)
         self.scratch = np.zeros((2, evaluator.width), dtype=np.float64)
         self.codes = evaluator.codes
+        self.net = evaluator.net
         self.scoring = np.array(
             [evaluator.loss, evaluator.loss_per_ply, 1.0, evaluator.win_bound, evaluator.tie_margin], dtype=np.float64
         )
@@ -158,9 +163,87 @@ class Searcher:
 
     def clear(self) -> None:
         """Forget everything learned (table, killers, history)."""
-        for array in (self.table, self.table_values, self.killers, self.history_scores):
+        for array in (self.table, self.killers, self.history_scores):
             array.fill(0)
         self.generation = 0
+
+    def _search_timed(self, board, depth, seconds, draws, first_depth, root_in_order, scoring, started):
+        """The iterations of a search within ``seconds``: ``((value, depth, count, root
+        scores, root rows) of the last complete iteration, nodes)``."""
+        if len(board.legal_moves()) == 1:
+            depth = first_depth  # a forced move: no time to spend
+        draws = draws or _NO_DRAWS
+        evaluator = self.evaluator
+        mover, opponent = board.mover_bitboards
+        black_to_move = board.turn == BLACK
+        self.generation = self.generation % 255 + 1
+        if self.generation == 1:
+            # Generations wrap around: no entry of an earlier search may pass for this one's.
+            self.table.fill(0)
+        self.killers.fill(0)
+        self.history_scores >>= 1
+
+        nodes = 0
+        done = None  # (value, depth) of the last complete iteration
+        last_took = 0.0
+        for d in range(first_depth, depth + 1):
+            now = _time.perf_counter()
+            limit = 1 << 62
+            if d > first_depth:
+                left = seconds - (now - started)
+                if left <= 0 or last_took * 3 > left:
+                    break
+                rate = nodes / max(now - started, 1e-6)
+                limit = max(int(left * rate), 1000)
+            iteration_started = now
+            value, _best, count, used, aborted = search_kernel(
+                mover, opponent, board.kings, black_to_move, d, limit,
+                evaluator.kind, self.net, self.codes, scoring, self.quiescence, root_in_order,
+                draws.hashes, len(draws.hashes), draws.quiet, draws.no_progress_plies,
+                self.generation, self.table, self.table_values, self.killers, self.history_scores,
+                self.moves, self.order_scores, self.order_index, self.stack, self.values, self.root_scores,
+                self.active, self.scratch,
+            )  # fmt: skip
+            nodes += used
+            last_took = _time.perf_counter() - iteration_started
+            if aborted:
+                break
+            if count == 0:
+                raise ValueError(f"no legal move to search in {board.fen()}")
+            done = (float(value), d, int(count), self.root_scores[:count].copy(), self.moves[0, :count].copy())
+            if abs(value) > evaluator.win_bound and abs(value) >= evaluator.loss - evaluator.loss_per_ply * d:
+                # A forced result within the nominal depth: every deeper iteration gives the
+                # same value and the same best moves. (One found beyond it, through the
+                # capture extension, is real too, but a deeper search may find more moves
+                # that win as fast: go on.)
+                break
+        return done, nodes
+
+    def search_rows(
+        self,
+        board: Board,
+        depth: int,
+        draws: Draws | None = None,
+        first_depth: int = 1,
+        root_in_order: bool = False,
+        scoring: np.ndarray | None = None,
+    ) -> tuple[float, int, int, int]:
+        """The search of :meth:`search` without a time limit, in one kernel call and
+        without a result object (an agent's fast path, one call per move):
+        ``(value, depth reached, root moves, nodes)``; the root's move rows are
+        ``self.moves[0, :root moves]`` and their scores ``self.root_scores[:root moves]``
+        (overwritten by the next search). ``scoring`` replaces the evaluator's scores."""
+        draws = draws or _NO_DRAWS
+        mover, opponent = board.mover_bitboards
+        value, reached, count, nodes, self.generation = search_to_depth(
+            mover, opponent, board.kings, board.turn == BLACK, min(first_depth, depth), depth,
+            self.evaluator.kind, self.net, self.codes, self.scoring if scoring is None else scoring,
+            self.quiescence, root_in_order, draws.hashes, len(draws.hashes), draws.quiet,
+            draws.no_progress_plies, self.generation, self.table, self.table_values, self.killers,
+            self.history_scores, self.moves, self.order_scores, self.order_index, self.stack, self.values,
+            self.root_scores, self.active, self.scratch,
+        )  # fmt: skip
+        return float(value), int(reached), int(count), int(nodes)
 
     def search(
         self,
@@ -192,60 +275,19 @@ class Searcher:
         if depth is None:
             depth = MAX_DEPTH if seconds is not None else 6
         first_depth = min(first_depth, depth)
-        if seconds is not None and len(board.legal_moves()) == 1:
-            depth = first_depth  # a forced move: no time to spend
-        draws = draws or Draws.none()
-        evaluator = self.evaluator
-        mover, opponent = board.mover_bitboards
-        black_to_move = board.turn == BLACK
-        self.generation = self.generation % 255 + 1
-        if self.generation == 1:
-            # Generations wrap around: no entry of an earlier search may pass for this one's.
-            self.table.fill(0)
-        self.killers.fill(0)
-        self.history_scores //= 2
-
-        nodes = 0
-        done = None  # (value, depth) of the last complete iteration
-        last_took = 0.0
-        margin = evaluator.tie_margin
         scoring = self.scoring
         if exact_root:
             scoring = scoring.copy()
             scoring[4] = 2 * INF
-        for d in range(first_depth, depth + 1):
-            now = _time.perf_counter()
-            limit = 1 << 62
-            if seconds is not None and d > first_depth:
-                left = seconds - (now - started)
-                if left <= 0 or last_took * 3 > left:
-                    break
-                rate = nodes / max(now - started, 1e-6)
-                limit = max(int(left * rate), 1000)
-            iteration_started = now
-            value, _best, count, used, aborted = search_kernel(
-                mover, opponent, board.kings, black_to_move, d, limit,
-                evaluator.kind, evaluator.net, self.codes, scoring, self.quiescence, root_in_order,
-                draws.hashes, len(draws.hashes), draws.quiet, draws.no_progress_plies,
-                self.generation, self.table, self.table_values, self.killers, self.history_scores,
-                self.moves, self.order_scores, self.order_index, self.stack, self.values, self.root_scores,
-                self.active, self.scratch,
-            )  # fmt: skip
-            nodes += used
-            last_took = _time.perf_counter() - iteration_started
-            if aborted:
-                break
+        if seconds is None:
+            value, reached, count, nodes = self.search_rows(board, depth, draws, first_depth, root_in_order, scoring)
             if count == 0:
                 raise ValueError(f"no legal move to search in {board.fen()}")
-            done = (float(value), d, int(count), self.root_scores[:count].copy(), self.moves[0, :count].copy())
-            if abs(value) > evaluator.win_bound and abs(value) >= evaluator.loss - evaluator.loss_per_ply * d:
-                # A forced result within the nominal depth: every deeper iteration gives the
-                # same value and the same best moves. (One found beyond it, through the
-                # capture extension, is real too, but a deeper search may find more moves
-                # that win as fast: go on.)
-                break
+            done = (value, reached, count, self.root_scores[:count].copy(), self.moves[0, :count].copy())
+        else:
+            done, nodes = self._search_timed(board, depth, seconds, draws, first_depth, root_in_order, scoring, started)
         value, reached, count, scores, rows = done
-        ties = tuple(int(i) for i in np.flatnonzero(scores > value - margin))
+        ties = tuple(int(i) for i in np.flatnonzero(scores > value - self.evaluator.tie_margin))
         return SearchResult(value, reached, nodes, _time.perf_counter() - started, rows, scores, ties, board)
 
 

@@ -148,10 +148,18 @@ class TDMinimaxAgent(BaseAgent):
         board = game.board if isinstance(game, Game) else game
         if not board.has_legal_moves():
             raise ValueError(f"{self} has no legal move in {board.fen()}")
-        result = self._searcher.search(
-            board, MAX_DEPTH if self.time is not None else self.depth, self.time, Draws.of_game(game),
-            first_depth=self.depth, root_in_order=True,
-        )
-        row, self._rng_state = pick_tied(result.root_scores, len(result.rows), self._rng_state)
-        self.last_search = {"depth": result.depth, "value": float(result.root_scores[row]), "nodes": result.nodes}
-        return row_move(result.rows[row])
+        searcher = self._searcher
+        if self.time is None:
+            # One kernel call, no result object: the per-move cost the old search had.
+            _value, depth, count, nodes = searcher.search_rows(
+                board, self.depth, Draws.of_game(game), self.depth, root_in_order=True
+            )
+            scores, rows = searcher.root_scores, searcher.moves[0]
+        else:
+            result = searcher.search(board, MAX_DEPTH, self.time, Draws.of_game(game), first_depth=self.depth,
+                                     root_in_order=True)
+            depth, nodes, scores, rows = result.depth, result.nodes, result.root_scores, result.rows
+            count = len(rows)
+        row, self._rng_state = pick_tied(scores, count, self._rng_state)
+        self.last_search = {"depth": depth, "value": float(scores[row]), "nodes": nodes}
+        return row_move(rows[row])

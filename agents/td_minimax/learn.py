@@ -22,7 +22,15 @@ from checkers_env.bitboard import BB_BLACK_START, BB_WHITE_START, apply_move
 from checkers_env.kernels import MAX_MOVES, MOVE_FIELDS, generate_moves, random_below
 
 from agents.alphabeta.evaluators import EVAL_NET, REWARD_NONE, SIGMOID
-from agents.alphabeta.kernel import MAX_PLY, STACK_FIELDS, TT_FIELDS, VALUE_FIELDS, position_hash, search_kernel
+from agents.alphabeta.kernel import (
+    MAX_PLY,
+    STACK_FIELDS,
+    TT_FIELDS,
+    VALUE_FIELDS,
+    begin_search,
+    position_hash,
+    search_kernel,
+)
 
 from .agent import TT_BITS, pick_tied
 from .net import LOSS, LOSS_PER_PLY, MAX_ACTIVE, encode, forward, sgd_step
@@ -89,7 +97,7 @@ def play_training_game(
     codes = np.array([SIGMOID, SIGMOID, REWARD_NONE], dtype=np.int64)
     scoring = np.array([LOSS, LOSS_PER_PLY, 1.0 if blockade_counts else 0.0, 1.0, 1e-9])
     table = np.zeros((1 << TT_BITS, TT_FIELDS), dtype=np.int64)
-    table_values = np.zeros(1 << TT_BITS, dtype=np.float64)
+    table_values = table.view(np.float64)
     killers = np.zeros((MAX_PLY, 2), dtype=np.int64)
     history_scores = np.zeros((2, 32, 32), dtype=np.int64)
     tree_moves = np.empty((MAX_PLY, MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
@@ -151,14 +159,7 @@ def play_training_game(
             rng, choice = random_below(rng, n)
             learn = False
         else:
-            generation = generation % 255 + 1
-            if generation == 1:
-                table[:] = 0
-            killers[:] = 0
-            for side_index in range(2):
-                for frm in range(32):
-                    for to in range(32):
-                        history_scores[side_index, frm, to] //= 2
+            generation = begin_search(generation, table, killers, history_scores)
             _, _, count, visited, _ = search_kernel(
                 mover, opponent, kings, black, depth, 1 << 62, EVAL_NET, net, codes, scoring, quiescence, True,
                 hashes[since:], quiet + 1 if repetition > 0 else 0, quiet, no_progress_plies,
