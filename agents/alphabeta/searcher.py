@@ -125,7 +125,7 @@ class SearchResult:
 
 def row_move(row) -> Move:
     """The ``Move`` of a kernel move row (its path of landing squares)."""
-    frm, _to, captured, path, hops = (int(x) for x in row[:5])
+    frm, _to, captured, path, hops = row[:5].tolist()
     squares = [bit_to_square(frm)] + [bit_to_square((path >> (5 * i)) & 31) for i in range(hops)]
     return Move(tuple(squares), captured)
 

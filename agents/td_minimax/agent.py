@@ -146,16 +146,18 @@ class TDMinimaxAgent(BaseAgent):
     def select_move(self, game: Game | Board) -> Move:
         """The move the search prefers under the game's draw rules (see ``agents.alphabeta``)."""
         board = game.board if isinstance(game, Game) else game
-        if not board.has_legal_moves():
-            raise ValueError(f"{self} has no legal move in {board.fen()}")
         searcher = self._searcher
         if self.time is None:
             # One kernel call, no result object: the per-move cost the old search had.
             _value, depth, count, nodes = searcher.search_rows(
                 board, self.depth, Draws.of_game(game), self.depth, root_in_order=True
             )
+            if count == 0:
+                raise ValueError(f"{self} has no legal move in {board.fen()}")
             scores, rows = searcher.root_scores, searcher.moves[0]
         else:
+            if not board.has_legal_moves():
+                raise ValueError(f"{self} has no legal move in {board.fen()}")
             result = searcher.search(board, MAX_DEPTH, self.time, Draws.of_game(game), first_depth=self.depth,
                                      root_in_order=True)
             depth, nodes, scores, rows = result.depth, result.nodes, result.root_scores, result.rows
