@@ -19,7 +19,7 @@ Parts:
   each search from an empty table;
 - ``td``: ``td-minimax`` at depth 2 with the zoo net choosing a move by ``select_move(game)``,
   as a user calls it, in 40 games of 4-60 random plies under the default rules (each
-  agent computes the game's draw context itself), five times per round;
+  agent computes the game's draw context itself), 25 times per round (a round of five took 3 ms: host noise decided it);
 - ``train``: the self-play trainer's kernel, eight games per round, each from the same
   net and seed for both (zoo net, 10 random opening plies, default draw rules). The
   search now sees the draw rules below the root too, so a game may take another course:
@@ -172,7 +172,7 @@ def compare_td(folder: Path, rounds: int) -> dict:
     times = {"reference": [], "current": []}
     for r in range(rounds):
         spent = {"reference": 0.0, "current": 0.0}
-        for game in games * 5:
+        for game in games * 25:
             moves = {}
             for name in ("reference", "current") if r % 2 else ("current", "reference"):
                 started = time.perf_counter()
