@@ -20,7 +20,7 @@ Parts:
 - ``td``: ``td-minimax`` at depth 2 with the zoo net choosing a move by ``select_move(game)``,
   as a user calls it, in 40 games of 4-60 random plies under the default rules (each
   agent computes the game's draw context itself), 25 times per round (a round of five took 3 ms: host noise decided it);
-- ``train``: the self-play trainer's kernel, eight games per round, each from the same
+- ``train``: the self-play trainer's kernel, 32 games per round, each from the same
   net and seed for both (zoo net, 10 random opening plies, default draw rules). The
   search now sees the draw rules below the root too, so a game may take another course:
   ``ratio`` times only the games both kernels play identically (same moves, result and
@@ -185,7 +185,7 @@ def compare_td(folder: Path, rounds: int) -> dict:
     return _summary(times, rounds)
 
 
-def compare_train(folder: Path, rounds: int, games: int = 8) -> dict:
+def compare_train(folder: Path, rounds: int, games: int = 32) -> dict:
     from agents.td_minimax import learn
 
     old = _import(folder, "td_minimax.learn")
