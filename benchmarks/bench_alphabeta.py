@@ -31,12 +31,12 @@ EVALS = ("material", "positional")
 
 
 def run() -> dict:
-    from agents.alphabeta import Searcher
+    from agents.alphabeta import MATERIAL, POSITIONAL, Searcher
     from checkers_env import Board
 
-    searcher = Searcher()
+    searchers = {"material": Searcher(MATERIAL), "positional": Searcher(POSITIONAL)}
     started = time.perf_counter()
-    searcher.search(Board(), 1)
+    searchers["positional"].search(Board(), 1)
     results: dict = {"first_call_s": time.perf_counter() - started}
 
     totals = {e: [0, 0.0, 0.0] for e in EVALS}  # nodes, wall, cpu of the deep searches
@@ -47,9 +47,10 @@ def run() -> dict:
             for eval_name in EVALS:
                 nodes = wall = cpu = 0
                 while wall < MIN_SECONDS:
+                    searcher = searchers[eval_name]
                     searcher.clear()
                     cpu_started, wall_started = time.thread_time(), time.perf_counter()
-                    result = searcher.search(board, depth, eval=eval_name)
+                    result = searcher.search(board, depth)
                     wall += time.perf_counter() - wall_started
                     cpu += time.thread_time() - cpu_started
                     nodes += result.nodes

@@ -1,7 +1,7 @@
 """Seed 000: the episodic slow/fast reward learner.
 
     >>> from checkers_env import Game, make_agent
-    >>> agent = make_agent("slow-fast:depth=1,seed=0")   # untrained; zoo:slow-fast is trained
+    >>> agent = make_agent("slow-fast:weights=untrained,seed=0")   # zoo:slow-fast is trained
     >>> agent.select_move(Game()) in Game().legal_moves()
     True
 
@@ -104,8 +104,10 @@ Choices where the seed leaves them open
 
 from __future__ import annotations
 
-from .agent import SlowFastAgent
+from .agent import SlowFastAgent, load_evaluator, net_evaluator
 from .buffer import ReplayBuffer
 from .network import ValueNet, WeightsError, load_weights, save_weights, white_values
 
-__all__ = ["ReplayBuffer", "SlowFastAgent", "ValueNet", "WeightsError", "load_weights", "save_weights", "white_values"]
+__all__ = [
+    "ReplayBuffer", "SlowFastAgent", "load_evaluator", "net_evaluator", "ValueNet", "WeightsError", "load_weights", "save_weights", "white_values",
+]

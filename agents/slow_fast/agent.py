@@ -5,15 +5,62 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from checkers_env import BLACK, BaseAgent, Game, Move
-from checkers_env.bitboard import BB_SQUARES, bit_to_square
-from checkers_env.kernels import MAX_MOVES, generate_moves_kernel, new_move_buffer
+from agents.alphabeta import Draws, Evaluator, Searcher, mlp, row_move
+from agents.alphabeta.evaluators import RELU, REWARD_MATERIAL_LOG, SIGMOID
+from checkers_env import BaseAgent, Game, Move
+from checkers_env.errors import UnknownAgentError
 
-from .network import ValueNet, load_weights, white_values
-from .search import Positions, grow_forest
+from .network import ValueNet, load_weights
 
-#: Mover's-side values closer than this count as equal (ties broken with the agent's generator).
-TIE = 1e-9
+#: ``weights=untrained``: a network of initial weights (from the agent's seed), named as such.
+UNTRAINED = "untrained"
+#: A shallow full-width search barely uses the table: keep it small.
+TT_BITS = 12
+
+
+def net_evaluator(net: ValueNet) -> Evaluator:
+    """The value network as the search's leaf evaluator, with the seed's material reward.
+
+    A leaf is worth ``2 f - 1`` to its side to move (``f``: the network's win probability
+    for it), a move its material reward ``0.1 ln(m_B / m_A)`` (for the mover) minus the
+    value of where it leads; a side with no move is worth -1 (the reward of a game-ending
+    move is the result, not material). The weights are copied out of torch: an agent sees
+    the network as it was when it was made.
+
+    Raises:
+        ValueError: more than two hidden layers (the search's net door takes at most two).
+    """
+    linears = [layer for layer in net.layers if isinstance(layer, torch.nn.Linear)]
+    if not 2 <= len(linears) <= 3:
+        raise ValueError(f"the search takes nets of one or two hidden layers, got {len(linears) - 1}")
+    arrays = [
+        (layer.weight.detach().double().numpy().copy(), layer.bias.detach().double().numpy().copy())
+        for layer in linears
+    ]
+    w_in = np.ascontiguousarray(arrays[0][0].T)
+    middle = arrays[1] if len(arrays) == 3 else (None, None)
+    return mlp(
+        w_in, arrays[0][1], np.ascontiguousarray(arrays[-1][0]), arrays[-1][1], w_mid=middle[0], b_mid=middle[1],
+        hidden_activation=RELU, output_activation=SIGMOID, move_reward=REWARD_MATERIAL_LOG, loss=1.0,
+    )
+
+
+def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
+    """``alphabeta:eval=slow-fast``: ``weights`` is ``zoo``, ``untrained`` or a file."""
+    if weights == "zoo":
+        from agents.zoo import zoo_dir
+
+        weights = str(zoo_dir() / "slow-fast" / "weights.safetensors")
+    return net_evaluator(_network(weights, seed))
+
+
+def _network(weights: str, seed: int | None) -> ValueNet:
+    if weights == UNTRAINED:
+        with torch.random.fork_rng(devices=[]):
+            torch.manual_seed(0 if seed is None else int(seed))
+            net = ValueNet()
+        return net.eval()
+    return load_weights(weights)
 
 
 class SlowFastAgent(BaseAgent):
@@ -22,18 +69,23 @@ class SlowFastAgent(BaseAgent):
 
     A move's worth is ``R(A, B) + V(B)``: the seed's reward of the move (material ratio, or
     +-1 when it ends the game) plus the network's expected future reward of the position it
-    leads to (``V = 2 f - 1``), both from White's view and negated for Black. With
-    ``depth > 1`` the positions are searched ``depth`` plies deep, every move, and the
-    leaves' ``R + V`` is backed up by minimax; ties are broken with the agent's generator.
-    A move back into a position of the game since its last capture or man move counts as
-    a draw (worth 0): the agent ahead does not walk into a repetition, the one behind seeks
-    it (as ``alphabeta`` does).
+    leads to (``V = 2 f - 1``), for the mover. With ``depth > 1`` the positions are searched
+    ``depth`` plies deep by the suite's alpha-beta (``agents.alphabeta``, no quiescence: the
+    seed's fixed depth) and the leaves' ``R + V`` is backed up by minimax; ties are broken
+    with the agent's generator. The game's draw rules are seen as the search sees them: a
+    move back into a position of the game since its last capture or man move, or one that
+    reaches the no-progress limit, counts as a draw (worth 0).
 
     Args:
         weights: safetensors file written by ``training.slow_fast`` (``zoo:slow-fast`` passes
-            its own); None plays an untrained network initialised from ``seed``.
+            its own), or ``untrained`` (a network initialised from ``seed``; the name says
+            so). Required.
         depth: plies searched (1 = one ply, the seed's choice of the best next position).
         seed: seed of the generator that breaks ties (and of an untrained network).
+
+    Raises:
+        UnknownAgentError: no weights given.
+        WeightsError: the weights file is missing, corrupt or another kind of network.
     """
 
     kind = "slow-fast"
@@ -42,15 +94,15 @@ class SlowFastAgent(BaseAgent):
         super().__init__(seed=seed)
         if int(depth) < 1:
             raise ValueError(f"slow-fast depth must be at least 1, got {depth}")
+        if weights is None:
+            raise UnknownAgentError(
+                "slow-fast: give weights=PATH (a network written by `checkers train slow-fast`), use "
+                "zoo:slow-fast for the trained agent, or weights=untrained for a network of initial weights"
+            )
         self.weights = weights
         self.depth = int(depth)
-        if weights is None:
-            with torch.random.fork_rng(devices=[]):
-                torch.manual_seed(0 if seed is None else int(seed))
-                self.net = ValueNet()
-            self.net.eval()
-        else:
-            self.net = load_weights(weights)
+        self.net = _network(weights, seed)
+        self._searcher = Searcher(net_evaluator(self.net), tt_bits=TT_BITS, quiescence=False)
 
     @classmethod
     def from_network(cls, net: ValueNet, depth: int = 1, seed: int | None = None) -> SlowFastAgent:
@@ -58,34 +110,26 @@ class SlowFastAgent(BaseAgent):
         agent = cls.__new__(cls)
         BaseAgent.__init__(agent, seed=seed)
         agent.weights, agent.depth, agent.net = None, int(depth), net
+        agent._searcher = Searcher(net_evaluator(net), tt_bits=TT_BITS, quiescence=False)
         return agent
 
-    def _evaluate(self, black, white, kings, black_to_move):
-        return white_values(self.net, black, white, kings, black_to_move)
+    def _search(self, game: Game, exact: bool):
+        board = game.board
+        if not board.has_legal_moves():
+            raise ValueError(f"{self} has no legal move in {board.fen()}")
+        return self._searcher.search(board, self.depth, draws=Draws.of_game(game), first_depth=self.depth,
+                                     root_in_order=True, exact_root=exact)
 
     def move_values(self, game: Game) -> tuple[list[Move], np.ndarray]:
         """The legal moves (in ``generate_moves`` order) and each one's value for the mover."""
-        board = game.board
-        roots = Positions.of_boards([board])
-        forest, _ = grow_forest(self._evaluate, roots, self.depth, 1.0, MAX_MOVES, 0.0, 1.0, state=1)
-        values = forest.minimax_values()
-        lo, n = int(forest.child_start[0]), int(forest.child_count[0])
-        sign = -1.0 if board.turn == BLACK else 1.0
-        worth = sign * (forest.reward[lo : lo + n] + values[lo : lo + n])
-        seen = _reversible_history(game)
-        p = forest.positions
-        for i in range(n):
-            c = lo + i
-            if (int(p.black[c]), int(p.white[c]), int(p.kings[c]), int(p.black_to_move[c])) in seen:
-                worth[i] = 0.0  # heads for a repetition draw: reward 0, nothing after
-        return _moves_in_kernel_order(board), worth
+        result = self._search(game, exact=True)
+        return [row_move(row) for row in result.rows], result.root_scores.copy()
 
     def select_move(self, game: Game) -> Move:
-        moves, worth = self.move_values(game)
-        if not moves:
-            raise ValueError(f"{self} has no legal move in {game.board.fen()}")
-        best = np.flatnonzero(worth >= worth.max() - TIE)
-        return moves[int(best[0] if len(best) == 1 else self.rng.choice(best))]
+        result = self._search(game, exact=False)
+        best = np.array(result.ties)
+        row = int(best[0] if len(best) == 1 else self.rng.choice(best))
+        return row_move(result.rows[row])
 
     def policy(self, game: Game, temperature: float = 0.01) -> list[tuple[Move, float]]:
         """Softmax of the moves' values for the mover (``temperature`` on the (0, 1) scale)."""
@@ -96,31 +140,4 @@ class SlowFastAgent(BaseAgent):
         return list(zip(moves, (float(v) for v in p)))
 
 
-def _reversible_history(game: Game) -> set[tuple[int, int, int, int]]:
-    """Positions of the game since its last capture or man move (those a move can repeat)."""
-    boards, moves = game.boards, game.moves
-    seen = set()
-    for i in range(len(boards) - 1, -1, -1):
-        b = boards[i]
-        seen.add((b.black, b.white, b.kings, 1 if b.turn == BLACK else 0))
-        if i == 0:
-            break
-        before, move = boards[i - 1], moves[i - 1]
-        if move.is_capture or not before.kings & BB_SQUARES[move.path[0] - 1]:
-            break
-    return seen
-
-
-def _moves_in_kernel_order(board) -> list[Move]:
-    """The board's legal moves in ``generate_moves`` order (the order of the forest's children)."""
-    mover, opponent = board.mover_bitboards
-    buffer = new_move_buffer()
-    n = generate_moves_kernel(mover, opponent, board.kings, board.turn == BLACK, buffer)
-    moves = []
-    for frm, _, captured, path, hops in buffer[:n].tolist():
-        squares = [bit_to_square(frm)] + [bit_to_square((path >> (5 * i)) & 31) for i in range(hops)]
-        moves.append(Move(tuple(squares), captured))
-    return moves
-
-
-__all__ = ["SlowFastAgent"]
+__all__ = ["SlowFastAgent", "load_evaluator", "net_evaluator"]

@@ -375,30 +375,6 @@ def expected_value_backup(child_start, child_count, breadth, explored, probabili
     return value
 
 
-@_njit
-def minimax_backup(child_start, child_count, black_to_move, reward, outcome, f):
-    """Full-width minimax over ``R + V`` (the playing agent's shallow search): White takes
-    the child with the highest ``R(A, Bm) + V(Bm)``, Black the lowest; leaves as in
-    ``expected_value_backup``."""
-    nodes = child_start.shape[0]
-    value = np.zeros(nodes, dtype=np.float64)
-    for i in range(nodes - 1, -1, -1):
-        n = child_count[i]
-        if n > 0:
-            white = black_to_move[i] == 0
-            best = -1e300 if white else 1e300
-            for c in range(child_start[i], child_start[i] + n):
-                q = reward[c] + value[c]
-                if (white and q > best) or (not white and q < best):
-                    best = q
-            value[i] = best
-        elif outcome[i] != ONGOING:
-            value[i] = 0.0
-        else:
-            value[i] = 2.0 * f[i] - 1.0
-    return value
-
-
 # -- generated games -----------------------------------------------------------------------
 
 

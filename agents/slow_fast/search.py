@@ -240,12 +240,6 @@ class Forest:
             self.reward, self.outcome, self.f,
         )
 
-    def minimax_values(self) -> np.ndarray:
-        """Minimax of ``R + V`` at every node (for a full-width forest)."""
-        return K.minimax_backup(
-            self.child_start, self.child_count, self.positions.black_to_move, self.reward, self.outcome, self.f
-        )
-
     def examples(self, kind: int) -> Examples:
         """Every expanded node labelled with its expected value."""
         values = self.expected_values()

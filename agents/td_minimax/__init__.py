@@ -107,7 +107,9 @@ Parts: ``net.py`` (inputs, forward, backprop, files), ``search.py`` (alpha-beta)
 ``td-minimax``).
 """
 
-from .agent import ZOO_WEIGHTS, TDMinimaxAgent
+from .agent import ZOO_WEIGHTS, TDMinimaxAgent, load_evaluator, load_net
 from .net import NUM_HIDDEN, NUM_INPUTS, Net, WeightsError
 
-__all__ = ["NUM_HIDDEN", "NUM_INPUTS", "Net", "TDMinimaxAgent", "WeightsError", "ZOO_WEIGHTS"]
+__all__ = [
+    "NUM_HIDDEN", "NUM_INPUTS", "Net", "TDMinimaxAgent", "WeightsError", "ZOO_WEIGHTS", "load_evaluator", "load_net",
+]

@@ -1,39 +1,88 @@
-"""``TDMinimaxAgent``: alpha-beta over complete moves with the TD-trained net at the leaves."""
+"""``TDMinimaxAgent``: the suite's alpha-beta (``agents.alphabeta``) with the TD-trained net at the leaves."""
 
 from __future__ import annotations
 
 import os
-import time as _time
 from pathlib import Path
 
-import numpy as np
+import numba
 
-from checkers_env import BLACK, BaseAgent, Board, Game, Move, bit_to_square
-from checkers_env.bitboard import BB_SQUARES
+from agents.alphabeta import MAX_DEPTH, Draws, Evaluator, Searcher, row_move
+from checkers_env import BLACK, BaseAgent, Board, Game, Move
+from checkers_env.errors import UnknownAgentError
+from checkers_env.kernels import random_below
 
-from .net import Net, WeightsError
-from .search import MAX_DEPTH, search
+from .net import Net
 
-#: The zoo's trained net, used when no ``weights`` are given.
+#: The zoo's trained net (``weights=zoo`` of ``alphabeta:eval=td-minimax``).
 ZOO_WEIGHTS = Path(__file__).resolve().parents[2] / "zoo" / "td-minimax" / "weights.safetensors"
+#: ``weights=untrained``: a net of initial weights (from the agent's seed), named as such.
+UNTRAINED = "untrained"
+#: The table of a depth-2 search is barely used (only the root stores): keep it small.
+TT_BITS = 12
+
+
+def load_net(weights: str, seed: int | None = None) -> Net:
+    """The net of ``weights``: ``zoo``, ``untrained`` (initial weights from ``seed``) or a file.
+
+    Raises:
+        WeightsError: the file is missing, corrupt or not a td-minimax net.
+    """
+    if weights == UNTRAINED:
+        return Net.initial(seed=0 if seed is None else int(seed))
+    return Net.load(ZOO_WEIGHTS if weights == "zoo" else weights)
+
+
+def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
+    """The net of ``weights`` (see :func:`load_net`) as the search's leaf evaluator."""
+    return load_net(weights, seed).evaluator()
+
+
+@numba.njit(cache=True)
+def pick_tied(root_scores, count, rng):
+    """The row of the best root move, exact ties broken uniformly along ``generate_moves``
+    order by a reservoir draw on the xorshift state ``rng``; returns ``(row, rng)``.
+
+    ``root_scores`` must be exact wherever a move is not below the best of the moves
+    before it (``search_kernel`` with ``root_in_order``)."""
+    best = 0
+    value = root_scores[0]
+    ties = 1
+    for i in range(1, count):
+        score = root_scores[i]
+        if score > value:
+            value = score
+            best = i
+            ties = 1
+        elif score == value:
+            ties += 1
+            rng, pick = random_below(rng, ties)
+            if pick == 0:
+                best = i
+    return best, rng
 
 
 class TDMinimaxAgent(BaseAgent):
     """Alpha-beta minimax (depth 2 by default) with a TD-trained 128-40-2 net scoring the leaves (seed 002).
 
+    The suite's one alpha-beta search (``agents.alphabeta``) with the net as its evaluator:
+    ``td-minimax:weights=W`` plays as ``alphabeta:eval=td-minimax,weights=W,depth=2`` does,
+    but breaks exact ties along the move generator's order with its own generator.
+
     Args:
-        weights: path of a safetensors weights file written by ``training.td_minimax``
-            (default: the zoo's ``zoo/td-minimax/weights.safetensors``).
+        weights: path of a safetensors weights file written by ``training.td_minimax``, or
+            ``untrained`` (initial weights from ``seed``; the name says so). Required:
+            ``zoo:td-minimax`` is the trained agent.
         depth: search depth in plies (complete moves); with ``time``, the least depth searched.
         time: seconds per move; when given, the search deepens iteratively from ``depth``
-            while the next iteration is expected to end within the budget (a soft limit:
-            an iteration that has started is finished).
+            while the next iteration is expected to end within the budget.
         quiescence: search on through captures at the leaves, so the net scores only
             positions without a capture pending (a checkers adaptation; ``False`` is the
             seed's plain fixed-depth search).
         seed: seed for breaking exact ties between equally valued moves.
 
     Raises:
+        UnknownAgentError: no weights given.
         WeightsError: the weights file is missing, corrupt or not a td-minimax net.
     """
 
@@ -52,19 +101,16 @@ class TDMinimaxAgent(BaseAgent):
             raise ValueError(f"td-minimax: depth must be an integer from 1 to {MAX_DEPTH}, got {depth!r}")
         if time is not None and not (isinstance(time, (int, float)) and time > 0):
             raise ValueError(f"td-minimax: time must be a positive number of seconds, got {time!r}")
-        self.weights = None if weights is None else os.fspath(weights)
+        if weights is None:
+            raise UnknownAgentError(
+                "td-minimax: give weights=PATH (a net written by `checkers train td-minimax`), "
+                "use zoo:td-minimax for the trained agent, or weights=untrained for a net of initial weights"
+            )
+        self.weights = os.fspath(weights)
         self.depth = depth
         self.time = time
         self.quiescence = bool(quiescence)
-        if weights is None:
-            if not ZOO_WEIGHTS.exists():
-                raise WeightsError(
-                    f"td-minimax: no trained weights at {str(ZOO_WEIGHTS)!r}; train a net with "
-                    "`python -m training.td_minimax` and pass weights=PATH"
-                )
-            self.net = Net.load(ZOO_WEIGHTS)
-        else:
-            self.net = Net.load(weights)
+        self.net = load_net(self.weights, seed)
         self._setup()
 
     @classmethod
@@ -80,6 +126,7 @@ class TDMinimaxAgent(BaseAgent):
         return agent
 
     def _setup(self) -> None:
+        self._searcher = Searcher(self.net.evaluator(), tt_bits=TT_BITS, quiescence=self.quiescence)
         self._rng_state = self._fresh_rng_state()
         self.last_search: dict = {}
 
@@ -97,51 +144,24 @@ class TDMinimaxAgent(BaseAgent):
         return self.net.evaluate(mover, opponent, board.kings, board.turn == BLACK)
 
     def select_move(self, game: Game | Board) -> Move:
-        """The move the search prefers; given a ``Game``, moves that repeat a position of
-        the game or end it by the no-progress rule are scored as draws."""
+        """The move the search prefers under the game's draw rules (see ``agents.alphabeta``)."""
         board = game.board if isinstance(game, Game) else game
-        history, quiet, no_progress = _draw_context(game)
-        mover, opponent = board.mover_bitboards
-        black = board.turn == BLACK
-        started = _time.perf_counter()
-        depth = self.depth
-        previous = None
-        while True:
-            t0 = _time.perf_counter()
-            index, value, self._rng_state, nodes, moves = search(
-                mover, opponent, board.kings, black, depth, self.quiescence, *self.net.arrays, 1.0, self._rng_state,
-                history, len(history), quiet, no_progress,
+        searcher = self._searcher
+        if self.time is None:
+            # One kernel call, no result object: the per-move cost the old search had.
+            _value, depth, count, nodes = searcher.search_rows(
+                board, self.depth, Draws.of_game(game), self.depth, root_in_order=True
             )
-            spent = _time.perf_counter() - t0
-            if index < 0:
+            if count == 0:
                 raise ValueError(f"{self} has no legal move in {board.fen()}")
-            if self.time is None or depth >= MAX_DEPTH:
-                break
-            # Expect the next iteration to cost this one times the last growth (or 8).
-            growth = max(2.0, spent / previous) if previous else 8.0
-            if _time.perf_counter() - started + spent * growth > self.time:
-                break
-            previous = max(spent, 1e-6)
-            depth += 1
-        self.last_search = {"depth": depth, "value": float(value), "nodes": int(nodes)}
-        frm, _to, captured, path, hops = (int(x) for x in moves[index])
-        squares = [bit_to_square(frm)] + [bit_to_square((path >> (5 * i)) & 31) for i in range(hops)]
-        return Move(tuple(squares), captured)
-
-
-def _draw_context(game: Game | Board) -> tuple[np.ndarray, int, int]:
-    """``(positions since the last capture or man move, as int64 rows (black, white, kings,
-    black to move); plies since then; the no-progress limit or 0)`` for the search."""
-    if not isinstance(game, Game):
-        board = game
-        return np.array([[board.black, board.white, board.kings, int(board.turn == BLACK)]], dtype=np.int64), 0, 0
-    boards, moves = game.boards, game.moves
-    quiet = 0
-    for i in range(len(moves) - 1, -1, -1):
-        before = boards[i]
-        if moves[i].is_capture or not before.kings & BB_SQUARES[moves[i].path[0] - 1]:
-            break
-        quiet += 1
-    rows = [[b.black, b.white, b.kings, int(b.turn == BLACK)] for b in boards[len(boards) - 1 - quiet:]]
-    limit = game.rules.no_progress_plies or 0
-    return np.array(rows, dtype=np.int64), quiet, limit
+            scores, rows = searcher.root_scores, searcher.moves[0]
+        else:
+            if not board.has_legal_moves():
+                raise ValueError(f"{self} has no legal move in {board.fen()}")
+            result = searcher.search(board, MAX_DEPTH, self.time, Draws.of_game(game), first_depth=self.depth,
+                                     root_in_order=True)
+            depth, nodes, scores, rows = result.depth, result.nodes, result.root_scores, result.rows
+            count = len(rows)
+        row, self._rng_state = pick_tied(scores, count, self._rng_state)
+        self.last_search = {"depth": depth, "value": float(scores[row]), "nodes": nodes}
+        return row_move(rows[row])

@@ -18,6 +18,7 @@ import numba
 import numpy as np
 
 from checkers_env.bitboard import BB_BLACK_START, BB_WHITE_START, apply_move
+from checkers_env.encoding import active_inputs
 from checkers_env.game_state import (
     COLOR_BLACK,
     COLOR_WHITE,
@@ -35,8 +36,19 @@ from checkers_env.game_state import (
 )
 from checkers_env.kernels import MAX_MOVES, MOVE_FIELDS, generate_moves, random_below
 
-from .net import MAX_ACTIVE, encode, forward, sgd_step
-from .search import search
+from agents.alphabeta.evaluators import EVAL_NET, REWARD_NONE, SIGMOID
+from agents.alphabeta.kernel import (
+    MAX_PLY,
+    STACK_FIELDS,
+    TT_FIELDS,
+    VALUE_FIELDS,
+    begin_search,
+    position_hash,
+    search_kernel,
+)
+
+from .agent import TT_BITS, pick_tied
+from .net import LOSS, LOSS_PER_PLY, MAX_ACTIVE, forward, sgd_step
 
 # Result codes returned in ``result[0]``: the core's winner encoding.
 BLACK_WON = COLOR_BLACK
@@ -107,10 +119,26 @@ def play_training_game_from(
     moves = np.empty((MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
     cap = max_plies if max_plies > 0 else 100000
     history = np.empty((cap + 1, 4), dtype=np.int64)
-    blockade_value = 1.0 if blockade_counts else 0.0
     rules = rules_array(repetition, no_progress_plies, cap)
     keys = np.empty((1, history_for(rules)), dtype=np.int64)  # the core's game state, with ply and quiet
     keys[0, 0] = position_key(start_black, start_white)
+    # The search: the suite's alpha-beta with this net (updated in place) at the leaves.
+    hashes = np.empty(cap + 1, dtype=np.int64)
+    net = (w1, b1, np.zeros((0, w1.shape[1])), np.zeros(0), w2, b2)
+    codes = np.array([SIGMOID, SIGMOID, REWARD_NONE], dtype=np.int64)
+    scoring = np.array([LOSS, LOSS_PER_PLY, 1.0 if blockade_counts else 0.0, 1.0, 1e-9])
+    table = np.zeros((1 << TT_BITS, TT_FIELDS), dtype=np.int64)
+    table_values = table.view(np.float64)
+    killers = np.zeros((MAX_PLY, 2), dtype=np.int64)
+    history_scores = np.zeros((2, 32, 32), dtype=np.int64)
+    tree_moves = np.empty((MAX_PLY, MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
+    order_scores = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
+    order_index = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
+    stack = np.empty((MAX_PLY, STACK_FIELDS), dtype=np.int64)
+    values = np.empty((MAX_PLY, VALUE_FIELDS), dtype=np.float64)
+    root_scores = np.empty(MAX_MOVES, dtype=np.float64)
+    scratch = np.empty((2, w1.shape[1]), dtype=np.float64)
+    generation = 0
 
     mover = start_black if black_to_move else start_white
     opponent = start_white if black_to_move else start_black
@@ -126,6 +154,7 @@ def play_training_game_from(
     history[0, 1] = opponent if black else mover
     history[0, 2] = kings
     history[0, 3] = 1 if black else 0
+    hashes[0] = position_hash(history[0, 0], history[0, 1], kings, black)
     termination = END_NONE
     while True:
         n = generate_moves(mover, opponent, kings, black, moves)
@@ -144,10 +173,14 @@ def play_training_game_from(
             rng, choice = random_below(rng, n)
             learn = False
         else:
-            choice, _, rng, visited, _ = search(
-                mover, opponent, kings, black, depth, quiescence, w1, b1, w2, b2, blockade_value, rng,
-                history[since:], quiet + 1, quiet, no_progress_plies,
+            generation = begin_search(generation, table, killers, history_scores)
+            _, _, count, visited, _ = search_kernel(
+                mover, opponent, kings, black, depth, 1 << 62, EVAL_NET, net, codes, scoring, quiescence, True,
+                hashes[since:], quiet + 1 if repetition > 0 else 0, quiet, no_progress_plies,
+                generation, table, table_values, killers, history_scores, tree_moves, order_scores, order_index,
+                stack, values, root_scores, child_active, scratch,
             )
+            choice, rng = pick_tied(root_scores, count, rng)
             nodes += visited
         frm = moves[choice, 0]
         captured = moves[choice, 2]
@@ -157,9 +190,9 @@ def play_training_game_from(
         if learn:
             # Target: the chosen position's outputs seen from the same player. The net
             # sees it from its side to move (the opponent), so swap the two outputs.
-            cn = encode(o, m, k, not black, child_active)
+            cn = active_inputs(o, m, k, not black, child_active)
             c0, c1 = forward(child_active, cn, w1, b1, w2, b2, hidden)
-            na = encode(mover, opponent, kings, black, active)
+            na = active_inputs(mover, opponent, kings, black, active)
             loss_sum += sgd_step(active, na, c1, c0, lr_game, w1, b1, w2, b2, hidden)
             steps += 1
 
@@ -175,6 +208,7 @@ def play_training_game_from(
         history[ply, 2] = kings
         history[ply, 3] = 1 if black else 0
         remember_position(keys, 0, quiet, position_key(history[ply, 0], history[ply, 1]))
+        hashes[ply] = position_hash(history[ply, 0], history[ply, 1], kings, black)
 
     # The game is over in (mover, opponent, kings) with ``black`` to move.
     winner = winner_of(termination, COLOR_BLACK if black else COLOR_WHITE)
@@ -205,8 +239,8 @@ def _final_steps(mover, opponent, kings, black, draw, lr, w1, b1, w2, b2, loser_
     (``mover``, Black if ``black``) has just lost unless the game is a ``draw``: first the
     winner's view (the board seen from the side that made the last move) towards (1, 0),
     then the loser's view towards (0, 1); on a draw both views towards (0, 0)."""
-    winner_n = encode(opponent, mover, kings, not black, winner_active)
-    loser_n = encode(mover, opponent, kings, black, loser_active)
+    winner_n = active_inputs(opponent, mover, kings, not black, winner_active)
+    loser_n = active_inputs(mover, opponent, kings, black, loser_active)
     if draw:
         sgd_step(winner_active, winner_n, 0.0, 0.0, lr, w1, b1, w2, b2, hidden)
         sgd_step(loser_active, loser_n, 0.0, 0.0, lr, w1, b1, w2, b2, hidden)

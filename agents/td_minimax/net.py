@@ -33,15 +33,19 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from checkers_env.bitboard import lowest_bit_index
+from agents.alphabeta.evaluators import MAX_ACTIVE, SIGMOID, Evaluator, mlp
+from checkers_env.encoding import active_inputs
 from checkers_env.errors import WeightsError
 from checkers_env.files import write_atomic
 
 NUM_INPUTS = 128
 NUM_HIDDEN = 40
 NUM_OUTPUTS = 2
-#: Most inputs that can be 1 at once (24 pieces), rounded up.
-MAX_ACTIVE = 32
+
+#: A side with no legal move ``ply`` plies below the root is worth ``-(LOSS - LOSS_PER_PLY
+#: * ply)`` to itself: beyond the net's (-1, 1) at any ply the search reaches.
+LOSS = 2.0
+LOSS_PER_PLY = 0.01
 
 FORMAT = "td-minimax-v1"
 INPUT_LAYOUT = (
@@ -51,34 +55,6 @@ INPUT_LAYOUT = (
 
 
 # -- kernels -------------------------------------------------------------------------------
-
-
-@numba.njit(cache=True, inline="always")
-def encode(own, opponent, kings, own_is_black, active):
-    """Write the indices of the inputs that are 1 into ``active``; return how many.
-
-    ``own`` is the side whose view the inputs take (normally the side to move);
-    ``own_is_black`` chooses the frame (White's view turns the board: bit ``b -> 31 - b``).
-    """
-    n = 0
-    for plane in range(4):
-        if plane == 0:
-            pieces = own & ~kings
-        elif plane == 1:
-            pieces = own & kings
-        elif plane == 2:
-            pieces = opponent & ~kings
-        else:
-            pieces = opponent & kings
-        pieces &= 0xFFFFFFFF
-        while pieces:
-            b = lowest_bit_index(pieces)
-            pieces &= pieces - 1
-            if not own_is_black:
-                b = 31 - b
-            active[n] = 32 * plane + b
-            n += 1
-    return n
 
 
 @numba.njit(cache=True, inline="always")
@@ -110,7 +86,7 @@ def forward(active, n, w1, b1, w2, b2, hidden):
 @numba.njit(cache=True, inline="always")
 def evaluate_position(own, opponent, kings, own_is_black, w1, b1, w2, b2, active, hidden):
     """Net outputs for a position seen from ``own`` (normally the side to move)."""
-    n = encode(own, opponent, kings, own_is_black, active)
+    n = active_inputs(own, opponent, kings, own_is_black, active)
     return forward(active, n, w1, b1, w2, b2, hidden)
 
 
@@ -153,7 +129,7 @@ def train_kernel(own, opponent, kings, own_is_black, target0, target1, lr, w1, b
     """One SGD step on one position (Python entry point); returns the error before it."""
     active = np.empty(MAX_ACTIVE, dtype=np.int64)
     hidden = np.empty(w1.shape[1], dtype=np.float64)
-    n = encode(own, opponent, kings, own_is_black, active)
+    n = active_inputs(own, opponent, kings, own_is_black, active)
     return sgd_step(active, n, target0, target1, lr, w1, b1, w2, b2, hidden)
 
 
@@ -194,6 +170,15 @@ class Net:
     @property
     def hidden(self) -> int:
         return self.w1.shape[1]
+
+    def evaluator(self) -> Evaluator:
+        """The net as the search's leaf evaluator (sharing these arrays, not copies):
+        ``out[0] - out[1]``; a side with no move at ``ply`` plies scores
+        ``-(LOSS - LOSS_PER_PLY * ply)``, outside the net's (-1, 1)."""
+        return mlp(
+            self.w1, self.b1, self.w2, self.b2, hidden_activation=SIGMOID, output_activation=SIGMOID,
+            loss=LOSS, loss_per_ply=LOSS_PER_PLY, win_bound=1.0,
+        )
 
     def copy(self) -> Net:
         return Net(*(a.copy() for a in self.arrays))
@@ -306,7 +291,6 @@ __all__ = [
     "NUM_OUTPUTS",
     "Net",
     "WeightsError",
-    "encode",
     "evaluate_kernel",
     "evaluate_position",
     "forward",

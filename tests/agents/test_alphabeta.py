@@ -14,20 +14,15 @@ from collections import deque
 import numpy as np
 import pytest
 
-from agents.alphabeta import (
-    MAX_DEPTH,
-    WIN,
-    WIN_BOUND,
-    AlphaBetaAgent,
-    Searcher,
-    evaluate,
-    repetition_hashes,
-)
-from checkers_env import BLACK, WHITE, Board, Game, Move, make_agent
+from agents.alphabeta import MAX_DEPTH, AlphaBetaAgent, Draws, Searcher
+from agents.alphabeta.evaluators import MATERIAL, POSITIONAL, WIN, hand_value
+from checkers_env import BLACK, WHITE, Board, Game, make_agent
 from checkers_env.bitboard import apply_move, jumpers
 from checkers_env.kernels import generate_moves_kernel, new_move_buffer
 
 MAN, KING = 100, 140  # the material evaluation's weights
+WIN_BOUND = WIN - 1000
+EVALUATORS = {"material": MATERIAL, "positional": POSITIONAL}
 
 
 def sq(name: str) -> int:
@@ -164,12 +159,12 @@ THREE_FOR_ONE = board(black=("a1", "b2", "c3", "e3"), white=("c5", "e5", "c7", "
 def test_finds_the_shot(position, gain):
     mover, opponent = position.mover_bitboards
     before = _material(mover, opponent, position.kings, True)
-    searcher = Searcher(tt_bits=12)
+    searcher = Searcher(MATERIAL, tt_bits=12)
     for depth in (2, 3, 4):
-        result = searcher.search(position, depth, eval="material")
+        result = searcher.search(position, depth)
         assert [str(m) for m in result.best_moves] == ["11-15"], depth
         assert result.value == before + gain == reference_value(mover, opponent, position.kings, True, depth, set())
-    assert [str(m) for m in searcher.search(position, 4, eval="positional").best_moves] == ["11-15"]
+    assert [str(m) for m in Searcher(POSITIONAL, tt_bits=12).search(position, 4).best_moves] == ["11-15"]
     agent = make_agent("alphabeta:depth=4")
     assert str(agent.select_move(Game(position))) == "11-15"
 
@@ -213,7 +208,7 @@ def test_king_against_man_wins_in_the_fewest_plies(fen, plies, depth):
     position = Board.from_fen(fen)
     solver = Solver([position])
     assert solver.outcome(position) == ("W", plies)
-    result = Searcher(tt_bits=12).search(position, depth, eval="material")
+    result = Searcher(MATERIAL, tt_bits=12).search(position, depth)
     assert result.win_in == plies
     winning = {str(m) for m in position.legal_moves() if solver.outcome(position.play(m)) == ("L", plies - 1)}
     assert {str(m) for m in result.best_moves} == winning
@@ -231,7 +226,7 @@ def test_forced_crowning():
     assert solver.outcome(position) == ("W", 9)
     outcomes = {str(m): solver.outcome(position.play(m)) for m in position.legal_moves()}
     assert outcomes == {"25-29": ("L", 8), "8-11": None, "8-12": None}
-    result = Searcher(tt_bits=12).search(position, 8, eval="material")
+    result = Searcher(MATERIAL, tt_bits=12).search(position, 8)
     assert [str(m) for m in result.best_moves] == ["25-29"] and result.win_in == 9
     assert _engine_vs_best_defence(position, 8, solver)[0] == 9
 
@@ -253,7 +248,7 @@ def test_agrees_with_exhaustive_search_on_every_two_piece_ending():
                     for turn in (BLACK, WHITE):
                         positions.append(Board.from_squares((black_square,), (white_square,), kings, turn))
     solver = Solver(positions)
-    searcher = Searcher(tt_bits=14)
+    searcher = Searcher(MATERIAL, tt_bits=14)
     depth = 6
     rng = np.random.default_rng(7)
     checked = {"W": 0, "L": 0, "draw": 0}
@@ -262,7 +257,7 @@ def test_agrees_with_exhaustive_search_on_every_two_piece_ending():
         if not position.has_legal_moves():
             continue
         truth = solver.outcome(position)
-        result = searcher.search(position, depth, eval="material")
+        result = searcher.search(position, depth)
         if truth is not None and truth[1] <= depth:
             sign = 1 if truth[0] == "W" else -1
             assert result.value == sign * (WIN - truth[1]), position.fen()
@@ -307,19 +302,19 @@ def _game_draws(game: Game) -> set[tuple]:
 
 
 def _positional(mover, opponent, kings, black_to_move):
-    return int(evaluate(mover, opponent, kings, black_to_move, 1))
+    return int(hand_value(mover, opponent, kings, black_to_move, 1))
 
 
 @pytest.mark.parametrize("eval_name, leaf, count", [("material", _material, 50), ("positional", _positional, 10)])
 def test_same_value_and_best_moves_as_plain_minimax(eval_name, leaf, count):
-    searcher = Searcher(tt_bits=14)  # one table for all: earlier searches must not leak in
+    searcher = Searcher(EVALUATORS[eval_name], tt_bits=14)  # one table for all: earlier searches must not leak in
     depth = 4
     for game in _random_games(count, seed=11 if eval_name == "material" else 12):
         position = game.board
         mover, opponent = position.mover_bitboards
         side = position.turn == BLACK
         draws = _game_draws(game)
-        result = searcher.search(position, depth, eval=eval_name, draws=repetition_hashes(game))
+        result = searcher.search(position, depth, draws=Draws.of_game(game))
         children = {}
         for move in position.legal_moves():
             child = position.play(move)
@@ -345,10 +340,10 @@ def test_evaluation_is_the_same_for_either_colour(eval_name):
         b = game.board
         mover, opponent = b.mover_bitboards
         side = b.turn == BLACK
-        value = evaluate(mover, opponent, b.kings, side, kind)
-        turned = evaluate(_half_turn(mover), _half_turn(opponent), _half_turn(b.kings), not side, kind)
+        value = hand_value(mover, opponent, b.kings, side, kind)
+        turned = hand_value(_half_turn(mover), _half_turn(opponent), _half_turn(b.kings), not side, kind)
         assert value == turned, b.fen()
-    assert evaluate(Board().black, Board().white, 0, True, kind) == 0
+    assert hand_value(Board().black, Board().white, 0, True, kind) == 0
 
 
 # -- repetitions -----------------------------------------------------------------------------------------
@@ -364,27 +359,27 @@ def _repeating_game() -> Game:
     return game
 
 
-def test_repetition_hashes_start_after_the_last_irreversible_move():
+def test_draw_hashes_start_after_the_last_irreversible_move():
     game = _repeating_game()
-    assert len(repetition_hashes(game)) == 5
+    assert len(Draws.of_game(game).hashes) == 5
     game = Game()
     game.play("11-15")
-    assert len(repetition_hashes(game)) == 1  # a man move: nothing before it can come back
+    assert len(Draws.of_game(game).hashes) == 1  # a man move: nothing before it can come back
 
 
 def test_does_not_repeat_when_ahead_and_seeks_the_repetition_when_behind():
     game = _repeating_game()
     assert game.board.turn == BLACK and game.repetitions() == 2
-    searcher = Searcher(tt_bits=12)
-    result = searcher.search(game.board, 4, eval="material", draws=repetition_hashes(game))
+    searcher = Searcher(MATERIAL, tt_bits=12)
+    result = searcher.search(game.board, 4, draws=Draws.of_game(game))
     assert result.value == KING  # two kings against one
     moves = {str(m) for m in result.best_moves}
     assert "11-15" not in moves and moves == {str(m) for m in game.legal_moves()} - {"11-15"}
     # Without the history the repeating move is as good as any other.
-    assert "11-15" in {str(m) for m in searcher.search(game.board, 4, eval="material").best_moves}
+    assert "11-15" in {str(m) for m in searcher.search(game.board, 4).best_moves}
     # White, a king down, takes the draw: after 11-15, 28-32 repeats.
     game.play("11-15")
-    result = searcher.search(game.board, 4, eval="material", draws=repetition_hashes(game))
+    result = searcher.search(game.board, 4, draws=Draws.of_game(game))
     assert [str(m) for m in result.best_moves] == ["28-32"] and result.value == 0
     # The agent follows the game's own history.
     agent = AlphaBetaAgent(depth=4, eval="material", seed=1)
@@ -482,3 +477,89 @@ def test_beats_random():
         while not game.is_over():
             game.play(players[game.board.turn].select_move(game))
         assert game.winner is not None and isinstance(players[game.winner], AlphaBetaAgent)
+
+
+# -- the evaluator door ----------------------------------------------------------------------------------
+
+
+def _net_minimax(evaluator, board: Board, depth: int, quiescence: bool, ply: int = 0) -> float:
+    """Plain negamax without pruning over an evaluator's leaf values, move rewards and
+    terminal scores (no draw rules: the positions carry no history)."""
+    from agents.alphabeta import evaluate
+    from agents.alphabeta.evaluators import REWARD_MATERIAL_LOG, material_log_reward
+
+    moves = board.legal_moves()
+    if not moves:
+        value = evaluator.loss - evaluator.loss_per_ply * ply
+        return -value
+    mover, opponent = board.mover_bitboards
+    if depth <= 0 and not (quiescence and board.is_capture_position()):
+        return evaluate(evaluator, mover, opponent, board.kings, board.turn == BLACK)
+    best = -np.inf
+    for move in moves:
+        child = board.play(move)
+        reward = 0.0
+        if evaluator.move_reward == REWARD_MATERIAL_LOG and child.has_legal_moves():
+            m, o = child.mover_bitboards
+            reward = material_log_reward(mover, opponent, board.kings, m, o, child.kings, child.turn == BLACK)
+        best = max(best, reward - _net_minimax(evaluator, child, depth - 1, quiescence, ply + 1))
+    return best
+
+
+def _door_evaluators():
+    from agents.alphabeta import make_evaluator
+
+    return {
+        "material": (MATERIAL, True),
+        "positional": (POSITIONAL, True),
+        "td-minimax": (make_evaluator("td-minimax", "untrained", seed=3), True),
+        "slow-fast": (make_evaluator("slow-fast", "untrained", seed=4), False),
+    }
+
+
+@pytest.mark.parametrize("name", ["material", "positional", "td-minimax", "slow-fast"])
+def test_every_evaluator_through_the_door_equals_plain_minimax(name):
+    evaluator, quiescence = _door_evaluators()[name]
+    for depth in (1, 2, 3):
+        searcher = Searcher(evaluator, tt_bits=12, quiescence=quiescence)
+        for game in _random_games(4, seed=30 + depth):
+            board = game.board
+            result = searcher.search(board, depth, exact_root=True)
+            for row, move in enumerate(result.rows):
+                from agents.alphabeta import row_move
+
+                child = board.play(row_move(move))
+                reward = 0.0
+                if evaluator.move_reward and child.has_legal_moves():
+                    from agents.alphabeta.evaluators import material_log_reward
+
+                    m, o = board.mover_bitboards
+                    cm, co = child.mover_bitboards
+                    reward = material_log_reward(m, o, board.kings, cm, co, child.kings, child.turn == BLACK)
+                expected = reward - _net_minimax(evaluator, child, depth - 1, quiescence, 1)
+                assert result.root_scores[row] == pytest.approx(expected, abs=1e-9), (name, depth, board.fen())
+
+
+def test_td_minimax_agent_is_alphabeta_with_its_net_at_depth_two(tmp_path):
+    from agents.td_minimax import Net
+
+    path = tmp_path / "net.safetensors"
+    Net.initial(seed=5, scale=0.5).save(path)
+    td = make_agent(f"td-minimax:weights={path}")
+    ab = make_agent(f"alphabeta:eval=td-minimax,weights={path},depth=2")
+    assert str(ab) == f"alphabeta:depth=2,eval=td-minimax,weights={path}"
+    for game in _random_games(15, seed=41):
+        best = {str(m) for m in ab.search(game).best_moves}
+        assert str(td.select_move(game)) in best, game.board.fen()
+
+
+@pytest.mark.parametrize("spec", ["td-minimax", "slow-fast", "td-minimax:depth=3"])
+def test_nets_without_weights_are_refused_unless_untrained_is_named(spec):
+    from checkers_env.errors import UnknownAgentError
+
+    with pytest.raises(UnknownAgentError, match="weights=untrained"):
+        make_agent(spec)
+    kind = spec.split(":")[0]
+    agent = make_agent(f"{kind}:weights=untrained,seed=1")
+    assert "weights=untrained" in str(agent)
+    assert agent.select_move(Game()) in Game().legal_moves()

@@ -371,12 +371,12 @@ def test_agent_spec_and_legal_play(tmp_path):
 
 
 def test_agent_takes_a_win_and_a_depth_two_agent_sees_a_recapture():
-    agent = SlowFastAgent(seed=0)  # untrained: the rewards decide
+    agent = SlowFastAgent(weights="untrained", seed=0)  # the rewards decide
     game = Game(start=Board.from_fen("W:W32,K19:B28"))
     assert str(agent.select_move(game)) != "32-27"  # every king move wins at once
     # White to move: 30-26 lets Black jump 22x31 and crown; depth 2 sees the loss of material.
     board = Board.from_fen("W:W30,K3:B22,K5")
-    deep = SlowFastAgent(depth=2, seed=0)
+    deep = SlowFastAgent(weights="untrained", depth=2, seed=0)
     moves, worth = deep.move_values(Game(start=board))
     losing = [w for m, w in zip(moves, worth) if str(m) == "30-26"]
     assert losing and losing[0] < max(worth)

@@ -11,9 +11,21 @@ import torch
 
 from agents.td_minimax import Net, TDMinimaxAgent, WeightsError
 from agents.td_minimax.learn import final_corrections, play_training_game, RESULT_FIELDS
-from agents.td_minimax.net import MAX_ACTIVE, encode, train_kernel
-from agents.td_minimax.search import search
+from agents.td_minimax.net import MAX_ACTIVE, train_kernel
+from checkers_env.encoding import active_inputs
+from agents.alphabeta import Draws, Searcher
+from agents.alphabeta.searcher import board_hash
+from agents.td_minimax.agent import pick_tied
 from checkers_env import BLACK, Board, Game, Rules, make_agent, square_to_bit
+
+
+def search(net: Net, board: Board, depth: int, quiescence: bool = True, draws: Draws | None = None, rng: int = 7):
+    """``(row, value, rows)``: the td-minimax search (the suite's alpha-beta with the net),
+    its choice with ties broken as the agent and the trainer break them."""
+    searcher = Searcher(net.evaluator(), tt_bits=10, quiescence=quiescence)
+    result = searcher.search(board, depth, draws=draws, first_depth=depth, root_in_order=True)
+    row, _ = pick_tied(result.root_scores, len(result.rows), rng)
+    return row, result.value, result.rows
 
 
 def random_positions(count: int, seed: int = 0) -> list[Board]:
@@ -63,7 +75,7 @@ def test_inputs_match_square_reference():
     for board in random_positions(60, seed=1):
         mover, opponent = board.mover_bitboards
         active = np.zeros(MAX_ACTIVE, dtype=np.int64)
-        n = encode(mover, opponent, board.kings, board.turn == BLACK, active)
+        n = active_inputs(mover, opponent, board.kings, board.turn == BLACK, active)
         x = np.zeros(128)
         x[active[:n]] = 1.0
         assert n == bin(board.black | board.white).count("1")
@@ -157,16 +169,13 @@ def test_in_game_step_targets_the_chosen_position_seen_from_the_mover():
     take the start position towards the swapped outputs of the chosen position."""
     net = Net.initial(seed=13, scale=0.4)
     reference = net.copy()
-    history = np.array([[Board().black, Board().white, 0, 1]], dtype=np.int64)
     result = np.zeros(RESULT_FIELDS, dtype=np.int64)
     rng = 99
     play_training_game(*net.arrays, 2, True, 0.5, 0.0, True, 0.0, 0, 1, 80, 3, rng, result)
     assert result[4] == 1  # one ply
 
     start = Board()
-    index, _, _, _, moves = search(
-        start.black, start.white, 0, True, 2, True, *reference.arrays, 1.0, rng, history, 1, 0, 80
-    )
+    index, _, moves = search(reference, start, 2, rng=rng)
     frm, to = int(moves[index, 0]), int(moves[index, 1])
     child = Board(start.black & ~(1 << frm) | (1 << to), start.white, 0, 1)
     opp_doing, own_doing = reference.evaluate(child.white, child.black, 0, False)  # White to move
@@ -193,12 +202,7 @@ def _minimax(net: Net, board: Board, depth: int, quiescence: bool, ply: int = 0)
 def test_alphabeta_value_equals_plain_minimax(depth, quiescence):
     net = Net.initial(seed=21, scale=0.5)
     for board in random_positions(12, seed=depth):
-        mover, opponent = board.mover_bitboards
-        history = np.zeros((1, 4), dtype=np.int64)  # no game history: nothing repeats
-        index, value, _, _, _ = search(
-            mover, opponent, board.kings, board.turn == BLACK, depth, quiescence, *net.arrays, 1.0, 7,
-            history, 0, 0, 0,
-        )
+        index, value, _ = search(net, board, depth, quiescence)
         assert value == pytest.approx(_minimax(net, board, depth, quiescence), abs=1e-12)
         chosen = board.legal_moves()
         assert 0 <= index < len(chosen)
@@ -207,15 +211,13 @@ def test_alphabeta_value_equals_plain_minimax(depth, quiescence):
 def test_root_moves_into_repeated_positions_score_as_draws():
     net = material_net()
     board = Board.from_fen("B:WK29:BK1,K6")  # Black is ahead: every move scores above 0
-    mover, opponent = board.mover_bitboards
     children = [board.play(move) for move in board.legal_moves()]
-    args = (mover, opponent, board.kings, True, 2, True, *net.arrays, 1.0, 7)
-    empty = np.zeros((1, 4), dtype=np.int64)
-    assert search(*args, empty, 0, 0, 0)[1] > 0.2
-    history = np.array([[c.black, c.white, c.kings, 0] for c in children], dtype=np.int64)
-    assert search(*args, history, len(history), 0, 0)[1] == 0.0  # all of them repeat
-    assert search(*args, history[:1], 1, 0, 0)[1] > 0.2  # one repeats: another is chosen
-    assert search(*args, empty, 0, 79, 80)[1] == 0.0  # every king move completes 80 quiet plies
+    assert search(net, board, 2)[1] > 0.2
+    history = np.array([board_hash(c) for c in children], dtype=np.int64)
+    assert search(net, board, 2, draws=Draws(history))[1] == 0.0  # all of them repeat
+    assert search(net, board, 2, draws=Draws(history[:1]))[1] > 0.2  # one repeats: another is chosen
+    # Every king move completes 80 quiet plies.
+    assert search(net, board, 2, draws=Draws(np.zeros(0, np.int64), 79, 80))[1] == 0.0
 
 
 def material_net() -> Net:

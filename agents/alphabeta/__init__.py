@@ -1,0 +1,214 @@
+"""The one alpha-beta search of the suite, with swappable leaf evaluators.
+
+    >>> from checkers_env import Game, make_agent
+    >>> agent = make_agent("alphabeta:depth=4,eval=material,seed=1")
+    >>> move = agent.select_move(Game())
+    >>> agent.last_search.depth
+    4
+
+Every searching agent is this search and an evaluator (the OpenSpiel habit): ``alphabeta``
+with material or positional points, ``td-minimax`` with its TD-trained net at depth 2, the
+slow/fast learner's playing agent with its value net and move rewards, and any later net
+through the same door (``evaluators``). ``td-minimax``'s self-play trainer calls the same
+kernel.
+
+Spec strings
+------------
+``alphabeta:depth=D,time=S,eval=E,weights=W,seed=N``
+
+- ``eval``: ``positional`` (default), ``material``, or a learned net: ``td-minimax`` or
+  ``slow-fast``;
+- ``weights`` (nets only): ``zoo`` (default: the zoo entry's weights of that name), a
+  weights file, or ``untrained`` (a net of initial weights from ``seed``, and the name says
+  so). ``alphabeta:eval=td-minimax,depth=2`` is the search of ``zoo:td-minimax``.
+
+Parts: ``kernel`` (the numba negamax), ``evaluators`` (the door: material, positional, the
+mover-frame MLP), ``searcher`` (``Searcher``, ``SearchResult``, ``Draws``: the driver, its
+memory and the game's draw rules).
+
+The search
+----------
+One iterative kernel (an explicit stack, one move buffer per ply, no allocation, no
+recursion) runs a fail-soft negamax with alpha-beta pruning over complete moves, in float64
+(integer-valued for the hand-written evaluations, so their ties stay exact); Python drives
+iterative deepening (depth 1, 2, ... up to ``depth``, or until ``time`` runs out).
+
+- **Quiescence.** At depth 0 a position where the side to move must capture is not
+  evaluated: its captures are searched on (captures are mandatory, so there is no
+  "stand pat") until a quiet position is reached (an option: td-minimax's
+  ``quiescence=False`` is its seed's plain search).
+- **Terminal positions.** A side with no legal move loses: ``-(loss - loss_per_ply * ply)``
+  with the evaluator's numbers (``-WIN + ply`` for the hand-written ones), so that a
+  shorter win (and a longer loss) scores better. A search that finds a forced win or loss
+  within its nominal depth stops deepening: a deeper search gives the same value and moves.
+- **Move rewards.** An evaluator may give each move a reward (the slow/fast learner's
+  material reward): a move is worth its reward minus the value of the position it leads
+  to, and the windows move with it.
+- **Move ordering.** The transposition-table move first; then, for captures, the number
+  of pieces (and kings) captured and crowning; for quiet moves, crowning, two killer moves
+  per ply and a history heuristic (``depth**2`` per cut-off, halved between searches).
+  ``root_in_order`` keeps the root's moves in ``generate_moves`` order (td-minimax breaks
+  ties along that order).
+- **Transposition table.** Zobrist hashing (``ZOBRIST``: a fixed random int64 per square x
+  piece kind, plus one for the side to move, updated incrementally move by move), a table of
+  ``2**TT_BITS`` entries (key, depth/bound/move/generation packed in one int64, and the
+  float64 value) with depth-preferred replacement. A stored value cuts the search off only
+  when it was stored *in the same search* at *exactly the same* remaining depth; entries
+  of earlier searches only order moves. That keeps every root value exactly the
+  depth-``d`` minimax value (the tests check it against a plain minimax), so the choice
+  among moves never depends on what the table happened to hold.
+- **Ties.** Root moves are searched with the window lowered by the evaluator's tie margin
+  (one point; ``1e-9`` for nets), so every move whose value equals the best is known
+  exactly; the agent picks one of them with its seeded generator.
+- **Draw rules, from the game** (``Draws.of_game``: ``Game.positions_since_progress()`` and
+  ``Game.plies_since_progress``). *Repetition*: a position reached from the root by king
+  moves only (no capture, no man move) that is one of the game's positions since its last
+  progress scores as a draw (0). A second occurrence already counts (conservative, and it
+  keeps the rule simple): an agent that is ahead does not walk back into a position that
+  would repeat, one that is behind steers toward it. Repetitions arising only inside the
+  tree are not detected (they would make values depend on the path and break the table's
+  exactness). *No progress*: a node whose plies since progress (the game's plus the
+  path's) reach the limit scores as a draw; when the limit is within reach of the search,
+  the table only orders moves (a value then depends on the path). Draws are scored before
+  a lost position (the game itself checks the loss first: a difference only for a king
+  move that blocks the opponent completely on a repeated position). The ply cap (400) is
+  not seen.
+- **Time.** With ``time`` the next iteration starts only if it is expected to finish
+  (its predecessor took less than a third of what is left), and the kernel gets a node
+  budget of (time left x measured nodes/s) as a hard limit; an iteration cut off by the
+  budget is discarded and the last complete one decides. The first iteration always
+  completes.
+"""
+
+from __future__ import annotations
+
+import importlib
+import math
+
+import numpy as np
+
+from checkers_env import BaseAgent, Game, Move
+from checkers_env.errors import UnknownAgentError
+
+from .evaluators import MATERIAL, POSITIONAL, Evaluator, evaluate, mlp
+from .kernel import MAX_DEPTH, ZOBRIST, has_moves, position_hash, search_kernel
+from .searcher import Draws, SearchResult, Searcher, board_hash, row_move
+
+#: Evaluations by name: hand-written ones, and learned nets as ``module:function`` loaders
+#: taking ``weights`` (``zoo``, ``untrained`` or a file) and ``seed`` (for ``untrained``).
+EVALS: dict[str, Evaluator | str] = {
+    "material": MATERIAL,
+    "positional": POSITIONAL,
+    "td-minimax": "agents.td_minimax:load_evaluator",
+    "slow-fast": "agents.slow_fast:load_evaluator",
+}
+
+
+def make_evaluator(eval: str, weights: str | None = None, seed: int | None = None) -> Evaluator:
+    """The evaluator named ``eval`` (see ``EVALS``), with ``weights`` for a net.
+
+    Raises:
+        UnknownAgentError: an unknown evaluator, or weights for a hand-written one.
+    """
+    entry = EVALS.get(eval)
+    if entry is None:
+        raise UnknownAgentError(f"alphabeta: eval must be one of {', '.join(EVALS)}, got {eval!r}")
+    if isinstance(entry, Evaluator):
+        if weights is not None:
+            raise UnknownAgentError(f"alphabeta: eval={eval} takes no weights (got weights={weights})")
+        return entry
+    module, function = entry.split(":")
+    return getattr(importlib.import_module(module), function)("zoo" if weights is None else weights, seed)
+
+
+class AlphaBetaAgent(BaseAgent):
+    """Alpha-beta search in numba with a swappable evaluation: depth 6 by default, or as deep as ``time`` allows.
+
+    See the package docstring for the search, ``evaluators`` for the evaluations.
+
+    Args:
+        depth: nominal search depth in plies, 1-64 (quiescence searches captures beyond it).
+            Default: 6 without ``time``; with ``time``, as deep as the time allows.
+        time: seconds per move; iterative deepening stops when it runs out (hard limit
+            through a node budget). Timed searches are not reproducible.
+        eval: ``positional`` (default), ``material``, ``td-minimax`` or ``slow-fast``.
+        weights: a net's weights: ``zoo`` (the default), a file, or ``untrained``.
+        seed: seed of the generator that breaks ties between equally good moves (and of
+            an ``untrained`` net).
+
+    Attributes:
+        last_search: the ``SearchResult`` of the last ``select_move`` (depth reached,
+            nodes, nodes/s, score), or None.
+    """
+
+    kind = "alphabeta"
+
+    def __init__(
+        self,
+        depth: int | None = None,
+        time: float | None = None,
+        eval: str = "positional",
+        weights: str | None = None,
+        seed: int | None = None,
+    ):
+        if depth is not None and (
+            isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or not 1 <= depth <= MAX_DEPTH
+        ):
+            raise ValueError(f"alphabeta: depth must be an integer from 1 to {MAX_DEPTH}, got {depth!r}")
+        if time is not None and (
+            isinstance(time, bool)
+            or not isinstance(time, (int, float, np.floating, np.integer))
+            or not math.isfinite(time)
+            or time <= 0
+        ):
+            raise ValueError(f"alphabeta: time must be a positive number of seconds per move, got {time!r}")
+        if eval not in EVALS:
+            raise ValueError(f"alphabeta: eval must be one of {', '.join(EVALS)}, got {eval!r}")
+        super().__init__(seed=seed)
+        self.depth = None if depth is None else int(depth)
+        self.time = None if time is None else float(time)
+        self.eval = eval
+        self.weights = weights
+        self.evaluator = make_evaluator(eval, weights, seed)
+        self.last_search: SearchResult | None = None
+        self._searcher: Searcher | None = None
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        if self._searcher is not None:
+            self._searcher.clear()
+        self.last_search = None
+
+    def search(self, game: Game) -> SearchResult:
+        """Search the game's current position under the game's draw rules."""
+        if self._searcher is None:
+            self._searcher = Searcher(self.evaluator)
+        return self._searcher.search(game.board, self.depth, self.time, Draws.of_game(game))
+
+    def select_move(self, game: Game) -> Move:
+        result = self.search(game)
+        self.last_search = result
+        moves = result.best_moves
+        if len(moves) == 1:
+            return moves[0]
+        return moves[int(self.rng.integers(len(moves)))]
+
+
+__all__ = [
+    "AlphaBetaAgent",
+    "Draws",
+    "EVALS",
+    "Evaluator",
+    "MAX_DEPTH",
+    "SearchResult",
+    "Searcher",
+    "ZOBRIST",
+    "board_hash",
+    "evaluate",
+    "has_moves",
+    "make_evaluator",
+    "mlp",
+    "position_hash",
+    "row_move",
+    "search_kernel",
+]

@@ -1,0 +1,389 @@
+"""The search's leaf evaluators: one door for hand-written evaluations and learned nets.
+
+The kernel (``kernel.search_kernel``) never knows which agent it serves: it receives an
+evaluator as plain numbers and arrays (:class:`Evaluator`), the OpenSpiel habit of one
+search and many evaluators. Every value is a float64 from the view of the side to move.
+
+An evaluator is
+
+- ``kind``: ``EVAL_MATERIAL`` and ``EVAL_POSITIONAL`` (integer points, a man is 100: see
+  the tables below), or ``EVAL_NET``: a multilayer perceptron over the 128 binary inputs of
+  the mover's frame (:func:`checkers_env.encoding.active_inputs`);
+- the net's arrays (empty for the hand-written kinds): ``w_in [128, H1]`` (input-major, so
+  the <= 24 active inputs add up contiguous rows), ``b_in [H1]``, an optional second hidden
+  layer ``w_mid [H2, H1]``, ``b_mid [H2]`` (``[0, H1]`` / ``[0]`` when absent), and
+  ``w_out [O, H]``, ``b_out [O]`` (torch's ``nn.Linear`` layout), with ``codes`` =
+  ``(hidden activation, output activation, move reward)``. The value of the net is
+  ``out[0] - out[1]`` for two outputs (td-minimax: how well the mover does minus how well
+  the opponent does), ``2 out[0] - 1`` for one sigmoid output (a win probability) and
+  ``out[0]`` for one linear output;
+- the scores of a side with no legal move, ``-(loss - loss_per_ply * ply)`` (times
+  ``blockade_value`` when it still has pieces, the td-minimax curriculum), and
+  ``win_bound``: values beyond it are forced results, which the table stores relative to
+  the node and the driver stops deepening on;
+- an optional reward per move (``REWARD_MATERIAL_LOG``: seed 000's ``0.1 ln(m_B / m_A)`` of
+  the material ratio, zero into a finished position): a move is then worth its reward
+  minus the value of the position it leads to, the slow/fast learner's ``R + V``.
+
+A new net goes through the same door: build an :class:`Evaluator` with :func:`mlp`
+(weights in the layouts above), no kernel changes. Deeper nets than two hidden layers need
+the door widened.
+
+``material``: man 100, king 140.
+
+``positional`` (weights in the ``W_*`` constants), each term own minus the opponent's:
+
+======================  =====  ===========================================================
+term                    points
+======================  =====  ===========================================================
+man / king              100 /  material
+                        140
+back rank guard         8      per man on its own back rank, while the opponent has men
+                               (guards the crowning squares)
+centre control          4 / 8  per man / king on the 8 central squares (10, 11, 14, 15,
+                               18, 19, 22, 23: ranks 3-6, the middle two columns)
+mobility                2      per non-capturing move available
+tempo / advancement     3      per row a man has advanced from its back rank
+trading down            2      x (24 - pieces on the board) for the side ahead in material
+                               (exchanges help the stronger side)
+======================  =====  ===========================================================
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+
+import numba
+import numpy as np
+
+from llvmlite import ir
+from numba.core import types
+from numba.extending import intrinsic
+
+from checkers_env.baselines import material
+from checkers_env.bitboard import BB_ROW0, BB_ROW7, count_steps
+from checkers_env.encoding import active_inputs
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        value = context.cast(builder, args[0], signature.args[0], types.int64)
+        return builder.ctpop(value)
+
+    return types.int64(x), codegen
+
+
+@intrinsic
+def _cttz(typingctx, x):
+    if not isinstance(x, types.Integer):
+        return None
+
+    def codegen(context, builder, signature, args):
+        value = context.cast(builder, args[0], signature.args[0], types.int64)
+        return builder.cttz(value, ir.Constant(ir.IntType(1), 1))
+
+    return types.int64(x), codegen
+
+
+@numba.njit(cache=True, inline="always")
+def popcount(x):
+    return _ctpop(x)
+
+
+@numba.njit(cache=True, inline="always")
+def lowest_bit_index(x):
+    return _cttz(x)
+
+EVAL_MATERIAL = 0
+EVAL_POSITIONAL = 1
+EVAL_NET = 2
+
+#: Activations (``codes[0]`` hidden, ``codes[1]`` output).
+IDENTITY = 0
+SIGMOID = 1
+RELU = 2
+
+#: Move rewards (``codes[2]``).
+REWARD_NONE = 0
+REWARD_MATERIAL_LOG = 1
+#: Coefficient of seed 000's material reward ``MATERIAL_REWARD_SCALE * ln(m_B / m_A)``.
+MATERIAL_REWARD_SCALE = 0.1
+
+#: Inputs of the mover-frame nets: own men, own kings, opponent men, opponent kings x 32.
+NUM_INPUTS = 128
+#: Most inputs that can be 1 at once (24 pieces), rounded up.
+MAX_ACTIVE = 32
+
+#: Score of a won position at the root for the hand-written evaluations; a win in ``n``
+#: plies scores ``WIN - n``.
+WIN = 1_000_000.0
+
+# -- positional weights (points; a man is 100) --------------------------------------------
+
+W_MAN = 100
+W_KING = 140
+W_BACK_RANK = 8
+W_CENTRE_MAN = 4
+W_CENTRE_KING = 8
+W_MOBILITY = 2
+W_ADVANCE = 3
+W_TRADE = 2
+
+# Rows are 4 bits each (bitboard.py): the bits of a row index, as masks.
+_ROW_BIT0 = 0xF0F0F0F0  # odd rows
+_ROW_BIT1 = 0xFF00FF00  # rows 2, 3, 6, 7
+_ROW_BIT2 = 0xFFFF0000  # rows 4-7
+#: The middle two columns (bits 1, 2 of each row) of rows 2-5 (squares 10, 11, 14, 15, 18,
+#: 19, 22, 23): symmetric under the half turn, so it is the same centre for both sides.
+BB_CENTRE = 0x00666600
+
+
+@dataclass(frozen=True, eq=False)
+class Evaluator:
+    """A leaf evaluator as the kernel takes it (see the module docstring)."""
+
+    kind: int
+    loss: float = WIN
+    loss_per_ply: float = 1.0
+    win_bound: float = WIN - 1000.0
+    #: Root moves within this of the best are searched exactly (ties): 1 point for the
+    #: integer evaluations, a hair for nets.
+    tie_margin: float = 1.0
+    w_in: np.ndarray = field(default_factory=lambda: np.zeros((NUM_INPUTS, 0)))
+    b_in: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    w_mid: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    b_mid: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    w_out: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    b_out: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    hidden_activation: int = SIGMOID
+    output_activation: int = SIGMOID
+    move_reward: int = REWARD_NONE
+
+    @property
+    def net(self) -> tuple[np.ndarray, ...] | None:
+        """The six weight arrays as the kernel takes them (None for a hand-written kind)."""
+        if self.kind != EVAL_NET:
+            return None
+        return self.w_in, self.b_in, self.w_mid, self.b_mid, self.w_out, self.b_out
+
+    @property
+    def codes(self) -> np.ndarray:
+        return np.array([self.hidden_activation, self.output_activation, self.move_reward], dtype=np.int64)
+
+    @property
+    def width(self) -> int:
+        """Widest layer (the size of the kernel's scratch rows)."""
+        return max(1, self.w_in.shape[1], self.w_mid.shape[0], self.w_out.shape[0])
+
+
+MATERIAL = Evaluator(EVAL_MATERIAL)
+POSITIONAL = Evaluator(EVAL_POSITIONAL)
+
+
+def mlp(
+    w_in: np.ndarray,
+    b_in: np.ndarray,
+    w_out: np.ndarray,
+    b_out: np.ndarray,
+    w_mid: np.ndarray | None = None,
+    b_mid: np.ndarray | None = None,
+    hidden_activation: int = SIGMOID,
+    output_activation: int = SIGMOID,
+    move_reward: int = REWARD_NONE,
+    loss: float = 1.0,
+    loss_per_ply: float = 0.0,
+    win_bound: float = math.inf,
+) -> Evaluator:
+    """A mover-frame MLP evaluator. The arrays are used as they are (not copied): a trainer
+    that updates them in place searches with its current weights."""
+    for name, array in (("w_in", w_in), ("b_in", b_in), ("w_out", w_out), ("b_out", b_out)):
+        if array.dtype != np.float64 or not array.flags.c_contiguous:
+            raise ValueError(f"{name} must be a C-contiguous float64 array")
+    if w_in.shape[0] != NUM_INPUTS:
+        raise ValueError(f"w_in must have {NUM_INPUTS} rows (the mover-frame inputs), got {w_in.shape}")
+    if w_mid is None:
+        w_mid, b_mid = np.zeros((0, w_in.shape[1])), np.zeros(0)
+    if w_out.shape[0] not in (1, 2):
+        raise ValueError(f"a net's value comes from 1 or 2 outputs, got {w_out.shape[0]}")
+    return Evaluator(
+        EVAL_NET, loss, loss_per_ply, win_bound, 1e-9, w_in, b_in, np.ascontiguousarray(w_mid, dtype=np.float64),
+        np.ascontiguousarray(b_mid, dtype=np.float64), w_out, b_out, hidden_activation, output_activation, move_reward,
+    )
+
+
+# -- kernels ---------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True, inline="always")
+def _activate(x, activation):
+    if activation == SIGMOID:
+        return 1.0 / (1.0 + math.exp(-x))
+    if activation == RELU:
+        return x if x > 0.0 else 0.0
+    return x
+
+
+@numba.njit(cache=True)
+def net_value(mover, opponent, kings, black_to_move, net, codes, active, scratch):
+    """The MLP's value of a position for its side to move (``scratch``: ``float64[2, width]``)."""
+    w_in, b_in, w_mid, b_mid, w_out, b_out = net
+    n = active_inputs(mover, opponent, kings, black_to_move, active)
+    hidden_activation = codes[0]
+    width = b_in.shape[0]
+    if w_mid.shape[0] == 0 and w_out.shape[0] == 2 and hidden_activation == SIGMOID and codes[1] == SIGMOID:
+        # td-minimax's 128-H-2 sigmoid net, fused as its own forward pass was: no
+        # activation branch per unit, one pass for both outputs. The same sums in the
+        # same order as the general path below, so the same value to the last bit.
+        hidden = scratch[0]
+        for j in range(width):
+            hidden[j] = b_in[j]
+        for a in range(n):
+            row = active[a]
+            for j in range(width):
+                hidden[j] += w_in[row, j]
+        z0 = b_out[0]
+        z1 = b_out[1]
+        for j in range(width):
+            h = 1.0 / (1.0 + math.exp(-hidden[j]))
+            z0 += w_out[0, j] * h
+            z1 += w_out[1, j] * h
+        return 1.0 / (1.0 + math.exp(-z0)) - 1.0 / (1.0 + math.exp(-z1))
+    for j in range(width):
+        scratch[0, j] = b_in[j]
+    for a in range(n):
+        row = active[a]
+        for j in range(width):
+            scratch[0, j] += w_in[row, j]
+    for j in range(width):
+        scratch[0, j] = _activate(scratch[0, j], hidden_activation)
+    current = 0
+    if w_mid.shape[0] > 0:
+        for o in range(w_mid.shape[0]):
+            z = b_mid[o]
+            for j in range(width):
+                z += w_mid[o, j] * scratch[0, j]
+            scratch[1, o] = _activate(z, hidden_activation)
+        width = w_mid.shape[0]
+        current = 1
+    output_activation = codes[1]
+    z0 = b_out[0]
+    for j in range(width):
+        z0 += w_out[0, j] * scratch[current, j]
+    out0 = _activate(z0, output_activation)
+    if w_out.shape[0] == 2:
+        z1 = b_out[1]
+        for j in range(width):
+            z1 += w_out[1, j] * scratch[current, j]
+        return out0 - _activate(z1, output_activation)
+    if output_activation == SIGMOID:
+        return 2.0 * out0 - 1.0
+    return out0
+
+
+@numba.njit(cache=True, inline="always")
+def _side_terms(own, opponent, kings, black):
+    """Positional points of one side (material, back rank, centre, advancement)."""
+    men = own & ~kings
+    own_kings = own & kings
+    n_men = popcount(men)
+    score = W_MAN * n_men + W_KING * popcount(own_kings)
+    rows = popcount(men & _ROW_BIT0) + 2 * popcount(men & _ROW_BIT1) + 4 * popcount(men & _ROW_BIT2)
+    if black:
+        back = BB_ROW0
+    else:
+        rows = 7 * n_men - rows
+        back = BB_ROW7
+    score += W_ADVANCE * rows
+    if opponent & ~kings:
+        score += W_BACK_RANK * popcount(men & back)
+    score += W_CENTRE_MAN * popcount(men & BB_CENTRE) + W_CENTRE_KING * popcount(own_kings & BB_CENTRE)
+    return score
+
+
+@numba.njit(cache=True, inline="always")
+def material_points(mover, opponent, kings):
+    """``material``: man 100, king 140, own minus the opponent's."""
+    return (
+        W_MAN * popcount(mover & ~kings)
+        + W_KING * popcount(mover & kings)
+        - W_MAN * popcount(opponent & ~kings)
+        - W_KING * popcount(opponent & kings)
+    )
+
+
+@numba.njit(cache=True, inline="always")
+def positional_points(mover, opponent, kings, black_to_move):
+    """``positional`` (see the module docstring)."""
+    score = _side_terms(mover, opponent, kings, black_to_move) - _side_terms(
+        opponent, mover, kings, not black_to_move
+    )
+    score += W_MOBILITY * (
+        count_steps(mover, opponent, kings, black_to_move)
+        - count_steps(opponent, mover, kings, not black_to_move)
+    )
+    balance = material_points(mover, opponent, kings)
+    fewer = 24 - popcount(mover | opponent)
+    if balance > 0:
+        score += W_TRADE * fewer
+    elif balance < 0:
+        score -= W_TRADE * fewer
+    return score
+
+
+@numba.njit(cache=True, inline="always")
+def hand_value(mover, opponent, kings, black_to_move, kind):
+    """Static value of a quiet position for its side to move, ``material`` or ``positional``."""
+    if kind == EVAL_MATERIAL:
+        return float(material_points(mover, opponent, kings))
+    return float(positional_points(mover, opponent, kings, black_to_move))
+
+
+@numba.njit(cache=True, inline="always")
+def material_log_reward(parent_mover, parent_opponent, parent_kings, mover, opponent, kings, black_to_move):
+    """Seed 000's reward of the move that led to ``(mover, opponent, kings)`` (``mover``
+    Black if ``black_to_move``) from its parent, for the parent's side to move."""
+    if black_to_move:  # White made the move
+        black_a, white_a, black_b, white_b = parent_opponent, parent_mover, mover, opponent
+    else:
+        black_a, white_a, black_b, white_b = parent_mover, parent_opponent, opponent, mover
+    ratio_a = material(white_a, parent_kings) / material(black_a, parent_kings)
+    ratio_b = material(white_b, kings) / material(black_b, kings)
+    white_reward = MATERIAL_REWARD_SCALE * math.log(ratio_b / ratio_a)
+    return white_reward if black_to_move else -white_reward
+
+
+@numba.njit(cache=True)
+def evaluate_kernel(mover, opponent, kings, black_to_move, kind, net, codes, width):
+    """Python entry point: the evaluator's static value of a quiet position."""
+    if net is None:
+        return hand_value(mover, opponent, kings, black_to_move, kind)
+    active = np.empty(MAX_ACTIVE, dtype=np.int64)
+    scratch = np.empty((2, width), dtype=np.float64)
+    return net_value(mover, opponent, kings, black_to_move, net, codes, active, scratch)
+
+
+def evaluate(evaluator: Evaluator, mover: int, opponent: int, kings: int, black_to_move: bool) -> float:
+    """``evaluator``'s static value of a quiet position for its side to move."""
+    return float(
+        evaluate_kernel(mover, opponent, kings, black_to_move, evaluator.kind, evaluator.net, evaluator.codes,
+                        evaluator.width)
+    )
+
+
+__all__ = [
+    "EVAL_MATERIAL",
+    "EVAL_NET",
+    "EVAL_POSITIONAL",
+    "Evaluator",
+    "MATERIAL",
+    "POSITIONAL",
+    "evaluate",
+    "hand_value",
+    "mlp",
+    "net_value",
+]

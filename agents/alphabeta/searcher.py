@@ -1,0 +1,308 @@
+"""The search's memory and driver: :class:`Searcher`, :class:`SearchResult`, the game's draws."""
+
+from __future__ import annotations
+
+import time as _time
+from dataclasses import dataclass
+from functools import cached_property
+
+import numpy as np
+
+from checkers_env import BLACK, Board, Game, Move
+from checkers_env.bitboard import BB_SQUARES, bit_to_square
+from checkers_env.kernels import MAX_MOVES, MOVE_FIELDS
+
+from .evaluators import MAX_ACTIVE, POSITIONAL, WIN, Evaluator
+from .kernel import (
+    INF,
+    MAX_DEPTH,
+    MAX_PLY,
+    STACK_FIELDS,
+    TT_BITS,
+    TT_FIELDS,
+    VALUE_FIELDS,
+    position_hash,
+    search_kernel,
+    search_to_depth,
+)
+
+
+@dataclass(frozen=True)
+class Draws:
+    """What the search knows of the game's draw rules.
+
+    Attributes:
+        hashes: ``position_hash`` of the game's positions since its last capture or man
+            move, the current one included (a king move back to one of them repeats).
+        quiet: plies since the last capture or man move.
+        no_progress_plies: the no-progress limit (0: the rule is off).
+    """
+
+    hashes: np.ndarray
+    quiet: int = 0
+    no_progress_plies: int = 0
+
+    @classmethod
+    def none(cls) -> Draws:
+        return cls(np.zeros(0, dtype=np.int64))
+
+    @classmethod
+    def of_game(cls, game: Game | Board) -> Draws:
+        """The draw rules of ``game`` as its rules have them (a bare ``Board``: none)."""
+        if not isinstance(game, Game):
+            return _NO_DRAWS
+        rules = game.rules
+        hashes = [board_hash(b) for b in game.positions_since_progress()] if rules.repetition is not None else []
+        return cls(np.array(hashes, dtype=np.int64), game.plies_since_progress, rules.no_progress_plies or 0)
+
+
+_NO_DRAWS = Draws.none()
+
+
+def board_hash(board: Board) -> int:
+    """``position_hash`` of a ``Board``."""
+    return int(position_hash(board.black, board.white, board.kings, board.turn == BLACK))
+
+
+@dataclass(frozen=True)
+class SearchResult:
+    """What one search found.
+
+    Attributes:
+        value: the root value for the side to move (points, or ``WIN - plies`` for a win
+            with the hand-written evaluations; the net's scale with a net).
+        best_moves: the legal moves whose value is within the evaluator's tie margin of
+            ``value`` (the agent picks one).
+        depth: the depth of the last complete iteration.
+        nodes: nodes visited by all iterations (quiescence and aborted work included).
+        seconds: wall time of the search.
+        rows: the root's moves as the kernel lists them (``generate_moves`` rows).
+        root_scores: each row's score: exact for the best moves (see ``search_kernel``).
+        ties: the rows of ``best_moves``, in ``generate_moves`` order.
+    """
+
+    value: float
+    depth: int
+    nodes: int
+    seconds: float
+    rows: np.ndarray
+    root_scores: np.ndarray
+    ties: tuple[int, ...]
+    board: Board
+
+    @cached_property
+    def best_moves(self) -> tuple[Move, ...]:
+        """The legal moves of ``ties`` (two capture paths to the same position are one move
+        for the search: the first in PDN order stands for both)."""
+        by_row = _moves_by_row(self.board)
+        rows = self.rows
+        return tuple(dict.fromkeys(by_row[(int(rows[i, 0]), int(rows[i, 1]), int(rows[i, 2]))] for i in self.ties))
+
+    @property
+    def nodes_per_s(self) -> float:
+        return self.nodes / self.seconds if self.seconds > 0 else 0.0
+
+    @property
+    def win_in(self) -> int | None:
+        """Plies to a forced win (positive) or loss (negative) under the hand-written
+        evaluations, None if not forced."""
+        if self.value > WIN - 1000:
+            return int(WIN - self.value)
+        if self.value < -(WIN - 1000):
+            return -int(WIN + self.value)
+        return None
+
+    def as_dict(self) -> dict:
+        return {
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "seconds": self.seconds,
+            "nodes_per_s": self.nodes_per_s,
+            "score": self.value,
+            "best_moves": [str(move) for move in self.best_moves],
+        }
+
+
+def row_move(row) -> Move:
+    """The ``Move`` of a kernel move row (its path of landing squares)."""
+    frm, _to, captured, path, hops = row[:5].tolist()
+    squares = [bit_to_square(frm)] + [bit_to_square((path >> (5 * i)) & 31) for i in range(hops)]
+    return Move(tuple(squares), captured)
+
+
+class Searcher:
+    """The search's memory (transposition table, killers, history, buffers) and its driver.
+
+    Args:
+        evaluator: the leaf evaluator (``evaluators.Evaluator``).
+        tt_bits: the table holds ``2**tt_bits`` entries of 16 bytes.
+        quiescence: search captures on at the horizon (see the package docstring).
+    """
+
+    def __init__(self, evaluator: Evaluator = POSITIONAL, tt_bits: int = TT_BITS, quiescence: bool = True):
+        self.evaluator = evaluator
+        self.quiescence = bool(quiescence)
+        self.table = np.zeros((1 << tt_bits, TT_FIELDS), dtype=np.int64)
+        self.table_values = self.table.view(np.float64)  # the same memory: the values' column
+        self.killers = np.zeros((MAX_PLY, 2), dtype=np.int64)
+        self.history_scores = np.zeros((2, 32, 32), dtype=np.int64)
+        self.moves = np.zeros((MAX_PLY, MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
+        self.order_scores = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
+        self.order_index = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
+        self.stack = np.zeros((MAX_PLY, STACK_FIELDS), dtype=np.int64)
+        self.values = np.zeros((MAX_PLY, VALUE_FIELDS), dtype=np.float64)
+        self.root_scores = np.zeros(MAX_MOVES, dtype=np.float64)
+        self.active = np.zeros(MAX_ACTIVE, dtype=np.int64)
+        self.scratch = np.zeros((2, evaluator.width), dtype=np.float64)
+        self.codes = evaluator.codes
+        self.net = evaluator.net
+        self.scoring = np.array(
+            [evaluator.loss, evaluator.loss_per_ply, 1.0, evaluator.win_bound, evaluator.tie_margin], dtype=np.float64
+        )
+        self.generation = 0
+
+    def clear(self) -> None:
+        """Forget everything learned (table, killers, history)."""
+        for array in (self.table, self.killers, self.history_scores):
+            array.fill(0)
+        self.generation = 0
+
+    def _search_timed(self, board, depth, seconds, draws, first_depth, root_in_order, scoring, started):
+        """The iterations of a search within ``seconds``: ``((value, depth, count, root
+        scores, root rows) of the last complete iteration, nodes)``."""
+        if len(board.legal_moves()) == 1:
+            depth = first_depth  # a forced move: no time to spend
+        draws = draws or _NO_DRAWS
+        evaluator = self.evaluator
+        mover, opponent = board.mover_bitboards
+        black_to_move = board.turn == BLACK
+        self.generation = self.generation % 255 + 1
+        if self.generation == 1:
+            # Generations wrap around: no entry of an earlier search may pass for this one's.
+            self.table.fill(0)
+        self.killers.fill(0)
+        self.history_scores >>= 1
+
+        nodes = 0
+        done = None  # (value, depth) of the last complete iteration
+        last_took = 0.0
+        for d in range(first_depth, depth + 1):
+            now = _time.perf_counter()
+            limit = 1 << 62
+            if d > first_depth:
+                left = seconds - (now - started)
+                if left <= 0 or last_took * 3 > left:
+                    break
+                rate = nodes / max(now - started, 1e-6)
+                limit = max(int(left * rate), 1000)
+            iteration_started = now
+            value, _best, count, used, aborted = search_kernel(
+                mover, opponent, board.kings, black_to_move, d, limit,
+                evaluator.kind, self.net, self.codes, scoring, self.quiescence, root_in_order,
+                draws.hashes, len(draws.hashes), draws.quiet, draws.no_progress_plies,
+                self.generation, self.table, self.table_values, self.killers, self.history_scores,
+                self.moves, self.order_scores, self.order_index, self.stack, self.values, self.root_scores,
+                self.active, self.scratch,
+            )  # fmt: skip
+            nodes += used
+            last_took = _time.perf_counter() - iteration_started
+            if aborted:
+                break
+            if count == 0:
+                raise ValueError(f"no legal move to search in {board.fen()}")
+            done = (float(value), d, int(count), self.root_scores[:count].copy(), self.moves[0, :count].copy())
+            if abs(value) > evaluator.win_bound and abs(value) >= evaluator.loss - evaluator.loss_per_ply * d:
+                # A forced result within the nominal depth: every deeper iteration gives the
+                # same value and the same best moves. (One found beyond it, through the
+                # capture extension, is real too, but a deeper search may find more moves
+                # that win as fast: go on.)
+                break
+        return done, nodes
+
+    def search_rows(
+        self,
+        board: Board,
+        depth: int,
+        draws: Draws | None = None,
+        first_depth: int = 1,
+        root_in_order: bool = False,
+        scoring: np.ndarray | None = None,
+    ) -> tuple[float, int, int, int]:
+        """The search of :meth:`search` without a time limit, in one kernel call and
+        without a result object (an agent's fast path, one call per move):
+        ``(value, depth reached, root moves, nodes)``; the root's move rows are
+        ``self.moves[0, :root moves]`` and their scores ``self.root_scores[:root moves]``
+        (overwritten by the next search). ``scoring`` replaces the evaluator's scores."""
+        draws = draws or _NO_DRAWS
+        mover, opponent = board.mover_bitboards
+        value, reached, count, nodes, self.generation = search_to_depth(
+            mover, opponent, board.kings, board.turn == BLACK, min(first_depth, depth), depth,
+            self.evaluator.kind, self.net, self.codes, self.scoring if scoring is None else scoring,
+            self.quiescence, root_in_order, draws.hashes, len(draws.hashes), draws.quiet,
+            draws.no_progress_plies, self.generation, self.table, self.table_values, self.killers,
+            self.history_scores, self.moves, self.order_scores, self.order_index, self.stack, self.values,
+            self.root_scores, self.active, self.scratch,
+        )  # fmt: skip
+        return float(value), int(reached), int(count), int(nodes)
+
+    def search(
+        self,
+        board: Board,
+        depth: int | None = None,
+        seconds: float | None = None,
+        draws: Draws | None = None,
+        first_depth: int = 1,
+        root_in_order: bool = False,
+        exact_root: bool = False,
+    ) -> SearchResult:
+        """Iterative deepening from ``first_depth`` to ``depth``, within ``seconds`` if given.
+
+        Args:
+            depth: the nominal depth; default 6, or ``MAX_DEPTH`` when ``seconds`` is given.
+            seconds: time for the search (hard limit through a node budget; the first
+                iteration always completes).
+            draws: the game's draw rules (``Draws.of_game``); default none.
+            first_depth: the first iteration's depth.
+            root_in_order: search the root's moves in ``generate_moves`` order (see
+                ``search_kernel``).
+            exact_root: search every root move with the full window, so that every
+                ``root_scores`` entry is exact (a policy over all moves; slower).
+
+        Raises:
+            ValueError: the side to move has no legal move.
+        """
+        started = _time.perf_counter()
+        if depth is None:
+            depth = MAX_DEPTH if seconds is not None else 6
+        first_depth = min(first_depth, depth)
+        scoring = self.scoring
+        if exact_root:
+            scoring = scoring.copy()
+            scoring[4] = 2 * INF
+        if seconds is None:
+            value, reached, count, nodes = self.search_rows(board, depth, draws, first_depth, root_in_order, scoring)
+            if count == 0:
+                raise ValueError(f"no legal move to search in {board.fen()}")
+            done = (value, reached, count, self.root_scores[:count].copy(), self.moves[0, :count].copy())
+        else:
+            done, nodes = self._search_timed(board, depth, seconds, draws, first_depth, root_in_order, scoring, started)
+        value, reached, count, scores, rows = done
+        ties = tuple(int(i) for i in np.flatnonzero(scores > value - self.evaluator.tie_margin))
+        return SearchResult(value, reached, nodes, _time.perf_counter() - started, rows, scores, ties, board)
+
+
+def _moves_by_row(board: Board) -> dict[tuple[int, int, int], Move]:
+    """Legal moves keyed by the kernel's (from_bit, to_bit, captured).
+
+    Two capture paths with the same ends and the same captured pieces are the same move
+    for the search (the same resulting position); the first in PDN order stands for both.
+    """
+    result: dict[tuple[int, int, int], Move] = {}
+    for move in board.legal_moves():
+        frm = BB_SQUARES[move.path[0] - 1].bit_length() - 1
+        to = BB_SQUARES[move.path[-1] - 1].bit_length() - 1
+        result.setdefault((frm, to, move.captured), move)
+    return result
+
+
+__all__ = ["Draws", "SearchResult", "Searcher", "board_hash", "row_move"]
