@@ -133,8 +133,11 @@ _MOVE_RE = re.compile(r"^\s*([0-9]{1,4})((?:\s*[-x:]\s*[0-9]{1,4})+)\s*[!?]*\s*$
 
 def move_from_row(row) -> Move:
     """The ``Move`` of a kernel move row ``(from, to, captured, path, hops, ...)`` (bit
-    indices and packed landings, as ``kernels.generate_moves`` writes them)."""
-    frm, captured, path, hops = int(row[FROM]), int(row[CAPTURED]), int(row[PATH]), int(row[HOPS])
+    indices and packed landings, as ``kernels.generate_moves`` writes them): the one
+    conversion from the kernels' rows to moves."""
+    if hasattr(row, "tolist"):
+        row = row.tolist()  # one conversion, not one per field
+    frm, captured, path, hops = row[FROM], row[CAPTURED], row[PATH], row[HOPS]
     squares = [_SQUARE_OF_BIT[frm]] + [_SQUARE_OF_BIT[(path >> (5 * i)) & 31] for i in range(hops)]
     return Move(tuple(squares), captured)
 

@@ -41,7 +41,7 @@ from tqdm.auto import tqdm
 
 from agents.slow_fast import ReplayBuffer, SlowFastAgent, ValueNet, save_weights, white_values
 from agents.slow_fast.network import weights_bytes
-from agents.slow_fast.search import (
+from agents.slow_fast.episodes import (
     Examples,
     GameSettings,
     SubtreeSettings,

@@ -92,7 +92,7 @@ from checkers_env.errors import UnknownAgentError
 
 from .evaluators import MATERIAL, POSITIONAL, Evaluator, evaluate, mlp
 from .kernel import MAX_DEPTH, ZOBRIST, has_moves, position_hash, search_kernel
-from .searcher import Draws, SearchResult, Searcher, board_hash, row_move
+from .searcher import Draws, SearchResult, Searcher, board_hash
 
 #: Evaluations by name: hand-written ones, and learned nets as ``module:function`` loaders
 #: taking ``weights`` (``zoo``, ``untrained`` or a file) and ``seed`` (for ``untrained``).
@@ -209,6 +209,5 @@ __all__ = [
     "make_evaluator",
     "mlp",
     "position_hash",
-    "row_move",
     "search_kernel",
 ]

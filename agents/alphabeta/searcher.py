@@ -9,7 +9,7 @@ from functools import cached_property
 import numpy as np
 
 from checkers_env import BLACK, Board, Game, Move
-from checkers_env.bitboard import BB_SQUARES, bit_to_square
+from checkers_env.bitboard import BB_SQUARES
 from checkers_env.kernels import MAX_MOVES, MOVE_FIELDS
 
 from .evaluators import MAX_ACTIVE, POSITIONAL, WIN, Evaluator
@@ -121,13 +121,6 @@ class SearchResult:
             "score": self.value,
             "best_moves": [str(move) for move in self.best_moves],
         }
-
-
-def row_move(row) -> Move:
-    """The ``Move`` of a kernel move row (its path of landing squares)."""
-    frm, _to, captured, path, hops = row[:5].tolist()
-    squares = [bit_to_square(frm)] + [bit_to_square((path >> (5 * i)) & 31) for i in range(hops)]
-    return Move(tuple(squares), captured)
 
 
 class Searcher:
@@ -305,4 +298,4 @@ def _moves_by_row(board: Board) -> dict[tuple[int, int, int], Move]:
     return result
 
 
-__all__ = ["Draws", "SearchResult", "Searcher", "board_hash", "row_move"]
+__all__ = ["Draws", "SearchResult", "Searcher", "board_hash"]

@@ -21,10 +21,10 @@ softmax expected value over a     ``kernels.select_explored`` (the mover's softm
 partially explored subtree        ``kernels.expected_value_backup`` (the damped sum)
 moves explored: a fraction        ``kernels.exploration_scores`` (the linear combination) and
 chosen by noise + net evaluation  ``kernels.select_explored`` (the fraction)
-generated games                   ``search.generate_games``
-data kind 1: subtree at a random  ``search.tactical_data`` with ``kernels.skewed_points``
+generated games                   ``episodes.generate_games``
+data kind 1: subtree at a random  ``episodes.tactical_data`` with ``kernels.skewed_points``
 point skewed toward captures
-data kind 2: subtree at the end,  ``search.endgame_data`` (the original line is forced into
+data kind 2: subtree at the end,  ``episodes.endgame_data`` (the original line is forced into
 containing the original win/loss  the explored set; drawn games are never used)
 slowNet generates, fastNet alone  ``training.slow_fast.SlowFastLearner.slow_net`` /
 learns by SGD                     ``.fast_net`` (``slow_values``, ``train_fast``)

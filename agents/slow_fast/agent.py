@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from agents.alphabeta import Draws, Evaluator, Searcher, mlp, row_move
+from agents.alphabeta import Draws, Evaluator, Searcher, mlp
 from agents.alphabeta.evaluators import RELU, REWARD_MATERIAL_LOG, SIGMOID
 from checkers_env import BaseAgent, Game, Move
+from checkers_env.board import move_from_row
 from checkers_env.errors import UnknownAgentError
 
 from .network import ValueNet, load_weights
@@ -123,13 +124,13 @@ class SlowFastAgent(BaseAgent):
     def move_values(self, game: Game) -> tuple[list[Move], np.ndarray]:
         """The legal moves (in ``generate_moves`` order) and each one's value for the mover."""
         result = self._search(game, exact=True)
-        return [row_move(row) for row in result.rows], result.root_scores.copy()
+        return [move_from_row(row) for row in result.rows], result.root_scores.copy()
 
     def select_move(self, game: Game) -> Move:
         result = self._search(game, exact=False)
         best = np.array(result.ties)
         row = int(best[0] if len(best) == 1 else self.rng.choice(best))
-        return row_move(result.rows[row])
+        return move_from_row(result.rows[row])
 
     def policy(self, game: Game, temperature: float = 0.01) -> list[tuple[Move, float]]:
         """Softmax of the moves' values for the mover (``temperature`` on the (0, 1) scale)."""

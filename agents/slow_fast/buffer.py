@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from .search import Examples, Positions
+from .episodes import Examples, Positions
 
 _FIELDS = ("black", "white", "kings", "black_to_move")
 

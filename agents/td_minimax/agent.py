@@ -7,8 +7,9 @@ from pathlib import Path
 
 import numba
 
-from agents.alphabeta import MAX_DEPTH, Draws, Evaluator, Searcher, row_move
+from agents.alphabeta import MAX_DEPTH, Draws, Evaluator, Searcher
 from checkers_env import BLACK, BaseAgent, Board, Game, Move
+from checkers_env.board import move_from_row
 from checkers_env.errors import UnknownAgentError
 from checkers_env.kernels import random_below
 
@@ -164,4 +165,4 @@ class TDMinimaxAgent(BaseAgent):
             count = len(rows)
         row, self._rng_state = pick_tied(scores, count, self._rng_state)
         self.last_search = {"depth": depth, "value": float(scores[row]), "nodes": nodes}
-        return row_move(rows[row])
+        return move_from_row(rows[row])

@@ -526,9 +526,9 @@ def test_every_evaluator_through_the_door_equals_plain_minimax(name):
             board = game.board
             result = searcher.search(board, depth, exact_root=True)
             for row, move in enumerate(result.rows):
-                from agents.alphabeta import row_move
+                from checkers_env.board import move_from_row
 
-                child = board.play(row_move(move))
+                child = board.play(move_from_row(move))
                 reward = 0.0
                 if evaluator.move_reward and child.has_legal_moves():
                     from agents.alphabeta.evaluators import material_log_reward

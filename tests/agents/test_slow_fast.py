@@ -14,7 +14,7 @@ from checkers_env.encoding import input_planes
 
 from agents.slow_fast import ReplayBuffer, SlowFastAgent, ValueNet, WeightsError, load_weights, save_weights, white_values
 from agents.slow_fast import kernels as K
-from agents.slow_fast.search import (
+from agents.slow_fast.episodes import (
     KIND_ENDGAME,
     KIND_TACTICAL,
     Examples,

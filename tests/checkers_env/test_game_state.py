@@ -24,7 +24,7 @@ from checkers_env.board import move_from_row, square_row_col
 from checkers_env.kernels import generate_moves_kernel, new_move_buffer, random_below, seed_state
 
 from agents.slow_fast import kernels as slow_fast_kernels
-from agents.slow_fast.search import Positions, generate_games
+from agents.slow_fast.episodes import Positions, generate_games
 from agents.td_minimax import Net
 from agents.td_minimax.learn import R_PLIES, R_TERMINATION, R_WINNER, RESULT_FIELDS, play_training_game_from
 

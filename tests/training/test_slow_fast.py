@@ -9,7 +9,7 @@ import pytest
 import torch
 
 from agents.slow_fast import load_weights
-from agents.slow_fast.search import KIND_ENDGAME
+from agents.slow_fast.episodes import KIND_ENDGAME
 from agents.zoo import validate_card
 from checkers_env import make_agent
 from checkers_env import WeightsError

@@ -1,5 +1,5 @@
-"""Game-side drivers of the slow/fast learner: generated games, partially explored subtrees,
-and the two kinds of online data.
+"""What the slow net generates each episode: generated games, partially explored subtrees,
+and the two kinds of online data built from them.
 
 Python here only sequences the numba kernels of ``kernels`` and the network calls: a
 generated game batch costs one forward pass per ply for all its games, and a subtree
