@@ -15,9 +15,10 @@ import numpy as np
 import pytest
 
 from agents.alphabeta import MAX_DEPTH, AlphaBetaAgent, Draws, Searcher
-from agents.alphabeta.evaluators import MATERIAL, POSITIONAL, WIN, hand_value
+from agents.alphabeta.evaluators import MATERIAL, POSITIONAL, WIN, hand_value, material_log_reward
 from checkers_env import BLACK, WHITE, Board, Game, make_agent
 from checkers_env.bitboard import apply_move, jumpers
+from checkers_env.board import move_from_row
 from checkers_env.kernels import generate_moves_kernel, new_move_buffer
 
 MAN, KING = 100, 140  # the material evaluation's weights
@@ -526,13 +527,9 @@ def test_every_evaluator_through_the_door_equals_plain_minimax(name):
             board = game.board
             result = searcher.search(board, depth, exact_root=True)
             for row, move in enumerate(result.rows):
-                from checkers_env.board import move_from_row
-
                 child = board.play(move_from_row(move))
                 reward = 0.0
                 if evaluator.move_reward and child.has_legal_moves():
-                    from agents.alphabeta.evaluators import material_log_reward
-
                     m, o = board.mover_bitboards
                     cm, co = child.mover_bitboards
                     reward = material_log_reward(m, o, board.kings, cm, co, child.kings, child.turn == BLACK)
