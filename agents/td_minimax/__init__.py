@@ -10,16 +10,16 @@ names is kept; what is specific to its game is adapted as follows.
 Mechanisms of the seed, as implemented here
 -------------------------------------------
 
-1. **Move choice by minimax with alpha-beta pruning, depth 2** (``search.py``). The tree is
-   over *complete* moves (a whole capture sequence is one move, as the rules core lists
-   them), negamax form, iterative with one move buffer per ply, in numba. ``depth`` is
+1. **Move choice by minimax with alpha-beta pruning, depth 2**: the suite's one alpha-beta
+   (``agents.alphabeta``) with this net as its leaf evaluator. The tree is over *complete*
+   moves (a whole capture sequence is one move, as the rules core lists them), negamax
+   form, iterative with one move buffer per ply, in numba. ``depth`` is
    configurable (``td-minimax:depth=4``), and ``time`` (seconds per move) deepens iteratively
    from ``depth`` while the next iteration is expected to fit the budget. Checkers
    adaptation: **quiescence** (``quiescence=True``, the default; ``False`` is the seed's
    plain search): a leaf where the side to move must capture is searched on through its
    captures until a quiet position, so the net never scores a position in the middle of
-   an exchange. Measured: with a hand-made material net, depth 2 scores 0.25 against
-   ``alphabeta:depth=2,eval=material`` (which has quiescence) without it and 0.50 with it.
+   an exchange (why: ``docs/experiments.md``).
 2. **A fully connected feed-forward net with one hidden layer of 40 units and 2 outputs**
    (``net.py``): 128 inputs -> 40 sigmoid units -> 2 sigmoid outputs. The hidden layer uses
    the logistic sigmoid, as TD-Gammon did (the seed does not say; sigmoid keeps every unit
@@ -63,48 +63,36 @@ Mechanisms of the seed, as implemented here
     win by blockade is scored as a draw -- both end-of-game corrections go towards {0, 0}
     and the search scores a blocked side-to-move as 0 instead of a loss. In the second half
     every win counts. The idea carried over: first learn the plain way of winning
-    (material), then the subtle one (restricting the opponent's mobility). Measured: it
-    does not help. Two 30,000-game runs, identical but for ``--curriculum`` (seed 2, 10
-    random opening plies, quiescence), then a league of 100 games per pair (3-move ballot,
-    colours swapped): with the curriculum 29 % against ``alphabeta:depth=2,eval=material``,
-    without 29.5 %; head to head 48.5 : 51.5; both 100 % against ``greedy``. Blockade wins
-    are about 10 % of the wins in self-play, so the curriculum changes few targets.
+     (material), then the subtle one (restricting the opponent's mobility); what it measured
+    to is in ``docs/experiments.md``.
 
 Checkers adaptations beyond the seed
 ------------------------------------
 
-- **Draw rules.** Training games end as the suite's default ``Rules`` say: threefold
-  repetition, 80 plies without a capture or a man move, and 400 plies are draws (scored
-  {0, 0} by the final corrections). The search does not see repetition or the move
-  counters (the net does not either).
+- **Draw rules.** Training games end as the suite's default ``Rules`` say, decided by the
+  core's ``game_state`` as every game is: threefold repetition, 80 plies without a capture
+  or a man move, and 400 plies are draws (scored {0, 0} by the final corrections). The net
+  does not see the history; the search does, as every search of the suite: a position
+  reached by king moves that repeats one of the game since its last progress, or that
+  completes the quiet plies of the no-progress rule, scores 0 (a draw), so a side that
+  thinks it is ahead stops shuffling.
 - **Ties** between exactly equal root values are broken uniformly at random by the agent's
-  seeded generator (the seed is silent; without it self-play would be fully deterministic
-  for a given net).
-- **Draws in the search.** At the root, a move into a position that already occurred in
-  the game (since the last capture or man move), or one that completes the 80 quiet plies,
-  scores 0 (a draw), as engines score repetitions: a side that thinks it is ahead stops
-  shuffling. Measured with 10 random opening plies, after 40k games: 0.83 against
-  ``greedy`` without it, 0.98 with it (100 games each).
-- **Exploration** (none in the seed) is off by default. ``--epsilon`` plays a uniformly random
-  move with that probability and ``--random-plies N`` opens every game with N random plies;
-  positions before such moves are not learnt from (their "chosen" position is not the
-  net's choice). Measured: the seed's self-play as written (no exploration) does not learn
-  in checkers. The game is deterministic (no dice, unlike TD-Gammon), so the same net
-  plays nearly the same game over and over; 98-100 % of the games were draws by
-  repetition (with or without the repetition rule in the search), the {0, 0} targets
-  washed every evaluation towards 0, and after 20-40k games the net scored about 0.2
-  against ``random`` (a randomly initialised net can dislike its own material, and
-  nothing corrects it). With 10 random opening plies
-  (``--random-plies 10``) the same 40k games reached 0.98 against ``greedy``. The zoo net is
-  trained with ``--random-plies 10``; the option stays off by default, as the seed has none.
+  seeded generator, along the move generator's order (the seed is silent; without it
+  self-play would be fully deterministic for a given net).
+- **Exploration** (none in the seed): every training game opens with ``--random-plies``
+  random plies (default 10) and ``--epsilon`` plays a uniformly random move with that
+  probability; positions before such moves are not learnt from (their "chosen" position is
+  not the net's choice). The seed's self-play as written does not learn in checkers (the
+  game has no dice, so one net plays nearly the same game over and over, almost always a
+  draw): ``--random-plies 0`` is that plain self-play. Figures in ``docs/experiments.md``.
 - **Weights** are saved as safetensors under torch ``nn.Linear`` names
   (``hidden.weight [40, 128]``, ``hidden.bias``, ``output.weight [2, 40]``, ``output.bias``),
-  float64, with the format and input layout in the metadata; a missing or corrupt file
-  raises :class:`WeightsError` (a ``ValueError``).
+  float64, with the format and input layout in the metadata; a missing, truncated, corrupt
+  or mismatched file raises the suite's ``WeightsError``.
 
-Parts: ``net.py`` (inputs, forward, backprop, files), ``search.py`` (alpha-beta),
-``learn.py`` (one self-play training game), ``agent.py`` (``TDMinimaxAgent``, kind
-``td-minimax``).
+Parts: ``net.py`` (forward, backprop, files, the net as an evaluator), ``learn.py`` (one
+self-play training game, searching with ``agents.alphabeta``'s kernel), ``agent.py``
+(``TDMinimaxAgent``, kind ``td-minimax``). The inputs come from ``checkers_env.encoding``.
 """
 
 from .agent import ZOO_WEIGHTS, TDMinimaxAgent, load_evaluator, load_net
