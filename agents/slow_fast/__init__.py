@@ -73,9 +73,8 @@ Choices where the seed leaves them open
   net's outputs are still nearly equal. Subtrees are 4 plies deep.
 - **Generated games** are played by ``slow_net`` for both sides, each move the highest
   ``(1 - w) z + w g`` (``w = 0.3``: the same linear combination, top 1). They stop as a
-  draw after 200 plies or after the rules' 80 plies without a capture or a man move;
-  threefold repetition is not tracked inside the kernels (the no-progress rule ends the same
-  shuffles a little later).
+  draw by the rules the agent is rated under, decided by the core's ``game_state``:
+  threefold repetition, 80 plies without a capture or a man move, and a 200-ply cap.
 - **Kind 1.** One subtree per generated game, at ply ``t`` drawn with weight ``1 +
   capture_skew * c_t`` where ``c_t`` is the number of capturing moves the side to move has
   (``capture_skew = 2``): quiet positions stay possible, tactical ones are favoured.
@@ -87,7 +86,7 @@ Choices where the seed leaves them open
   example with its backed-up value, not only the root: one network call per level then
   labels many positions, and inner nodes have shorter but equally valid backups.
 - **Inputs.** Four planes (own men, own kings, opponent men, opponent kings) over the 32
-  squares in the mover's frame (DESIGN.md §5); the MLP's logit is the mover's and is turned
+  squares in the mover's frame (``checkers_env.encoding.input_planes``); the MLP's logit is the mover's and is turned
   into White's ``f``. This makes ``f`` exactly colour-symmetric, so each example teaches
   both colours (the output contract, White's view, is unchanged).
 - **Buffer.** Kind-2 examples are pinned (never replaced) until the set ends; when full,
@@ -97,9 +96,10 @@ Choices where the seed leaves them open
 - **SGD**: ``torch.optim.SGD`` with momentum, a few epochs per episode on the sample.
 - **Playing.** The agent plays ``argmax`` over moves of ``R(A, B) + V(B)`` for the mover:
   ``V`` values the future only, so the move's own reward is added (as in the training
-  target). The optional shallow search (``depth``) is full-width minimax over ``R + V``;
-  ``zoo:slow-fast`` uses ``depth=2``. A move into a position already seen since the last
-  capture or man move is worth 0 (a draw), as in ``alphabeta``.
+  target). The optional deeper search (``depth``) is the suite's one alpha-beta
+  (``agents.alphabeta``) with this net as its evaluator and ``R`` as its move reward, so
+  the game's draw rules count as in every search (a position reached by king moves that
+  repeats one of the game is a draw); ``zoo:slow-fast`` uses ``depth=2``.
 """
 
 from __future__ import annotations
