@@ -286,9 +286,12 @@ class Board:
     def legal_moves(self) -> list[Move]:
         """Every legal complete move, captures only when one exists (they are mandatory),
         sorted by path."""
+        return list(self._legal_tuple())
+
+    def _legal_tuple(self) -> tuple[Move, ...]:
         if self._legal is None:
             object.__setattr__(self, "_legal", self._generate_legal_moves())
-        return list(self._legal)
+        return self._legal
 
     def _generate_legal_moves(self) -> tuple[Move, ...]:
         mover, opponent = self.mover_bitboards
@@ -313,15 +316,15 @@ class Board:
         """The position after ``move`` (a ``Move`` or PDN text).
 
         Raises:
+            TypeError: ``move`` is neither a ``Move`` nor text.
             IllegalMoveError: the move is not legal here.
         """
         if isinstance(move, str):
             move = self.parse_move(move)
-        elif not isinstance(move, Move) or move not in self.legal_moves():
+        elif not isinstance(move, Move):
+            raise TypeError(f"a move is a Move or PDN text like '11-15', got {type(move).__name__} {move!r}")
+        elif move not in self._legal_tuple():
             raise IllegalMoveError(self._illegal_message(str(move)))
-        return self._play_unchecked(move)
-
-    def _play_unchecked(self, move: Move) -> Board:
         frm = bb.square_to_bit(move.path[0])
         to = bb.square_to_bit(move.path[-1])
         mover, opponent = self.mover_bitboards

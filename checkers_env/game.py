@@ -173,6 +173,7 @@ class Game:
         """Play a move (a ``Move`` or PDN text) and apply the draw rules.
 
         Raises:
+            TypeError: ``move`` is neither a ``Move`` nor text.
             IllegalMoveError: the game is over or the move is not legal.
         """
         if self._termination is not None:
@@ -182,9 +183,7 @@ class Game:
         board = self.board
         if isinstance(move, str):
             move = board.parse_move(move)
-        elif not isinstance(move, Move) or move not in board.legal_moves():
-            raise IllegalMoveError(board._illegal_message(str(move)))
-        new = board._play_unchecked(move)
+        new = board.play(move)
         self.moves.append(move)
         self._boards.append(new)
         progress = game_state.is_progress(board.kings, square_to_bit(move.path[0]), move.captured)

@@ -301,3 +301,12 @@ def test_game_copy_and_pdn_keep_the_end():
     assert again.moves == game.moves and again.start == game.start
     assert again.headers["Result"] == "1/2-1/2" and again.headers["Event"] == "shuffle"
     assert again.rules == Rules.without_draws() and not again.is_over()
+
+
+def test_a_move_of_the_wrong_type_is_a_type_error_naming_it():
+    game = Game()
+    with pytest.raises(TypeError, match="int 123"):
+        game.play(123)
+    with pytest.raises(TypeError, match="Move or PDN text"):
+        Board().play(None)
+    assert game.ply == 0
