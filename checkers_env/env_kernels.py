@@ -58,7 +58,19 @@ from .game_state import (
     remember_position,
     winner_of,
 )
-from .kernels import MAX_MOVES, MOVE_FIELDS, generate_moves_kernel, random_below, seed_state, xorshift64
+from .kernels import (
+    CAPTURED,
+    FROM,
+    HOPS,
+    MAX_MOVES,
+    MOVE_FIELDS,
+    PATH,
+    TO,
+    generate_moves_kernel,
+    random_below,
+    seed_state,
+    xorshift64,
+)
 
 # -- state columns -------------------------------------------------------------------------
 (
@@ -262,12 +274,12 @@ def write_observation_for(state, i, color, out):
 def _record_last(state, last, i, frm, to, captured, path, hops):
     n = state[i, S_LAST_COUNT]
     if n < last.shape[1]:
-        last[i, n, 0] = frm
-        last[i, n, 1] = to
-        last[i, n, 2] = captured
-        last[i, n, 3] = path
-        last[i, n, 4] = hops
-        last[i, n, 5] = state[i, S_TURN]
+        last[i, n, FROM] = frm
+        last[i, n, TO] = to
+        last[i, n, CAPTURED] = captured
+        last[i, n, PATH] = path
+        last[i, n, HOPS] = hops
+        last[i, n, MOVE_FIELDS] = state[i, S_TURN]  # the column after the move row: its mover
         state[i, S_LAST_COUNT] = n + 1
 
 
@@ -390,8 +402,8 @@ def _opponent_move(state, moves, i, opponent_kind):
     if opponent_kind == OPPONENT_GREEDY:
         n = generate_moves_kernel(mover, opponent, kings, black_to_move, moves[i])
         j, rng = choose_greedy(moves[i], n, mover, opponent, kings, black_to_move, state[i, S_RNG])
-        frm, to, captured = moves[i, j, 0], moves[i, j, 1], moves[i, j, 2]
-        path, hops = moves[i, j, 3], moves[i, j, 4]
+        frm, to, captured = moves[i, j, FROM], moves[i, j, TO], moves[i, j, CAPTURED]
+        path, hops = moves[i, j, PATH], moves[i, j, HOPS]
     else:
         # choose_random's draw, with the k-th move found as nth_move does, without
         # listing the others (and with the capturing pieces known from _update_end).
@@ -636,7 +648,7 @@ def after_external_move(state, moves, positions, last, i, move, opponent_kind, r
     continue; returns the learner's reward once it is to move again (or the game ended),
     else 0."""
     state[i, S_WAITING] = 0
-    play_move(state, positions, last, i, move[0], move[1], move[2], move[3], move[4], rules)
+    play_move(state, positions, last, i, move[FROM], move[TO], move[CAPTURED], move[PATH], move[HOPS], rules)
     opponent_turns(state, moves, positions, last, i, opponent_kind, rules)
     if state[i, S_WAITING]:
         return 0.0

@@ -23,7 +23,7 @@ from checkers_env.baselines import material
 from checkers_env.bitboard import apply_move, count_moves, jumpers
 from checkers_env.encoding import half_turn
 from checkers_env.game_state import is_progress
-from checkers_env.kernels import MAX_MOVES, MOVE_FIELDS, generate_moves, xorshift64
+from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, xorshift64
 
 #: How a position stands: the game goes on, or it is over with this result.
 ONGOING, WHITE_WINS, BLACK_WINS, DRAW = 0, 1, 2, 3
@@ -159,7 +159,7 @@ def expand_children(black, white, kings, black_to_move, offsets, total):
         n = generate_moves(mover, opponent, k, side, moves)
         row = offsets[i]
         for j in range(n):
-            frm, to, captured = moves[j, 0], moves[j, 1], moves[j, 2]
+            frm, to, captured = moves[j, FROM], moves[j, TO], moves[j, CAPTURED]
             m2, o2, k2 = apply_move(mover, opponent, k, side, frm, to, captured)
             if side:
                 cb, cw = m2, o2
