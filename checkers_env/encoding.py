@@ -98,6 +98,19 @@ def frame_boards(own, opponent, kings, own_is_black):
 
 
 @numba.njit(cache=True, inline="always")
+def plane_pieces(plane, own, opponent, kings):
+    """The pieces of one of the four piece planes (own men, own kings, opponent men,
+    opponent kings), on the board as it stands (not turned)."""
+    if plane == 0:
+        return own & ~kings & FULL
+    if plane == 1:
+        return own & kings
+    if plane == 2:
+        return opponent & ~kings & FULL
+    return opponent & kings
+
+
+@numba.njit(cache=True, inline="always")
 def active_inputs(own, opponent, kings, own_is_black, active):
     """Write the indices of the net inputs that are 1 into ``active``; return how many.
 
@@ -108,15 +121,7 @@ def active_inputs(own, opponent, kings, own_is_black, active):
     """
     n = 0
     for plane in range(NET_PLANES):
-        if plane == 0:
-            pieces = own & ~kings
-        elif plane == 1:
-            pieces = own & kings
-        elif plane == 2:
-            pieces = opponent & ~kings
-        else:
-            pieces = opponent & kings
-        pieces &= FULL
+        pieces = plane_pieces(plane, own, opponent, kings)
         while pieces:
             active[n] = 32 * plane + frame_bit(lowest_bit_index(pieces), own_is_black)
             pieces &= pieces - 1
@@ -149,15 +154,7 @@ def write_planes(own, opponent, kings, own_is_black, continuing, out):
     out[:] = 0.0
     seat = 0 if own_is_black else 1
     for plane in range(NET_PLANES):
-        if plane == 0:
-            pieces = own & ~kings
-        elif plane == 1:
-            pieces = own & kings
-        elif plane == 2:
-            pieces = opponent & ~kings
-        else:
-            pieces = opponent & kings
-        pieces &= FULL
+        pieces = plane_pieces(plane, own, opponent, kings)
         while pieces:
             cell = CELL_OF_BIT[seat, lowest_bit_index(pieces)]
             pieces &= pieces - 1
@@ -185,5 +182,6 @@ __all__ = [
     "frame_boards",
     "half_turn",
     "input_planes",
+    "plane_pieces",
     "write_planes",
 ]
