@@ -371,11 +371,22 @@ def _board_from_fen(fen: str | None):
 SUBCOMMANDS: list[Callable] = [_add_perft, _add_show, _add_agents, _add_league, _add_play, _add_train]
 
 
+def _version() -> str:
+    """The installed distribution's version (read from its metadata: no import of the suite)."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("checkers-suite")
+    except PackageNotFoundError:  # run from a source tree that was never installed
+        return "unknown (not installed)"
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(
         prog="checkers",
         description="English draughts (American checkers): rules, agents, training and evaluation.",
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for add in SUBCOMMANDS:
         add(subparsers)

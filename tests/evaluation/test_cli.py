@@ -242,3 +242,10 @@ def test_fuzz_play_options(opponent, options, capsys, monkeypatch):
         argv += [option, value]
     capsys.readouterr()
     _assert_one_line_or_success(main(argv), capsys.readouterr())
+
+
+def test_version_names_the_installed_release(capsys):
+    from importlib.metadata import version
+
+    assert main(["--version"]) == 0
+    assert capsys.readouterr().out.strip() == f"checkers {version('checkers-suite')}"
