@@ -10,7 +10,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from checkers_env.bitboard import BB_ROW0, BB_ROW7, FULL, apply_move, jumpers, step
+from checkers_env.bitboard import BB_ROW0, BB_ROW7, FULL, apply_move, jumpers, lowest_bit_index, popcount, step
 from checkers_env.game_state import position_key
 from checkers_env.kernels import MAX_MOVES, MOVE_FIELDS, generate_moves, random_below
 
@@ -19,10 +19,8 @@ from .evaluators import (
     WIN,
     MAX_ACTIVE,
     hand_value,
-    lowest_bit_index,
     material_log_reward,
     net_value,
-    popcount,
 )
 
 # -- limits and scores ------------------------------------------------------------------
@@ -483,13 +481,21 @@ def search_kernel(
 
 
 @numba.njit(cache=True, inline="always")
+def next_generation(generation, table):
+    """The table generation of a new search (1-255; the table is wiped when it wraps, so
+    no entry of an earlier search passes for this one's)."""
+    generation = generation % 255 + 1
+    if generation == 1:
+        table[:] = 0
+    return generation
+
+
+@numba.njit(cache=True, inline="always")
 def begin_search(generation, table, killers, history_scores):
     """What every new search does to the memory of the last one: the next table
     generation (1-255; the table is wiped when it wraps, so no entry of an earlier search
     passes for this one's), no killers, history halved. Returns the generation."""
-    generation = generation % 255 + 1
-    if generation == 1:
-        table[:] = 0
+    generation = next_generation(generation, table)
     killers[:] = 0
     flat = history_scores.reshape(-1)  # one contiguous loop (vectorised)
     for i in range(flat.shape[0]):
@@ -610,6 +616,7 @@ __all__ = [
     "VALUE_FIELDS",
     "ZOBRIST",
     "begin_search",
+    "next_generation",
     "has_moves",
     "memory_sizes",
     "memory_views",
