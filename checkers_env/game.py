@@ -167,6 +167,15 @@ class Game:
         capture never comes undone)."""
         return self._boards[len(self._boards) - 1 - self._quiet[-1] :]
 
+    def position_keys_since_progress(self) -> np.ndarray:
+        """``game_state.position_key`` of each of :meth:`positions_since_progress`, oldest
+        first: the game state's own record (``int64``, a read-only view, no copy), as a
+        search compares positions with the game's (see ``game_state.position_key``)."""
+        ply = len(self.moves)
+        keys = self._keys[ply - self._quiet[-1] : ply + 1]
+        keys.flags.writeable = False
+        return keys
+
     # -- moves -------------------------------------------------------------------------
 
     def play(self, move: Move | str) -> Move:

@@ -60,7 +60,7 @@ iterative deepening (depth 1, 2, ... up to ``depth``, or until ``time`` runs out
 - **Ties.** Root moves are searched with the window lowered by the evaluator's tie margin
   (one point; ``1e-9`` for nets), so every move whose value equals the best is known
   exactly; the agent picks one of them with its seeded generator.
-- **Draw rules, from the game** (``Draws.of_game``: ``Game.positions_since_progress()`` and
+- **Draw rules, from the game** (``Draws.of_game``: ``Game.position_keys_since_progress()`` and
   ``Game.plies_since_progress``). *Repetition*: a position reached from the root by king
   moves only (no capture, no man move) that is one of the game's positions since its last
   progress scores as a draw (0). A second occurrence already counts (conservative, and it
@@ -92,7 +92,7 @@ from checkers_env.errors import UnknownAgentError
 
 from .evaluators import MATERIAL, POSITIONAL, Evaluator, evaluate, mlp
 from .kernel import MAX_DEPTH, ZOBRIST, has_moves, position_hash, search_kernel
-from .searcher import Draws, SearchResult, Searcher, board_hash
+from .searcher import Draws, SearchResult, Searcher, board_key
 
 #: Evaluations by name: hand-written ones, and learned nets as ``module:function`` loaders
 #: taking ``weights`` (``zoo``, ``untrained`` or a file) and ``seed`` (for ``untrained``).
@@ -203,7 +203,7 @@ __all__ = [
     "SearchResult",
     "Searcher",
     "ZOBRIST",
-    "board_hash",
+    "board_key",
     "evaluate",
     "has_moves",
     "make_evaluator",

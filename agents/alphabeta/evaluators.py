@@ -57,47 +57,10 @@ from dataclasses import dataclass, field
 import numba
 import numpy as np
 
-from llvmlite import ir
-from numba.core import types
-from numba.extending import intrinsic
-
 from checkers_env.baselines import material
-from checkers_env.bitboard import BB_ROW0, BB_ROW7, count_steps
+from checkers_env.bitboard import BB_ROW0, BB_ROW7, count_steps, popcount
 from checkers_env.encoding import active_inputs
 
-
-@intrinsic
-def _ctpop(typingctx, x):
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        value = context.cast(builder, args[0], signature.args[0], types.int64)
-        return builder.ctpop(value)
-
-    return types.int64(x), codegen
-
-
-@intrinsic
-def _cttz(typingctx, x):
-    if not isinstance(x, types.Integer):
-        return None
-
-    def codegen(context, builder, signature, args):
-        value = context.cast(builder, args[0], signature.args[0], types.int64)
-        return builder.cttz(value, ir.Constant(ir.IntType(1), 1))
-
-    return types.int64(x), codegen
-
-
-@numba.njit(cache=True, inline="always")
-def popcount(x):
-    return _ctpop(x)
-
-
-@numba.njit(cache=True, inline="always")
-def lowest_bit_index(x):
-    return _cttz(x)
 
 EVAL_MATERIAL = 0
 EVAL_POSITIONAL = 1

@@ -10,17 +10,17 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from checkers_env.bitboard import BB_ROW0, BB_ROW7, FULL, apply_move, jumpers, step
-from checkers_env.kernels import generate_moves
+from checkers_env.bitboard import BB_ROW0, BB_ROW7, FULL, apply_move, jumpers, lowest_bit_index, popcount, step
+from checkers_env.game_state import position_key
+from checkers_env.kernels import MAX_MOVES, MOVE_FIELDS, generate_moves, random_below
 
 from .evaluators import (
     REWARD_MATERIAL_LOG,
     WIN,
+    MAX_ACTIVE,
     hand_value,
-    lowest_bit_index,
     material_log_reward,
     net_value,
-    popcount,
 )
 
 # -- limits and scores ------------------------------------------------------------------
@@ -74,8 +74,9 @@ _NO_MOVE = 255
     _S_REVERSIBLE,  # every move from the root to here was a king's non-capture
     _S_CAPTURES,  # the node's moves are captures
     _S_QUIET,  # plies since the last capture or man move, the game's included
-) = range(12)
-STACK_FIELDS = 12
+    _S_ORDERED,  # the node's moves are searched best-ordered (else in generate_moves order)
+) = range(13)
+STACK_FIELDS = 13
 
 # Float fields per ply.
 _V_ALPHA, _V_BETA, _V_BEST, _V_ORIGINAL_ALPHA, _V_REWARD = range(5)
@@ -181,9 +182,12 @@ def search_kernel(
         quiescence: search capture positions at the horizon on until they are quiet.
         root_in_order: search the root's moves in ``generate_moves`` order (for a caller
             that breaks ties by that order), else best-ordered like every other node.
-        draws, n_draws: hashes of the game's positions since its last capture or man move
-            (the current one included): a position reached by king moves only that is one
-            of them scores as a draw.
+        draws, n_draws: ``game_state.position_key`` of the game's positions since its last
+            capture or man move (the current one included; ``Game.position_keys_since_progress``):
+            a position reached by king moves only that is one of them scores as a draw. The
+            key is the whole position there: such positions share the root's men, and one
+            with the same pieces has the same side to move (each king step changes a row's
+            parity, so the sum of the rows changes parity with every ply).
         quiet, no_progress_plies: plies since the game's last progress, and the no-progress
             limit (0: off): a node at or past the limit scores as a draw.
         generation: 1-255, the same for every iteration of one search: table values of
@@ -244,9 +248,10 @@ def search_kernel(
             d = stack[ply, _S_DEPTH]
             if ply > 0:
                 draw = no_progress_plies > 0 and stack[ply, _S_QUIET] >= no_progress_plies
-                if not draw and stack[ply, _S_REVERSIBLE] == 1:
+                if not draw and stack[ply, _S_REVERSIBLE] == 1 and n_draws > 0:
+                    key = position_key(m, o) if side else position_key(o, m)
                     for i in range(n_draws):
-                        if draws[i] == h:
+                        if draws[i] == key:
                             draw = True
                             break
                 reward = 0.0
@@ -313,10 +318,14 @@ def search_kernel(
                 value = terminal_value(m, ply, loss, loss_per_ply, blockade_value)
                 state = _RETURN
                 continue
-            if ply == 0 and root_in_order:
+            # A net's nodes just above the leaves (and in quiescence) keep the generator's
+            # order: ordering them costs more than the cut-offs it wins, the net's leaves
+            # being few and its values exact whatever the order (``net is None`` is settled
+            # at compile time: the hand-written kinds order every node).
+            ordered = not (ply == 0 and root_in_order) and (net is None or ply == 0 or d > 1)
+            if not ordered:
                 for i in range(n):
-                    order_scores[0, i] = -i
-                    order_index[0, i] = i
+                    order_index[ply, i] = i
             else:
                 crown = BB_ROW7 if side else BB_ROW0
                 side_index = 1 if side else 0
@@ -349,6 +358,7 @@ def search_kernel(
             stack[ply, _S_INDEX] = 0
             stack[ply, _S_BEST_INDEX] = -1
             stack[ply, _S_CAPTURES] = 1 if jumping else 0
+            stack[ply, _S_ORDERED] = 1 if ordered else 0
             values[ply, _V_BEST] = -INF
             values[ply, _V_ORIGINAL_ALPHA] = alpha
             state = _NEXT
@@ -385,19 +395,20 @@ def search_kernel(
                 value = best
                 state = _RETURN
                 continue
-            # Pick the best-ordered remaining move (selection sort, one step per move).
-            pick = i
-            pick_score = order_scores[ply, i]
-            for j in range(i + 1, n):
-                if order_scores[ply, j] > pick_score:
-                    pick_score = order_scores[ply, j]
-                    pick = j
-            if pick != i:
-                order_scores[ply, pick] = order_scores[ply, i]
-                order_scores[ply, i] = pick_score
-                swap = order_index[ply, pick]
-                order_index[ply, pick] = order_index[ply, i]
-                order_index[ply, i] = swap
+            if stack[ply, _S_ORDERED] == 1:
+                # Pick the best-ordered remaining move (selection sort, one step per move).
+                pick = i
+                pick_score = order_scores[ply, i]
+                for j in range(i + 1, n):
+                    if order_scores[ply, j] > pick_score:
+                        pick_score = order_scores[ply, j]
+                        pick = j
+                if pick != i:
+                    order_scores[ply, pick] = order_scores[ply, i]
+                    order_scores[ply, i] = pick_score
+                    swap = order_index[ply, pick]
+                    order_index[ply, pick] = order_index[ply, i]
+                    order_index[ply, i] = swap
             stack[ply, _S_INDEX] = i + 1
             mi = order_index[ply, i]
             frm = moves[ply, mi, 0]
@@ -413,10 +424,9 @@ def search_kernel(
             progress = captured != 0 or was_king == 0
             reversible = stack[ply, _S_REVERSIBLE] == 1 and not progress
             child_depth = stack[ply, _S_DEPTH] - 1
-            # The child's hash serves the table (depth >= TT_MIN_DEPTH, never deeper down
-            # the line) and the repetition test (only along king moves from the root):
-            # most nodes, the leaves among them, need neither, nor do their children.
-            if child_depth >= TT_MIN_DEPTH or (reversible and n_draws > 0):
+            # The child's hash serves the table only (depth >= TT_MIN_DEPTH, never deeper
+            # down the line): most nodes, the leaves among them, do not need it.
+            if child_depth >= TT_MIN_DEPTH:
                 # Incremental Zobrist update.
                 own_kind = 0 if side else 2
                 h = stack[ply, _S_HASH] ^ ZOBRIST[_SIDE_KEY]
@@ -471,13 +481,21 @@ def search_kernel(
 
 
 @numba.njit(cache=True, inline="always")
+def next_generation(generation, table):
+    """The table generation of a new search (1-255; the table is wiped when it wraps, so
+    no entry of an earlier search passes for this one's)."""
+    generation = generation % 255 + 1
+    if generation == 1:
+        table[:] = 0
+    return generation
+
+
+@numba.njit(cache=True, inline="always")
 def begin_search(generation, table, killers, history_scores):
     """What every new search does to the memory of the last one: the next table
     generation (1-255; the table is wiped when it wraps, so no entry of an earlier search
     passes for this one's), no killers, history halved. Returns the generation."""
-    generation = generation % 255 + 1
-    if generation == 1:
-        table[:] = 0
+    generation = next_generation(generation, table)
     killers[:] = 0
     flat = history_scores.reshape(-1)  # one contiguous loop (vectorised)
     for i in range(flat.shape[0]):
@@ -486,19 +504,84 @@ def begin_search(generation, table, killers, history_scores):
 
 
 @numba.njit(cache=True)
+def pick_tied(root_scores, count, rng):
+    """The row of the best root move, exact ties broken uniformly along ``generate_moves``
+    order by a reservoir draw on the xorshift state ``rng``; returns ``(row, rng)``.
+
+    ``root_scores`` must be exact wherever a move is not below the best of the moves
+    before it (``search_kernel`` with ``root_in_order``)."""
+    best = 0
+    value = root_scores[0]
+    ties = 1
+    for i in range(1, count):
+        score = root_scores[i]
+        if score > value:
+            value = score
+            best = i
+            ties = 1
+        elif score == value:
+            ties += 1
+            rng, pick = random_below(rng, ties)
+            if pick == 0:
+                best = i
+    return best, rng
+
+
+def memory_sizes(width):
+    """``(int64 count, float64 count)`` of the search's buffers in :func:`memory_views`'s layout."""
+    ints = MAX_PLY * 2 + 2 * 32 * 32 + MAX_PLY * MAX_MOVES * MOVE_FIELDS + 2 * MAX_PLY * MAX_MOVES
+    ints += MAX_PLY * STACK_FIELDS + MAX_ACTIVE
+    return ints, MAX_PLY * VALUE_FIELDS + MAX_MOVES + 2 * width
+
+
+@numba.njit(cache=True, inline="always")
+def memory_views(ints, floats, width):
+    """The search's buffers as views of two flat arrays (``memory_sizes``): ``(killers,
+    history_scores, moves, order_scores, order_index, stack, active, values, root_scores,
+    scratch)`` as :func:`search_kernel` takes them. Two arrays cross from Python into
+    numba faster than ten (each argument is unboxed on every call)."""
+    a = 0
+    killers = ints[a : a + MAX_PLY * 2].reshape((MAX_PLY, 2))
+    a += MAX_PLY * 2
+    history_scores = ints[a : a + 2 * 32 * 32].reshape((2, 32, 32))
+    a += 2 * 32 * 32
+    moves = ints[a : a + MAX_PLY * MAX_MOVES * MOVE_FIELDS].reshape((MAX_PLY, MAX_MOVES, MOVE_FIELDS))
+    a += MAX_PLY * MAX_MOVES * MOVE_FIELDS
+    order_scores = ints[a : a + MAX_PLY * MAX_MOVES].reshape((MAX_PLY, MAX_MOVES))
+    a += MAX_PLY * MAX_MOVES
+    order_index = ints[a : a + MAX_PLY * MAX_MOVES].reshape((MAX_PLY, MAX_MOVES))
+    a += MAX_PLY * MAX_MOVES
+    stack = ints[a : a + MAX_PLY * STACK_FIELDS].reshape((MAX_PLY, STACK_FIELDS))
+    a += MAX_PLY * STACK_FIELDS
+    active = ints[a : a + MAX_ACTIVE]
+    values = floats[: MAX_PLY * VALUE_FIELDS].reshape((MAX_PLY, VALUE_FIELDS))
+    b = MAX_PLY * VALUE_FIELDS
+    root_scores = floats[b : b + MAX_MOVES]
+    b += MAX_MOVES
+    scratch = floats[b : b + 2 * width].reshape((2, width))
+    return killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch
+
+
+@numba.njit(cache=True)
 def search_to_depth(
     mover, opponent, kings, black_to_move, first_depth, depth, kind, net, codes, scoring, quiescence,
-    root_in_order, draws, n_draws, quiet, no_progress_plies, generation, table, table_values, killers,
-    history_scores, moves, order_scores, order_index, stack, values, root_scores, active, scratch,
+    root_in_order, draws, n_draws, quiet, no_progress_plies, generation, table, table_values, ints, floats,
+    width, rng,
 ):
     """A whole search without a time limit in one call: :func:`begin_search`, then
     iterative deepening from ``first_depth`` to ``depth`` (stopping early at a forced result
     within the nominal depth, as ``Searcher.search`` does). Arguments as
     :func:`search_kernel`'s; ``moves[0]`` and ``root_scores`` hold the last iteration's root.
+    With a nonzero xorshift state ``rng`` it also picks the move (:func:`pick_tied`, for a
+    search ``root_in_order``): an agent's move in one call.
 
     Returns:
-        ``(value, depth_reached, root_moves, nodes, generation)``.
+        ``(value, depth_reached, root_moves, nodes, generation, row, rng)``: ``row`` is the
+        picked move's row of ``moves[0]`` (-1 without ``rng`` or without a legal move).
     """
+    killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch = (
+        memory_views(ints, floats, width)
+    )
     generation = begin_search(generation, table, killers, history_scores)
     loss = scoring[0]
     loss_per_ply = scoring[1]
@@ -517,7 +600,10 @@ def search_to_depth(
         reached = d
         if count == 0 or (abs(value) > win_bound and abs(value) >= loss - loss_per_ply * d):
             break
-    return value, reached, count, nodes, generation
+    row = -1
+    if rng != 0 and count > 0:
+        row, rng = pick_tied(root_scores, count, rng)
+    return value, reached, count, nodes, generation, row, rng
 
 
 __all__ = [
@@ -530,7 +616,11 @@ __all__ = [
     "VALUE_FIELDS",
     "ZOBRIST",
     "begin_search",
+    "next_generation",
     "has_moves",
+    "memory_sizes",
+    "memory_views",
+    "pick_tied",
     "position_hash",
     "search_kernel",
     "search_to_depth",

@@ -5,40 +5,40 @@ from __future__ import annotations
 import time as _time
 from dataclasses import dataclass
 from functools import cached_property
+from typing import NamedTuple
 
 import numpy as np
 
 from checkers_env import BLACK, Board, Game, Move
 from checkers_env.bitboard import BB_SQUARES
-from checkers_env.kernels import MAX_MOVES, MOVE_FIELDS
+from checkers_env.game_state import position_key
 
-from .evaluators import MAX_ACTIVE, POSITIONAL, WIN, Evaluator
+from .evaluators import POSITIONAL, WIN, Evaluator
 from .kernel import (
     INF,
     MAX_DEPTH,
-    MAX_PLY,
-    STACK_FIELDS,
     TT_BITS,
     TT_FIELDS,
-    VALUE_FIELDS,
-    position_hash,
+    memory_sizes,
+    memory_views,
     search_kernel,
     search_to_depth,
 )
 
 
-@dataclass(frozen=True)
-class Draws:
-    """What the search knows of the game's draw rules.
+class Draws(NamedTuple):
+    """What the search knows of the game's draw rules (a named tuple: built once per move,
+    it must cost next to nothing).
 
     Attributes:
-        hashes: ``position_hash`` of the game's positions since its last capture or man
-            move, the current one included (a king move back to one of them repeats).
+        keys: ``game_state.position_key`` of the game's positions since its last capture
+            or man move, the current one included (a king move back to one of them
+            repeats): ``Game.position_keys_since_progress()``.
         quiet: plies since the last capture or man move.
         no_progress_plies: the no-progress limit (0: the rule is off).
     """
 
-    hashes: np.ndarray
+    keys: np.ndarray
     quiet: int = 0
     no_progress_plies: int = 0
 
@@ -52,16 +52,17 @@ class Draws:
         if not isinstance(game, Game):
             return _NO_DRAWS
         rules = game.rules
-        hashes = [board_hash(b) for b in game.positions_since_progress()] if rules.repetition is not None else []
-        return cls(np.array(hashes, dtype=np.int64), game.plies_since_progress, rules.no_progress_plies or 0)
+        keys = game.position_keys_since_progress() if rules.repetition is not None else _NO_KEYS
+        return cls(keys, game.plies_since_progress, rules.no_progress_plies or 0)
 
 
 _NO_DRAWS = Draws.none()
+_NO_KEYS = _NO_DRAWS.keys
 
 
-def board_hash(board: Board) -> int:
-    """``position_hash`` of a ``Board``."""
-    return int(position_hash(board.black, board.white, board.kings, board.turn == BLACK))
+def board_key(board: Board) -> int:
+    """``game_state.position_key`` of a ``Board`` (what ``Draws.keys`` holds)."""
+    return int(position_key(board.black, board.white))
 
 
 @dataclass(frozen=True)
@@ -137,16 +138,16 @@ class Searcher:
         self.quiescence = bool(quiescence)
         self.table = np.zeros((1 << tt_bits, TT_FIELDS), dtype=np.int64)
         self.table_values = self.table.view(np.float64)  # the same memory: the values' column
-        self.killers = np.zeros((MAX_PLY, 2), dtype=np.int64)
-        self.history_scores = np.zeros((2, 32, 32), dtype=np.int64)
-        self.moves = np.zeros((MAX_PLY, MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
-        self.order_scores = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
-        self.order_index = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
-        self.stack = np.zeros((MAX_PLY, STACK_FIELDS), dtype=np.int64)
-        self.values = np.zeros((MAX_PLY, VALUE_FIELDS), dtype=np.float64)
-        self.root_scores = np.zeros(MAX_MOVES, dtype=np.float64)
-        self.active = np.zeros(MAX_ACTIVE, dtype=np.int64)
-        self.scratch = np.zeros((2, evaluator.width), dtype=np.float64)
+        # The kernel's buffers: views of two flat arrays (``kernel.memory_views``), which is
+        # how one agent's call passes them.
+        self.width = evaluator.width
+        int_count, float_count = memory_sizes(self.width)
+        self.ints = np.zeros(int_count, dtype=np.int64)
+        self.floats = np.zeros(float_count, dtype=np.float64)
+        (
+            self.killers, self.history_scores, self.moves, self.order_scores, self.order_index, self.stack,
+            self.active, self.values, self.root_scores, self.scratch,
+        ) = memory_views(self.ints, self.floats, self.width)  # fmt: skip
         self.codes = evaluator.codes
         self.net = evaluator.net
         self.scoring = np.array(
@@ -192,7 +193,7 @@ class Searcher:
             value, _best, count, used, aborted = search_kernel(
                 mover, opponent, board.kings, black_to_move, d, limit,
                 evaluator.kind, self.net, self.codes, scoring, self.quiescence, root_in_order,
-                draws.hashes, len(draws.hashes), draws.quiet, draws.no_progress_plies,
+                draws.keys, len(draws.keys), draws.quiet, draws.no_progress_plies,
                 self.generation, self.table, self.table_values, self.killers, self.history_scores,
                 self.moves, self.order_scores, self.order_index, self.stack, self.values, self.root_scores,
                 self.active, self.scratch,
@@ -228,15 +229,28 @@ class Searcher:
         (overwritten by the next search). ``scoring`` replaces the evaluator's scores."""
         draws = draws or _NO_DRAWS
         mover, opponent = board.mover_bitboards
-        value, reached, count, nodes, self.generation = search_to_depth(
+        value, reached, count, nodes, self.generation, _row, _rng = search_to_depth(
             mover, opponent, board.kings, board.turn == BLACK, min(first_depth, depth), depth,
             self.evaluator.kind, self.net, self.codes, self.scoring if scoring is None else scoring,
-            self.quiescence, root_in_order, draws.hashes, len(draws.hashes), draws.quiet,
-            draws.no_progress_plies, self.generation, self.table, self.table_values, self.killers,
-            self.history_scores, self.moves, self.order_scores, self.order_index, self.stack, self.values,
-            self.root_scores, self.active, self.scratch,
+            self.quiescence, root_in_order, draws.keys, len(draws.keys), draws.quiet,
+            draws.no_progress_plies, self.generation, self.table, self.table_values, self.ints, self.floats,
+            self.width, 0,
         )  # fmt: skip
         return float(value), int(reached), int(count), int(nodes)
+
+    def pick_row(self, board: Board, depth: int, draws: Draws, rng: int) -> tuple[int, int, float, int]:
+        """An agent's move in one kernel call: a fixed-depth search of ``board``'s moves in
+        ``generate_moves`` order, exact ties broken by the xorshift state ``rng``
+        (``kernel.pick_tied``). Returns ``(row, rng, value, nodes)``: ``row`` indexes
+        ``self.moves[0]`` and is -1 when the side to move has no legal move."""
+        mover, opponent = board.mover_bitboards
+        keys = draws.keys
+        _value, _reached, _count, nodes, self.generation, row, rng = search_to_depth(
+            mover, opponent, board.kings, board.turn == BLACK, depth, depth, self.evaluator.kind, self.net,
+            self.codes, self.scoring, self.quiescence, True, keys, len(keys), draws.quiet, draws.no_progress_plies,
+            self.generation, self.table, self.table_values, self.ints, self.floats, self.width, rng,
+        )  # fmt: skip
+        return row, rng, float(self.root_scores[row]) if row >= 0 else 0.0, nodes
 
     def search(
         self,
@@ -298,4 +312,4 @@ def _moves_by_row(board: Board) -> dict[tuple[int, int, int], Move]:
     return result
 
 
-__all__ = ["Draws", "SearchResult", "Searcher", "board_hash"]
+__all__ = ["Draws", "SearchResult", "Searcher", "board_key"]

@@ -5,13 +5,11 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
-import numba
-
 from agents.alphabeta import MAX_DEPTH, Draws, Evaluator, Searcher
+from agents.alphabeta.kernel import pick_tied
 from checkers_env import BLACK, BaseAgent, Board, Game, Move
 from checkers_env.board import move_from_row
 from checkers_env.errors import UnknownAgentError
-from checkers_env.kernels import random_below
 
 from .net import Net
 
@@ -37,30 +35,6 @@ def load_net(weights: str, seed: int | None = None) -> Net:
 def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
     """The net of ``weights`` (see :func:`load_net`) as the search's leaf evaluator."""
     return load_net(weights, seed).evaluator()
-
-
-@numba.njit(cache=True)
-def pick_tied(root_scores, count, rng):
-    """The row of the best root move, exact ties broken uniformly along ``generate_moves``
-    order by a reservoir draw on the xorshift state ``rng``; returns ``(row, rng)``.
-
-    ``root_scores`` must be exact wherever a move is not below the best of the moves
-    before it (``search_kernel`` with ``root_in_order``)."""
-    best = 0
-    value = root_scores[0]
-    ties = 1
-    for i in range(1, count):
-        score = root_scores[i]
-        if score > value:
-            value = score
-            best = i
-            ties = 1
-        elif score == value:
-            ties += 1
-            rng, pick = random_below(rng, ties)
-            if pick == 0:
-                best = i
-    return best, rng
 
 
 class TDMinimaxAgent(BaseAgent):
@@ -149,13 +123,14 @@ class TDMinimaxAgent(BaseAgent):
         board = game.board if isinstance(game, Game) else game
         searcher = self._searcher
         if self.time is None:
-            # One kernel call, no result object: the per-move cost the old search had.
-            _value, depth, count, nodes = searcher.search_rows(
-                board, self.depth, Draws.of_game(game), self.depth, root_in_order=True
-            )
-            if count == 0:
+            # One kernel call (search and tie-break), no result object: the per-move cost
+            # the old search had.
+            row, self._rng_state, value, nodes = searcher.pick_row(board, self.depth, Draws.of_game(game),
+                                                                   self._rng_state)
+            if row < 0:
                 raise ValueError(f"{self} has no legal move in {board.fen()}")
-            scores, rows = searcher.root_scores, searcher.moves[0]
+            self.last_search = {"depth": self.depth, "value": value, "nodes": nodes}
+            return move_from_row(searcher.moves[0, row])
         else:
             if not board.has_legal_moves():
                 raise ValueError(f"{self} has no legal move in {board.fen()}")

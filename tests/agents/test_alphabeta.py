@@ -362,10 +362,10 @@ def _repeating_game() -> Game:
 
 def test_draw_hashes_start_after_the_last_irreversible_move():
     game = _repeating_game()
-    assert len(Draws.of_game(game).hashes) == 5
+    assert len(Draws.of_game(game).keys) == 5
     game = Game()
     game.play("11-15")
-    assert len(Draws.of_game(game).hashes) == 1  # a man move: nothing before it can come back
+    assert len(Draws.of_game(game).keys) == 1  # a man move: nothing before it can come back
 
 
 def test_does_not_repeat_when_ahead_and_seeks_the_repetition_when_behind():

@@ -14,7 +14,7 @@ from agents.td_minimax.learn import final_corrections, play_training_game, RESUL
 from agents.td_minimax.net import MAX_ACTIVE, train_kernel
 from checkers_env.encoding import active_inputs
 from agents.alphabeta import Draws, Searcher
-from agents.alphabeta.searcher import board_hash
+from agents.alphabeta.searcher import board_key
 from agents.td_minimax.agent import pick_tied
 from checkers_env import BLACK, Board, Game, Rules, make_agent, square_to_bit
 
@@ -213,7 +213,7 @@ def test_root_moves_into_repeated_positions_score_as_draws():
     board = Board.from_fen("B:WK29:BK1,K6")  # Black is ahead: every move scores above 0
     children = [board.play(move) for move in board.legal_moves()]
     assert search(net, board, 2)[1] > 0.2
-    history = np.array([board_hash(c) for c in children], dtype=np.int64)
+    history = np.array([board_key(c) for c in children], dtype=np.int64)
     assert search(net, board, 2, draws=Draws(history))[1] == 0.0  # all of them repeat
     assert search(net, board, 2, draws=Draws(history[:1]))[1] > 0.2  # one repeats: another is chosen
     # Every king move completes 80 quiet plies.
