@@ -27,7 +27,8 @@ logger = logging.getLogger("agents.mcrd")
 BACKENDS = ("auto", "cpu", "cuda")
 DEFAULT_PLAYOUTS = 20_000
 #: Playouts per launch when ``launch`` is not given: a CPU launch of 4096 playouts takes
-#: about 10-20 ms here; a GPU launch should fill the device (the seed ran ~31k threads).
+#: about 10-20 ms here; a GPU launch should fill the device (the design document ran ~31k
+#: threads).
 DEFAULT_LAUNCH = {"cpu": 4096, "cuda": 131_072}
 
 

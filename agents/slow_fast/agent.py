@@ -20,7 +20,8 @@ TT_BITS = 12
 
 
 def net_evaluator(net: ValueNet) -> Evaluator:
-    """The value network as the search's leaf evaluator, with the seed's material reward.
+    """The value network as the search's leaf evaluator, with the design document's material
+    reward.
 
     A leaf is worth ``2 f - 1`` to its side to move (``f``: the network's win probability
     for it), a move its material reward ``0.1 ln(m_B / m_A)`` (for the mover) minus the
