@@ -86,10 +86,12 @@ def load_policy(weights: str, net_arch: str):
 
 
 class PPOAgent(BaseAgent):
-    """A MaskablePPO policy trained on Checkers-v0 (``training/ppo.py``), always legal.
+    """A MaskablePPO policy (PPO that masks out illegal actions, from sb3-contrib) trained on
+    Checkers-v0 by ``checkers train ppo``; it plays one hop at a time and only legal ones.
 
     Args:
         weights: policy weights (``.safetensors`` state dict, or a trusted SB3 ``.zip``).
+            Required (``zoo:ppo`` is the trained agent).
         net_arch: hidden layer sizes of the policy and value nets, e.g. ``256x256`` (spec strings use commas between parameters).
         deterministic: play the most likely hop (True) or sample from the policy.
         seed: seed for sampling.

@@ -96,7 +96,13 @@ def load_card(name: str) -> tuple[dict, Path]:
 
 
 def zoo_agent(name: str, **overrides) -> Agent:
-    """Loads a trained agent from the zoo by name: ``zoo:NAME[,key=value...]``."""
+    """Loads a trained agent from the zoo by name, with its card's parameters:
+    ``zoo:NAME[,key=value...]`` (``zoo:td-minimax``, ``zoo:mcrd,time=0.5``; the zoo's
+    README lists the names).
+
+    Args:
+        name: the zoo entry (a folder of ``zoo/``).
+    """
     card, folder = load_card(name)
     params = dict(card["params"])
     if "weights" in card:

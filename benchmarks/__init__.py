@@ -10,7 +10,7 @@ summary table, and writes ``benchmarks/results/<name>.json``:
 
 ``machine`` (see ``machine_info``) says where and on what code the figures were taken: CPU
 count and model, platform, Python, numpy and numba versions, date, git commit. Speed is
-measured here, never in timed unit tests (DESIGN §7).
+measured here, never in timed unit tests (docs/design.md §4).
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""TD-minimax (seed 002) speed: self-play training games/s at depth 2, search nodes/s, and
+"""TD-minimax speed: self-play training games/s at depth 2, search nodes/s, and
 the agent's time per move at depths 2 and 4.
 
 Training speed depends on how long the games are, which depends on the net: an untrained

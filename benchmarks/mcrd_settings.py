@@ -16,12 +16,12 @@ the piece-count ``king_weight`` at the cap) is scored by
 * ``minus_cap150``: its mean loss minus the shipped setting's on the same positions, with
   the standard error of that paired difference.
 
-Two reference rows are scored the same way: ``two_ply`` (not the seed's method: a 2-ply
-minimax over MCRD's statistics, every reply of the opponent searched by MCRD with an equal
-share of the same playout budget and a move valued by the opponent's best reply), which
-asks whether the descents miss replies a search would see; and ``alphabeta_depth4``, the
-league's opponent of issue 5's strength goal (``make_agent("alphabeta:depth=4")``), which
-shares the judge's positional evaluation and is flattered by it.
+Two reference rows are scored the same way: ``two_ply`` (not the design document's method: a
+2-ply minimax over MCRD's statistics, every reply of the opponent searched by MCRD with an
+equal share of the same playout budget and a move valued by the opponent's best reply),
+which asks whether the descents miss replies a search would see; and ``alphabeta_depth4``,
+the league's opponent of issue 5's strength goal (``make_agent("alphabeta:depth=4")``),
+which shares the judge's positional evaluation and is flattered by it.
 
 ``--playouts`` defaults to 200 000: a quarter of what ``mcrd:time=1`` spends here, where
 its choices already agree with four times that budget in 93 % of master-game positions
@@ -43,7 +43,8 @@ from checkers_env import Game, make_agent
 from . import write_study
 from .mcrd_allocations import positions
 
-#: Settings compared: the seed's 150-draw cap with kings counted 1 is the shipped one.
+#: Settings compared: the design document's 150-draw cap with kings counted 1 is the shipped
+#: one.
 SETTINGS = {
     "cap20": {"max_moves": 20},
     "cap40": {"max_moves": 40},
@@ -74,7 +75,8 @@ def move_points(board, depth: int, searcher: Searcher) -> np.ndarray:
 
 
 def two_ply_choice(board, playouts: int, seed: int) -> int:
-    """The move of a 2-ply minimax over MCRD's statistics (not the seed's method).
+    """The move of a 2-ply minimax over MCRD's statistics (not the design document's
+    method).
 
     Each child's position is searched by MCRD (the shipped setting) with an equal share of
     ``playouts``, which gives the opponent's win rate after each of its replies; a move is

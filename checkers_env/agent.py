@@ -184,10 +184,15 @@ def agent_parameters(kind: str) -> dict[str, inspect.Parameter]:
     return dict(inspect.signature(_factory_target(factory)).parameters)
 
 
+def agent_doc(kind: str) -> str:
+    """A kind's docstring, dedented (``checkers agents`` shows its first paragraph and its
+    ``Args:``)."""
+    return inspect.getdoc(_factory_target(_lookup(kind))) or ""
+
+
 def agent_summary(kind: str) -> str:
-    """First line of a kind's docstring (for ``checkers agents``)."""
-    doc = inspect.getdoc(_factory_target(_lookup(kind))) or ""
-    return " ".join(doc.split("\n\n")[0].split())
+    """First paragraph of a kind's docstring, on one line."""
+    return " ".join(agent_doc(kind).split("\n\n")[0].split())
 
 
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:

@@ -1,10 +1,10 @@
 """Bitboard layout, masks and the scalar primitives every kernel is built from.
 
 A position is three 32-bit bitboards (``black``, ``white``, ``kings``) plus the side to
-move, as in seed 001. Bit ``b`` sits on row ``b // 4`` (row 0 is Black's back rank) and is
-the ``b % 4``-th dark square of that row counted from Black's left, so one hex digit of a
-bitboard is one row and Black's men start on the low bits (``0x00000FFF``), White's on the
-high bits (``0xFFF00000``)::
+move, as in the GPU engine that MCRD was built from (``docs/design.md`` §5). Bit ``b`` sits
+on row ``b // 4`` (row 0 is Black's back rank) and is the ``b % 4``-th dark square of that
+row counted from Black's left, so one hex digit of a bitboard is one row and Black's men
+start on the low bits (``0x00000FFF``), White's on the high bits (``0xFFF00000``)::
 
      White's side (seen from Black)                bit numbers
          32      31      30      29                 1C  1D  1E  1F     row 7
@@ -21,7 +21,7 @@ so ``square = 4 * (bit // 4) + 4 - bit % 4`` and the half turn ``s -> 33 - s`` i
 reversal ``b -> 31 - b``.
 
 Moving one square diagonally changes the bit number by 3, 4 or 5 depending on the row's
-parity (seed 001's ``LEFT3_MASK``/``LEFT5_MASK`` and friends). The four board directions,
+parity (that engine's ``LEFT3_MASK``/``LEFT5_MASK`` and friends). The four board directions,
 named as Black sees the board::
 
     NW (+3 even rows, +4 odd rows)    NE (+4 even rows, +5 odd rows)
@@ -65,7 +65,7 @@ BB_WHITE_START = 0xFFF00000
 NW, NE, SW, SE = 0, 1, 2, 3
 
 # Each direction is two (mask, shift) components, one per row parity; the mask keeps the
-# squares from which that shift stays on the board (seed 001's shift masks).
+# squares from which that shift stays on the board (that engine's shift masks).
 _NW_EVEN = BB_EVEN_ROWS & ~col_mask(0) & FULL
 _NW_ODD = BB_ODD_ROWS & ~BB_ROW7 & FULL
 _NE_EVEN = BB_EVEN_ROWS

@@ -1,11 +1,11 @@
 """The mover's frame, once: how the envs and every learned evaluator see a position.
 
 The *mover's frame* is the board seen from the chair of one side (normally the side to
-move, DESIGN §5): for Black the board as ``bitboard`` draws it, for White the same board
-after the half turn ``s -> 33 - s``, which on bit indices is the reversal ``b -> 31 - b``.
-In that frame the viewer's men always move toward higher bits, so one network plays both
-colours and one observation layout serves both seats. Every encoding below starts from
-``frame_boards``; they differ only in how they lay the four boards out:
+move, docs/design.md §2): for Black the board as ``bitboard`` draws it, for White the same
+board after the half turn ``s -> 33 - s``, which on bit indices is the reversal
+``b -> 31 - b``. In that frame the viewer's men always move toward higher bits, so one
+network plays both colours and one observation layout serves both seats. Every encoding
+below starts from ``frame_boards``; they differ only in how they lay the four boards out:
 
 - ``write_planes``: the envs' observation, float32 ``[5, 8, 8]`` indexed ``[plane, row,
   column]``: planes own men, own kings, opponent men, opponent kings, the piece that must
@@ -17,8 +17,8 @@ colours and one observation layout serves both seats. Every encoding below start
 - ``input_planes``: the same 128 inputs dense, float32 ``[N, 128]`` for a batch (torch).
 
 The envs' actions name squares in the same frame by the index ``k = s - 1`` (Black) or
-``k = 32 - s`` (White) of DESIGN §5; ``ACTION_SQUARE_OF_BIT`` and ``BIT_OF_ACTION_SQUARE``
-translate between a board bit and that index.
+``k = 32 - s`` (White) of docs/design.md §2; ``ACTION_SQUARE_OF_BIT`` and
+``BIT_OF_ACTION_SQUARE`` translate between a board bit and that index.
 
 All are numba kernels over plain integers; the frame is computed, never stored.
 """

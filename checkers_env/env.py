@@ -60,9 +60,10 @@ jumped are gone.
 ## Rewards
 
 `reward="win_loss"` (default): +1 win, -1 loss, 0 draw, at the end; 0 otherwise.
-`reward="material"`: the seed-000 reward `0.1 * ln(m_after / m_before)` with `m` the
-learner's material over the opponent's (man 2, king 3 points), measured between the
-learner's decisions; the end of the game gives +1 / 0 / -1 instead.
+`reward="material"`: a shaped reward for material won, `0.1 * ln(m_after / m_before)`
+with `m` the learner's material over the opponent's (man 2, king 3 points), measured
+between the learner's decisions (the reward of the slow/fast learner, `slow-fast`); the
+end of the game gives +1 / 0 / -1 instead.
 An illegal action ends the episode with -1 (see `illegal_action`).
 
 ## Episode End

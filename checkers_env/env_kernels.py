@@ -1,7 +1,7 @@
 """The environments' state machine as numba kernels over a batch of boards.
 
-One hop per action (DESIGN §5): each action names the next hop of the side to move, which
-is checked and played on the bitboards with the single-hop kernels of ``bitboard`` (no
+One hop per action (docs/design.md §2): each action names the next hop of the side to move,
+which is checked and played on the bitboards with the single-hop kernels of ``bitboard`` (no
 move list: a jump is legal when the piece can jump there and it is mid-capture or any
 capture exists, a step when no capture exists); once the piece can jump no more, or a man
 reached the crowning row, the complete move is played. The single Gymnasium env, the

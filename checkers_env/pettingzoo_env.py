@@ -28,8 +28,9 @@ continue a capture); `action_mask` is `int8 (128,)`, all zeros for the agent not
 
 +1 to the winner and -1 to the loser when a side has no legal move; 0 to both for a draw
 (threefold repetition, 80 plies without progress) or a truncated game (`max_plies`).
-With `reward="material"` each completed move also earns its mover the seed-000 term
-`0.1 * ln(m_after / m_before)`. An illegal move (through `env()`) ends the game with -1
+With `reward="material"` each completed move also earns its mover the material term
+`0.1 * ln(m_after / m_before)` of `Checkers-v0` (`m`: the mover's material over the
+opponent's). An illegal move (through `env()`) ends the game with -1
 for the offender.
 
 ### Arguments

@@ -23,8 +23,12 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
+import inspect
 import os
+import re
+import shutil
 import sys
+import textwrap
 import time
 from collections.abc import Callable, Iterator
 
@@ -44,8 +48,26 @@ class UsageError(Exception):
     """Bad input found by a handler: reported as one line on stderr, exit status 2."""
 
 
+class HelpFormatter(argparse.HelpFormatter):
+    """argparse's help, without breaking lines inside hyphenated words (``td-minimax``,
+    ``--games-per-pair``)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return textwrap.fill(
+            " ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
+            break_on_hyphens=False,
+        )
+
+
 class ArgumentParser(argparse.ArgumentParser):
     """argparse with usage errors on one line (the usage itself is one ``--help`` away)."""
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("formatter_class", HelpFormatter)
+        super().__init__(*args, **kwargs)
 
     def error(self, message: str):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
@@ -96,7 +118,7 @@ def _add_perft(subparsers) -> None:
         description="Count the complete-move paths of DEPTH plies from a position "
         "(from the start: 1:7, 2:49, 3:302, 4:1469, ..., OEIS A133046).",
     )
-    parser.add_argument("depth", metavar="DEPTH", type=whole_number(0), help="plies to look ahead (>= 0)")
+    parser.add_argument("depth", metavar="DEPTH", type=whole_number(0), help="plies (single moves) to look ahead (>= 0)")
     parser.add_argument("--fen", help="start from this PDN FEN instead of the start position")
     parser.add_argument(
         "--divide", action="store_true", help="print the count below each root move, then the total"
@@ -210,27 +232,79 @@ def _add_agents(subparsers) -> None:
     parser = subparsers.add_parser(
         "agents",
         help="list every agent kind with its parameters and defaults",
-        description="List the agent kinds that spec strings (kind:key=value,...) can name.",
+        description="List the agent kinds that spec strings (KIND:key=value,..., like "
+        "alphabeta:depth=4,eval=material) can name, each with what it does and its parameters.",
     )
+    parser.add_argument("kinds", metavar="KIND", nargs="*", help="only these kinds (default: all)")
     parser.set_defaults(handler=_run_agents)
 
 
+def plain_text(text: str) -> str:
+    """A docstring's text as a terminal shows it: reST literals and roles (````x````,
+    ``:class:`x```) become `x`, and the lines of each paragraph are joined."""
+    text = re.sub(r":[a-z]+:`~?([^`]+)`", r"`\1`", text)
+    text = re.sub(r"``(.+?)``", r"`\1`", text, flags=re.DOTALL)
+    return " ".join(text.split())
+
+
+def docstring_args(doc: str) -> dict[str, str]:
+    """The ``Args:`` section of a Google-style docstring: each parameter's description."""
+    described: dict[str, str] = {}
+    lines = iter(doc.splitlines())
+    for line in lines:
+        if line.strip() == "Args:":
+            break
+    name = None
+    for line in lines:
+        if line and not line.startswith(" "):
+            break  # the next section
+        match = re.match(r"^ {4}(\w+): ?(.*)$", line)
+        if match:
+            name = match.group(1)
+            described[name] = match.group(2)
+        elif name and line.strip():
+            described[name] += " " + line.strip()
+    return {key: plain_text(value) for key, value in described.items()}
+
+
+def _shown_default(parameter: inspect.Parameter) -> str:
+    if parameter.default is inspect.Parameter.empty:
+        return f"{parameter.name} (required)"
+    if parameter.default in (None, ""):
+        return parameter.name  # not set unless given; the description says what then
+    return f"{parameter.name}={parameter.default}"
+
+
 def _run_agents(args: argparse.Namespace) -> int:
-    import inspect
+    from checkers_env.agent import agent_doc, agent_kinds, agent_parameters
 
-    from checkers_env.agent import agent_kinds, agent_parameters, agent_summary
-
-    for kind in sorted(agent_kinds()):
-        params = []
-        for name, parameter in agent_parameters(kind).items():
-            if parameter.kind is inspect.Parameter.VAR_KEYWORD:
-                continue
-            default = "required" if parameter.default is inspect.Parameter.empty else parameter.default
-            params.append(f"{name}={default}")
-        print(f"{kind:<12} {', '.join(params) or '(no parameters)'}")
-        summary = agent_summary(kind)
-        if summary:
-            print(f"{'':<12} {summary}")
+    kinds = sorted(agent_kinds())
+    unknown = [kind for kind in args.kinds if kind not in kinds]
+    if unknown:
+        raise UsageError(f"no agent kind {', '.join(map(repr, unknown))} (have: {', '.join(kinds)})")
+    width = min(shutil.get_terminal_size((100, 24)).columns, 100)
+    print("An agent is named by a spec string, KIND:key=value,... (alphabeta:depth=4,eval=material);")
+    print("the same string works in checkers league/play, the Gym env's opponent and make_agent().")
+    shown = {
+        kind: {
+            name: _shown_default(parameter)
+            for name, parameter in agent_parameters(kind).items()
+            if parameter.kind is not inspect.Parameter.VAR_KEYWORD
+        }
+        for kind in args.kinds or kinds
+    }
+    column = max((len(text) for params in shown.values() for text in params.values()), default=0) + 4
+    for kind, params in shown.items():
+        doc = agent_doc(kind)
+        print()
+        summary = plain_text(doc.split("\n\n")[0])
+        print(textwrap.fill(summary, width, initial_indent=f"{kind:<12} ", subsequent_indent=" " * 13))
+        described = docstring_args(doc)
+        for name, text in params.items():
+            print(textwrap.fill(
+                described.get(name, ""), width, initial_indent=f"  {text:<{column - 2}}",
+                subsequent_indent=" " * column, break_on_hyphens=False,
+            ).rstrip())
     return 0
 
 
@@ -257,26 +331,38 @@ def _add_league(subparsers) -> None:
         "(checkers league zoo --gauntlet td-minimax:weights=mine.safetensors)",
     )
     parser.add_argument(
-        "--games-per-pair", type=whole_number(2), default=20, metavar="N", help="even, >= 2 (default 20)"
+        "--games-per-pair", type=whole_number(2), default=20, metavar="N",
+        help="games each pair of agents plays: N/2 openings, each with both colours (even, >= 2; default 20)",
     )
     parser.add_argument(
-        "--openings", default="ballot", help="ballot (3-move ballot, default), random:PLIES, or a file"
+        "--openings", default="ballot",
+        help="ballot (default: the 3-move ballot, the 157 openings of tournament play), "
+        "random:PLIES (games start after PLIES random single moves), or a file with one opening in PDN per line",
     )
     parser.add_argument(
-        "--time-per-move", type=positive_number, metavar="S", help="for agents with a time parameter"
+        "--time-per-move", type=positive_number, metavar="S",
+        help="seconds per move for the agents that take a time parameter (alphabeta, mcrd, td-minimax)",
     )
-    parser.add_argument("--workers", type=whole_number(1), default=1, metavar="K", help="local processes (default 1)")
-    parser.add_argument("--backend", choices=("local", "ray"), default="local")
+    parser.add_argument(
+        "--workers", type=whole_number(1), default=1, metavar="K", help="processes playing games at once (default 1)"
+    )
+    parser.add_argument(
+        "--backend", choices=("local", "ray"), default="local",
+        help="local processes (default), or Ray tasks on a cluster (pip install 'checkers-suite[ray]')",
+    )
     parser.add_argument("--out", default="runs/league", metavar="DIR", help="output folder (default runs/league)")
     parser.add_argument("--resume", action="store_true", help="continue the league in --out; new AGENT_SPECs play only their own games")
     parser.add_argument("--overwrite", action="store_true", help="discard the games already in --out")
-    parser.add_argument("--seed", type=whole_number(), default=0)
     parser.add_argument(
-        "--max-plies", type=whole_number(1), default=400, metavar="N", help="games longer than this are drawn"
+        "--seed", type=whole_number(), default=0, help="seed of the random openings and of every game (default 0)"
+    )
+    parser.add_argument(
+        "--max-plies", type=whole_number(1), default=400, metavar="N",
+        help="a game longer than this many plies (single moves) is drawn (default 400)",
     )
     parser.add_argument(
         "--bootstrap", type=whole_number(0), default=1000, metavar="N",
-        help="resamples for the rating intervals (0: none)",
+        help="resamples of the games behind the ratings' 95 %% intervals (default 1000; 0: no intervals)",
     )
     parser.set_defaults(handler=_run_league)
 
@@ -303,14 +389,16 @@ def _add_play(subparsers) -> None:
         "play",
         help="play against an agent in the terminal",
         description="Play a game against any agent in the terminal. The board shows square "
-        "numbers; type moves in PDN (11-15, 22x15, 9x18x27 or short 9x27) or a command: "
+        "numbers; type moves in PDN, the standard notation (11-15 a step, 22x15 a capture, "
+        "9x18x27 a double capture, or short 9x27), or a command: "
         "undo, hint, moves, board, save FILE, load FILE|FEN, resign, help, quit. Ctrl-C offers to save the game.",
     )
     parser.add_argument(
         "--opponent",
         required=True,
         metavar="SPEC",
-        help="the agent to play against, as a spec string (random, greedy, alphabeta:depth=6, zoo:NAME)",
+        help="the agent to play against, as a spec string (random, greedy, alphabeta:depth=6, "
+        "zoo:td-minimax; checkers agents lists them)",
     )
     parser.add_argument(
         "--color",
@@ -385,6 +473,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser = ArgumentParser(
         prog="checkers",
         description="English draughts (American checkers): rules, agents, training and evaluation.",
+        epilog="checkers COMMAND --help describes a command. To begin: checkers agents lists "
+        "the agents; checkers play --opponent zoo:td-minimax plays one.",
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)

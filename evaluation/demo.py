@@ -15,7 +15,7 @@ import argparse
 import sys
 import time
 
-#: Perft from the start position (OEIS A133046; DESIGN §2).
+#: Perft from the start position (OEIS A133046; docs/design.md §1).
 PUBLISHED_PERFT = {
     1: 7, 2: 49, 3: 302, 4: 1469, 5: 7361, 6: 36768, 7: 179740, 8: 845931, 9: 3963680,
     10: 18391564, 11: 85242128, 12: 388623673, 13: 1766623630,

@@ -1,4 +1,6 @@
-"""Train a MaskablePPO (sb3-contrib) policy on ``Checkers-v0``: ``checkers train ppo``.
+"""Train a MaskablePPO policy (sb3-contrib's PPO with illegal actions masked out) on
+Checkers-v0, one hop per action: first against random, then greedy, then a pool of frozen
+snapshots of itself.
 
     checkers train ppo --total-timesteps 2000000
     checkers train ppo --resume runs/ppo/seed1__20261122T101500      # continue a killed run
@@ -65,7 +67,8 @@ class Args(scaffold.RunArgs):
     net_arch: str = arg("256x256", metavar="SIZES")
     """hidden layers of the policy and value nets, joined by x"""
     reward: str = arg("win_loss", choices=("win_loss", "material"))
-    """win_loss, or material (the seed-000 shaping; see Checkers-v0)"""
+    """win_loss (+1/0/-1 at the end), or material (a small reward for material won each move;
+    see Checkers-v0)"""
     random_until: float = arg(0.1, low=0.0, high=1.0)
     """fraction of the steps played against random only"""
     greedy_until: float = arg(0.35, low=0.0, high=1.0)

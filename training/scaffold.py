@@ -227,6 +227,19 @@ class _Parser(argparse.ArgumentParser):
         raise TrainingError(message.removeprefix("argument "))
 
 
+class _HelpFormatter(argparse.HelpFormatter):
+    """argparse's help without line breaks inside hyphenated words (``self-play``)."""
+
+    def _split_lines(self, text: str, width: int) -> list[str]:
+        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        return textwrap.fill(
+            " ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
+            break_on_hyphens=False,
+        )
+
+
 def build_parser(args_class: type, trainer: str, description: str = "") -> argparse.ArgumentParser:
     """The ``checkers train <trainer>`` parser of a dataclass of options.
 
@@ -239,7 +252,7 @@ def build_parser(args_class: type, trainer: str, description: str = "") -> argpa
         usage="%(prog)s [OPTIONS]",
         description=(description or "").strip().split("\n\n")[0].replace("``", ""),
         allow_abbrev=False,
-        formatter_class=lambda prog: argparse.HelpFormatter(prog, max_help_position=34),
+        formatter_class=lambda prog: _HelpFormatter(prog, max_help_position=34),
     )
     docs = field_docs(args_class)
     shared = {f.name for f in dataclasses.fields(RunArgs)}

@@ -1,7 +1,10 @@
-"""Self-play TD training of the seed-002 minimax net: ``checkers train td-minimax``.
+"""Train the TD-trained minimax net (td-minimax) by self-play, as TD-Gammon was trained:
+alpha-beta (depth 2 by default) with the net at its leaves picks every move, and after each
+move the net learns to score the position before it as it scores the chosen one (temporal-difference
+learning); after each game it learns the result.
 
     checkers train td-minimax                               # the zoo recipe: 500,000 games
-    checkers train td-minimax --games 20000 --curriculum    # the seed's curriculum
+    checkers train td-minimax --games 20000 --curriculum    # the original design's curriculum
     checkers train td-minimax --resume runs/td-minimax/seed1__20261122T033436
 
 The same net plays both sides; each turn the side to move chooses its move by alpha-beta
@@ -15,7 +18,8 @@ is one numba kernel (``agents.td_minimax.learn.play_training_game``).
 Every game starts with ``--random-plies 10`` random plies (not learnt from). Without them
 the deterministic self-play repeats a handful of games: 97-99.9 % of them end drawn, the
 net learns nothing about winning and ends rated below ``random``; the zoo's net was trained
-with 10. ``--random-plies 0`` is the seed's plain self-play.
+with 10. ``--random-plies 0`` is the plain self-play of the design document the agent was
+built from (``docs/design.md``).
 
 The run folder (``training.scaffold`` describes the layout and the shared options) holds:
 
@@ -56,28 +60,28 @@ class Args(scaffold.RunArgs):
     games: int = arg(500_000, low=0, on_resume=BUDGET)
     """total self-play games"""
     depth: int = arg(2, low=1, high=40)
-    """search depth in plies during self-play (the seed's 2)"""
+    """search depth in plies (single moves) during self-play"""
     quiescence: bool = True
-    """search on through captures at the leaves (a checkers adaptation; --no-quiescence is the
-    seed's plain fixed-depth search)"""
+    """search on through captures at the leaves, so the net scores only quiet positions (a
+    checkers adaptation; --no-quiescence: a plain fixed-depth search, as originally designed)"""
     lr_game: float = arg(0.005, low=0.0)
     """in-game learning rate (one step per move towards the chosen position's outputs)"""
     lr_end: float = arg(0.01, low=0.0)
     """after-game learning rate (the two final corrections)"""
     hidden: int = arg(40, low=1)
-    """hidden units (the seed's 40)"""
+    """hidden units of the net"""
     init_scale: float = arg(0.1, low=0.0)
     """initial weights are uniform in [-init-scale, init-scale], biases 0"""
     curriculum: bool = False
-    """the seed's curriculum: during the first --curriculum-fraction of the games only wins by
-    capturing every piece count; a win by blockade is scored as a draw"""
+    """a curriculum from the original design: during the first --curriculum-fraction of the
+    games only wins by capturing every piece count; a win by blockade is scored as a draw"""
     curriculum_fraction: float = arg(0.5, low=0.0, high=1.0)
     """share of the games (of the first session's --games) played under the curriculum's first phase"""
     epsilon: float = arg(0.0, low=0.0, high=1.0)
-    """exploration (not in the seed): probability of a uniformly random move; not learnt from"""
+    """exploration: probability of a uniformly random move (not learnt from)"""
     random_plies: int = arg(10, low=0)
-    """exploration (not in the seed): the first N plies of every game are random, not learnt
-    from (0 is the seed's self-play, which draws almost every game and learns nothing)"""
+    """exploration: the first N plies of every game are random and not learnt from (with 0
+    the self-play draws almost every game and learns nothing)"""
     max_plies: int = arg(400, low=1)
     """a game longer than this is a draw (the suite's Rules.max_plies)"""
     no_progress_plies: int = arg(80, low=1)
@@ -342,7 +346,7 @@ def train(args: Args, given: set[str] | None = None) -> TrainingState:
 def promote(run: scaffold.Run, net: Net, state: TrainingState, args: Args) -> Path:
     """Write the net and a fresh card to ``zoo/<args.promote>``."""
     description = (
-        f"Seed 002: alpha-beta (depth {args.depth}{', quiescence' if args.quiescence else ''}) over "
+        f"The TD-trained minimax net, a TD-Gammon-style learner: alpha-beta (depth {args.depth}{', quiescence' if args.quiescence else ''}) over "
         f"complete moves with a 128-{args.hidden}-2 sigmoid net at the leaves, trained by TD self-play "
         f"for {state.games} games"
         + (f" ({args.random_plies} random opening plies)" if args.random_plies else "")

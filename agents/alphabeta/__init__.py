@@ -36,7 +36,7 @@ iterative deepening (depth 1, 2, ... up to ``depth``, or until ``time`` runs out
 - **Quiescence.** At depth 0 a position where the side to move must capture is not
   evaluated: its captures are searched on (captures are mandatory, so there is no
   "stand pat") until a quiet position is reached (an option: td-minimax's
-  ``quiescence=False`` is its seed's plain search).
+  ``quiescence=False`` is its design's plain search).
 - **Terminal positions.** A side with no legal move loses: ``-(loss - loss_per_ply * ply)``
   with the evaluator's numbers (``-WIN + ply`` for the hand-written ones), so that a
   shorter win (and a longer loss) scores better. A search that finds a forced win or loss
@@ -122,17 +122,23 @@ def make_evaluator(eval: str, weights: str | None = None, seed: int | None = Non
 
 
 class AlphaBetaAgent(BaseAgent):
-    """Alpha-beta search in numba with a swappable evaluation: depth 6 by default, or as deep as ``time`` allows.
+    """Alpha-beta search (minimax with pruning, in numba) with a swappable evaluation of the
+    positions at its leaves: depth 6 by default, or as deep as ``time`` allows.
 
     See the package docstring for the search, ``evaluators`` for the evaluations.
 
     Args:
-        depth: nominal search depth in plies, 1-64 (quiescence searches captures beyond it).
+        depth: nominal search depth in plies, 1-64 (captures are searched on beyond it, so
+            the leaves are quiet positions).
             Default: 6 without ``time``; with ``time``, as deep as the time allows.
         time: seconds per move; iterative deepening stops when it runs out (hard limit
             through a node budget). Timed searches are not reproducible.
-        eval: ``positional`` (default), ``material``, ``td-minimax`` or ``slow-fast``.
-        weights: a net's weights: ``zoo`` (the default), a file, or ``untrained``.
+        eval: the evaluation: ``positional`` (default: material plus back-rank,
+            centre, mobility, advancement and trading-down terms), ``material`` (man 100,
+            king 140), or a learned net,
+            ``td-minimax`` or ``slow-fast``.
+        weights: the net's weights, for a learned ``eval``: ``zoo`` (the default: the zoo
+            agent's), a file, or ``untrained``.
         seed: seed of the generator that breaks ties between equally good moves (and of
             an ``untrained`` net).
 

@@ -21,9 +21,10 @@ An evaluator is
   ``blockade_value`` when it still has pieces, the td-minimax curriculum), and
   ``win_bound``: values beyond it are forced results, which the table stores relative to
   the node and the driver stops deepening on;
-- an optional reward per move (``REWARD_MATERIAL_LOG``: seed 000's ``0.1 ln(m_B / m_A)`` of
-  the material ratio, zero into a finished position): a move is then worth its reward
-  minus the value of the position it leads to, the slow/fast learner's ``R + V``.
+- an optional reward per move (``REWARD_MATERIAL_LOG``: the slow/fast learner's
+  ``0.1 ln(m_B / m_A)`` of the material ratio, zero into a finished position): a move is
+  then worth its reward minus the value of the position it leads to, the slow/fast
+  learner's ``R + V``.
 
 A new net goes through the same door: build an :class:`Evaluator` with :func:`mlp`
 (weights in the layouts above), no kernel changes. Deeper nets than two hidden layers need
@@ -74,7 +75,8 @@ RELU = 2
 #: Move rewards (``codes[2]``).
 REWARD_NONE = 0
 REWARD_MATERIAL_LOG = 1
-#: Coefficient of seed 000's material reward ``MATERIAL_REWARD_SCALE * ln(m_B / m_A)``.
+#: Coefficient of the slow/fast learner's material reward
+#: ``MATERIAL_REWARD_SCALE * ln(m_B / m_A)``.
 MATERIAL_REWARD_SCALE = 0.1
 
 #: Inputs of the mover-frame nets: own men, own kings, opponent men, opponent kings x 32.
@@ -308,8 +310,9 @@ def hand_value(mover, opponent, kings, black_to_move, kind):
 
 @numba.njit(cache=True, inline="always")
 def material_log_reward(parent_mover, parent_opponent, parent_kings, mover, opponent, kings, black_to_move):
-    """Seed 000's reward of the move that led to ``(mover, opponent, kings)`` (``mover``
-    Black if ``black_to_move``) from its parent, for the parent's side to move."""
+    """The slow/fast learner's reward of the move that led to ``(mover, opponent, kings)``
+    (``mover`` Black if ``black_to_move``) from its parent, for the parent's side to
+    move."""
     if black_to_move:  # White made the move
         black_a, white_a, black_b, white_b = parent_opponent, parent_mover, mover, opponent
     else:

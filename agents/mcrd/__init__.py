@@ -1,13 +1,15 @@
-"""Monte Carlo Random Descent (MCRD), the searcher of seed 001, on the CPU and on a GPU.
+"""Monte Carlo Random Descent (MCRD) on the CPU and on a GPU: random playouts from every
+child move, the move whose playouts win most.
 
     >>> from checkers_env import Game, make_agent
     >>> agent = make_agent("mcrd:playouts=2000,backend=cpu,seed=1")
     >>> agent.select_move(Game()) in Game().legal_moves()
     True
 
-How this follows seed 001 (``shared/seeds/001_e664793c1c665665.txt``, sections "Monte Carlo
-Random Descent", "Cuda Implementation", "MCRD Limitations", "Proportional Playout"),
-mechanism by mechanism, with the choices the seed left open marked **choice**:
+How this follows the design document MCRD was built from (the write-up of a GPU checkers
+engine, summarized in ``docs/design.md`` §5; its sections "Monte Carlo Random Descent",
+"Cuda Implementation", "MCRD Limitations", "Proportional Playout" are quoted below),
+mechanism by mechanism, with the choices the design document left open marked **choice**:
 
 Children on the host
     "For each move I generated the child boards on the CPU and copied them over to the
@@ -21,8 +23,8 @@ Random descent
     child boards less one": every ply draws ``k`` uniformly in ``[0, count_moves)`` and plays
     ``nth_move(k)`` with ``apply_move`` -- the core's scalar primitives, the same on both
     backends (``cpu.descend`` and ``cuda.descent_kernel`` are the same loop over them; only
-    the random source differs: xoroshiro128p per GPU thread, the seed's curand states; one
-    xorshift64 stream per playout on the CPU).
+    the random source differs: xoroshiro128p per GPU thread, the design document's curand
+    states; one xorshift64 stream per playout on the CPU).
 
 Who won
     "The kernel adds the number of wins for each board to its respective slot": each child
@@ -35,25 +37,27 @@ Move cap and adjudication
     "To keep the game playouts below a certain length I used a simple piece count ... to
     award the win on games that went on too long": a descent that reaches ``max_moves``
     draws is won by the side with more material, men 1 and kings ``king_weight``
-    (**choice**: default 1, the seed's plain ``bit_count``); equal material is a draw
-    (**choice**). The cap counts loop iterations exactly as the seed's ``n_moves`` does,
-    skipped draws included (its ``n_moves++`` precedes the ``continue``). **choice**: the
-    seed does not give ``MAX_MOVES``; the default ``max_moves=150`` lets about 97 % of
-    uniformly random games from the start end by themselves (median length 55 plies, 3.5 %
-    longer than 150, 0.5 % longer than 200; measured on 100,000 games), so the cap mostly
-    judges the long king endings of random play.
+    (**choice**: default 1, the design document's plain ``bit_count``); equal material is a
+    draw (**choice**). The cap counts loop iterations exactly as the design document's
+    ``n_moves`` does, skipped draws included (its ``n_moves++`` precedes the ``continue``).
+    **choice**: the design document does not give ``MAX_MOVES``; the default
+    ``max_moves=150`` lets about 97 % of uniformly random games from the start end by
+    themselves (median length 55 plies, 3.5 % longer than 150, 0.5 % longer than 200;
+    measured on 100,000 games), so the cap mostly judges the long king endings of random
+    play.
 
 King-cycle detection
-    The seed's test, word for word (``playout.is_king_cycle``): when the candidate move
-    changes the kings, and the mover's previous move (two plies earlier) changed them too,
-    and the candidate puts the mover's kings back where they stood before that previous
-    move, the draw is skipped and another is drawn from the same position (the seed's
-    ``continue``). **choice**: the seed's cap already bounds that loop; in addition, after
-    ``MAX_REDRAWS`` = 8 skips in a row the draw is accepted, so a position whose every move
-    is a cycle (a lone king between two squares) does not spend the rest of its cap on
-    redraws. **choice**: the first test of a descent uses the game's real history (the
-    root and the position before it) when the agent is given a ``Game``; with a bare
-    ``Board`` the first test cannot fire. ``cycle_check=False`` turns the test off.
+    The design document's test, word for word (``playout.is_king_cycle``): when the
+    candidate move changes the kings, and the mover's previous move (two plies earlier)
+    changed them too, and the candidate puts the mover's kings back where they stood before
+    that previous move, the draw is skipped and another is drawn from the same position (the
+    design document's ``continue``). **choice**: the design document's cap already bounds
+    that loop; in addition, after ``MAX_REDRAWS`` = 8 skips in a row the draw is accepted,
+    so a position whose every move is a cycle (a lone king between two squares) does not
+    spend the rest of its cap on redraws. **choice**: the first test of a descent uses the
+    game's real history (the root and the position before it) when the agent is given a
+    ``Game``; with a bare ``Board`` the first test cannot fire. ``cycle_check=False`` turns
+    the test off.
 
 The choice
     "The boards are sorted by win count on the CPU. The board with the highest win count is
@@ -63,41 +67,42 @@ The choice
     among the survivors), since counts differ by design there.
 
 The game's rules at the root
-    **choice** (the seed's engine had no draw rules; ours has threefold repetition, the
-    no-progress rule and a ply limit, which descents from the root cannot see since they
-    know nothing of the game before it). Given a ``Game``, ``root.rule_values`` looks one
-    and two plies ahead for moves that *end the game*: a child whose move ends it is
-    scored exactly (1 a win, 0.5 a draw) and gets no playouts; a child after which the
-    opponent has a game-ending reply is worth at most that reply's value (0.5 if it can
-    repeat a position a third time, 0 if it wins at once). The choice then goes by these
-    values over every child (the most wins when no child is bound, as above); why: see
-    ``docs/experiments.md``.
+    **choice** (the design document's engine had no draw rules; ours has threefold
+    repetition, the no-progress rule and a ply limit, which descents from the root cannot
+    see since they know nothing of the game before it). Given a ``Game``,
+    ``root.rule_values`` looks one and two plies ahead for moves that *end the game*: a
+    child whose move ends it is scored exactly (1 a win, 0.5 a draw) and gets no playouts; a
+    child after which the opponent has a game-ending reply is worth at most that reply's
+    value (0.5 if it can repeat a position a third time, 0 if it wins at once). The choice
+    then goes by these values over every child (the most wins when no child is bound, as
+    above); why: see ``docs/experiments.md``.
 
 Budgets
-    ``playouts=N`` (default 20000): about ``N`` playouts per move. ``time=S``: the seed's
-    ``while (time - start_time < limit)`` loop of kernel launches, each adding to the counts.
-    **choice**: a launch is started only when it is expected (from the last launch's rate)
-    to end before the deadline, so the agent does not overrun its time by a launch as the
-    seed's loop can; the first launch always runs. ``launch`` is the playouts per launch
-    (default 4096 on the CPU, 131072 on a GPU). When both budgets are given, ``time`` wins.
+    ``playouts=N`` (default 20000): about ``N`` playouts per move. ``time=S``: the design
+    document's ``while (time - start_time < limit)`` loop of kernel launches, each adding to
+    the counts. **choice**: a launch is started only when it is expected (from the last
+    launch's rate) to end before the deadline, so the agent does not overrun its time by a
+    launch as the design document's loop can; the first launch always runs. ``launch`` is
+    the playouts per launch (default 4096 on the CPU, 131072 on a GPU). When both budgets
+    are given, ``time`` wins.
 
 Allocations
-    ``uniform`` -- the seed's kernel "run evenly on all child boards": every launch gives
-    each child ``launch // n`` playouts (at least one); with a playout budget every child
-    gets exactly ``max(N // n, 1)``.
+    ``uniform`` -- the design document's kernel "run evenly on all child boards": every
+    launch gives each child ``launch // n`` playouts (at least one); with a playout budget
+    every child gets exactly ``max(N // n, 1)``.
 
-    ``proportional`` -- the seed's "Proportional Playout": "have each thread choose its
-    assigned starting board state with probability equal to the win percentage and randomly
-    select a different starting board state otherwise". **Precisely**: the first launch is
-    the even one (there are no win rates yet). In every later launch, thread ``t`` is
-    assigned child ``a = t mod n`` (the even layout); with probability ``p_a``, child
-    ``a``'s win rate over all its playouts so far (wins / playouts, draws half), it keeps
-    ``a``; otherwise it starts from one of the other ``n - 1`` children chosen uniformly.
-    A launch therefore sends to child ``j`` the expected share
+    ``proportional`` -- the design document's "Proportional Playout": "have each thread
+    choose its assigned starting board state with probability equal to the win percentage
+    and randomly select a different starting board state otherwise". **Precisely**: the
+    first launch is the even one (there are no win rates yet). In every later launch, thread
+    ``t`` is assigned child ``a = t mod n`` (the even layout); with probability ``p_a``,
+    child ``a``'s win rate over all its playouts so far (wins / playouts, draws half), it
+    keeps ``a``; otherwise it starts from one of the other ``n - 1`` children chosen
+    uniformly. A launch therefore sends to child ``j`` the expected share
     ``(p_j + sum_{i != j} (1 - p_i) / (n - 1)) / n`` of its threads. The draws are made by
     each thread from its own random stream (in the kernel); the win rates are read back
-    from the device before each launch (the seed also copied ``d_wins`` back every
-    iteration). Proportional allocation needs several launches per move to act: keep
+    from the device before each launch (the design document also copied ``d_wins`` back
+    every iteration). Proportional allocation needs several launches per move to act: keep
     ``launch`` well below the budget.
 
     ``halving`` -- sequential halving (Karnin, Koren and Somekh, ICML 2013, "Almost optimal
@@ -107,9 +112,9 @@ Allocations
     same number of playouts, then the half with the best win rate (over all their playouts
     so far; ties at random) survives. It is a fixed-budget best-arm identification method
     with a near-optimal guarantee and no tuning constant, and each round is one or more
-    plain even launches over the survivors, so it fits the seed's launch structure. With a
-    clock, a first even launch measures the playout rate and the remaining time is
-    converted into a playout budget at that rate.
+    plain even launches over the survivors, so it fits the design document's launch
+    structure. With a clock, a first even launch measures the playout rate and the remaining
+    time is converted into a playout budget at that rate.
 
 Backends
     ``cpu``: numba ``prange`` over the playouts of a launch (``cpu.run_launch``), one

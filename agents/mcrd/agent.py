@@ -27,7 +27,8 @@ logger = logging.getLogger("agents.mcrd")
 BACKENDS = ("auto", "cpu", "cuda")
 DEFAULT_PLAYOUTS = 20_000
 #: Playouts per launch when ``launch`` is not given: a CPU launch of 4096 playouts takes
-#: about 10-20 ms here; a GPU launch should fill the device (the seed ran ~31k threads).
+#: about 10-20 ms here; a GPU launch should fill the device (the design document ran ~31k
+#: threads).
 DEFAULT_LAUNCH = {"cpu": 4096, "cuda": 131_072}
 
 
@@ -75,20 +76,26 @@ def resolve_backend(backend: str) -> str:
 
 
 class MCRDAgent(BaseAgent):
-    """Monte Carlo Random Descent (seed 001): random playouts from every child, most wins.
+    """Monte Carlo Random Descent (MCRD): from the position after every legal move it plays
+    many uniformly random games to the end (playouts) and picks the move whose playouts win
+    most. No learning and no evaluation function.
 
     Args:
         playouts: playouts per move (default 20000 when ``time`` is not given).
-        time: seconds per move instead: launches repeat until the clock runs out
-            (takes precedence over ``playouts``).
-        allocation: ``uniform`` (the seed: even split), ``proportional`` (the seed's
-            proportional playout) or ``halving`` (sequential halving).
-        backend: ``cpu`` (numba prange), ``cuda`` (numba CUDA kernel) or ``auto``.
-        launch: playouts per kernel launch (default 4096 on the CPU, 131072 on a GPU).
-        max_moves: draws per playout before the piece-count adjudication.
-        king_weight: a king's weight in that piece count (1 as in the seed).
-        cycle_check: skip random moves that undo the mover's last king move (the seed's
-            cycle detection); off only for comparison.
+        time: seconds per move instead: batches of playouts are run until the clock runs
+            out (takes precedence over ``playouts``).
+        allocation: how the playouts are shared among the moves: ``uniform`` (the same
+            number each, as MCRD's design document does), ``proportional`` (more to moves
+            that win more often) or ``halving`` (sequential halving: after each round the
+            worse half of the moves gets no more playouts).
+        backend: ``cpu`` (numba, parallel over the CPU cores), ``cuda`` (one playout per
+            GPU thread) or ``auto`` (``cuda`` when a GPU is available).
+        launch: playouts per batch (default 4096 on the CPU, 131072 on a GPU).
+        max_moves: random moves per playout before it is stopped and won by the side with
+            more pieces (equal pieces: a draw).
+        king_weight: a king's weight in that piece count (default 1, as much as a man).
+        cycle_check: skip random moves that undo the mover's last king move, so playouts do
+            not shuffle kings back and forth; off only for comparison.
         seed: seed of the agent's generator.
     """
 

@@ -41,12 +41,13 @@ def descend(
     cycle_check,
     state,
 ):
-    """One random descent from a position: seed 001's playout loop.
+    """One random descent from a position: the design document's playout loop.
 
     Each iteration draws a uniformly random complete move; a move that fails the king-cycle
     test (``playout.is_king_cycle``) is skipped and another drawn from the same position,
-    and the skipped draw counts toward ``max_moves`` as in the seed (its ``n_moves++`` comes
-    before the ``continue``); after ``MAX_REDRAWS`` skips in a row the draw is taken anyway.
+    and the skipped draw counts toward ``max_moves`` as in the design document (its
+    ``n_moves++`` comes before the ``continue``); after ``MAX_REDRAWS`` skips in a row the
+    draw is taken anyway.
 
     Args:
         mover, opponent, kings, black_to_move: the position (side to move first).
@@ -54,7 +55,8 @@ def descend(
             kings there of the side that moved from it (the opponent here).
         grandparent_kings, grandparent_mover_kings: the same two plies before (the side to
             move here moved from it).
-        max_moves: the seed's ``MAX_MOVES``: draws before the piece-count adjudication.
+        max_moves: the design document's ``MAX_MOVES``: draws before the piece-count
+            adjudication.
         king_weight: weight of a king in the adjudication.
         cycle_check: False turns the king-cycle test off (for comparison).
         state: xorshift64 state.
@@ -114,7 +116,7 @@ def run_launch(
     """One launch: ``threads`` descents, each from one child, added to ``wins``/``counts``.
 
     Playout ``t`` starts from child ``arms[t % len(arms)]`` (the even split), or, when
-    ``proportional``, from the child that the seed's proportional rule gives it
+    ``proportional``, from the child that the design document's proportional rule gives it
     (``playout.proportional_arm`` with ``keep[child]`` the child's current win rate).
 
     Args:

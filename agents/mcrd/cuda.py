@@ -1,13 +1,15 @@
-"""The CUDA backend: one random descent per GPU thread (seed 001's ``random_descent`` kernel).
+"""The CUDA backend: one random descent per GPU thread (the design document's
+``random_descent`` kernel).
 
-As in the seed, the children are made on the host and copied to the device, every thread
-has its own random state (numba's xoroshiro128p states, its counterpart of the seed's
-``curandState``), and the kernel adds each playout's points to the per-child counters on the
-device (``cuda.atomic.add``, the seed's ``d_wins``); the counters are read back at the end of
-the budget, or after each launch when the allocation needs the current win rates. The per
-position work is the same njit scalar functions the CPU path uses (``count_moves``,
-``nth_move``, ``apply_move`` from ``checkers_env.bitboard`` (through ``playout.play_draw``); ``is_king_cycle`` and
-``black_points`` from ``agents.mcrd.playout``), called from the kernel as device functions.
+As in the design document, the children are made on the host and copied to the device, every
+thread has its own random state (numba's xoroshiro128p states, its counterpart of the design
+document's ``curandState``), and the kernel adds each playout's points to the per-child
+counters on the device (``cuda.atomic.add``, the design document's ``d_wins``); the counters
+are read back at the end of the budget, or after each launch when the allocation needs the
+current win rates. The per position work is the same njit scalar functions the CPU path uses
+(``count_moves``, ``nth_move``, ``apply_move`` from ``checkers_env.bitboard`` (through
+``playout.play_draw``); ``is_king_cycle`` and ``black_points`` from
+``agents.mcrd.playout``), called from the kernel as device functions.
 
 This module imports ``numba.cuda``; the agent imports it only when the CUDA backend is used.
 Under ``NUMBA_ENABLE_CUDASIM=1`` the kernel runs in numba's simulator (slow: keep to a few
@@ -31,15 +33,17 @@ from checkers_env.bitboard import count_moves
 
 from .playout import MAX_REDRAWS, WIN_POINTS, black_points, play_draw, proportional_arm
 
-#: Threads per block (the seed launched blocks of 1024; 256 leaves more registers per thread).
+#: Threads per block (the design document launched blocks of 1024; 256 leaves more registers
+#: per thread).
 THREADS_PER_BLOCK = 256
 PLIES, SKIPS, CAPPED = 0, 1, 2
 
 
 @cuda.jit(device=True)
 def _below(states, thread, n):
-    """Uniform integer in [0, n) from the thread's xoroshiro128p state (the seed's
-    ``frand * b``; the float64 draw is < 1, and the clamp guards the rounding edge)."""
+    """Uniform integer in [0, n) from the thread's xoroshiro128p state (the design
+    document's ``frand * b``; the float64 draw is < 1, and the clamp guards the rounding
+    edge)."""
     k = int(xoroshiro128p_uniform_float64(states, thread) * n)
     if k >= n:
         k = n - 1
@@ -203,7 +207,8 @@ class CudaRunner:
         self.d_diagnostics = cuda.to_device(np.zeros(3, np.int64))
         self.d_keep = cuda.to_device(np.ones(n, np.float64))
         # One state per thread of the largest launch; launches reuse them, each state
-        # going on from where the previous launch left it (like the seed's d_state).
+        # going on from where the previous launch left it (like the design document's
+        # d_state).
         from .agent import cuda_simulator_enabled
 
         self.states = make_states(self.max_threads, seed % 2**63, cuda_simulator_enabled())

@@ -3,10 +3,10 @@
 Everything here takes and returns plain integers (int64 bitboards in the layout of
 ``checkers_env.bitboard``) and floats, allocates nothing and raises nothing, so the same
 functions compile with ``numba.njit`` for the CPU path and are called from the
-``numba.cuda.jit`` kernel on the device (DESIGN §4). The CUDA kernel and the CPU loop differ
-only in where their random numbers come from (xoroshiro128p states on the device, xorshift64
-streams on the CPU); both walk a descent with the same calls in the same order:
-``count_moves`` -> draw ``k`` -> ``nth_move`` -> ``apply_move`` -> ``is_king_cycle``.
+``numba.cuda.jit`` kernel on the device (docs/design.md §4). The CUDA kernel and the CPU
+loop differ only in where their random numbers come from (xoroshiro128p states on the
+device, xorshift64 streams on the CPU); both walk a descent with the same calls in the same
+order: ``count_moves`` -> draw ``k`` -> ``nth_move`` -> ``apply_move`` -> ``is_king_cycle``.
 """
 
 from __future__ import annotations
@@ -15,10 +15,11 @@ import numba
 
 from checkers_env.bitboard import apply_move, nth_move, popcount
 
-#: A draw that ``is_king_cycle`` rejects is redrawn from the same position, as the seed's
-#: ``continue`` does; after this many rejections in a row the next draw is accepted
-#: whatever it is, so a position where every move recreates the configuration (a lone king
-#: shuttling between two squares) cannot spin until the cap on rejected draws alone.
+#: A draw that ``is_king_cycle`` rejects is redrawn from the same position, as the design
+#: document's ``continue`` does; after this many rejections in a row the next draw is
+#: accepted whatever it is, so a position where every move recreates the configuration (a
+#: lone king shuttling between two squares) cannot spin until the cap on rejected draws
+#: alone.
 MAX_REDRAWS = 8
 
 #: Points of one playout for the side that chose the child: draws count half a win, and
@@ -30,10 +31,10 @@ _inline = numba.njit(cache=True, inline="always")
 
 @_inline
 def is_king_cycle(kings, mover_after, kings_after, parent_kings, grandparent_kings, grandparent_mover_kings):
-    """Seed 001's cycle test for a candidate move of the side to move (call it M).
+    """The design document's cycle test for a candidate move of the side to move (M).
 
-    The seed's condition, with ``bb`` the position, ``cc`` the candidate child, ``parent``
-    and ``gparent`` the positions one and two plies before ``bb``::
+    The design document's condition, with ``bb`` the position, ``cc`` the candidate child,
+    ``parent`` and ``gparent`` the positions one and two plies before ``bb``::
 
         (cc.king_pos ^ bb.king_pos) && (parent.king_pos ^ gparent.king_pos)
             && M's kings in cc == M's kings in gparent
@@ -60,8 +61,8 @@ def play_draw(
     mover, opponent, kings, black_to_move, k, try_cycle_check,
     parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
 ):
-    """The body of the seed's descent loop for draw ``k``: play the ``k``-th move unless
-    the king-cycle test rejects it (when ``try_cycle_check``).
+    """The body of the design document's descent loop for draw ``k``: play the ``k``-th move
+    unless the king-cycle test rejects it (when ``try_cycle_check``).
 
     Returns:
         ``(skipped, mover, opponent, kings, black_to_move, parent_kings,
@@ -82,7 +83,8 @@ def play_draw(
 
 @_inline
 def material(pieces, kings, king_weight):
-    """Piece count with kings weighted by ``king_weight`` (the seed counts every piece 1)."""
+    """Piece count with kings weighted by ``king_weight`` (the design document counts
+    every piece 1)."""
     return popcount(pieces & ~kings) + king_weight * popcount(pieces & kings)
 
 
@@ -111,7 +113,7 @@ def black_points(mover, opponent, kings, black_to_move, legal_moves, king_weight
 
 @_inline
 def proportional_arm(thread, arms, keep_draw, keep_probability, other_draw):
-    """The seed's proportional playout rule for one thread.
+    """The design document's proportional playout rule for one thread.
 
     The thread is assigned arm ``thread % arms`` (the even layout of the uniform launch); it
     keeps it when ``keep_draw < keep_probability`` (the assigned child's current win rate),

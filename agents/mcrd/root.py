@@ -66,10 +66,10 @@ class RuleValues(NamedTuple):
 def rule_values(game: Game, moves: list[Move]) -> RuleValues:
     """The rules' exact values and bounds for the children ``moves`` of ``game``'s position.
 
-    The seed's engine had no draw rules; ours does, and random descents cannot see them
-    (they know nothing of the game before the root). Without this the search, when well
-    ahead, sees every child win nearly all its playouts and walks into a repetition draw,
-    or steps into a position the opponent can repeat a third time; a child from which
+    The design document's engine had no draw rules; ours does, and random descents cannot
+    see them (they know nothing of the game before the root). Without this the search, when
+    well ahead, sees every child win nearly all its playouts and walks into a repetition
+    draw, or steps into a position the opponent can repeat a third time; a child from which
     the opponent wins at once also looks fine to descents that find that reply only
     once in as many tries as it has replies.
     """
@@ -190,7 +190,8 @@ def pick_best(scores: np.ndarray, candidates: list[int], rng: np.random.Generato
 
 
 class Budget:
-    """A playout budget, or a clock: the seed's ``while (time - start_time < limit)``.
+    """A playout budget, or a clock: the design document's
+    ``while (time - start_time < limit)``.
 
     With a clock, a launch is started only if it is expected to end before the deadline
     (expected from the last launch's duration scaled by its size); the first launch always
@@ -257,7 +258,8 @@ class Search:
     # -- allocations ---------------------------------------------------------------------
 
     def uniform(self) -> None:
-        """The seed's launch: every child the same number of playouts, launch after launch."""
+        """The design document's launch: every child the same number of playouts, launch
+        after launch."""
         per_arm = self._per_arm(self.n)
         if not self.budget.timed:
             # Exactly the same count for every child: max(playouts // n, 1) each.
@@ -271,9 +273,9 @@ class Search:
             self._launch(self.survivors, None, per_arm * self.n)
 
     def proportional(self) -> None:
-        """The seed's proportional playout: a first even launch, then launches whose
-        threads keep their assigned child with probability equal to its win rate so far
-        and otherwise start from one of the other children, uniformly."""
+        """The design document's proportional playout: a first even launch, then launches
+        whose threads keep their assigned child with probability equal to its win rate so
+        far and otherwise start from one of the other children, uniformly."""
         size = self._per_arm(self.n) * self.n
         total = None if self.budget.timed else max(self.budget.playouts, self.n)
         while True:
@@ -336,9 +338,10 @@ class Search:
     def run(self) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
         """Spend the budget; return ``(chosen, wins, counts, diagnostics)``.
 
-        ``uniform`` and ``proportional`` play the child with the most wins, as the seed
-        does (``thrust::sort_by_key`` on the win counts); ``halving`` plays its last
-        survivor (or, when a clock stopped it early, the best win rate among the survivors).
+        ``uniform`` and ``proportional`` play the child with the most wins, as the design
+        document does (``thrust::sort_by_key`` on the win counts); ``halving`` plays its
+        last survivor (or, when a clock stopped it early, the best win rate among the
+        survivors).
         """
         getattr(self, self.allocation)()
         wins, counts, diagnostics = self.runner.read()

@@ -1,4 +1,5 @@
-"""Seed 000: the episodic slow/fast reward learner.
+"""The episodic slow/fast reward learner, built from a short design document
+(``docs/design.md`` §5 summarizes it).
 
     >>> from checkers_env import Game, make_agent
     >>> agent = make_agent("slow-fast:weights=untrained,seed=0")   # zoo:slow-fast is trained
@@ -7,10 +8,10 @@
 
 Train it with ``python -m training.slow_fast`` (or ``checkers train slow-fast``).
 
-The seed's mechanisms and where they live
------------------------------------------
+The design document's mechanisms and where they live
+----------------------------------------------------
 ================================  ============================================================
-seed                              code
+design document                 code
 ================================  ============================================================
 NN with sigmoid output in (0, 1)  ``network.ValueNet``; ``network.white_values`` gives ``f``,
 over a position, positive = good  White's value whoever is to move
@@ -40,8 +41,8 @@ The game side (generated games, subtree expansion, rewards, feature planes, the 
 is numba kernels over integer arrays (``kernels``) built on the rules core; the network
 values a whole subtree level, or one ply of a whole batch of games, per forward pass.
 
-Choices where the seed leaves them open
----------------------------------------
+Choices where the design document leaves them open
+--------------------------------------------------
 - **Material points**: man 2, king 3 (``checkers_env.baselines``, the points ``greedy``
   uses), so crowning is a gain. ``m`` is never 0 while the game goes on (a side without
   pieces has no move), so the terminal rule covers every case where the ratio would blow up.
@@ -50,16 +51,17 @@ Choices where the seed leaves them open
   trained as the probability ``(V* + 1) / 2`` with binary cross-entropy on the logit
   (which, unlike a squared error through the sigmoid, does not saturate). Reason: the
   returns are dominated by the +-1 of the last move; material terms are hundredths.
-- **Expected value of all future rewards.** The seed gives the expected reward of the next
-  move; the value of the rest of the game is added inside the sum, recursively::
+- **Expected value of all future rewards.** The design document gives the expected reward of
+  the next move; the value of the rest of the game is added inside the sum, recursively::
 
       V(A) = breadth(A) / len(B) * sum over explored m of p_m * (R(A, Bm) + V(Bm))
 
   At a leaf where the game goes on, ``V`` is the generating network's ``2 f - 1``
   (bootstrapping); where the game is over ``V = 0`` (the +-1 is already the reward of the
   move into it). The damping ``breadth / len(B)`` therefore compounds with depth, which is
-  the seed's "compounding uncertainty ... with increasing depth"; a forced move (one legal
-  move) is not damped. It acts as a discount: the learned value looks a few moves ahead.
+  the design document's "compounding uncertainty ... with increasing depth"; a forced move
+  (one legal move) is not damped. It acts as a discount: the learned value looks a few moves
+  ahead.
 - **Softmax.** ``softmax(f(Bm), f(B))`` is normalised over *all* legal moves ``B`` (all are
   valued anyway to choose the explored ones), not only the explored ones, so unexplored
   strong replies also lower the estimate; taken from the mover's side (``+f`` for White,

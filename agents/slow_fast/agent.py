@@ -20,7 +20,8 @@ TT_BITS = 12
 
 
 def net_evaluator(net: ValueNet) -> Evaluator:
-    """The value network as the search's leaf evaluator, with the seed's material reward.
+    """The value network as the search's leaf evaluator, with the design document's material
+    reward.
 
     A leaf is worth ``2 f - 1`` to its side to move (``f``: the network's win probability
     for it), a move its material reward ``0.1 ln(m_B / m_A)`` (for the mover) minus the
@@ -65,23 +66,24 @@ def _network(weights: str, seed: int | None) -> ValueNet:
 
 
 class SlowFastAgent(BaseAgent):
-    """Seed 000's episodic slow/fast reward learner: plays the move whose result its value
-    network rates best for the mover (optionally after a shallow full-width search).
+    """The episodic slow/fast reward learner: plays the move whose result its value network
+    rates best for the mover (optionally after a shallow full-width search); the network
+    learnt from partly searched subtrees of its own games (``checkers train slow-fast``).
 
-    A move's worth is ``R(A, B) + V(B)``: the seed's reward of the move (material ratio, or
+    A move's worth is ``R(A, B) + V(B)``: the learner's reward of the move (material ratio, or
     +-1 when it ends the game) plus the network's expected future reward of the position it
     leads to (``V = 2 f - 1``), for the mover. With ``depth > 1`` the positions are searched
     ``depth`` plies deep by the suite's alpha-beta (``agents.alphabeta``, no quiescence: the
-    seed's fixed depth) and the leaves' ``R + V`` is backed up by minimax; ties are broken
+    design's fixed depth) and the leaves' ``R + V`` is backed up by minimax; ties are broken
     with the agent's generator. The game's draw rules are seen as the search sees them: a
     move back into a position of the game since its last capture or man move, or one that
     reaches the no-progress limit, counts as a draw (worth 0).
 
     Args:
-        weights: safetensors file written by ``training.slow_fast`` (``zoo:slow-fast`` passes
+        weights: safetensors file written by ``checkers train slow-fast`` (``zoo:slow-fast`` passes
             its own), or ``untrained`` (a network initialised from ``seed``; the name says
             so). Required.
-        depth: plies searched (1 = one ply, the seed's choice of the best next position).
+        depth: plies searched (1: the best next position, as the learner was designed).
         seed: seed of the generator that breaks ties (and of an untrained network).
 
     Raises:

@@ -234,7 +234,8 @@ class Forest:
         return self.child_count > 0
 
     def expected_values(self) -> np.ndarray:
-        """The seed's softmax expected value at every node (``kernels.expected_value_backup``)."""
+        """The design document's softmax expected value at every node
+        (``kernels.expected_value_backup``)."""
         return K.expected_value_backup(
             self.child_start, self.child_count, self.breadth, self.explored, self.probability,
             self.reward, self.outcome, self.f,

@@ -28,7 +28,8 @@ from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, gen
 #: How a position stands: the game goes on, or it is over with this result.
 ONGOING, WHITE_WINS, BLACK_WINS, DRAW = 0, 1, 2, 3
 
-#: Coefficient of the seed's material reward ``MATERIAL_REWARD_SCALE * ln(mB / mA)``.
+#: Coefficient of the design document's material reward
+#: ``MATERIAL_REWARD_SCALE * ln(mB / mA)``.
 MATERIAL_REWARD_SCALE = 0.1
 
 
@@ -57,7 +58,8 @@ def terminal_reward(outcome):
 
 @_njit
 def move_reward(black_a, white_a, kings_a, black_b, white_b, kings_b, outcome_b):
-    """The seed's reward of a move from position A to position B, from White's view.
+    """The design document's reward of a move from position A to position B, from White's
+    view.
 
     ``0.1 * ln(mB / mA)`` with ``m`` the ratio of White's material to Black's, or, for a
     move that ends the game (``outcome_b`` not ``ONGOING``), 1 / 0 / -1 for a White win /
@@ -284,11 +286,11 @@ def select_explored(
     * n)))`` of them: those with the highest ``exploration_scores``; a child named in
     ``forced[i]`` (a local move index, -1 for none) is explored as well (the kind-2 line).
 
-    The softmax is over *all* ``n`` children (the seed's ``softmax(f(Bm), f(B))``), taken
-    from the mover's side: ``p_m = exp(s f_m / T) / sum_j exp(s f_j / T)`` with ``s`` +1 when
-    White moves and -1 when Black moves, so each side is expected to play what the network
-    thinks is its strongest move; a child where the game is over counts with its exact value
-    (1 White win, 0 Black win).
+    The softmax is over *all* ``n`` children (the design document's
+    ``softmax(f(Bm), f(B))``), taken from the mover's side: ``p_m = exp(s f_m / T) / sum_j
+    exp(s f_j / T)`` with ``s`` +1 when White moves and -1 when Black moves, so each side is
+    expected to play what the network thinks is its strongest move; a child where the game
+    is over counts with its exact value (1 White win, 0 Black win).
 
     Returns:
         ``(explored int8[children], probability float64[children], breadth int64[parents],
@@ -342,7 +344,8 @@ def select_explored(
 @_njit
 def expected_value_backup(child_start, child_count, breadth, explored, probability, reward,
                           outcome, f):
-    """The seed's expected value of all future rewards at every node of a subtree forest.
+    """The design document's expected value of all future rewards at every node of a subtree
+    forest.
 
     Nodes are numbered so that children come after their parent (rows ``child_start[i] ..
     child_start[i] + child_count[i] - 1``). Going backwards, an expanded node gets::

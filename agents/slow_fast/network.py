@@ -2,8 +2,8 @@
 
 ``ValueNet`` is a small MLP over the nets' 128 inputs of ``checkers_env.encoding.input_planes`` (the
 position in the mover's frame). Its raw output is a logit *for the side to move*;
-``white_values`` turns it into the seed's output: a sigmoid value in (0, 1) where larger is
-better for White whoever is to move (``sigmoid(logit)`` when White moves, ``1 -
+``white_values`` turns it into the design document's output: a sigmoid value in (0, 1) where
+larger is better for White whoever is to move (``sigmoid(logit)`` when White moves, ``1 -
 sigmoid(logit)`` when Black moves). Reading the board from the mover's chair makes the value
 colour-symmetric by construction, so every position trains both colours.
 
@@ -50,7 +50,8 @@ class ValueNet(nn.Module):
 
 @torch.no_grad()
 def white_values(net: ValueNet, black, white, kings, black_to_move, chunk: int = 32768) -> np.ndarray:
-    """The seed's ``f``: value in (0, 1) for White of each position (float64 ``[N]``).
+    """The design document's ``f``: value in (0, 1) for White of each position (float64
+    ``[N]``).
 
     One forward pass per ``chunk`` positions (a whole subtree level is one call).
     """

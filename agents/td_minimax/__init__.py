@@ -1,14 +1,14 @@
-"""The TD-trained minimax net of seed 002, adapted to English draughts.
+"""The TD-trained minimax net, a TD-Gammon-style learner, adapted to English draughts.
 
     >>> from checkers_env import Game, make_agent
     >>> agent = make_agent("td-minimax:weights=zoo/td-minimax/weights.safetensors,depth=2")  # doctest: +SKIP
     >>> agent.select_move(Game())  # doctest: +SKIP
 
-The seed describes a TD-Gammon-like learner for another board game. Every mechanism it
-names is kept; what is specific to its game is adapted as follows.
+The design document describes a TD-Gammon-like learner for another board game. Every
+mechanism it names is kept; what is specific to its game is adapted as follows.
 
-Mechanisms of the seed, as implemented here
--------------------------------------------
+Mechanisms of the design document, as implemented here
+------------------------------------------------------
 
 1. **Move choice by minimax with alpha-beta pruning, depth 2**: the suite's one alpha-beta
    (``agents.alphabeta``) with this net as its leaf evaluator. The tree is over *complete*
@@ -16,22 +16,22 @@ Mechanisms of the seed, as implemented here
    form, iterative with one move buffer per ply, in numba. ``depth`` is
    configurable (``td-minimax:depth=4``), and ``time`` (seconds per move) deepens iteratively
    from ``depth`` while the next iteration is expected to fit the budget. Checkers
-   adaptation: **quiescence** (``quiescence=True``, the default; ``False`` is the seed's
-   plain search): a leaf where the side to move must capture is searched on through its
-   captures until a quiet position, so the net never scores a position in the middle of
-   an exchange (why: ``docs/experiments.md``).
+   adaptation: **quiescence** (``quiescence=True``, the default; ``False`` is the design
+   document's plain search): a leaf where the side to move must capture is searched on
+   through its captures until a quiet position, so the net never scores a position in the
+   middle of an exchange (why: ``docs/experiments.md``).
 2. **A fully connected feed-forward net with one hidden layer of 40 units and 2 outputs**
    (``net.py``): 128 inputs -> 40 sigmoid units -> 2 sigmoid outputs. The hidden layer uses
-   the logistic sigmoid, as TD-Gammon did (the seed does not say; sigmoid keeps every unit
-   in (0, 1) like the outputs). Forward pass and backpropagation are numba kernels over
-   plain float64 arrays; no torch anywhere in the hot loop.
-3. **Inputs from the game state "based on whose turn it is"** (the seed leaves them open):
-   4 x 32 = 128 binary inputs, one per dark square for each of own men, own kings, opponent
-   men and opponent kings, *in the mover's frame* -- the board turned so that the side to
-   move plays upwards (bit ``b`` for Black, ``31 - b`` for White, the half turn of
-   DESIGN §5). So one net plays both colours and the side to move is implicit: "own" is
-   always the side to move. No extra hand-made features: material, mobility and the like
-   must be learnt from the squares.
+   the logistic sigmoid, as TD-Gammon did (the design document does not say; sigmoid keeps
+   every unit in (0, 1) like the outputs). Forward pass and backpropagation are numba
+   kernels over plain float64 arrays; no torch anywhere in the hot loop.
+3. **Inputs from the game state "based on whose turn it is"** (the design document leaves
+   them open): 4 x 32 = 128 binary inputs, one per dark square for each of own men, own
+   kings, opponent men and opponent kings, *in the mover's frame* -- the board turned so
+   that the side to move plays upwards (bit ``b`` for Black, ``31 - b`` for White, the half
+   turn of docs/design.md §2). So one net plays both colours and the side to move is
+   implicit: "own" is always the side to move. No extra hand-made features: material,
+   mobility and the like must be learnt from the squares.
 4. **Two outputs in (0, 1): how well the current player is doing, and how well the
    opponent is doing.** The search scores a leaf ``out[0] - out[1]`` from the leaf's side to
    move (in (-1, 1)) and negates it up the tree.
@@ -46,7 +46,7 @@ Mechanisms of the seed, as implemented here
    position has the opponent to move, so the net sees it from the opponent's chair and
    outputs (opponent's, mover's): the two outputs are swapped to make the target. (The
    target is the net's output on the chosen position itself, not the minimax value of the
-   search, exactly as the seed says; TD-Leaf would use the latter.)
+   search, exactly as the design document says; TD-Leaf would use the latter.)
 7. **Two end-of-game corrections**: on the final position, the winner's view towards
    {1, 0}, then the loser's view towards {0, 1}; on a draw both towards {0, 0}. "View" means
    the inputs built with that player as "own" (the loser's view is the final position as
@@ -54,11 +54,11 @@ Mechanisms of the seed, as implemented here
 8. **Two learning rates**: in-game 0.005 for the per-move steps, after-game 0.01 for the
    final corrections (plain SGD on the squared error through both sigmoid layers).
 9. **At least 500,000 games** are suggested; the trainer's default is 500,000.
-10. **The curriculum** (``--curriculum``): in the seed's game the "real" win is completing
-    a path, and for the first half of training wins by the opponent running out of pieces
-    or of board locations count as {0, 0}. In checkers a game is won in one of two ways:
-    by *capturing every piece* of the opponent, or by *blockade* (the opponent still has
-    pieces but none can move). The checkers curriculum: for the first half of the games
+10. **The curriculum** (``--curriculum``): in the design document's game the "real" win is
+    completing a path, and for the first half of training wins by the opponent running out
+    of pieces or of board locations count as {0, 0}. In checkers a game is won in one of two
+    ways: by *capturing every piece* of the opponent, or by *blockade* (the opponent still
+    has pieces but none can move). The checkers curriculum: for the first half of the games
     (``--curriculum-fraction``, default 0.5) only wins by capturing every piece count; a
     win by blockade is scored as a draw -- both end-of-game corrections go towards {0, 0}
     and the search scores a blocked side-to-move as 0 instead of a loss. In the second half
@@ -66,8 +66,8 @@ Mechanisms of the seed, as implemented here
      (material), then the subtle one (restricting the opponent's mobility); what it measured
     to is in ``docs/experiments.md``.
 
-Checkers adaptations beyond the seed
-------------------------------------
+Checkers adaptations beyond the design document
+-----------------------------------------------
 
 - **Draw rules.** Training games end as the suite's default ``Rules`` say, decided by the
   core's ``game_state`` as every game is: threefold repetition, 80 plies without a capture
@@ -77,14 +77,15 @@ Checkers adaptations beyond the seed
   completes the quiet plies of the no-progress rule, scores 0 (a draw), so a side that
   thinks it is ahead stops shuffling.
 - **Ties** between exactly equal root values are broken uniformly at random by the agent's
-  seeded generator, along the move generator's order (the seed is silent; without it
-  self-play would be fully deterministic for a given net).
-- **Exploration** (none in the seed): every training game opens with ``--random-plies``
-  random plies (default 10) and ``--epsilon`` plays a uniformly random move with that
-  probability; positions before such moves are not learnt from (their "chosen" position is
-  not the net's choice). The seed's self-play as written does not learn in checkers (the
-  game has no dice, so one net plays nearly the same game over and over, almost always a
-  draw): ``--random-plies 0`` is that plain self-play. Figures in ``docs/experiments.md``.
+  seeded generator, along the move generator's order (the design document is silent; without
+  it self-play would be fully deterministic for a given net).
+- **Exploration** (none in the design document): every training game opens with
+  ``--random-plies`` random plies (default 10) and ``--epsilon`` plays a uniformly random
+  move with that probability; positions before such moves are not learnt from (their
+  "chosen" position is not the net's choice). The design document's self-play as written
+  does not learn in checkers (the game has no dice, so one net plays nearly the same game
+  over and over, almost always a draw): ``--random-plies 0`` is that plain self-play.
+  Figures in ``docs/experiments.md``.
 - **Weights** are saved as safetensors under torch ``nn.Linear`` names
   (``hidden.weight [40, 128]``, ``hidden.bias``, ``output.weight [2, 40]``, ``output.bias``),
   float64, with the format and input layout in the metadata; a missing, truncated, corrupt

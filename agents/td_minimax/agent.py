@@ -38,14 +38,16 @@ def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
 
 
 class TDMinimaxAgent(BaseAgent):
-    """Alpha-beta minimax (depth 2 by default) with a TD-trained 128-40-2 net scoring the leaves (seed 002).
+    """The TD-trained minimax net, a TD-Gammon-style learner: alpha-beta search (depth 2 by
+    default) with a small net (128 inputs, 40 hidden units, 2 outputs) scoring the leaves,
+    trained by self-play with temporal-difference learning.
 
     The suite's one alpha-beta search (``agents.alphabeta``) with the net as its evaluator:
     ``td-minimax:weights=W`` plays as ``alphabeta:eval=td-minimax,weights=W,depth=2`` does,
     but breaks exact ties along the move generator's order with its own generator.
 
     Args:
-        weights: path of a safetensors weights file written by ``training.td_minimax``, or
+        weights: path of a safetensors weights file written by ``checkers train td-minimax``, or
             ``untrained`` (initial weights from ``seed``; the name says so). Required:
             ``zoo:td-minimax`` is the trained agent.
         depth: search depth in plies (complete moves); with ``time``, the least depth searched.
@@ -53,7 +55,7 @@ class TDMinimaxAgent(BaseAgent):
             while the next iteration is expected to end within the budget.
         quiescence: search on through captures at the leaves, so the net scores only
             positions without a capture pending (a checkers adaptation; ``False`` is the
-            seed's plain fixed-depth search).
+            plain fixed-depth search of the design document the agent was built from).
         seed: seed for breaking exact ties between equally valued moves.
 
     Raises:

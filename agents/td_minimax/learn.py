@@ -1,4 +1,4 @@
-"""One self-play training game of seed 002 as a single numba kernel.
+"""One self-play training game of td-minimax as a single numba kernel.
 
 The same net plays both sides. Each turn the side to move chooses its move by the search;
 then one backpropagation step takes the current position (inputs from the mover's view) to
@@ -100,7 +100,7 @@ def play_training_game_from(
         blockade_counts: False in the curriculum's first phase: a win by blockade (the
             loser has pieces but no move) is scored as a draw, in the search and at the end.
         epsilon: probability of a uniformly random move instead of the searched one
-            (exploration; such moves are not learnt from). 0 in the seed.
+            (exploration; such moves are not learnt from). 0 in the design document.
         random_plies: the first plies are uniformly random (a random opening; not learnt
             from): the move ``random_below(rng, n)`` of the ``n`` moves ``generate_moves``
             lists, so a game of random plies only can be replayed move for move.
@@ -234,10 +234,10 @@ def play_training_game_from(
 
 @numba.njit(cache=True, inline="always")
 def _final_steps(mover, opponent, kings, black, draw, lr, w1, b1, w2, b2, loser_active, winner_active, hidden):
-    """The seed's two end-of-game corrections on the final position, whose side to move
-    (``mover``, Black if ``black``) has just lost unless the game is a ``draw``: first the
-    winner's view (the board seen from the side that made the last move) towards (1, 0),
-    then the loser's view towards (0, 1); on a draw both views towards (0, 0)."""
+    """The design document's two end-of-game corrections on the final position, whose side
+    to move (``mover``, Black if ``black``) has just lost unless the game is a ``draw``:
+    first the winner's view (the board seen from the side that made the last move) towards
+    (1, 0), then the loser's view towards (0, 1); on a draw both views towards (0, 0)."""
     winner_n = active_inputs(opponent, mover, kings, not black, winner_active)
     loser_n = active_inputs(mover, opponent, kings, black, loser_active)
     if draw:

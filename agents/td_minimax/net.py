@@ -1,4 +1,4 @@
-"""The value net of seed 002: 128 inputs -> 40 sigmoid units -> 2 sigmoid outputs.
+"""The td-minimax value net: 128 inputs -> 40 sigmoid units -> 2 sigmoid outputs.
 
 Everything the search and the trainer run per position is a numba kernel over plain
 float64 arrays; the weights live in a :class:`Net` (four arrays) and on disk as safetensors.

@@ -1,4 +1,4 @@
-"""MCRD (seed 001): the CPU path, the CUDA kernel under the simulator, and their agreement.
+"""MCRD: the CPU path, the CUDA kernel under the simulator, and their agreement.
 
 The CUDA part runs ``mcrd_cudasim_check.py`` once in a subprocess (``NUMBA_ENABLE_CUDASIM``
 must be set before numba is imported) and checks what it prints.
@@ -267,9 +267,9 @@ def test_uniform_gives_every_child_the_same_count():
 
 
 def test_proportional_sends_threads_to_the_winning_child():
-    # Rates after the even first launch: 6-1 is 1, the three others about 0. The seed's
-    # rule then sends child j the share (p_j + sum_{i != j} (1 - p_i) / (n - 1)) / n:
-    # 1/2 to 6-1 and 1/6 to each other child.
+    # Rates after the even first launch: 6-1 is 1, the three others about 0. The design
+    # document's rule then sends child j the share
+    # (p_j + sum_{i != j} (1 - p_i) / (n - 1)) / n: 1/2 to 6-1 and 1/6 to each other child.
     board = Board.from_fen("B:W5:BK6")
     uniform = MCRDAgent(playouts=4000, launch=400, backend="cpu", seed=5).search(board)
     proportional = MCRDAgent(playouts=4000, launch=400, allocation="proportional", backend="cpu", seed=5).search(board)

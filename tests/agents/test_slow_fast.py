@@ -1,4 +1,4 @@
-"""Seed 000's slow/fast learner: reward, softmax expected value, exploration, the two kinds
+"""The slow/fast learner: reward, softmax expected value, exploration, the two kinds
 of data, the replay buffer, the network file and the playing agent."""
 
 from __future__ import annotations

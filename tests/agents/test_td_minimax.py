@@ -1,4 +1,4 @@
-"""The seed-002 agent: inputs, forward pass and backprop against torch, alpha-beta against
+"""The td-minimax agent: inputs, forward pass and backprop against torch, alpha-beta against
 plain minimax, the end-of-game corrections' perspectives, the agent and its weight files."""
 
 from __future__ import annotations

@@ -14,7 +14,7 @@ from checkers_env.match import play_game
 NAMES = zoo_names()
 
 
-def test_the_zoo_has_the_founding_agents_and_ppo():
+def test_the_zoo_has_td_minimax_slow_fast_mcrd_and_ppo():
     assert {"mcrd", "td-minimax", "slow-fast", "ppo"} <= set(NAMES)
 
 

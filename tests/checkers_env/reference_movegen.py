@@ -1,7 +1,7 @@
 """A small, slow, independent move generator for English draughts, for the tests only.
 
 It shares no code with ``checkers_env`` (no bitboards, no kernels): it works on an 8x8 grid
-of (row, column) cells drawn from the numbering diagram of DESIGN.md section 2, seen from
+of (row, column) cells drawn from the numbering diagram of docs/design.md §1, seen from
 Black's side::
 
       32      31      30      29        row 7

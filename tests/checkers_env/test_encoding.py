@@ -1,4 +1,5 @@
-"""The mover's frame encodings against their definition by square numbers (DESIGN §5)."""
+"""The mover's frame encodings against their definition by square numbers
+(docs/design.md §2)."""
 
 from __future__ import annotations
 
@@ -31,7 +32,7 @@ def random_boards(count: int, seed: int = 0) -> list[Board]:
 
 
 def frame_index(square: int, viewer) -> int:
-    """DESIGN §5: k = s - 1 for Black, 32 - s for White."""
+    """docs/design.md §2: k = s - 1 for Black, 32 - s for White."""
     return square - 1 if viewer == BLACK else 32 - square
 
 

@@ -1,8 +1,8 @@
-"""``Checkers-v0``: peer checkers, the action and observation encoding of DESIGN §5,
+"""``Checkers-v0``: peer checkers, the action and observation encoding of docs/design.md §2,
 illegal actions, rewards, episode ends, determinism, rendering and a MaskablePPO smoke run.
 
-Expected encodings are derived here from DESIGN §2's diagram and §5's definition of the
-mover's frame, not from the env's code.
+Expected encodings are derived here from docs/design.md §1's diagram and §2's definition of
+the mover's frame, not from the env's code.
 """
 
 from __future__ import annotations
@@ -22,9 +22,9 @@ from checkers_env import rendering
 from checkers_env.env import CheckersEnv
 from checkers_env.baselines import KING_POINTS, MAN_POINTS
 
-# -- geometry from DESIGN §2 --------------------------------------------------------------
+# -- geometry from docs/design.md §1 -----------------------------------------------------
 
-#: DESIGN §2's diagram, seen from Black: the first line is row 7, the last row 0.
+#: docs/design.md §1's diagram, seen from Black: the first line is row 7, the last row 0.
 DIAGRAM = """\
       32      31      30      29
   28      27      26      25
@@ -60,7 +60,7 @@ def frame(square: int, color: str) -> tuple[int, int]:
 
 
 def action_of(move: str, color: str) -> int:
-    """The first hop of a PDN move as an action, per DESIGN §5."""
+    """The first hop of a PDN move as an action, per docs/design.md §2."""
     squares = [int(s) for s in move.replace("x", "-").split("-")]
     a, b = squares[0], squares[1]
     k = a - 1 if color == "black" else 32 - a
@@ -521,7 +521,7 @@ def test_rgb_array_frame_of_a_known_position():
     image = env.render()
     size = 8 * rendering.SQUARE_PIXELS
     assert image.shape == (size, size, 3) and image.dtype == np.uint8
-    # The picture is seen from Black: square (row, col) of DESIGN §2's diagram.
+    # The picture is seen from Black: square (row, col) of docs/design.md §1's diagram.
     for square, (row, col) in ROW_COL.items():
         assert rendering.square_centre(square) == (
             (7 - row) * rendering.SQUARE_PIXELS + rendering.SQUARE_PIXELS // 2,

@@ -89,7 +89,7 @@ def game_ending(game: Game) -> tuple[str, int, int]:
 
 
 def hop_actions(move, color: int) -> list[int]:
-    """The actions (mover's frame, DESIGN §5) that play ``move`` hop by hop."""
+    """The actions (mover's frame, docs/design.md §2) that play ``move`` hop by hop."""
     actions = []
     for a, b in zip(move.path, move.path[1:]):
         (ra, ca), (rb, cb) = square_row_col(a), square_row_col(b)

@@ -9,7 +9,7 @@ import reference_movegen as ref
 
 from checkers_env import WHITE, Board, divide, perft
 
-# DESIGN.md section 2 (OEIS A133046): complete moves, capture paths counted separately.
+# docs/design.md §1 (OEIS A133046): complete moves, capture paths counted separately.
 START_PERFT = {
     1: 7,
     2: 49,
