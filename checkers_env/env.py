@@ -75,7 +75,9 @@ reaches `max_plies` plies.
 
 `action_mask`, `result` (`1-0` Black won, `0-1` White won, `1/2-1/2`, `*`),
 `termination` (`no_moves`, `repetition`, `no_progress`, `max_plies`, `illegal_action` or
-`None`), `last_moves` (PDN of the moves completed since the previous step),
+`None`), `last_moves` (PDN of the moves completed since the previous step; after `reset`,
+the opponent's moves before the learner's first turn, such as its opening when the learner
+plays White),
 `agent_color` (`black`/`white`), and `illegal_action` (True) when that ended it.
 
 ## Arguments
@@ -256,7 +258,9 @@ class CheckersEnv(RenderMixin, gym.Env):
             raise ValueError(f"the game from {start.fen()} ends before the learner's first move")
         self._ended = False
         self._color_name = str(Color(int(self._state[0, core.S_AGENT])))
-        return self._observe(), self._info()
+        # The opponent's moves before the learner's first decision (its opening, when the
+        # learner plays White) are the episode's first "last moves".
+        return self._observe(), self._info(self._history)
 
     def step(self, action):
         if type(action) is not int or not 0 <= action < core.NUM_ACTIONS:

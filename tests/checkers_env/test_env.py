@@ -201,6 +201,19 @@ def test_white_agent_meets_black_opening_first():
     assert obs[(2, *frame(black_to, "white"))] == 1.0
 
 
+@pytest.mark.parametrize("opponent", ["greedy", "scripted"])
+def test_white_agent_reset_lists_the_opponents_opening(opponent):
+    # In-kernel (greedy) and Python (scripted) opponents alike: reset's info names the
+    # move the learner now has to answer, as every later step's info does.
+    env = make(agent_color="white", opponent=ScriptedAgent(["11-15"]) if opponent == "scripted" else opponent)
+    _, info = env.reset(seed=3)
+    assert info["last_moves"] == [str(env.unwrapped.moves[0])]
+    if opponent == "scripted":
+        assert info["last_moves"] == ["11-15"]
+    _, info = make(agent_color="black").reset(seed=3)
+    assert info["last_moves"] == []  # Black moves first: nothing to report
+
+
 # Black's man on 9 jumps 14 then 23 (9x18x27); its man on 10 could jump 15 or 14 instead.
 DOUBLE_JUMP_FEN = "B:W14,15,23,K29:B9,10,K1"
 
