@@ -96,7 +96,8 @@ gym.make("Checkers-v0", opponent="random", agent_color="black", reward="win_loss
   (`IllegalMoveError`). An action outside `Discrete(128)` always raises `ValueError`.
 * `render_mode`: `"ansi"`, `"rgb_array"` or `"human"` (needs pygame).
 
-`reset(options={"fen": "B:W18,24:B14,K3"})` starts from a position.
+`reset(options={"fen": "B:W18,24:B14,K3"})` starts from a position; `fen` is the only
+option, and any other key raises `ValueError` naming it.
 
 ## Version History
 
@@ -105,6 +106,7 @@ gym.make("Checkers-v0", opponent="random", agent_color="black", reward="win_loss
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import gymnasium as gym
@@ -150,6 +152,33 @@ def check_env_arguments(agent_color, reward, illegal_action, render_mode, render
         raise ValueError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
     if render_mode is not None and render_mode not in render_modes:
         raise ValueError(f"render_mode must be one of {render_modes}, got {render_mode!r}")
+
+
+#: What ``reset(options=...)`` accepts in every env of the suite.
+RESET_OPTIONS = {"fen": "a FEN string, the position to start from"}
+
+
+def unknown_reset_option(options) -> str | None:
+    """Why ``options`` is not a valid ``reset(options=...)`` (an unknown key, or not a
+    dict), naming what is accepted; ``None`` when it is valid."""
+    accepted = "; ".join(f"{key!r} ({meaning})" for key, meaning in RESET_OPTIONS.items())
+    if options is None:
+        return None
+    if not isinstance(options, Mapping):
+        return f"reset options must be a dict, got {type(options).__name__} {options!r}; accepted keys: {accepted}"
+    for key in options:
+        if key not in RESET_OPTIONS:
+            return f"reset options: unknown key {key!r}; accepted keys: {accepted}"
+    return None
+
+
+def check_reset_options(options) -> Mapping:
+    """``options`` (``{}`` for ``None``); ``ValueError`` for an unknown key, naming the
+    accepted ones (an option nobody reads must not look as if it had worked)."""
+    problem = unknown_reset_option(options)
+    if problem is not None:
+        raise ValueError(problem)
+    return options or {}
 
 
 def check_action(action) -> int:
@@ -234,7 +263,7 @@ class CheckersEnv(RenderMixin, gym.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
         self._ended = True  # until the new episode is set up
-        options = options or {}
+        options = check_reset_options(options)
         start = Board.from_fen(options["fen"]) if "fen" in options else Board()
         self._start = start
         self._history = []

@@ -35,6 +35,9 @@ for the offender.
 ### Arguments
 
 `env(render_mode=None, rules=Rules(), max_plies=None, reward="win_loss")`.
+`reset(seed=None, options={"fen": "B:W18,24:B14,K3"})` starts from a position. Any other
+option key gets a warning naming it and is ignored (a warning rather than an error, since
+PettingZoo's `api_test` passes such a key; the Gymnasium envs raise).
 
 ### Version History
 
@@ -42,6 +45,9 @@ for the offender.
 """
 
 from __future__ import annotations
+
+import warnings
+from collections.abc import Mapping
 
 import gymnasium
 import numpy as np
@@ -51,7 +57,7 @@ from pettingzoo.utils import wrappers
 
 from . import env_kernels as core
 from .board import Board, Color, move_from_row
-from .env import REWARD_MODES, check_action, resolve_max_plies
+from .env import REWARD_MODES, check_action, resolve_max_plies, unknown_reset_option
 from .game import Rules
 from .baselines import OPPONENT_NONE
 from .rendering import RenderMixin
@@ -121,6 +127,12 @@ class raw_env(RenderMixin, AECEnv):
         return {"observation": observation, "action_mask": mask}
 
     def reset(self, seed=None, options=None):
+        problem = unknown_reset_option(options)
+        if problem is not None:
+            # A warning, not an error: PettingZoo's own api_test probes the signature with
+            # options={"options": 1}, and every PettingZoo env must pass it.
+            warnings.warn(problem + " (ignored)", UserWarning, stacklevel=2)
+            options = {key: value for key, value in options.items() if key == "fen"} if isinstance(options, Mapping) else None
         if seed is not None:
             self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(seed)
         start = Board.from_fen(options["fen"]) if options and "fen" in options else Board()

@@ -29,7 +29,9 @@ from gymnasium.vector.utils import batch_space
 from . import env_kernels as core
 from .agent import Agent, make_agent
 from .board import Board, Color
-from .env import COLOR_MODES, REWARD_MODES, check_env_arguments, opponent_kind, resolve_max_plies
+from .env import (
+    COLOR_MODES, REWARD_MODES, check_env_arguments, check_reset_options, opponent_kind, resolve_max_plies,
+)
 from .errors import IllegalMoveError
 from .game import Rules
 from .baselines import OPPONENT_EXTERNAL, OPPONENT_NONE
@@ -115,7 +117,9 @@ class CheckersVectorEnv(VectorEnv):
     def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None):
         """Reset every board. ``seed`` (an int: board ``i`` gets ``seed + i``, or one seed
         per board) makes board ``i`` match ``Checkers-v0`` reset with that seed.
-        ``options={"fen": ...}`` starts all boards from a position."""
+        ``options={"fen": ...}`` starts all boards from a position (the only option: any
+        other key, such as Gymnasium's ``reset_mask``, raises ``ValueError``)."""
+        options = check_reset_options(options)
         if seed is None:
             seeds = [None] * self.num_envs
         elif isinstance(seed, (int, np.integer)):
@@ -130,7 +134,7 @@ class CheckersVectorEnv(VectorEnv):
             )
         else:
             board_seeds = np.zeros(self.num_envs, dtype=np.int64)  # keep each board's stream
-        if options and "fen" in options:
+        if "fen" in options:
             start = Board.from_fen(options["fen"])
             self._start = np.array([start.black, start.white, start.kings, int(start.turn)], dtype=np.int64)
         observations = np.empty((self.num_envs, core.NUM_PLANES, 8, 8), dtype=np.float32)

@@ -585,6 +585,19 @@ def test_bad_arguments_raise_value_error(kwargs):
         make(**kwargs)
 
 
+@pytest.mark.parametrize("options", [{"fenn": "B:W14:B9"}, {"fen": "B:W14:B9", "seed": 3}, {"reset_mask": [True]}])
+def test_unknown_reset_option_is_refused_with_the_accepted_ones(options):
+    env = make()
+    unknown = next(key for key in options if key != "fen")
+    with pytest.raises(ValueError, match=rf"^reset options: unknown key '{unknown}'; accepted keys: 'fen' \("):
+        env.reset(seed=0, options=options)
+    with pytest.raises(ValueError, match="reset options must be a dict"):
+        env.reset(seed=0, options="B:W14:B9")
+    _, info = env.reset(seed=0, options={"fen": "B:W14:B9"})  # the accepted option still works
+    assert legal(info) == [action_of("9x18", "black")]  # the one capture
+    env.reset(seed=0, options={})  # an empty dict, as gymnasium's check_env passes
+
+
 def test_decided_start_position_is_refused():
     env = make()
     with pytest.raises(ValueError, match="decided"):

@@ -8,7 +8,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from checkers_env import Rules
+from checkers_env import Board, Rules
 from checkers_env.pettingzoo_env import env, raw_env
 
 # Black's man on 9 can jump 14 then 23 (9x18x27).
@@ -20,6 +20,7 @@ def legal(observation) -> list[int]:
 
 
 @pytest.mark.filterwarnings("ignore:Observation")
+@pytest.mark.filterwarnings("ignore:reset options. unknown key 'options'")  # api_test's probe
 def test_pettingzoo_api_test():
     api_test(env(), num_cycles=300)
     api_test(env(reward="material", max_plies=40), num_cycles=300)
@@ -121,3 +122,11 @@ def test_ansi_render():
     aec = env(render_mode="ansi")
     aec.reset()
     assert "black to move" in aec.render()
+
+
+def test_unknown_reset_option_warns_naming_it_and_the_accepted_ones():
+    # A warning, not an error: PettingZoo's api_test resets with options={"options": 1}.
+    aec = env()
+    with pytest.warns(UserWarning, match=r"^reset options: unknown key 'fenn'; accepted keys: 'fen' .*\(ignored\)$"):
+        aec.reset(seed=0, options={"fenn": "B:W14:B9", "fen": DOUBLE_JUMP_FEN})
+    assert str(aec.unwrapped.board.fen()) == Board.from_fen(DOUBLE_JUMP_FEN).fen()  # the known key still counts
