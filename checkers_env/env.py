@@ -94,7 +94,8 @@ gym.make("Checkers-v0", opponent="random", agent_color="black", reward="win_loss
 * `max_plies`: truncation length (default `rules.max_plies`, or 400 when that is `None`).
 * `illegal_action`: `"terminate"` (reward -1, `info["illegal_action"]`) or `"raise"`
   (`IllegalMoveError`). An action outside `Discrete(128)` always raises `ValueError`.
-* `render_mode`: `"ansi"`, `"rgb_array"` or `"human"` (needs pygame).
+* `render_mode`: `"ansi"`, `"rgb_array"` or `"human"` (needs pygame). `render()` before
+  the first `reset()` raises `gymnasium.error.ResetNeeded`, as `gym.make`'s envs do.
 
 `reset(options={"fen": "B:W18,24:B14,K3"})` starts from a position; `fen` is the only
 option, and any other key raises `ValueError` naming it.
@@ -286,6 +287,7 @@ class CheckersEnv(RenderMixin, gym.Env):
         if self._state[0, core.S_END] != core.END_NONE:
             raise ValueError(f"the game from {start.fen()} ends before the learner's first move")
         self._ended = False
+        self._has_reset = True
         self._color_name = str(Color(int(self._state[0, core.S_AGENT])))
         # The opponent's moves before the learner's first decision (its opening, when the
         # learner plays White) are the episode's first "last moves".

@@ -37,7 +37,9 @@ for the offender.
 `env(render_mode=None, rules=Rules(), max_plies=None, reward="win_loss")`.
 `reset(seed=None, options={"fen": "B:W18,24:B14,K3"})` starts from a position. Any other
 option key gets a warning naming it and is ignored (a warning rather than an error, since
-PettingZoo's `api_test` passes such a key; the Gymnasium envs raise).
+PettingZoo's `api_test` passes such a key; the Gymnasium envs raise). `render()` before
+the first `reset()` raises `gymnasium.error.ResetNeeded` (through `env()`, PettingZoo's
+order-enforcing wrapper stops it first).
 
 ### Version History
 
@@ -153,6 +155,7 @@ class raw_env(RenderMixin, AECEnv):
         self.infos = {a: {} for a in self.agents}
         self._history = []
         self.agent_selection = self.possible_agents[int(start.turn)]
+        self._has_reset = True
 
     def step(self, action):
         agent = self.agent_selection

@@ -47,7 +47,8 @@ class CheckersVectorEnv(VectorEnv):
         agent_color, reward, rules, max_plies: as for ``Checkers-v0``.
         self_play: one policy plays both sides (see above).
         illegal_action: ``"terminate"`` (reward -1 and the episode ends) or ``"raise"``.
-        render_mode: ``"ansi"`` or ``"rgb_array"`` (board 0 is rendered).
+        render_mode: ``"ansi"`` or ``"rgb_array"`` (board 0 is rendered; before the first
+            ``reset()``, ``render()`` raises ``gymnasium.error.ResetNeeded``).
         parallel: step the boards on numba's threads (``NUMBA_NUM_THREADS``), for large
             batches on a machine with idle cores. Results are the same either way. Off by
             default: where the cores are shared with other work, a parallel step waits
@@ -208,8 +209,9 @@ class CheckersVectorEnv(VectorEnv):
         return Board(int(s[core.S_BLACK]), int(s[core.S_WHITE]), int(s[core.S_KINGS]), Color(int(s[core.S_TURN])))
 
     def render(self):
-        from .rendering import board_image
+        from .rendering import board_image, require_reset
 
+        require_reset(self._started)
         if self.render_mode == "ansi":
             return str(self.board(0))
         if self.render_mode == "rgb_array":

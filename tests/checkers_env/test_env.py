@@ -564,6 +564,20 @@ def test_rgb_array_highlights_the_last_move():
     assert _pixel(image, 8) == rendering.BLACK_PIECE
 
 
+@pytest.mark.parametrize("render_mode", ["ansi", "rgb_array", None])
+def test_render_before_reset_needs_reset(render_mode):
+    # Through gym.make, Gymnasium's OrderEnforcing raises ResetNeeded; the env itself
+    # (used unwrapped) raises the same error rather than drawing an empty board.
+    env = make(render_mode=render_mode)
+    with pytest.raises(ResetNeeded):
+        env.render()
+    with pytest.raises(ResetNeeded, match=r"^call reset\(\) before render\(\): there is no position to draw yet$"):
+        env.unwrapped.render()
+    env.reset(seed=0)
+    if render_mode == "ansi":
+        assert env.unwrapped.render() == START_ANSI
+
+
 def test_render_without_mode_warns_and_returns_none():
     env = make().unwrapped
     env.reset(seed=0)

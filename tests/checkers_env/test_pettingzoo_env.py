@@ -130,3 +130,13 @@ def test_unknown_reset_option_warns_naming_it_and_the_accepted_ones():
     with pytest.warns(UserWarning, match=r"^reset options: unknown key 'fenn'; accepted keys: 'fen' .*\(ignored\)$"):
         aec.reset(seed=0, options={"fenn": "B:W14:B9", "fen": DOUBLE_JUMP_FEN})
     assert str(aec.unwrapped.board.fen()) == Board.from_fen(DOUBLE_JUMP_FEN).fen()  # the known key still counts
+
+
+def test_render_before_reset_needs_reset():
+    from gymnasium.error import ResetNeeded
+
+    aec = raw_env(render_mode="ansi")
+    with pytest.raises(ResetNeeded, match=r"^call reset\(\) before render\(\)"):
+        aec.render()
+    aec.reset(seed=0)
+    assert "black to move" in aec.render()

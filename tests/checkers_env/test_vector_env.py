@@ -187,6 +187,16 @@ def test_vector_env_renders_board_zero():
     assert envs.render().shape == (384, 384, 3)
 
 
+def test_vector_render_before_reset_needs_reset():
+    from gymnasium.error import ResetNeeded
+
+    envs = make_vec(2, render_mode="ansi")
+    with pytest.raises(ResetNeeded, match=r"^call reset\(\) before render\(\)"):
+        envs.render()
+    envs.reset(seed=0)
+    assert "black to move" in envs.render()
+
+
 def test_parallel_kernel_matches_the_serial_one():
     n = 40
     serial = make_vec(n, agent_color="random", opponent="greedy", reward="material", parallel=False)
