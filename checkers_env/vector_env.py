@@ -42,10 +42,11 @@ class CheckersVectorEnv(VectorEnv):
 
     Args:
         num_envs: number of boards.
-        opponent: ``"random"`` or ``"greedy"`` (they run inside the kernel); ignored
-            with ``self_play=True``.
-        agent_color, reward, rules, max_plies: as for ``Checkers-v0``.
-        self_play: one policy plays both sides (see above).
+        opponent: ``"random"`` (default) or ``"greedy"`` (they run inside the kernel).
+        agent_color: ``"black"`` (default), ``"white"`` or ``"random"``, as for ``Checkers-v0``.
+        reward, rules, max_plies: as for ``Checkers-v0``.
+        self_play: one policy plays both sides (see above); it takes neither ``opponent``
+            nor ``agent_color``, and giving either with it is a ``ValueError``.
         illegal_action: ``"terminate"`` (reward -1 and the episode ends) or ``"raise"``.
         render_mode: ``"ansi"`` or ``"rgb_array"`` (board 0 is rendered; before the first
             ``reset()``, ``render()`` raises ``gymnasium.error.ResetNeeded``).
@@ -64,8 +65,8 @@ class CheckersVectorEnv(VectorEnv):
     def __init__(
         self,
         num_envs: int = 1,
-        opponent: str | Agent = "random",
-        agent_color: str = "black",
+        opponent: str | Agent | None = None,
+        agent_color: str | None = None,
         reward: str = "win_loss",
         rules: Rules | None = None,
         max_plies: int | None = None,
@@ -76,6 +77,15 @@ class CheckersVectorEnv(VectorEnv):
     ):
         if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if self_play and (opponent is not None or agent_color is not None):
+            given = ", ".join(f"{name}={value!r}" for name, value in
+                              (("opponent", opponent), ("agent_color", agent_color)) if value is not None)
+            raise ValueError(
+                f"self_play=True plays one policy against itself on both sides, so it takes no "
+                f"opponent or agent_color: drop {given}, or drop self_play=True"
+            )
+        opponent = "random" if opponent is None else opponent
+        agent_color = "black" if agent_color is None else agent_color
         check_env_arguments(agent_color, reward, illegal_action, render_mode, self.metadata["render_modes"])
         self.num_envs = int(num_envs)
         self.rules = rules if rules is not None else Rules()

@@ -154,6 +154,17 @@ def test_vector_env_self_play_matches_pettingzoo():
     assert white_frames > 100 and finished >= n
 
 
+@pytest.mark.parametrize(
+    ("kwargs", "named"),
+    [({"opponent": "greedy"}, "opponent='greedy'"), ({"opponent": "random"}, "opponent='random'"),
+     ({"agent_color": "white"}, "agent_color='white'")],
+)
+def test_self_play_refuses_an_opponent_or_colour_it_would_ignore(kwargs, named):
+    with pytest.raises(ValueError, match=rf"^self_play=True plays one policy against itself .*: drop {named}, or drop"):
+        make_vec(2, self_play=True, **kwargs)
+    make_vec(2, **kwargs).reset(seed=0)  # without self_play each one is used
+
+
 def test_self_play_observation_flips_with_the_side_to_move():
     envs = make_vec(1, self_play=True)
     obs, _ = envs.reset(seed=0)
