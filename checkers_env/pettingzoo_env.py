@@ -114,13 +114,20 @@ class raw_env(RenderMixin, AECEnv):
         self._renderer = None
 
     def observation_space(self, agent):
-        return self.observation_spaces[agent]
+        return self.observation_spaces[self._known(agent)]
 
     def action_space(self, agent):
-        return self.action_spaces[agent]
+        return self.action_spaces[self._known(agent)]
+
+    def _known(self, agent):
+        """``agent``, or a ``ValueError`` naming it and the env's agents."""
+        if agent not in self.possible_agents:
+            black, white = self.possible_agents
+            raise ValueError(f"unknown agent {agent!r}; this env's agents are {black!r} (Black) and {white!r} (White)")
+        return agent
 
     def observe(self, agent):
-        color = self.possible_agents.index(agent)
+        color = self.possible_agents.index(self._known(agent))
         observation = np.zeros((core.NUM_PLANES, 8, 8), dtype=np.float32)
         core.write_observation_for(self._state, 0, color, observation)
         mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)

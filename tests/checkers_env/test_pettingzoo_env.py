@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
@@ -140,3 +141,12 @@ def test_render_before_reset_needs_reset():
         aec.render()
     aec.reset(seed=0)
     assert "black to move" in aec.render()
+
+
+@pytest.mark.parametrize("method", ["observe", "observation_space", "action_space"])
+@pytest.mark.parametrize("agent", ["nobody", 0, None])
+def test_unknown_agent_is_named_with_the_envs_agents(method, agent):
+    aec = env()
+    aec.reset(seed=0)
+    with pytest.raises(ValueError, match=rf"^unknown agent {re.escape(repr(agent))}; this env's agents are 'player_0' \(Black\) and 'player_1' \(White\)$"):
+        getattr(aec, method)(agent)
