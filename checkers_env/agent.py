@@ -18,13 +18,14 @@ loaded on first use, so the core never imports an agent package. The core itself
 
 from __future__ import annotations
 
+import functools
 import inspect
 from importlib.metadata import entry_points
 from typing import Any, Callable, Protocol, runtime_checkable
 
 import numpy as np
 
-from .board import BLACK, Move, move_from_row
+from .board import BLACK, Board, Move, move_from_row
 from .errors import UnknownAgentError, WeightsError
 from .game import Game
 from .kernels import generate_moves_kernel, new_move_buffer
@@ -40,17 +41,56 @@ class Agent(Protocol):
     name: str
 
     def select_move(self, game: Game) -> Move:
-        """The move to play in ``game.board`` (the game is not over)."""
+        """The move to play in ``game.board`` (the game is not over). The suite's agents
+        (every ``BaseAgent``) also take a ``Board``, as a game starting there."""
 
     def reset(self, seed: int | None = None) -> None:
         """Forget per-game state; reseed the agent's generator when ``seed`` is given."""
 
 
+def as_game(game: Game | Board) -> Game:
+    """The game an agent is asked to move in: a ``Game`` as it is, a ``Board`` as a new game
+    starting there (default rules, no history).
+
+    Raises:
+        TypeError: anything else, naming what to pass.
+    """
+    if isinstance(game, Game):
+        return game
+    if isinstance(game, Board):
+        return Game(start=game)
+    hint = " (for a FEN, pass Board.from_fen(fen))" if isinstance(game, str) else ""
+    raise TypeError(f"an agent moves in a Game or a Board, got {type(game).__name__} {game!r}{hint}")
+
+
+def _taking_a_board(method: Callable) -> Callable:
+    """``method(self, game, ...)`` that also takes a ``Board`` (see :func:`as_game`)."""
+
+    @functools.wraps(method)
+    def wrapper(self, game, *args, **kwargs):
+        return method(self, game if type(game) is Game else as_game(game), *args, **kwargs)
+
+    wrapper._takes_a_board = True
+    return wrapper
+
+
 class BaseAgent:
     """Convenience base: a seeded generator, ``reset`` and a spec string from the init
-    arguments. Subclasses set ``kind`` and call ``super().__init__(seed=seed)``."""
+    arguments. Subclasses set ``kind`` and call ``super().__init__(seed=seed)``.
+
+    A subclass's ``select_move(game)`` and ``policy(game, ...)`` get a ``Game`` even when the
+    caller passes a ``Board`` (turned into a game starting there by :func:`as_game`, here,
+    for every agent); anything else is a ``TypeError`` naming what to pass.
+    """
 
     kind: str = ""
+
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        for name in ("select_move", "policy"):
+            method = cls.__dict__.get(name)
+            if callable(method) and not getattr(method, "_takes_a_board", False):
+                setattr(cls, name, _taking_a_board(method))
 
     def __init__(self, seed: int | None = None):
         self.seed = seed
@@ -312,6 +352,7 @@ __all__ = [
     "UnknownAgentError",
     "agent_kinds",
     "agent_parameters",
+    "as_game",
     "make_agent",
     "parse_spec",
     "register_agent",

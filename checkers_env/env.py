@@ -76,7 +76,9 @@ reaches `max_plies` plies.
 
 `action_mask`, `result` (`1-0` Black won, `0-1` White won, `1/2-1/2`, `*`),
 `termination` (`no_moves`, `repetition`, `no_progress`, `max_plies`, `illegal_action` or
-`None`), `last_moves` (PDN of the moves completed since the previous step),
+`None`), `last_moves` (PDN of the moves completed since the previous step; after `reset`,
+the opponent's moves before the learner's first turn, such as its opening when the learner
+plays White),
 `agent_color` (`black`/`white`), and `illegal_action` (True) when that ended it.
 
 ## Arguments
@@ -93,9 +95,11 @@ gym.make("Checkers-v0", opponent="random", agent_color="black", reward="win_loss
 * `max_plies`: truncation length (default `rules.max_plies`, or 400 when that is `None`).
 * `illegal_action`: `"terminate"` (reward -1, `info["illegal_action"]`) or `"raise"`
   (`IllegalMoveError`). An action outside `Discrete(128)` always raises `ValueError`.
-* `render_mode`: `"ansi"`, `"rgb_array"` or `"human"` (needs pygame).
+* `render_mode`: `"ansi"`, `"rgb_array"` or `"human"` (needs pygame). `render()` before
+  the first `reset()` raises `gymnasium.error.ResetNeeded`, as `gym.make`'s envs do.
 
-`reset(options={"fen": "B:W18,24:B14,K3"})` starts from a position.
+`reset(options={"fen": "B:W18,24:B14,K3"})` starts from a position; `fen` is the only
+option, and any other key raises `ValueError` naming it.
 
 ## Version History
 
@@ -104,6 +108,7 @@ gym.make("Checkers-v0", opponent="random", agent_color="black", reward="win_loss
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import gymnasium as gym
@@ -149,6 +154,33 @@ def check_env_arguments(agent_color, reward, illegal_action, render_mode, render
         raise ValueError(f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}")
     if render_mode is not None and render_mode not in render_modes:
         raise ValueError(f"render_mode must be one of {render_modes}, got {render_mode!r}")
+
+
+#: What ``reset(options=...)`` accepts in every env of the suite.
+RESET_OPTIONS = {"fen": "a FEN string, the position to start from"}
+
+
+def unknown_reset_option(options) -> str | None:
+    """Why ``options`` is not a valid ``reset(options=...)`` (an unknown key, or not a
+    dict), naming what is accepted; ``None`` when it is valid."""
+    accepted = "; ".join(f"{key!r} ({meaning})" for key, meaning in RESET_OPTIONS.items())
+    if options is None:
+        return None
+    if not isinstance(options, Mapping):
+        return f"reset options must be a dict, got {type(options).__name__} {options!r}; accepted keys: {accepted}"
+    for key in options:
+        if key not in RESET_OPTIONS:
+            return f"reset options: unknown key {key!r}; accepted keys: {accepted}"
+    return None
+
+
+def check_reset_options(options) -> Mapping:
+    """``options`` (``{}`` for ``None``); ``ValueError`` for an unknown key, naming the
+    accepted ones (an option nobody reads must not look as if it had worked)."""
+    problem = unknown_reset_option(options)
+    if problem is not None:
+        raise ValueError(problem)
+    return options or {}
 
 
 def check_action(action) -> int:
@@ -233,7 +265,7 @@ class CheckersEnv(RenderMixin, gym.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
         self._ended = True  # until the new episode is set up
-        options = options or {}
+        options = check_reset_options(options)
         start = Board.from_fen(options["fen"]) if "fen" in options else Board()
         self._start = start
         self._history = []
@@ -256,8 +288,11 @@ class CheckersEnv(RenderMixin, gym.Env):
         if self._state[0, core.S_END] != core.END_NONE:
             raise ValueError(f"the game from {start.fen()} ends before the learner's first move")
         self._ended = False
+        self._has_reset = True
         self._color_name = str(Color(int(self._state[0, core.S_AGENT])))
-        return self._observe(), self._info()
+        # The opponent's moves before the learner's first decision (its opening, when the
+        # learner plays White) are the episode's first "last moves".
+        return self._observe(), self._info(self._history)
 
     def step(self, action):
         if type(action) is not int or not 0 <= action < core.NUM_ACTIONS:

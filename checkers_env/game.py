@@ -21,7 +21,7 @@ class Rules:
 
     Attributes:
         repetition: the game is drawn when the same position with the same side to move
-            occurs this many times.
+            occurs this many times (at least 2: the start position already counts once).
         no_progress_plies: drawn after this many plies in a row with no capture and no
             man move (80 plies = 40 moves each).
         max_plies: a hard cap on the game's length; the Gymnasium env reports it as
@@ -40,8 +40,14 @@ class Rules:
     def __post_init__(self) -> None:
         for name in ("repetition", "no_progress_plies", "max_plies"):
             value = getattr(self, name)
-            if value is not None and (not isinstance(value, int) or value < 1):
+            if value is not None and (not isinstance(value, int) or isinstance(value, bool) or value < 1):
                 raise ValueError(f"Rules.{name} must be a positive integer or None, got {value!r}")
+        if self.repetition is not None and self.repetition < 2:
+            # The start position has occurred once before any move: 1 would draw every game there.
+            raise ValueError(
+                f"Rules.repetition must be at least 2 (the number of times a position occurs before "
+                f"the game is drawn; the start counts once already), got {self.repetition}; None turns the rule off"
+            )
 
     def as_array(self, max_plies: int | None = None) -> np.ndarray:
         """The rules as the kernels read them: ``int64[game_state.RULE_FIELDS]``, indexed by

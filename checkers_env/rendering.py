@@ -117,11 +117,24 @@ class HumanRenderer:
         self.pygame.quit()
 
 
+def require_reset(has_reset: bool) -> None:
+    """``gymnasium.error.ResetNeeded`` before the first ``reset()``: there is no position yet,
+    and an empty board would look like a game. (Gymnasium's ``OrderEnforcing`` wrapper, which
+    ``gym.make`` adds, raises the same error; this covers the env used unwrapped.)"""
+    if not has_reset:
+        from gymnasium.error import ResetNeeded
+
+        raise ResetNeeded("call reset() before render(): there is no position to draw yet")
+
+
 class RenderMixin:
     """``render()`` and ``close()`` of the single and PettingZoo envs (which have
-    ``render_mode``, ``board``, ``moves`` and a ``_renderer`` slot)."""
+    ``render_mode``, ``board``, ``moves``, a ``_has_reset`` flag and a ``_renderer`` slot)."""
+
+    _has_reset = False
 
     def render(self):
+        require_reset(self._has_reset)
         if self.render_mode is None:
             import gymnasium
 

@@ -29,7 +29,9 @@ from gymnasium.vector.utils import batch_space
 from . import env_kernels as core
 from .agent import Agent, make_agent
 from .board import Board, Color
-from .env import COLOR_MODES, REWARD_MODES, check_env_arguments, opponent_kind, resolve_max_plies
+from .env import (
+    COLOR_MODES, REWARD_MODES, check_env_arguments, check_reset_options, opponent_kind, resolve_max_plies,
+)
 from .errors import IllegalMoveError
 from .game import Rules
 from .baselines import OPPONENT_EXTERNAL, OPPONENT_NONE
@@ -40,12 +42,14 @@ class CheckersVectorEnv(VectorEnv):
 
     Args:
         num_envs: number of boards.
-        opponent: ``"random"`` or ``"greedy"`` (they run inside the kernel); ignored
-            with ``self_play=True``.
-        agent_color, reward, rules, max_plies: as for ``Checkers-v0``.
-        self_play: one policy plays both sides (see above).
+        opponent: ``"random"`` (default) or ``"greedy"`` (they run inside the kernel).
+        agent_color: ``"black"`` (default), ``"white"`` or ``"random"``, as for ``Checkers-v0``.
+        reward, rules, max_plies: as for ``Checkers-v0``.
+        self_play: one policy plays both sides (see above); it takes neither ``opponent``
+            nor ``agent_color``, and giving either with it is a ``ValueError``.
         illegal_action: ``"terminate"`` (reward -1 and the episode ends) or ``"raise"``.
-        render_mode: ``"ansi"`` or ``"rgb_array"`` (board 0 is rendered).
+        render_mode: ``"ansi"`` or ``"rgb_array"`` (board 0 is rendered; before the first
+            ``reset()``, ``render()`` raises ``gymnasium.error.ResetNeeded``).
         parallel: step the boards on numba's threads (``NUMBA_NUM_THREADS``), for large
             batches on a machine with idle cores. Results are the same either way. Off by
             default: where the cores are shared with other work, a parallel step waits
@@ -61,8 +65,8 @@ class CheckersVectorEnv(VectorEnv):
     def __init__(
         self,
         num_envs: int = 1,
-        opponent: str | Agent = "random",
-        agent_color: str = "black",
+        opponent: str | Agent | None = None,
+        agent_color: str | None = None,
         reward: str = "win_loss",
         rules: Rules | None = None,
         max_plies: int | None = None,
@@ -73,6 +77,15 @@ class CheckersVectorEnv(VectorEnv):
     ):
         if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
+        if self_play and (opponent is not None or agent_color is not None):
+            given = ", ".join(f"{name}={value!r}" for name, value in
+                              (("opponent", opponent), ("agent_color", agent_color)) if value is not None)
+            raise ValueError(
+                f"self_play=True plays one policy against itself on both sides, so it takes no "
+                f"opponent or agent_color: drop {given}, or drop self_play=True"
+            )
+        opponent = "random" if opponent is None else opponent
+        agent_color = "black" if agent_color is None else agent_color
         check_env_arguments(agent_color, reward, illegal_action, render_mode, self.metadata["render_modes"])
         self.num_envs = int(num_envs)
         self.rules = rules if rules is not None else Rules()
@@ -115,7 +128,9 @@ class CheckersVectorEnv(VectorEnv):
     def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None):
         """Reset every board. ``seed`` (an int: board ``i`` gets ``seed + i``, or one seed
         per board) makes board ``i`` match ``Checkers-v0`` reset with that seed.
-        ``options={"fen": ...}`` starts all boards from a position."""
+        ``options={"fen": ...}`` starts all boards from a position (the only option: any
+        other key, such as Gymnasium's ``reset_mask``, raises ``ValueError``)."""
+        options = check_reset_options(options)
         if seed is None:
             seeds = [None] * self.num_envs
         elif isinstance(seed, (int, np.integer)):
@@ -130,7 +145,7 @@ class CheckersVectorEnv(VectorEnv):
             )
         else:
             board_seeds = np.zeros(self.num_envs, dtype=np.int64)  # keep each board's stream
-        if options and "fen" in options:
+        if "fen" in options:
             start = Board.from_fen(options["fen"])
             self._start = np.array([start.black, start.white, start.kings, int(start.turn)], dtype=np.int64)
         observations = np.empty((self.num_envs, core.NUM_PLANES, 8, 8), dtype=np.float32)
@@ -204,8 +219,9 @@ class CheckersVectorEnv(VectorEnv):
         return Board(int(s[core.S_BLACK]), int(s[core.S_WHITE]), int(s[core.S_KINGS]), Color(int(s[core.S_TURN])))
 
     def render(self):
-        from .rendering import board_image
+        from .rendering import board_image, require_reset
 
+        require_reset(self._started)
         if self.render_mode == "ansi":
             return str(self.board(0))
         if self.render_mode == "rgb_array":

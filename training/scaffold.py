@@ -52,6 +52,7 @@ import dataclasses
 import datetime
 import inspect
 import json
+import math
 import re
 import shlex
 import shutil
@@ -288,6 +289,9 @@ def check(args: RunArgs) -> None:
     the first problem of ``args.check()``; the message names the flag."""
     for field in dataclasses.fields(args):
         value, meta = getattr(args, field.name), field.metadata
+        if isinstance(value, float) and not math.isfinite(value):
+            # nan passes every bound check (each comparison is False): it would train on nan.
+            raise TrainingError(f"{flag(field.name)}: must be a finite number, got {value}")
         low, high = meta.get("low"), meta.get("high")
         if low is not None and high is not None and not low <= value <= high:
             raise TrainingError(f"{flag(field.name)}: must be from {low} to {high}, got {value}")

@@ -201,6 +201,19 @@ def test_white_agent_meets_black_opening_first():
     assert obs[(2, *frame(black_to, "white"))] == 1.0
 
 
+@pytest.mark.parametrize("opponent", ["greedy", "scripted"])
+def test_white_agent_reset_lists_the_opponents_opening(opponent):
+    # In-kernel (greedy) and Python (scripted) opponents alike: reset's info names the
+    # move the learner now has to answer, as every later step's info does.
+    env = make(agent_color="white", opponent=ScriptedAgent(["11-15"]) if opponent == "scripted" else opponent)
+    _, info = env.reset(seed=3)
+    assert info["last_moves"] == [str(env.unwrapped.moves[0])]
+    if opponent == "scripted":
+        assert info["last_moves"] == ["11-15"]
+    _, info = make(agent_color="black").reset(seed=3)
+    assert info["last_moves"] == []  # Black moves first: nothing to report
+
+
 # Black's man on 9 jumps 14 then 23 (9x18x27); its man on 10 could jump 15 or 14 instead.
 DOUBLE_JUMP_FEN = "B:W14,15,23,K29:B9,10,K1"
 
@@ -551,6 +564,20 @@ def test_rgb_array_highlights_the_last_move():
     assert _pixel(image, 8) == rendering.BLACK_PIECE
 
 
+@pytest.mark.parametrize("render_mode", ["ansi", "rgb_array", None])
+def test_render_before_reset_needs_reset(render_mode):
+    # Through gym.make, Gymnasium's OrderEnforcing raises ResetNeeded; the env itself
+    # (used unwrapped) raises the same error rather than drawing an empty board.
+    env = make(render_mode=render_mode)
+    with pytest.raises(ResetNeeded):
+        env.render()
+    with pytest.raises(ResetNeeded, match=r"^call reset\(\) before render\(\): there is no position to draw yet$"):
+        env.unwrapped.render()
+    env.reset(seed=0)
+    if render_mode == "ansi":
+        assert env.unwrapped.render() == START_ANSI
+
+
 def test_render_without_mode_warns_and_returns_none():
     env = make().unwrapped
     env.reset(seed=0)
@@ -570,6 +597,19 @@ def test_render_without_mode_warns_and_returns_none():
 def test_bad_arguments_raise_value_error(kwargs):
     with pytest.raises(ValueError):
         make(**kwargs)
+
+
+@pytest.mark.parametrize("options", [{"fenn": "B:W14:B9"}, {"fen": "B:W14:B9", "seed": 3}, {"reset_mask": [True]}])
+def test_unknown_reset_option_is_refused_with_the_accepted_ones(options):
+    env = make()
+    unknown = next(key for key in options if key != "fen")
+    with pytest.raises(ValueError, match=rf"^reset options: unknown key '{unknown}'; accepted keys: 'fen' \("):
+        env.reset(seed=0, options=options)
+    with pytest.raises(ValueError, match="reset options must be a dict"):
+        env.reset(seed=0, options="B:W14:B9")
+    _, info = env.reset(seed=0, options={"fen": "B:W14:B9"})  # the accepted option still works
+    assert legal(info) == [action_of("9x18", "black")]  # the one capture
+    env.reset(seed=0, options={})  # an empty dict, as gymnasium's check_env passes
 
 
 def test_decided_start_position_is_refused():

@@ -36,6 +36,15 @@ def test_rules_reject_bad_values(kwargs):
         Rules(**kwargs)
 
 
+def test_rules_refuse_a_repetition_below_two():
+    # repetition=1 drew every game before its first move (the start has occurred once).
+    with pytest.raises(ValueError, match=r"^Rules.repetition must be at least 2 .*, got 1; None turns the rule off$"):
+        Rules(repetition=1)
+    with pytest.raises(ValueError, match="positive integer"):
+        Rules(repetition=True)  # a bool is not a count
+    assert Game(rules=Rules(repetition=2)).result == "*"
+
+
 # -- threefold repetition -------------------------------------------------------------------
 
 

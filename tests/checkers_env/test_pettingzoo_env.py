@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import math
+import re
 
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from checkers_env import Rules
+from checkers_env import Board, Rules
 from checkers_env.pettingzoo_env import env, raw_env
 
 # Black's man on 9 can jump 14 then 23 (9x18x27).
@@ -20,6 +21,7 @@ def legal(observation) -> list[int]:
 
 
 @pytest.mark.filterwarnings("ignore:Observation")
+@pytest.mark.filterwarnings("ignore:reset options. unknown key 'options'")  # api_test's probe
 def test_pettingzoo_api_test():
     api_test(env(), num_cycles=300)
     api_test(env(reward="material", max_plies=40), num_cycles=300)
@@ -121,3 +123,30 @@ def test_ansi_render():
     aec = env(render_mode="ansi")
     aec.reset()
     assert "black to move" in aec.render()
+
+
+def test_unknown_reset_option_warns_naming_it_and_the_accepted_ones():
+    # A warning, not an error: PettingZoo's api_test resets with options={"options": 1}.
+    aec = env()
+    with pytest.warns(UserWarning, match=r"^reset options: unknown key 'fenn'; accepted keys: 'fen' .*\(ignored\)$"):
+        aec.reset(seed=0, options={"fenn": "B:W14:B9", "fen": DOUBLE_JUMP_FEN})
+    assert str(aec.unwrapped.board.fen()) == Board.from_fen(DOUBLE_JUMP_FEN).fen()  # the known key still counts
+
+
+def test_render_before_reset_needs_reset():
+    from gymnasium.error import ResetNeeded
+
+    aec = raw_env(render_mode="ansi")
+    with pytest.raises(ResetNeeded, match=r"^call reset\(\) before render\(\)"):
+        aec.render()
+    aec.reset(seed=0)
+    assert "black to move" in aec.render()
+
+
+@pytest.mark.parametrize("method", ["observe", "observation_space", "action_space"])
+@pytest.mark.parametrize("agent", ["nobody", 0, None])
+def test_unknown_agent_is_named_with_the_envs_agents(method, agent):
+    aec = env()
+    aec.reset(seed=0)
+    with pytest.raises(ValueError, match=rf"^unknown agent {re.escape(repr(agent))}; this env's agents are 'player_0' \(Black\) and 'player_1' \(White\)$"):
+        getattr(aec, method)(agent)

@@ -111,6 +111,14 @@ def test_vector_reset_with_a_list_of_seeds_and_a_fen():
         envs.reset(seed=[1, 2, 3])
 
 
+def test_vector_reset_refuses_unknown_options():
+    # Gymnasium's reset_mask (reset some boards) is not supported: saying so beats
+    # resetting every board while the caller believes only some were.
+    envs = make_vec(2)
+    with pytest.raises(ValueError, match=r"^reset options: unknown key 'reset_mask'; accepted keys: 'fen'"):
+        envs.reset(seed=0, options={"reset_mask": np.array([True, False])})
+
+
 def test_vector_env_self_play_matches_pettingzoo():
     n = 4
     envs = make_vec(n, self_play=True, reward="material", max_plies=60)
@@ -146,6 +154,17 @@ def test_vector_env_self_play_matches_pettingzoo():
     assert white_frames > 100 and finished >= n
 
 
+@pytest.mark.parametrize(
+    ("kwargs", "named"),
+    [({"opponent": "greedy"}, "opponent='greedy'"), ({"opponent": "random"}, "opponent='random'"),
+     ({"agent_color": "white"}, "agent_color='white'")],
+)
+def test_self_play_refuses_an_opponent_or_colour_it_would_ignore(kwargs, named):
+    with pytest.raises(ValueError, match=rf"^self_play=True plays one policy against itself .*: drop {named}, or drop"):
+        make_vec(2, self_play=True, **kwargs)
+    make_vec(2, **kwargs).reset(seed=0)  # without self_play each one is used
+
+
 def test_self_play_observation_flips_with_the_side_to_move():
     envs = make_vec(1, self_play=True)
     obs, _ = envs.reset(seed=0)
@@ -177,6 +196,16 @@ def test_vector_env_renders_board_zero():
     envs = make_vec(2, render_mode="rgb_array")
     envs.reset(seed=0)
     assert envs.render().shape == (384, 384, 3)
+
+
+def test_vector_render_before_reset_needs_reset():
+    from gymnasium.error import ResetNeeded
+
+    envs = make_vec(2, render_mode="ansi")
+    with pytest.raises(ResetNeeded, match=r"^call reset\(\) before render\(\)"):
+        envs.render()
+    envs.reset(seed=0)
+    assert "black to move" in envs.render()
 
 
 def test_parallel_kernel_matches_the_serial_one():
