@@ -19,6 +19,7 @@ from .errors import (
     InvalidFenError,
     InvalidMoveError,
     InvalidPositionError,
+    MissingDependencyError,
     PdnError,
     WeightsError,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "InvalidFenError",
     "InvalidMoveError",
     "InvalidPositionError",
+    "MissingDependencyError",
     "Move",
     "PdnError",
     "Rules",

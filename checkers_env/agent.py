@@ -26,7 +26,7 @@ from typing import Any, Callable, Protocol, runtime_checkable
 import numpy as np
 
 from .board import BLACK, Board, Move, move_from_row
-from .errors import UnknownAgentError, WeightsError
+from .errors import MissingDependencyError, UnknownAgentError, WeightsError, missing_dependency
 from .game import Game
 from .kernels import generate_moves_kernel, new_move_buffer
 from .baselines import OPPONENT_GREEDY, OPPONENT_RANDOM, choose
@@ -207,7 +207,10 @@ class _LazyFactory:
 
     def load(self):
         if self._loaded is None:
-            self._loaded = self.entry.load()
+            try:
+                self._loaded = self.entry.load()
+            except ModuleNotFoundError as error:
+                raise missing_dependency(error, f"agent kind {self.entry.name!r}") or error from None
         return self._loaded
 
     def __call__(self, **params):
@@ -338,9 +341,11 @@ def make_agent(spec: str | Agent, **overrides) -> Agent:
             params[name] = value
     try:
         return factory(**params)
+    except ModuleNotFoundError as error:
+        raise missing_dependency(error, f"agent {spec!r}") or error from None
     except (TypeError, ValueError) as error:
-        if isinstance(error, (UnknownAgentError, WeightsError)):
-            raise  # a bad weights file is not a bad spec: keep the loader's error
+        if isinstance(error, (UnknownAgentError, WeightsError, MissingDependencyError)):
+            raise  # a bad weights file or a missing extra is not a bad spec: keep that error
         raise UnknownAgentError(f"agent spec {spec!r}: {error}") from error
 
 

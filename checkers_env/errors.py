@@ -36,6 +36,35 @@ class WeightsError(CheckersError):
     else than the network or run it is loaded for; the message names the file and the fault."""
 
 
+class MissingDependencyError(CheckersError):
+    """An optional dependency that an agent or a trainer needs is not installed; the message
+    names the pip extra that brings it."""
+
+
+#: The optional extras of the distribution (``pyproject.toml``), by the module each brings.
+EXTRA_OF_MODULE = {
+    "torch": "train",
+    "safetensors": "train",
+    "stable_baselines3": "train",
+    "sb3_contrib": "train",
+    "tensorboard": "train",
+    "ray": "ray",
+    "pygame": "render",
+}
+
+
+def missing_dependency(error: ModuleNotFoundError, needed_by: str) -> MissingDependencyError | None:
+    """The one-line error for ``error`` when it is an optional dependency of the suite (None
+    for any other module: that is a bug or a broken install, and keeps its traceback)."""
+    module = (error.name or "").split(".")[0]
+    extra = EXTRA_OF_MODULE.get(module)
+    if extra is None:
+        return None
+    return MissingDependencyError(
+        f"{needed_by} needs {module}, which is not installed: pip install 'checkers-suite[{extra}]'"
+    )
+
+
 class PdnError(CheckersError):
     """A PDN game file that cannot be read; ``line`` is the 1-based line of the problem."""
 
@@ -45,13 +74,16 @@ class PdnError(CheckersError):
 
 
 __all__ = [
+    "EXTRA_OF_MODULE",
     "AmbiguousMoveError",
     "CheckersError",
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",
     "InvalidPositionError",
+    "MissingDependencyError",
     "PdnError",
     "UnknownAgentError",
     "WeightsError",
+    "missing_dependency",
 ]

@@ -434,11 +434,16 @@ def _add_train(subparsers) -> None:
 
 
 def _run_train(args: argparse.Namespace) -> int:
+    from checkers_env.errors import missing_dependency
+
     try:
         module = importlib.import_module(TRAINERS[args.trainer])
+        return module.main(args.trainer_args) or 0
     except ModuleNotFoundError as error:
-        raise UsageError(f"trainer {args.trainer!r} is not available: {error}") from None
-    return module.main(args.trainer_args) or 0
+        missing = missing_dependency(error, f"checkers train {args.trainer}")
+        if missing is None:
+            raise
+        raise UsageError(str(missing)) from None
 
 
 # -- shared ----------------------------------------------------------------------------
