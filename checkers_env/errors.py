@@ -44,7 +44,6 @@ class MissingDependencyError(CheckersError):
 #: The optional extras of the distribution (``pyproject.toml``), by the module each brings.
 EXTRA_OF_MODULE = {
     "torch": "train",
-    "safetensors": "train",
     "stable_baselines3": "train",
     "sb3_contrib": "train",
     "tensorboard": "train",
