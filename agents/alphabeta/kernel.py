@@ -203,7 +203,7 @@ def search_kernel(
             every move within the tie margin of the best (others hold an upper bound
             below it); with ``root_in_order``, exact for every move within the margin of
             the best of the moves before it.
-        active, scratch: the net's buffers (``int64[MAX_ACTIVE]``, ``float64[2, width]``).
+        active, scratch: the net's buffers (``int64[MAX_ACTIVE]``, ``float64[2 * width]``).
 
     Returns:
         ``(value, best_index, root_moves, nodes, aborted)``; indices are rows of ``moves[0]``.
@@ -558,7 +558,7 @@ def memory_views(ints, floats, width):
     b = MAX_PLY * VALUE_FIELDS
     root_scores = floats[b : b + MAX_MOVES]
     b += MAX_MOVES
-    scratch = floats[b : b + 2 * width].reshape((2, width))
+    scratch = floats[b : b + 2 * width]
     return killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch
 
 

@@ -136,7 +136,7 @@ def play_training_game_from(
     stack = np.empty((MAX_PLY, STACK_FIELDS), dtype=np.int64)
     values = np.empty((MAX_PLY, VALUE_FIELDS), dtype=np.float64)
     root_scores = np.empty(MAX_MOVES, dtype=np.float64)
-    scratch = np.empty((2, w1.shape[1]), dtype=np.float64)
+    scratch = np.empty(2 * w1.shape[1], dtype=np.float64)
     generation = 0
 
     mover = start_black if black_to_move else start_white
