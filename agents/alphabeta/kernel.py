@@ -10,8 +10,17 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from checkers_env.bitboard import BB_ROW0, BB_ROW7, FULL, apply_move, jumpers, lowest_bit_index, popcount, step
-from checkers_env.game_state import position_key
+from checkers_env.bitboard import (
+    BB_ROW0,
+    BB_ROW7,
+    apply_move,
+    has_moves,
+    jumpers,
+    lowest_bit_index,
+    movers,
+    popcount,
+)
+from checkers_env.game_state import is_progress, position_key
 from checkers_env.kernels import MAX_MOVES, MOVE_FIELDS, generate_moves, random_below
 
 from .evaluators import (
@@ -107,25 +116,6 @@ def position_hash(black, white, kings, black_to_move):
     if not black_to_move:
         h ^= ZOBRIST[_SIDE_KEY]
     return h
-
-
-@numba.njit(cache=True, inline="always")
-def has_step(mover, opponent, kings, black_to_move):
-    """Whether the side to move has a non-capturing move."""
-    empty = ~(mover | opponent) & FULL
-    if black_to_move:
-        men_targets = step(mover, 0) | step(mover, 1)
-        king_targets = step(mover & kings, 2) | step(mover & kings, 3)
-    else:
-        men_targets = step(mover, 2) | step(mover, 3)
-        king_targets = step(mover & kings, 0) | step(mover & kings, 1)
-    return ((men_targets | king_targets) & empty) != 0
-
-
-@numba.njit(cache=True, inline="always")
-def has_moves(mover, opponent, kings, black_to_move):
-    """Whether the side to move has a legal move (a capture or a step)."""
-    return jumpers(mover, opponent, kings, black_to_move) != 0 or has_step(mover, opponent, kings, black_to_move)
 
 
 @numba.njit(cache=True, inline="always")
@@ -276,7 +266,7 @@ def search_kernel(
                     continue
             jumping = jumpers(m, o, k, side)
             if (d <= 0 and (jumping == 0 or not quiescence)) or ply >= MAX_PLY - 1:
-                if jumping != 0 or has_step(m, o, k, side):
+                if jumping != 0 or movers(m, o, k, side) != 0:
                     # ``net is None`` is settled at compile time: the hand-written
                     # evaluations get a kernel of their own, without the net's code.
                     if net is None:
@@ -421,7 +411,7 @@ def search_kernel(
             m2, o2, k2 = apply_move(m, o, k, side, frm, to, captured)
             was_king = (k >> frm) & 1
             child = ply + 1
-            progress = captured != 0 or was_king == 0
+            progress = is_progress(k, frm, captured)
             reversible = stack[ply, _S_REVERSIBLE] == 1 and not progress
             child_depth = stack[ply, _S_DEPTH] - 1
             # The child's hash serves the table only (depth >= TT_MIN_DEPTH, never deeper
@@ -617,7 +607,6 @@ __all__ = [
     "ZOBRIST",
     "begin_search",
     "next_generation",
-    "has_moves",
     "memory_sizes",
     "memory_views",
     "pick_tied",
