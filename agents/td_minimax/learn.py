@@ -137,6 +137,27 @@ def play_training_game_from(
     values = np.empty((MAX_PLY, VALUE_FIELDS), dtype=np.float64)
     root_scores = np.empty(MAX_MOVES, dtype=np.float64)
     scratch = np.empty(2 * w1.shape[1], dtype=np.float64)
+    return _play(
+        start_black, start_white, start_kings, black_to_move, w1, b1, w2, b2,
+        depth, quiescence, lr_game, lr_end, blockade_counts, epsilon, random_plies,
+        no_progress_plies, repetition, rng, result, active, child_active, hidden, moves, history, rules, keys,
+        net, codes, scoring, table, table_values, killers, history_scores, tree_moves, order_scores, order_index,
+        stack, values, root_scores, scratch,
+    )
+
+
+# The game's loop, compiled without numba's reference counting (as the search kernel is,
+# see ``agents.alphabeta.kernel``): it allocates nothing, and counted, the arrays it hands
+# each search and each learning step took atomic increments and decrements per move.
+@numba.njit(cache=True, _nrt=False)
+def _play(
+    start_black, start_white, start_kings, black_to_move, w1, b1, w2, b2,
+    depth, quiescence, lr_game, lr_end, blockade_counts, epsilon, random_plies,
+    no_progress_plies, repetition, rng, result, active, child_active, hidden, moves, history, rules, keys,
+    net, codes, scoring, table, table_values, killers, history_scores, tree_moves, order_scores, order_index,
+    stack, values, root_scores, scratch,
+):
+    """:func:`play_training_game_from`'s game, in the buffers it allocated."""
     generation = 0
 
     mover = start_black if black_to_move else start_white
