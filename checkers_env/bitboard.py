@@ -244,6 +244,13 @@ def movers(mover, opponent, kings, black_to_move):
 
 
 @_kernel
+def has_moves(mover, opponent, kings, black_to_move):
+    """Whether the side to move has a legal move (a capture or a step): the one test that
+    the game state and the search use."""
+    return jumpers(mover, opponent, kings, black_to_move) != 0 or movers(mover, opponent, kings, black_to_move) != 0
+
+
+@_kernel
 def step_targets(mover, empty, kings, black_to_move, d):
     """Squares the mover's pieces can step to in direction ``d`` (men forward, kings both)."""
     north, south = north_south(mover, kings, black_to_move)

@@ -33,7 +33,7 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .bitboard import jumpers, movers
+from .bitboard import has_moves
 
 # -- encodings -----------------------------------------------------------------------------
 
@@ -170,14 +170,6 @@ def winner_of(end, turn):
     return NO_WINNER
 
 
-@numba.njit(cache=True, inline="always")
-def can_move(black, white, kings, turn):
-    """Whether the side to move (``turn``, a colour) has a legal move."""
-    black_to_move = turn == COLOR_BLACK
-    mover, opponent = (black, white) if black_to_move else (white, black)
-    return jumpers(mover, opponent, kings, black_to_move) != 0 or movers(mover, opponent, kings, black_to_move) != 0
-
-
 # -- entry points -----------------------------------------------------------------------------
 
 
@@ -189,7 +181,9 @@ def decide_end(black, white, kings, turn, plies, quiet, keys, game, rules):
         ``(end, winner)``: an ``END_*`` code and a colour or ``NO_WINNER``.
     """
     key = position_key(black, white)
-    end = end_of_game(can_move(black, white, kings, turn), plies, quiet, keys, game, key, rules)
+    black_to_move = turn == COLOR_BLACK
+    mover, opponent = (black, white) if black_to_move else (white, black)
+    end = end_of_game(has_moves(mover, opponent, kings, black_to_move), plies, quiet, keys, game, key, rules)
     return end, winner_of(end, turn)
 
 
@@ -205,12 +199,14 @@ def advance_games(games, black, white, kings, black_to_move, progress, plies, qu
     """
     for j in range(games.shape[0]):
         g = games[j]
-        turn = COLOR_BLACK if black_to_move[j] != 0 else COLOR_WHITE
+        black_moves = black_to_move[j] != 0
+        turn = COLOR_BLACK if black_moves else COLOR_WHITE
+        mover, opponent = (black[j], white[j]) if black_moves else (white[j], black[j])
         plies[g] += 1
         quiet[g] = quiet_after(quiet[g], progress[j] != 0)
         key = position_key(black[j], white[j])
         remember_position(keys, g, quiet[g], key)
-        end = end_of_game(can_move(black[j], white[j], kings[j], turn), plies[g], quiet[g], keys, g, key, rules)
+        end = end_of_game(has_moves(mover, opponent, kings[j], black_moves), plies[g], quiet[g], keys, g, key, rules)
         ends[j] = end
         winners[j] = winner_of(end, turn)
 
@@ -231,7 +227,6 @@ __all__ = [
     "RULE_NO_PROGRESS_PLIES",
     "RULE_REPETITION",
     "advance_games",
-    "can_move",
     "decide_end",
     "end_of_game",
     "history_for",

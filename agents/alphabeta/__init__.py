@@ -91,7 +91,7 @@ from checkers_env import BaseAgent, Game, Move
 from checkers_env.errors import UnknownAgentError
 
 from .evaluators import MATERIAL, POSITIONAL, Evaluator, evaluate, mlp
-from .kernel import MAX_DEPTH, ZOBRIST, has_moves, position_hash, search_kernel
+from .kernel import MAX_DEPTH, ZOBRIST, position_hash, search_kernel
 from .searcher import Draws, SearchResult, Searcher, board_key
 
 #: Evaluations by name: hand-written ones, and learned nets as ``module:function`` loaders
@@ -211,7 +211,6 @@ __all__ = [
     "ZOBRIST",
     "board_key",
     "evaluate",
-    "has_moves",
     "make_evaluator",
     "mlp",
     "position_hash",

@@ -41,6 +41,7 @@ from agents.alphabeta.kernel import (
     MAX_PLY,
     STACK_FIELDS,
     TT_FIELDS,
+    TT_MIN_DEPTH,
     VALUE_FIELDS,
     next_generation,
     search_kernel,
@@ -126,7 +127,10 @@ def play_training_game_from(
     net = (w1, b1, np.zeros((0, w1.shape[1])), np.zeros(0), w2, b2)
     codes = np.array([SIGMOID, SIGMOID, REWARD_NONE], dtype=np.int64)
     scoring = np.array([LOSS, LOSS_PER_PLY, 1.0 if blockade_counts else 0.0, 1.0, 1e-9])
-    table = np.zeros((1 << TT_BITS, TT_FIELDS), dtype=np.int64)
+    # At depth TT_MIN_DEPTH or less only the root reaches the table, and a root searched in
+    # generator order takes nothing from it: one entry. (Zeroing the 64 KiB table took
+    # about 8 microseconds per game, 1-2 % of a game.)
+    table = np.zeros((1 << TT_BITS if depth > TT_MIN_DEPTH else 1, TT_FIELDS), dtype=np.int64)
     table_values = table.view(np.float64)
     killers = np.zeros((MAX_PLY, 2), dtype=np.int64)
     history_scores = np.zeros((2, 32, 32), dtype=np.int64)
@@ -136,7 +140,28 @@ def play_training_game_from(
     stack = np.empty((MAX_PLY, STACK_FIELDS), dtype=np.int64)
     values = np.empty((MAX_PLY, VALUE_FIELDS), dtype=np.float64)
     root_scores = np.empty(MAX_MOVES, dtype=np.float64)
-    scratch = np.empty((2, w1.shape[1]), dtype=np.float64)
+    scratch = np.empty(2 * w1.shape[1], dtype=np.float64)
+    return _play(
+        start_black, start_white, start_kings, black_to_move, w1, b1, w2, b2,
+        depth, quiescence, lr_game, lr_end, blockade_counts, epsilon, random_plies,
+        no_progress_plies, repetition, rng, result, active, child_active, hidden, moves, history, rules, keys,
+        net, codes, scoring, table, table_values, killers, history_scores, tree_moves, order_scores, order_index,
+        stack, values, root_scores, scratch,
+    )
+
+
+# The game's loop, compiled without numba's reference counting (as the search kernel is,
+# see ``agents.alphabeta.kernel``): it allocates nothing, and counted, the arrays it hands
+# each search and each learning step took atomic increments and decrements per move.
+@numba.njit(cache=True, _nrt=False)
+def _play(
+    start_black, start_white, start_kings, black_to_move, w1, b1, w2, b2,
+    depth, quiescence, lr_game, lr_end, blockade_counts, epsilon, random_plies,
+    no_progress_plies, repetition, rng, result, active, child_active, hidden, moves, history, rules, keys,
+    net, codes, scoring, table, table_values, killers, history_scores, tree_moves, order_scores, order_index,
+    stack, values, root_scores, scratch,
+):
+    """:func:`play_training_game_from`'s game, in the buffers it allocated."""
     generation = 0
 
     mover = start_black if black_to_move else start_white

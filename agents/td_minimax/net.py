@@ -25,7 +25,6 @@ file as it is; metadata says the format and the input layout.
 
 from __future__ import annotations
 
-import math
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -33,7 +32,7 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from agents.alphabeta.evaluators import MAX_ACTIVE, SIGMOID, Evaluator, mlp
+from agents.alphabeta.evaluators import MAX_ACTIVE, SIGMOID, Evaluator, mlp, sigmoid_pair_forward
 from checkers_env.encoding import active_inputs
 from checkers_env.errors import WeightsError
 from checkers_env.files import write_atomic
@@ -57,30 +56,10 @@ INPUT_LAYOUT = (
 # -- kernels -------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True, inline="always")
-def _sigmoid(x):
-    return 1.0 / (1.0 + math.exp(-x))
-
-
-@numba.njit(cache=True, inline="always")
-def forward(active, n, w1, b1, w2, b2, hidden):
-    """Outputs ``(out0, out1)`` for the inputs listed in ``active[:n]``; ``hidden`` (length
-    ``NUM_HIDDEN``) receives the hidden activations."""
-    h = hidden.shape[0]
-    for j in range(h):
-        hidden[j] = b1[j]
-    for a in range(n):
-        row = active[a]
-        for j in range(h):
-            hidden[j] += w1[row, j]
-    z0 = b2[0]
-    z1 = b2[1]
-    for j in range(h):
-        s = _sigmoid(hidden[j])
-        hidden[j] = s
-        z0 += w2[0, j] * s
-        z1 += w2[1, j] * s
-    return _sigmoid(z0), _sigmoid(z1)
+#: Outputs ``(out0, out1)`` for the inputs listed in ``active[:n]``, ``hidden`` (length
+#: ``NUM_HIDDEN``) receiving the hidden activations: the search's own forward pass of this
+#: net (one forward pass for the search, the agent and the trainer).
+forward = sigmoid_pair_forward
 
 
 @numba.njit(cache=True, inline="always")
