@@ -21,7 +21,7 @@ from checkers_env.bitboard import (
     popcount,
 )
 from checkers_env.game_state import is_progress, position_key
-from checkers_env.kernels import MAX_MOVES, MOVE_FIELDS, generate_moves, random_below
+from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below
 
 from .evaluators import (
     REWARD_MATERIAL_LOG,
@@ -328,14 +328,14 @@ def search_kernel(
                 killer1 = killers[ply, 0]
                 killer2 = killers[ply, 1]
                 for i in range(n):
-                    frm = buffer[i, 0]
-                    to = buffer[i, 1]
+                    frm = buffer[i, FROM]
+                    to = buffer[i, TO]
                     if i == tt_move:
                         score = _ORDER_TT
                     else:
                         crowned = ((k >> frm) & 1) == 0 and ((crown >> to) & 1) == 1
                         if jumping:
-                            captured = buffer[i, 2]
+                            captured = buffer[i, CAPTURED]
                             score = _ORDER_CAPTURE + 64 * popcount(captured) + 16 * popcount(captured & k)
                             if crowned:
                                 score += 8
@@ -407,9 +407,9 @@ def search_kernel(
                     order_index[ply, i] = swap
             stack[ply, _S_INDEX] = i + 1
             mi = order_index[ply, i]
-            frm = moves[ply, mi, 0]
-            to = moves[ply, mi, 1]
-            captured = moves[ply, mi, 2]
+            frm = moves[ply, mi, FROM]
+            to = moves[ply, mi, TO]
+            captured = moves[ply, mi, CAPTURED]
             m = stack[ply, _S_MOVER]
             o = stack[ply, _S_OPPONENT]
             k = stack[ply, _S_KINGS]
@@ -462,8 +462,8 @@ def search_kernel(
                     values[ply, _V_ALPHA] = score
                     if score >= values[ply, _V_BETA]:
                         if stack[ply, _S_CAPTURES] == 0:
-                            frm = moves[ply, mi, 0]
-                            to = moves[ply, mi, 1]
+                            frm = moves[ply, mi, FROM]
+                            to = moves[ply, mi, TO]
                             move_id = frm * 32 + to + 1
                             if killers[ply, 0] != move_id:
                                 killers[ply, 1] = killers[ply, 0]

@@ -34,7 +34,7 @@ from checkers_env.game_state import (
     rules_array,
     winner_of,
 )
-from checkers_env.kernels import MAX_MOVES, MOVE_FIELDS, generate_moves, random_below
+from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below
 
 from agents.alphabeta.evaluators import EVAL_NET, REWARD_NONE, SIGMOID
 from agents.alphabeta.kernel import (
@@ -207,10 +207,10 @@ def _play(
             )
             choice, rng = pick_tied(root_scores, count, rng)
             nodes += visited
-        frm = moves[choice, 0]
-        captured = moves[choice, 2]
+        frm = moves[choice, FROM]
+        captured = moves[choice, CAPTURED]
         progress = is_progress(kings, frm, captured)
-        m, o, k = apply_move(mover, opponent, kings, black, frm, moves[choice, 1], captured)
+        m, o, k = apply_move(mover, opponent, kings, black, frm, moves[choice, TO], captured)
 
         if learn:
             # Target: the chosen position's outputs seen from the same player. The net
