@@ -26,7 +26,7 @@ bench: .venv
 	$(PY) -m benchmarks
 
 demo: .venv
-	$(PY) -m evaluation.demo
+	$(PY) -m checkers_evaluation.demo
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .hypothesis

@@ -19,7 +19,8 @@ A card::
       "league": {...}
     }
 
-The zoo folder is ``$CHECKERS_ZOO`` when set, else ``zoo/`` at the root of this project.
+The zoo folder is ``$CHECKERS_ZOO`` when set, else the installed package ``checkers_zoo``
+(the repository's ``zoo/`` folder, shipped in the wheel as package data).
 """
 
 from __future__ import annotations
@@ -39,8 +40,12 @@ OPTIONAL_FIELDS = {"weights": str, "training": dict, "league": dict}
 
 
 def zoo_dir() -> Path:
-    """Where the zoo lives."""
-    return Path(os.environ.get("CHECKERS_ZOO", Path(__file__).resolve().parent.parent / "zoo"))
+    """Where the zoo lives: ``$CHECKERS_ZOO``, else the folder of the package ``checkers_zoo``."""
+    if os.environ.get("CHECKERS_ZOO"):
+        return Path(os.environ["CHECKERS_ZOO"])
+    import checkers_zoo
+
+    return Path(checkers_zoo.__file__).resolve().parent
 
 
 def zoo_names() -> list[str]:

@@ -16,7 +16,7 @@ GAMES = 160
 
 def run() -> dict:
     from checkers_env import Game, make_agent
-    from evaluation.league import League
+    from checkers_evaluation.league import League
 
     make_agent(AGENTS[0]).select_move(Game())  # compile or load the search outside the timings
     results = {}

@@ -39,8 +39,8 @@ CUDA_LAUNCH = 262_144
 def run() -> dict:
     from checkers_env import Board
 
-    from agents.mcrd.agent import gpu_available
-    from agents.mcrd.root import cycle_context, make_children
+    from checkers_agents.mcrd.agent import gpu_available
+    from checkers_agents.mcrd.root import cycle_context, make_children
 
     board = Board()
     children = make_children(board)
@@ -73,7 +73,7 @@ def run() -> dict:
 
 
 def _cpu_rate(children, context, n_threads: int, seconds: float = SECONDS) -> tuple[float, float]:
-    from agents.mcrd.cpu import CpuRunner
+    from checkers_agents.mcrd.cpu import CpuRunner
 
     runner = CpuRunner(children, context, max_moves=150, king_weight=1.0, cycle_check=True, seed=n_threads)
     arms = np.arange(len(children.moves))
@@ -128,7 +128,7 @@ def _search_seconds() -> float:
 
 
 def _cuda_rate(children, context, seconds: float = SECONDS) -> float:
-    from agents.mcrd.cuda import CudaRunner
+    from checkers_agents.mcrd.cuda import CudaRunner
 
     runner = CudaRunner(children, context, 150, 1.0, True, seed=1, max_threads=CUDA_LAUNCH)
     arms = np.arange(len(children.moves))

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import time
 
-from . import REPO_ROOT
+from checkers_env.datasets import ACF_GAMES
 
-ACF_GAMES = REPO_ROOT / "tests" / "data" / "acf_games.pdn"
 
 #: Games whose positions feed the FEN measurements (about 65 positions each).
 FEN_GAMES = 200

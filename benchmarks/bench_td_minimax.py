@@ -23,7 +23,7 @@ MIN_SECONDS = 3.0
 
 
 def _train_rate(net, depth: int, random_plies: int, seed: int) -> dict:
-    from agents.td_minimax.learn import R_NODES, R_PLIES, RESULT_FIELDS, play_training_game
+    from checkers_agents.td_minimax.learn import R_NODES, R_PLIES, RESULT_FIELDS, play_training_game
 
     net = net.copy()
     result = np.zeros(RESULT_FIELDS, dtype=np.int64)
@@ -81,8 +81,8 @@ def _positions(count: int, seed: int):
 
 
 def run() -> dict:
-    from agents.td_minimax import ZOO_WEIGHTS, Net, TDMinimaxAgent
-    from agents.td_minimax.learn import RESULT_FIELDS, play_training_game
+    from checkers_agents.td_minimax import Net, zoo_weights, TDMinimaxAgent
+    from checkers_agents.td_minimax.learn import RESULT_FIELDS, play_training_game
 
     net = Net.initial(seed=1)
     started = time.perf_counter()
@@ -94,7 +94,7 @@ def run() -> dict:
     results: dict = {"first_game_with_compile_or_cache_load_s": round(first_call, 3)}
     results["train_depth2_untrained_seed_exact"] = _train_rate(net, 2, 0, seed=1)
     results["train_depth2_untrained_random_plies10"] = _train_rate(net, 2, 10, seed=2)
-    trained = Net.load(ZOO_WEIGHTS) if ZOO_WEIGHTS.exists() else None
+    trained = Net.load(zoo_weights()) if zoo_weights().exists() else None
     if trained is not None:
         results["train_depth2_zoo_net_random_plies10"] = _train_rate(trained, 2, 10, seed=3)
 

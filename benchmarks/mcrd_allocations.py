@@ -4,7 +4,7 @@
 
 Games between MCRD variants are a blunt instrument (mostly draws, wide intervals). This
 measures the allocations directly, as best-arm identification: for positions taken from
-master games (``tests/data/acf_games.pdn``, ply 12-40, at least three legal moves), a large
+master games (``checkers_env/data/acf_games.pdn``, ply 12-40, at least three legal moves), a large
 uniform search gives each move's win rate (the reference), and each allocation, run with
 ``--budget`` playouts under ``--seeds`` seeds, is scored by
 
@@ -22,17 +22,18 @@ import time
 import numpy as np
 
 from checkers_env import read_pdn
+from checkers_env.datasets import ACF_GAMES
 
-from agents.mcrd import MCRDAgent
+from checkers_agents.mcrd import MCRDAgent
 
-from . import REPO_ROOT, write_study
+from . import write_study
 
 ALLOCATIONS = ("uniform", "proportional", "halving")
 
 
 def positions(count: int, seed: int = 0, min_moves: int = 3) -> list:
     """``count`` positions from master games, ply 12-40, with at least ``min_moves`` moves."""
-    games = read_pdn(REPO_ROOT / "tests" / "data" / "acf_games.pdn")
+    games = read_pdn(ACF_GAMES)
     rng = np.random.default_rng(seed)
     chosen = []
     for index in rng.permutation(len(games)):

@@ -100,7 +100,7 @@ def _summary(times: dict, rounds: int) -> dict:
 
 
 def compare_alphabeta(folder: Path, rounds: int) -> dict:
-    from agents.alphabeta import MATERIAL, POSITIONAL, Searcher
+    from checkers_agents.alphabeta import MATERIAL, POSITIONAL, Searcher
     from checkers_env import Board
 
     from .bench_alphabeta import POSITIONS
@@ -132,9 +132,9 @@ def compare_alphabeta(folder: Path, rounds: int) -> dict:
 
 
 def _zoo_net():
-    from agents.td_minimax import ZOO_WEIGHTS, Net
+    from checkers_agents.td_minimax import Net, zoo_weights
 
-    return Net.load(ZOO_WEIGHTS)
+    return Net.load(zoo_weights())
 
 
 def _games(count: int, seed: int):
@@ -160,7 +160,7 @@ def _games(count: int, seed: int):
 
 
 def compare_td(folder: Path, rounds: int) -> dict:
-    from agents.td_minimax import TDMinimaxAgent
+    from checkers_agents.td_minimax import TDMinimaxAgent
 
     old = _import(folder, "td_minimax")
     net = _zoo_net()
@@ -186,7 +186,7 @@ def compare_td(folder: Path, rounds: int) -> dict:
 
 
 def compare_train(folder: Path, rounds: int, games: int = 32) -> dict:
-    from agents.td_minimax import learn
+    from checkers_agents.td_minimax import learn
 
     old = _import(folder, "td_minimax.learn")
     net = _zoo_net()

@@ -3,19 +3,20 @@
 numba's on-disk cache checks only the timestamp of the file that defines a kernel, not
 the files of the functions it calls, so a kernel in ``agents/`` that inlines a primitive of
 ``checkers_env/bitboard.py`` would keep running the old primitive after an edit. Keying
-the cache folder on a hash of every source file of ``checkers_env`` and ``agents`` makes
-any edit start from a fresh cache. ``NUMBA_CACHE_DIR``, when set, wins.
+the cache folder on a hash of every source file of ``checkers_env`` and ``checkers_agents``
+(the repository's ``agents/``) makes any edit start from a fresh cache. ``NUMBA_CACHE_DIR``, when set, wins.
 """
 
 from __future__ import annotations
 
 import hashlib
+import importlib.util
 import os
 import shutil
 import time
 from pathlib import Path
 
-PACKAGES = ("checkers_env", "agents")
+PACKAGES = ("checkers_env", "checkers_agents")
 KEEP_DAYS = 7
 
 
@@ -26,11 +27,16 @@ def configure_numba_cache() -> None:
         return
     import numba
 
-    root = Path(__file__).resolve().parent.parent
     digest = hashlib.sha1()
     for package in PACKAGES:
-        for path in sorted((root / package).rglob("*.py")):
-            digest.update(path.relative_to(root).as_posix().encode())
+        # find_spec locates a top-level package without importing it.
+        spec = importlib.util.find_spec(package)
+        if spec is None or not spec.submodule_search_locations:
+            continue
+        folder = Path(next(iter(spec.submodule_search_locations)))
+        for path in sorted(folder.rglob("*.py")):
+            digest.update(package.encode())
+            digest.update(path.relative_to(folder).as_posix().encode())
             digest.update(path.read_bytes())
     base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache") / "checkers-suite"
     folder = base / f"numba-{digest.hexdigest()[:16]}"

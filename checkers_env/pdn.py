@@ -78,6 +78,12 @@ class PdnGame(Game):
             )
         self.stated_result, self.stated_ply = stated, self.ply
 
+    def copy(self) -> PdnGame:
+        """A copy that keeps the stated result and the warnings."""
+        game = PdnGame(self.start, self.rules, dict(self.headers), list(self.moves), warnings=list(self.warnings))
+        game.stated_result, game.stated_ply = self.stated_result, self.stated_ply
+        return game
+
 
 _RESULT_ALIASES = {"2-0": "1-0", "0-2": "0-1", "1-1": "1/2-1/2"}
 _ROSTER = ("Event", "Site", "Date", "Round", "Black", "White", "Result")

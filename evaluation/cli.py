@@ -12,7 +12,7 @@ names its handler; handlers import what they need when they run, so ``checkers -
 stays fast and a subcommand's heavy dependencies (numba kernels now; torch, the league or a
 trainer later) load only when that subcommand is used. To add one (``league``, ``play``,
 ``agents``, ``train``), write its ``_add_<name>`` and append it to ``SUBCOMMANDS``; its
-handler may live in another module (``handler=_lazy("evaluation.league", "main")``).
+handler may live in another module (``handler=_lazy("checkers_evaluation.league", "main")``).
 
 Bad input (a bad FEN, a negative depth) prints one line ``checkers: error: ...`` to stderr
 and exits with status 2, the status argparse uses for usage errors.
@@ -369,7 +369,7 @@ def _add_league(subparsers) -> None:
 
 def _run_league(args: argparse.Namespace) -> int:
     from checkers_env import Rules
-    from evaluation.league import League, expand_zoo
+    from checkers_evaluation.league import League, expand_zoo
 
     league = League(
         expand_zoo(args.agents), gauntlet=args.gauntlet, out=args.out, games_per_pair=args.games_per_pair, openings=args.openings,
@@ -410,13 +410,13 @@ def _add_play(subparsers) -> None:
     )
     parser.add_argument("--fen", help="start from this PDN FEN (its side to move moves first)")
     parser.add_argument("--seed", type=whole_number(), help="seed the opponent's generator (reproducible games)")
-    parser.set_defaults(handler=_lazy("evaluation.play", "play_main"))
+    parser.set_defaults(handler=_lazy("checkers_evaluation.play", "play_main"))
 
 
 # -- train -----------------------------------------------------------------------------
 
 #: ``checkers train NAME`` runs ``python -m training.<module>``'s ``main(argv)``.
-TRAINERS = {"td-minimax": "training.td_minimax", "slow-fast": "training.slow_fast", "ppo": "training.ppo"}
+TRAINERS = {"td-minimax": "checkers_training.td_minimax", "slow-fast": "checkers_training.slow_fast", "ppo": "checkers_training.ppo"}
 
 
 def _add_train(subparsers) -> None:

@@ -6,7 +6,7 @@ depths 2 and 4 and every agent of the zoo, each pair playing 3-move-ballot openi
 colours swapped, and prints the ratings. The full report (crosstable, ratings, heatmap,
 ratings plot, every game in PDN) is written to ``runs/demo/``.
 
-    python -m evaluation.demo [--games-per-pair N] [--workers K] [--out DIR]
+    python -m checkers_evaluation.demo [--games-per-pair N] [--workers K] [--out DIR]
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ BASELINES = ["random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4"]
 def demo_agents(time_per_move: float = 0.1) -> list[str]:
     """The baselines and every zoo entry; entries that think for a set time per move
     (their card has a ``time`` parameter, like mcrd) get ``time_per_move`` instead."""
-    from agents.zoo import load_card, zoo_names
+    from checkers_agents.zoo import load_card, zoo_names
 
     agents = list(BASELINES)
     for name in zoo_names():
@@ -51,7 +51,7 @@ def check_perft(depth: int) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m evaluation.demo", description=__doc__.split("\n\n")[0])
+    parser = argparse.ArgumentParser(prog="python -m checkers_evaluation.demo", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games-per-pair", type=int, default=6)
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--time-per-move", type=float, default=0.1, help="for zoo agents with a time budget (mcrd)")
@@ -60,7 +60,7 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
 
     from checkers_env import Board
-    from evaluation.league import League
+    from checkers_evaluation.league import League
 
     print(Board())
     if not check_perft(args.perft_depth):

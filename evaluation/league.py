@@ -1,6 +1,6 @@
 """Round-robin leagues: every pair of agents plays every opening twice, colours swapped.
 
-    >>> from evaluation.league import League
+    >>> from checkers_evaluation.league import League
     >>> league = League(["random", "greedy"], out="runs/doc-league", games_per_pair=4,
     ...                 workers=1, overwrite=True, progress=False)
     >>> ratings = league.run()
@@ -13,7 +13,7 @@ Each finished game is appended to ``OUT/games.jsonl`` at once; a killed run star
 again with ``resume=True`` plays exactly the missing games. Resuming with more players
 keeps the players already there in their places (so their games keep their keys) and
 plays only the new pairs. At the end ``OUT`` holds the crosstable, the ratings, the plots
-and ``games.pdn`` (``evaluation.reports``).
+and ``games.pdn`` (``checkers_evaluation.reports``).
 
 Players are known by their display name: the agent's own spec (``mcrd:time=1`` ->
 ``mcrd:time=1.0``), or the ``name=`` item of the spec
@@ -156,7 +156,7 @@ def expand_zoo(specs: list[str]) -> list[str]:
     """Replace a bare ``zoo`` in a list of specs by every zoo entry (``zoo:NAME`` each)."""
     if "zoo" not in specs:
         return list(specs)
-    from agents.zoo import zoo_names
+    from checkers_agents.zoo import zoo_names
 
     expanded = []
     for spec in specs:

@@ -530,7 +530,7 @@ def _fitting(board: Board, text: str) -> list[str]:
 
 
 def play_main(args: argparse.Namespace) -> int:
-    """Handler of ``checkers play`` (its options are declared in ``evaluation.cli``)."""
+    """Handler of ``checkers play`` (its options are declared in ``checkers_evaluation.cli``)."""
     from checkers_env import InvalidFenError, UnknownAgentError
 
     from .cli import UsageError

@@ -13,7 +13,7 @@
 ===================  ==========================================================
 ``crosstable.md``    wins-draws-losses and points of each row player against each column
 ``crosstable.csv``   one line per ordered pair (player, opponent) with the same counts
-``ratings.md``       Elo with bootstrap 95 % intervals (``evaluation.ratings``)
+``ratings.md``       Elo with bootstrap 95 % intervals (``checkers_evaluation.ratings``)
 ``ratings.csv``      the same, machine-readable
 ``heatmap.png``      the pairwise score of each row player, players ordered by rating
 ``ratings.png``      the ratings with their intervals

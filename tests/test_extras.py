@@ -39,7 +39,7 @@ def test_an_agent_that_needs_torch_names_the_extra(spec):
 def test_the_cli_says_it_in_one_line():
     result = run_without(
         ["torch"],
-        "from evaluation.cli import main; sys.exit(main(['train', 'slow-fast', '--help']))",
+        "from checkers_evaluation.cli import main; sys.exit(main(['train', 'slow-fast', '--help']))",
     )
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()

@@ -48,7 +48,7 @@ def test_python_block_runs(line, code, monkeypatch):
 
 @pytest.mark.parametrize(("line", "command"), CLI_LINES, ids=[f"README.md:{n}" for n, _ in CLI_LINES])
 def test_cli_line_runs(line, command, monkeypatch, capsys):
-    from evaluation.cli import main
+    from checkers_evaluation.cli import main
 
     monkeypatch.chdir(REPO_ROOT)
     assert main(shlex.split(command)[1:]) == 0, capsys.readouterr().err

@@ -32,7 +32,7 @@ def user_problems(text: str) -> list[str]:
 
 
 def run_cli(argv: list[str], capsys) -> str:
-    from evaluation.cli import main
+    from checkers_evaluation.cli import main
 
     try:
         main(argv)
@@ -108,13 +108,13 @@ def test_checkers_agents_speaks_plainly(capsys):
 
 
 def test_plain_text_turns_rest_into_terminal_text():
-    from evaluation.cli import plain_text
+    from checkers_evaluation.cli import plain_text
 
     assert plain_text("as deep as ``time``\n    allows (:class:`Game`)") == "as deep as `time` allows (`Game`)"
 
 
 def _subcommands() -> list[list[str]]:
-    from evaluation.cli import TRAINERS, build_parser
+    from checkers_evaluation.cli import TRAINERS, build_parser
 
     parser = build_parser()
     (action,) = [a for a in parser._actions if a.dest == "command"]

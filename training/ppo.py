@@ -13,10 +13,10 @@ per episode. Every ``--eval-every`` steps the current policy plays the evaluatio
 the scores go to TensorBoard. The schedule's fractions are of ``--total-timesteps``: raising
 it on ``--resume`` stretches the rest of the schedule.
 
-The run folder (``training.scaffold`` describes the layout and the shared options) holds,
+The run folder (``checkers_training.scaffold`` describes the layout and the shared options) holds,
 written atomically at every checkpoint: ``model.zip`` (SB3's format, for ``--resume``: it
 contains pickled objects, so resume only your own runs), ``policy.safetensors`` (the
-policy weights alone, loaded without executing code by ``agents.ppo.PPOAgent`` and the zoo),
+policy weights alone, loaded without executing code by ``checkers_agents.ppo.PPOAgent`` and the zoo),
 ``state.json`` (steps, snapshots, wall time, evaluations), ``snapshots/`` (the self-play
 pool: only this run's own snapshots) and ``tb/`` (TensorBoard).
 """
@@ -35,8 +35,8 @@ import numpy as np
 from checkers_env.agent import BaseAgent, make_agent
 from checkers_env.errors import WeightsError
 from checkers_env.game import Game
-from training import scaffold
-from training.scaffold import BUDGET, arg
+from checkers_training import scaffold
+from checkers_training.scaffold import BUDGET, arg
 
 TRAINER = "ppo"
 MODEL = "model.zip"
@@ -90,7 +90,7 @@ class Args(scaffold.RunArgs):
 
     def check(self) -> list[tuple[str, str]]:
         problems = super().check()
-        from agents.ppo import parse_net_arch
+        from checkers_agents.ppo import parse_net_arch
 
         try:
             parse_net_arch(self.net_arch)
@@ -138,8 +138,8 @@ class OpponentPool(BaseAgent):
 
 
 def evaluate_policy(policy, opponents: list[str], games: int, seed: int) -> dict[str, dict]:
-    """The evaluation games of a live policy (see :func:`training.scaffold.evaluate`)."""
-    from agents.ppo import PPOAgent
+    """The evaluation games of a live policy (see :func:`checkers_training.scaffold.evaluate`)."""
+    from checkers_agents.ppo import PPOAgent
 
     return scaffold.evaluate(PPOAgent.from_policy(policy), opponents, games, seed)
 
@@ -175,7 +175,7 @@ def train(args: Args, given: set[str] | None = None) -> Path:
     """Run (or resume) training; returns the run folder.
 
     ``args`` and ``given`` (the options given on the command line) are those of
-    :func:`training.scaffold.start_run`.
+    :func:`checkers_training.scaffold.start_run`.
     """
     import gymnasium as gym
     from sb3_contrib import MaskablePPO
@@ -184,7 +184,7 @@ def train(args: Args, given: set[str] | None = None) -> Path:
     from stable_baselines3.common.vec_env import DummyVecEnv
     from tqdm import tqdm
 
-    from agents.ppo import PPOAgent
+    from checkers_agents.ppo import PPOAgent
 
     run, args = scaffold.start_run(TRAINER, args, given)
     run_dir = run.path
@@ -303,7 +303,7 @@ def train(args: Args, given: set[str] | None = None) -> Path:
 
 
 def _sizes(net_arch: str) -> list[int]:
-    from agents.ppo import parse_net_arch
+    from checkers_agents.ppo import parse_net_arch
 
     return parse_net_arch(net_arch)
 

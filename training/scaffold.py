@@ -70,6 +70,7 @@ import numpy as np
 from checkers_env.errors import CheckersError, WeightsError
 from checkers_env.files import write_atomic, write_json_atomic
 
+#: The source checkout this package runs from (meaningless for an installed wheel).
 REPO_ROOT = Path(__file__).resolve().parents[1]
 RUN_RECORD = "run.json"
 
@@ -529,7 +530,7 @@ def promote(
     Raises:
         TrainingError: ``name`` is not a plain zoo name.
     """
-    from agents.zoo import validate_card, zoo_dir
+    from checkers_agents.zoo import validate_card, zoo_dir
 
     problem = zoo_name_problem(name)
     if problem:
@@ -554,15 +555,21 @@ def promote(
 
 
 def git_commit() -> str:
-    """The commit of this checkout (``unknown`` outside git), with ``-dirty`` if files changed."""
+    """The commit of this checkout, with ``-dirty`` if files changed; for an installed package
+    (no checkout of this project around it) the release, ``checkers-suite==VERSION``."""
+    from checkers_env import __version__
+
+    release = f"checkers-suite=={__version__}"
+    if not (REPO_ROOT / "pyproject.toml").is_file() or not (REPO_ROOT / "checkers_env").is_dir():
+        return release  # site-packages: a git repository around it would be somebody else's
     try:
         head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=10)
         if head.returncode != 0 or not head.stdout.strip():
-            return "unknown"
+            return release
         dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO_ROOT,
                                capture_output=True, text=True, timeout=10)
     except (OSError, subprocess.SubprocessError):
-        return "unknown"
+        return release
     return head.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
 
 

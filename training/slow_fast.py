@@ -10,7 +10,7 @@ weights.
     checkers train slow-fast --resume runs/slow-fast/seed1__20261122T101500   # continue a stopped run
     tensorboard --logdir runs
 
-Learning happens in *sets of episodes* with two networks (``agents.slow_fast`` explains
+Learning happens in *sets of episodes* with two networks (``checkers_agents.slow_fast`` explains
 every mechanism and the choices made where its design document leaves them open):
 
 1. A set starts with an empty replay buffer and adds **kind-2** data (subtrees at the end of
@@ -27,7 +27,7 @@ networks, the optimizer, the buffer, the generators and the counters), so ``--re
 continues exactly where a killed run stopped. Each finished set writes
 ``weights.safetensors``; ``--promote NAME`` writes ``zoo/NAME/`` with a card at the end.
 TensorBoard scalars: loss, buffer size, mean target, positions labelled per second, and the
-evaluation scores. ``training.scaffold`` describes the run folder and the shared options.
+evaluation scores. ``checkers_training.scaffold`` describes the run folder and the shared options.
 """
 
 from __future__ import annotations
@@ -45,9 +45,9 @@ import numpy as np
 import torch
 from tqdm.auto import tqdm
 
-from agents.slow_fast import ReplayBuffer, SlowFastAgent, ValueNet, save_weights, white_values
-from agents.slow_fast.network import weights_bytes
-from agents.slow_fast.episodes import (
+from checkers_agents.slow_fast import ReplayBuffer, SlowFastAgent, ValueNet, save_weights, white_values
+from checkers_agents.slow_fast.network import weights_bytes
+from checkers_agents.slow_fast.episodes import (
     Examples,
     GameSettings,
     SubtreeSettings,
@@ -56,8 +56,8 @@ from agents.slow_fast.episodes import (
 )
 from checkers_env import Rules
 from checkers_env.encoding import input_planes
-from training import scaffold
-from training.scaffold import BUDGET, SESSION, arg
+from checkers_training import scaffold
+from checkers_training.scaffold import BUDGET, SESSION, arg
 
 TRAINER = "slow-fast"
 CHECKPOINT = "checkpoint.pt"
@@ -300,7 +300,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     """Run (or resume) training; returns a summary of the run.
 
     ``args`` and ``given`` (the options given on the command line) are those of
-    :func:`training.scaffold.start_run`.
+    :func:`checkers_training.scaffold.start_run`.
     """
     run, args = scaffold.start_run(TRAINER, args, given)
     run_dir = run.path
@@ -402,7 +402,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
 
 def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
     """Write the last set's slow_net and a fresh card to ``zoo/<args.promote>``."""
-    from agents.slow_fast import load_weights
+    from checkers_agents.slow_fast import load_weights
 
     net = load_weights(run.path / WEIGHTS)
     return scaffold.promote(

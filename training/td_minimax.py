@@ -13,7 +13,7 @@ position towards the net's output for the chosen position seen from the same pla
 (in-game rate 0.005); each game ends with two corrections (after-game rate 0.01): the
 winner's view towards {1, 0}, the loser's towards {0, 1}, both towards {0, 0} on a draw.
 ``agents/td_minimax/__init__.py`` documents every mechanism and adaptation; the game itself
-is one numba kernel (``agents.td_minimax.learn.play_training_game``).
+is one numba kernel (``checkers_agents.td_minimax.learn.play_training_game``).
 
 Every game starts with ``--random-plies 10`` random plies (not learnt from). Without them
 the deterministic self-play repeats a handful of games: 97-99.9 % of them end drawn, the
@@ -21,7 +21,7 @@ net learns nothing about winning and ends rated below ``random``; the zoo's net 
 with 10. ``--random-plies 0`` is the plain self-play of the design document the agent was
 built from (``docs/design.md``).
 
-The run folder (``training.scaffold`` describes the layout and the shared options) holds:
+The run folder (``checkers_training.scaffold`` describes the layout and the shared options) holds:
 
 - ``checkpoint.safetensors``: the weights, with the training state in its metadata (the
   file ``--resume`` continues from; state and weights are one atomic write);
@@ -42,10 +42,10 @@ from pathlib import Path
 
 import numpy as np
 
-from agents.td_minimax.net import Net, read_metadata
+from checkers_agents.td_minimax.net import Net, read_metadata
 from checkers_env.errors import WeightsError
-from training import scaffold
-from training.scaffold import BUDGET, arg
+from checkers_training import scaffold
+from checkers_training.scaffold import BUDGET, arg
 
 TRAINER = "td-minimax"
 CHECKPOINT = "checkpoint.safetensors"
@@ -168,10 +168,10 @@ def train(args: Args, given: set[str] | None = None) -> TrainingState:
     """Run (or resume) a training run; returns its final state.
 
     ``args`` and ``given`` (the options given on the command line) are those of
-    :func:`training.scaffold.start_run`.
+    :func:`checkers_training.scaffold.start_run`.
     """
-    from agents.td_minimax import TDMinimaxAgent
-    from agents.td_minimax.learn import (
+    from checkers_agents.td_minimax import TDMinimaxAgent
+    from checkers_agents.td_minimax.learn import (
         BLACK_WON,
         R_BLOCKADE,
         R_COUNTED_AS_DRAW,

@@ -99,8 +99,8 @@ from .searcher import Draws, SearchResult, Searcher, board_key
 EVALS: dict[str, Evaluator | str] = {
     "material": MATERIAL,
     "positional": POSITIONAL,
-    "td-minimax": "agents.td_minimax:load_evaluator",
-    "slow-fast": "agents.slow_fast:load_evaluator",
+    "td-minimax": "checkers_agents.td_minimax:load_evaluator",
+    "slow-fast": "checkers_agents.slow_fast:load_evaluator",
 }
 
 

@@ -1,6 +1,6 @@
 """The one alpha-beta kernel: iterative negamax over complete moves, evaluator passed in.
 
-See the package docstring (``agents.alphabeta``) for what the search does; this module
+See the package docstring (``checkers_agents.alphabeta``) for what the search does; this module
 holds the numba kernel, its limits and the Zobrist hashing the table and the repetition
 rule share.
 """

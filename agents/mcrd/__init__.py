@@ -123,7 +123,7 @@ Backends
     playout per thread, ``numba.cuda.random`` xoroshiro128p states created per move from the
     move's seed, counts accumulated with ``cuda.atomic.add`` on the device.
     ``auto`` (default): ``cuda`` when ``numba.cuda.is_available()`` and the simulator is
-    off, else ``cpu``; the choice is logged (logger ``agents.mcrd``) and kept in
+    off, else ``cpu``; the choice is logged (logger ``checkers_agents.mcrd``) and kept in
     ``agent.backend_used``. Same seed, same playout budget and same backend give the same
     move; the two backends draw different random numbers and agree in distribution (tests).
 

@@ -22,7 +22,7 @@ from .root import (
     win_rates,
 )
 
-logger = logging.getLogger("agents.mcrd")
+logger = logging.getLogger("checkers_agents.mcrd")
 
 BACKENDS = ("auto", "cpu", "cuda")
 DEFAULT_PLAYOUTS = 20_000

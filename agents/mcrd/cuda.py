@@ -9,7 +9,7 @@ are read back at the end of the budget, or after each launch when the allocation
 current win rates. The per position work is the same njit scalar functions the CPU path uses
 (``count_moves``, ``nth_move``, ``apply_move`` from ``checkers_env.bitboard`` (through
 ``playout.play_draw``); ``is_king_cycle`` and ``black_points`` from
-``agents.mcrd.playout``), called from the kernel as device functions.
+``checkers_agents.mcrd.playout``), called from the kernel as device functions.
 
 This module imports ``numba.cuda``; the agent imports it only when the CUDA backend is used.
 Under ``NUMBA_ENABLE_CUDASIM=1`` the kernel runs in numba's simulator (slow: keep to a few

@@ -6,7 +6,7 @@
     >>> agent.select_move(Game()) in Game().legal_moves()
     True
 
-Train it with ``python -m training.slow_fast`` (or ``checkers train slow-fast``).
+Train it with ``python -m checkers_training.slow_fast`` (or ``checkers train slow-fast``).
 
 The design document's mechanisms and where they live
 ----------------------------------------------------
@@ -27,12 +27,12 @@ data kind 1: subtree at a random  ``episodes.tactical_data`` with ``kernels.skew
 point skewed toward captures
 data kind 2: subtree at the end,  ``episodes.endgame_data`` (the original line is forced into
 containing the original win/loss  the explored set; drawn games are never used)
-slowNet generates, fastNet alone  ``training.slow_fast.SlowFastLearner.slow_net`` /
+slowNet generates, fastNet alone  ``checkers_training.slow_fast.SlowFastLearner.slow_net`` /
 learns by SGD                     ``.fast_net`` (``slow_values``, ``train_fast``)
 buffer: max size, replaces a      ``buffer.ReplayBuffer`` (``capacity``, ``replace_fraction``,
 fraction when full, samples a     ``sample``; kind-2 examples are ``pinned`` for the set)
 fraction per episode
-sets of episodes; slowNet <-      ``training.slow_fast.train`` and ``SlowFastLearner.end_set``
+sets of episodes; slowNet <-      ``checkers_training.slow_fast.train`` and ``SlowFastLearner.end_set``
 fastNet and buffers emptied at
 the end of a set
 ================================  ============================================================
@@ -99,7 +99,7 @@ Choices where the design document leaves them open
 - **Playing.** The agent plays ``argmax`` over moves of ``R(A, B) + V(B)`` for the mover:
   ``V`` values the future only, so the move's own reward is added (as in the training
   target). The optional deeper search (``depth``) is the suite's one alpha-beta
-  (``agents.alphabeta``) with this net as its evaluator and ``R`` as its move reward, so
+  (``checkers_agents.alphabeta``) with this net as its evaluator and ``R`` as its move reward, so
   the game's draw rules count as in every search (a position reached by king moves that
   repeats one of the game is a draw); ``zoo:slow-fast`` uses ``depth=2``.
 """

@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from agents.alphabeta import Draws, Evaluator, Searcher, mlp
-from agents.alphabeta.evaluators import RELU, REWARD_MATERIAL_LOG, SIGMOID
+from checkers_agents.alphabeta import Draws, Evaluator, Searcher, mlp
+from checkers_agents.alphabeta.evaluators import RELU, REWARD_MATERIAL_LOG, SIGMOID
 from checkers_env import BaseAgent, Game, Move
 from checkers_env.board import move_from_row
 from checkers_env.errors import UnknownAgentError
@@ -50,7 +50,7 @@ def net_evaluator(net: ValueNet) -> Evaluator:
 def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
     """``alphabeta:eval=slow-fast``: ``weights`` is ``zoo``, ``untrained`` or a file."""
     if weights == "zoo":
-        from agents.zoo import zoo_dir
+        from checkers_agents.zoo import zoo_dir
 
         weights = str(zoo_dir() / "slow-fast" / "weights.safetensors")
     return net_evaluator(_network(weights, seed))
@@ -73,7 +73,7 @@ class SlowFastAgent(BaseAgent):
     A move's worth is ``R(A, B) + V(B)``: the learner's reward of the move (material ratio, or
     +-1 when it ends the game) plus the network's expected future reward of the position it
     leads to (``V = 2 f - 1``), for the mover. With ``depth > 1`` the positions are searched
-    ``depth`` plies deep by the suite's alpha-beta (``agents.alphabeta``, no quiescence: the
+    ``depth`` plies deep by the suite's alpha-beta (``checkers_agents.alphabeta``, no quiescence: the
     design's fixed depth) and the leaves' ``R + V`` is backed up by minimax; ties are broken
     with the agent's generator. The game's draw rules are seen as the search sees them: a
     move back into a position of the game since its last capture or man move, or one that

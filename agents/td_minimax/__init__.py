@@ -11,7 +11,7 @@ Mechanisms of the design document, as implemented here
 ------------------------------------------------------
 
 1. **Move choice by minimax with alpha-beta pruning, depth 2**: the suite's one alpha-beta
-   (``agents.alphabeta``) with this net as its leaf evaluator. The tree is over *complete*
+   (``checkers_agents.alphabeta``) with this net as its leaf evaluator. The tree is over *complete*
    moves (a whole capture sequence is one move, as the rules core lists them), negamax
    form, iterative with one move buffer per ply, in numba. ``depth`` is
    configurable (``td-minimax:depth=4``), and ``time`` (seconds per move) deepens iteratively
@@ -92,13 +92,13 @@ Checkers adaptations beyond the design document
   or mismatched file raises the suite's ``WeightsError``.
 
 Parts: ``net.py`` (forward, backprop, files, the net as an evaluator), ``learn.py`` (one
-self-play training game, searching with ``agents.alphabeta``'s kernel), ``agent.py``
+self-play training game, searching with ``checkers_agents.alphabeta``'s kernel), ``agent.py``
 (``TDMinimaxAgent``, kind ``td-minimax``). The inputs come from ``checkers_env.encoding``.
 """
 
-from .agent import ZOO_WEIGHTS, TDMinimaxAgent, load_evaluator, load_net
+from .agent import TDMinimaxAgent, load_evaluator, load_net, zoo_weights
 from .net import NUM_HIDDEN, NUM_INPUTS, Net, WeightsError
 
 __all__ = [
-    "NUM_HIDDEN", "NUM_INPUTS", "Net", "TDMinimaxAgent", "WeightsError", "ZOO_WEIGHTS", "load_evaluator", "load_net",
+    "NUM_HIDDEN", "NUM_INPUTS", "Net", "TDMinimaxAgent", "WeightsError", "load_evaluator", "load_net", "zoo_weights",
 ]

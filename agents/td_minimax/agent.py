@@ -1,20 +1,18 @@
-"""``TDMinimaxAgent``: the suite's alpha-beta (``agents.alphabeta``) with the TD-trained net at the leaves."""
+"""``TDMinimaxAgent``: the suite's alpha-beta (``checkers_agents.alphabeta``) with the TD-trained net at the leaves."""
 
 from __future__ import annotations
 
 import os
 from pathlib import Path
 
-from agents.alphabeta import MAX_DEPTH, Draws, Evaluator, Searcher
-from agents.alphabeta.kernel import pick_tied
+from checkers_agents.alphabeta import MAX_DEPTH, Draws, Evaluator, Searcher
+from checkers_agents.alphabeta.kernel import pick_tied
 from checkers_env import BLACK, BaseAgent, Board, Game, Move
 from checkers_env.board import move_from_row
 from checkers_env.errors import UnknownAgentError
 
 from .net import Net
 
-#: The zoo's trained net (``weights=zoo`` of ``alphabeta:eval=td-minimax``).
-ZOO_WEIGHTS = Path(__file__).resolve().parents[2] / "zoo" / "td-minimax" / "weights.safetensors"
 #: ``weights=untrained``: a net of initial weights (from the agent's seed), named as such.
 UNTRAINED = "untrained"
 #: The table of a depth-2 search is barely used (only the root stores): keep it small.
@@ -29,7 +27,14 @@ def load_net(weights: str, seed: int | None = None) -> Net:
     """
     if weights == UNTRAINED:
         return Net.initial(seed=0 if seed is None else int(seed))
-    return Net.load(ZOO_WEIGHTS if weights == "zoo" else weights)
+    return Net.load(zoo_weights() if weights == "zoo" else weights)
+
+
+def zoo_weights() -> Path:
+    """The zoo's trained net (``weights=zoo`` of ``alphabeta:eval=td-minimax``)."""
+    from checkers_agents.zoo import zoo_dir
+
+    return zoo_dir() / "td-minimax" / "weights.safetensors"
 
 
 def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
@@ -42,7 +47,7 @@ class TDMinimaxAgent(BaseAgent):
     default) with a small net (128 inputs, 40 hidden units, 2 outputs) scoring the leaves,
     trained by self-play with temporal-difference learning.
 
-    The suite's one alpha-beta search (``agents.alphabeta``) with the net as its evaluator:
+    The suite's one alpha-beta search (``checkers_agents.alphabeta``) with the net as its evaluator:
     ``td-minimax:weights=W`` plays as ``alphabeta:eval=td-minimax,weights=W,depth=2`` does,
     but breaks exact ties along the move generator's order with its own generator.
 
@@ -121,7 +126,7 @@ class TDMinimaxAgent(BaseAgent):
         return self.net.evaluate(mover, opponent, board.kings, board.turn == BLACK)
 
     def select_move(self, game: Game | Board) -> Move:
-        """The move the search prefers under the game's draw rules (see ``agents.alphabeta``)."""
+        """The move the search prefers under the game's draw rules (see ``checkers_agents.alphabeta``)."""
         board = game.board if isinstance(game, Game) else game
         searcher = self._searcher
         if self.time is None:

@@ -36,8 +36,8 @@ from checkers_env.game_state import (
 )
 from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below
 
-from agents.alphabeta.evaluators import EVAL_NET, REWARD_NONE, SIGMOID
-from agents.alphabeta.kernel import (
+from checkers_agents.alphabeta.evaluators import EVAL_NET, REWARD_NONE, SIGMOID
+from checkers_agents.alphabeta.kernel import (
     MAX_PLY,
     STACK_FIELDS,
     TT_FIELDS,
@@ -151,7 +151,7 @@ def play_training_game_from(
 
 
 # The game's loop, compiled without numba's reference counting (as the search kernel is,
-# see ``agents.alphabeta.kernel``): it allocates nothing, and counted, the arrays it hands
+# see ``checkers_agents.alphabeta.kernel``): it allocates nothing, and counted, the arrays it hands
 # each search and each learning step took atomic increments and decrements per move.
 @numba.njit(cache=True, _nrt=False)
 def _play(

@@ -15,6 +15,7 @@ from pathlib import Path
 import numpy as np
 
 from checkers_env import Game, make_agent, read_pdn
+from checkers_env.datasets import ACF_GAMES
 
 DATA = Path(__file__).resolve().parent.parent / "data"
 FIXTURE = DATA / "golden_moves.json"
@@ -36,8 +37,7 @@ SPECS = (
 
 def positions() -> list[Game]:
     """The positions: games of the ACF archive cut at a seeded ply, history included."""
-    text = (DATA / "acf_games.pdn").read_text()
-    games = read_pdn(text)
+    games = read_pdn(ACF_GAMES)
     rng = np.random.default_rng(SEED)
     chosen = []
     while len(chosen) < NUM_POSITIONS:

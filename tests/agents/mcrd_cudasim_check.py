@@ -18,9 +18,9 @@ warnings.simplefilter("ignore")  # the simulator warns about its own arithmetic
 from checkers_env import Board  # noqa: E402
 from numba.cuda.random import create_xoroshiro128p_states  # noqa: E402
 
-from agents.mcrd import MCRDAgent  # noqa: E402
-from agents.mcrd.agent import resolve_backend  # noqa: E402
-from agents.mcrd.cuda import make_states  # noqa: E402
+from checkers_agents.mcrd import MCRDAgent  # noqa: E402
+from checkers_agents.mcrd.agent import resolve_backend  # noqa: E402
+from checkers_agents.mcrd.cuda import make_states  # noqa: E402
 
 # FEN -> (expected move, playouts); the same table is in test_mcrd.py.
 OBVIOUS = {

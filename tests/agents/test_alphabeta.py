@@ -14,8 +14,8 @@ from collections import deque
 import numpy as np
 import pytest
 
-from agents.alphabeta import MAX_DEPTH, AlphaBetaAgent, Draws, Searcher
-from agents.alphabeta.evaluators import MATERIAL, POSITIONAL, WIN, hand_value, material_log_reward
+from checkers_agents.alphabeta import MAX_DEPTH, AlphaBetaAgent, Draws, Searcher
+from checkers_agents.alphabeta.evaluators import MATERIAL, POSITIONAL, WIN, hand_value, material_log_reward
 from checkers_env import BLACK, WHITE, Board, Game, make_agent
 from checkers_env.bitboard import apply_move, jumpers
 from checkers_env.board import move_from_row
@@ -486,8 +486,8 @@ def test_beats_random():
 def _net_minimax(evaluator, board: Board, depth: int, quiescence: bool, ply: int = 0) -> float:
     """Plain negamax without pruning over an evaluator's leaf values, move rewards and
     terminal scores (no draw rules: the positions carry no history)."""
-    from agents.alphabeta import evaluate
-    from agents.alphabeta.evaluators import REWARD_MATERIAL_LOG, material_log_reward
+    from checkers_agents.alphabeta import evaluate
+    from checkers_agents.alphabeta.evaluators import REWARD_MATERIAL_LOG, material_log_reward
 
     moves = board.legal_moves()
     if not moves:
@@ -508,7 +508,7 @@ def _net_minimax(evaluator, board: Board, depth: int, quiescence: bool, ply: int
 
 
 def _door_evaluators():
-    from agents.alphabeta import make_evaluator
+    from checkers_agents.alphabeta import make_evaluator
 
     return {
         "material": (MATERIAL, True),
@@ -538,7 +538,7 @@ def test_every_evaluator_through_the_door_equals_plain_minimax(name):
 
 
 def test_td_minimax_agent_is_alphabeta_with_its_net_at_depth_two(tmp_path):
-    from agents.td_minimax import Net
+    from checkers_agents.td_minimax import Net
 
     path = tmp_path / "net.safetensors"
     Net.initial(seed=5, scale=0.5).save(path)

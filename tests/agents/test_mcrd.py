@@ -27,10 +27,10 @@ import pytest
 from checkers_env import Board, Game, Rules, UnknownAgentError, agent_kinds, make_agent
 from checkers_env.bitboard import square_to_bit
 
-from agents.mcrd import MCRDAgent
-from agents.mcrd.cpu import descend
-from agents.mcrd.playout import MAX_REDRAWS, black_points, is_king_cycle
-from agents.mcrd.root import cycle_context
+from checkers_agents.mcrd import MCRDAgent
+from checkers_agents.mcrd.cpu import descend
+from checkers_agents.mcrd.playout import MAX_REDRAWS, black_points, is_king_cycle
+from checkers_agents.mcrd.root import cycle_context
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -78,14 +78,14 @@ def test_bad_parameters_are_clear_errors(spec):
 
 def test_auto_backend_is_cpu_without_gpu_and_says_so(caplog):
     agent = MCRDAgent(playouts=50, seed=0)
-    with caplog.at_level(logging.INFO, logger="agents.mcrd"):
+    with caplog.at_level(logging.INFO, logger="checkers_agents.mcrd"):
         agent.select_move(Game())
     assert agent.backend_used == "cpu"
     assert "backend=auto chose cpu" in caplog.text
 
 
 def test_cuda_without_gpu_or_simulator_is_refused():
-    from agents.mcrd.agent import cuda_simulator_enabled
+    from checkers_agents.mcrd.agent import cuda_simulator_enabled
 
     if cuda_simulator_enabled():
         pytest.skip("the simulator is on in this process")

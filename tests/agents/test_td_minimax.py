@@ -9,13 +9,13 @@ import numpy as np
 import pytest
 import torch
 
-from agents.td_minimax import Net, TDMinimaxAgent, WeightsError
-from agents.td_minimax.learn import final_corrections, play_training_game, RESULT_FIELDS
-from agents.td_minimax.net import MAX_ACTIVE, train_kernel
+from checkers_agents.td_minimax import Net, TDMinimaxAgent, WeightsError
+from checkers_agents.td_minimax.learn import final_corrections, play_training_game, RESULT_FIELDS
+from checkers_agents.td_minimax.net import MAX_ACTIVE, train_kernel
 from checkers_env.encoding import active_inputs
-from agents.alphabeta import Draws, Searcher
-from agents.alphabeta.searcher import board_key
-from agents.td_minimax.agent import pick_tied
+from checkers_agents.alphabeta import Draws, Searcher
+from checkers_agents.alphabeta.searcher import board_key
+from checkers_agents.td_minimax.agent import pick_tied
 from checkers_env import BLACK, Board, Game, Rules, make_agent, square_to_bit
 
 

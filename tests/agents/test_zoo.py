@@ -7,7 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from agents.zoo import load_card, validate_card, zoo_dir, zoo_names
+from checkers_agents.zoo import load_card, validate_card, zoo_dir, zoo_names
 from checkers_env import Game, Rules, UnknownAgentError, make_agent
 from checkers_env.match import play_game
 

@@ -10,9 +10,9 @@ import pytest
 import reference_movegen as ref
 
 from checkers_env import Board, Game, PdnError, Rules, Termination, read_pdn, write_pdn
+from checkers_env.datasets import ACF_GAMES
 from checkers_env.game import RESULTS
 
-ACF_GAMES = Path(__file__).resolve().parents[1] / "data" / "acf_games.pdn"
 N_GAMES = 4000
 
 

@@ -452,6 +452,10 @@ def test_pdn_keeps_the_stated_result_and_warns_where_the_position_disagrees():
     assert len(game.warnings) == 1
     assert "states 0-1" in game.warnings[0] and "gives 1-0" in game.warnings[0] and "line 3" in game.warnings[0]
     assert '0-1' in game.to_pdn().splitlines()[-1]  # written back as the file said
+    copy = game.copy()
+    assert copy.result == "0-1" and copy.warnings == game.warnings and copy.moves == game.moves
+    copy.warnings.append("own")
+    assert len(game.warnings) == 1
     game.pop()  # once the moves change, the rules decide again
     assert game.result == "*" or game.result == game.headers["Result"]
     agreeing = read_pdn('[FEN "B:W18:B14"]\n1. 14x23 1-0\n')[0]

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from evaluation import demo
-from evaluation.cli import main
+from checkers_evaluation import demo
+from checkers_evaluation.cli import main
 
 
 def test_perft_prints_the_count(capsys):
@@ -89,7 +89,7 @@ def test_league_out_naming_a_file_is_refused_before_any_game(tmp_path, capsys):
 
 def test_agents_into_a_closed_pipe_stops_quietly():
     # ``checkers agents | head -1``: the reader leaves after one line.
-    code = "import sys; from evaluation.cli import main; sys.exit(main(['agents']))"
+    code = "import sys; from checkers_evaluation.cli import main; sys.exit(main(['agents']))"
     done = subprocess.run(
         f"{sys.executable} -c \"{code}\" | head -1", shell=True, capture_output=True, text=True, timeout=120,
         executable="/bin/bash",
@@ -103,7 +103,7 @@ def test_ctrl_c_stops_a_deep_perft_within_seconds():
     import time
 
     process = subprocess.Popen(
-        [sys.executable, "-c", "import sys; from evaluation.cli import main; sys.exit(main(['perft', '16']))"],
+        [sys.executable, "-c", "import sys; from checkers_evaluation.cli import main; sys.exit(main(['perft', '16']))"],
         stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )
     time.sleep(8)  # imports, kernel load, and well into the first slices
@@ -148,7 +148,7 @@ def test_demo_plays_a_small_league(capsys, tmp_path, monkeypatch):
 
 
 def test_demo_lists_the_baselines_and_the_zoo():
-    from agents.zoo import zoo_names
+    from checkers_agents.zoo import zoo_names
 
     agents = demo.demo_agents(0.25)
     assert agents[:4] == demo.BASELINES
@@ -197,7 +197,7 @@ def _assert_one_line_or_success(status: int, captured) -> None:
 @given(specs=st.lists(_SPECS, min_size=0, max_size=3), options=st.lists(
     st.tuples(st.sampled_from(_LEAGUE_OPTIONS + ["--resume", "--overwrite"]), _TEXT), max_size=3))
 def test_fuzz_league_options(specs, options, capsys, tmp_path_factory, monkeypatch):
-    from evaluation import league
+    from checkers_evaluation import league
 
     # Only the checks are under test: a league that passes them plays no game here.
     monkeypatch.setattr(league.League, "run", lambda self: None)
@@ -232,7 +232,7 @@ def test_fuzz_show(fen, capsys):
 @given(opponent=_SPECS, options=st.lists(
     st.tuples(st.sampled_from(["--color", "--colour", "--fen", "--seed"]), _TEXT), max_size=3))
 def test_fuzz_play_options(opponent, options, capsys, monkeypatch):
-    from evaluation import play
+    from checkers_evaluation import play
 
     # Only the argument checks are under test: no worker process, no game.
     monkeypatch.setattr(play, "AgentProcess", lambda spec, seed=None: spec)

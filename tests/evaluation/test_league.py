@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from checkers_env import Game, Rules, UnknownAgentError
-from evaluation.league import League, LeagueError, ballot_openings, load_records, plan_games, random_openings
+from checkers_evaluation.league import League, LeagueError, ballot_openings, load_records, plan_games, random_openings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -83,7 +83,7 @@ def test_existing_output_needs_resume_or_overwrite(tmp_path):
 
 def _league_command(out: Path, *extra: str) -> list[str]:
     return [
-        sys.executable, "-m", "evaluation.cli", "league", "random", "greedy", "random:seed=5",
+        sys.executable, "-m", "checkers_evaluation.cli", "league", "random", "greedy", "random:seed=5",
         "--games-per-pair", "40", "--out", str(out), "--bootstrap", "200", "--seed", "11", *extra,
     ]
 
@@ -208,7 +208,7 @@ def test_players_are_named_by_their_canonical_spec(tmp_path):
 # -- display names, gauntlets, new players, registered kinds ------------------------------------
 
 from checkers_env.agent import BaseAgent, agent_kinds, register_agent  # noqa: E402
-from evaluation.league import split_display_name  # noqa: E402
+from checkers_evaluation.league import split_display_name  # noqa: E402
 
 
 class FirstMoveAgent(BaseAgent):

@@ -15,8 +15,8 @@ from pathlib import Path
 import pytest
 
 from checkers_env import BLACK, WHITE, Board, make_agent, read_pdn
-from evaluation.cli import main
-from evaluation.play import PlaySession
+from checkers_evaluation.cli import main
+from checkers_evaluation.play import PlaySession
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -32,7 +32,7 @@ class Terminal:
         master, slave = pty.openpty()
         env = dict(os.environ, PYTHONUNBUFFERED="1", COLUMNS="100", LINES="40")
         self.proc = subprocess.Popen(
-            [sys.executable, "-m", "evaluation.cli", "play", *args],
+            [sys.executable, "-m", "checkers_evaluation.cli", "play", *args],
             stdin=slave,
             stdout=slave,
             stderr=slave,
@@ -317,7 +317,7 @@ def test_ctrl_c_while_the_agent_thinks_stops_it_within_seconds(tmp_path):
 
     # A depth no search finishes: the agent thinks until stopped.
     process = subprocess.Popen(
-        [sys.executable, "-m", "evaluation.cli", "play", "--opponent", "alphabeta:depth=40", "--color", "white"],
+        [sys.executable, "-m", "checkers_evaluation.cli", "play", "--opponent", "alphabeta:depth=40", "--color", "white"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True,
     )
     try:

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from checkers_env.match import GameRecord
-from evaluation.ratings import ELO_SCALE, expected_score, fit_elo
+from checkers_evaluation.ratings import ELO_SCALE, expected_score, fit_elo
 
 TRUE = {"random": 0.0, "greedy": 200.0, "alphabeta:depth=4": 400.0, "zoo:strong": 800.0}
 

@@ -12,10 +12,10 @@ from checkers_env.match import play_game
 
 pytest.importorskip("sb3_contrib")
 
-from agents.ppo import PPOAgent  # noqa: E402
+from checkers_agents.ppo import PPOAgent  # noqa: E402
 from checkers_env import WeightsError  # noqa: E402
-from training.ppo import OpponentPool, main  # noqa: E402
-from training.scaffold import TrainingError  # noqa: E402
+from checkers_training.ppo import OpponentPool, main  # noqa: E402
+from checkers_training.scaffold import TrainingError  # noqa: E402
 
 SMOKE = [
     "--total-timesteps", "1024", "--n-envs", "2", "--n-steps", "256", "--batch-size", "128",

@@ -13,10 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from training import scaffold
-from training.scaffold import BUDGET, SESSION, TrainingError, arg
+from checkers_training import scaffold
+from checkers_training.scaffold import BUDGET, SESSION, TrainingError, arg
 
-TRAINERS = {"td-minimax": "training.td_minimax", "slow-fast": "training.slow_fast", "ppo": "training.ppo"}
+TRAINERS = {"td-minimax": "checkers_training.td_minimax", "slow-fast": "checkers_training.slow_fast", "ppo": "checkers_training.ppo"}
 
 
 @dataclass
@@ -137,7 +137,7 @@ def test_resume_needs_a_run_of_the_same_trainer(tmp_path):
 
 
 def test_promote_writes_only_into_the_zoo_a_fresh_card_with_normal_modes(tmp_path, monkeypatch):
-    from agents.zoo import validate_card
+    from checkers_agents.zoo import validate_card
 
     zoo = tmp_path / "zoo"
     monkeypatch.setenv("CHECKERS_ZOO", str(zoo))
@@ -218,7 +218,7 @@ def test_every_trainer_is_on_the_scaffold(name):
 
 
 def test_checkers_train_help_reads_alike_for_every_trainer(capsys):
-    from evaluation.cli import main as checkers
+    from checkers_evaluation.cli import main as checkers
 
     shared = {}
     for name in sorted(TRAINERS):
@@ -233,7 +233,7 @@ def test_checkers_train_help_reads_alike_for_every_trainer(capsys):
 
 
 def test_checkers_train_bad_option_is_one_line(capsys):
-    from evaluation.cli import main as checkers
+    from checkers_evaluation.cli import main as checkers
 
     assert checkers(["train", "td-minimax", "--games", "lots"]) == 2
     err = capsys.readouterr().err

@@ -8,13 +8,13 @@ import json
 import pytest
 import torch
 
-from agents.slow_fast import load_weights
-from agents.slow_fast.episodes import KIND_ENDGAME
-from agents.zoo import validate_card
+from checkers_agents.slow_fast import load_weights
+from checkers_agents.slow_fast.episodes import KIND_ENDGAME
+from checkers_agents.zoo import validate_card
 from checkers_env import make_agent
 from checkers_env import WeightsError
-from training.scaffold import TrainingError, field_docs
-from training.slow_fast import CHECKPOINT, WEIGHTS, Args, SlowFastLearner, main, parse_args
+from checkers_training.scaffold import TrainingError, field_docs
+from checkers_training.slow_fast import CHECKPOINT, WEIGHTS, Args, SlowFastLearner, main, parse_args
 
 TINY = [
     "--episodes-per-set", "2", "--tactical-games", "6", "--endgame-trees", "6", "--endgame-max-batches", "2",
@@ -115,7 +115,7 @@ def test_tiny_run_checkpoints_resumes_and_promotes(tmp_path, monkeypatch):
 
 
 def test_cli_dispatches_to_the_trainer(capsys):
-    from evaluation.cli import main as checkers
+    from checkers_evaluation.cli import main as checkers
 
     with pytest.raises(SystemExit) as exit_info:
         checkers(["train", "slow-fast", "--help"])

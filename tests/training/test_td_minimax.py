@@ -8,11 +8,11 @@ import os
 import numpy as np
 import pytest
 
-from agents.td_minimax import Net, TDMinimaxAgent
-from agents.td_minimax.net import read_metadata
+from checkers_agents.td_minimax import Net, TDMinimaxAgent
+from checkers_agents.td_minimax.net import read_metadata
 from checkers_env import Game, WeightsError
-from training import td_minimax as trainer
-from training.scaffold import TrainingError
+from checkers_training import td_minimax as trainer
+from checkers_training.scaffold import TrainingError
 
 
 def tiny(tmp_path, **overrides) -> trainer.Args:
@@ -146,7 +146,7 @@ def test_damaged_checkpoints_raise_weights_error(tmp_path):
 
 
 def test_promote_writes_a_valid_zoo_card(tmp_path, monkeypatch):
-    from agents.zoo import validate_card
+    from checkers_agents.zoo import validate_card
     from checkers_env import make_agent
 
     monkeypatch.setenv("CHECKERS_ZOO", str(tmp_path / "zoo"))

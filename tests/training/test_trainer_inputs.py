@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from evaluation.cli import main
+from checkers_evaluation.cli import main
 
 CASES = [
     (["ppo", "--total-timesteps", "0"], "--total-timesteps: must be at least 1, got 0"),

@@ -14,64 +14,64 @@ from checkers_env import CheckersError, WeightsError
 
 
 def td_net_file(path: Path) -> None:
-    from agents.td_minimax import Net
+    from checkers_agents.td_minimax import Net
 
     Net.initial(1).save(path)
 
 
 def slow_fast_file(path: Path, hidden=(8,)) -> None:
-    from agents.slow_fast import ValueNet, save_weights
+    from checkers_agents.slow_fast import ValueNet, save_weights
 
     save_weights(ValueNet(hidden), path)
 
 
 def ppo_file(path: Path, net_arch: str = "16x16") -> None:
-    from agents.ppo import build_policy
-    from training.ppo import save_policy_weights
+    from checkers_agents.ppo import build_policy
+    from checkers_training.ppo import save_policy_weights
 
     save_policy_weights(build_policy(net_arch), path)
 
 
 def load_td_net(path: Path):
-    from agents.td_minimax import Net
+    from checkers_agents.td_minimax import Net
 
     return Net.load(path)
 
 
 def load_slow_fast(path: Path):
-    from agents.slow_fast import load_weights
+    from checkers_agents.slow_fast import load_weights
 
     return load_weights(path)
 
 
 def load_ppo(path: Path):
     pytest.importorskip("sb3_contrib")
-    from agents.ppo import load_policy
+    from checkers_agents.ppo import load_policy
 
     return load_policy(str(path), "16x16")
 
 
 def load_slow_fast_checkpoint(path: Path):
-    from training.slow_fast import Args, SlowFastLearner
+    from checkers_training.slow_fast import Args, SlowFastLearner
 
     SlowFastLearner(Args(hidden="8")).load_checkpoint(path)
 
 
 def slow_fast_checkpoint(path: Path, hidden: str = "8") -> None:
-    from training.slow_fast import Args, SlowFastLearner
+    from checkers_training.slow_fast import Args, SlowFastLearner
 
     SlowFastLearner(Args(hidden=hidden, buffer_capacity=10)).save_checkpoint(path)
 
 
 def load_td_checkpoint(path: Path):
-    from training.td_minimax import load_checkpoint
+    from checkers_training.td_minimax import load_checkpoint
 
     return load_checkpoint(path.parent)
 
 
 def td_checkpoint(path: Path) -> None:
-    from agents.td_minimax import Net
-    from training.td_minimax import TrainingState, save_checkpoint
+    from checkers_agents.td_minimax import Net
+    from checkers_training.td_minimax import TrainingState, save_checkpoint
 
     save_checkpoint(path.parent, Net.initial(1), TrainingState(run_name="r", args={}), snapshot=False)
 
@@ -132,7 +132,7 @@ def test_mismatched(tmp_path, loader):
 
 
 def test_one_weights_error_under_checkers_error():
-    from agents import slow_fast, td_minimax
+    from checkers_agents import slow_fast, td_minimax
 
     assert issubclass(WeightsError, CheckersError)
     assert td_minimax.WeightsError is slow_fast.WeightsError is WeightsError
@@ -140,7 +140,7 @@ def test_one_weights_error_under_checkers_error():
 
 def test_ppo_model_checkpoint(tmp_path):
     pytest.importorskip("sb3_contrib")
-    from training.ppo import load_model
+    from checkers_training.ppo import load_model
 
     with pytest.raises(WeightsError, match="does not exist"):
         load_model(tmp_path / "model.zip", None, None)
