@@ -86,7 +86,7 @@ def _cpu_rate(children, context, n_threads: int, seconds: float = SECONDS) -> tu
         elapsed = time.perf_counter() - started
         if elapsed >= seconds:
             break
-    _, counts, diagnostics = runner.read()
+    _, counts, _, diagnostics = runner.read()
     return done / elapsed, float(diagnostics[0] / counts.sum())
 
 

@@ -170,6 +170,7 @@ class MCRDAgent(BaseAgent):
         backend = self._backend()
         wins = np.zeros(n, np.int64)
         counts = np.zeros(n, np.int64)
+        draws = np.zeros(n, np.int64)
         diagnostics = np.zeros(3, np.int64)
         survivors: list[int] = []
         launches = 0
@@ -180,7 +181,7 @@ class MCRDAgent(BaseAgent):
             playouts = None if self.time is not None else (self.playouts or DEFAULT_PLAYOUTS)
             budget = Budget(playouts, self.time, started)
             search = Search(runner, arms, self.allocation, budget, launch, self.rng)
-            chosen, wins, counts, diagnostics = search.run()
+            chosen, wins, counts, draws, diagnostics = search.run()
             survivors, launches = list(search.survivors), search.launches
         if decided or ceilings:
             # The playouts' rates, made exact or capped where the rules say more; the
@@ -196,6 +197,7 @@ class MCRDAgent(BaseAgent):
             moves=children.moves,
             wins=np.array(wins, np.int64),
             playouts=np.array(counts, np.int64),
+            draws=np.array(draws, np.int64),
             chosen=chosen,
             survivors=survivors,
             launches=launches,

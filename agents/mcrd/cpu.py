@@ -13,7 +13,7 @@ import numpy as np
 from checkers_env.bitboard import count_moves
 from checkers_env.kernels import random_below, seed_state, xorshift64
 
-from .playout import MAX_REDRAWS, WIN_POINTS, black_points, play_draw, proportional_arm
+from .playout import DRAW_POINTS, MAX_REDRAWS, WIN_POINTS, black_points, play_draw, proportional_arm
 
 #: ``diagnostics`` slots: plies played, draws skipped by the cycle test, capped playouts.
 PLIES, SKIPS, CAPPED = 0, 1, 2
@@ -111,6 +111,7 @@ def run_launch(
     cycle_check,
     wins,
     counts,
+    draws,
     diagnostics,
 ):
     """One launch: ``threads`` descents, each from one child, added to ``wins``/``counts``.
@@ -127,6 +128,7 @@ def run_launch(
         keep: per child, the probability that a thread keeps its assigned child.
         wins: per child, doubled points of the side that chose the child (in/out).
         counts: per child, playouts (in/out).
+        draws: per child, drawn playouts (in/out).
         diagnostics: ``int64[3]`` plies, skipped draws, capped playouts (in/out).
     """
     n_arms = arms.shape[0]
@@ -166,6 +168,8 @@ def run_launch(
     for t in range(threads):
         wins[child_of[t]] += points_of[t]
         counts[child_of[t]] += 1
+        if points_of[t] == DRAW_POINTS:
+            draws[child_of[t]] += 1
         diagnostics[PLIES] += plies_of[t]
         diagnostics[SKIPS] += skips_of[t]
         diagnostics[CAPPED] += capped_of[t]
@@ -185,6 +189,7 @@ class CpuRunner:
         n = len(children.movers)
         self.wins = np.zeros(n, np.int64)
         self.counts = np.zeros(n, np.int64)
+        self.draws = np.zeros(n, np.int64)
         self.diagnostics = np.zeros(3, np.int64)
         self._seeds = np.random.default_rng(seed)
 
@@ -208,9 +213,10 @@ class CpuRunner:
             self.cycle_check,
             self.wins,
             self.counts,
+            self.draws,
             self.diagnostics,
         )
 
-    def read(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(wins, counts, diagnostics) so far."""
-        return self.wins, self.counts, self.diagnostics
+    def read(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(wins, counts, draws, diagnostics) so far."""
+        return self.wins, self.counts, self.draws, self.diagnostics

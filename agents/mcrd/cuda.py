@@ -31,7 +31,7 @@ from numba.cuda.random import (
 
 from checkers_env.bitboard import count_moves
 
-from .playout import MAX_REDRAWS, WIN_POINTS, black_points, play_draw, proportional_arm
+from .playout import DRAW_POINTS, MAX_REDRAWS, WIN_POINTS, black_points, play_draw, proportional_arm
 
 #: Threads per block (the design document launched blocks of 1024; 256 leaves more registers
 #: per thread).
@@ -70,6 +70,7 @@ def descent_kernel(
     states,
     wins,
     counts,
+    drawn,
     diagnostics,
 ):
     """One launch: thread ``t`` plays one descent; the same loop as ``cpu.descend``."""
@@ -120,6 +121,8 @@ def descent_kernel(
         points = WIN_POINTS - points
     cuda.atomic.add(wins, child, points)
     cuda.atomic.add(counts, child, 1)
+    if points == DRAW_POINTS:
+        cuda.atomic.add(drawn, child, 1)
     cuda.atomic.add(diagnostics, PLIES, plies)
     cuda.atomic.add(diagnostics, SKIPS, skips)
     if legal > 0:
@@ -204,6 +207,7 @@ class CudaRunner:
         self.d_kings = cuda.to_device(children.kings)
         self.d_wins = cuda.to_device(np.zeros(n, np.int64))
         self.d_counts = cuda.to_device(np.zeros(n, np.int64))
+        self.d_draws = cuda.to_device(np.zeros(n, np.int64))
         self.d_diagnostics = cuda.to_device(np.zeros(3, np.int64))
         self.d_keep = cuda.to_device(np.ones(n, np.float64))
         # One state per thread of the largest launch; launches reuse them, each state
@@ -239,10 +243,12 @@ class CudaRunner:
             self.states,
             self.d_wins,
             self.d_counts,
+            self.d_draws,
             self.d_diagnostics,
         )
         cuda.synchronize()
 
-    def read(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-        """(wins, counts, diagnostics) copied back from the device."""
-        return self.d_wins.copy_to_host(), self.d_counts.copy_to_host(), self.d_diagnostics.copy_to_host()
+    def read(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(wins, counts, draws, diagnostics) copied back from the device."""
+        return (self.d_wins.copy_to_host(), self.d_counts.copy_to_host(), self.d_draws.copy_to_host(),
+                self.d_diagnostics.copy_to_host())

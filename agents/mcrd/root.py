@@ -119,7 +119,9 @@ class Runner(Protocol):
 
     def launch(self, arms: np.ndarray, keep: np.ndarray | None, threads: int) -> None: ...
 
-    def read(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]: ...
+    def read(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """(wins, counts, draws, diagnostics): per child doubled points, playouts and drawn
+        playouts, and the summed diagnostics."""
 
 
 @dataclass
@@ -130,6 +132,8 @@ class SearchResult:
         moves: the root's legal moves (children), sorted by path.
         wins: per child, doubled points of the side to move at the root (win 2, draw 1).
         playouts: per child, descents played.
+        draws: per child, descents that ended in a draw (so the side to move at the root
+            won ``(wins - draws) / 2`` of them).
         chosen: index of the move to play.
         survivors: children still in the race at the end (all but for ``halving``).
         launches: kernel launches made.
@@ -146,6 +150,7 @@ class SearchResult:
     moves: list[Move]
     wins: np.ndarray
     playouts: np.ndarray
+    draws: np.ndarray
     chosen: int
     survivors: list[int]
     launches: int
@@ -291,7 +296,7 @@ class Search:
                     return
             keep = None
             if self.launches > 0:
-                wins, counts, _ = self.runner.read()
+                wins, counts, _, _ = self.runner.read()
                 keep = win_rates(wins, counts)
             self._launch(self.survivors, keep, threads)
 
@@ -326,7 +331,7 @@ class Search:
         return True
 
     def _halve(self) -> None:
-        wins, counts, _ = self.runner.read()
+        wins, counts, _, _ = self.runner.read()
         rates = win_rates(wins, counts)
         order = list(self.survivors)
         self.rng.shuffle(order)  # random tie-breaking under the stable sort
@@ -335,8 +340,8 @@ class Search:
 
     # -- the choice ----------------------------------------------------------------------
 
-    def run(self) -> tuple[int, np.ndarray, np.ndarray, np.ndarray]:
-        """Spend the budget; return ``(chosen, wins, counts, diagnostics)``.
+    def run(self) -> tuple[int, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        """Spend the budget; return ``(chosen, wins, counts, draws, diagnostics)``.
 
         ``uniform`` and ``proportional`` play the child with the most wins, as the design
         document does (``thrust::sort_by_key`` on the win counts); ``halving`` plays its
@@ -344,9 +349,9 @@ class Search:
         survivors).
         """
         getattr(self, self.allocation)()
-        wins, counts, diagnostics = self.runner.read()
+        wins, counts, draws, diagnostics = self.runner.read()
         if self.allocation == "halving":
             chosen = pick_best(win_rates(wins, counts), self.survivors, self.rng)
         else:
             chosen = pick_best(wins, self.survivors, self.rng)
-        return chosen, wins, counts, diagnostics
+        return chosen, wins, counts, draws, diagnostics

@@ -29,6 +29,7 @@ OBVIOUS = {
     "B:W20,25:B18": ("18-23", 80),  # 18-22 loses the last man at once (25x18)
 }
 SPREAD = "B:W5:BK6,25"  # six moves with win rates from about 0.57 to 1
+MATERIAL = "B:WK29,K30:B1,2,3"  # at max_moves=0 and king weight 1.5 every playout is a draw
 KINGS = "W:WK14,K23:BK6,K11"  # kings only: the cycle test has work to do
 
 
@@ -40,6 +41,7 @@ def search(fen, backend, **params):
         "moves": [str(m) for m in result.moves],
         "wins": result.wins.tolist(),
         "playouts": result.playouts.tolist(),
+        "draws": result.draws.tolist(),
         "skips": result.skips,
         "capped": result.capped,
         "plies": result.plies,
@@ -68,6 +70,7 @@ def main():
         str(flag): search(KINGS, "cuda", playouts=32, launch=32, seed=9, max_moves=40, cycle_check=flag)
         for flag in (True, False)
     }
+    out["draws"] = search(MATERIAL, "cuda", playouts=32, launch=32, seed=1, max_moves=0, king_weight=1.5)
     out["seconds"] = time.perf_counter() - began
     json.dump(out, sys.stdout)
 

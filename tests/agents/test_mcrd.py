@@ -130,6 +130,7 @@ def test_cap_is_adjudicated_by_piece_count_with_king_weight(king_weight, points)
     assert result.plies == 0
     # 3 men against 2 kings: ahead at weight 1, equal (a draw, half a win) at 1.5, behind at 2.
     assert (result.wins == points * result.playouts).all()
+    assert (result.draws == (result.playouts if points == 1 else 0)).all()
 
 
 def test_cap_matters_for_the_counts():
@@ -435,3 +436,5 @@ def test_cuda_kernel_under_the_simulator():
     check_same_seed_same_counts(cudasim)
     check_proportional_allocation(cudasim)
     check_cycle_check(cudasim)
+    drawn = cudasim["draws"]
+    assert drawn["draws"] == drawn["playouts"] and min(drawn["playouts"]) > 0
