@@ -15,6 +15,11 @@ below starts from ``frame_boards``; they differ only in how they lay the four bo
 - ``active_inputs``: the sparse 0/1 inputs of the nets, ``32 * plane + frame bit`` for the
   first four planes (128 inputs, at most 24 of them 1), listed into a caller's buffer.
 - ``input_planes``: the same 128 inputs dense, float32 ``[N, 128]`` for a batch (torch).
+- ``board_planes``: the MCRD document's "3 x 8 x 8 tensor of floats with values of ones and
+  zeros" for a batch, float32 ``[N, 3, 8, 8]``: the side to move's pieces, the opponent's
+  pieces, the kings of both, on the cells of ``write_planes``. Every cell is a sum of the
+  128 inputs above (own men + own kings, ...), so a net over these planes is a function of
+  the sparse inputs too.
 
 The envs' actions name squares in the same frame by the index ``k = s - 1`` (Black) or
 ``k = 32 - s`` (White) of docs/design.md §2; ``ACTION_SQUARE_OF_BIT`` and
@@ -33,6 +38,8 @@ from .bitboard import FULL, lowest_bit_index
 #: Planes of the nets' inputs (own men, own kings, opponent men, opponent kings), 32 each.
 NET_PLANES = 4
 NUM_INPUTS = 32 * NET_PLANES
+#: Planes of ``board_planes`` (the MCRD document's 3 x 8 x 8): own pieces, opponent pieces, kings.
+BOARD_PLANES = 3
 #: Planes of the envs' observations: the four above and the piece continuing a capture.
 NUM_PLANES = 5
 PLANE_OWN_MEN, PLANE_OWN_KINGS, PLANE_OPPONENT_MEN, PLANE_OPPONENT_KINGS, PLANE_CONTINUING = range(NUM_PLANES)
@@ -147,6 +154,25 @@ def input_planes(black, white, kings, black_to_move):
     return out
 
 
+@numba.njit(cache=True)
+def board_planes(black, white, kings, black_to_move):
+    """The MCRD document's planes of a batch, ``float32[N, 3, 8, 8]``: the side to move's
+    pieces, the opponent's pieces and the kings of both sides, in the side to move's frame
+    (``black_to_move[i]`` non-zero when Black moves)."""
+    n = black.shape[0]
+    out = np.zeros((n, BOARD_PLANES, 8, 8), dtype=np.float32)
+    for i in range(n):
+        seat = 0 if black_to_move[i] != 0 else 1
+        own, opponent = (black[i], white[i]) if seat == 0 else (white[i], black[i])
+        for plane in range(BOARD_PLANES):
+            pieces = own if plane == 0 else opponent if plane == 1 else kings[i] & (own | opponent)
+            while pieces:
+                cell = CELL_OF_BIT[seat, lowest_bit_index(pieces)]
+                pieces &= pieces - 1
+                out[i, plane, cell >> 3, cell & 7] = 1.0
+    return out
+
+
 @numba.njit(cache=True, inline="always")
 def write_planes(own, opponent, kings, own_is_black, continuing, out):
     """The envs' observation planes ``out[5, 8, 8]`` in the viewer's frame; ``continuing``
@@ -166,6 +192,7 @@ def write_planes(own, opponent, kings, own_is_black, continuing, out):
 
 __all__ = [
     "ACTION_SQUARE_OF_BIT",
+    "BOARD_PLANES",
     "BIT_OF_ACTION_SQUARE",
     "CELL_OF_BIT",
     "FRAME_CELL",
@@ -178,6 +205,7 @@ __all__ = [
     "PLANE_OWN_KINGS",
     "PLANE_OWN_MEN",
     "active_inputs",
+    "board_planes",
     "frame_bit",
     "frame_boards",
     "half_turn",

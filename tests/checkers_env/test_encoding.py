@@ -12,6 +12,7 @@ from checkers_env.encoding import (
     FRAME_CELL,
     NUM_INPUTS,
     active_inputs,
+    board_planes,
     half_turn,
     input_planes,
     write_planes,
@@ -111,3 +112,19 @@ def test_sparse_and_dense_net_inputs_agree_with_the_definition():
         own, opponent = board.mover_bitboards
         n = active_inputs(own, opponent, board.kings, board.turn == BLACK, active)
         assert set(active[:n].tolist()) == expected_inputs(board) == set(np.flatnonzero(row).tolist())
+
+
+def test_board_planes_are_own_opponent_and_kings_in_the_movers_frame():
+    boards = random_boards(300, seed=3)
+    planes = board_planes(
+        np.array([b.black for b in boards], np.int64),
+        np.array([b.white for b in boards], np.int64),
+        np.array([b.kings for b in boards], np.int64),
+        np.array([b.turn == BLACK for b in boards], np.int8),
+    )
+    assert planes.shape == (300, 3, 8, 8) and planes.dtype == np.float32
+    for board, got in zip(boards, planes):
+        four = expected_planes(board, board.turn)
+        expected = np.stack([four[0] + four[1], four[2] + four[3], four[1] + four[3]])
+        np.testing.assert_array_equal(got, expected, err_msg=board.fen())
+    assert planes[:, 2].sum() > 0  # the sample has kings
