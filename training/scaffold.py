@@ -701,7 +701,7 @@ def checkpoint_error(path: Path, fault: str, error: BaseException) -> WeightsErr
 
 
 def script_main(main: Callable[[list[str] | None], int]) -> int:
-    """Run a trainer's ``main`` as ``python -m training.<name>``: a :class:`CheckersError`
+    """Run a trainer's ``main`` as ``python -m checkers_training.<name>``: a :class:`CheckersError`
     (a bad option, a bad file) prints one line and exits with status 2, as ``checkers`` does."""
     try:
         return main(None)

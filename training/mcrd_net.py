@@ -1,0 +1,254 @@
+"""Train the MCRD document's CNN (``checkers_agents.mcrd.net``) on a database of labelled
+positions: the document's pseudo-random games with interpolated labels (``checkers data
+games``), or the MCRD database (``checkers data mcrd``), whose labels are MCRD's own values.
+
+    checkers data mcrd --positions 20000 --playouts 2000 --out data/mcrd --seed 1
+    checkers data mcrd --positions 2000 --playouts 2000 --out data/mcrd-held-out --seed 2
+    checkers train mcrd-net --data data/mcrd --held-out data/mcrd-held-out --steps 20000
+    checkers train mcrd-net --resume runs/mcrd-net/seed1__20261123T101500   # continue a stopped run
+
+The net learns the value of a position for the side to move, in (-1, 1), by mean squared
+error against the database's ``value`` (Adam, minibatches drawn with the run's seed). The
+budget is the number of SGD steps of ``--batch-size`` positions, so two nets trained on
+different data with the same ``--steps`` and ``--batch-size`` have seen as many examples.
+
+``--held-out DIR`` names an MCRD database never trained on (generate it with another seed):
+its mean squared error is logged as ``held_out/mse`` and recorded in the summary and the card,
+whatever the training data is, so nets trained on interpolated labels and on MCRD labels are
+judged on the same truth. The run folder holds ``checkpoint.pt`` (the net, Adam, the
+generator, the step; atomic, every ``--checkpoint-every`` steps and at the end, so a killed
+run resumes where it stopped) and ``weights.safetensors``; ``--promote NAME`` writes
+``zoo/NAME/`` with a card whose agent is the one alpha-beta with this net as its evaluator
+(``alphabeta:eval=mcrd-net,depth=--eval-depth``). ``checkers_training.scaffold`` describes
+the run folder and the shared options.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import torch
+from tqdm.auto import tqdm
+
+from checkers_training import scaffold
+from checkers_training.scaffold import BUDGET, SESSION, TrainingError, arg
+
+TRAINER = "mcrd-net"
+CHECKPOINT = "checkpoint.pt"
+WEIGHTS = "weights.safetensors"
+
+
+@dataclass
+class Args(scaffold.RunArgs):
+    """Options of the MCRD CNN trainer."""
+
+    data: str = arg("", metavar="DIR")
+    """the training database (a folder written by `checkers data games` or `checkers data mcrd`)"""
+    held_out: str = arg("", metavar="DIR")
+    """an MCRD database never trained on, for the held-out error (optional)"""
+    steps: int = arg(20_000, low=1, on_resume=BUDGET)
+    """SGD steps (the budget: steps x batch size examples)"""
+    batch_size: int = arg(256, low=1)
+    """positions per SGD step"""
+    learning_rate: float = arg(1e-3, low=0.0)
+    """Adam step size"""
+    weight_decay: float = arg(0.0, low=0.0)
+    """L2 penalty (Adam's weight_decay)"""
+    channels: int = arg(8, low=1)
+    """filters of the convolution"""
+    hidden: int = arg(32, low=1)
+    """units of the fully connected hidden layer"""
+    checkpoint_every: int = arg(1000, low=1, on_resume=SESSION)
+    """steps between checkpoints (and held-out evaluations)"""
+    eval_depth: int = arg(4, low=1)
+    """depth of the alpha-beta that plays with the net in evaluation games (and in the zoo)"""
+
+    def check(self) -> list[tuple[str, str]]:
+        problems = super().check()
+        if not self.data and not self.resume:
+            problems.append(("data", "is required: the folder of a database (checkers data games|mcrd --out DIR)"))
+        return problems
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
+    """``(options, names of the options given)`` of a ``checkers train mcrd-net`` command line."""
+    return scaffold.parse_args(Args, argv, TRAINER, __doc__)
+
+
+def _dataset(folder: str) -> tuple[torch.Tensor, torch.Tensor, dict]:
+    """Planes, values and the card of a database (its errors name the file)."""
+    from checkers_agents.mcrd.data import load_database, torch_dataset
+
+    card = load_database(folder).card
+    planes, values = torch_dataset(folder).tensors
+    return planes, values, card
+
+
+def mean_squared_error(net: torch.nn.Module, planes: torch.Tensor, values: torch.Tensor, batch: int = 4096) -> float:
+    """The net's mean squared error on a whole database, in batches."""
+    total = 0.0
+    with torch.no_grad():
+        for start in range(0, len(values), batch):
+            predicted = net(planes[start:start + batch]).reshape(-1)
+            total += float(((predicted - values[start:start + batch]) ** 2).sum())
+    return total / max(len(values), 1)
+
+
+def train(args: Args, given: set[str] | None = None) -> dict:
+    """Run (or resume) training; returns a summary of the run.
+
+    ``args`` and ``given`` (the options given on the command line) are those of
+    :func:`checkers_training.scaffold.start_run`.
+    """
+    from checkers_agents.mcrd.net import CNN
+
+    # Read the databases before a run folder is made, so a bad one is refused first (a
+    # resume reads the run's own).
+    scaffold.check(args)
+    saved = scaffold.read_run_record(args.resume, TRAINER)["args"] if args.resume else vars(args)
+    planes, values, card = _dataset(saved["data"])
+    if len(values) == 0:
+        raise TrainingError(f"--data {saved['data']}: the database holds no positions")
+    held_out = _dataset(saved["held_out"]) if saved["held_out"] else None
+    run, args = scaffold.start_run(TRAINER, args, given)
+    checkpoint = run.path / CHECKPOINT
+    torch.manual_seed(args.seed)
+    net = CNN(channels=args.channels, hidden=args.hidden)
+    optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, weight_decay=args.weight_decay)
+    generator = torch.Generator().manual_seed(args.seed)
+    state = {"step": 0, "wall_s": 0.0, "loss": float("nan")}
+    if run.resumed and checkpoint.exists():
+        state = _load_checkpoint(checkpoint, net, optimizer, generator)
+    writer = scaffold.tensorboard(run, args.tensorboard, state["step"])
+    session_start, wall_before = time.perf_counter(), state["wall_s"]
+    held_out_mse = None
+
+    def save() -> None:
+        state["wall_s"] = wall_before + time.perf_counter() - session_start
+        _save_checkpoint(checkpoint, net, optimizer, generator, state)
+        net.save(run.path / WEIGHTS)
+
+    bar = tqdm(total=args.steps, initial=state["step"], desc="steps", disable=not args.progress, dynamic_ncols=True)
+    try:
+        while state["step"] < args.steps:
+            batch = torch.randint(len(values), (args.batch_size,), generator=generator)
+            loss = torch.nn.functional.mse_loss(net(planes[batch]).reshape(-1), values[batch])
+            optimizer.zero_grad()
+            loss.backward()
+            optimizer.step()
+            state["step"] += 1
+            state["loss"] = float(loss)
+            writer.add_scalar("train/loss", state["loss"], state["step"])
+            bar.update(1)
+            if state["step"] % args.checkpoint_every == 0 or state["step"] == args.steps:
+                if held_out is not None:
+                    held_out_mse = mean_squared_error(net, held_out[0], held_out[1])
+                    writer.add_scalar("held_out/mse", held_out_mse, state["step"])
+                    bar.set_postfix(loss=f"{state['loss']:.4f}", held_out_mse=f"{held_out_mse:.4f}")
+                else:
+                    bar.set_postfix(loss=f"{state['loss']:.4f}")
+                save()
+    except KeyboardInterrupt:
+        save()  # the steps since the last checkpoint are kept
+        raise
+    finally:
+        bar.close()
+    evaluations = {}
+    if args.eval_games:
+        results = scaffold.evaluate(_agent(run.path / WEIGHTS, args), scaffold.opponent_specs(args.eval_opponents),
+                                    args.eval_games, seed=args.seed)
+        evaluations = {spec: result["score"] for spec, result in results.items()}
+        for spec, score in evaluations.items():
+            writer.add_scalar(f"eval/score_vs_{spec}", score, state["step"])
+        print(f"eval: {scaffold.evaluation_line(results)}", file=sys.stderr)
+    writer.close()
+    summary = {
+        "run_dir": str(run.path),
+        "steps": state["step"],
+        "examples_seen": state["step"] * args.batch_size,
+        "labels": card.get("kind", "unknown"),
+        "positions": len(values),
+        "final_loss": state["loss"],
+        "held_out_mse": held_out_mse,
+        "wall_s": round(wall_before + time.perf_counter() - session_start, 1),
+        "evaluations": evaluations,
+    }
+    if args.promote:
+        summary["promoted"] = str(promote(run, args, summary))
+    print(json.dumps(summary), flush=True)
+    return summary
+
+
+def _agent(weights: Path, args: Args):
+    """The one alpha-beta with the net of ``weights`` as its leaf evaluator, at ``--eval-depth``."""
+    from checkers_agents.alphabeta import AlphaBetaAgent
+
+    return AlphaBetaAgent(depth=args.eval_depth, eval="mcrd-net", weights=str(weights), seed=args.seed)
+
+
+def _save_checkpoint(path: Path, net, optimizer, generator, state: dict) -> None:
+    data = io.BytesIO()
+    torch.save({"net": net.state_dict(), "optimizer": optimizer.state_dict(),
+                "generator": generator.get_state(), "state": dict(state)}, data)
+    scaffold.write_atomic(path, data.getvalue())
+
+
+def _load_checkpoint(path: Path, net, optimizer, generator) -> dict:
+    """Continue from :func:`_save_checkpoint`'s file.
+
+    Raises:
+        WeightsError: the file is missing, truncated, corrupt, or from another network.
+    """
+    data = scaffold.read_checkpoint(path)
+    try:
+        saved = torch.load(io.BytesIO(data), weights_only=True)
+    except Exception as error:  # torch raises several kinds for a damaged zip or pickle
+        raise scaffold.checkpoint_error(path, "is truncated or corrupt", error) from None
+    try:
+        net.load_state_dict(saved["net"])
+        optimizer.load_state_dict(saved["optimizer"])
+        generator.set_state(saved["generator"])
+        return dict(saved["state"])
+    except (KeyError, TypeError, ValueError, RuntimeError) as error:
+        raise scaffold.checkpoint_error(path, "does not match this run's network", error) from None
+
+
+def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
+    """Write the net and a fresh card to ``zoo/<args.promote>``."""
+    labels = {"interpolated": "the MCRD document's pseudo-random games with interpolated labels",
+              "mcrd": "a database of MCRD results (each position's value as MCRD judges it)"}
+    return scaffold.promote(
+        args.promote,
+        "alphabeta",
+        {"eval": "mcrd-net", "depth": args.eval_depth},
+        (run.path / WEIGHTS).read_bytes(),
+        f"The MCRD document's CNN (a convolution over the 3 x 8 x 8 board planes, then fully connected "
+        f"layers, a value in (-1, 1)) trained on {labels.get(summary['labels'], summary['labels'])}, "
+        f"as the leaf evaluator of the one alpha-beta at depth {args.eval_depth}.",
+        {
+            "command": run.command,
+            "budget": f"{summary['steps']} steps x {args.batch_size} positions "
+            f"({summary['examples_seen']} examples from {summary['positions']} positions)",
+            "wall_time_s": summary["wall_s"],
+            "run": run.name,
+            "held_out_mse": summary["held_out_mse"],
+            "evaluations": summary["evaluations"],
+        },
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``checkers train mcrd-net [OPTIONS]``."""
+    args, given = parse_args(argv)
+    scaffold.stop_on_sigterm()
+    train(args, given)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(scaffold.script_main(main))
