@@ -189,7 +189,9 @@ def descend(
     test (``playout.is_king_cycle``) is skipped and another drawn from the same position,
     and the skipped draw counts toward ``max_moves`` as in the design document (its
     ``n_moves++`` comes before the ``continue``); after ``MAX_REDRAWS`` skips in a row the
-    draw is taken anyway. (``guided_descend`` with ``guide_rate = 0``: the launches run that.)
+    draw is taken anyway. (``guided_descend`` with ``guide_rate = 0`` is the same loop and
+    draws the same numbers, a test checks; plain launches run this one, which measured about
+    5 % faster than the guided loop.)
 
     Args:
         mover, opponent, kings, black_to_move: the position (side to move first).
@@ -207,11 +209,30 @@ def descend(
         ``(black_points, capped, plies, skips, state)``: 2/1/0 for a Black win/draw/loss,
         whether the cap decided, plies played, draws skipped.
     """
-    return guided_descend(
-        mover, opponent, kings, black_to_move, parent_kings, parent_mover_kings, grandparent_kings,
-        grandparent_mover_kings, max_moves, king_weight, cycle_check, state, 0.0, empty_net(),
-        np.zeros(3, np.int64), np.zeros(0, np.int64), np.zeros(0), np.zeros(0, np.int64),
-    )
+    legal = count_moves(mover, opponent, kings, black_to_move)
+    draws = 0
+    plies = 0
+    skips = 0
+    skips_in_row = 0
+    while legal > 0 and draws < max_moves:
+        draws += 1
+        state, k = random_below(state, legal)
+        (
+            skipped, mover, opponent, kings, black_to_move,
+            parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
+        ) = play_draw(
+            mover, opponent, kings, black_to_move, k, cycle_check and skips_in_row < MAX_REDRAWS,
+            parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
+        )
+        if skipped:
+            skips += 1
+            skips_in_row += 1
+            continue
+        skips_in_row = 0
+        plies += 1
+        legal = count_moves(mover, opponent, kings, black_to_move)
+    points = black_points(mover, opponent, kings, black_to_move, legal, king_weight)
+    return points, legal > 0, plies, skips, state
 
 
 @numba.njit(cache=True, parallel=True)
@@ -283,26 +304,18 @@ def run_launch(
                 state, other = random_below(state, max(n_arms - 1, 1))
                 arm = proportional_arm(t, n_arms, keep_draw, keep[arms[arm]], other)
             child = arms[arm]
-            points, capped, plies, skips, state = guided_descend(
-                child_movers[child],
-                child_opponents[child],
-                child_kings[child],
-                child_black_to_move,
-                parent_kings,
-                parent_mover_kings,
-                grandparent_kings,
-                grandparent_mover_kings,
-                max_moves,
-                king_weight,
-                cycle_check,
-                state,
-                guide_rate,
-                net,
-                codes,
-                active,
-                scratch,
-                no_record,
-            )
+            if guide_rate > 0.0:
+                points, capped, plies, skips, state = guided_descend(
+                    child_movers[child], child_opponents[child], child_kings[child], child_black_to_move,
+                    parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
+                    max_moves, king_weight, cycle_check, state, guide_rate, net, codes, active, scratch, no_record,
+                )
+            else:
+                points, capped, plies, skips, state = descend(
+                    child_movers[child], child_opponents[child], child_kings[child], child_black_to_move,
+                    parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
+                    max_moves, king_weight, cycle_check, state,
+                )
             child_of[t] = child
             # The children's side to move is the opponent of the side that chose them.
             points_of[t] = WIN_POINTS - points if child_black_to_move else points
