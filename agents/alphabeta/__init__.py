@@ -16,8 +16,9 @@ Spec strings
 ------------
 ``alphabeta:depth=D,time=S,eval=E,weights=W,seed=N``
 
-- ``eval``: ``positional`` (default), ``material``, or a learned net: ``td-minimax`` or
-  ``slow-fast``;
+- ``eval``: ``positional`` (default), ``material``, or a learned net: ``td-minimax``,
+  ``slow-fast`` or ``mcrd-net`` (the MCRD document's CNN, folded into the door:
+  ``checkers_agents.mcrd.net``);
 - ``weights`` (nets only): ``zoo`` (default: the zoo entry's weights of that name), a
   weights file, or ``untrained`` (a net of initial weights from ``seed``, and the name says
   so). ``alphabeta:eval=td-minimax,depth=2`` is the search of ``zoo:td-minimax``.
@@ -101,6 +102,7 @@ EVALS: dict[str, Evaluator | str] = {
     "positional": POSITIONAL,
     "td-minimax": "checkers_agents.td_minimax:load_evaluator",
     "slow-fast": "checkers_agents.slow_fast:load_evaluator",
+    "mcrd-net": "checkers_agents.mcrd.net:load_evaluator",
 }
 
 
@@ -136,7 +138,7 @@ class AlphaBetaAgent(BaseAgent):
         eval: the evaluation: ``positional`` (default: material plus back-rank,
             centre, mobility, advancement and trading-down terms), ``material`` (man 100,
             king 140), or a learned net,
-            ``td-minimax`` or ``slow-fast``.
+            ``td-minimax``, ``slow-fast`` or ``mcrd-net``.
         weights: the net's weights, for a learned ``eval``: ``zoo`` (the default: the zoo
             agent's), a file, or ``untrained``.
         seed: seed of the generator that breaks ties between equally good moves (and of

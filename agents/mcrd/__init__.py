@@ -127,6 +127,35 @@ Backends
     ``agent.backend_used``. Same seed, same playout budget and same backend give the same
     move; the two backends draw different random numbers and agree in distribution (tests).
 
+Guided descents
+    The design document's future work: "It would be interesting to see the result of
+    psuedo random playouts that were partially guided by the neural network", the network
+    being its CNN over the 3 x 8 x 8 planes (``net.py``: built in torch, folded exactly into
+    the alpha-beta search's net door, so the descent kernel runs it as plain arrays).
+    ``guide=`` names the net (``zoo:mcrd-net``, ``zoo:td-minimax``, ``zoo:slow-fast``: any
+    zoo net through that door; a path to an ``mcrd-net`` file; ``untrained`` for tests) and
+    ``guide_rate`` the share of guidance. **Precisely** (``cpu.guided_descend``): at each
+    iteration of the descent loop a uniform ``u`` is drawn, and when ``u < guide_rate`` the
+    move is the net's choice, otherwise the uniform draw as above. **choice**: the net's
+    choice is the legal complete move after which the position is worth least to its side
+    to move (the door's value is the opponent's there), the search's negamax step at depth
+    1; with the slow/fast net, its move reward minus that value, as its search scores moves.
+    **choice**: a move after which the opponent cannot move is taken at once (the rules
+    decide a won position, not the net). **choice**: ties go to the first move in generator
+    order (no random number spent, so a guided descent is reproducible from its stream).
+    **choice** with the king-cycle test: the net chooses only among the moves that pass it
+    (a guided move is never a skipped draw), or among all moves when none passes or when
+    ``MAX_REDRAWS`` random draws were just skipped in a row, as a random draw would then be
+    taken; a guided ply counts toward ``max_moves`` like a draw and ends a run of skips.
+    **choice**: ``u`` is drawn only when ``0 < guide_rate < 1``: unguided descents
+    (``guide_rate=0`` or no guide) draw exactly plain MCRD's numbers and give the same
+    counts with the same seed, and ``guide_rate=1`` makes every move the net's (tests). The
+    net's scratch is allocated once per chunk of a launch, never per ply. **choice**: CPU
+    only: ``backend=cuda`` with a guide is refused with one line, and ``auto`` with a guide
+    chooses ``cpu``. A guided ply costs one forward pass per legal move: about 430 playouts
+    per second on one thread at ``guide_rate=0.5`` with the default net size, against
+    340,000 unguided (``benchmarks/results/mcrd_guided.json``).
+
 What these choices measured to (allocations, budgets, strength) is in ``docs/experiments.md``
 and ``zoo/mcrd/card.json``.
 

@@ -32,6 +32,33 @@ DEFAULT_PLAYOUTS = 20_000
 DEFAULT_LAUNCH = {"cpu": 4096, "cuda": 131_072}
 
 
+#: ``guide=zoo:NAME``: the zoo nets that run through the alpha-beta net door, by name
+#: (their ``alphabeta`` evaluator loaders read the zoo entry's weights).
+GUIDE_NETS = ("mcrd-net", "td-minimax", "slow-fast")
+
+
+def load_guide(guide: str, seed: int | None = None):
+    """The ``Evaluator`` of a ``guide``: ``zoo:NAME`` (one of ``GUIDE_NETS``), ``untrained``
+    (an mcrd-net of initial weights from ``seed``) or a path to an mcrd-net file.
+
+    Raises:
+        WeightsError: missing, corrupt or misfitting weights (the message names the file).
+        ValueError: an unknown zoo name.
+    """
+    from checkers_agents.alphabeta import make_evaluator
+
+    from .net import KIND, UNTRAINED
+
+    if guide == UNTRAINED:
+        return make_evaluator(KIND, UNTRAINED, seed)
+    if guide.startswith("zoo:"):
+        name = guide[len("zoo:"):]
+        if name not in GUIDE_NETS:
+            raise ValueError(f"guide=zoo:NAME takes a net of {', '.join(GUIDE_NETS)}, got {name!r}")
+        return make_evaluator(name, "zoo", seed)
+    return make_evaluator(KIND, guide, seed)
+
+
 def cuda_simulator_enabled() -> bool:
     """Whether numba's CUDA simulator is on (``NUMBA_ENABLE_CUDASIM=1``)."""
     try:
@@ -96,6 +123,14 @@ class MCRDAgent(BaseAgent):
         king_weight: a king's weight in that piece count (default 1, as much as a man).
         cycle_check: skip random moves that undo the mover's last king move, so playouts do
             not shuffle kings back and forth; off only for comparison.
+        guide: a value net that chooses some of the playouts' moves ("guided descents"):
+            ``zoo:NAME`` (a zoo net that runs through the alpha-beta net door: ``mcrd-net``,
+            ``td-minimax``, ``slow-fast``), a path to an ``mcrd-net`` ``.safetensors`` file,
+            or ``untrained`` (an mcrd-net of initial weights from ``seed``; for tests). CPU
+            backend only.
+        guide_rate: probability that a playout's move is the guide's choice (the move
+            after which the opponent's position is worth least) rather than a uniform
+            draw; 0 plays exactly as without a guide.
         seed: seed of the agent's generator.
     """
 
@@ -111,6 +146,8 @@ class MCRDAgent(BaseAgent):
         max_moves: int = 150,
         king_weight: float = 1.0,
         cycle_check: bool = True,
+        guide: str | None = None,
+        guide_rate: float = 0.5,
         seed: int | None = None,
     ):
         super().__init__(seed=seed)
@@ -136,11 +173,25 @@ class MCRDAgent(BaseAgent):
         self.max_moves = max_moves
         self.king_weight = king_weight
         self.cycle_check = cycle_check
+        if isinstance(guide_rate, bool) or not isinstance(guide_rate, (int, float, np.floating, np.integer)) or not (
+            0.0 <= guide_rate <= 1.0
+        ):
+            raise ValueError(f"guide_rate must be a probability from 0 to 1, got {guide_rate!r}")
+        if guide is not None and backend == "cuda":
+            raise ValueError("guide runs on the CPU backend only (backend=cpu or auto); the CUDA kernel has no guide")
+        self.guide = guide
+        self.guide_rate = float(guide_rate)
+        self.guide_evaluator = None if guide is None else load_guide(guide, seed)
         self.backend_used: str | None = None
         self.last_search: SearchResult | None = None
 
     def _backend(self) -> str:
         if self.backend_used is None:
+            if self.guide is not None:  # the guide runs on the CPU only
+                self.backend_used = "cpu"
+                if self.backend == "auto":
+                    logger.info("mcrd: backend=auto chose cpu: a guide runs on the CPU backend only")
+                return self.backend_used
             self.backend_used = resolve_backend(self.backend)
         return self.backend_used
 
@@ -223,7 +274,7 @@ class MCRDAgent(BaseAgent):
             return CudaRunner(*args, max_threads=max(launch, len(children.moves)))
         from .cpu import CpuRunner
 
-        return CpuRunner(*args)
+        return CpuRunner(*args, guide=self.guide_evaluator, guide_rate=self.guide_rate)
 
     def select_move(self, game: Game) -> Move:
         moves = game.legal_moves()

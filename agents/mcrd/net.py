@@ -1,0 +1,390 @@
+"""The MCRD document's network: a small CNN over the 3 x 8 x 8 planes, one value in (-1, 1).
+
+The design document (``docs/design.md`` §5) turns to "Convolutional Neural Networks (CNN)
+for images which use low level layers of neurons that are fully connected only in local
+regions of the input ... and ultimately feed into a set of fully connected layers", over
+"an expanded 3 x 8 x 8 tensor of floats with values of ones and zeros"
+(:func:`checkers_env.encoding.board_planes`: own pieces, opponent pieces, kings, in the side
+to move's frame). Its future work: train that CNN on MCRD's results and guide the playouts
+with it (``agent.MCRDAgent(guide=...)``, "Guided descents" in the package docstring).
+
+The net (:class:`CNN`)::
+
+    planes [N, 3, 8, 8] -> Conv2d(3, C, 3, padding=1) -> ReLU -> flatten [N, 64 C]
+                        -> Linear(64 C, H) -> ReLU -> Linear(H, 1) -> tanh -> [N]
+
+the value of the position for its side to move (1 a win, -1 a loss).
+
+One net for torch and for the numba kernels. A convolution is linear in its input, and
+every cell of the 0/1 planes is a sum of the 128 sparse mover-frame inputs
+(:func:`checkers_env.encoding.active_inputs`): the own-pieces plane is own men + own kings,
+the opponent plane opponent men + opponent kings, the kings plane own kings + opponent
+kings. So the convolution *is* a dense layer over the 128 inputs, ``w_in[i] = conv(x_i) -
+conv(0)`` and ``b_in = conv(0)`` with ``x_i`` the planes of input ``i`` alone
+(:func:`fold`), and the whole net goes through the alpha-beta search's net door
+(``checkers_agents.alphabeta.evaluators.mlp``) unchanged: ``w_in [128, 64 C]``, ReLU,
+``w_mid [H, 64 C]`` (the first Linear), ReLU, and ``tanh(z) = 2 sigmoid(2 z) - 1``: the
+door's "one sigmoid output -> ``2 out - 1``" with the last Linear's weights and bias
+doubled. No kernel knows it is a CNN; the tests check the door's value against the torch
+forward pass.
+
+**choice** sizes: ``C = 8`` channels and ``H = 32`` hidden units by default (the
+document gives none). The folded first layer is ``64 C`` wide whatever the board, so an
+evaluation through the door costs about ``24 x 64 C`` adds and ``64 C x H`` multiply-adds.
+Measured on this machine (one thread of a shared 2-core VM, positions of random games,
+:func:`evaluations_per_s`; guided playouts from ``benchmarks/bench_mcrd_guided.py``, whose
+JSON keeps the figures; plain MCRD ran 340,000 playouts/s there):
+
+==============  ===========  ==============  ============================
+C, H            door width   evaluations/s   guided playouts/s, rate 0.5 / 1
+==============  ===========  ==============  ============================
+4, 16           256          ~ 270,000       ~ 1,600 / 500
+8, 32 (default) 512          ~ 70,000        ~ 430 / 250
+16, 64          1024         ~ 18,000        (not measured)
+==============  ===========  ==============  ============================
+
+A guided ply evaluates every legal move's position (about 8 in a random game), so a guided
+playout costs hundreds of plain ones at any size; ``C = 8, H = 32`` is kept as the default
+for the network's capacity (eight 3 x 3 feature maps, the smallest that sees each piece's
+four diagonal neighbours per plane with room to combine them), and ``C = 4, H = 16`` is
+the size to train when playouts per second matter more; the file records the sizes.
+
+**choice** terminal positions in the search: a side with no legal move ``ply`` plies down
+scores ``-(2 - 0.01 ply)`` (beyond the net's range, sooner wins first), as td-minimax's.
+
+On disk: safetensors (loaded without executing code), torch's ``state_dict`` names
+(``conv.weight [C, 3, 3, 3]``, ``conv.bias``, ``hidden.weight [H, 64 C]``,
+``hidden.bias``, ``output.weight [1, H]``, ``output.bias``) in float32, metadata ``kind``
+= ``mcrd-net``, ``format`` = ``1``, ``channels``, ``hidden``, ``inputs``. Reading a file
+and folding it needs numpy only; building or training a :class:`CNN` needs torch (the
+``train`` extra), and so does ``weights=untrained`` (torch's seeded initialisation).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import struct
+import time
+from pathlib import Path
+
+import numpy as np
+
+from checkers_agents.alphabeta.evaluators import RELU, SIGMOID, Evaluator, mlp
+from checkers_env.encoding import FRAME_CELL
+from checkers_env.errors import WeightsError
+from checkers_env.files import write_atomic
+
+KIND = "mcrd-net"
+FORMAT_VERSION = "1"
+CHANNELS = 8
+HIDDEN = 32
+#: ``weights=untrained``: seeded initial weights, and the agent's name says so.
+UNTRAINED = "untrained"
+INPUT_LAYOUT = (
+    "checkers_env.encoding.board_planes: float32 [N, 3, 8, 8] in the side to move's frame, "
+    "planes own pieces, opponent pieces, kings"
+)
+#: A side with no legal move ``ply`` plies below the root scores ``-(LOSS - LOSS_PER_PLY * ply)``.
+LOSS = 2.0
+LOSS_PER_PLY = 0.01
+TENSORS = ("conv.weight", "conv.bias", "hidden.weight", "hidden.bias", "output.weight", "output.bias")
+
+
+def _torch():
+    try:
+        import torch
+    except ModuleNotFoundError as error:
+        from checkers_env.errors import missing_dependency
+
+        raise missing_dependency(error, "the mcrd-net CNN") or error from None
+    return torch
+
+
+def _module_class():
+    torch = _torch()
+    nn = torch.nn
+
+    class CNN(nn.Module):
+        """The MCRD document's CNN (see the module docstring): planes -> value in (-1, 1).
+
+        Args:
+            channels: convolution channels ``C``.
+            hidden: units ``H`` of the fully connected hidden layer.
+        """
+
+        def __init__(self, channels: int = CHANNELS, hidden: int = HIDDEN):
+            super().__init__()
+            if channels < 1 or hidden < 1:
+                raise ValueError(f"channels and hidden must be positive, got {channels}, {hidden}")
+            self.channels = int(channels)
+            self.hidden_units = int(hidden)
+            self.conv = nn.Conv2d(3, channels, 3, padding=1)
+            self.hidden = nn.Linear(64 * channels, hidden)
+            self.output = nn.Linear(hidden, 1)
+
+        def forward(self, planes):
+            """``planes [N, 3, 8, 8]`` -> values ``[N]`` for each side to move, in (-1, 1)."""
+            x = torch.relu(self.conv(planes)).flatten(1)
+            x = torch.relu(self.hidden(x))
+            return torch.tanh(self.output(x)).squeeze(-1)
+
+        def tensors(self) -> dict[str, np.ndarray]:
+            """The weights as float32 numpy arrays under their ``state_dict`` names."""
+            return {k: v.detach().cpu().numpy().astype(np.float32) for k, v in self.state_dict().items()}
+
+        def save(self, path: str | os.PathLike) -> None:
+            """Write the weights as safetensors with the metadata (atomically)."""
+            save_tensors(path, self.tensors())
+
+        @classmethod
+        def load(cls, path: str | os.PathLike) -> CNN:
+            """Read weights written by :meth:`save`.
+
+            Raises:
+                WeightsError: missing, corrupt, another kind of net, or misfitting shapes.
+            """
+            tensors, channels, hidden = read(path)
+            net = cls(channels, hidden)
+            net.load_state_dict({k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in tensors.items()})
+            return net.eval()
+
+        def to_evaluator(self) -> Evaluator:
+            """The net as the search's leaf evaluator (a folded copy of the current weights)."""
+            return fold(self.tensors())
+
+    return CNN
+
+
+_CNN = None
+
+
+def __getattr__(name):  # ``CNN`` is built on first use, so importing this module needs no torch
+    global _CNN
+    if name == "CNN":
+        if _CNN is None:
+            _CNN = _module_class()
+        return _CNN
+    raise AttributeError(name)
+
+
+def untrained(seed: int | None = None, channels: int = CHANNELS, hidden: int = HIDDEN):
+    """A :class:`CNN` of torch's initial weights, seeded (``0`` for None)."""
+    torch = _torch()
+    with torch.random.fork_rng(devices=[]):
+        torch.manual_seed(0 if seed is None else int(seed))
+        net = __getattr__("CNN")(channels, hidden)
+    return net.eval()
+
+
+# -- folding the convolution into the door -------------------------------------------------
+
+
+def input_cells() -> list[list[tuple[int, int, int]]]:
+    """For each of the 128 sparse inputs, the ``(plane, row, column)`` cells of the 3 x 8 x 8
+    planes it sets to 1 (own men: own pieces; own kings: own pieces and kings; opponent men:
+    opponent pieces; opponent kings: opponent pieces and kings)."""
+    planes_of = ((0,), (0, 2), (1,), (1, 2))
+    cells = []
+    for i in range(128):
+        piece_plane, bit = divmod(i, 32)
+        row, column = divmod(int(FRAME_CELL[bit]), 8)
+        cells.append([(p, row, column) for p in planes_of[piece_plane]])
+    return cells
+
+
+def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
+    """The CNN's tensors (``state_dict`` names) as an exact MLP through the search's door.
+
+    ``w_in[i, 64 c + 8 y + x]`` is the convolution's response at channel ``c``, cell
+    ``(y, x)`` to input ``i`` alone (bias excluded), ``b_in`` the bias per channel spread
+    over the 64 cells (``flatten`` order, as ``nn.Linear`` reads it).
+    """
+    conv_w = np.asarray(tensors["conv.weight"], np.float64)  # [C, 3, 3, 3]
+    conv_b = np.asarray(tensors["conv.bias"], np.float64)
+    channels = conv_w.shape[0]
+    w_in = np.zeros((128, channels, 8, 8))
+    for i, cells in enumerate(input_cells()):
+        for plane, row, column in cells:
+            for y in range(max(row - 1, 0), min(row + 2, 8)):
+                for x in range(max(column - 1, 0), min(column + 2, 8)):
+                    # output (y, x) reads input (y + dy - 1, x + dx - 1) through kernel (dy, dx)
+                    w_in[i, :, y, x] += conv_w[:, plane, row - y + 1, column - x + 1]
+    b_in = np.repeat(conv_b, 64)
+    return mlp(
+        np.ascontiguousarray(w_in.reshape(128, 64 * channels)),
+        np.ascontiguousarray(b_in),
+        np.ascontiguousarray(2.0 * np.asarray(tensors["output.weight"], np.float64)),
+        np.ascontiguousarray(2.0 * np.asarray(tensors["output.bias"], np.float64)),
+        w_mid=np.ascontiguousarray(tensors["hidden.weight"], np.float64),
+        b_mid=np.ascontiguousarray(tensors["hidden.bias"], np.float64),
+        hidden_activation=RELU,
+        output_activation=SIGMOID,
+        loss=LOSS,
+        loss_per_ply=LOSS_PER_PLY,
+        win_bound=1.0,
+    )
+
+
+# -- files ---------------------------------------------------------------------------------
+
+
+def expected_shapes(channels: int, hidden: int) -> dict[str, tuple[int, ...]]:
+    return {
+        "conv.weight": (channels, 3, 3, 3),
+        "conv.bias": (channels,),
+        "hidden.weight": (hidden, 64 * channels),
+        "hidden.bias": (hidden,),
+        "output.weight": (1, hidden),
+        "output.bias": (1,),
+    }
+
+
+def save_tensors(path: str | os.PathLike, tensors: dict[str, np.ndarray]) -> None:
+    """Write a net's tensors with the ``mcrd-net`` metadata (atomically)."""
+    from safetensors.numpy import save
+
+    channels, hidden = tensors["conv.weight"].shape[0], tensors["hidden.weight"].shape[0]
+    metadata = {
+        "kind": KIND, "format": FORMAT_VERSION, "channels": str(channels), "hidden": str(hidden),
+        "inputs": INPUT_LAYOUT,
+    }
+    write_atomic(path, save({k: np.ascontiguousarray(tensors[k], np.float32) for k in TENSORS}, metadata=metadata))
+
+
+def read(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], int, int]:
+    """The tensors, channels and hidden units of an ``mcrd-net`` file.
+
+    Raises:
+        WeightsError: one line naming the file: missing, unreadable, corrupt, not an
+            mcrd-net (metadata kind or format), or tensors of the wrong names or shapes.
+    """
+    from safetensors import SafetensorError
+    from safetensors.numpy import load
+
+    text = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise WeightsError(f"mcrd-net weights file {text!r} does not exist") from None
+    except OSError as error:
+        raise WeightsError(f"cannot read mcrd-net weights file {text!r}: {error}") from None
+    try:
+        tensors = load(data)
+        (size,) = struct.unpack("<Q", data[:8])
+        metadata = json.loads(data[8 : 8 + size]).get("__metadata__") or {}
+    except (SafetensorError, ValueError, TypeError, OverflowError, struct.error) as error:
+        raise WeightsError(f"mcrd-net weights file {text!r} is corrupt or not a safetensors file: {error}") from None
+    if metadata.get("kind") != KIND:
+        raise WeightsError(f"{text!r} is not an mcrd-net weights file (metadata kind {metadata.get('kind')!r})")
+    if metadata.get("format") != FORMAT_VERSION:
+        raise WeightsError(
+            f"{text!r} is mcrd-net format {metadata.get('format')!r}; this version reads format {FORMAT_VERSION}"
+        )
+    try:
+        channels, hidden = int(metadata["channels"]), int(metadata["hidden"])
+    except (KeyError, ValueError):
+        raise WeightsError(f"{text!r} lacks the mcrd-net sizes (metadata channels, hidden)") from None
+    shapes = expected_shapes(channels, hidden)
+    found = {k: tuple(v.shape) for k, v in tensors.items()}
+    if found != shapes:
+        raise WeightsError(
+            f"{text!r} does not fit an mcrd-net of {channels} channels and {hidden} hidden units: tensors "
+            + ", ".join(f"{k} {list(v)}" for k, v in sorted(found.items()))
+            + "; expected "
+            + ", ".join(f"{k} {list(v)}" for k, v in shapes.items())
+        )
+    if not all(np.isfinite(v).all() for v in tensors.values()):
+        raise WeightsError(f"{text!r} holds non-finite weights (NaN or infinity)")
+    return tensors, channels, hidden
+
+
+def zoo_weights() -> Path:
+    """The zoo's trained net (``weights=zoo``)."""
+    from checkers_agents.zoo import zoo_dir
+
+    return zoo_dir() / KIND / "weights.safetensors"
+
+
+def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
+    """``alphabeta:eval=mcrd-net``: ``weights`` is ``zoo``, ``untrained`` (seeded initial
+    weights, needs torch) or a file (numpy only).
+
+    Raises:
+        WeightsError: the file is missing, corrupt or not an mcrd-net; for ``zoo``, the zoo
+            has no trained mcrd-net yet (the message says how to make one).
+    """
+    if weights == UNTRAINED:
+        return untrained(seed).to_evaluator()
+    if weights == "zoo":
+        path = zoo_weights()
+        if not path.exists():
+            raise WeightsError(
+                f"the zoo has no trained mcrd-net: {str(path)!r} does not exist; train one on an MCRD "
+                "database (issue #17's trainer) and save it there, or use weights=FILE or weights=untrained"
+            )
+        weights = str(path)
+    tensors, _, _ = read(weights)
+    return fold(tensors)
+
+
+def evaluations_per_s(evaluator: Evaluator, positions: int = 2000, seconds: float = 0.5, seed: int = 0) -> float:
+    """Door evaluations per second of ``evaluator`` on one thread, over positions of
+    uniformly random games (the figures of the module docstring)."""
+    from checkers_agents.alphabeta.evaluators import evaluate_kernel
+    from checkers_env import Game
+
+    rng = np.random.default_rng(seed)
+    boards = []
+    while len(boards) < positions:
+        game = Game()
+        while not game.is_over() and len(boards) < positions:
+            board = game.board
+            boards.append(board)
+            moves = game.legal_moves()
+            game.play(moves[int(rng.integers(len(moves)))])
+    return _rate(evaluator, boards, seconds)
+
+
+def _rate(evaluator: Evaluator, boards, seconds: float) -> float:
+    import numba
+
+    from checkers_agents.alphabeta.evaluators import MAX_ACTIVE, net_value
+    from checkers_env.board import BLACK
+
+    movers = np.array([b.black if b.turn == BLACK else b.white for b in boards], np.int64)
+    opponents = np.array([b.white if b.turn == BLACK else b.black for b in boards], np.int64)
+    kings = np.array([b.kings for b in boards], np.int64)
+    black = np.array([b.turn == BLACK for b in boards])
+
+    @numba.njit(cache=False)
+    def sweep(movers, opponents, kings, black, net, codes, width):
+        active = np.empty(MAX_ACTIVE, np.int64)
+        scratch = np.empty(2 * width, np.float64)
+        total = 0.0
+        for i in range(movers.shape[0]):
+            total += net_value(movers[i], opponents[i], kings[i], black[i], net, codes, active, scratch)
+        return total
+
+    args = (movers, opponents, kings, black, evaluator.net, evaluator.codes, evaluator.width)
+    sweep(*args)
+    done, started = 0, time.perf_counter()
+    while time.perf_counter() - started < seconds or done == 0:
+        sweep(*args)
+        done += len(boards)
+    return done / (time.perf_counter() - started)
+
+
+__all__ = [
+    "CHANNELS",
+    "HIDDEN",
+    "KIND",
+    "UNTRAINED",
+    "evaluations_per_s",
+    "fold",
+    "load_evaluator",
+    "read",
+    "save_tensors",
+    "untrained",
+    "zoo_weights",
+]

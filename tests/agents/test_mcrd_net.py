@@ -1,0 +1,131 @@
+"""The MCRD document's CNN (``checkers_agents.mcrd.net``): the folded door value equals the
+torch forward pass, its files fail with one clear line, and the spec plays end to end."""
+
+from __future__ import annotations
+
+import json
+import struct
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from checkers_env import Game, WeightsError, make_agent  # noqa: E402
+from checkers_env.board import BLACK  # noqa: E402
+from checkers_env.encoding import board_planes  # noqa: E402
+
+from checkers_agents.alphabeta import EVALS, evaluate, make_evaluator  # noqa: E402
+from checkers_agents.mcrd import net  # noqa: E402
+
+
+def random_boards(count: int, seed: int = 1):
+    """Positions of uniformly random games (both colours to move, kings included)."""
+    rng = np.random.default_rng(seed)
+    boards = []
+    while len(boards) < count:
+        game = Game()
+        while not game.is_over() and len(boards) < count:
+            boards.append(game.board)
+            moves = game.legal_moves()
+            game.play(moves[int(rng.integers(len(moves)))])
+    return boards
+
+
+def torch_values(cnn, boards) -> np.ndarray:
+    columns = [np.array(c, np.int64) for c in zip(*((b.black, b.white, b.kings, b.turn == BLACK) for b in boards))]
+    with torch.no_grad():
+        return cnn(torch.from_numpy(board_planes(*columns))).numpy().astype(np.float64)
+
+
+def door_values(evaluator, boards) -> np.ndarray:
+    return np.array([evaluate(evaluator, *b.mover_bitboards, b.kings, b.turn == BLACK) for b in boards])
+
+
+@pytest.mark.parametrize("channels, hidden", [(8, 32), (3, 5)])
+def test_door_value_is_the_torch_forward_pass(channels, hidden):
+    boards = random_boards(400)
+    assert {b.turn for b in boards} == {0, 1} and any(b.kings for b in boards)
+    cnn = net.untrained(seed=7, channels=channels, hidden=hidden)
+    with torch.no_grad():  # biases away from zero, so every term of the fold is exercised
+        for p in cnn.parameters():
+            p.add_(0.05 * torch.randn_like(p))
+    expected = torch_values(cnn, boards)
+    got = door_values(cnn.to_evaluator(), boards)
+    assert np.abs(expected).max() > 0.05  # not a degenerate net
+    np.testing.assert_allclose(got, expected, atol=2e-5, rtol=0)
+
+
+def test_save_load_round_trip_and_metadata(tmp_path):
+    cnn = net.untrained(seed=3, channels=4, hidden=6)
+    path = tmp_path / "w.safetensors"
+    cnn.save(path)
+    again = net.CNN.load(path)
+    assert (again.channels, again.hidden_units) == (4, 6)
+    boards = random_boards(50)
+    np.testing.assert_array_equal(torch_values(again, boards), torch_values(cnn, boards))
+    np.testing.assert_allclose(door_values(net.load_evaluator(str(path)), boards), torch_values(cnn, boards), atol=2e-5)
+    (size,) = struct.unpack("<Q", path.read_bytes()[:8])
+    meta = json.loads(path.read_bytes()[8 : 8 + size])["__metadata__"]
+    assert meta["kind"] == "mcrd-net" and meta["format"] == "1" and (meta["channels"], meta["hidden"]) == ("4", "6")
+
+
+def _bad_files(tmp_path):
+    from safetensors.numpy import save
+
+    good = net.untrained(seed=1, channels=2, hidden=3).tensors()
+    files = {}
+    files["missing"] = tmp_path / "nothing.safetensors"
+    corrupt = tmp_path / "corrupt.safetensors"
+    corrupt.write_bytes(b"\x10\x00\x00\x00\x00\x00\x00\x00{not json at all")
+    files["corrupt"] = corrupt
+    truncated = tmp_path / "truncated.safetensors"
+    net.save_tensors(truncated, good)
+    truncated.write_bytes(truncated.read_bytes()[:-40])
+    files["truncated"] = truncated
+    other = tmp_path / "td.safetensors"
+    other.write_bytes(save({"hidden.weight": np.zeros((40, 128), np.float32)}, metadata={"format": "td-minimax-v1"}))
+    files["wrong kind"] = other
+    misfit = tmp_path / "misfit.safetensors"
+    meta = {"kind": "mcrd-net", "format": "1", "channels": "2", "hidden": "4"}  # file has 3 hidden units
+    misfit.write_bytes(save(good, metadata=meta))
+    files["shape mismatch"] = misfit
+    future = tmp_path / "future.safetensors"
+    future.write_bytes(save(good, metadata={**meta, "hidden": "3", "format": "99"}))
+    files["format"] = future
+    nan = dict(good)
+    nan["hidden.bias"] = np.full(3, np.nan, np.float32)
+    nan_path = tmp_path / "nan.safetensors"
+    net.save_tensors(nan_path, nan)
+    files["nan"] = nan_path
+    return files
+
+
+def test_bad_weight_files_each_give_one_clear_error_naming_the_file(tmp_path):
+    for what, path in _bad_files(tmp_path).items():
+        for load in (net.load_evaluator, net.CNN.load, lambda p: make_agent(f"alphabeta:eval=mcrd-net,weights={p}")):
+            with pytest.raises(WeightsError) as info:
+                load(str(path))
+            message = str(info.value)
+            assert str(path) in message and "\n" not in message, (what, message)
+
+
+def test_zoo_without_a_trained_net_says_how_to_get_one(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHECKERS_ZOO", str(tmp_path))
+    with pytest.raises(WeightsError, match="no trained mcrd-net.*untrained"):
+        make_agent("alphabeta:eval=mcrd-net,weights=zoo,depth=2")
+
+
+def test_spec_end_to_end_with_an_untrained_net():
+    assert EVALS["mcrd-net"] == "checkers_agents.mcrd.net:load_evaluator"
+    agent = make_agent("alphabeta:eval=mcrd-net,weights=untrained,depth=4,seed=2")
+    assert "weights=untrained" in str(agent)
+    game = Game()
+    for _ in range(6):
+        game.play(agent.select_move(game))
+    assert agent.last_search.depth == 4
+    # ``untrained`` is seeded: the same seed, the same net
+    boards = random_boards(20)
+    a, b = make_evaluator("mcrd-net", "untrained", 5), make_evaluator("mcrd-net", "untrained", 5)
+    np.testing.assert_array_equal(door_values(a, boards), door_values(b, boards))
+    assert not np.array_equal(door_values(a, boards), door_values(make_evaluator("mcrd-net", "untrained", 6), boards))
