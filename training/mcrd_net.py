@@ -82,9 +82,9 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
 
 def _dataset(folder: str) -> tuple[torch.Tensor, torch.Tensor, dict]:
     """Planes, values and the card of a database (its errors name the file)."""
-    from checkers_agents.mcrd.data import load_database, torch_dataset
+    from checkers_agents.mcrd.data import read_card, torch_dataset
 
-    card = load_database(folder).card
+    card = read_card(folder)
     planes, values = torch_dataset(folder).tensors
     return planes, values, card
 

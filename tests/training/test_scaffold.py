@@ -255,10 +255,13 @@ def test_zoo_cards_record_commands_that_run_as_written():
             continue
         for session in command.split(" && "):
             words = shlex.split(session)
-            assert words[:2] == ["checkers", "train"] and words[2] == card["kind"], session
-            args, _ = importlib.import_module(TRAINERS[words[2]]).parse_args(words[3:])
+            trainer = words[2]
+            assert words[:2] == ["checkers", "train"] and trainer in TRAINERS, session
+            # The trainer makes the card's agent: its own kind, or the alpha-beta with its net.
+            assert trainer == card["kind"] or card["params"].get("eval") == trainer, session
+            args, _ = importlib.import_module(TRAINERS[trainer]).parse_args(words[3:])
             for spec in scaffold.opponent_specs(args.eval_opponents):
                 assert "weights=" not in spec, f"{path}: evaluation opponent {spec} needs a file"
-            assert not args.resume or args.resume.startswith(f"runs/{card['kind']}/"), session
+            assert not args.resume or args.resume.startswith(f"runs/{trainer}/"), session
         checked += 1
-    assert checked == 3
+    assert checked >= 3
