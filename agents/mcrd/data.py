@@ -342,7 +342,7 @@ def _selfplay_positions(params: dict, seed: int) -> tuple[list[Board], list[int]
 
     agent = MCRDAgent(playouts=params["selfplay_playouts"], backend=params["backend"], seed=seed)
     game = Game()
-    while not game.is_over:
+    while not game.is_over():
         game.play(agent.select_move(game))
     boards = game.boards[:-1]
     return boards, list(range(len(boards)))
@@ -385,6 +385,8 @@ def build_mcrd_shard(params: dict, seed: int, shard: int) -> dict[str, np.ndarra
             game += 1
             play = _selfplay_positions if source == SOURCE_SELFPLAY else _pseudo_random_positions
             boards, plies = play(params, game_seed)
+            if game > 1000 and not picked:
+                raise RuntimeError(f"shard {shard}: 1000 games gave no position to label")
             take = min(params["per_game"], quota - got, len(boards))
             for i in sorted(rng.choice(len(boards), size=take, replace=False).tolist()):
                 if len(boards[i].legal_moves()) <= MAX_CHILDREN:
