@@ -255,3 +255,19 @@ def test_broken_databases_give_one_clear_error(mcrd_db, tmp_path):
     (old / "card.json").unlink()
     with pytest.raises(DatabaseError, match="missing card"):
         load_database(old)
+
+
+# -- the command line -----------------------------------------------------------------------------
+
+
+def test_cli_data_games_and_bad_values(tmp_path, capsys):
+    from checkers_evaluation.cli import main
+
+    out = tmp_path / "games"
+    assert main(["data", "games", "--games", "3", "--out", str(out), "--seed", "2", "--no-progress"]) == 0
+    assert "3 games" in capsys.readouterr().out
+    assert load_database(out)["game_index"].tolist() == [0, 1, 2]
+    assert main(["data", "games", "--games", "0", "--out", str(out)]) == 2
+    assert main(["data", "mcrd", "--positions", "2", "--playouts", "8", "--out", str(out), "--minimax-rate", "1.5"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 2 and all(line.startswith("checkers data") for line in err)
