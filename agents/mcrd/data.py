@@ -74,14 +74,18 @@ Storage
     (``complete: false``) and again at the end; a resumed run must have the same parameters.
 
 Parallelism
-    **choice**: a process pool over shards (``workers``, ``spawn`` processes each with
-    ``numba`` threads = cores / workers), since a shard is mostly serial Python glue around
-    short kernel calls at the budgets a database uses; MCRD's own ``prange`` threads still
-    serve ``workers=1``. ``benchmarks/bench_mcrd_data.py`` measures both. ``ray=True`` (or
-    an address) sends one Ray task per shard to a cluster; the shard's bytes come back to
-    this process, which writes them, so no shared file system is needed and the data are
-    those of a local run. ``backend`` (``auto|cpu|cuda``) passes through to ``MCRDAgent``;
-    the two backends draw different random numbers, so the card records the backend used.
+    ``workers=1`` (the default) builds the shards in this process, where MCRD's own
+    ``prange`` threads use every core; ``workers=K`` runs a process pool of ``spawn``
+    processes over shards, each with ``numba`` threads = cores / K. **choice**: measured
+    (``benchmarks/bench_mcrd_data.py``, 2 shared cores, 64 positions at 2000 playouts in
+    shards of 16): 66 positions/s with ``workers=1`` against 42 with ``workers=2`` (the
+    pool's start-up and its single-threaded searches cost more than the Python glue it
+    overlaps), so the default is one process; the pool pays off with many cores and
+    large runs. ``ray=True`` (or an address) sends one Ray task per shard to a cluster;
+    the shard's bytes come back to this process, which writes them, so no shared file
+    system is needed and the data are those of a local run. ``backend``
+    (``auto|cpu|cuda``) passes through to ``MCRDAgent``; the two backends draw different
+    random numbers, so the card records the backend used.
 """
 
 from __future__ import annotations
