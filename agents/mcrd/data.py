@@ -1,0 +1,757 @@
+"""Training data for the MCRD networks (issue #17): pseudo-random games with interpolated
+labels, and a database of positions labelled by MCRD searches.
+
+    >>> from checkers_agents.mcrd.data import play_pseudo_random_games
+    >>> games = play_pseudo_random_games(2, seed=1)
+    >>> bool(abs(games["value"]).max() <= 1.0)
+    True
+
+What the MCRD design document says ("Generating Training Data", "MCRD Trained Neural
+Network") and what was chosen here where it is silent (**choice**):
+
+Pseudo-random games (``kind = "interpolated"``)
+    "On each move, a random number would be drawn. If the number was even, the next move
+    would be randomly selected. Otherwise, the move would be selected using a simple piece
+    count evaluation with minimax." One numba kernel (:func:`games_kernel`) plays each game
+    from the start position: every ply draws ``r`` uniformly in ``[0, 2**30)``; when
+    ``r < minimax_rate * 2**30`` (default 0.5, the document's odd number) the move is the
+    suite's one alpha-beta search (``checkers_agents.alphabeta.kernel.search_to_depth``)
+    with the ``material`` evaluator (man 100, king 140), root moves in ``generate_moves``
+    order and exact ties broken uniformly (``pick_tied``) on the game's xorshift stream;
+    otherwise the move is ``random_below(n)`` of the ``n`` complete legal moves in
+    ``generate_moves`` order (each capture path one move). The search sees the game's draw
+    rules (repetition keys, plies since progress) as the ``alphabeta`` agent does.
+    **choice**: ``minimax_depth=3`` by default (the document gives none): the mover's
+    move, the reply and the mover's next move, captures searched on to quiet positions.
+    Measured here (2 shared cores, one thread, 200 games): depth 1 1.8 M positions/s,
+    depth 2 0.77 M, depth 3 0.30 M, depth 4 0.11 M; depth 3 is the deepest that costs
+    nothing next to the MCRD labels (``benchmarks/bench_mcrd_data.py``).
+    **choice**: the document's king weight is not given: the suite's material evaluator's
+    140 is used (a "simple piece count" that still prefers crowning).
+    Games end by the game's rules (``checkers_env.game_state.end_of_game``, default
+    ``Rules()``: no legal move loses, threefold repetition, 80 plies without progress, 400
+    plies). Game ``g`` plays on the stream ``seed_state(seed, g)`` alone, so a game does
+    not depend on the shard it falls in.
+
+Interpolated labels
+    "I interpolated from 0 to 1 or -1 (depending on win or loss) from the start to the end
+    of the game." At ply ``i`` of a game of ``L`` plies with result ``r`` (+1 Black won,
+    -1 White won, 0 a draw) Black's label is ``r * i / L``. **choice**: the value stored is
+    from the side to move's view (negated when White moves), because the networks see the
+    mover's frame (``checkers_env.encoding.board_planes``). **choice**: every position of
+    the game is kept, the final one (``i = L``, the decided position) included; its
+    ``move_kind`` is -1 (no move was played from it), 0 random, 1 minimax otherwise.
+
+The MCRD database (``kind = "mcrd"``)
+    "Instead of making up the label values, I will instead create a database of the results
+    of MCRD from certain board states and use their values to train the CNN." Each shard
+    draws positions (seeded by ``(seed, shard)`` only) from two sources: pseudo-random games
+    as above (``source`` 0) and MCRD self-play games (``source`` 1, ``MCRDAgent`` with
+    ``selfplay_playouts`` against itself under ``Rules()``). **choice**: a share
+    ``selfplay_fraction`` (default 0.5) of a shard's positions comes from self-play, the
+    rest from pseudo-random games; each game gives at most ``per_game`` (default 8)
+    positions, drawn without replacement among its undecided positions (the final position
+    of a game is decided and never drawn). Each position is labelled by one
+    ``MCRDAgent(playouts=playouts, backend=backend).search(board)``, one agent per shard
+    seeded from ``(seed, shard)``. **choice**: the search is given the bare ``Board``, not
+    the game, so the label is a function of the position alone, which is all a network
+    sees (the game's history would change it through the draw rules).
+    Per position: the bitboards, the side to move, per child (at most ``MAX_CHILDREN`` = 64,
+    padded; a position with more is skipped and counted) the move, the doubled ``wins``,
+    ``draws``, ``losses`` and ``playouts``; ``chosen`` (the child MCRD plays); the value
+    ``2 s - 1`` of the chosen child's score rate ``s = wins / (2 playouts)``, from the
+    mover's view; the budget. **choice**: child ``j`` is ``board.legal_moves()[j]`` (sorted
+    by path, MCRD's own order), and its path of squares is stored too (``move_path``, 0
+    padded, ``MAX_PATH`` squares) so the data reads without the engine.
+
+Storage
+    A database folder holds ``card.json`` (format version, kind, every parameter, seed,
+    commit, counts, wall time) and shards ``shard-00000.npz`` ... (``np.savez`` into memory,
+    then ``checkers_env.files.write_atomic``; no pickle: every array is numeric or a plain
+    string). Shard ``k`` depends on ``(seed, k)`` and the parameters only: a run that was
+    killed resumes (``*.tmp`` leftovers are removed, valid shards are kept, missing or
+    invalid ones are built) and gives byte-identical shards. The card is written first
+    (``complete: false``) and again at the end; a resumed run must have the same parameters.
+
+Parallelism
+    ``workers=1`` (the default) builds the shards in this process, where MCRD's own
+    ``prange`` threads use every core; ``workers=K`` runs a process pool of ``spawn``
+    processes over shards, each with ``numba`` threads = cores / K. **choice**: measured
+    (``benchmarks/bench_mcrd_data.py``, 2 shared cores, 64 positions at 2000 playouts in
+    shards of 16): 66 positions/s with ``workers=1`` against 42 with ``workers=2`` (the
+    pool's start-up and its single-threaded searches cost more than the Python glue it
+    overlaps), so the default is one process; the pool pays off with many cores and
+    large runs. ``ray=True`` (or an address) sends one Ray task per shard to a cluster;
+    the shard's bytes come back to this process, which writes them, so no shared file
+    system is needed and the data are those of a local run. ``backend``
+    (``auto|cpu|cuda``) passes through to ``MCRDAgent``; the two backends draw different
+    random numbers, so the card records the backend used.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import os
+import time
+import zipfile
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from checkers_env import BLACK, WHITE, Board, Game, Rules
+from checkers_env.bitboard import apply_move
+from checkers_env.errors import CheckersError
+from checkers_env.files import write_atomic, write_json_atomic
+from checkers_env.game_state import (
+    COLOR_BLACK,
+    COLOR_WHITE,
+    END_NONE,
+    RULE_MAX_PLIES,
+    RULE_NO_PROGRESS_PLIES,
+    RULE_REPETITION,
+    end_of_game,
+    history_for,
+    is_progress,
+    position_key,
+    quiet_after,
+    remember_position,
+    winner_of,
+)
+from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below, seed_state
+
+from checkers_agents.alphabeta.evaluators import MATERIAL
+from checkers_agents.alphabeta.kernel import TT_FIELDS, memory_sizes, search_to_depth
+
+#: Version of the shard and card layout; a database of another version is refused.
+FORMAT_VERSION = 1
+KINDS = ("interpolated", "mcrd")
+#: Children stored per position (a position with more legal moves is skipped).
+MAX_CHILDREN = 64
+#: Squares of a stored move path: the start and up to 12 landings (12 captures at most).
+MAX_PATH = 13
+#: Transposition table of the games' shallow searches: ``2**TT_BITS`` entries.
+TT_BITS = 12
+CARD = "card.json"
+SOURCE_PSEUDO_RANDOM, SOURCE_SELFPLAY = 0, 1
+MOVE_RANDOM, MOVE_MINIMAX, MOVE_NONE = 0, 1, -1
+
+#: Defaults: the document's values where it gives one.
+DEFAULT_MINIMAX_RATE = 0.5
+DEFAULT_MINIMAX_DEPTH = 3
+DEFAULT_GAMES_PER_SHARD = 100
+DEFAULT_POSITIONS_PER_SHARD = 256
+DEFAULT_SELFPLAY_FRACTION = 0.5
+DEFAULT_SELFPLAY_PLAYOUTS = 200
+DEFAULT_PER_GAME = 8
+
+#: Arrays of each kind's shards (besides ``format_version``, ``kind``, ``shard``, ``seed``).
+GAME_ARRAYS = (
+    "black", "white", "kings", "black_to_move", "value", "game", "ply", "length", "result", "move_kind",
+)
+GAME_TABLE_ARRAYS = ("game_index", "game_length", "game_result", "game_end")
+MCRD_ARRAYS = (
+    "black", "white", "kings", "black_to_move", "value", "budget", "source", "source_ply", "n_children",
+    "move_path", "wins", "draws", "losses", "playouts", "chosen",
+)
+
+
+class DatabaseError(CheckersError):
+    """A training database that is missing, truncated, corrupt, of another format version
+    or inconsistent with its card; the message names the file."""
+
+
+# -- the pseudo-random games ------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def games_kernel(
+    seed, first_game, games, start_black, start_white, start_kings, start_black_to_move, minimax_rate, depth,
+    rules, codes, scoring, table, ints, floats,
+    out_black, out_white, out_kings, out_btm, out_game, out_ply, out_kind, game_length, game_result, game_end,
+):
+    """Play games ``first_game .. first_game + games - 1`` (game ``g`` on the xorshift
+    stream ``seed_state(seed, g)``) and write every position.
+
+    Args:
+        seed, first_game, games: which games.
+        start_*: the start position of every game.
+        minimax_rate: probability of the material minimax move (else a uniform one).
+        depth: the minimax depth.
+        rules: ``int64[RULE_FIELDS]`` (a move cap is required: it bounds the buffers).
+        codes, scoring, table, ints, floats: the search's evaluator and memory
+            (``alphabeta.kernel.memory_sizes`` with width 1).
+        out_*: per position (``games * (max_plies + 1)`` rows at least).
+        game_length, game_result, game_end: per game: plies, +1/-1/0, ``END_*``.
+
+    Returns:
+        ``(positions written, nodes searched)``.
+    """
+    cap = rules[RULE_MAX_PLIES]
+    keys = np.zeros((1, history_for(rules)), dtype=np.int64)
+    moves = np.empty((MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
+    table_values = table.view(np.float64)
+    threshold = np.int64(minimax_rate * (1 << 30))
+    repetition = rules[RULE_REPETITION]
+    no_progress = rules[RULE_NO_PROGRESS_PLIES]
+    generation = 0
+    n = 0
+    nodes = 0
+    for j in range(games):
+        g = first_game + j
+        rng = seed_state(seed, g)
+        black = start_black_to_move
+        mover = start_black if black else start_white
+        opponent = start_white if black else start_black
+        kings = start_kings
+        quiet = 0
+        ply = 0
+        keys[0, 0] = position_key(start_black, start_white)
+        end = END_NONE
+        while True:
+            count = generate_moves(mover, opponent, kings, black, moves)
+            b = mover if black else opponent
+            w = opponent if black else mover
+            out_black[n] = b
+            out_white[n] = w
+            out_kings[n] = kings
+            out_btm[n] = black
+            out_game[n] = g
+            out_ply[n] = ply
+            end = end_of_game(count > 0, ply, quiet, keys, 0, position_key(b, w), rules)
+            if end != END_NONE or ply >= cap:
+                out_kind[n] = MOVE_NONE
+                n += 1
+                break
+            rng, r = random_below(rng, 1 << 30)
+            if r < threshold:
+                n_draws = min(quiet + 1, keys.shape[1]) if repetition > 0 else 0
+                _v, _d, _c, used, generation, choice, rng = search_to_depth(
+                    mover, opponent, kings, black, depth, depth, 0, None, codes, scoring, True, True,
+                    keys[0], n_draws, quiet, no_progress, generation, table, table_values, ints, floats, 1, rng,
+                )
+                nodes += used
+                out_kind[n] = MOVE_MINIMAX
+            else:
+                rng, choice = random_below(rng, count)
+                out_kind[n] = MOVE_RANDOM
+            n += 1
+            frm = moves[choice, FROM]
+            captured = moves[choice, CAPTURED]
+            progress = is_progress(kings, frm, captured)
+            m, o, k = apply_move(mover, opponent, kings, black, frm, moves[choice, TO], captured)
+            quiet = quiet_after(quiet, progress)
+            mover, opponent, kings, black = o, m, k, not black
+            ply += 1
+            b = mover if black else opponent
+            w = opponent if black else mover
+            remember_position(keys, 0, quiet, position_key(b, w))
+        winner = winner_of(end, COLOR_BLACK if black else COLOR_WHITE)
+        game_length[j] = ply
+        game_result[j] = 1 if winner == COLOR_BLACK else (-1 if winner == COLOR_WHITE else 0)
+        game_end[j] = end
+    return n, nodes
+
+
+def interpolated_values(ply, length, result, black_to_move) -> np.ndarray:
+    """The document's labels from the side to move's view: Black's ``result * ply /
+    length``, negated where White moves (float32; arrays of one length)."""
+    ply = np.asarray(ply, np.float64)
+    length = np.maximum(np.asarray(length, np.float64), 1.0)
+    black_value = np.asarray(result, np.float64) * ply / length
+    return np.where(np.asarray(black_to_move) != 0, black_value, -black_value).astype(np.float32)
+
+
+def _rules(rules: Rules | None) -> np.ndarray:
+    rules = Rules() if rules is None else rules
+    if rules.max_plies is None:
+        raise ValueError("pseudo-random games need a move cap (Rules.max_plies): it bounds their buffers")
+    return rules.as_array()
+
+
+def play_pseudo_random_games(
+    games: int,
+    seed: int = 0,
+    minimax_rate: float = DEFAULT_MINIMAX_RATE,
+    minimax_depth: int = DEFAULT_MINIMAX_DEPTH,
+    rules: Rules | None = None,
+    first_game: int = 0,
+    start: Board | None = None,
+) -> dict[str, np.ndarray]:
+    """Play the document's pseudo-random games and label their positions.
+
+    Args:
+        games: how many games.
+        seed: the seed; game ``g`` plays on stream ``(seed, g)``.
+        minimax_rate: probability that a move is the material minimax choice.
+        minimax_depth: its depth in plies.
+        rules: the draw rules (default ``Rules()``; a move cap is required).
+        first_game: index of the first game.
+        start: the start position (default the game's).
+
+    Returns:
+        Per position ``GAME_ARRAYS`` (bitboards ``int64``, ``black_to_move`` bool,
+        ``value`` float32 from the mover's view, ``game``, ``ply``, ``length``, ``result``,
+        ``move_kind``), and per game ``GAME_TABLE_ARRAYS``.
+    """
+    _check_int("games", games, 0)
+    _check_int("seed", seed, 0, 2**62)
+    _check_int("minimax_depth", minimax_depth, 1, 64)
+    if not 0.0 <= minimax_rate <= 1.0:
+        raise ValueError(f"minimax_rate must be in [0, 1], got {minimax_rate!r}")
+    rules_array = _rules(rules)
+    start = Board() if start is None else start
+    rows = games * (int(rules_array[RULE_MAX_PLIES]) + 1)
+    out = {
+        "black": np.zeros(rows, np.int64), "white": np.zeros(rows, np.int64), "kings": np.zeros(rows, np.int64),
+        "black_to_move": np.zeros(rows, np.bool_), "game": np.zeros(rows, np.int64), "ply": np.zeros(rows, np.int32),
+        "move_kind": np.zeros(rows, np.int8),
+    }
+    table_ = {
+        "game_length": np.zeros(games, np.int32), "game_result": np.zeros(games, np.int8),
+        "game_end": np.zeros(games, np.int8),
+    }
+    ints, floats = memory_sizes(1)
+    scoring = np.array([MATERIAL.loss, MATERIAL.loss_per_ply, 1.0, MATERIAL.win_bound, MATERIAL.tie_margin])
+    n, _nodes = games_kernel(
+        seed, first_game, games, start.black, start.white, start.kings, start.turn == BLACK, float(minimax_rate),
+        minimax_depth, rules_array, MATERIAL.codes, scoring, np.zeros((1 << TT_BITS, TT_FIELDS), np.int64),
+        np.zeros(ints, np.int64), np.zeros(floats, np.float64),
+        out["black"], out["white"], out["kings"], out["black_to_move"], out["game"], out["ply"], out["move_kind"],
+        table_["game_length"], table_["game_result"], table_["game_end"],
+    )
+    out = {name: array[:n].copy() for name, array in out.items()}
+    local = out["game"] - first_game
+    out["length"] = table_["game_length"][local]
+    out["result"] = table_["game_result"][local]
+    out["value"] = interpolated_values(out["ply"], out["length"], out["result"], out["black_to_move"])
+    out["game_index"] = np.arange(first_game, first_game + games, dtype=np.int64)
+    out.update(table_)
+    return {name: out[name] for name in GAME_ARRAYS + GAME_TABLE_ARRAYS}
+
+
+# -- the MCRD database ---------------------------------------------------------------------------
+
+
+def _substream(seed: int, *path: int) -> int:
+    """A seed in ``[0, 2**62)`` for the stream ``(seed, *path)`` (numpy's SeedSequence)."""
+    return int(np.random.SeedSequence([seed, *path]).generate_state(1, np.uint64)[0] >> np.uint64(2))
+
+
+def _selfplay_positions(params: dict, seed: int) -> tuple[list[Board], list[int]]:
+    """One MCRD self-play game: its undecided positions and their plies."""
+    from .agent import MCRDAgent
+
+    agent = MCRDAgent(playouts=params["selfplay_playouts"], backend=params["backend"], seed=seed)
+    game = Game()
+    while not game.is_over():
+        game.play(agent.select_move(game))
+    boards = game.boards[:-1]
+    return boards, list(range(len(boards)))
+
+
+def _pseudo_random_positions(params: dict, seed: int) -> tuple[list[Board], list[int]]:
+    """One pseudo-random game: its undecided positions and their plies."""
+    data = play_pseudo_random_games(1, seed, params["minimax_rate"], params["minimax_depth"])
+    keep = data["move_kind"] != MOVE_NONE
+    boards = [
+        Board(int(b), int(w), int(k), BLACK if t else WHITE)
+        for b, w, k, t in zip(data["black"][keep], data["white"][keep], data["kings"][keep], data["black_to_move"][keep])
+    ]
+    return boards, data["ply"][keep].tolist()
+
+
+def shard_count(kind: str, params: dict) -> int:
+    """The records a database holds: games (``interpolated``) or positions (``mcrd``)."""
+    return params["games"] if kind == "interpolated" else params["positions"]
+
+
+def _shard_sizes(kind: str, params: dict) -> list[int]:
+    total, size = shard_count(kind, params), params["shard_size"]
+    return [min(size, total - start) for start in range(0, total, size)]
+
+
+def build_mcrd_shard(params: dict, seed: int, shard: int) -> dict[str, np.ndarray]:
+    """The arrays of shard ``shard`` of an MCRD database (``MCRD_ARRAYS``)."""
+    from .agent import MCRDAgent
+
+    size = _shard_sizes("mcrd", params)[shard]
+    rng = np.random.default_rng([seed, shard, 0])
+    n_self = int(round(size * params["selfplay_fraction"]))
+    picked: list[tuple[Board, int, int]] = []
+    for source, quota in ((SOURCE_PSEUDO_RANDOM, size - n_self), (SOURCE_SELFPLAY, n_self)):
+        got = 0
+        game = 0
+        while got < quota:
+            game_seed = _substream(seed, shard, 1 + source, game)
+            game += 1
+            play = _selfplay_positions if source == SOURCE_SELFPLAY else _pseudo_random_positions
+            boards, plies = play(params, game_seed)
+            if game > 1000 and not picked:
+                raise RuntimeError(f"shard {shard}: 1000 games gave no position to label")
+            take = min(params["per_game"], quota - got, len(boards))
+            for i in sorted(rng.choice(len(boards), size=take, replace=False).tolist()):
+                if len(boards[i].legal_moves()) <= MAX_CHILDREN:
+                    picked.append((boards[i], source, plies[i]))
+                    got += 1
+    n = len(picked)
+    out = {
+        "black": np.zeros(n, np.int64), "white": np.zeros(n, np.int64), "kings": np.zeros(n, np.int64),
+        "black_to_move": np.zeros(n, np.bool_), "value": np.zeros(n, np.float32),
+        "budget": np.full(n, params["playouts"], np.int64), "source": np.zeros(n, np.int8),
+        "source_ply": np.zeros(n, np.int32), "n_children": np.zeros(n, np.int8),
+        "move_path": np.zeros((n, MAX_CHILDREN, MAX_PATH), np.int8),
+        "wins": np.zeros((n, MAX_CHILDREN), np.int64), "draws": np.zeros((n, MAX_CHILDREN), np.int64),
+        "losses": np.zeros((n, MAX_CHILDREN), np.int64), "playouts": np.zeros((n, MAX_CHILDREN), np.int64),
+        "chosen": np.zeros(n, np.int8),
+    }
+    labeller = MCRDAgent(playouts=params["playouts"], backend=params["backend"], seed=_substream(seed, shard, 0))
+    for i, (board, source, ply) in enumerate(picked):
+        result = labeller.search(board)
+        c = len(result.moves)
+        wins, draws, playouts = result.wins, result.draws, result.playouts
+        won = (wins - draws) // 2
+        out["black"][i], out["white"][i], out["kings"][i] = board.black, board.white, board.kings
+        out["black_to_move"][i] = board.turn == BLACK
+        out["source"][i], out["source_ply"][i], out["n_children"][i] = source, ply, c
+        for j, move in enumerate(result.moves):
+            out["move_path"][i, j, : len(move.path)] = move.path
+        out["wins"][i, :c], out["draws"][i, :c], out["playouts"][i, :c] = wins, draws, playouts
+        out["losses"][i, :c] = playouts - won - draws
+        out["chosen"][i] = result.chosen
+        rate = wins[result.chosen] / max(2 * playouts[result.chosen], 1)
+        out["value"][i] = 2.0 * rate - 1.0
+    return out
+
+
+def build_games_shard(params: dict, seed: int, shard: int) -> dict[str, np.ndarray]:
+    """The arrays of shard ``shard`` of a pseudo-random games database."""
+    size = _shard_sizes("interpolated", params)[shard]
+    return play_pseudo_random_games(
+        size, seed, params["minimax_rate"], params["minimax_depth"], first_game=shard * params["shard_size"]
+    )
+
+
+def shard_bytes(kind: str, params: dict, seed: int, shard: int) -> bytes:
+    """Build shard ``shard`` and return its ``.npz`` file's bytes (what a worker sends back)."""
+    build = build_games_shard if kind == "interpolated" else build_mcrd_shard
+    arrays = build(params, seed, shard)
+    buffer = io.BytesIO()
+    np.savez(
+        buffer, format_version=np.int64(FORMAT_VERSION), kind=np.str_(kind), shard=np.int64(shard),
+        seed=np.int64(seed), **arrays,
+    )
+    return buffer.getvalue()
+
+
+# -- files ------------------------------------------------------------------------------------------
+
+
+def shard_path(folder: str | os.PathLike, shard: int) -> Path:
+    return Path(folder) / f"shard-{shard:05d}.npz"
+
+
+def read_shard(path: str | os.PathLike, kind: str | None = None, shard: int | None = None) -> dict[str, np.ndarray]:
+    """Every array of one shard, checked (version, kind, index, complete arrays).
+
+    Raises:
+        DatabaseError: missing, corrupt, truncated, of another format version, or not the
+            shard expected.
+    """
+    path = Path(path)
+    if not path.is_file():
+        raise DatabaseError(f"{path}: shard missing")
+    try:
+        with np.load(path, allow_pickle=False) as npz:
+            arrays = {name: npz[name] for name in npz.files}
+    except (zipfile.BadZipFile, ValueError, EOFError, OSError, KeyError) as error:
+        raise DatabaseError(f"{path}: corrupt or truncated shard ({type(error).__name__}: {error})") from None
+    version = arrays.get("format_version")
+    if version is None or int(version) != FORMAT_VERSION:
+        raise DatabaseError(f"{path}: shard of format version {None if version is None else int(version)}, "
+                            f"this code reads version {FORMAT_VERSION}")
+    got_kind = str(arrays.get("kind", ""))
+    if kind is not None and got_kind != kind:
+        raise DatabaseError(f"{path}: a shard of kind {got_kind!r}, the card says {kind!r}")
+    if shard is not None and int(arrays.get("shard", -1)) != shard:
+        raise DatabaseError(f"{path}: holds shard {int(arrays.get('shard', -1))}, expected {shard}")
+    names = GAME_ARRAYS + GAME_TABLE_ARRAYS if got_kind == "interpolated" else MCRD_ARRAYS
+    missing = [name for name in names if name not in arrays]
+    if missing:
+        raise DatabaseError(f"{path}: shard lacks arrays {', '.join(missing)}")
+    return arrays
+
+
+def read_card(folder: str | os.PathLike) -> dict:
+    """The card of a database folder, checked for its format version."""
+    path = Path(folder) / CARD
+    if not path.is_file():
+        raise DatabaseError(f"{path}: missing card (not a database folder, or generation never started)")
+    try:
+        card = json.loads(path.read_text())
+    except (ValueError, OSError) as error:
+        raise DatabaseError(f"{path}: unreadable card ({error})") from None
+    if not isinstance(card, dict) or card.get("format_version") != FORMAT_VERSION:
+        version = card.get("format_version") if isinstance(card, dict) else None
+        raise DatabaseError(f"{path}: card of format version {version}, this code reads version {FORMAT_VERSION}")
+    if card.get("kind") not in KINDS:
+        raise DatabaseError(f"{path}: unknown kind {card.get('kind')!r}")
+    return card
+
+
+def _shard_records(kind: str, arrays: dict) -> int:
+    return len(arrays["game_index"]) if kind == "interpolated" else len(arrays["value"])
+
+
+# -- generation ------------------------------------------------------------------------------------
+
+
+def _worker_init(threads: int) -> None:
+    numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
+
+
+def generate(
+    folder: str | os.PathLike,
+    kind: str,
+    params: dict,
+    seed: int = 0,
+    workers: int = 1,
+    ray: bool | str = False,
+    progress: bool = True,
+) -> dict:
+    """Build (or finish) a database in ``folder``; returns its card.
+
+    Args:
+        folder: the database folder (created).
+        kind: ``interpolated`` or ``mcrd``.
+        params: the kind's parameters (see :func:`games_params`, :func:`mcrd_params`).
+        seed: the seed; shard ``k`` depends on ``(seed, k)`` and ``params`` only.
+        workers: processes over shards (1: in this process).
+        ray: ``True`` (a local or already initialised Ray) or a cluster address: one Ray
+            task per shard.
+        progress: show a progress bar.
+
+    Raises:
+        DatabaseError: the folder holds a database of another kind, version or parameters.
+    """
+    if kind not in KINDS:
+        raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
+    _check_int("seed", seed, 0, 2**62)
+    _check_int("workers", workers, 1)
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    started = time.perf_counter()
+    from checkers_training.scaffold import git_commit
+
+    card_path = folder / CARD
+    if card_path.exists():
+        old = read_card(folder)
+        if old["kind"] != kind or old["params"] != params or old["seed"] != seed:
+            raise DatabaseError(
+                f"{card_path}: a {old['kind']} database with other parameters or seed "
+                f"(params {old['params']}, seed {old['seed']}); use another folder"
+            )
+    for leftover in folder.glob("*.tmp"):  # a killed write's temporary file
+        leftover.unlink()
+    sizes = _shard_sizes(kind, params)
+    card = {
+        "format_version": FORMAT_VERSION, "kind": kind, "params": params, "seed": seed, "commit": git_commit(),
+        "shards": len(sizes), "complete": False,
+    }
+    write_json_atomic(card_path, card)
+    counts: dict[int, int] = {}
+    todo = []
+    for k in range(len(sizes)):
+        try:
+            arrays = read_shard(shard_path(folder, k), kind, k)
+        except DatabaseError:
+            todo.append(k)
+            continue
+        if int(arrays["seed"]) == seed and _shard_records(kind, arrays) == sizes[k]:
+            counts[k] = _shard_records(kind, arrays)
+        else:
+            todo.append(k)
+    from tqdm.auto import tqdm
+
+    unit = "games" if kind == "interpolated" else "positions"
+    bar = tqdm(total=sum(sizes), initial=sum(sizes[k] for k in counts), unit=unit, desc=f"data {kind}",
+               disable=not progress, dynamic_ncols=True)
+
+    def done(k: int, data: bytes) -> None:
+        write_atomic(shard_path(folder, k), data)
+        counts[k] = _shard_records(kind, read_shard(shard_path(folder, k), kind, k))
+        bar.update(sizes[k])
+
+    try:
+        if ray and todo:
+            _run_ray(kind, params, seed, todo, done, ray)
+        elif workers > 1 and len(todo) > 1:
+            import multiprocessing
+
+            threads = max(1, (os.cpu_count() or 1) // workers)
+            with ProcessPoolExecutor(
+                max_workers=min(workers, len(todo)), mp_context=multiprocessing.get_context("spawn"),
+                initializer=_worker_init, initargs=(threads,),
+            ) as pool:
+                futures = {k: pool.submit(shard_bytes, kind, params, seed, k) for k in todo}
+                for k in todo:  # in order, so a killed run leaves the earliest shards
+                    done(k, futures[k].result())
+        else:
+            for k in todo:
+                done(k, shard_bytes(kind, params, seed, k))
+    finally:
+        bar.close()
+    card.update(
+        complete=True, shard_counts=[counts[k] for k in range(len(sizes))],
+        built_now=len(todo), wall_s=round(time.perf_counter() - started, 3),
+    )
+    card["positions" if kind == "mcrd" else "games"] = sum(counts.values())
+    if kind == "interpolated":
+        card["positions"] = sum(
+            len(read_shard(shard_path(folder, k), kind, k)["value"]) for k in range(len(sizes))
+        )
+    write_json_atomic(card_path, card)
+    return card
+
+
+def _run_ray(kind: str, params: dict, seed: int, todo: list[int], done, ray_option: bool | str) -> None:
+    try:
+        import ray
+    except ModuleNotFoundError as error:
+        from checkers_env.errors import missing_dependency
+
+        raise (missing_dependency(error, "data generation with --ray") or error) from None
+    if not ray.is_initialized():
+        ray.init(address=None if ray_option is True else str(ray_option), include_dashboard=False,
+                 log_to_driver=False)
+    task = ray.remote(shard_bytes)
+    pending = {task.remote(kind, params, seed, k): k for k in todo}
+    while pending:
+        ready, _ = ray.wait(list(pending), num_returns=1)
+        for ref in ready:
+            done(pending.pop(ref), ray.get(ref))
+
+
+def games_params(
+    games: int,
+    minimax_rate: float = DEFAULT_MINIMAX_RATE,
+    minimax_depth: int = DEFAULT_MINIMAX_DEPTH,
+    shard_size: int = DEFAULT_GAMES_PER_SHARD,
+) -> dict:
+    """The checked parameters of a pseudo-random games database."""
+    _check_int("games", games, 1)
+    _check_int("minimax_depth", minimax_depth, 1, 64)
+    _check_int("shard_size", shard_size, 1)
+    if not 0.0 <= minimax_rate <= 1.0:
+        raise ValueError(f"minimax_rate must be in [0, 1], got {minimax_rate!r}")
+    return {"games": games, "minimax_rate": float(minimax_rate), "minimax_depth": minimax_depth,
+            "shard_size": shard_size, "rules": "Rules()"}
+
+
+def mcrd_params(
+    positions: int,
+    playouts: int,
+    shard_size: int = DEFAULT_POSITIONS_PER_SHARD,
+    backend: str = "auto",
+    selfplay_fraction: float = DEFAULT_SELFPLAY_FRACTION,
+    selfplay_playouts: int = DEFAULT_SELFPLAY_PLAYOUTS,
+    per_game: int = DEFAULT_PER_GAME,
+    minimax_rate: float = DEFAULT_MINIMAX_RATE,
+    minimax_depth: int = DEFAULT_MINIMAX_DEPTH,
+) -> dict:
+    """The checked parameters of an MCRD database; ``backend=auto`` is resolved here (the
+    two backends give different data, so the card names the one used)."""
+    from .agent import BACKENDS, resolve_backend
+
+    _check_int("positions", positions, 1)
+    _check_int("playouts", playouts, 1)
+    _check_int("shard_size", shard_size, 1)
+    _check_int("selfplay_playouts", selfplay_playouts, 1)
+    _check_int("per_game", per_game, 1)
+    _check_int("minimax_depth", minimax_depth, 1, 64)
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
+    if not 0.0 <= selfplay_fraction <= 1.0:
+        raise ValueError(f"selfplay_fraction must be in [0, 1], got {selfplay_fraction!r}")
+    if not 0.0 <= minimax_rate <= 1.0:
+        raise ValueError(f"minimax_rate must be in [0, 1], got {minimax_rate!r}")
+    return {
+        "positions": positions, "playouts": playouts, "shard_size": shard_size, "backend": resolve_backend(backend),
+        "selfplay_fraction": float(selfplay_fraction), "selfplay_playouts": selfplay_playouts,
+        "per_game": per_game, "minimax_rate": float(minimax_rate), "minimax_depth": minimax_depth,
+        "max_children": MAX_CHILDREN, "rules": "Rules()",
+    }
+
+
+# -- loading -------------------------------------------------------------------------------------
+
+
+def load_database(folder: str | os.PathLike) -> dict[str, np.ndarray]:
+    """Every array of a database, concatenated over its shards in order, checked against
+    its card (format version, kind, shard count, per-shard counts).
+
+    Raises:
+        DatabaseError: missing card, unfinished generation, a missing, corrupt, truncated
+            or other-version shard, or counts that differ from the card's.
+    """
+    folder = Path(folder)
+    card = read_card(folder)
+    if not card.get("complete"):
+        raise DatabaseError(f"{folder / CARD}: generation not finished (run the same command again to resume)")
+    kind = card["kind"]
+    parts = []
+    for k in range(card["shards"]):
+        path = shard_path(folder, k)
+        arrays = read_shard(path, kind, k)
+        expected = card["shard_counts"][k]
+        if _shard_records(kind, arrays) != expected:
+            raise DatabaseError(f"{path}: holds {_shard_records(kind, arrays)} records, the card says {expected}")
+        parts.append(arrays)
+    names = GAME_ARRAYS + GAME_TABLE_ARRAYS if kind == "interpolated" else MCRD_ARRAYS
+    out = {name: np.concatenate([part[name] for part in parts]) for name in names}
+    if len(out["value"]) != card["positions"]:
+        raise DatabaseError(f"{folder / CARD}: says {card['positions']} positions, the shards hold {len(out['value'])}")
+    return out
+
+
+def torch_dataset(folder: str | os.PathLike):
+    """A ``torch.utils.data.TensorDataset(planes, value)`` of a database: planes float32
+    ``[N, 3, 8, 8]`` (``checkers_env.encoding.board_planes``, the mover's frame) and the
+    value float32 ``[N]`` from the mover's view."""
+    import torch
+
+    from checkers_env.encoding import board_planes
+
+    data = load_database(folder)
+    planes = board_planes(data["black"], data["white"], data["kings"], data["black_to_move"].astype(np.int64))
+    return torch.utils.data.TensorDataset(torch.from_numpy(planes), torch.from_numpy(data["value"].astype(np.float32)))
+
+
+def _check_int(name: str, value, minimum: int, maximum: int | None = None) -> None:
+    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum or (
+        maximum is not None and value > maximum
+    ):
+        bound = f">= {minimum}" if maximum is None else f"from {minimum} to {maximum}"
+        raise ValueError(f"{name} must be an integer {bound}, got {value!r}")
+
+
+__all__ = [
+    "DatabaseError",
+    "FORMAT_VERSION",
+    "MAX_CHILDREN",
+    "build_games_shard",
+    "build_mcrd_shard",
+    "games_kernel",
+    "games_params",
+    "generate",
+    "interpolated_values",
+    "load_database",
+    "mcrd_params",
+    "play_pseudo_random_games",
+    "read_card",
+    "read_shard",
+    "shard_bytes",
+    "torch_dataset",
+]
