@@ -142,7 +142,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
             loss.backward()
             optimizer.step()
             state["step"] += 1
-            state["loss"] = float(loss)
+            state["loss"] = loss.item()
             writer.add_scalar("train/loss", state["loss"], state["step"])
             bar.update(1)
             if state["step"] % args.checkpoint_every == 0 or state["step"] == args.steps:
