@@ -468,8 +468,8 @@ def _add_data(subparsers) -> None:
     parser = subparsers.add_parser(
         "data",
         help="generate training data for the MCRD networks (pseudo-random games, MCRD-labelled positions)",
-        description="Write a training database (card.json and shard-*.npz) for the MCRD networks of issue "
-        "#17. Running the same command again resumes a killed run with identical data.",
+        description="Write a training database (card.json and shard-*.npz) for the MCRD networks "
+        "(checkers train mcrd-net). Running the same command again resumes a killed run with identical data.",
     )
     kinds = parser.add_subparsers(dest="data_kind", metavar="KIND", required=True)
     games = kinds.add_parser(

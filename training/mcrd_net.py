@@ -80,6 +80,13 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
     return scaffold.parse_args(Args, argv, TRAINER, __doc__)
 
 
+def data_command(card: dict, folder: str) -> str:
+    """The ``checkers data`` command that rebuilds a database (recorded in the zoo card)."""
+    from checkers_agents.mcrd.data import command
+
+    return command(card, folder)
+
+
 def _dataset(folder: str) -> tuple[torch.Tensor, torch.Tensor, dict]:
     """Planes, values and the card of a database (its errors name the file)."""
     from checkers_agents.mcrd.data import read_card, torch_dataset
@@ -112,9 +119,12 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     scaffold.check(args)
     saved = scaffold.read_run_record(args.resume, TRAINER)["args"] if args.resume else vars(args)
     planes, values, card = _dataset(saved["data"])
+    data_commands = [data_command(card, saved["data"])]
     if len(values) == 0:
         raise TrainingError(f"--data {saved['data']}: the database holds no positions")
     held_out = _dataset(saved["held_out"]) if saved["held_out"] else None
+    if held_out is not None:
+        data_commands.append(data_command(held_out[2], saved["held_out"]))
     run, args = scaffold.start_run(TRAINER, args, given)
     checkpoint = run.path / CHECKPOINT
     torch.manual_seed(args.seed)
@@ -177,6 +187,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         "held_out_mse": held_out_mse,
         "wall_s": round(wall_before + time.perf_counter() - session_start, 1),
         "evaluations": evaluations,
+        "data_commands": data_commands,
     }
     if args.promote:
         summary["promoted"] = str(promote(run, args, summary))
@@ -231,6 +242,7 @@ def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
         f"layers, a value in (-1, 1)) trained on {labels.get(summary['labels'], summary['labels'])}, "
         f"as the leaf evaluator of the one alpha-beta at depth {args.eval_depth}.",
         {
+            "data_commands": summary["data_commands"],
             "command": run.command,
             "budget": f"{summary['steps']} steps x {args.batch_size} positions "
             f"({summary['examples_seen']} examples from {summary['positions']} positions)",

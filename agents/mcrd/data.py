@@ -685,6 +685,21 @@ def mcrd_params(
     }
 
 
+def command(card: dict, folder: str | os.PathLike) -> str:
+    """The ``checkers data`` command that builds the database of ``card`` into ``folder``
+    (the same data: shards depend on the parameters and the seed only)."""
+    params = card["params"]
+    words = ["checkers", "data"]
+    if card["kind"] == "interpolated":
+        words += ["games", "--games", params["games"]]
+    else:
+        words += ["mcrd", "--positions", params["positions"], "--playouts", params["playouts"],
+                  "--selfplay-playouts", params["selfplay_playouts"], "--backend", params["backend"]]
+    words += ["--shard-size", params["shard_size"], "--minimax-rate", params["minimax_rate"],
+              "--minimax-depth", params["minimax_depth"], "--seed", card["seed"], "--out", os.fspath(folder)]
+    return " ".join(str(word) for word in words)
+
+
 # -- loading -------------------------------------------------------------------------------------
 
 

@@ -4,6 +4,7 @@ databases before making a run folder."""
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 
 import numpy as np
@@ -89,3 +90,17 @@ def test_bad_databases_are_refused_before_a_run_folder_is_made(databases, tmp_pa
     with pytest.raises(DatabaseError, match=shard.name):
         run(databases, tmp_path / "runs", "--data", str(truncated))
     assert not (tmp_path / "runs").exists()
+
+
+@pytest.mark.parametrize("name", ["games", "mcrd"])
+def test_the_recorded_data_command_rebuilds_the_same_database(databases, tmp_path, name):
+    from checkers_agents.mcrd.data import command, read_card, shard_path
+    from checkers_evaluation.cli import main as checkers
+
+    folder = tmp_path / name
+    words = shlex.split(command(read_card(databases / name), folder))
+    assert words[:2] == ["checkers", "data"]
+    assert checkers([*words[1:], "--no-progress"]) == 0
+    card = read_card(folder)
+    for k in range(card["shards"]):
+        assert shard_path(folder, k).read_bytes() == shard_path(databases / name, k).read_bytes()
