@@ -30,6 +30,10 @@ DEFAULT_PLAYOUTS = 20_000
 #: about 10-20 ms here; a GPU launch should fill the device (the design document ran ~31k
 #: threads).
 DEFAULT_LAUNCH = {"cpu": 4096, "cuda": 131_072}
+#: Playouts per launch of guided descents (``guide_rate > 0``): a guided playout costs
+#: hundreds of plain ones (``benchmarks/bench_mcrd_guided.py``), and a clock can only stop
+#: the search between launches, so 4096 would overrun 0.5 s per move twentyfold.
+GUIDED_LAUNCH = 64
 
 
 #: ``guide=zoo:NAME``: the zoo nets that run through the alpha-beta net door, by name
@@ -117,7 +121,7 @@ class MCRDAgent(BaseAgent):
             worse half of the moves gets no more playouts).
         backend: ``cpu`` (numba, parallel over the CPU cores), ``cuda`` (one playout per
             GPU thread) or ``auto`` (``cuda`` when a GPU is available).
-        launch: playouts per batch (default 4096 on the CPU, 131072 on a GPU).
+        launch: playouts per batch (default 4096 on the CPU, 64 with a guide, 131072 on a GPU).
         max_moves: random moves per playout before it is stopped and won by the side with
             more pieces (equal pieces: a draw).
         king_weight: a king's weight in that piece count (default 1, as much as a man).
@@ -228,7 +232,7 @@ class MCRDAgent(BaseAgent):
         chosen = -1
         if arms:
             runner = self._runner(children, board, previous, backend)
-            launch = self.launch or DEFAULT_LAUNCH[backend]
+            launch = self._launch_size(backend)
             playouts = None if self.time is not None else (self.playouts or DEFAULT_PLAYOUTS)
             budget = Budget(playouts, self.time, started)
             search = Search(runner, arms, self.allocation, budget, launch, self.rng)
@@ -263,6 +267,11 @@ class MCRDAgent(BaseAgent):
         self.last_search = result
         return result
 
+    def _launch_size(self, backend: str) -> int:
+        if self.launch:
+            return self.launch
+        return GUIDED_LAUNCH if self.guide is not None and self.guide_rate > 0 else DEFAULT_LAUNCH[backend]
+
     def _runner(self, children, board: Board, previous: Board | None, backend: str):
         move_seed = int(self.rng.integers(0, 2**62))
         context = cycle_context(board, previous)
@@ -270,7 +279,7 @@ class MCRDAgent(BaseAgent):
         if backend == "cuda":
             from .cuda import CudaRunner
 
-            launch = self.launch or DEFAULT_LAUNCH[backend]
+            launch = self._launch_size(backend)
             return CudaRunner(*args, max_threads=max(launch, len(children.moves)))
         from .cpu import CpuRunner
 

@@ -170,3 +170,16 @@ def test_agent_spec_names_and_errors(tmp_path):
 def test_zoo_td_minimax_guides():
     result = make_agent("mcrd:guide=zoo:td-minimax,guide_rate=1,playouts=32,seed=1").search(Game())
     assert result.playouts.sum() > 0
+
+
+def test_guided_searches_launch_small_batches_so_a_clock_can_stop_them():
+    from checkers_agents.mcrd.agent import GUIDED_LAUNCH
+
+    board = Board()
+    guided = MCRDAgent(playouts=2 * GUIDED_LAUNCH, backend="cpu", seed=1, guide="untrained").search(board)
+    assert guided.launches == 2 and guided.total_playouts <= 2 * GUIDED_LAUNCH
+    # Unguided (rate 0) keeps plain MCRD's launches, so it stays plain MCRD to the random number.
+    plain = MCRDAgent(playouts=600, backend="cpu", seed=11).search(board)
+    unguided = MCRDAgent(playouts=600, backend="cpu", seed=11, guide="untrained", guide_rate=0.0).search(board)
+    assert unguided.launches == plain.launches == 1
+    np.testing.assert_array_equal(plain.wins, unguided.wins)
