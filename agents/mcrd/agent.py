@@ -36,20 +36,23 @@ DEFAULT_LAUNCH = {"cpu": 4096, "cuda": 131_072}
 GUIDED_LAUNCH = 64
 
 
-#: ``guide=zoo:NAME``: the zoo nets that run through the alpha-beta net door, by name
-#: (their ``alphabeta`` evaluator loaders read the zoo entry's weights).
+#: Nets that run through the alpha-beta net door (``eval=`` names), so they can guide.
 GUIDE_NETS = ("mcrd-net", "td-minimax", "slow-fast")
 
 
 def load_guide(guide: str, seed: int | None = None):
-    """The ``Evaluator`` of a ``guide``: ``zoo:NAME`` (one of ``GUIDE_NETS``), ``untrained``
-    (an mcrd-net of initial weights from ``seed``) or a path to an mcrd-net file.
+    """The ``Evaluator`` of a ``guide``: ``zoo:NAME`` (a zoo entry whose agent is one of
+    ``GUIDE_NETS``, or the alpha-beta with one as its evaluator; its card names the net and
+    the weights), ``untrained`` (an mcrd-net of initial weights from ``seed``) or a path to
+    an mcrd-net file.
 
     Raises:
         WeightsError: missing, corrupt or misfitting weights (the message names the file).
-        ValueError: an unknown zoo name.
+        UnknownAgentError: no such zoo entry.
+        ValueError: a zoo entry whose agent has no net.
     """
     from checkers_agents.alphabeta import make_evaluator
+    from checkers_agents.zoo import load_card
 
     from .net import KIND, UNTRAINED
 
@@ -57,9 +60,12 @@ def load_guide(guide: str, seed: int | None = None):
         return make_evaluator(KIND, UNTRAINED, seed)
     if guide.startswith("zoo:"):
         name = guide[len("zoo:"):]
-        if name not in GUIDE_NETS:
-            raise ValueError(f"guide=zoo:NAME takes a net of {', '.join(GUIDE_NETS)}, got {name!r}")
-        return make_evaluator(name, "zoo", seed)
+        card, folder = load_card(name)
+        net = card["params"].get("eval") if card["kind"] == "alphabeta" else card["kind"]
+        if net not in GUIDE_NETS or "weights" not in card:
+            raise ValueError(f"guide=zoo:{name}: that agent has no net to guide with (guides: zoo entries "
+                             f"of {', '.join(GUIDE_NETS)} nets)")
+        return make_evaluator(net, str(folder / card["weights"]), seed)
     return make_evaluator(KIND, guide, seed)
 
 
@@ -128,7 +134,7 @@ class MCRDAgent(BaseAgent):
         cycle_check: skip random moves that undo the mover's last king move, so playouts do
             not shuffle kings back and forth; off only for comparison.
         guide: a value net that chooses some of the playouts' moves ("guided descents"):
-            ``zoo:NAME`` (a zoo net that runs through the alpha-beta net door: ``mcrd-net``,
+            ``zoo:NAME`` (a zoo entry with a net: ``mcrd-net``, ``mcrd-net-interpolated``,
             ``td-minimax``, ``slow-fast``), a path to an ``mcrd-net`` ``.safetensors`` file,
             or ``untrained`` (an mcrd-net of initial weights from ``seed``; for tests). CPU
             backend only.

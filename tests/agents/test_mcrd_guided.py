@@ -8,7 +8,7 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from checkers_env import Board, Game, WeightsError, make_agent  # noqa: E402
+from checkers_env import Board, Game, UnknownAgentError, WeightsError, make_agent  # noqa: E402
 from checkers_env.bitboard import apply_move, count_moves, nth_move  # noqa: E402
 from checkers_env.encoding import board_planes  # noqa: E402
 
@@ -156,8 +156,10 @@ def test_agent_spec_names_and_errors(tmp_path):
         MCRDAgent(guide="untrained", backend="cuda")
     with pytest.raises(ValueError, match="guide_rate"):
         MCRDAgent(guide="untrained", guide_rate=1.5)
-    with pytest.raises(ValueError, match="mcrd-net, td-minimax, slow-fast"):
+    with pytest.raises(UnknownAgentError, match="no zoo entry 'random'"):
         MCRDAgent(guide="zoo:random")
+    with pytest.raises(ValueError, match="zoo:mcrd: that agent has no net"):
+        MCRDAgent(guide="zoo:mcrd")
     missing = tmp_path / "none.safetensors"
     with pytest.raises(WeightsError, match=str(missing)):
         make_agent(f"mcrd:guide={missing}")
@@ -167,9 +169,17 @@ def test_agent_spec_names_and_errors(tmp_path):
     assert played.playouts.sum() > 0 and played.plies > 0
 
 
-def test_zoo_td_minimax_guides():
-    result = make_agent("mcrd:guide=zoo:td-minimax,guide_rate=1,playouts=32,seed=1").search(Game())
+@pytest.mark.parametrize("name", ["td-minimax", "mcrd-net", "mcrd-net-interpolated"])
+def test_zoo_nets_guide_by_their_cards(name):
+    from checkers_agents.zoo import load_card
+
+    result = make_agent(f"mcrd:guide=zoo:{name},guide_rate=1,playouts=32,seed=1").search(Game())
     assert result.playouts.sum() > 0
+    # The guide is the card's net: the same evaluator as the zoo agent's own.
+    card, folder = load_card(name)
+    guide = MCRDAgent(guide=f"zoo:{name}").guide_evaluator
+    if card["kind"] == "alphabeta":
+        np.testing.assert_array_equal(guide.w_in, make_agent(f"zoo:{name}").evaluator.w_in)
 
 
 def test_guided_searches_launch_small_batches_so_a_clock_can_stop_them():
