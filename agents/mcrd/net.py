@@ -62,9 +62,7 @@ and folding it needs numpy only; building or training a :class:`CNN` needs torch
 
 from __future__ import annotations
 
-import json
 import os
-import struct
 import time
 from pathlib import Path
 
@@ -73,7 +71,7 @@ import numpy as np
 from checkers_agents.alphabeta.evaluators import RELU, SIGMOID, Evaluator, mlp
 from checkers_env.encoding import FRAME_CELL
 from checkers_env.errors import WeightsError
-from checkers_env.files import write_atomic
+from checkers_env.files import read_safetensors, write_atomic
 
 KIND = "mcrd-net"
 FORMAT_VERSION = "1"
@@ -259,22 +257,8 @@ def read(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], int, int]:
         WeightsError: one line naming the file: missing, unreadable, corrupt, not an
             mcrd-net (metadata kind or format), or tensors of the wrong names or shapes.
     """
-    from safetensors import SafetensorError
-    from safetensors.numpy import load
-
     text = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise WeightsError(f"mcrd-net weights file {text!r} does not exist") from None
-    except OSError as error:
-        raise WeightsError(f"cannot read mcrd-net weights file {text!r}: {error}") from None
-    try:
-        tensors = load(data)
-        (size,) = struct.unpack("<Q", data[:8])
-        metadata = json.loads(data[8 : 8 + size]).get("__metadata__") or {}
-    except (SafetensorError, ValueError, TypeError, OverflowError, struct.error) as error:
-        raise WeightsError(f"mcrd-net weights file {text!r} is corrupt or not a safetensors file: {error}") from None
+    tensors, metadata = read_safetensors(path, KIND)
     if metadata.get("kind") != KIND:
         raise WeightsError(f"{text!r} is not an mcrd-net weights file (metadata kind {metadata.get('kind')!r})")
     if metadata.get("format") != FORMAT_VERSION:
@@ -331,7 +315,6 @@ def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
 def evaluations_per_s(evaluator: Evaluator, positions: int = 2000, seconds: float = 0.5, seed: int = 0) -> float:
     """Door evaluations per second of ``evaluator`` on one thread, over positions of
     uniformly random games (the figures of the module docstring)."""
-    from checkers_agents.alphabeta.evaluators import evaluate_kernel
     from checkers_env import Game
 
     rng = np.random.default_rng(seed)

@@ -27,7 +27,6 @@ from __future__ import annotations
 
 import os
 from dataclasses import dataclass
-from pathlib import Path
 
 import numba
 import numpy as np
@@ -231,23 +230,10 @@ class Net:
 
 def read_weights(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], str]:
     """The tensors of a safetensors file, with a :class:`WeightsError` for every way of failing."""
-    from safetensors import SafetensorError
-    from safetensors.numpy import load
+    from checkers_env.files import read_safetensors
 
-    text = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise WeightsError(f"td-minimax weights file {text!r} does not exist") from None
-    except OSError as error:
-        raise WeightsError(f"cannot read td-minimax weights file {text!r}: {error}") from None
-    try:
-        tensors = load(data)
-    except (SafetensorError, ValueError, TypeError, OverflowError) as error:
-        raise WeightsError(
-            f"td-minimax weights file {text!r} is corrupt or not a safetensors file: {error}"
-        ) from None
-    return tensors, text
+    tensors, _ = read_safetensors(path, "td-minimax")
+    return tensors, str(path)
 
 
 def read_metadata(path: str | os.PathLike) -> dict[str, str]:
