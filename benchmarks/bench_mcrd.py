@@ -45,13 +45,13 @@ def run() -> dict:
     board = Board()
     children = make_children(board)
     context = cycle_context(board, None)
-    _cpu_rate(children, context, 1, seconds=0.0)  # compile
+    cpu_rate(children, context, seconds=0.0)  # compile
     threads = numba.get_num_threads()
     results: dict = {}
     try:
         for n in (1, 2):
             numba.set_num_threads(min(n, numba.config.NUMBA_NUM_THREADS))
-            rate, plies = max(_cpu_rate(children, context, n) for _ in range(REPEATS))
+            rate, plies = max(cpu_rate(children, context, seed=n) for _ in range(REPEATS))
             results[f"cpu_{n}_thread{'s' if n > 1 else ''}_playouts_per_s"] = rate
             results["mean_descent_plies"] = plies
     finally:
@@ -72,12 +72,16 @@ def run() -> dict:
     return results
 
 
-def _cpu_rate(children, context, n_threads: int, seconds: float = SECONDS) -> tuple[float, float]:
+def cpu_rate(children, context, seed: int = 1, seconds: float = SECONDS, launch: int = LAUNCH,
+             **runner_options) -> tuple[float, float]:
+    """(playouts per second, mean plies per playout) of even CPU launches of ``launch``
+    playouts for ``seconds``; ``runner_options`` go to ``CpuRunner`` (a guide, its rate)."""
     from checkers_agents.mcrd.cpu import CpuRunner
 
-    runner = CpuRunner(children, context, max_moves=150, king_weight=1.0, cycle_check=True, seed=n_threads)
+    runner = CpuRunner(children, context, max_moves=150, king_weight=1.0, cycle_check=True, seed=seed,
+                       **runner_options)
     arms = np.arange(len(children.moves))
-    per_launch = LAUNCH // len(arms) * len(arms)
+    per_launch = max(launch // len(arms), 1) * len(arms)
     done = 0
     started = time.perf_counter()
     while True:

@@ -16,10 +16,9 @@ Each figure is the best of ``REPEATS`` repetitions of about ``SECONDS`` (at leas
 
 from __future__ import annotations
 
-import time
-
 import numba
-import numpy as np
+
+from .bench_mcrd import cpu_rate
 
 SECONDS = 1.0
 REPEATS = 2
@@ -63,18 +62,4 @@ def run() -> dict:
 
 
 def _rate(children, context, guide, guide_rate, seconds: float = SECONDS, launch: int = LAUNCH):
-    from checkers_agents.mcrd.cpu import CpuRunner
-
-    runner = CpuRunner(children, context, 150, 1.0, True, seed=1, guide=guide, guide_rate=guide_rate)
-    arms = np.arange(len(children.moves))
-    per_launch = max(launch // len(arms), 1) * len(arms)
-    done = 0
-    started = time.perf_counter()
-    while True:
-        runner.launch(arms, None, per_launch)
-        done += per_launch
-        elapsed = time.perf_counter() - started
-        if elapsed >= seconds:
-            break
-    _, counts, _, diagnostics = runner.read()
-    return done / elapsed, float(diagnostics[0] / counts.sum())
+    return cpu_rate(children, context, seconds=seconds, launch=launch, guide=guide, guide_rate=guide_rate)
