@@ -10,3 +10,26 @@ import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+
+import pytest  # noqa: E402
+
+#: Pieces of the endgame database the tests build once per session (about 3 s).
+TEST_EGDB_PIECES = 4
+
+
+@pytest.fixture(scope="session")
+def egdb_folder(tmp_path_factory):
+    """A folder holding the endgame database up to ``TEST_EGDB_PIECES`` pieces."""
+    from checkers_env import egdb
+
+    folder = tmp_path_factory.mktemp("egdb")
+    egdb.build(TEST_EGDB_PIECES, folder, progress=False)
+    return folder
+
+
+@pytest.fixture(scope="session")
+def egdb4(egdb_folder):
+    """The 4-piece ``EndgameDatabase`` of ``egdb_folder``, loaded once."""
+    from checkers_env import egdb
+
+    return egdb.EndgameDatabase.open(TEST_EGDB_PIECES, egdb_folder)

@@ -1,0 +1,445 @@
+"""Endgame databases: the exact value and distance of every position with few pieces.
+
+Build once, then probe from Python or from numba kernels::
+
+    from checkers_env import Board, egdb
+
+    egdb.build(pieces=4)                      # about a minute; files in egdb.default_folder()
+    db = egdb.EndgameDatabase.open(pieces=4)
+    db.probe(Board.from_fen("B:WK14:BK1,K2"))  # Probe(value='win', distance=...)
+    db.best_moves(Board.from_fen("B:WK14:BK1,K2"))
+
+The value is the game-theoretic one for the side to move with unlimited play (the
+automatic draw rules, repetition and no progress, are not part of it); the distance is the
+number of plies to the end of the game when the winner wins as fast as it can and the
+loser holds out as long as it can. ``checkers_env.egdb_kernels`` documents the index, the
+value bytes and the retrograde build.
+
+**Files.** One file per slice ``(mover men, mover kings, opponent men, opponent kings)``,
+``slice-MM-MK-OM-OK.egdb`` in the database folder (``$CHECKERS_EGDB``, else the platform's
+cache folder, ``default_folder()``): a 32-byte header (magic ``CKEGDB``, format version,
+the four counts, the number of positions, a CRC-32 of the values) and one value byte per
+position in index order. Files are written atomically, pair by pair, so a killed build
+resumes at the first missing slice.
+
+**Scale.** Up to 4 pieces: 7.4 million positions (7 MB); up to 5: 156 million (149 MB),
+held in memory by ``open``. 6 pieces (2.5 billion positions, 2.5 GB) and beyond are
+planned in ``docs/egdb.md``.
+"""
+
+from __future__ import annotations
+
+import os
+import struct
+import sys
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+
+from . import egdb_kernels as kernels
+from .board import Board, Color, Move
+from .errors import CheckersError
+from .files import write_atomic
+
+#: Version of the file format and of the index; a file of another version is refused.
+FORMAT_VERSION = 1
+MAGIC = b"CKEGDB\x00\x00"
+_HEADER = struct.Struct("<8sI4BQII")  # magic, version, mm mk om ok, positions, crc32, max distance
+HEADER_SIZE = 32
+assert _HEADER.size <= HEADER_SIZE
+
+#: Largest database ``build`` accepts: 6 pieces would need 2.5 GB in memory (docs/egdb.md).
+MAX_BUILD_PIECES = 5
+
+#: Value names, from the side to move's view.
+WIN, LOSS, DRAW = "win", "loss", "draw"
+
+
+class EndgameDatabaseError(CheckersError):
+    """A database file that is missing, truncated, corrupt or of another version, or a
+    database asked for that is not built; the message names the file or the slice and the
+    command that builds it."""
+
+
+class Probe(NamedTuple):
+    """The database's verdict on a position, for the side to move.
+
+    Attributes:
+        value: ``"win"``, ``"loss"`` or ``"draw"``.
+        distance: plies to the end of the game under best play; ``None`` for a draw.
+    """
+
+    value: str
+    distance: int | None
+
+
+def decode(byte: int) -> Probe:
+    """The ``Probe`` of a value byte (``egdb_kernels``: 0 draw, d + 1 end in d plies)."""
+    if byte == kernels.DRAW:
+        return Probe(DRAW, None)
+    distance = int(byte) - 1
+    return Probe(WIN if distance % 2 else LOSS, distance)
+
+
+def default_folder() -> Path:
+    """``$CHECKERS_EGDB``, else ``checkers-suite/egdb`` in the platform's cache folder."""
+    chosen = os.environ.get("CHECKERS_EGDB")
+    if chosen:
+        return Path(chosen).expanduser()
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "checkers-suite" / "egdb"
+
+
+# ---------------------------------------------------------------------------------------
+# Slices
+# ---------------------------------------------------------------------------------------
+
+Slice = tuple[int, int, int, int]
+
+
+def slice_name(s: Slice) -> str:
+    """File name of a slice: ``slice-MM-MK-OM-OK.egdb``."""
+    return "slice-{:02d}-{:02d}-{:02d}-{:02d}.egdb".format(*s)
+
+
+def slice_label(s: Slice) -> str:
+    """``2m1k-1m0k``: mover men and kings, then the opponent's."""
+    return f"{s[0]}m{s[1]}k-{s[2]}m{s[3]}k"
+
+
+def slices(pieces: int) -> list[Slice]:
+    """Every slice with exactly ``pieces`` pieces, each side at least one, in build order
+    (fewer men first, so that a crowning always leads to a slice already built)."""
+    found = []
+    for mm in range(pieces + 1):
+        for mk in range(pieces + 1 - mm):
+            for om in range(pieces + 1 - mm - mk):
+                ok = pieces - mm - mk - om
+                if mm + mk >= 1 and om + ok >= 1 and kernels.slice_size(mm, mk, om, ok) > 0:
+                    found.append((mm, mk, om, ok))
+    return sorted(found, key=lambda s: (s[0] + s[2], s))
+
+
+def slice_pairs(pieces: int) -> list[tuple[Slice, Slice]]:
+    """The slices with ``pieces`` pieces grouped in pairs solved together: a slice and the
+    one with the sides swapped (the same slice when both sides have the same pieces)."""
+    done = set()
+    pairs = []
+    for s in slices(pieces):
+        if s in done:
+            continue
+        twin = (s[2], s[3], s[0], s[1])
+        done.update((s, twin))
+        pairs.append((s, twin))
+    return pairs
+
+
+def build_command(pieces: int) -> str:
+    return f"checkers egdb build --pieces {pieces}"
+
+
+# ---------------------------------------------------------------------------------------
+# Files
+# ---------------------------------------------------------------------------------------
+
+
+def write_slice(folder: Path, s: Slice, values: np.ndarray) -> Path:
+    """Write one slice file atomically (header, then one byte per position)."""
+    payload = values.tobytes()
+    max_distance = int(np.flatnonzero(kernels.value_counts(values))[-1]) - 1 if values.size else 0
+    header = _HEADER.pack(MAGIC, FORMAT_VERSION, *s, values.size, zlib.crc32(payload), max(max_distance, 0))
+    return write_atomic(folder / slice_name(s), header.ljust(HEADER_SIZE, b"\x00") + payload)
+
+
+def read_slice(path: Path, s: Slice, out: np.ndarray | None = None) -> np.ndarray:
+    """Read and check one slice file into ``out`` (or a new array).
+
+    Raises:
+        EndgameDatabaseError: the file is missing, truncated, corrupt, of another format
+            version, or holds another slice; the message names the file and how to rebuild.
+    """
+    pieces = sum(s)
+    rebuild = f"delete it and run `{build_command(pieces)}`"
+    expected = int(kernels.slice_size(*s))
+    try:
+        with open(path, "rb") as handle:
+            header = handle.read(HEADER_SIZE)
+            if len(header) < HEADER_SIZE:
+                raise EndgameDatabaseError(f"{path}: truncated header ({len(header)} bytes); {rebuild}")
+            magic, version, mm, mk, om, ok, count, crc, _ = _HEADER.unpack_from(header)
+            if magic != MAGIC:
+                raise EndgameDatabaseError(f"{path}: not an endgame database file (magic {magic!r}); {rebuild}")
+            if version != FORMAT_VERSION:
+                raise EndgameDatabaseError(
+                    f"{path}: format version {version}, this version of checkers-suite reads {FORMAT_VERSION}; {rebuild}"
+                )
+            if (mm, mk, om, ok) != tuple(s) or count != expected:
+                raise EndgameDatabaseError(
+                    f"{path}: holds slice {slice_label((mm, mk, om, ok))} with {count} positions, "
+                    f"expected {slice_label(s)} with {expected}; {rebuild}"
+                )
+            target = np.empty(expected, dtype=np.uint8) if out is None else out
+            got = handle.readinto(memoryview(target))
+            if got != expected or handle.read(1):
+                raise EndgameDatabaseError(f"{path}: truncated or too long ({got} of {expected} values); {rebuild}")
+    except FileNotFoundError:
+        raise EndgameDatabaseError(
+            f"{path}: missing slice {slice_label(s)} of the {pieces}-piece database; run `{build_command(pieces)}`"
+        ) from None
+    if zlib.crc32(memoryview(target)) != crc:
+        raise EndgameDatabaseError(f"{path}: checksum mismatch (the file is corrupt); {rebuild}")
+    return target
+
+
+def _layout(pieces: int) -> tuple[list[Slice], np.ndarray, int]:
+    """Every slice up to ``pieces`` pieces, the offsets table and the total size."""
+    offsets = np.full((kernels.MAX_SIDE + 1,) * 4, -1, dtype=np.int64)
+    order = [s for n in range(2, pieces + 1) for s in slices(n)]
+    total = 0
+    for s in order:
+        offsets[s] = total
+        total += int(kernels.slice_size(*s))
+    return order, offsets, total
+
+
+# ---------------------------------------------------------------------------------------
+# Build
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class BuildReport:
+    """What ``build`` did: slices solved and found, positions, seconds, bytes on disk."""
+
+    pieces: int
+    folder: Path
+    solved: int
+    found: int
+    positions: int
+    seconds: float
+    bytes: int
+
+
+def _solve_pair(values: np.ndarray, offsets: np.ndarray, a: Slice, b: Slice) -> int:
+    """Solve one pair of slices in ``values`` (their regions must be zero); returns the
+    number of levels."""
+    regions = []
+    for s in (a, b) if a != b else (a,):
+        start = int(offsets[s])
+        size = int(kernels.slice_size(*s))
+        value = values[start : start + size]
+        schedule = np.zeros(size, dtype=np.uint8)
+        counter = np.zeros(size, dtype=np.uint8)
+        longest = np.zeros(size, dtype=np.uint8)
+        kernels.init_slice(values, offsets, *s, schedule, counter, longest)
+        regions.append((value, schedule, counter, longest))
+    level = 0
+    while True:
+        if level > kernels.MAX_DISTANCE:
+            raise EndgameDatabaseError(f"slice {slice_label(a)}: a distance over {kernels.MAX_DISTANCE} plies")
+        resolved = later = 0
+        for value, schedule, _, _ in regions:
+            r, w = kernels.resolve_level(level, value, schedule)
+            resolved += r
+            later += w
+        if resolved:
+            if a != b:
+                (va, sa, ca, la), (vb, sb, cb, lb) = regions
+                overflow = kernels.propagate_pair(level, np.array(a), np.array(b), va, vb, sa, sb, ca, cb, la, lb)
+            else:
+                va, sa, ca, la = regions[0]
+                overflow = kernels.propagate_slice(level, *a, va, va, sa, ca, la)
+            if overflow:
+                raise EndgameDatabaseError(f"slice {slice_label(a)}: a distance over {kernels.MAX_DISTANCE} plies")
+        elif not later:
+            return level
+        level += 1
+
+
+def build(pieces: int, folder: str | os.PathLike | None = None, progress: bool = True) -> BuildReport:
+    """Build (or finish building) every slice with at most ``pieces`` pieces.
+
+    Slices whose files are already there and check out are read, not solved again, so a
+    killed build resumes where it stopped.
+
+    Args:
+        pieces: 2 to ``MAX_BUILD_PIECES``.
+        folder: where the files go; default ``default_folder()``.
+        progress: show a progress bar (positions, with the slice being solved).
+
+    Raises:
+        ValueError: ``pieces`` out of range.
+        EndgameDatabaseError: a file there is corrupt or of another version.
+    """
+    if not isinstance(pieces, int) or not 2 <= pieces <= MAX_BUILD_PIECES:
+        raise ValueError(f"pieces must be 2 to {MAX_BUILD_PIECES}, got {pieces!r}")
+    folder = Path(folder) if folder is not None else default_folder()
+    folder.mkdir(parents=True, exist_ok=True)
+    order, offsets, total = _layout(pieces)
+    values = np.zeros(total, dtype=np.uint8)
+    started = time.perf_counter()
+    solved = found = 0
+    from tqdm.auto import tqdm
+
+    with tqdm(total=total, unit="pos", unit_scale=True, disable=not progress, desc=f"egdb {pieces} pieces") as bar:
+        for n in range(2, pieces + 1):
+            for a, b in slice_pairs(n):
+                pair = (a, b) if a != b else (a,)
+                paths = [folder / slice_name(s) for s in pair]
+                size = sum(int(kernels.slice_size(*s)) for s in pair)
+                if all(p.exists() for p in paths):
+                    for s, p in zip(pair, paths):
+                        start = int(offsets[s])
+                        read_slice(p, s, values[start : start + int(kernels.slice_size(*s))])
+                    found += len(pair)
+                    bar.update(size)
+                    continue
+                bar.set_postfix_str(" + ".join(slice_label(s) for s in pair))
+                _solve_pair(values, offsets, a, b)
+                for s, p in zip(pair, paths):
+                    start = int(offsets[s])
+                    write_slice(folder, s, values[start : start + int(kernels.slice_size(*s))])
+                solved += len(pair)
+                bar.update(size)
+    on_disk = sum((folder / slice_name(s)).stat().st_size for s in order)
+    return BuildReport(pieces, folder, solved, found, total, time.perf_counter() - started, on_disk)
+
+
+# ---------------------------------------------------------------------------------------
+# Probe
+# ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class SliceStats:
+    """Counts of one slice, side to move's view."""
+
+    slice: Slice
+    positions: int
+    wins: int
+    losses: int
+    draws: int
+    longest_win: int  # plies; 0 when nothing is won
+
+    @property
+    def label(self) -> str:
+        return slice_label(self.slice)
+
+
+class EndgameDatabase:
+    """Every slice up to ``pieces`` pieces, in memory, with Python and numba probes.
+
+    Kernels probe with ``egdb_kernels.probe(db.values, db.offsets, mover, opponent, kings)``
+    (mover's frame) or ``probe_board(db.values, db.offsets, black, white, kings,
+    black_to_move)``.
+    """
+
+    def __init__(self, pieces: int, folder: Path, values: np.ndarray, offsets: np.ndarray, order: list[Slice]):
+        self.pieces = pieces
+        self.folder = folder
+        self.values = values
+        self.offsets = offsets
+        self.slices = order
+
+    @classmethod
+    def open(cls, pieces: int = 4, folder: str | os.PathLike | None = None) -> EndgameDatabase:
+        """Load every slice up to ``pieces`` pieces, checking each file.
+
+        Raises:
+            EndgameDatabaseError: a slice is missing (the message names it and the build
+                command), truncated, corrupt or of another version.
+        """
+        if not isinstance(pieces, int) or not 2 <= pieces <= kernels.MAX_SIDE * 2:
+            raise ValueError(f"pieces must be 2 or more, got {pieces!r}")
+        folder = Path(folder) if folder is not None else default_folder()
+        order, offsets, total = _layout(pieces)
+        values = np.empty(total, dtype=np.uint8)
+        for s in order:
+            start = int(offsets[s])
+            read_slice(folder / slice_name(s), s, values[start : start + int(kernels.slice_size(*s))])
+        return cls(pieces, folder, values, offsets, order)
+
+    def __repr__(self) -> str:
+        return f"EndgameDatabase(pieces={self.pieces}, folder={str(self.folder)!r})"
+
+    def __contains__(self, board: Board) -> bool:
+        return self.probe(board) is not None
+
+    def probe_byte(self, board: Board) -> int:
+        """The raw value byte (``egdb_kernels``), -1 outside the database."""
+        return int(
+            kernels.probe_board(
+                self.values, self.offsets, board.black, board.white, board.kings, board.turn == Color.BLACK
+            )
+        )
+
+    def probe(self, board: Board) -> Probe | None:
+        """Value and distance of ``board`` for the side to move; ``None`` outside the database
+        (more pieces than it holds, or no opponent piece)."""
+        byte = self.probe_byte(board)
+        return None if byte < 0 else decode(byte)
+
+    def move_values(self, board: Board) -> list[tuple[Move, Probe]]:
+        """Every legal move with the database's verdict on the position after it, for the
+        player who made it (a move to a position lost for the opponent is a ``win``).
+
+        Raises:
+            EndgameDatabaseError: ``board`` is outside the database.
+        """
+        if self.probe_byte(board) < 0:
+            raise EndgameDatabaseError(f"{board.fen()} is outside the {self.pieces}-piece database")
+        out = []
+        for move in board.legal_moves():
+            child = decode(self.probe_byte(board.play(move)))
+            if child.value == DRAW:
+                out.append((move, child))
+            else:
+                out.append((move, Probe(WIN if child.value == LOSS else LOSS, child.distance + 1)))
+        return out
+
+    def best_moves(self, board: Board) -> list[Move]:
+        """The moves that keep the best value: the fastest wins in a won position, the
+        longest losses in a lost one, the drawing moves in a drawn one.
+
+        Raises:
+            EndgameDatabaseError: ``board`` is outside the database.
+        """
+        scored = self.move_values(board)
+        if not scored:
+            return []
+        key = [_preference(p) for _, p in scored]
+        best = max(key)
+        return [m for (m, _), k in zip(scored, key) if k == best]
+
+    def stats(self) -> list[SliceStats]:
+        """Wins, losses, draws and the longest win of every slice."""
+        out = []
+        for s in self.slices:
+            start = int(self.offsets[s])
+            counts = kernels.value_counts(self.values[start : start + int(kernels.slice_size(*s))])
+            distances = np.arange(256) - 1
+            wins = int(counts[2::2].sum())  # bytes 2, 4, ...: odd distances
+            losses = int(counts[1::2].sum())
+            won = np.flatnonzero(counts[2::2])
+            longest = int(distances[2::2][won[-1]]) if won.size else 0
+            out.append(SliceStats(s, int(counts.sum()), wins, losses, int(counts[0]), longest))
+        return out
+
+
+def _preference(probe: Probe) -> tuple[int, int]:
+    """Order of a move's outcome for its player: wins (sooner better), draws, losses
+    (later better)."""
+    if probe.value == WIN:
+        return (2, -probe.distance)
+    if probe.value == DRAW:
+        return (1, 0)
+    return (0, probe.distance)
