@@ -22,9 +22,9 @@ the four counts, the number of positions, a CRC-32 of the values) and one value 
 position in index order. Files are written atomically, pair by pair, so a killed build
 resumes at the first missing slice.
 
-**Scale.** Up to 4 pieces: 7.4 million positions (7 MB); up to 5: 156 million (149 MB),
-held in memory by ``open``. 6 pieces (2.5 billion positions, 2.5 GB) and beyond are
-planned in ``docs/egdb.md``.
+**Scale.** Up to 4 pieces: 6.4 million positions (6.4 MB, built in seconds); up to 5:
+146 million (146 MB, about a minute on 2 cores), held in memory by ``open``. 6 pieces
+(2.4 billion positions) and beyond are planned in ``docs/egdb.md``.
 """
 
 from __future__ import annotations
@@ -52,7 +52,8 @@ _HEADER = struct.Struct("<8sI4BQII")  # magic, version, mm mk om ok, positions, 
 HEADER_SIZE = 32
 assert _HEADER.size <= HEADER_SIZE
 
-#: Largest database ``build`` accepts: 6 pieces would need 2.5 GB in memory (docs/egdb.md).
+#: Largest database ``build`` accepts: 6 pieces (about 3.2 GB in memory) is planned, not yet
+#: run end to end (docs/egdb.md).
 MAX_BUILD_PIECES = 5
 
 #: Value names, from the side to move's view.
