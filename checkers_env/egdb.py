@@ -161,14 +161,17 @@ def write_slice(folder: Path, s: Slice, values: np.ndarray) -> Path:
     return write_atomic(folder / slice_name(s), header.ljust(HEADER_SIZE, b"\x00") + payload)
 
 
-def read_slice(path: Path, s: Slice, out: np.ndarray | None = None) -> np.ndarray:
+def read_slice(path: Path, s: Slice, out: np.ndarray | None = None, pieces: int | None = None) -> np.ndarray:
     """Read and check one slice file into ``out`` (or a new array).
+
+    ``pieces`` is the database being read (default: the slice's own pieces): the error
+    messages name the command that builds all of it.
 
     Raises:
         EndgameDatabaseError: the file is missing, truncated, corrupt, of another format
             version, or holds another slice; the message names the file and how to rebuild.
     """
-    pieces = sum(s)
+    pieces = sum(s) if pieces is None else pieces
     rebuild = f"delete it and run `{build_command(pieces)}`"
     expected = int(kernels.slice_size(*s))
     try:
@@ -300,7 +303,7 @@ def build(pieces: int, folder: str | os.PathLike | None = None, progress: bool =
                 if all(p.exists() for p in paths):
                     for s, p in zip(pair, paths):
                         start = int(offsets[s])
-                        read_slice(p, s, values[start : start + int(kernels.slice_size(*s))])
+                        read_slice(p, s, values[start : start + int(kernels.slice_size(*s))], pieces)
                     found += len(pair)
                     bar.update(size)
                     continue
@@ -366,7 +369,7 @@ class EndgameDatabase:
         values = np.empty(total, dtype=np.uint8)
         for s in order:
             start = int(offsets[s])
-            read_slice(folder / slice_name(s), s, values[start : start + int(kernels.slice_size(*s))])
+            read_slice(folder / slice_name(s), s, values[start : start + int(kernels.slice_size(*s))], pieces)
         return cls(pieces, folder, values, offsets, order)
 
     def __repr__(self) -> str:

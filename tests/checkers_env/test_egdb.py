@@ -552,7 +552,7 @@ def test_a_file_holding_another_slice_is_refused(egdb3):
 
 def test_a_missing_slice_is_named_with_the_command_that_builds_it(egdb3):
     """Opening without one slice file names that file and the ``checkers egdb build``
-    command of its number of pieces."""
+    command of the database being opened (which builds every missing slice)."""
     with pytest.raises(egdb.EndgameDatabaseError) as caught:
         egdb.EndgameDatabase.open(4, egdb3)
     assert egdb.slice_name(egdb.slices(4)[0]) in str(caught.value)
@@ -565,6 +565,10 @@ def test_a_missing_slice_is_named_with_the_command_that_builds_it(egdb3):
     assert str(egdb3 / egdb.slice_name(s)) in message
     assert "missing slice 2m0k-1m0k" in message
     assert "checkers egdb build --pieces 3" in message
+    with pytest.raises(egdb.EndgameDatabaseError) as caught:
+        egdb.EndgameDatabase.open(4, egdb3)
+    assert "missing slice 2m0k-1m0k" in str(caught.value)
+    assert "checkers egdb build --pieces 4" in str(caught.value)
 
 
 def test_a_build_resumes_by_solving_only_the_missing_pair_byte_for_byte(egdb3):
