@@ -14,7 +14,7 @@ kernel.
 
 Spec strings
 ------------
-``alphabeta:depth=D,time=S,eval=E,weights=W,seed=N``
+``alphabeta:depth=D,time=S,eval=E,weights=W,egdb=P,seed=N``
 
 - ``eval``: ``positional`` (default), ``material``, or a learned net: ``td-minimax``,
   ``slow-fast`` or ``mcrd-net`` (the MCRD document's CNN, folded into the door:
@@ -22,6 +22,9 @@ Spec strings
 - ``weights`` (nets only): ``zoo`` (default: the zoo entry's weights of that name), a
   weights file, or ``untrained`` (a net of initial weights from ``seed``, and the name says
   so). ``alphabeta:eval=td-minimax,depth=2`` is the search of ``zoo:td-minimax``.
+- ``egdb``: probe the endgame database of up to ``P`` pieces (0, the default: off; it
+  must be built: ``checkers egdb build --pieces P``). ``egdb:pieces=P`` is this search
+  with the database, under its own name (``checkers_agents.egdb_agent``).
 
 Parts: ``kernel`` (the numba negamax), ``evaluators`` (the door: material, positional, the
 mover-frame MLP), ``searcher`` (``Searcher``, ``SearchResult``, ``Draws``: the driver, its
@@ -74,6 +77,20 @@ iterative deepening (depth 1, 2, ... up to ``depth``, or until ``time`` runs out
   a lost position (the game itself checks the loss first: a difference only for a king
   move that blocks the opponent completely on a repeated position). The ply cap (400) is
   not seen.
+- **Endgame database** (``egdb=P``, ``checkers_env.egdb``). Every node below the root
+  with at most ``P`` pieces (one popcount compared with ``P``, only when ``P > 0``) is
+  looked up after the draw rules (a repetition or the no-progress limit still scores 0
+  first) and before the table, the quiescence and the evaluation: a position the
+  database holds is not searched further; it scores its exact value, a draw 0 and a win
+  (loss) in ``d`` plies as the terminal position ``d`` plies further down would
+  (``kernel.egdb_value``: ``WIN - (ply + d)`` with the hand-written evaluations, so a
+  database win ranks with the wins the search sees itself, the fastest first). A root
+  the database holds is not searched at all: the agent plays one of its best moves
+  (``EndgameDatabase.best_moves``: a fastest win, a longest loss or a drawing move; ties
+  by the seeded generator), and ``last_search`` has depth 0. The database's values know
+  no draw rule (a long win may meet the no-progress limit). It is loaded once per
+  process (``load_database``), from ``checkers_env.egdb.default_folder()``
+  (``$CHECKERS_EGDB``).
 - **Time.** With ``time`` the next iteration starts only if it is expected to finish
   (its predecessor took less than a third of what is left), and the kernel gets a node
   budget of (time left x measured nodes/s) as a hard limit; an iteration cut off by the
@@ -85,10 +102,12 @@ from __future__ import annotations
 
 import importlib
 import math
+from pathlib import Path
 
 import numpy as np
 
 from checkers_env import BaseAgent, Game, Move
+from checkers_env import egdb as _egdb
 from checkers_env.errors import UnknownAgentError
 
 from .evaluators import MATERIAL, POSITIONAL, Evaluator, evaluate, mlp
@@ -123,6 +142,60 @@ def make_evaluator(eval: str, weights: str | None = None, seed: int | None = Non
     return getattr(importlib.import_module(module), function)("zoo" if weights is None else weights, seed)
 
 
+#: Endgame databases loaded in this process, by (pieces, folder): each is read once.
+_DATABASES: dict[tuple[int, Path], _egdb.EndgameDatabase] = {}
+
+
+def load_database(pieces: int, folder: str | Path | None = None) -> _egdb.EndgameDatabase:
+    """The endgame database of up to ``pieces`` pieces in ``folder`` (default
+    ``checkers_env.egdb.default_folder()``), read on the first call of the process and kept.
+
+    Raises:
+        EndgameDatabaseError: a slice is missing (the message names it and the command
+            that builds the whole database), truncated or corrupt.
+    """
+    pieces = int(pieces)
+    folder = Path(folder) if folder is not None else _egdb.default_folder()
+    key = (pieces, folder.expanduser().resolve())
+    database = _DATABASES.get(key)
+    if database is None:
+        for s in (s for n in range(2, pieces + 1) for s in _egdb.slices(n)):
+            # ``open`` would name the build of the missing slice's own size; a user asking
+            # for P pieces needs the build of P.
+            if not (key[1] / _egdb.slice_name(s)).exists():
+                raise _egdb.EndgameDatabaseError(
+                    f"the {pieces}-piece endgame database is not built in {key[1]} (missing slice "
+                    f"{_egdb.slice_label(s)}, {_egdb.slice_name(s)}): run `{_egdb.build_command(pieces)}` "
+                    "(or point $CHECKERS_EGDB at the folder that holds it)"
+                )
+        database = _DATABASES[key] = _egdb.EndgameDatabase.open(pieces, key[1])
+    return database
+
+
+def clear_databases() -> None:
+    """Forget the databases ``load_database`` kept (their memory goes with the last agent
+    that holds one)."""
+    _DATABASES.clear()
+
+
+def check_egdb_pieces(owner: str, name: str, pieces, off: bool = False) -> int:
+    """``pieces`` as a database size, 2 to ``egdb.MAX_BUILD_PIECES`` (or 0 with ``off``);
+    ``owner`` and ``name`` word the error.
+
+    Raises:
+        ValueError: anything else.
+    """
+    top = _egdb.MAX_BUILD_PIECES
+    if (
+        isinstance(pieces, bool)
+        or not isinstance(pieces, (int, np.integer))
+        or not (2 <= pieces <= top or (off and pieces == 0))
+    ):
+        words = "0 (off) or " if off else ""
+        raise ValueError(f"{owner}: {name} must be {words}a number of pieces from 2 to {top}, got {pieces!r}")
+    return int(pieces)
+
+
 class AlphaBetaAgent(BaseAgent):
     """Alpha-beta search (minimax with pruning, in numba) with a swappable evaluation of the
     positions at its leaves: depth 6 by default, or as deep as ``time`` allows.
@@ -141,8 +214,18 @@ class AlphaBetaAgent(BaseAgent):
             ``td-minimax``, ``slow-fast`` or ``mcrd-net``.
         weights: the net's weights, for a learned ``eval``: ``zoo`` (the default: the zoo
             agent's), a file, or ``untrained``.
+        egdb: probe the endgame database of up to this many pieces (2 to 5; 0, the
+            default: off) at every node with that few pieces: an exact value there ends
+            the search, and a position it holds is played from it without a search (a
+            fastest win, a longest loss or a drawing move). It must be built
+            (``checkers egdb build --pieces 5``, about a minute; the folder is
+            ``$CHECKERS_EGDB`` or the cache folder) and is loaded once per process.
         seed: seed of the generator that breaks ties between equally good moves (and of
             an ``untrained`` net).
+
+    Raises:
+        EndgameDatabaseError: ``egdb`` names a database that is not built (the message
+            names the missing slice and the command that builds it).
 
     Attributes:
         last_search: the ``SearchResult`` of the last ``select_move`` (depth reached,
@@ -157,6 +240,7 @@ class AlphaBetaAgent(BaseAgent):
         time: float | None = None,
         eval: str = "positional",
         weights: str | None = None,
+        egdb: int = 0,
         seed: int | None = None,
     ):
         if depth is not None and (
@@ -172,12 +256,15 @@ class AlphaBetaAgent(BaseAgent):
             raise ValueError(f"alphabeta: time must be a positive number of seconds per move, got {time!r}")
         if eval not in EVALS:
             raise ValueError(f"alphabeta: eval must be one of {', '.join(EVALS)}, got {eval!r}")
+        egdb = check_egdb_pieces(self.kind, "egdb", egdb, off=True)
         super().__init__(seed=seed)
         self.depth = None if depth is None else int(depth)
         self.time = None if time is None else float(time)
         self.eval = eval
         self.weights = weights
         self.evaluator = make_evaluator(eval, weights, seed)
+        self.egdb = int(egdb)
+        self.database = load_database(self.egdb) if self.egdb else None
         self.last_search: SearchResult | None = None
         self._searcher: Searcher | None = None
 
@@ -190,7 +277,7 @@ class AlphaBetaAgent(BaseAgent):
     def search(self, game: Game) -> SearchResult:
         """Search the game's current position under the game's draw rules."""
         if self._searcher is None:
-            self._searcher = Searcher(self.evaluator)
+            self._searcher = Searcher(self.evaluator, egdb=self.database)
         return self._searcher.search(game.board, self.depth, self.time, Draws.of_game(game))
 
     def select_move(self, game: Game) -> Move:
@@ -212,7 +299,10 @@ __all__ = [
     "Searcher",
     "ZOBRIST",
     "board_key",
+    "check_egdb_pieces",
+    "clear_databases",
     "evaluate",
+    "load_database",
     "make_evaluator",
     "mlp",
     "position_hash",

@@ -20,6 +20,9 @@ from checkers_env.bitboard import (
     movers,
     popcount,
 )
+from checkers_env.egdb_kernels import MAX_SIDE as EGDB_MAX_SIDE
+from checkers_env.egdb_kernels import probe
+from checkers_env.encoding import half_turn
 from checkers_env.game_state import is_progress, position_key
 from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below
 
@@ -129,6 +132,28 @@ def terminal_value(mover, ply, loss, loss_per_ply, blockade_value):
     return -value
 
 
+@numba.njit(cache=True, inline="always")
+def egdb_value(byte, ply, loss, loss_per_ply):
+    """Value of an endgame-database value byte (``egdb_kernels``: 0 draw, ``d + 1`` the
+    game ends in ``d`` plies) for the side to move at a node ``ply`` plies below the root:
+    the value of the terminal position ``d`` plies further down (a win, odd ``d``, scores
+    as the opponent's loss at ``ply + d``; a loss as the mover's own), 0 for a draw."""
+    if byte == 0:
+        return 0.0
+    distance = byte - 1
+    value = loss - loss_per_ply * (ply + distance)
+    return value if distance % 2 == 1 else -value
+
+
+@numba.njit(cache=True)
+def no_egdb():
+    """``(egdb_values, egdb_offsets)`` for a search without the endgame database, made in a
+    kernel (``Searcher`` passes full-size arrays of its own): one byte and a single offset
+    of -1, the types of ``EndgameDatabase.values`` and ``.offsets``. With ``egdb_pieces =
+    0`` the probe is never reached, so neither is read."""
+    return np.zeros(1, dtype=np.uint8), np.full((1, 1, 1, 1), -1, dtype=np.int64)
+
+
 # Compiled without numba's reference counting (``_nrt=False``, the option numba's own
 # allocation-free helpers use): the kernel allocates nothing and keeps no array beyond the
 # call. Counted, each of its ~20 array arguments, each row view and each array passed to
@@ -166,6 +191,9 @@ def search_kernel(
     root_scores,
     active,
     scratch,
+    egdb_values,
+    egdb_offsets,
+    egdb_pieces,
 ):
     """One depth-``depth`` negamax alpha-beta search of the position (iterative, no allocation).
 
@@ -200,6 +228,11 @@ def search_kernel(
             below it); with ``root_in_order``, exact for every move within the margin of
             the best of the moves before it.
         active, scratch: the net's buffers (``int64[MAX_ACTIVE]``, ``float64[2 * width]``).
+        egdb_values, egdb_offsets, egdb_pieces: the endgame database
+            (``EndgameDatabase.values``, ``.offsets`` and ``.pieces``): every node below the
+            root with at most ``egdb_pieces`` pieces that it holds scores its exact value
+            (``egdb_value``) instead of being searched or evaluated, after the draw rules.
+            ``egdb_pieces = 0``: off (``no_egdb()`` gives arrays to pass).
 
     Returns:
         ``(value, best_index, root_moves, nodes, aborted)``; indices are rows of ``moves[0]``.
@@ -270,6 +303,17 @@ def search_kernel(
                     value = 0.0
                     state = _RETURN
                     continue
+                # The endgame database: an exact value ends the search below this node (the
+                # root is searched: its moves are wanted). Off, one comparison per node.
+                if egdb_pieces > 0 and popcount(m | o) <= egdb_pieces:
+                    if side:
+                        byte = probe(egdb_values, egdb_offsets, m, o, k)
+                    else:
+                        byte = probe(egdb_values, egdb_offsets, half_turn(m), half_turn(o), half_turn(k))
+                    if byte >= 0:
+                        value = egdb_value(byte, ply, loss, loss_per_ply)
+                        state = _RETURN
+                        continue
             jumping = jumpers(m, o, k, side)
             if (d <= 0 and (jumping == 0 or not quiescence)) or ply >= MAX_PLY - 1:
                 if jumping != 0 or movers(m, o, k, side) != 0:
@@ -562,7 +606,7 @@ def memory_views(ints, floats, width):
 def search_to_depth(
     mover, opponent, kings, black_to_move, first_depth, depth, kind, net, codes, scoring, quiescence,
     root_in_order, draws, n_draws, quiet, no_progress_plies, generation, table, table_values, ints, floats,
-    width, rng,
+    width, egdb_values, egdb_offsets, egdb_pieces, rng,
 ):
     """A whole search without a time limit in one call: :func:`begin_search`, then
     iterative deepening from ``first_depth`` to ``depth`` (stopping early at a forced result
@@ -591,6 +635,7 @@ def search_to_depth(
             mover, opponent, kings, black_to_move, d, 1 << 62, kind, net, codes, scoring, quiescence,
             root_in_order, draws, n_draws, quiet, no_progress_plies, generation, table, table_values, killers,
             history_scores, moves, order_scores, order_index, stack, values, root_scores, active, scratch,
+            egdb_values, egdb_offsets, egdb_pieces,
         )
         nodes += used
         reached = d
@@ -612,6 +657,8 @@ __all__ = [
     "VALUE_FIELDS",
     "ZOBRIST",
     "begin_search",
+    "egdb_value",
+    "no_egdb",
     "next_generation",
     "memory_sizes",
     "memory_views",

@@ -10,20 +10,29 @@ from typing import NamedTuple
 import numpy as np
 
 from checkers_env import BLACK, Board, Game, Move
-from checkers_env.bitboard import BB_SQUARES
+from checkers_env.bitboard import BB_SQUARES, apply_move
+from checkers_env.egdb_kernels import probe_board
 from checkers_env.game_state import position_key
+from checkers_env.kernels import generate_moves_kernel, new_move_buffer
 
 from .evaluators import POSITIONAL, WIN, Evaluator
 from .kernel import (
+    EGDB_MAX_SIDE,
     INF,
     MAX_DEPTH,
     TT_BITS,
     TT_FIELDS,
+    egdb_value,
     memory_sizes,
     memory_views,
     search_kernel,
     search_to_depth,
 )
+
+#: What the kernel gets without an endgame database (``kernel.no_egdb``'s arrays; with
+#: ``egdb_pieces = 0`` they are never read).
+NO_EGDB_VALUES = np.zeros(1, dtype=np.uint8)
+NO_EGDB_OFFSETS = np.full((EGDB_MAX_SIDE + 1,) * 4, -1, dtype=np.int64)
 
 
 class Draws(NamedTuple):
@@ -131,11 +140,21 @@ class Searcher:
         evaluator: the leaf evaluator (``evaluators.Evaluator``).
         tt_bits: the table holds ``2**tt_bits`` entries of 16 bytes.
         quiescence: search captures on at the horizon (see the package docstring).
+        egdb: an endgame database (``checkers_env.egdb.EndgameDatabase``) to probe at every
+            node below the root with at most ``egdb.pieces`` pieces, and at the root
+            (``search``); None: none.
     """
 
-    def __init__(self, evaluator: Evaluator = POSITIONAL, tt_bits: int = TT_BITS, quiescence: bool = True):
+    def __init__(
+        self, evaluator: Evaluator = POSITIONAL, tt_bits: int = TT_BITS, quiescence: bool = True, egdb=None
+    ):
         self.evaluator = evaluator
         self.quiescence = bool(quiescence)
+        self.egdb = egdb
+        if egdb is None:
+            self.egdb_values, self.egdb_offsets, self.egdb_pieces = NO_EGDB_VALUES, NO_EGDB_OFFSETS, 0
+        else:
+            self.egdb_values, self.egdb_offsets, self.egdb_pieces = egdb.values, egdb.offsets, int(egdb.pieces)
         self.table = np.zeros((1 << tt_bits, TT_FIELDS), dtype=np.int64)
         self.table_values = self.table.view(np.float64)  # the same memory: the values' column
         # The kernel's buffers: views of two flat arrays (``kernel.memory_views``), which is
@@ -196,7 +215,7 @@ class Searcher:
                 draws.keys, len(draws.keys), draws.quiet, draws.no_progress_plies,
                 self.generation, self.table, self.table_values, self.killers, self.history_scores,
                 self.moves, self.order_scores, self.order_index, self.stack, self.values, self.root_scores,
-                self.active, self.scratch,
+                self.active, self.scratch, self.egdb_values, self.egdb_offsets, self.egdb_pieces,
             )  # fmt: skip
             nodes += used
             last_took = _time.perf_counter() - iteration_started
@@ -226,7 +245,9 @@ class Searcher:
         without a result object (an agent's fast path, one call per move):
         ``(value, depth reached, root moves, nodes)``; the root's move rows are
         ``self.moves[0, :root moves]`` and their scores ``self.root_scores[:root moves]``
-        (overwritten by the next search). ``scoring`` replaces the evaluator's scores."""
+        (overwritten by the next search). ``scoring`` replaces the evaluator's scores.
+        An endgame database is probed below the root only (``search`` answers a root it
+        holds from it)."""
         draws = draws or _NO_DRAWS
         mover, opponent = board.mover_bitboards
         value, reached, count, nodes, self.generation, _row, _rng = search_to_depth(
@@ -234,7 +255,7 @@ class Searcher:
             self.evaluator.kind, self.net, self.codes, self.scoring if scoring is None else scoring,
             self.quiescence, root_in_order, draws.keys, len(draws.keys), draws.quiet,
             draws.no_progress_plies, self.generation, self.table, self.table_values, self.ints, self.floats,
-            self.width, 0,
+            self.width, self.egdb_values, self.egdb_offsets, self.egdb_pieces, 0,
         )  # fmt: skip
         return float(value), int(reached), int(count), int(nodes)
 
@@ -242,13 +263,15 @@ class Searcher:
         """An agent's move in one kernel call: a fixed-depth search of ``board``'s moves in
         ``generate_moves`` order, exact ties broken by the xorshift state ``rng``
         (``kernel.pick_tied``). Returns ``(row, rng, value, nodes)``: ``row`` indexes
-        ``self.moves[0]`` and is -1 when the side to move has no legal move."""
+        ``self.moves[0]`` and is -1 when the side to move has no legal move. An endgame
+        database is probed below the root only."""
         mover, opponent = board.mover_bitboards
         keys = draws.keys
         _value, _reached, _count, nodes, self.generation, row, rng = search_to_depth(
             mover, opponent, board.kings, board.turn == BLACK, depth, depth, self.evaluator.kind, self.net,
             self.codes, self.scoring, self.quiescence, True, keys, len(keys), draws.quiet, draws.no_progress_plies,
-            self.generation, self.table, self.table_values, self.ints, self.floats, self.width, rng,
+            self.generation, self.table, self.table_values, self.ints, self.floats, self.width,
+            self.egdb_values, self.egdb_offsets, self.egdb_pieces, rng,
         )  # fmt: skip
         return row, rng, float(self.root_scores[row]) if row >= 0 else 0.0, nodes
 
@@ -275,10 +298,17 @@ class Searcher:
             exact_root: search every root move with the full window, so that every
                 ``root_scores`` entry is exact (a policy over all moves; slower).
 
+        With an endgame database that holds ``board``, nothing is searched: the result is
+        the database's (``database_result``).
+
         Raises:
             ValueError: the side to move has no legal move.
         """
         started = _time.perf_counter()
+        if self.egdb is not None:
+            result = self.database_result(board, started)
+            if result is not None:
+                return result
         if depth is None:
             depth = MAX_DEPTH if seconds is not None else 6
         first_depth = min(first_depth, depth)
@@ -296,6 +326,44 @@ class Searcher:
         value, reached, count, scores, rows = done
         ties = tuple(int(i) for i in np.flatnonzero(scores > value - self.evaluator.tie_margin))
         return SearchResult(value, reached, nodes, _time.perf_counter() - started, rows, scores, ties, board)
+
+    def database_result(self, board: Board, started: float | None = None) -> SearchResult | None:
+        """The endgame database's answer for ``board``, as a search result of depth 0 and
+        no node: each move scores as the database values the position it leads to (with the
+        evaluator's win and loss scores, as the kernel scores them), and the best moves are
+        the database's (``EndgameDatabase.best_moves``: the fastest wins, the longest
+        losses, or the drawing moves). None when the database does not hold ``board``.
+
+        The database knows no draw rule: a win it plays may run into the no-progress limit
+        or a repetition of the game (at the root only; below it the kernel checks them
+        first).
+
+        Raises:
+            ValueError: the side to move has no legal move.
+        """
+        if self.egdb is None or (board.black | board.white).bit_count() > self.egdb_pieces:
+            return None
+        if self.egdb.probe_byte(board) < 0:
+            return None
+        started = _time.perf_counter() if started is None else started
+        mover, opponent = board.mover_bitboards
+        black_to_move = board.turn == BLACK
+        buffer = new_move_buffer()
+        count = generate_moves_kernel(mover, opponent, board.kings, black_to_move, buffer)
+        if count == 0:
+            raise ValueError(f"no legal move to search in {board.fen()}")
+        rows = buffer[:count].copy()
+        scores = np.empty(count, dtype=np.float64)
+        for i in range(count):
+            m, o, k = apply_move(mover, opponent, board.kings, black_to_move, rows[i, 0], rows[i, 1], rows[i, 2])
+            black, white = (m, o) if black_to_move else (o, m)
+            byte = probe_board(self.egdb_values, self.egdb_offsets, black, white, k, not black_to_move)
+            scores[i] = -egdb_value(byte, 1, self.evaluator.loss, self.evaluator.loss_per_ply)
+        by_row = _moves_by_row(board)
+        best = set(self.egdb.best_moves(board))
+        ties = tuple(i for i in range(count) if by_row[(int(rows[i, 0]), int(rows[i, 1]), int(rows[i, 2]))] in best)
+        value = float(max(scores[i] for i in ties))
+        return SearchResult(value, 0, 0, _time.perf_counter() - started, rows, scores, ties, board)
 
 
 def _moves_by_row(board: Board) -> dict[tuple[int, int, int], Move]:

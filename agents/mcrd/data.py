@@ -123,7 +123,7 @@ from checkers_env.game_state import (
 from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below, seed_state
 
 from checkers_agents.alphabeta.evaluators import MATERIAL
-from checkers_agents.alphabeta.kernel import TT_FIELDS, memory_sizes, search_to_depth
+from checkers_agents.alphabeta.kernel import TT_FIELDS, memory_sizes, no_egdb, search_to_depth
 
 #: Version of the shard and card layout; a database of another version is refused.
 FORMAT_VERSION = 1
@@ -197,6 +197,7 @@ def games_kernel(
     repetition = rules[RULE_REPETITION]
     no_progress = rules[RULE_NO_PROGRESS_PLIES]
     generation = 0
+    egdb_values, egdb_offsets = no_egdb()  # labels from the plain material search
     n = 0
     nodes = 0
     for j in range(games):
@@ -230,7 +231,8 @@ def games_kernel(
                 n_draws = min(quiet + 1, keys.shape[1]) if repetition > 0 else 0
                 _v, _d, _c, used, generation, choice, rng = search_to_depth(
                     mover, opponent, kings, black, depth, depth, 0, None, codes, scoring, True, True,
-                    keys[0], n_draws, quiet, no_progress, generation, table, table_values, ints, floats, 1, rng,
+                    keys[0], n_draws, quiet, no_progress, generation, table, table_values, ints, floats, 1,
+                    egdb_values, egdb_offsets, 0, rng,
                 )
                 nodes += used
                 out_kind[n] = MOVE_MINIMAX

@@ -44,6 +44,7 @@ from checkers_agents.alphabeta.kernel import (
     TT_MIN_DEPTH,
     VALUE_FIELDS,
     next_generation,
+    no_egdb,
     search_kernel,
 )
 
@@ -141,12 +142,13 @@ def play_training_game_from(
     values = np.empty((MAX_PLY, VALUE_FIELDS), dtype=np.float64)
     root_scores = np.empty(MAX_MOVES, dtype=np.float64)
     scratch = np.empty(2 * w1.shape[1], dtype=np.float64)
+    egdb_values, egdb_offsets = no_egdb()  # the design's self-play knows no endgame database
     return _play(
         start_black, start_white, start_kings, black_to_move, w1, b1, w2, b2,
         depth, quiescence, lr_game, lr_end, blockade_counts, epsilon, random_plies,
         no_progress_plies, repetition, rng, result, active, child_active, hidden, moves, history, rules, keys,
         net, codes, scoring, table, table_values, killers, history_scores, tree_moves, order_scores, order_index,
-        stack, values, root_scores, scratch,
+        stack, values, root_scores, scratch, egdb_values, egdb_offsets,
     )
 
 
@@ -159,7 +161,7 @@ def _play(
     depth, quiescence, lr_game, lr_end, blockade_counts, epsilon, random_plies,
     no_progress_plies, repetition, rng, result, active, child_active, hidden, moves, history, rules, keys,
     net, codes, scoring, table, table_values, killers, history_scores, tree_moves, order_scores, order_index,
-    stack, values, root_scores, scratch,
+    stack, values, root_scores, scratch, egdb_values, egdb_offsets,
 ):
     """:func:`play_training_game_from`'s game, in the buffers it allocated."""
     generation = 0
@@ -199,11 +201,13 @@ def _play(
             # net's values are exact whatever the order; clearing 2,300 entries before
             # each search of a few dozen nodes cost 7 % of the trainer's time.
             generation = next_generation(generation, table)
+            # (Out of the call: numba cannot compile a conditional among over 30 arguments.)
+            n_draws = min(quiet + 1, keys.shape[1]) if repetition > 0 else 0
             _, _, count, visited, _ = search_kernel(
                 mover, opponent, kings, black, depth, 1 << 62, EVAL_NET, net, codes, scoring, quiescence, True,
-                keys[0], min(quiet + 1, keys.shape[1]) if repetition > 0 else 0, quiet, no_progress_plies,
+                keys[0], n_draws, quiet, no_progress_plies,
                 generation, table, table_values, killers, history_scores, tree_moves, order_scores, order_index,
-                stack, values, root_scores, child_active, scratch,
+                stack, values, root_scores, child_active, scratch, egdb_values, egdb_offsets, 0,
             )
             choice, rng = pick_tied(root_scores, count, rng)
             nodes += visited

@@ -15,6 +15,7 @@ SPECS = {
     "random": "random:seed=1",
     "greedy": "greedy:seed=1",
     "alphabeta": "alphabeta:depth=2,seed=1",
+    "egdb": "egdb:pieces=4,depth=2,seed=1",
     "mcrd": "mcrd:playouts=2000,backend=cpu,seed=1",
     "td-minimax": "td-minimax:weights=untrained,seed=1",
     "slow-fast": "slow-fast:weights=untrained,seed=1",
@@ -30,9 +31,11 @@ def test_every_registered_kind_has_a_spec_here():
 
 
 @pytest.mark.parametrize("kind", sorted(SPECS))
-def test_select_move_takes_a_board_as_a_game_starting_there(kind):
+def test_select_move_takes_a_board_as_a_game_starting_there(kind, request, monkeypatch):
     if kind == "ppo":
         pytest.importorskip("sb3_contrib")
+    if kind == "egdb":  # the session's 4-piece database
+        monkeypatch.setenv("CHECKERS_EGDB", str(request.getfixturevalue("egdb_folder")))
     board = Board.from_fen(FEN)
     agent = make_agent(SPECS[kind])
     agent.reset(seed=5)
