@@ -15,6 +15,7 @@ from .board import BLACK, WHITE, Board, Color, Move
 from .errors import (
     AmbiguousMoveError,
     CheckersError,
+    EndgameDatabaseError,
     IllegalMoveError,
     InvalidFenError,
     InvalidMoveError,
@@ -49,6 +50,7 @@ __all__ = [
     "AmbiguousMoveError",
     "Board",
     "CheckersError",
+    "EndgameDatabaseError",
     "Color",
     "Game",
     "IllegalMoveError",

@@ -26,7 +26,7 @@ from typing import Any, Callable, Protocol, runtime_checkable
 import numpy as np
 
 from .board import BLACK, Board, Move, move_from_row
-from .errors import MissingDependencyError, UnknownAgentError, WeightsError, missing_dependency
+from .errors import EndgameDatabaseError, MissingDependencyError, UnknownAgentError, WeightsError, missing_dependency
 from .game import Game
 from .kernels import generate_moves_kernel, new_move_buffer
 from .baselines import OPPONENT_GREEDY, OPPONENT_RANDOM, choose
@@ -344,8 +344,8 @@ def make_agent(spec: str | Agent, **overrides) -> Agent:
     except ModuleNotFoundError as error:
         raise missing_dependency(error, f"agent {spec!r}") or error from None
     except (TypeError, ValueError) as error:
-        if isinstance(error, (UnknownAgentError, WeightsError, MissingDependencyError)):
-            raise  # a bad weights file or a missing extra is not a bad spec: keep that error
+        if isinstance(error, (UnknownAgentError, WeightsError, MissingDependencyError, EndgameDatabaseError)):
+            raise  # a bad weights file, a missing extra or database is not a bad spec: keep that error
         raise UnknownAgentError(f"agent spec {spec!r}: {error}") from error
 
 

@@ -42,7 +42,7 @@ import numpy as np
 
 from . import egdb_kernels as kernels
 from .board import Board, Color, Move
-from .errors import CheckersError
+from .errors import EndgameDatabaseError
 from .files import write_atomic
 
 #: Version of the file format and of the index; a file of another version is refused.
@@ -58,12 +58,6 @@ MAX_BUILD_PIECES = 5
 
 #: Value names, from the side to move's view.
 WIN, LOSS, DRAW = "win", "loss", "draw"
-
-
-class EndgameDatabaseError(CheckersError):
-    """A database file that is missing, truncated, corrupt or of another version, or a
-    database asked for that is not built; the message names the file or the slice and the
-    command that builds it."""
 
 
 class Probe(NamedTuple):

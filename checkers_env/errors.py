@@ -36,6 +36,12 @@ class WeightsError(CheckersError):
     else than the network or run it is loaded for; the message names the file and the fault."""
 
 
+class EndgameDatabaseError(CheckersError):
+    """An endgame database file that is missing, truncated, corrupt or of another version, or
+    a database asked for that is not built; the message names the file or the slice and the
+    command that builds it (``checkers_env.egdb``)."""
+
+
 class MissingDependencyError(CheckersError):
     """An optional dependency that an agent or a trainer needs is not installed; the message
     names the pip extra that brings it."""
