@@ -20,7 +20,6 @@ from checkers_env.bitboard import (
     movers,
     popcount,
 )
-from checkers_env.egdb_kernels import MAX_SIDE as EGDB_MAX_SIDE
 from checkers_env.egdb_kernels import probe
 from checkers_env.encoding import half_turn
 from checkers_env.game_state import is_progress, position_key
