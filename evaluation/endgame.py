@@ -55,6 +55,7 @@ import json
 import math
 import os
 import re
+import shlex
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -62,11 +63,11 @@ from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from checkers_env import BaseAgent, Board, Game, Move, Rules, make_agent
+from checkers_env import BaseAgent, Board, Game, Move, Rules, egdb, make_agent
+from checkers_env import egdb_kernels as kernels
 from checkers_env.board import BLACK, WHITE
 from checkers_env.egdb import DRAW, LOSS, WIN, EndgameDatabase, Probe, slice_name, slices
 from checkers_env.encoding import half_turn
-from checkers_env import egdb_kernels as kernels
 from checkers_env.match import play_game
 
 #: Plies a conversion may take beyond the database's shortest win.
@@ -110,10 +111,8 @@ def open_database(pieces: int | None = None, folder: str | os.PathLike | None = 
             corrupt; the message names the slice and the build command.
         ValueError: ``pieces`` below 2.
     """
-    from checkers_env import egdb
-
     where = Path(folder) if folder is not None else egdb.default_folder()
-    option = f" --folder {folder}" if folder is not None else ""
+    option = f" --folder {shlex.quote(str(folder))}" if folder is not None else ""
     if pieces is None:
         pieces = complete_pieces(where)
         if pieces is None:
@@ -504,6 +503,28 @@ def measures_markdown(measures: Sequence[EndgameMeasures]) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: How a conversion game that the agent did not win ended, in words (``Termination``).
+UNCONVERTED_ENDS = {
+    "max_plies": "not won within the margin",
+    "repetition": "drawn by repetition",
+    "no_progress": "drawn by no progress",
+    "no_moves": "lost",
+}
+
+
+def unconverted_markdown(measures: Sequence[EndgameMeasures]) -> str:
+    """How the conversion games each agent did not win ended: too slow (the margin ran
+    out), drawn by a rule, or lost."""
+    lines = [
+        "| agent | " + " | ".join(UNCONVERTED_ENDS.values()) + " |",
+        "|:--|" + "--:|" * len(UNCONVERTED_ENDS),
+    ]
+    for m in measures:
+        ends = [entry.rsplit(" ", 1)[-1] for entry in m.unconverted]
+        lines.append(f"| {m.agent} | " + " | ".join(str(ends.count(end)) for end in UNCONVERTED_ENDS) + " |")
+    return "\n".join(lines) + "\n"
+
+
 def reliability_markdown(measures: Sequence[EndgameMeasures]) -> str:
     """One reliability table per agent with a value function: per bin of predicted value,
     the positions, their mean predicted value and their mean true value."""
@@ -537,6 +558,12 @@ def write_measures(measures: Sequence[EndgameMeasures], out: str | os.PathLike, 
     first = measures[0] if measures else None
     heading = f"# Endgame measures ({first.pieces} pieces, seed {first.seed})\n\n" if first else "# Endgame measures\n\n"
     text = heading + (f"```text\n$ {command}\n```\n\n" if command else "") + measures_markdown(measures)
+    if first is not None and first.games:
+        text += (
+            f"\n## Conversion: the games not won\n\nOver {first.games} won positions (shortest win "
+            f"{first.mean_distance:.1f} plies on average), margin {first.margin} plies.\n\n"
+            + unconverted_markdown(measures)
+        )
     reliability = reliability_markdown(measures)
     if reliability:
         text += "\n## Calibration: reliability\n\n" + reliability
@@ -566,6 +593,7 @@ __all__ = [
     "open_database",
     "measures_markdown",
     "reliability_markdown",
+    "unconverted_markdown",
     "sample_positions",
     "value_function",
     "write_measures",

@@ -18,6 +18,7 @@ from checkers_evaluation.endgame import (
     measures_markdown,
     reliability_markdown,
     sample_positions,
+    unconverted_markdown,
     value_function,
     write_measures,
 )
@@ -137,8 +138,11 @@ def test_reports(egdb4, tmp_path):
     assert len(lines) == 4 and lines[2].startswith("| random |") and lines[3].startswith("| egdb-perfect")
     assert "100.0 %" in lines[3]
     assert "egdb-perfect" in reliability_markdown(results) and "random" not in reliability_markdown(results)
+    ends = unconverted_markdown(results).splitlines()
+    assert ends[2].startswith("| random |") and ends[3].endswith("| 0 | 0 | 0 | 0 |")  # perfect: none
+    assert sum(int(n) for n in ends[2].strip("| ").split("|")[1:]) == results[0].games - results[0].conversions
     md, js = write_measures(results, tmp_path, command="checkers egdb measure random")
-    assert "checkers egdb measure random" in md.read_text()
+    assert "checkers egdb measure random" in md.read_text() and "the games not won" in md.read_text()
     data = json.loads(js.read_text())
     assert [m["agent"] for m in data["measures"]] == ["random", "egdb-perfect:pieces=4"]
     assert data["measures"][1]["conversion"] == 1.0
