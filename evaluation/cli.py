@@ -5,6 +5,7 @@
     checkers agents
     checkers league AGENT_SPEC ... [--gauntlet SPEC] [--games-per-pair N] [--openings ballot|random:PLIES|FILE]
         [--time-per-move S] [--workers K] [--backend local|ray] [--out DIR] [--resume]
+        [--adjudicate egdb [--adjudicate-pieces N] [--egdb-folder DIR]]
     checkers train td-minimax|slow-fast|ppo [TRAINER OPTIONS]
     checkers data games --games N --out DIR [--seed S] [--minimax-rate R] [--minimax-depth D]
     checkers data mcrd --positions N --playouts P --out DIR [--seed S] [--shard-size K]
