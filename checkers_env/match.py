@@ -7,6 +7,14 @@
     ...                    Rules(), np.random.default_rng(0))
     >>> record.result in ("1-0", "0-1", "1/2-1/2")
     True
+
+**Adjudication.** With ``adjudicate=db`` (an ``egdb.EndgameDatabase``) a game ends as soon
+as it reaches, after its opening, a position the database holds: the database's value for
+the side to move is the result (its win, its loss, or a draw), the termination is
+``egdb`` (``ADJUDICATED``), and the moves up to that position are kept. The database's
+values assume unlimited play (no draw rules): an adjudicated win is the game-theoretic
+one, which perfect play converts but not always within the no-progress limit (the longest
+5-piece win takes 161 plies; ``checkers egdb stats``).
 """
 
 from __future__ import annotations
@@ -14,14 +22,20 @@ from __future__ import annotations
 import time
 from importlib import resources
 from dataclasses import asdict, dataclass, field
-from typing import Any, Sequence
+from typing import TYPE_CHECKING, Any, Sequence
 
 import numpy as np
 
 from .agent import Agent
-from .board import Board
+from .board import BLACK, Board, Color
 from .errors import IllegalMoveError
 from .game import Game, Rules
+
+if TYPE_CHECKING:
+    from .egdb import EndgameDatabase
+
+#: ``GameRecord.termination`` of a game ended by an endgame database (``adjudicate``).
+ADJUDICATED = "egdb"
 
 
 @dataclass
@@ -33,7 +47,8 @@ class GameRecord:
         opening: the forced opening moves in PDN, space-separated ("" for none).
         moves: every move of the game in PDN, the opening's included.
         result: ``1-0`` (Black won), ``0-1`` (White won) or ``1/2-1/2``.
-        termination: why it ended (``no_moves``, ``repetition``, ``no_progress``, ``max_plies``).
+        termination: why it ended (``no_moves``, ``repetition``, ``no_progress``, ``max_plies``,
+            or ``egdb``: adjudicated by an endgame database, see ``play_game``).
         seed: the seed the agents were reset with.
         key: identifies the game within a league (pair, opening and colours).
         seconds: wall time of each side, ``{"black": s, "white": s}``.
@@ -91,6 +106,15 @@ class GameRecord:
         return game
 
 
+def _adjudicated_result(value: str, turn: Color) -> str:
+    """The PDN result of a database ``value`` (``win``, ``loss``, ``draw``) for the side
+    ``turn`` to move."""
+    if value == "draw":
+        return "1/2-1/2"
+    black_wins = (value == "win") == (turn == BLACK)
+    return "1-0" if black_wins else "0-1"
+
+
 def ballot_openings() -> list[str]:
     """The 3-move ballot of tournament checkers: 157 openings (174 less the 17 lost ones),
     shipped with the package (MIT, from pydraughts' ballot file)."""
@@ -113,6 +137,7 @@ def play_game(
     rng: np.random.Generator | None = None,
     key: str = "",
     start: Board | None = None,
+    adjudicate: EndgameDatabase | None = None,
 ) -> GameRecord:
     """Play one game: the opening's moves, then the agents in turn until the rules end it.
 
@@ -123,6 +148,11 @@ def play_game(
         rng: seeds both agents, so a game is reproducible from its seed.
         key: stored in the record.
         start: the position before the opening (default: the start position).
+        adjudicate: an endgame database (``checkers_env.egdb.EndgameDatabase``), or None.
+            A game that reaches a position it holds (after the opening) ends there with
+            the database's result, termination ``egdb``; positions where the rules
+            already end the game (no legal move, repetition, no progress, the move cap)
+            end by the rules.
 
     Raises:
         IllegalMoveError: the opening is illegal, or an agent returned an illegal move.
@@ -138,7 +168,13 @@ def play_game(
     for text in opening_moves(opening):
         game.play(text)
     seconds = {"black": 0.0, "white": 0.0}
+    result = termination = None
     while not game.is_over():
+        if adjudicate is not None:
+            verdict = adjudicate.probe(game.board)
+            if verdict is not None:
+                result, termination = _adjudicated_result(verdict.value, game.board.turn), ADJUDICATED
+                break
         side, agent = ("black", black) if game.board.turn == 0 else ("white", white)
         began = time.perf_counter()
         move = agent.select_move(game)
@@ -152,8 +188,8 @@ def play_game(
         white=str(white),
         opening=" ".join(opening_moves(opening)),
         moves=[str(m) for m in game.moves],
-        result=game.result,
-        termination=str(game.termination),
+        result=result or game.result,
+        termination=termination or str(game.termination),
         seed=seed,
         key=key,
         seconds={k: round(v, 4) for k, v in seconds.items()},

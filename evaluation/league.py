@@ -19,6 +19,12 @@ Players are known by their display name: the agent's own spec (``mcrd:time=1`` -
 ``mcrd:time=1.0``), or the ``name=`` item of the spec
 (``td-minimax:weights=a.safetensors,name=td-a``), which the league strips before
 ``make_agent`` sees the spec. ``gauntlet=SPEC`` plays one agent against the others only.
+
+``adjudicate="egdb"`` ends every game that reaches a position of the endgame database
+(``adjudicate_pieces`` pieces, default the largest complete one in ``egdb_folder``) with
+the database's result, termination ``egdb`` (``checkers_env.match.play_game``). Each
+process that plays games opens the database once (a local worker, a Ray worker: the
+folder must be readable there too, ``$CHECKERS_EGDB`` or ``egdb_folder``).
 """
 
 from __future__ import annotations
@@ -248,6 +254,27 @@ def plan_games(
     return plan
 
 
+# -- adjudication ------------------------------------------------------------------------
+
+#: The one database kind that adjudicates (``--adjudicate egdb``).
+ADJUDICATORS = ("egdb",)
+
+#: Endgame databases opened in this process, by ``(pieces, folder)``.
+_databases_in_process: dict[tuple[int, str], object] = {}
+
+
+def _database(adjudicate: tuple[int, str] | None):
+    """The endgame database ``(pieces, folder)``, opened once per process; None for None."""
+    if adjudicate is None:
+        return None
+    if adjudicate not in _databases_in_process:
+        from checkers_env.egdb import EndgameDatabase
+
+        pieces, folder = adjudicate
+        _databases_in_process[adjudicate] = EndgameDatabase.open(pieces, folder)
+    return _databases_in_process[adjudicate]
+
+
 # -- workers -------------------------------------------------------------------------------
 
 _agents_in_process: dict[str, object] = {}
@@ -278,9 +305,16 @@ def _start_worker(parent_pid: int, registrations: dict[str, object]) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def play_planned(game: PlannedGame, rules: Rules, time_per_move: float | None) -> dict:
+def play_planned(
+    game: PlannedGame, rules: Rules, time_per_move: float | None, adjudicate: tuple[int, str] | None = None
+) -> dict:
     """Play one planned game (in any process) and return its record as a dict; the record
-    names the players by their league names."""
+    names the players by their league names.
+
+    Args:
+        adjudicate: ``(pieces, folder)`` of the endgame database that ends the game when it
+            reaches one of its positions (opened once per process), or None.
+    """
     record = play_game(
         _agent(game.black_spec or game.black, time_per_move),
         _agent(game.white_spec or game.white, time_per_move),
@@ -288,18 +322,23 @@ def play_planned(game: PlannedGame, rules: Rules, time_per_move: float | None) -
         rules,
         np.random.default_rng(game.seed),
         key=game.key,
+        adjudicate=_database(adjudicate),
     )
     record.black, record.white = game.black, game.white
     return record.to_dict()
 
 
 def play_batch(
-    games: list[PlannedGame], rules: Rules, time_per_move: float | None, registrations: dict[str, object]
+    games: list[PlannedGame],
+    rules: Rules,
+    time_per_move: float | None,
+    registrations: dict[str, object],
+    adjudicate: tuple[int, str] | None = None,
 ) -> list[dict]:
     """Several planned games in one call (one Ray task)."""
     for kind, factory in registrations.items():
         register_agent(kind, factory)
-    return [play_planned(g, rules, time_per_move) for g in games]
+    return [play_planned(g, rules, time_per_move, adjudicate) for g in games]
 
 
 # -- the league ------------------------------------------------------------------------------
@@ -330,6 +369,13 @@ class League:
         progress: show a progress bar and a line per finished pair.
         gauntlet: an agent spec that plays every agent of ``agents`` (who do not play each
             other).
+        adjudicate: ``"egdb"``: a game that reaches a position of the endgame database
+            ends with the database's result (termination ``egdb``); None (default): games
+            are played to their end.
+        adjudicate_pieces: pieces of the database that adjudicates; default the largest
+            number whose slices are all in ``egdb_folder``.
+        egdb_folder: the database folder; default ``checkers_env.egdb.default_folder()``
+            (``$CHECKERS_EGDB`` or the platform's cache).
 
     Attributes:
         agents: after construction, the players' names in table order (the gauntlet first).
@@ -350,6 +396,9 @@ class League:
     bootstrap: int = 1000
     progress: bool = True
     gauntlet: str | None = None
+    adjudicate: str | None = None
+    adjudicate_pieces: int | None = None
+    egdb_folder: str | os.PathLike | None = None
 
     def __post_init__(self) -> None:
         # Every check runs here, before a game is played or a file written.
@@ -373,6 +422,7 @@ class League:
             raise LeagueError(f"workers must be >= 1, got {self.workers}")
         if not isinstance(self.rules, Rules) or (self.rules.max_plies is None and self.rules.no_progress_plies is None):
             raise LeagueError("league rules must end every game (max_plies or no_progress_plies)")
+        self.adjudication = self._open_adjudicator()
         # Each player is known by its display name, else by its agent's own spec
         # (``mcrd:time=1`` -> ``mcrd:time=1.0``, time overrides included); building the
         # agents here also reports a bad spec now, with the agent's own message.
@@ -396,6 +446,32 @@ class League:
             self.agents, self.opening_list, self.games_per_pair, self.seed, specs, gauntlet=self.gauntlet is not None
         )
 
+    def _open_adjudicator(self) -> tuple[int, str] | None:
+        """``(pieces, folder)`` of the adjudicating database, opened here once (so a missing
+        or corrupt database is reported before any game), or None.
+
+        Raises:
+            LeagueError: an unknown adjudicator, or no database in the folder, or a slice
+                of it missing or corrupt (the message names the build command).
+        """
+        if self.adjudicate is None:
+            if self.adjudicate_pieces is not None:
+                raise LeagueError("adjudicate_pieces needs adjudicate='egdb' (--adjudicate egdb)")
+            return None
+        if self.adjudicate not in ADJUDICATORS:
+            raise LeagueError(f"--adjudicate must be {' or '.join(ADJUDICATORS)}, got {self.adjudicate!r}")
+        from checkers_env.egdb import EndgameDatabaseError
+
+        from .endgame import open_database
+
+        try:
+            database = open_database(self.adjudicate_pieces, self.egdb_folder)
+        except EndgameDatabaseError as error:
+            raise LeagueError(f"--adjudicate egdb: {error}") from None
+        adjudication = (database.pieces, str(Path(database.folder).resolve()))
+        _databases_in_process[adjudication] = database
+        return adjudication
+
     # -- files -------------------------------------------------------------------------------
 
     def _config(self) -> dict:
@@ -407,6 +483,9 @@ class League:
             "time_per_move": self.time_per_move,
             "seed": self.seed,
             "rules": asdict(self.rules),
+            # None when off, as a league written before adjudication reads (no such key).
+            "adjudicate": None if self.adjudication is None else {"database": self.adjudicate,
+                                                                  "pieces": self.adjudication[0]},
         }
 
     def _saved_config(self) -> dict | None:
@@ -511,7 +590,7 @@ class League:
             yield from self._play_ray(todo)
         elif self.workers == 1:
             for game in todo:
-                yield play_planned(game, self.rules, self.time_per_move)
+                yield play_planned(game, self.rules, self.time_per_move, self.adjudication)
         else:
             context = multiprocessing.get_context("spawn")  # numba's threads do not survive fork
             with ProcessPoolExecutor(
@@ -522,7 +601,9 @@ class League:
                 queue = list(reversed(todo))
                 while queue or pending:
                     while queue and len(pending) < 2 * self.workers:
-                        pending.add(pool.submit(play_planned, queue.pop(), self.rules, self.time_per_move))
+                        pending.add(
+                            pool.submit(play_planned, queue.pop(), self.rules, self.time_per_move, self.adjudication)
+                        )
                     finished, pending = wait(pending, return_when=FIRST_COMPLETED)
                     for future in finished:
                         yield future.result()
@@ -537,7 +618,7 @@ class League:
         remote = ray.remote(play_batch)
         batch = max(1, min(8, len(todo) // (4 * max(1, int(ray.available_resources().get("CPU", 1))))))
         pending = [
-            remote.remote(todo[k : k + batch], self.rules, self.time_per_move, self.registrations)
+            remote.remote(todo[k : k + batch], self.rules, self.time_per_move, self.registrations, self.adjudication)
             for k in range(0, len(todo), batch)
         ]
         while pending:

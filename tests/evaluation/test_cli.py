@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from checkers_env import Board, Game, Rules
 from checkers_evaluation import demo
 from checkers_evaluation.cli import main
 
@@ -169,6 +170,150 @@ def test_installed_console_script():
     assert bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
 
 
+# -- egdb ------------------------------------------------------------------------------------
+
+
+def test_egdb_probe_prints_value_and_distance(egdb_folder, egdb4, capsys):
+    fens = ["B:WK14:BK1,K2", "W:WK14:BK1,K2", "B:W18:B14", "W:W5:BK1", "B:W10,11:BK30,K31", "B:W21,22,23:B1,2,3"]
+    assert main(["egdb", "probe", *fens, "--folder", str(egdb_folder)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert [line.split()[0] for line in lines] == fens
+    assert lines[2] == "B:W18:B14 win 1"  # the only white piece is taken at once
+    assert lines[3] == "W:W5:BK1 loss 0"  # White cannot move
+    assert lines[5] == "B:W21,22,23:B1,2,3 none -"  # six pieces
+    for line, fen in zip(lines[:5], fens):
+        probe = egdb4.probe(Board.from_fen(fen))
+        assert line == f"{fen} {probe.value} {'-' if probe.distance is None else probe.distance}"
+    assert {line.split()[1] for line in lines[:2]} == {"win", "loss"}  # one position, either side to move
+
+
+def test_egdb_probe_reads_stdin_and_defaults_to_the_largest_database(egdb_folder, capsys, monkeypatch):
+    import io
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("B:W18:B14\n\n  W:W5:BK1  \n"))
+    assert main(["egdb", "probe", "--folder", str(egdb_folder)]) == 0
+    assert capsys.readouterr().out.splitlines() == ["B:W18:B14 win 1", "W:W5:BK1 loss 0"]
+    # --pieces 2: a 3-piece position is outside
+    assert main(["egdb", "probe", "B:W18,19:B14", "--pieces", "2", "--folder", str(egdb_folder)]) == 0
+    assert capsys.readouterr().out == "B:W18,19:B14 none -\n"
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["egdb", "probe", "B:W18:B14", "B:W33:B1"], "'B:W33:B1'"),
+        (["egdb", "probe", "B:W18:B14", "--pieces", "5"], "missing slice"),
+        (["egdb", "stats", "--pieces", "5"], "`checkers egdb build --pieces 5 --folder "),
+        (["egdb", "probe", "--pieces", "1", "B:W18:B14"], "--pieces: must be >= 2"),
+        (["egdb", "build", "--pieces", "7"], "pieces must be 2 to 5"),
+        (["egdb", "measure", "random", "--positions", "0"], "--positions: must be >= 1"),
+        (["egdb", "measure", "nonsense"], "nonsense"),
+    ],
+)
+def test_egdb_bad_input_is_one_line_and_status_2(argv, message, egdb_folder, capsys):
+    assert main([*argv, "--folder", str(egdb_folder)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and "Traceback" not in captured.err
+    assert message in captured.err, captured.err
+
+
+def test_egdb_missing_database_names_the_slice_and_the_build_command(tmp_path, capsys):
+    assert main(["egdb", "probe", "B:W18:B14", "--folder", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "0m1k-0m1k" in err and f"`checkers egdb build --pieces 4 --folder {tmp_path}`" in err
+    assert main(["egdb", "stats", "--pieces", "3", "--folder", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "missing slice 0m1k-0m1k" in err
+    assert f"`checkers egdb build --pieces 3 --folder {tmp_path}`" in err
+
+
+def test_egdb_build_prints_a_summary_and_resumes(tmp_path, capsys):
+    assert main(["egdb", "build", "--pieces", "2", "--folder", str(tmp_path), "--no-progress"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("egdb up to 2 pieces: 4 slices solved, 0 found, 3,488 positions") and str(tmp_path) in out
+    assert main(["egdb", "build", "--pieces", "2", "--folder", str(tmp_path), "--no-progress"]) == 0
+    assert "0 slices solved, 4 found" in capsys.readouterr().out
+
+
+def test_egdb_stats_lists_every_slice_and_the_totals(egdb_folder, egdb4, capsys):
+    assert main(["egdb", "stats", "--folder", str(egdb_folder)]) == 0
+    out = capsys.readouterr().out
+    rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+            for line in out.splitlines() if line.startswith("| ") and "---" not in line}
+    for stats in egdb4.stats():
+        assert rows[stats.label] == [f"{v:,}" for v in (stats.positions, stats.wins, stats.losses, stats.draws,
+                                                          stats.longest_win)]
+    assert rows["2"][0] == "3,488" and rows["4"][0] == "6,209,316"  # the 2- and 4-piece totals
+    assert rows["3"] == ["196,032", "100,250", "87,305", "8,477", "61"]
+
+
+def test_egdb_measure_prints_a_row_per_agent_and_writes_the_files(egdb_folder, tmp_path, capsys):
+    argv = ["egdb", "measure", "random", "greedy", "--positions", "30", "--games", "2", "--folder", str(egdb_folder),
+            "--no-progress", "--out", str(tmp_path)]
+    assert main(argv) == 0
+    out = capsys.readouterr().out
+    assert "| random |" in out and "| greedy |" in out
+    assert (tmp_path / "measures.md").is_file() and (tmp_path / "measures.json").is_file()
+
+
+def _opening_to(pieces: int) -> str:
+    """Moves of a seeded random game from the start up to its first position with
+    ``pieces`` pieces, at least two a side (so that a capture leaves both sides pieces),
+    the game still going on."""
+    import random
+
+    from checkers_env import Game, Rules
+
+    for seed in range(100):
+        rng = random.Random(seed)
+        game = Game(rules=Rules.without_draws())
+        while not game.is_over() and game.ply < 300 and bin(game.board.black | game.board.white).count("1") > pieces:
+            game.play(rng.choice(game.legal_moves()))
+        smaller = min(bin(side).count("1") for side in (game.board.black, game.board.white))
+        if not game.is_over() and bin(game.board.black | game.board.white).count("1") == pieces and smaller >= 2:
+            return " ".join(str(m) for m in game.moves)
+    raise AssertionError("no random game stops at that many pieces")
+
+
+def test_league_adjudicates_by_the_database_and_resumes(egdb_folder, tmp_path, capsys):
+    import json
+
+    openings = tmp_path / "openings.txt"
+    openings.write_text(_opening_to(5) + "\n")
+    out = tmp_path / "league"
+    argv = ["league", "random", "greedy", "--games-per-pair", "4", "--openings", str(openings), "--bootstrap", "0",
+            "--adjudicate", "egdb", "--egdb-folder", str(egdb_folder), "--out", str(out), "--workers", "2"]
+    assert main(argv) == 0
+    capsys.readouterr()
+    records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
+    assert len(records) == 4
+    adjudicated = [r for r in records if r["termination"] == "egdb"]
+    assert adjudicated
+    for record in adjudicated:
+        board = Game(rules=Rules.without_draws(), moves=record["moves"]).board
+        assert bin(board.black | board.white).count("1") == 4
+    assert '[Termination "egdb"]' in (out / "games.pdn").read_text()
+    config = json.loads((out / "league.json").read_text())
+    assert config["adjudicate"] == {"database": "egdb", "pieces": 4}
+    # Resuming plays nothing more; resuming without adjudication is refused.
+    assert main([*argv, "--resume"]) == 0
+    assert len((out / "games.jsonl").read_text().splitlines()) == 4
+    capsys.readouterr()
+    plain = argv[: argv.index("--adjudicate")] + argv[argv.index("--out"):]
+    assert main([*plain, "--resume"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "adjudicate" in err
+
+
+def test_league_without_a_database_is_one_line(tmp_path, capsys):
+    argv = ["league", "random", "greedy", "--games-per-pair", "2", "--adjudicate", "egdb", "--egdb-folder",
+            str(tmp_path), "--out", str(tmp_path / "league")]
+    assert main(argv) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "checkers egdb build --pieces 4" in err
+    assert not (tmp_path / "league").exists()
+
+
 # -- fuzz: any value of any option is a result or one line ------------------------------------
 
 from hypothesis import HealthCheck, given, settings  # noqa: E402
@@ -183,7 +328,8 @@ _SPECS = st.one_of(
     st.text(max_size=10),
 )
 _LEAGUE_OPTIONS = ["--games-per-pair", "--openings", "--time-per-move", "--workers", "--backend", "--seed",
-                   "--max-plies", "--bootstrap", "--gauntlet", "--out"]
+                   "--max-plies", "--bootstrap", "--gauntlet", "--out", "--adjudicate", "--adjudicate-pieces",
+                   "--egdb-folder"]
 
 
 def _assert_one_line_or_success(status: int, captured) -> None:

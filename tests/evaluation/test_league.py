@@ -326,3 +326,47 @@ def test_bad_league_arguments_are_refused_before_any_game(tmp_path):
     with pytest.raises(LeagueError, match="contradict"):
         League(["random", "greedy"], out=tmp_path / "c", resume=True, overwrite=True, progress=False)
     assert not (tmp_path / "b").exists() and not (tmp_path / "c").exists()
+
+
+def _opening_to_five_pieces() -> str:
+    """A seeded random game from the start up to its first position with five pieces, two
+    against three (a capture from there leaves a position of the 4-piece database)."""
+    import random
+
+    for seed in range(100):
+        rng = random.Random(seed)
+        game = Game(rules=Rules.without_draws())
+        while not game.is_over() and game.ply < 300 and bin(game.board.black | game.board.white).count("1") > 5:
+            game.play(rng.choice(game.legal_moves()))
+        sides = sorted(bin(side).count("1") for side in (game.board.black, game.board.white))
+        if not game.is_over() and sides == [2, 3]:
+            return " ".join(str(m) for m in game.moves)
+    raise AssertionError("no random game stops at two pieces against three")
+
+
+def test_adjudication_plays_the_same_games_in_one_process_and_in_workers(egdb_folder, tmp_path):
+    openings = tmp_path / "openings.txt"
+    openings.write_text(_opening_to_five_pieces() + "\n")
+    kwargs = dict(games_per_pair=4, openings=str(openings), bootstrap=0, seed=1, progress=False,
+                  adjudicate="egdb", egdb_folder=egdb_folder)
+    League(["random", "greedy"], out=tmp_path / "one", workers=1, **kwargs).run()
+    League(["random", "greedy"], out=tmp_path / "two", workers=2, **kwargs).run()
+    assert _games(tmp_path / "one") == _games(tmp_path / "two")
+    records = load_records(tmp_path / "one" / "games.jsonl")
+    assert Counter(r.termination for r in records)["egdb"] >= 1
+    plain = League(["random", "greedy"], out=tmp_path / "plain", workers=1,
+                   **{**kwargs, "adjudicate": None, "egdb_folder": None})
+    plain.run()
+    assert "egdb" not in {r.termination for r in load_records(tmp_path / "plain" / "games.jsonl")}
+
+
+def test_bad_adjudication_is_refused(egdb_folder, tmp_path):
+    with pytest.raises(LeagueError, match="--adjudicate must be egdb"):
+        League(["random", "greedy"], out=tmp_path, adjudicate="tablebase", progress=False)
+    with pytest.raises(LeagueError, match="needs adjudicate"):
+        League(["random", "greedy"], out=tmp_path, adjudicate_pieces=4, progress=False)
+    with pytest.raises(LeagueError, match="no endgame database in"):
+        League(["random", "greedy"], out=tmp_path, adjudicate="egdb", egdb_folder=tmp_path, progress=False)
+    with pytest.raises(LeagueError, match="missing slice .* run `checkers egdb build --pieces 5 --folder "):
+        League(["random", "greedy"], out=tmp_path, adjudicate="egdb", adjudicate_pieces=5, egdb_folder=egdb_folder,
+               progress=False)
