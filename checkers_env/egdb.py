@@ -30,6 +30,7 @@ resumes at the first missing slice.
 from __future__ import annotations
 
 import os
+import shlex
 import struct
 import sys
 import time
@@ -138,8 +139,26 @@ def slice_pairs(pieces: int) -> list[tuple[Slice, Slice]]:
     return pairs
 
 
-def build_command(pieces: int) -> str:
-    return f"checkers egdb build --pieces {pieces}"
+def build_command(pieces: int, folder: str | os.PathLike | None = None) -> str:
+    """The command that builds the ``pieces``-piece database in ``folder`` (``--folder`` is
+    named only for a folder other than ``default_folder()``)."""
+    command = f"checkers egdb build --pieces {pieces}"
+    if folder is not None and Path(folder).expanduser().resolve() != default_folder().expanduser().resolve():
+        command += f" --folder {shlex.quote(str(folder))}"
+    return command
+
+
+def complete_pieces(folder: str | os.PathLike | None = None) -> int | None:
+    """The largest ``N`` such that every slice with at most ``N`` pieces has its file in
+    ``folder`` (default ``default_folder()``; the files are not read), or None when even
+    the 2-piece slices are not all there."""
+    folder = Path(folder) if folder is not None else default_folder()
+    pieces = None
+    n = 2
+    while n <= 2 * kernels.MAX_SIDE and all((folder / slice_name(s)).is_file() for s in slices(n)):
+        pieces = n
+        n += 1
+    return pieces
 
 
 # ---------------------------------------------------------------------------------------
@@ -166,7 +185,8 @@ def read_slice(path: Path, s: Slice, out: np.ndarray | None = None, pieces: int 
             version, or holds another slice; the message names the file and how to rebuild.
     """
     pieces = sum(s) if pieces is None else pieces
-    rebuild = f"delete it and run `{build_command(pieces)}`"
+    command = build_command(pieces, Path(path).parent)
+    rebuild = f"delete it and run `{command}`"
     expected = int(kernels.slice_size(*s))
     try:
         with open(path, "rb") as handle:
@@ -191,7 +211,8 @@ def read_slice(path: Path, s: Slice, out: np.ndarray | None = None, pieces: int 
                 raise EndgameDatabaseError(f"{path}: truncated or too long ({got} of {expected} values); {rebuild}")
     except FileNotFoundError:
         raise EndgameDatabaseError(
-            f"{path}: missing slice {slice_label(s)} of the {pieces}-piece database; run `{build_command(pieces)}`"
+            f"the {pieces}-piece endgame database is not built in {Path(path).parent} (missing slice "
+            f"{slice_label(s)}, {path}): run `{command}` (or point $CHECKERS_EGDB at the folder that holds it)"
         ) from None
     if zlib.crc32(memoryview(target)) != crc:
         raise EndgameDatabaseError(f"{path}: checksum mismatch (the file is corrupt); {rebuild}")
@@ -349,16 +370,31 @@ class EndgameDatabase:
         self.slices = order
 
     @classmethod
-    def open(cls, pieces: int = 4, folder: str | os.PathLike | None = None) -> EndgameDatabase:
+    def open(cls, pieces: int | None = None, folder: str | os.PathLike | None = None) -> EndgameDatabase:
         """Load every slice up to ``pieces`` pieces, checking each file.
 
+        Args:
+            pieces: the database's pieces; default: the largest complete one in the
+                folder (``complete_pieces``).
+            folder: default ``default_folder()``.
+
         Raises:
-            EndgameDatabaseError: a slice is missing (the message names it and the build
-                command), truncated, corrupt or of another version.
+            EndgameDatabaseError: no database in the folder, or a slice missing (the
+                message names it and the command that builds the whole database),
+                truncated, corrupt or of another version.
         """
+        folder = Path(folder) if folder is not None else default_folder()
+        if pieces is None:
+            pieces = complete_pieces(folder)
+            if pieces is None:
+                missing = next(s for s in slices(2) if not (folder / slice_name(s)).is_file())
+                raise EndgameDatabaseError(
+                    f"no endgame database in {folder} (missing slice {slice_label(missing)}, "
+                    f"{slice_name(missing)}): run `{build_command(4, folder)}` "
+                    "(or point $CHECKERS_EGDB at the folder that holds one)"
+                )
         if not isinstance(pieces, int) or not 2 <= pieces <= kernels.MAX_SIDE * 2:
             raise ValueError(f"pieces must be 2 or more, got {pieces!r}")
-        folder = Path(folder) if folder is not None else default_folder()
         order, offsets, total = _layout(pieces)
         values = np.empty(total, dtype=np.uint8)
         for s in order:

@@ -647,9 +647,9 @@ def _open_egdb(args: argparse.Namespace):
         EndgameDatabaseError: no database there, or a slice missing or corrupt; the message
             names the slice and the command that builds it (one line, status 2).
     """
-    from checkers_evaluation.endgame import open_database
+    from checkers_env.egdb import EndgameDatabase
 
-    return open_database(args.pieces, args.folder)
+    return EndgameDatabase.open(args.pieces, args.folder)
 
 
 def _egdb_probe(args: argparse.Namespace) -> int:

@@ -54,8 +54,6 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
-import shlex
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -63,10 +61,10 @@ from typing import Callable, NamedTuple, Sequence
 
 import numpy as np
 
-from checkers_env import BaseAgent, Board, Game, Move, Rules, egdb, make_agent
+from checkers_env import BaseAgent, Board, Game, Move, Rules, make_agent
 from checkers_env import egdb_kernels as kernels
 from checkers_env.board import BLACK, WHITE
-from checkers_env.egdb import DRAW, LOSS, WIN, EndgameDatabase, Probe, slice_name, slices
+from checkers_env.egdb import DRAW, LOSS, WIN, EndgameDatabase, Probe, slices
 from checkers_env.encoding import half_turn
 from checkers_env.match import play_game
 
@@ -83,51 +81,6 @@ TRUTH = {WIN: 1.0, DRAW: 0.0, LOSS: -1.0}
 
 
 # -- the database folder -------------------------------------------------------------------
-
-
-def complete_pieces(folder: str | os.PathLike) -> int | None:
-    """The largest ``N`` such that every slice with at most ``N`` pieces has its file in
-    ``folder`` (the files are not read), or None when even the 2-piece slices are not all
-    there."""
-    folder = Path(folder)
-    pieces = None
-    n = 2
-    while n <= 2 * kernels.MAX_SIDE and all((folder / slice_name(s)).is_file() for s in slices(n)):
-        pieces = n
-        n += 1
-    return pieces
-
-
-def open_database(pieces: int | None = None, folder: str | os.PathLike | None = None) -> EndgameDatabase:
-    """``EndgameDatabase.open``, by default of the largest complete database in the folder,
-    with errors that name the command building the database asked for, where it was asked.
-
-    Args:
-        pieces: the database's pieces; default ``complete_pieces(folder)``.
-        folder: the database folder; default ``egdb.default_folder()``.
-
-    Raises:
-        EndgameDatabaseError: no database in the folder, or a slice missing, truncated or
-            corrupt; the message names the slice and the build command.
-        ValueError: ``pieces`` below 2.
-    """
-    where = Path(folder) if folder is not None else egdb.default_folder()
-    option = f" --folder {shlex.quote(str(folder))}" if folder is not None else ""
-    if pieces is None:
-        pieces = complete_pieces(where)
-        if pieces is None:
-            missing = next(s for s in slices(2) if not (where / slice_name(s)).is_file())
-            raise egdb.EndgameDatabaseError(
-                f"no endgame database in {where} (missing slice {egdb.slice_label(missing)}, "
-                f"{slice_name(missing)}); run `{egdb.build_command(4)}{option}`"
-            )
-    try:
-        return EndgameDatabase.open(pieces, where)
-    except egdb.EndgameDatabaseError as error:
-        # The file's message names the command for its own slice's piece count, without
-        # the folder: name the one that builds the whole database asked for, there.
-        text = re.sub(r"`checkers egdb build --pieces \d+`", f"`{egdb.build_command(pieces)}{option}`", str(error))
-        raise egdb.EndgameDatabaseError(text) from None
 
 
 # -- the sample ----------------------------------------------------------------------------
@@ -588,9 +541,7 @@ __all__ = [
     "Sampled",
     "board_of",
     "calibration",
-    "complete_pieces",
     "measure",
-    "open_database",
     "measures_markdown",
     "reliability_markdown",
     "unconverted_markdown",

@@ -460,12 +460,10 @@ class League:
             return None
         if self.adjudicate not in ADJUDICATORS:
             raise LeagueError(f"--adjudicate must be {' or '.join(ADJUDICATORS)}, got {self.adjudicate!r}")
-        from checkers_env.egdb import EndgameDatabaseError
-
-        from .endgame import open_database
+        from checkers_env.egdb import EndgameDatabase, EndgameDatabaseError
 
         try:
-            database = open_database(self.adjudicate_pieces, self.egdb_folder)
+            database = EndgameDatabase.open(self.adjudicate_pieces, self.egdb_folder)
         except EndgameDatabaseError as error:
             raise LeagueError(f"--adjudicate egdb: {error}") from None
         adjudication = (database.pieces, str(Path(database.folder).resolve()))

@@ -159,15 +159,6 @@ def load_database(pieces: int, folder: str | Path | None = None) -> _egdb.Endgam
     key = (pieces, folder.expanduser().resolve())
     database = _DATABASES.get(key)
     if database is None:
-        for s in (s for n in range(2, pieces + 1) for s in _egdb.slices(n)):
-            # ``open`` would name the build of the missing slice's own size; a user asking
-            # for P pieces needs the build of P.
-            if not (key[1] / _egdb.slice_name(s)).exists():
-                raise _egdb.EndgameDatabaseError(
-                    f"the {pieces}-piece endgame database is not built in {key[1]} (missing slice "
-                    f"{_egdb.slice_label(s)}, {_egdb.slice_name(s)}): run `{_egdb.build_command(pieces)}` "
-                    "(or point $CHECKERS_EGDB at the folder that holds it)"
-                )
         database = _DATABASES[key] = _egdb.EndgameDatabase.open(pieces, key[1])
     return database
 

@@ -12,12 +12,12 @@ import numpy as np
 from checkers_env import BLACK, Board, Game, Move
 from checkers_env.bitboard import BB_SQUARES, apply_move
 from checkers_env.egdb_kernels import probe_board
+from checkers_env.egdb_kernels import MAX_SIDE as EGDB_MAX_SIDE
 from checkers_env.game_state import position_key
 from checkers_env.kernels import generate_moves_kernel, new_move_buffer
 
 from .evaluators import POSITIONAL, WIN, Evaluator
 from .kernel import (
-    EGDB_MAX_SIDE,
     INF,
     MAX_DEPTH,
     TT_BITS,

@@ -9,11 +9,10 @@ import math
 import numpy as np
 import pytest
 
-from checkers_env import BaseAgent, Board, make_agent
+from checkers_env import BaseAgent, Board, egdb, make_agent
 from checkers_evaluation.endgame import (
     PerfectPlayer,
     calibration,
-    complete_pieces,
     measure,
     measures_markdown,
     reliability_markdown,
@@ -44,8 +43,8 @@ def test_the_sample_is_fixed_distinct_and_has_exactly_n_pieces(egdb4):
 
 
 def test_complete_pieces_reads_the_folder(egdb_folder, tmp_path):
-    assert complete_pieces(egdb_folder) == 4
-    assert complete_pieces(tmp_path) is None
+    assert egdb.complete_pieces(egdb_folder) == 4
+    assert egdb.complete_pieces(tmp_path) is None
 
 
 def test_a_perfect_player_keeps_every_value_and_converts_every_win(egdb4):
