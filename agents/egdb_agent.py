@@ -11,7 +11,8 @@ every other one is searched by the alpha-beta, which scores every node the datab
 exactly (the package docstring of ``checkers_agents.alphabeta``, "Endgame database").
 
 The database must be built first: ``checkers egdb build --pieces 5`` (about a minute,
-149 MB in ``$CHECKERS_EGDB`` or the platform's cache folder); ``pieces=4`` needs 7 MB.
+146 MB in ``$CHECKERS_EGDB`` or the platform's cache folder, or ``folder=DIR``);
+``pieces=4`` takes seconds and 6.4 MB.
 """
 
 from __future__ import annotations
@@ -33,6 +34,8 @@ class EgdbAgent(AlphaBetaAgent):
         time: seconds per move for the search (iterative deepening).
         eval: the search's evaluation (``positional``, ``material``, or a zoo net:
             ``td-minimax``, ``slow-fast``, ``mcrd-net``).
+        folder: the database's folder (default ``$CHECKERS_EGDB`` or the platform's cache
+            folder: ``checkers_env.egdb.default_folder()``).
         seed: seed of the generator that breaks ties between equally good moves.
 
     Raises:
@@ -48,11 +51,13 @@ class EgdbAgent(AlphaBetaAgent):
         depth: int | None = None,
         time: float | None = None,
         eval: str = "positional",
+        folder: str | None = None,
         seed: int | None = None,
     ):
         pieces = check_egdb_pieces(self.kind, "pieces", pieces)
-        super().__init__(depth=depth, time=time, eval=eval, egdb=pieces, seed=seed)
+        super().__init__(depth=depth, time=time, eval=eval, egdb=pieces, egdb_folder=folder, seed=seed)
         self.pieces = pieces
+        self.folder = self.egdb_folder
 
 
 __all__ = ["EgdbAgent"]

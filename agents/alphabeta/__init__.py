@@ -14,7 +14,7 @@ kernel.
 
 Spec strings
 ------------
-``alphabeta:depth=D,time=S,eval=E,weights=W,egdb=P,seed=N``
+``alphabeta:depth=D,time=S,eval=E,weights=W,egdb=P,egdb_folder=DIR,seed=N``
 
 - ``eval``: ``positional`` (default), ``material``, or a learned net: ``td-minimax``,
   ``slow-fast`` or ``mcrd-net`` (the MCRD document's CNN, folded into the door:
@@ -211,6 +211,7 @@ class AlphaBetaAgent(BaseAgent):
             fastest win, a longest loss or a drawing move). It must be built
             (``checkers egdb build --pieces 5``, about a minute; the folder is
             ``$CHECKERS_EGDB`` or the cache folder) and is loaded once per process.
+        egdb_folder: the database's folder (default ``checkers_env.egdb.default_folder()``).
         seed: seed of the generator that breaks ties between equally good moves (and of
             an ``untrained`` net).
 
@@ -232,6 +233,7 @@ class AlphaBetaAgent(BaseAgent):
         eval: str = "positional",
         weights: str | None = None,
         egdb: int = 0,
+        egdb_folder: str | None = None,
         seed: int | None = None,
     ):
         if depth is not None and (
@@ -255,7 +257,8 @@ class AlphaBetaAgent(BaseAgent):
         self.weights = weights
         self.evaluator = make_evaluator(eval, weights, seed)
         self.egdb = int(egdb)
-        self.database = load_database(self.egdb) if self.egdb else None
+        self.egdb_folder = None if egdb_folder is None else str(egdb_folder)
+        self.database = load_database(self.egdb, self.egdb_folder) if self.egdb else None
         self.last_search: SearchResult | None = None
         self._searcher: Searcher | None = None
 

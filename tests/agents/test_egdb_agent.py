@@ -232,6 +232,18 @@ def test_a_missing_database_names_the_slice_and_the_build(tmp_path, monkeypatch)
         make_agent("egdb:pieces=4")
 
 
+def test_a_folder_in_the_spec_reads_the_database_there(egdb_folder, tmp_path, monkeypatch):
+    """``folder=DIR`` (``egdb_folder=DIR`` for alphabeta) reads the database there whatever
+    ``$CHECKERS_EGDB`` says, and the spec keeps it."""
+    monkeypatch.setenv("CHECKERS_EGDB", str(tmp_path))  # an empty folder
+    for spec in (f"egdb:pieces=4,folder={egdb_folder}", f"alphabeta:egdb=4,egdb_folder={egdb_folder}"):
+        agent = make_agent(spec)
+        assert str(agent) == spec
+        assert agent.database.folder == egdb_folder
+        board = Board.from_fen("B:WK14:BK1,K2")
+        assert agent.select_move(board) in agent.database.best_moves(board)
+
+
 def test_the_database_is_loaded_once_per_process(egdb_folder):
     first = EgdbAgent(pieces=PIECES)
     assert make_agent("alphabeta:egdb=4").database is first.database
