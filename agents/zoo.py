@@ -16,8 +16,12 @@ A card::
       "training": {"command": "...", "budget": "...", "wall_time_s": 0},
       "commit": "<git sha>",
       "date": "2026-11-22",
-      "league": {...}
+      "league": {...},
+      "measures": {...}
     }
+
+``measures`` holds what was measured of the agent outside the league (held-out error,
+calibration against the endgame database, strength at fixed depths), each with its command.
 
 The zoo folder is ``$CHECKERS_ZOO`` when set, else the installed package ``checkers_zoo``
 (the repository's ``zoo/`` folder, shipped in the wheel as package data).
@@ -36,7 +40,7 @@ from checkers_env.agent import Agent, agent_parameters, make_agent
 from checkers_env.errors import UnknownAgentError, WeightsError
 
 REQUIRED_FIELDS = {"name": str, "kind": str, "params": dict, "description": str, "commit": str, "date": str}
-OPTIONAL_FIELDS = {"weights": str, "training": dict, "league": dict}
+OPTIONAL_FIELDS = {"weights": str, "training": dict, "league": dict, "measures": dict}
 
 
 def zoo_dir() -> Path:
