@@ -177,17 +177,15 @@ def value_function(agent) -> Callable[[Board], float] | None:
     [-1, 1], or None for an agent without one.
 
     An agent's own ``position_value(board)`` comes first; else the learned net the
-    alpha-beta search evaluates at its leaves (``agent.evaluator``, or the evaluator of
-    the agent's searcher for td-minimax and slow-fast), through the search's one door.
+    alpha-beta search evaluates at its leaves (``agent.evaluator``), through the search's one door.
     """
     own = getattr(agent, "position_value", None)
     if callable(own):
         return own
     from checkers_agents.alphabeta.evaluators import EVAL_NET, Evaluator, evaluate
 
-    candidates = (getattr(agent, "evaluator", None), getattr(getattr(agent, "_searcher", None), "evaluator", None))
-    net = next((c for c in candidates if isinstance(c, Evaluator) and c.kind == EVAL_NET), None)
-    if net is None:
+    net = getattr(agent, "evaluator", None)
+    if not isinstance(net, Evaluator) or net.kind != EVAL_NET:
         return None
 
     def value(board: Board) -> float:

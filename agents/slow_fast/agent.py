@@ -128,6 +128,12 @@ class SlowFastAgent(BaseAgent):
         result = self._search(game, exact=True)
         return [move_from_row(row) for row in result.rows], result.root_scores.copy()
 
+    @property
+    def evaluator(self):
+        """The leaf evaluator of the agent's search (``checkers_agents.alphabeta.Evaluator``):
+        its value net, through the search's one door."""
+        return self._searcher.evaluator
+
     def select_move(self, game: Game) -> Move:
         result = self._search(game, exact=False)
         best = np.array(result.ties)

@@ -115,6 +115,12 @@ class TDMinimaxAgent(BaseAgent):
     def _fresh_rng_state(self) -> int:
         return int(self.rng.integers(1, 2**62))
 
+    @property
+    def evaluator(self):
+        """The leaf evaluator of the agent's search (``checkers_agents.alphabeta.Evaluator``):
+        its net, through the search's one door."""
+        return self._searcher.evaluator
+
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         if seed is not None:
