@@ -4,7 +4,7 @@
     >>> agent = make_agent("egdb:pieces=4,depth=6,seed=1")   # doctest: +SKIP
     >>> agent.select_move(Board.from_fen("B:WK14:BK1,K2"))    # doctest: +SKIP
 
-It is ``alphabeta:egdb=P`` under its own name (one search, DESIGN §6): a position with at
+It is ``alphabeta:egdb=P`` under its own name (one search for every agent): a position with at
 most ``pieces`` pieces is played from the database (``EndgameDatabase.best_moves``: a
 fastest win, a longest loss, or a drawing move; ties broken by the seeded generator),
 every other one is searched by the alpha-beta, which scores every node the database holds
