@@ -13,6 +13,9 @@
   5-piece database (each position one move from the one before, restarting from a
   uniform position when a game ends): the way a search probes, neighbouring positions
   sharing the men's part of the index and so the cache lines.
+* ``probe_children_per_s``: the children of those positions, each position's children one
+  after another, as a search probes when it expands a node (siblings share a slice, and
+  siblings by a king move share the men's part of their index).
 """
 
 from __future__ import annotations
@@ -92,6 +95,26 @@ def _walk(starts_black, starts_white, starts_kings, count, seed, black, white, k
         btm = not btm
 
 
+@numba.njit(cache=True)
+def _children(black, white, kings, black_to_move, count, out_black, out_white, out_kings, out_black_to_move):
+    """The children of the positions, in order, until ``count`` are written."""
+    moves = np.empty((MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
+    written = 0
+    for i in range(black.shape[0]):
+        btm = black_to_move[i]
+        mover, opponent = (black[i], white[i]) if btm else (white[i], black[i])
+        n = generate_moves(mover, opponent, kings[i], btm, moves)
+        for j in range(n):
+            if written == count:
+                return written
+            m, o, k = apply_move(mover, opponent, kings[i], btm, moves[j, FROM], moves[j, TO], moves[j, CAPTURED])
+            out_black[written], out_white[written] = (m, o) if btm else (o, m)
+            out_kings[written] = k
+            out_black_to_move[written] = not btm
+            written += 1
+    return written
+
+
 def sample_boards(pieces: int, count: int, seed: int = 0):
     """``count`` boards drawn uniformly from the slices with exactly ``pieces`` pieces, as
     arrays (black, white, kings, black_to_move); half have White to move."""
@@ -143,13 +166,20 @@ def run() -> dict:
         keep = starts[3]  # Black-to-move starts
         walk = tuple(np.empty(PROBES, dtype) for dtype in (np.int64, np.int64, np.int64, np.bool_))
         _walk(starts[0][keep], starts[1][keep], starts[2][keep], PROBES, 2, *walk)
-        best_walk = 0.0
+        children = tuple(np.empty(PROBES, dtype) for dtype in (np.int64, np.int64, np.int64, np.bool_))
+        made = _children(*walk, PROBES, *children)
+        children = tuple(a[:made] for a in children)
+        best_walk = best_children = 0.0
         for _ in range(3):
             started = time.perf_counter()
             _probe_loop(db.values, db.offsets, *walk)
             best_walk = max(best_walk, PROBES / (time.perf_counter() - started))
+            started = time.perf_counter()
+            _probe_loop(db.values, db.offsets, *children)
+            best_children = max(best_children, made / (time.perf_counter() - started))
     results["probe_per_s"] = best_probe
     results["probe_walk_per_s"] = best_walk
+    results["probe_children_per_s"] = best_children
     results["count_moves_per_s"] = best_count
     results["probe_vs_count_moves"] = best_probe / best_count
     results["sizes"] = {"probes": PROBES}
