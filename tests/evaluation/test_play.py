@@ -315,6 +315,11 @@ def test_ctrl_c_at_the_prompt_offers_to_save(tmp_path):
 def test_ctrl_c_while_the_agent_thinks_stops_it_within_seconds(tmp_path):
     import signal
 
+    # Compile the search kernel here first (the child reads numba's cache): a SIGINT that
+    # lands while the child compiles waits for the compiler, which says nothing about Ctrl-C.
+    from checkers_env import Game, make_agent
+
+    make_agent("alphabeta:depth=1").select_move(Game())
     # A depth no search finishes: the agent thinks until stopped.
     process = subprocess.Popen(
         [sys.executable, "-m", "checkers_evaluation.cli", "play", "--opponent", "alphabeta:depth=40", "--color", "white"],
