@@ -262,21 +262,22 @@ def test_slice_stats_up_to_three_pieces_are_the_brute_force_counts(brute3, egdb4
 
 
 @numba.njit(cache=True)
-def _mark_inconsistent(values, offsets, mm, mk, om, ok, wrong):
-    """Check every position of slice ``(mm, mk, om, ok)`` against its children; set
-    ``wrong[index]`` where the value byte is not the one its children give; returns the
-    number of positions checked.
+def _mark_inconsistent(values, offsets, mm, mk, om, ok, wrong, indices=None):
+    """Check the positions of slice ``(mm, mk, om, ok)`` (every one, or those at
+    ``indices``) against their children; set ``wrong[i]`` where the ``i``-th position
+    checked does not have the value byte its children give; returns the number checked.
 
     A win at ``d`` must have a child lost at ``d - 1`` and none lost sooner; a loss at
     ``d`` only children won, the longest at ``d - 1`` (``d = 0``: no legal move); a draw a
     drawn child and no lost one. Given the children these fix the byte, so the byte is
     compared with the one they give.
     """
-    size = ek.slice_size(mm, mk, om, ok)
+    size = ek.slice_size(mm, mk, om, ok) if indices is None else indices.shape[0]
     start = offsets[mm, mk, om, ok]
     moves = np.empty((MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
     checked = 0
-    for index in range(size):
+    for i in range(size):
+        index = i if indices is None else indices[i]
         mover, opponent, kings = ek.slice_position(mm, mk, om, ok, index)
         n = generate_moves(mover, opponent, kings, True, moves)
         drawn = False
@@ -304,7 +305,7 @@ def _mark_inconsistent(values, offsets, mm, mk, om, ok, wrong):
         else:
             expected = longest_win + 1  # lost in (longest_win - 1) + 1 plies, 0 with no move
         if outside or values[start + index] != expected:
-            wrong[index] = True
+            wrong[i] = True
         checked += 1
     return checked
 
@@ -323,6 +324,24 @@ def inconsistent_positions(values, offsets, slices):
             mover, opponent, kings = (int(x) for x in ek.slice_position(*s, int(index)))
             examples.append((s, int(index), mover_board(mover, opponent, kings).fen()))
     return inconsistent, checked, examples
+
+
+@pytest.mark.slow
+def test_sampled_positions_of_the_largest_built_database_agree_with_their_children():
+    """``make test-slow``: 20,000 seeded positions of every slice of the largest database
+    in the default folder (``$CHECKERS_EGDB``; 5 or 6 pieces where one was built), each
+    with the value its children give."""
+    pieces = egdb.complete_pieces()
+    if pieces is None or pieces <= 4:
+        pytest.skip("no database over 4 pieces in the default folder (checkers egdb build --pieces 5)")
+    db = egdb.EndgameDatabase.open(pieces)
+    rng = np.random.default_rng(0)
+    for s in egdb.slices(pieces):
+        size = int(ek.slice_size(*s))
+        indices = np.unique(rng.integers(0, size, 20_000)).astype(np.int64)
+        wrong = np.zeros(indices.size, dtype=np.bool_)
+        assert _mark_inconsistent(db.values, db.offsets, *s, wrong, indices) == indices.size
+        assert not wrong.any(), f"slice {egdb.slice_label(s)}: inconsistent at {indices[wrong][:5]}"
 
 
 def test_every_four_piece_position_agrees_with_its_children(egdb4):
