@@ -3,6 +3,7 @@ console script)."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -109,15 +110,18 @@ def test_ctrl_c_stops_a_deep_perft_within_seconds(capsys):
     capsys.readouterr()
     process = subprocess.Popen(
         [sys.executable, "-c", "import sys; from checkers_evaluation.cli import main; sys.exit(main(['perft', '16']))"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
     )
-    time.sleep(8)  # imports, kernel load, and well into the first slices
-    process.send_signal(signal.SIGINT)
-    began = time.monotonic()
     try:
+        time.sleep(8)  # imports, kernel load, and well into the first slices
+        process.send_signal(signal.SIGINT)
+        began = time.monotonic()
         _, err = process.communicate(timeout=10)
     finally:
-        process.kill()
+        try:
+            os.killpg(process.pid, signal.SIGKILL)  # nothing of it left running
+        except ProcessLookupError:
+            pass
     assert time.monotonic() - began < 3, "perft ignored Ctrl-C"
     assert process.returncode == 130 and "interrupted" in err and "Traceback" not in err
 

@@ -324,6 +324,7 @@ def test_ctrl_c_while_the_agent_thinks_stops_it_within_seconds(tmp_path):
     process = subprocess.Popen(
         [sys.executable, "-m", "checkers_evaluation.cli", "play", "--opponent", "alphabeta:depth=40", "--color", "white"],
         stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True,
+        start_new_session=True,  # its own process group: the finally below kills its agent worker too
     )
     try:
         deadline = time.monotonic() + 60
@@ -339,7 +340,10 @@ def test_ctrl_c_while_the_agent_thinks_stops_it_within_seconds(tmp_path):
         out, err = process.communicate(timeout=10)  # stdin closes: no file name, no save
         assert time.monotonic() - began < 3, "the agent's search held Ctrl-C"
     finally:
-        process.kill()
+        try:
+            os.killpg(process.pid, signal.SIGKILL)  # the session and its agent worker, if left
+        except ProcessLookupError:
+            pass
     assert process.returncode == 130
     assert "Traceback" not in err
     assert "interrupted" in out
