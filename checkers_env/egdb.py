@@ -53,8 +53,8 @@ _HEADER = struct.Struct("<8sI4BQII")  # magic, version, mm mk om ok, positions, 
 HEADER_SIZE = 32
 assert _HEADER.size <= HEADER_SIZE
 
-#: Largest database ``build`` accepts: 6 pieces (about 3.2 GB in memory) is planned, not yet
-#: run end to end (docs/egdb.md).
+#: Largest database ``build`` accepts: 6 pieces (3.3 GB in memory) runs, but its largest pairs
+#: are bound by random memory access (hours here); docs/egdb.md has the figures and the fix.
 MAX_BUILD_PIECES = 5
 
 #: Value names, from the side to move's view.
