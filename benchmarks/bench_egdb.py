@@ -32,7 +32,7 @@ import numpy as np
 
 from checkers_env.bitboard import apply_move, count_moves
 from checkers_env.egdb_kernels import probe_board
-from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves
+from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below, seed_state
 
 PROBES = 2_000_000
 
@@ -75,7 +75,7 @@ def _walk(starts_black, starts_white, starts_kings, count, seed, black, white, k
     """``count`` positions of random games from the given starts (Black to move), each a
     move after the one before; a finished game restarts from the next start."""
     moves = np.empty((MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
-    state = np.uint64(seed * 2654435761 + 1)
+    state = seed_state(seed, 0)
     start = 0
     b, w, k, btm = starts_black[0], starts_white[0], starts_kings[0], True
     for i in range(count):
@@ -86,10 +86,7 @@ def _walk(starts_black, starts_white, starts_kings, count, seed, black, white, k
             start = (start + 1) % starts_black.shape[0]
             b, w, k, btm = starts_black[start], starts_white[start], starts_kings[start], True
             continue
-        state ^= state << np.uint64(13)
-        state ^= state >> np.uint64(7)
-        state ^= state << np.uint64(17)
-        j = np.int64(state % np.uint64(n))
+        state, j = random_below(state, n)
         mover, opponent, k = apply_move(mover, opponent, k, btm, moves[j, FROM], moves[j, TO], moves[j, CAPTURED])
         b, w = (mover, opponent) if btm else (opponent, mover)
         btm = not btm
@@ -138,6 +135,16 @@ def sample_boards(pieces: int, count: int, seed: int = 0):
     return black, white, kings, black_to_move
 
 
+def _best_rate(kernel, args, count: int, repeats: int = 3) -> float:
+    """The best of ``repeats`` rates (``count`` per second) of ``kernel(*args)``."""
+    best = 0.0
+    for _ in range(repeats):
+        started = time.perf_counter()
+        kernel(*args)
+        best = max(best, count / (time.perf_counter() - started))
+    return best
+
+
 def run() -> dict:
     from checkers_env import egdb
 
@@ -154,14 +161,8 @@ def run() -> dict:
         boards = sample_boards(5, PROBES)
         _probe_loop(db.values, db.offsets, *(a[:10] for a in boards))
         _count_loop(*(a[:10] for a in boards))
-        best_probe = best_count = 0.0
-        for _ in range(3):
-            started = time.perf_counter()
-            _probe_loop(db.values, db.offsets, *boards)
-            best_probe = max(best_probe, PROBES / (time.perf_counter() - started))
-            started = time.perf_counter()
-            _count_loop(*boards)
-            best_count = max(best_count, PROBES / (time.perf_counter() - started))
+        best_probe = _best_rate(_probe_loop, (db.values, db.offsets, *boards), PROBES)
+        best_count = _best_rate(_count_loop, boards, PROBES)
         starts = sample_boards(5, 100_000, seed=1)
         keep = starts[3]  # Black-to-move starts
         walk = tuple(np.empty(PROBES, dtype) for dtype in (np.int64, np.int64, np.int64, np.bool_))
@@ -169,14 +170,8 @@ def run() -> dict:
         children = tuple(np.empty(PROBES, dtype) for dtype in (np.int64, np.int64, np.int64, np.bool_))
         made = _children(*walk, PROBES, *children)
         children = tuple(a[:made] for a in children)
-        best_walk = best_children = 0.0
-        for _ in range(3):
-            started = time.perf_counter()
-            _probe_loop(db.values, db.offsets, *walk)
-            best_walk = max(best_walk, PROBES / (time.perf_counter() - started))
-            started = time.perf_counter()
-            _probe_loop(db.values, db.offsets, *children)
-            best_children = max(best_children, made / (time.perf_counter() - started))
+        best_walk = _best_rate(_probe_loop, (db.values, db.offsets, *walk), PROBES)
+        best_children = _best_rate(_probe_loop, (db.values, db.offsets, *children), made)
     results["probe_per_s"] = best_probe
     results["probe_walk_per_s"] = best_walk
     results["probe_children_per_s"] = best_children
