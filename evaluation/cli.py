@@ -440,13 +440,14 @@ def _add_play(subparsers) -> None:
 
 #: ``checkers train NAME`` runs ``python -m checkers_training.<module>``'s ``main(argv)``.
 TRAINERS = {"td-minimax": "checkers_training.td_minimax", "slow-fast": "checkers_training.slow_fast",
-            "ppo": "checkers_training.ppo", "mcrd-net": "checkers_training.mcrd_net"}
+            "ppo": "checkers_training.ppo", "mcrd-net": "checkers_training.mcrd_net",
+            "outcome-net": "checkers_training.outcome_net"}
 
 
 def _add_train(subparsers) -> None:
     parser = subparsers.add_parser(
         "train",
-        help="train a learning agent (td-minimax, slow-fast, ppo, mcrd-net); --help after the name lists its options",
+        help="train a learning agent (td-minimax, slow-fast, ppo, mcrd-net, outcome-net); --help after the name lists its options",
         description="Run one of the training scripts; everything after NAME goes to it "
         "(for example: checkers train td-minimax --games 1000). Every trainer shares the run "
         "options of training/scaffold.py: --resume RUN_DIR, --overwrite, --promote NAME, ...",

@@ -17,8 +17,9 @@ Spec strings
 ``alphabeta:depth=D,time=S,eval=E,weights=W,egdb=P,egdb_folder=DIR,seed=N``
 
 - ``eval``: ``positional`` (default), ``material``, or a learned net: ``td-minimax``,
-  ``slow-fast`` or ``mcrd-net`` (the MCRD document's CNN, folded into the door:
-  ``checkers_agents.mcrd.net``);
+  ``slow-fast``, ``mcrd-net`` (the MCRD document's CNN, folded into the door:
+  ``checkers_agents.mcrd.net``) or ``outcome-net`` (a value net trained on the results of
+  the search's own self-play games: ``checkers_agents.outcome_net``);
 - ``weights`` (nets only): ``zoo`` (default: the zoo entry's weights of that name), a
   weights file, or ``untrained`` (a net of initial weights from ``seed``, and the name says
   so). ``alphabeta:eval=td-minimax,depth=2`` is the search of ``zoo:td-minimax``.
@@ -122,6 +123,7 @@ EVALS: dict[str, Evaluator | str] = {
     "td-minimax": "checkers_agents.td_minimax:load_evaluator",
     "slow-fast": "checkers_agents.slow_fast:load_evaluator",
     "mcrd-net": "checkers_agents.mcrd.net:load_evaluator",
+    "outcome-net": "checkers_agents.outcome_net.net:load_evaluator",
 }
 
 
@@ -202,7 +204,7 @@ class AlphaBetaAgent(BaseAgent):
         eval: the evaluation: ``positional`` (default: material plus back-rank,
             centre, mobility, advancement and trading-down terms), ``material`` (man 100,
             king 140), or a learned net,
-            ``td-minimax``, ``slow-fast`` or ``mcrd-net``.
+            ``td-minimax``, ``slow-fast``, ``mcrd-net`` or ``outcome-net``.
         weights: the net's weights, for a learned ``eval``: ``zoo`` (the default: the zoo
             agent's), a file, or ``untrained``.
         egdb: probe the endgame database of up to this many pieces (2 to 5; 0, the

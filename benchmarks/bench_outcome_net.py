@@ -1,0 +1,84 @@
+"""The outcome net inside the one alpha-beta: search nodes/s and depth reached at a fixed
+time per move against the positional points, on the same positions in the same run, and
+self-play games/s of the trainer's data generation.
+
+The net is the zoo's (``zoo/outcome-net``) when it exists, else an untrained one of the
+same size (the speed of an evaluation does not depend on its weights). ``ratio`` is the
+net's nodes/s over the positional evaluator's.
+"""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+SECONDS_PER_MOVE = 0.5
+
+
+def _positions(count: int, seed: int):
+    """Positions after each of ``count`` ballot openings and a few random moves."""
+    import random
+
+    from checkers_env import Game
+    from checkers_env.match import ballot_openings
+
+    rng = random.Random(seed)
+    openings = ballot_openings()
+    boards = []
+    for opening in rng.sample(openings, count):
+        game = Game()
+        for move in opening.split():
+            game.play(move)
+        for _ in range(rng.randrange(0, 12)):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.play(rng.choice(moves))
+        if game.legal_moves():
+            boards.append(game.board)
+    return boards
+
+
+def _search(spec: str, boards) -> dict:
+    from checkers_env import Game, make_agent
+
+    agent = make_agent(spec)
+    agent.select_move(Game(boards[0]))  # compile or load the kernel
+    nodes = seconds = 0.0
+    depths = []
+    for board in boards:
+        agent.select_move(Game(board))
+        nodes += agent.last_search.nodes
+        seconds += agent.last_search.seconds
+        depths.append(agent.last_search.depth)
+    return {"nodes_per_s": nodes / seconds, "mean_depth": float(np.mean(depths)), "positions": len(boards)}
+
+
+def run() -> dict:
+    from checkers_agents.outcome_net.net import zoo_weights
+    from checkers_agents.outcome_net.selfplay import play_games
+
+    weights = "zoo" if zoo_weights().exists() else "untrained"
+    boards = _positions(24, seed=3)
+    results = {"net": f"zoo/outcome-net" if weights == "zoo" else "untrained (no zoo weights)",
+               "seconds_per_move": SECONDS_PER_MOVE}
+    positional = _search(f"alphabeta:time={SECONDS_PER_MOVE}", boards)
+    net = _search(f"alphabeta:eval=outcome-net,weights={weights},time={SECONDS_PER_MOVE}", boards)
+    results["positional"] = positional
+    results["outcome_net"] = net
+    results["ratio_nodes_per_s_net_over_positional"] = net["nodes_per_s"] / positional["nodes_per_s"]
+    play_games(2, seed=0, depth=2)  # compile or load the self-play kernel
+    for depth in (4, 6):
+        started = time.perf_counter()
+        data = play_games(40, seed=1, depth=depth)
+        seconds = time.perf_counter() - started
+        results[f"selfplay_positional_depth{depth}"] = {
+            "games_per_s": 40 / seconds, "positions_per_s": len(data["outcome"]) / seconds}
+    return results
+
+
+if __name__ == "__main__":
+    import json
+
+    print(json.dumps(run(), indent=2))

@@ -1,0 +1,85 @@
+"""The outcome-net trainer: a tiny run lowers the loss, a run stopped after a generation
+and resumed ends with the weights of an unbroken one, the strength curve is written, and
+bad options are refused before a run folder is made."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from safetensors.numpy import load_file
+
+from checkers_agents.outcome_net import net as outcome_net
+from checkers_training import outcome_net as trainer
+from checkers_training.scaffold import TrainingError
+
+TINY = ["--games", "6", "--shard-size", "3", "--depth", "2", "--random-plies", "2", "--egdb", "0", "--hidden", "8",
+        "--batch-size", "32", "--workers", "1", "--no-progress", "--no-tensorboard"]
+
+
+def run(runs: Path, *options: str) -> dict:
+    args, given = trainer.parse_args([*TINY, "--runs", str(runs), "--eval-games", "0", *options])
+    return trainer.train(args, given)
+
+
+def test_a_tiny_run_lowers_the_loss_on_its_data(tmp_path):
+    summary = run(tmp_path, "--generations", "1", "--epochs", "30", "--learning-rate", "0.01", "--run-name", "a")
+    args, _ = trainer.parse_args([*TINY, "--runs", str(tmp_path)])
+    black, white, kings, btm, target = trainer._training_data(args, Path(summary["run_dir"]), 0)
+    from checkers_env.encoding import input_planes
+
+    inputs = torch.from_numpy(input_planes(black, white, kings, btm))
+
+    def loss(net):
+        with torch.no_grad():
+            return float(torch.nn.functional.binary_cross_entropy_with_logits(net(inputs).reshape(-1),
+                                                                                torch.from_numpy(target)))
+
+    before = loss(outcome_net.value_net(8, seed=1))
+    trained = outcome_net.value_net(8, seed=1)
+    weights = outcome_net.read(Path(summary["run_dir"]) / trainer.WEIGHTS)
+    trained.load_state_dict({k: torch.from_numpy(v) for k, v in weights.items()})
+    assert loss(trained) < 0.9 * before
+    assert len(target) > 100 and set(np.unique(target)) <= {0.0, 0.5, 1.0}
+
+
+def test_a_resumed_run_ends_with_the_weights_of_an_unbroken_one(tmp_path):
+    whole = run(tmp_path, "--generations", "2", "--run-name", "whole")
+    first = run(tmp_path, "--generations", "1", "--run-name", "broken")
+    assert first["generations"] == 1
+    args, given = trainer.parse_args(["--resume", first["run_dir"], "--generations", "2", "--no-progress"])
+    resumed = trainer.train(args, given)
+    assert resumed["generations"] == 2
+    a = load_file(Path(whole["run_dir"]) / trainer.WEIGHTS)
+    b = load_file(Path(resumed["run_dir"]) / trainer.WEIGHTS)
+    for name in a:
+        np.testing.assert_array_equal(a[name], b[name])
+    # generation 1 played with generation 0's net
+    assert (Path(resumed["run_dir"]) / "weights-gen0.safetensors").exists()
+
+
+def test_the_strength_curve_is_written_and_promoted(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHECKERS_ZOO", str(tmp_path / "zoo"))
+    summary = run(tmp_path, "--generations", "1", "--eval-games", "2", "--eval-opponents", "random;greedy",
+                  "--anchor-ratings", "0;150", "--eval-depth", "1", "--run-name", "c", "--promote", "tiny-net")
+    curve = json.loads((Path(summary["run_dir"]) / trainer.CURVE).read_text())
+    assert [p["generation"] for p in curve] == [0]
+    assert set(curve[0]["scores"]) == {"random", "greedy"} and np.isfinite(curve[0]["rating"])
+    assert (Path(summary["run_dir"]) / "curve.png").stat().st_size > 1000
+    card = json.loads((tmp_path / "zoo" / "tiny-net" / "card.json").read_text())
+    assert card["params"]["eval"] == "outcome-net" and card["training"]["curve"] == curve
+
+
+def test_rating_against_fixed_anchors():
+    assert trainer.rating([(1500.0, 10.0, 20)]) == pytest.approx(1500.0, abs=0.5)
+    assert trainer.rating([(1500.0, 15.0, 20)]) == pytest.approx(1500 + 400 * np.log10(3), abs=0.5)
+    assert trainer.rating([(1000.0, 20.0, 20)]) > trainer.rating([(1000.0, 19.0, 20)])  # a sweep stays finite
+
+
+def test_bad_anchors_are_refused_before_a_run_folder_is_made(tmp_path):
+    with pytest.raises(TrainingError, match="anchor-ratings"):
+        run(tmp_path, "--eval-opponents", "random;greedy", "--anchor-ratings", "0")
+    assert not (tmp_path / "outcome-net").exists()

@@ -1,0 +1,352 @@
+"""Train the outcome net (``checkers_agents.outcome_net``) on the results of the search's own
+self-play games, generation by generation.
+
+    checkers train outcome-net --generations 3 --games 40000 --workers 2
+    checkers train outcome-net --resume runs/outcome-net/seed1__20261124T101500   # after a kill
+    checkers train outcome-net --resume runs/outcome-net/seed1__20261124T101500 --generations 5
+
+A generation is three steps, each written as it ends:
+
+1. **Self-play** (``selfplay.generate``): ``--games`` games of the one alpha-beta at
+   ``--depth`` plies from the 156 ballot openings plus ``--random-plies`` random moves,
+   ended exactly by the ``--egdb``-piece endgame database. Generation 0 searches with the
+   positional points (the classical searcher the net is to beat bootstraps it); generation
+   ``g > 0`` with the net of generation ``g - 1``. Shards go to ``RUN/data/gen-G/``, in
+   ``--workers`` processes or as Ray tasks (``--ray``), each shard atomically; a killed run
+   keeps every finished shard.
+2. **Training**: ``--epochs`` passes over the quiet positions (no capture pending: the
+   search evaluates no other) of the last ``--window`` generations' games, in minibatches
+   of ``--batch-size`` drawn in a seeded order, Adam on the binary cross-entropy of
+   ``sigmoid(z)`` against ``(result + 1) / 2`` from the side to move's view. The net goes
+   on from the previous generation's weights. A checkpoint (``checkpoint.pt``: net, Adam,
+   generation, epoch, curve) after every epoch.
+3. **Evaluation** (the strength curve): the net's alpha-beta (``--eval-depth`` plies, the
+   database probed) plays ``--eval-games`` games on ballot openings against each anchor of
+   ``--eval-opponents`` (fixed ratings ``--anchor-ratings``, the zoo league's); its rating is
+   the maximum-likelihood Elo against the anchors' fixed ratings. ``curve.json`` and
+   ``curve.png`` (rating against training time) are rewritten after every generation,
+   and the curve goes to TensorBoard.
+
+``--promote NAME`` writes ``zoo/NAME`` with a card whose agent is
+``alphabeta:eval=outcome-net,time=0.5,egdb=5``, the curve and the commands.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from checkers_env.bitboard import jumpers
+from checkers_training import scaffold
+from checkers_training.scaffold import BUDGET, SESSION, TrainingError, arg
+
+TRAINER = "outcome-net"
+CHECKPOINT = "checkpoint.pt"
+WEIGHTS = "weights.safetensors"
+CURVE = "curve.json"
+#: The default anchors and their ratings in the zoo league (``zoo/README.md``).
+DEFAULT_ANCHORS = "alphabeta:depth=4;alphabeta:depth=6"
+DEFAULT_RATINGS = "1306;1563"
+
+
+@dataclass
+class Args(scaffold.RunArgs):
+    """Options of the outcome-net trainer."""
+
+    generations: int = arg(3, low=1, on_resume=BUDGET)
+    """generations of self-play and training (the budget)"""
+    games: int = arg(40_000, low=1)
+    """self-play games per generation"""
+    shard_size: int = arg(500, low=1)
+    """games per data shard"""
+    depth: int = arg(6, low=1, high=30)
+    """depth of the self-play searches"""
+    random_plies: int = arg(4, low=0)
+    """uniformly random moves after each ballot opening"""
+    egdb: int = arg(5, low=0, high=5)
+    """pieces of the endgame database that ends self-play games and is probed (0: none)"""
+    hidden: int = arg(32, low=1)
+    """units of the hidden layer"""
+    middle: int = arg(0, low=0)
+    """units of a second hidden layer (0: none)"""
+    epochs: int = arg(2, low=1)
+    """passes over the training window per generation"""
+    window: int = arg(2, low=1)
+    """generations of self-play data trained on (the newest)"""
+    batch_size: int = arg(1024, low=1)
+    """positions per Adam step"""
+    learning_rate: float = arg(1e-3, low=0.0)
+    """Adam step size"""
+    workers: int = arg(2, low=1, on_resume=SESSION)
+    """self-play processes"""
+    ray: str = arg("", metavar="ADDRESS", on_resume=SESSION)
+    """play self-play shards as Ray tasks: 'local' or a cluster address (default: local processes)"""
+    eval_depth: int = arg(6, low=1)
+    """depth of the net's search in evaluation games"""
+    eval_opponents: str = arg(DEFAULT_ANCHORS, metavar="SPECS")
+    """anchors of the strength curve: agent specs separated by semicolons"""
+    anchor_ratings: str = arg(DEFAULT_RATINGS, metavar="ELOS")
+    """the anchors' fixed ratings, in the order of --eval-opponents, separated by semicolons"""
+
+    def check(self) -> list[tuple[str, str]]:
+        problems = super().check()
+        try:
+            anchors(self.eval_opponents, self.anchor_ratings)
+        except ValueError as error:
+            problems.append(("anchor_ratings", str(error)))
+        return problems
+
+
+def anchors(specs: str, ratings: str) -> list[tuple[str, float]]:
+    """``[(spec, rating)]`` of ``--eval-opponents`` and ``--anchor-ratings``."""
+    specs_, ratings_ = scaffold.opponent_specs(specs), scaffold.opponent_specs(ratings)
+    if len(specs_) != len(ratings_):
+        raise ValueError(f"gives {len(ratings_)} ratings for {len(specs_)} anchors (--eval-opponents)")
+    try:
+        return [(spec, float(r)) for spec, r in zip(specs_, ratings_)]
+    except ValueError:
+        raise ValueError(f"must be numbers separated by semicolons, got {ratings!r}") from None
+
+
+def rating(results: list[tuple[float, float, int]]) -> float:
+    """Maximum-likelihood Elo from ``(anchor rating, points, games)`` against fixed anchors
+    (points clipped half a game from 0 and from all, so a clean sweep stays finite)."""
+    games = sum(n for _, _, n in results)
+    if games == 0:
+        return float("nan")
+
+    def excess(r: float) -> float:
+        return sum(min(max(p, 0.5), n - 0.5) - n / (1 + 10 ** ((a - r) / 400)) for a, p, n in results)
+
+    low, high = -2000.0, 5000.0
+    for _ in range(100):  # excess falls as r rises
+        mid = (low + high) / 2
+        low, high = (mid, high) if excess(mid) > 0 else (low, mid)
+    return round((low + high) / 2, 1)
+
+
+@numba.njit(cache=True)
+def quiet_mask(black, white, kings, black_to_move):
+    """Positions whose side to move has no capture (what the search evaluates)."""
+    out = np.zeros(black.shape[0], dtype=np.bool_)
+    for i in range(black.shape[0]):
+        side = black_to_move[i]
+        mover, opponent = (black[i], white[i]) if side else (white[i], black[i])
+        out[i] = jumpers(mover, opponent, kings[i], side) == 0
+    return out
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
+    """``(options, names of the options given)`` of a ``checkers train outcome-net`` command line."""
+    return scaffold.parse_args(Args, argv, TRAINER, __doc__)
+
+
+def _selfplay_params(args: Args, run_path: Path, generation: int) -> dict:
+    evaluator = "positional" if generation == 0 else str(run_path / f"weights-gen{generation - 1}.safetensors")
+    return {"games": args.games, "shard_size": args.shard_size, "evaluator": evaluator, "depth": args.depth,
+            "random_plies": args.random_plies, "egdb_pieces": args.egdb}
+
+
+def _training_data(args: Args, run_path: Path, generation: int) -> tuple[np.ndarray, ...]:
+    from checkers_agents.outcome_net.selfplay import load_shards
+
+    paths = []
+    for g in range(max(0, generation - args.window + 1), generation + 1):
+        paths += sorted((run_path / "data" / f"gen-{g}").glob("shard-*.npz"))
+    data = load_shards(paths)
+    keep = quiet_mask(data["black"], data["white"], data["kings"], data["black_to_move"])
+    return (data["black"][keep], data["white"][keep], data["kings"][keep], data["black_to_move"][keep],
+            ((data["outcome"][keep].astype(np.float32) + 1.0) / 2.0))
+
+
+def train(args: Args, given: set[str] | None = None) -> dict:
+    """Run (or resume) training; returns a summary (also printed as one JSON line)."""
+    import torch
+    from tqdm.auto import tqdm
+
+    from checkers_agents.outcome_net import net as outcome_net
+    from checkers_agents.outcome_net import selfplay
+    from checkers_env.encoding import input_planes
+
+    scaffold.check(args)
+    if args.egdb:
+        from checkers_agents.alphabeta import load_database
+
+        load_database(args.egdb)  # a missing database stops the run before any folder is made
+    run, args = scaffold.start_run(TRAINER, args, given)
+    checkpoint = run.path / CHECKPOINT
+    net = outcome_net.value_net(args.hidden, args.middle, seed=args.seed)
+    optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
+    state = {"generation": 0, "epoch": 0, "evaluated": -1, "wall_s": 0.0, "curve": [], "positions": 0, "steps": 0}
+    if run.resumed and checkpoint.exists():
+        state = _load_checkpoint(checkpoint, net, optimizer)
+    writer = scaffold.tensorboard(run, args.tensorboard, state["steps"])
+    session_start, wall_before = time.perf_counter(), state["wall_s"]
+
+    def save() -> None:
+        state["wall_s"] = wall_before + time.perf_counter() - session_start
+        _save_checkpoint(checkpoint, net, optimizer, state)
+
+    ray = False if not args.ray else (True if args.ray == "local" else args.ray)
+    try:
+        while state["generation"] < args.generations:
+            g = state["generation"]
+            if state["epoch"] < args.epochs:
+                selfplay.generate(run.path / "data" / f"gen-{g}", _selfplay_params(args, run.path, g),
+                                  seed=args.seed * 1000 + g, workers=args.workers, ray=ray, progress=args.progress)
+                black, white, kings, btm, target = _training_data(args, run.path, g)
+                state["positions"] = len(target)
+                targets = torch.from_numpy(target)
+                bar = tqdm(total=args.epochs * math.ceil(len(target) / args.batch_size), desc=f"train gen {g}",
+                           initial=state["epoch"] * math.ceil(len(target) / args.batch_size),
+                           disable=not args.progress, dynamic_ncols=True)
+                while state["epoch"] < args.epochs:
+                    order = np.random.default_rng([args.seed, g, state["epoch"]]).permutation(len(target))
+                    total = 0.0
+                    for start in range(0, len(order), args.batch_size):
+                        batch = order[start:start + args.batch_size]
+                        inputs = torch.from_numpy(input_planes(black[batch], white[batch], kings[batch], btm[batch]))
+                        loss = torch.nn.functional.binary_cross_entropy_with_logits(
+                            net(inputs).reshape(-1), targets[batch])
+                        optimizer.zero_grad()
+                        loss.backward()
+                        optimizer.step()
+                        total += loss.item() * len(batch)
+                        state["steps"] += 1
+                        bar.update(1)
+                    state["epoch"] += 1
+                    state["loss"] = total / len(order)
+                    writer.add_scalar("train/loss", state["loss"], state["steps"])
+                    bar.set_postfix(loss=f"{state['loss']:.4f}")
+                    save()
+                bar.close()
+                outcome_net.save_tensors(run.path / f"weights-gen{g}.safetensors", outcome_net.tensors_of(net))
+                outcome_net.save_tensors(run.path / WEIGHTS, outcome_net.tensors_of(net))
+            if state["evaluated"] < g and args.eval_games:
+                point = _evaluate(args, run.path / f"weights-gen{g}.safetensors", g)
+                point.update(generation=g, wall_s=round(wall_before + time.perf_counter() - session_start, 1),
+                             games=(g + 1) * args.games, positions=state["positions"], loss=state.get("loss"))
+                state["curve"].append(point)
+                state["evaluated"] = g
+                writer.add_scalar("eval/rating", point["rating"], g + 1)
+                print(f"generation {g}: rating {point['rating']} ({point['line']})", file=sys.stderr)
+                _write_curve(run.path, state["curve"])
+            state["generation"], state["epoch"] = g + 1, 0
+            save()
+    except KeyboardInterrupt:
+        save()
+        raise
+    writer.close()
+    summary = {"run_dir": str(run.path), "generations": state["generation"], "steps": state["steps"],
+               "wall_s": round(wall_before + time.perf_counter() - session_start, 1), "curve": state["curve"]}
+    if args.promote:
+        summary["promoted"] = str(promote(run, args, summary))
+    print(json.dumps(summary), flush=True)
+    return summary
+
+
+def _evaluate(args: Args, weights: Path, generation: int) -> dict:
+    """The strength point of one generation: games against the anchors, and the rating."""
+    from checkers_agents.alphabeta import AlphaBetaAgent
+
+    agent = AlphaBetaAgent(depth=args.eval_depth, eval="outcome-net", weights=str(weights), egdb=args.egdb,
+                           seed=args.seed)
+    fixed = anchors(args.eval_opponents, args.anchor_ratings)
+    results = scaffold.evaluate(agent, [spec for spec, _ in fixed], args.eval_games, seed=args.seed + generation)
+    points = [(r, results[spec]["score"] * args.eval_games, args.eval_games) for spec, r in fixed]
+    return {"rating": rating(points), "line": scaffold.evaluation_line(results),
+            "scores": {spec: results[spec] for spec, _ in fixed}}
+
+
+def _write_curve(path: Path, curve: list[dict]) -> None:
+    """``curve.json`` and ``curve.png``: the rating after each generation against training time."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    scaffold.write_json_atomic(path / CURVE, curve)
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    minutes = [p["wall_s"] / 60 for p in curve]
+    ax.plot(minutes, [p["rating"] for p in curve], marker="o")
+    for p, x in zip(curve, minutes):
+        ax.annotate(f"gen {p['generation']}", (x, p["rating"]), textcoords="offset points", xytext=(4, -12), fontsize=8)
+    ax.set_xlabel("training time (minutes)")
+    ax.set_ylabel("Elo against fixed anchors")
+    ax.set_title("outcome net: strength over training")
+    ax.grid(alpha=0.3)
+    buffer = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buffer, format="png", dpi=100)
+    plt.close(fig)
+    scaffold.write_atomic(path / "curve.png", buffer.getvalue())
+
+
+def _save_checkpoint(path: Path, net, optimizer, state: dict) -> None:
+    import torch
+
+    data = io.BytesIO()
+    torch.save({"net": net.state_dict(), "optimizer": optimizer.state_dict(), "state": json.dumps(state)}, data)
+    scaffold.write_atomic(path, data.getvalue())
+
+
+def _load_checkpoint(path: Path, net, optimizer) -> dict:
+    """Continue from :func:`_save_checkpoint`'s file.
+
+    Raises:
+        WeightsError: the file is missing, truncated, corrupt, or from another network.
+    """
+    import torch
+
+    data = scaffold.read_checkpoint(path)
+    try:
+        saved = torch.load(io.BytesIO(data), weights_only=True)
+    except Exception as error:  # torch raises several kinds for a damaged zip or pickle
+        raise scaffold.checkpoint_error(path, "is truncated or corrupt", error) from None
+    try:
+        net.load_state_dict(saved["net"])
+        optimizer.load_state_dict(saved["optimizer"])
+        return json.loads(saved["state"])
+    except (KeyError, TypeError, ValueError, RuntimeError) as error:
+        raise scaffold.checkpoint_error(path, "does not match this run's network", error) from None
+
+
+def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
+    """Write the net and a fresh card to ``zoo/<args.promote>``."""
+    return scaffold.promote(
+        args.promote,
+        "alphabeta",
+        {"eval": "outcome-net", "time": 0.5, "egdb": 5},
+        (run.path / WEIGHTS).read_bytes(),
+        f"A {args.hidden}-unit value net over the 128 mover-frame inputs, trained on the results of "
+        f"{summary['generations']} generations of the one alpha-beta's own self-play games ({args.games} games "
+        f"each at depth {args.depth}, ended exactly by the {args.egdb}-piece endgame database), as that "
+        "alpha-beta's evaluator at 0.5 s per move with the database probed.",
+        {
+            "command": run.command,
+            "budget": f"{summary['generations']} generations x {args.games} self-play games, {args.epochs} epochs each",
+            "wall_time_s": summary["wall_s"],
+            "run": run.name,
+            "curve": summary["curve"],
+        },
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """``checkers train outcome-net [OPTIONS]``."""
+    args, given = parse_args(argv)
+    scaffold.stop_on_sigterm()
+    train(args, given)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(scaffold.script_main(main))
