@@ -204,3 +204,27 @@ def _live_server(app):
     module = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(module)
     return module.LiveServer(app)
+
+
+def test_the_command_refuses_a_folder_that_is_not_a_league(tmp_path, capsys):
+    from checkers_evaluation.cli import main
+
+    assert main(["serve", "--league", str(tmp_path)]) == 2
+    assert "not a league output folder" in capsys.readouterr().err
+
+
+def test_the_command_runs_uvicorn_on_localhost_by_default(monkeypatch, tiny_league, capsys):
+    import uvicorn
+
+    from checkers_evaluation.cli import main
+
+    calls = []
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append(options))
+    assert main(["serve", "--league", str(tiny_league), "--port", "8123"]) == 0
+    assert calls == [{"host": "127.0.0.1", "port": 8123, "log_level": "warning"}]
+    assert "http://127.0.0.1:8123/" in capsys.readouterr().out
+
+
+def test_loopback_addresses():
+    assert serve.is_loopback("127.0.0.1") and serve.is_loopback("localhost") and serve.is_loopback("::1")
+    assert not serve.is_loopback("0.0.0.0") and not serve.is_loopback("192.168.1.2")
