@@ -13,7 +13,7 @@ httpx = pytest.importorskip("httpx")
 import warnings  # noqa: E402
 
 with warnings.catch_warnings():  # starlette 1.x suggests httpx2 for its TestClient; httpx works
-    warnings.simplefilter("ignore", DeprecationWarning)
+    warnings.simplefilter("ignore")
     from starlette.testclient import TestClient  # noqa: E402
 
 from checkers_env import Board, Game  # noqa: E402

@@ -1,10 +1,15 @@
 """``checkers serve`` in a real browser: headless Chromium from the distribution's packages
 (``chromium`` and ``chromium-driver``), driven by Selenium. Nothing is downloaded: without
-those packages every test here skips with one reason line (``.ci/run`` installs them)."""
+those packages every test here skips with one reason line (``.ci/run`` installs them).
+
+The README's picture of the page is this file's screenshot: run it with
+``CHECKERS_SERVE_SCREENSHOT=docs/images/serve.png`` to take it again (without that variable
+the screenshot goes to a temporary folder, so a test run leaves the work tree as it was)."""
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import shutil
 import time
 from pathlib import Path
@@ -22,8 +27,6 @@ from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
 from checkers_evaluation import serve  # noqa: E402
 
-REPO_ROOT = Path(__file__).resolve().parents[2]
-SCREENSHOT = REPO_ROOT / "docs" / "images" / "serve.png"
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
 DRIVERS = ("chromedriver",)
 
@@ -168,7 +171,7 @@ def test_take_back(browser, site):
     assert browser.find_element(By.ID, "fen").get_attribute("value").startswith("B:")
 
 
-def test_playing_white_the_agent_opens(browser, site):
+def test_playing_white_the_agent_opens(browser, site, tmp_path):
     _open(browser, site)
     _new_game(browser, opponent="alphabeta:depth=2", color="white")
     assert len(_moves(browser)) == 1
@@ -177,8 +180,9 @@ def test_playing_white_the_agent_opens(browser, site):
     # The page's own screenshot for the README: a game under way against alpha-beta.
     _play(browser, browser.execute_script("return game.legal[0].path"))
     _click_square(browser, "board", browser.execute_script("return game.legal[0].path[0]"))
-    SCREENSHOT.parent.mkdir(parents=True, exist_ok=True)
-    browser.save_screenshot(str(SCREENSHOT))
+    screenshot = Path(os.environ.get("CHECKERS_SERVE_SCREENSHOT") or tmp_path / "serve.png")
+    screenshot.parent.mkdir(parents=True, exist_ok=True)
+    assert browser.save_screenshot(str(screenshot)) and screenshot.stat().st_size > 10_000
 
 
 def test_a_watched_game(browser, site):
