@@ -16,10 +16,10 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 test: .venv
-	$(PY) -m pytest -q -n 2
+	$(PY) -m pytest -q -rs -n 2
 
 test-slow: .venv
-	$(PY) -m pytest -q -n 2 -m slow
+	$(PY) -m pytest -q -rs -n 2 -m slow
 
 bench: .venv
 	$(PY) -m pip install -e '.[bench]'

@@ -259,6 +259,12 @@ class Board:
 
         return board_to_ascii(self)
 
+    def _repr_svg_(self) -> str:
+        """Jupyter shows a board as its picture (``checkers_env.svg.board``)."""
+        from .svg import board
+
+        return str(board(self))
+
     # -- queries -----------------------------------------------------------------------
 
     @property

@@ -238,6 +238,20 @@ class Game:
     def copy(self) -> Game:
         return Game(self.start, self.rules, dict(self.headers), list(self.moves))
 
+    # -- pictures ----------------------------------------------------------------------
+
+    def _repr_svg_(self) -> str:
+        """Jupyter's picture of a game: its current position, the last move highlighted."""
+        from .svg import board
+
+        return str(board(self.board, last_move=self.moves[-1] if self.moves else None))
+
+    def _repr_html_(self) -> str:
+        """Jupyter's rich view of a game: the position beside the numbered move list."""
+        from .svg import game_html
+
+        return game_html(self)
+
     # -- PDN ---------------------------------------------------------------------------
 
     def to_pdn(self) -> str:

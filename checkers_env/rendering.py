@@ -1,5 +1,6 @@
-"""Pictures of a position: text (``str(board)``), an RGB array drawn with numpy, and a
-pygame window; the envs' ``render`` modes ``ansi``, ``rgb_array`` and ``human``."""
+"""Pictures of a position: text (``str(board)``), an RGB array (the SVG picture of
+``checkers_env.svg`` painted as pixels), and a pygame window; the envs' ``render`` modes
+``ansi``, ``rgb_array`` and ``human``."""
 
 from __future__ import annotations
 
@@ -7,14 +8,19 @@ import numpy as np
 
 from .board import BLACK, Board, Color, Move, square_row_col
 
+# One drawing: the colours are the SVG picture's, re-exported here for the env's users.
+from .svg import (  # noqa: F401
+    BLACK_PIECE,
+    DARK_SQUARE,
+    KING_MARK,
+    LAST_MOVE,
+    LIGHT_SQUARE,
+    PIECE_EDGE,
+    WHITE_PIECE,
+    board_pixels,
+)
+
 SQUARE_PIXELS = 48
-LIGHT_SQUARE = (238, 238, 210)
-DARK_SQUARE = (118, 150, 86)
-LAST_MOVE = (186, 202, 68)  # dark squares of the last move's path
-BLACK_PIECE = (34, 34, 34)
-WHITE_PIECE = (250, 250, 245)
-PIECE_EDGE = (90, 90, 90)
-KING_MARK = (212, 175, 55)
 
 
 def board_to_ascii(board: Board, seen_from: Color = BLACK) -> str:
@@ -51,35 +57,10 @@ def board_to_ascii(board: Board, seen_from: Color = BLACK) -> str:
 
 def board_image(board: Board, last_move: Move | None = None, square_pixels: int = SQUARE_PIXELS) -> np.ndarray:
     """``uint8 (8 * square_pixels, 8 * square_pixels, 3)`` picture seen from Black's side
-    (Black's back rank at the bottom): men are discs, kings carry a gold mark, and the
-    squares of the last move are highlighted."""
-    size = 8 * square_pixels
-    image = np.empty((size, size, 3), dtype=np.uint8)
-    highlighted = set(last_move.path) if last_move is not None else set()
-    yy, xx = np.mgrid[0:square_pixels, 0:square_pixels]
-    centre = (square_pixels - 1) / 2
-    distance = np.hypot(yy - centre, xx - centre)
-    disc = distance <= square_pixels * 0.40
-    edge = disc & (distance > square_pixels * 0.36)
-    crown = distance <= square_pixels * 0.16
-    for row in range(8):
-        for col in range(8):
-            top = (7 - row) * square_pixels
-            left = col * square_pixels
-            cell = image[top : top + square_pixels, left : left + square_pixels]
-            if (row + col) % 2:
-                cell[:] = LIGHT_SQUARE
-                continue
-            square = 4 * row + 4 - col // 2
-            cell[:] = LAST_MOVE if square in highlighted else DARK_SQUARE
-            piece = board.piece_at(square)
-            if piece is None:
-                continue
-            cell[disc] = BLACK_PIECE if piece in "bB" else WHITE_PIECE
-            cell[edge] = PIECE_EDGE
-            if piece.isupper():
-                cell[crown] = KING_MARK
-    return image
+    (Black's back rank at the bottom): the SVG picture of ``checkers_env.svg`` painted as
+    pixels (same shapes and colours; no square numbers): men are discs, kings carry a gold
+    mark, and the squares of the last move are highlighted."""
+    return board_pixels(board, square_pixels, last_move=last_move)
 
 
 def square_centre(square: int, square_pixels: int = SQUARE_PIXELS) -> tuple[int, int]:

@@ -6,6 +6,8 @@
     checkers league AGENT_SPEC ... [--gauntlet SPEC] [--games-per-pair N] [--openings ballot|random:PLIES|FILE]
         [--time-per-move S] [--workers K] [--backend local|ray] [--out DIR] [--resume]
         [--adjudicate egdb [--adjudicate-pieces N] [--egdb-folder DIR]]
+    checkers serve [--host 127.0.0.1] [--port 8000] [--league DIR ...] [--think-limit S] [--workers K]
+        [--record DIR] [--egdb-folder DIR]
     checkers train td-minimax|slow-fast|ppo [TRAINER OPTIONS]
     checkers data games --games N --out DIR [--seed S] [--minimax-rate R] [--minimax-depth D]
     checkers data mcrd --positions N --playouts P --out DIR [--seed S] [--shard-size K]
@@ -436,6 +438,37 @@ def _add_play(subparsers) -> None:
     parser.set_defaults(handler=_lazy("checkers_evaluation.play", "play_main"))
 
 
+# -- serve -----------------------------------------------------------------------------
+
+
+def _add_serve(subparsers) -> None:
+    parser = subparsers.add_parser(
+        "serve",
+        help="the web page: play an agent, watch two play, replay a league's games",
+        description="Start a local web app (needs the serve extra: pip install 'checkers-suite[serve]') "
+        "with three tabs: Play (any agent, either colour, from a ballot opening or a FEN, moves by "
+        "clicking), Watch (two agents play each other) and League (ratings, crosstable, heatmap and "
+        "replays of a league's games). It binds to 127.0.0.1 unless --host says otherwise.",
+    )
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
+    parser.add_argument("--port", type=whole_number(0), default=8000, help="port (default 8000)")
+    parser.add_argument(
+        "--league", action="append", metavar="DIR",
+        help="a league output folder (checkers league --out DIR) for the League tab; repeat for several",
+    )
+    parser.add_argument(
+        "--think-limit", type=positive_number, default=10.0, metavar="S",
+        help="seconds an agent may think about one move; past it the move is stopped (default 10)",
+    )
+    parser.add_argument("--workers", type=whole_number(1), default=2,
+                        help="agent moves thought about at once, each in its own process (default 2)")
+    parser.add_argument("--record", metavar="DIR",
+                        help="append every finished game to DIR/games.jsonl (the league's format)")
+    parser.add_argument("--egdb-folder", metavar="DIR",
+                        help="endgame database folder (default: the cache folder's, when one is built)")
+    parser.set_defaults(handler=_lazy("checkers_evaluation.serve", "serve_main"))
+
+
 # -- train -----------------------------------------------------------------------------
 
 #: ``checkers train NAME`` runs ``python -m checkers_training.<module>``'s ``main(argv)``.
@@ -742,7 +775,7 @@ def _board_from_fen(fen: str | None):
 
 #: The subcommands, in the order ``checkers --help`` lists them.
 SUBCOMMANDS: list[Callable] = [
-    _add_perft, _add_show, _add_agents, _add_league, _add_play, _add_train, _add_data, _add_egdb,
+    _add_perft, _add_show, _add_agents, _add_league, _add_play, _add_serve, _add_train, _add_data, _add_egdb,
 ]
 
 

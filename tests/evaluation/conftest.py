@@ -1,0 +1,59 @@
+"""Fixtures of the ``checkers serve`` tests: a tiny league folder and a real server on loopback."""
+
+from __future__ import annotations
+
+import json
+import threading
+import time
+
+import numpy as np
+import pytest
+
+#: Agents of the tiny league: fast enough for a test, different enough to have results.
+LEAGUE_AGENTS = ("greedy", "random")
+
+
+@pytest.fixture(scope="session")
+def tiny_league(tmp_path_factory):
+    """A league output folder of 4 short games (games.jsonl and every report file)."""
+    from checkers_env import Rules, make_agent
+    from checkers_env.match import play_game
+    from checkers_evaluation.reports import write_report
+
+    folder = tmp_path_factory.mktemp("league")
+    rng = np.random.default_rng(0)
+    records = []
+    for index, opening in enumerate(["9-13 22-17 13x22", "11-15 23-19 8-11"]):
+        for black, white in (LEAGUE_AGENTS, LEAGUE_AGENTS[::-1]):
+            records.append(play_game(make_agent(black), make_agent(white), opening, Rules(max_plies=120), rng,
+                                     key=f"{index}/{black}"))
+    with open(folder / "games.jsonl", "w", encoding="utf-8") as out:
+        for record in records:
+            out.write(json.dumps(record.to_dict()) + "\n")
+    write_report(records, folder, bootstrap=20)
+    return folder
+
+
+class LiveServer:
+    """``checkers serve``'s app on uvicorn in a thread, on a free loopback port."""
+
+    def __init__(self, app):
+        import uvicorn
+
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    def __enter__(self) -> LiveServer:
+        self.thread.start()
+        deadline = time.monotonic() + 30
+        while not self.server.started:
+            if time.monotonic() > deadline or not self.thread.is_alive():
+                raise RuntimeError("the test server did not start")
+            time.sleep(0.05)
+        host, port = self.server.servers[0].sockets[0].getsockname()[:2]
+        self.url = f"http://{host}:{port}"
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.server.should_exit = True
+        self.thread.join(30)
