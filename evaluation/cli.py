@@ -3,7 +3,7 @@
     checkers perft DEPTH [--fen FEN] [--divide] [--no-bulk]
     checkers show FEN
     checkers agents
-    checkers league AGENT_SPEC ... [--gauntlet SPEC] [--games-per-pair N] [--openings ballot|random:PLIES|FILE]
+    checkers league AGENT_SPEC ... [--gauntlet SPEC] [--games-per-pair N] [--openings ballot|ballot:crossboard|random:PLIES|FILE]
         [--time-per-move S] [--workers K] [--backend local|ray] [--out DIR] [--resume]
         [--adjudicate egdb [--adjudicate-pieces N] [--egdb-folder DIR]]
     checkers train td-minimax|slow-fast|ppo [TRAINER OPTIONS]
@@ -345,7 +345,8 @@ def _add_league(subparsers) -> None:
     )
     parser.add_argument(
         "--openings", default="ballot",
-        help="ballot (default: the 3-move ballot, the 157 openings of tournament play), "
+        help="ballot (default: the ACF 3-move deck, 156 openings, each game tagged with its ACF number), "
+        "ballot:crossboard (the deck's 144 crossboard openings), "
         "random:PLIES (games start after PLIES random single moves), or a file with one opening in PDN per line",
     )
     parser.add_argument(
