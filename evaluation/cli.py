@@ -440,7 +440,7 @@ def _add_play(subparsers) -> None:
 # -- train -----------------------------------------------------------------------------
 
 #: ``checkers train NAME`` runs ``python -m checkers_training.<module>``'s ``main(argv)``.
-TRAINERS = {"td-minimax": "checkers_training.td_minimax", "slow-fast": "checkers_training.slow_fast",
+TRAINERS = {"bc": "checkers_training.behaviour_cloning", "td-minimax": "checkers_training.td_minimax", "slow-fast": "checkers_training.slow_fast",
             "ppo": "checkers_training.ppo", "mcrd-net": "checkers_training.mcrd_net"}
 
 
