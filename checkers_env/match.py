@@ -19,6 +19,7 @@ one, which perfect play converts but not always within the no-progress limit (th
 
 from __future__ import annotations
 
+import functools
 import time
 from importlib import resources
 from dataclasses import asdict, dataclass, field
@@ -53,6 +54,10 @@ class GameRecord:
         key: identifies the game within a league (pair, opening and colours).
         seconds: wall time of each side, ``{"black": s, "white": s}``.
         start_fen: the position before the opening (the start position by default).
+        acf_number: the ACF number of the opening when it is one of the 3-move deck's
+            (``ballot_opening``) played from the start position, else None. The PDN of
+            the game carries it as the tag ``[ACFNumber "5"]``, with ``[OpeningName]``
+            where the opening has a name.
     """
 
     black: str
@@ -65,6 +70,7 @@ class GameRecord:
     key: str = ""
     seconds: dict[str, float] = field(default_factory=dict)
     start_fen: str = ""
+    acf_number: int | None = None
 
     @property
     def plies(self) -> int:
@@ -103,6 +109,11 @@ class GameRecord:
                 "GameType": "21",
             }
         )
+        if self.acf_number is not None:
+            game.headers["ACFNumber"] = str(self.acf_number)
+            deck_opening = ballot_opening(self.opening)
+            if deck_opening is not None and deck_opening.number == self.acf_number and deck_opening.name:
+                game.headers["OpeningName"] = deck_opening.name
         return game
 
 
@@ -115,11 +126,72 @@ def _adjudicated_result(value: str, turn: Color) -> str:
     return "1-0" if black_wins else "0-1"
 
 
-def ballot_openings() -> list[str]:
-    """The 3-move ballot of tournament checkers: 157 openings (174 less the 17 lost ones),
-    shipped with the package (MIT, from pydraughts' ballot file)."""
-    text = resources.files("checkers_env").joinpath("data/ballots_3move.txt").read_text()
-    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+@dataclass(frozen=True)
+class BallotOpening:
+    """One opening of the ACF 3-move deck.
+
+    Attributes:
+        number: its ACF number (1-174; the 18 barred numbers are not in the deck).
+        moves: the three moves in PDN, space-separated (``"9-13 22-17 13x22"``).
+        crossboard: True for the 144 openings of crossboard play, False for the 12 that
+            are for mail play only.
+        name: the opening's name (``"Dreaded Edinburgh"``), or ``""`` where it has none.
+    """
+
+    number: int
+    moves: str
+    crossboard: bool
+    name: str = ""
+
+    @property
+    def label(self) -> str:
+        """``"ACF 5 Dreaded Edinburgh"``, or ``"ACF 4"`` for an opening with no name."""
+        return f"ACF {self.number} {self.name}".rstrip()
+
+
+@functools.cache
+def ballot_deck() -> tuple[BallotOpening, ...]:
+    """The ACF 3-move deck shipped with the package: 156 openings (174 three-move
+    sequences less the 18 barred ones), in ACF order, with their numbers, kinds and names.
+
+    The file (``checkers_env/data/ballots_3move.txt``, tab-separated, source in the data
+    folder's README) is checked as it is read.
+
+    Raises:
+        ValueError: a line of the shipped file is malformed (names the line).
+    """
+    text = resources.files("checkers_env").joinpath("data/ballots_3move.txt").read_text(encoding="utf-8")
+    deck = []
+    for line_number, line in enumerate(text.splitlines(), 1):
+        if not line.strip() or line.startswith("#"):
+            continue
+        fields = line.rstrip("\n").split("\t")
+        if len(fields) < 3 or not fields[0].isdigit() or fields[2] not in ("crossboard", "mailplay"):
+            raise ValueError(f"ballots_3move.txt line {line_number}: expected 'NUMBER<TAB>MOVES<TAB>crossboard|mailplay"
+                             f"<TAB>NAME', got {line!r}")
+        name = fields[3].strip() if len(fields) > 3 else ""
+        deck.append(BallotOpening(int(fields[0]), fields[1].strip(), fields[2] == "crossboard", name))
+    return tuple(deck)
+
+
+def ballot_openings(crossboard_only: bool = False) -> list[str]:
+    """The openings of the ACF 3-move deck as PDN move strings, in ACF order.
+
+    Args:
+        crossboard_only: only the 144 crossboard openings (leave out the 12 for mail play).
+    """
+    return [o.moves for o in ballot_deck() if o.crossboard or not crossboard_only]
+
+
+@functools.cache
+def _deck_by_moves() -> dict[str, BallotOpening]:
+    return {o.moves: o for o in ballot_deck()}
+
+
+def ballot_opening(moves: str | Sequence[str]) -> BallotOpening | None:
+    """The deck's opening played by ``moves`` (PDN, as in ``"9-13 22-17 13x22"``), or None
+    when these moves are not one of its openings."""
+    return _deck_by_moves().get(" ".join(opening_moves(moves)))
 
 
 def opening_moves(opening: str | Sequence[str]) -> list[str]:
@@ -194,4 +266,13 @@ def play_game(
         key=key,
         seconds={k: round(v, 4) for k, v in seconds.items()},
         start_fen="" if start is None else start.fen(),
+        acf_number=_acf_number(opening, start),
     )
+
+
+def _acf_number(opening: str | Sequence[str], start: Board | None) -> int | None:
+    """The ACF number of ``opening`` played from ``start``, or None outside the deck."""
+    if start is not None and start != Board():
+        return None
+    deck_opening = ballot_opening(opening)
+    return None if deck_opening is None else deck_opening.number

@@ -3,7 +3,9 @@
 ``read_pdn`` accepts tag pairs, move numbers (``1.`` and ``1...``), moves in short or long
 form, comments ``{...}``, variations ``(...)`` (skipped), NAGs ``$n``, move marks ``!``/``?``
 and the results ``1-0``, ``0-1``, ``1/2-1/2``, ``*`` (and the draughts forms ``2-0``,
-``0-2``, ``1-1``). Anything else is a ``PdnError`` that names the line.
+``0-2``, ``1-1``). Anything else is a ``PdnError`` that names the line, unless the file is
+read with ``lenient=True``: then the reader reads on as far as it can and records each
+repair on the game (``warnings``) and each move it cannot read (``error``).
 
 The result a file states is the game's result, even where the final position implies
 another (a loss on time, a resignation recorded against the wrong side, a typo): a reader
@@ -50,10 +52,14 @@ class PdnGame(Game):
 
     Attributes:
         warnings: what the file says that the moves contradict, one sentence each (for
-            example a stated ``0-1`` where the final position is a win for Black).
+            example a stated ``0-1`` where the final position is a win for Black), and in
+            lenient mode every repair and skipped fragment, each ``"line N: ..."``.
+        error: lenient mode: why the game's moves end early (a move that fits no legal
+            move, a bad ``FEN``), ``"line N: ..."``; None when every move was read.
     """
 
     warnings: list[str] = field(default_factory=list)
+    error: str | None = None
 
     def __post_init__(self) -> None:
         super().__post_init__()
@@ -80,7 +86,9 @@ class PdnGame(Game):
 
     def copy(self) -> PdnGame:
         """A copy that keeps the stated result and the warnings."""
-        game = PdnGame(self.start, self.rules, dict(self.headers), list(self.moves), warnings=list(self.warnings))
+        game = PdnGame(
+            self.start, self.rules, dict(self.headers), list(self.moves), warnings=list(self.warnings), error=self.error
+        )
         game.stated_result, game.stated_ply = self.stated_result, self.stated_ply
         return game
 
@@ -88,92 +96,384 @@ class PdnGame(Game):
 _RESULT_ALIASES = {"2-0": "1-0", "0-2": "0-1", "1-1": "1/2-1/2"}
 _ROSTER = ("Event", "Site", "Date", "Round", "Black", "White", "Result")
 
+# What lenient mode reads beyond PDN: bare tag values, capital X, mixed separators, the
+# Latin-1 half sign, move numbers with any dots; every use of them is a warning.
+_LENIENT_TOKEN_RE = re.compile(
+    r"""
+    (?P<tag>\[\s*(?P<tag_name>[A-Za-z0-9_]+)\s*
+        (?:"(?P<tag_value>(?:[^"\\\n]|\\.)*)"|(?P<bare_value>[^\]"\n]*?))\s*\])
+  | (?P<comment>\{[^}]*\})
+  | (?P<open>\()
+  | (?P<close>\))
+  | (?P<result>(?:1/2-1/2|1-0|0-1|2-0|0-2|1-1|\*|\u00bd-\u00bd))(?=\s|$|\)|\[)
+  | (?P<number>[0-9]+\.+)
+  | (?P<move>[0-9]{1,2}(?:[-xX:][0-9]{1,2})+(?P<glyph>[!?]*))
+  | (?P<nag>\$[0-9]+)
+  | (?P<space>\s+)
+  | (?P<line_comment>^%[^\n]*)
+  | (?P<bad>[^\s\[\](){}]+|[\[\]{}])
+    """,
+    re.VERBOSE | re.MULTILINE,
+)
+_STRICT_NUMBER_RE = re.compile(r"[0-9]+\.(?:\.\.)?")
+#: Tag names whose meaning this reader uses, by their lower-case spelling.
+_KNOWN_TAGS = {name.lower(): name for name in (*_ROSTER, "FEN", "SetUp", "GameType")}
 
-def read_pdn(source: str | bytes | os.PathLike, rules: Rules | None = None) -> list[Game]:
+
+def read_pdn(
+    source: str | bytes | os.PathLike, rules: Rules | None = None, *, lenient: bool = False
+) -> list[Game]:
     """Read every game of a PDN file or text, checking that each move is legal.
+
+    **Strict** (the default) reads PDN 3.0 as specified and raises ``PdnError`` at the
+    first departure from it. **Lenient** (``lenient=True``) reads files as old programs
+    wrote them, the python-chess way: it reads on, and records on each game what it
+    repaired. Strict is the default because a caller that asked for nothing in particular
+    (``Game.from_pdn``, the league's own files, a test) must never get a game that differs
+    from its text without an exception; reading an archive of the wild is a choice the
+    caller makes, and then reads ``game.warnings`` and ``game.error``.
+
+    Lenient mode:
+
+    - matches each written move to the legal move with the same first and last squares
+      (and the same intermediate squares where given), whatever separators it uses:
+      ``10x14`` for the step ``10-14``, ``22-15`` or ``9-18-27`` for a capture;
+    - accepts tag names in any case (``[result "1-0"]``), unquoted tag values, bytes that
+      are not UTF-8 (read as Latin-1, line by line), a UTF-8 byte order mark, CR or CRLF
+      line ends, ``½-½``, move numbers with any count of dots, a game without a result
+      (ended by the next game's tags or the end of the file, with its ``Result`` tag or
+      ``*``), a result after the moves that disagrees with the tag (the tag is kept), an
+      unknown ``Result`` tag (dropped) and stray text or marks (skipped);
+    - records each of these on the game as a warning ``"line N: ..."`` in ``game.warnings``
+      (text outside any game goes to the next game, or the last one at the end of the file);
+    - ends a game's moves at a move that matches no legal move (or several), at a bad
+      ``FEN`` tag or a ``GameType`` other than English draughts: the game keeps the moves
+      before it, ``game.error`` says what and where (``"line N: ..."``), and the reader goes
+      on with the next game. No game and no move is dropped without such a record.
 
     Args:
         source: a path (``os.PathLike``, or a one-line string naming an existing file or
             ending in ``.pdn``), bytes, or the PDN text itself.
         rules: draw rules for the returned games. By default none: human games end by
             claim, so a record is never cut short by an automatic draw.
+        lenient: read on past what PDN does not allow, recording each repair (see above).
 
     Returns:
         The games (``PdnGame``), each with its ``headers``, ``moves``, the result the file
-        states as ``result`` and ``Result`` tag, and ``warnings`` where the moves disagree.
+        states as ``result`` and ``Result`` tag, ``warnings`` where the moves disagree (and
+        the repairs, in lenient mode), and ``error`` (lenient mode; None when every move
+        was read).
 
     Raises:
-        PdnError: the text is not PDN or a move is illegal; the message names the line.
+        PdnError: the text is not PDN or a move is illegal (strict mode), or no game is
+            found (both modes); the message names the line.
         FileNotFoundError: ``source`` names a file that does not exist.
+
+    Example:
+        >>> game = read_pdn("1. 11x15 22-18 2. 15-22 *", lenient=True)[0]
+        >>> [str(move) for move in game.moves]
+        ['11-15', '22-18', '15x22']
+        >>> for warning in game.warnings:
+        ...     print(warning)
+        line 1: move 1 '11x15' is written with 'x' but is a step; read as 11-15
+        line 1: move 2 '15-22' is written with '-' but is a capture; read as 15x22
     """
-    text = _read_source(source)
     rules = rules if rules is not None else Rules.without_draws()
-    games: list[Game] = []
-    headers: dict[str, str] = {}
-    game: Game | None = None
-    variation_depth = 0
-    line = 1
-    position = 0
-    for match in _TOKEN_RE.finditer(text):
-        kind = match.lastgroup
-        value = match.group(0)
-        line += text.count("\n", position, match.start())
-        position = match.start()
-        if kind in ("space", "comment", "nag", "line_comment"):
-            continue
+    if not lenient:
+        return _PdnReader(_read_source(source), rules, lenient=False).read()
+    text, notes = _read_source_leniently(source)
+    return _PdnReader(text, rules, lenient=True, notes=notes).read()
+
+
+class _PdnReader:
+    """One pass over PDN text: tokens in, games out (strict or lenient, see ``read_pdn``)."""
+
+    def __init__(self, text: str, rules: Rules, lenient: bool, notes: dict[int, str] | None = None):
+        self.text, self.rules, self.lenient = text, rules, lenient
+        self.notes = dict(notes or {})  # line -> a repair made while decoding that line
+        self.games: list[Game] = []
+        self.headers: dict[str, str] = {}
+        self.game: PdnGame | None = None
+        self.pending: list[str] = []  # lenient warnings not yet on a game
+        self.skipped_moves = 0  # moves after a game's error
+        self.variation_depth = 0
+        self.line = 1
+        self.skipping: tuple | None = None  # (line, warnings list, index, text) of stray text
+
+    def _skip(self, value: str) -> None:
+        """Warn of stray text, one warning for each run of it on a line."""
+        if self.skipping is not None and self.skipping[0] == self.line:
+            _, target, index, words = self.skipping
+            words = f"{words} {value}"
+            target[index] = f"line {self.line}: skipped {words!r}: not PDN"
+        else:
+            self.warn(f"skipped {value!r}: not PDN")
+            target = self.game.warnings if self.game is not None else self.pending
+            index, words = len(target) - 1, value
+        self.skipping = (self.line, target, index, words)
+
+    def warn(self, message: str, line: int | None = None) -> None:
+        target = self.game.warnings if self.game is not None else self.pending
+        target.append(f"line {self.line if line is None else line}: {message}")
+
+    def read(self) -> list[Game]:
+        text = self.text
+        position = 0
+        token_re = _LENIENT_TOKEN_RE if self.lenient else _TOKEN_RE
+        for match in token_re.finditer(text):
+            kind = match.lastgroup
+            self.line += text.count("\n", position, match.start())
+            position = match.start()
+            if self.notes:
+                self._decoding_notes(match)
+            if kind == "space" or kind == "line_comment" or kind == "comment" or kind == "nag":
+                continue
+            if self.lenient:
+                self._lenient_token(kind, match)
+            else:
+                self._strict_token(kind, match)
+        return self._end_of_text()
+
+    # -- strict ------------------------------------------------------------------------------
+
+    def _strict_token(self, kind: str, match: re.Match) -> None:
+        value, line = match.group(0), self.line
         if kind == "bad":
             if value.startswith("{"):
                 raise PdnError("comment '{' is never closed", line)
             if value.startswith("["):
-                raise PdnError(f"malformed tag {_quote(text, match.start())}", line)
+                raise PdnError(f"malformed tag {_quote(self.text, match.start())}", line)
             raise PdnError(f"unexpected text {value!r}", line)
         if kind == "open":
-            variation_depth += 1
-            continue
+            self.variation_depth += 1
+            return
         if kind == "close":
-            if variation_depth == 0:
+            if self.variation_depth == 0:
                 raise PdnError("')' closes no variation", line)
-            variation_depth -= 1
-            continue
-        if variation_depth:
-            continue
+            self.variation_depth -= 1
+            return
+        if self.variation_depth:
+            return
         if kind == "tag":
-            if game is not None:
+            if self.game is not None:
                 raise PdnError(
-                    f"tag {value!r} inside the moves of a game: the previous game has no result"
-                    " (truncated?)",
-                    line,
+                    f"tag {value!r} inside the moves of a game: the previous game has no result (truncated?)", line
                 )
-            name = match.group("tag_name")
-            headers[name] = re.sub(r"\\(.)", r"\1", match.group("tag_value"))
-            continue
-        if game is None:
-            game = _start_game(headers, rules, line)
+            self.headers[match.group("tag_name")] = re.sub(r"\\(.)", r"\1", match.group("tag_value"))
+            return
+        if self.game is None:
+            self.game = _start_game(self.headers, self.rules, line)
         if kind == "number":
-            continue
+            return
         if kind == "move":
-            _play(game, value, line)
-            continue
+            _play(self.game, value, line)
+            return
         # kind == "result": the game ends here
         result = _RESULT_ALIASES.get(value, value)
-        tagged = game.headers.get("Result")
+        tagged = self.game.headers.get("Result")
         if tagged not in (None, "*", result) and result != "*":
             raise PdnError(f"result {value!r} disagrees with the tag [Result {tagged!r}]", line)
-        if tagged is None or tagged == "*":
+        self._finish(result)
+
+    # -- lenient -----------------------------------------------------------------------------
+
+    def _lenient_token(self, kind: str, match: re.Match) -> None:
+        value = match.group(0)
+        if kind == "bad":
+            self._skip(value)
+            return
+        self.skipping = None
+        if kind == "open":
+            self.variation_depth += 1
+            return
+        if kind == "close":
+            if self.variation_depth == 0:
+                self.warn("skipped ')': it closes no variation")
+            else:
+                self.variation_depth -= 1
+            return
+        if self.variation_depth and kind != "tag":
+            return
+        if kind == "tag":
+            if self.variation_depth:
+                self.warn(f"a variation '(' is never closed before the tag {value!r}; it ends here")
+                self.variation_depth = 0
+            if self.game is not None:
+                tagged = self.game.headers.get("Result", "*")
+                self.warn(f"the game has no result before the tag {value!r}; ending it with {tagged}")
+                self._finish(tagged)
+            self._lenient_tag(match)
+            return
+        if self.game is None:
+            self._start_lenient_game()
+        if kind == "number":
+            if not _STRICT_NUMBER_RE.fullmatch(value):
+                self.warn(f"move number {value!r} read as {value.rstrip('.')}.")
+            return
+        if kind == "move":
+            self._lenient_move(value)
+            return
+        # kind == "result"
+        result = "1/2-1/2" if value == "\u00bd-\u00bd" else _RESULT_ALIASES.get(value, value)
+        if value == "\u00bd-\u00bd":
+            self.warn(f"result {value!r} read as 1/2-1/2")
+        tagged = self.game.headers.get("Result")
+        if tagged not in (None, "*", result) and result != "*":
+            self.warn(f"result {value!r} after the moves disagrees with the tag [Result {tagged!r}]; keeping {tagged}")
+            result = tagged
+        self._finish(result)
+
+    def _lenient_tag(self, match: re.Match) -> None:
+        name = match.group("tag_name")
+        if match.group("tag_value") is not None:
+            value = re.sub(r"\\(.)", r"\1", match.group("tag_value"))
+        else:
+            value = match.group("bare_value").strip()
+            self.warn(f"tag {match.group(0)!r} has no quotes; read as [{name} \"{value}\"]")
+        canonical = _KNOWN_TAGS.get(name.lower(), name)
+        if canonical != name:
+            self.warn(f"tag [{name}] read as [{canonical}]")
+        if canonical == "Result":
+            result = "1/2-1/2" if value == "\u00bd-\u00bd" else _RESULT_ALIASES.get(value, value)
+            if result not in RESULTS:
+                self.warn(f"unknown result {value!r} in the Result tag; dropped")
+                return
+            value = result
+        self.headers[canonical] = value
+
+    def _start_lenient_game(self) -> None:
+        try:
+            self.game = _start_game(self.headers, self.rules, self.line)
+        except PdnError as error:
+            headers = dict(self.headers)
+            self.game = PdnGame(start=Board(), rules=self.rules, headers=headers)
+            self.game.error = str(error)
+            if "FEN" in headers:
+                headers.setdefault("SetUp", "1")  # kept as read; the moves cannot be
+        self.game.warnings[:0] = self.pending
+        self.pending = []
+        self.skipped_moves = 0
+
+    def _lenient_move(self, text: str) -> None:
+        game = self.game
+        if game.error is not None:
+            self.skipped_moves += 1
+            return
+        written = text.rstrip("!?")
+        squares = [int(square) for square in re.findall(r"[0-9]+", written)]
+        separators = set(re.findall(r"[-xX:]", written))
+        number = game.ply // 2 + 1 if game.start.turn == BLACK else (game.ply + 1) // 2 + 1
+        board = game.board
+        fits = [
+            move for move in board.legal_moves()
+            if move.path[0] == squares[0] and move.path[-1] == squares[-1] and _in_order(squares, move.path)
+        ]
+        if game.is_over() or len(fits) != 1:
+            if game.is_over():
+                why = f"the game is over ({game.termination})"
+            elif fits:
+                why = "it is ambiguous: it fits " + ", ".join(str(m) for m in fits)
+            else:
+                legal = ", ".join(str(m) for m in board.legal_moves()) or "none"
+                why = f"no legal move fits in {board.fen()}; legal moves: {legal}"
+            game.error = f"line {self.line}: move {number} {text!r}: {why}"
+            self.skipped_moves = 0
+            return
+        move = fits[0]
+        game.play(move)
+        wanted = "x" if move.is_capture else "-"
+        if separators == {"X"}:
+            separators = {"x"}
+        if separators - {wanted, ":"} or len(separators) > 1:
+            kind = "a capture" if move.is_capture else "a step"
+            shown = "' and '".join(sorted(separators))
+            self.warn(f"move {number} {text!r} is written with '{shown}' but is {kind}; read as {move}")
+
+    # -- both ----------------------------------------------------------------------------------
+
+    def _finish(self, result: str) -> None:
+        game = self.game
+        if game.error is not None and self.skipped_moves:
+            plural = "s" if self.skipped_moves > 1 else ""
+            game.error += f" ({self.skipped_moves} later move{plural} of the game skipped)"
+        if game.headers.get("Result") in (None, "*"):
             game.headers["Result"] = result
-        game.state_result(game.headers["Result"], line)
-        games.append(game)
-        game, headers = None, {}
-    if variation_depth:
-        raise PdnError("a variation '(' is never closed", line)
-    if game is not None or headers:
-        raise PdnError("the last game has no result (truncated?)", line)
-    if not games:
-        raise PdnError("no game found in the PDN text")
-    return games
+        game.state_result(game.headers["Result"], self.line)
+        self.games.append(game)
+        self.game, self.headers = None, {}
+
+    def _end_of_text(self) -> list[Game]:
+        line = self.line
+        if not self.lenient:
+            if self.variation_depth:
+                raise PdnError("a variation '(' is never closed", line)
+            if self.game is not None or self.headers:
+                raise PdnError("the last game has no result (truncated?)", line)
+            if not self.games:
+                raise PdnError("no game found in the PDN text")
+            return self.games
+        if self.variation_depth:
+            self.warn("a variation '(' is never closed before the end of the text")
+        if self.headers and self.game is None:
+            self._start_lenient_game()
+        if self.game is not None:
+            tagged = self.game.headers.get("Result", "*")
+            self.warn(f"the game has no result at the end of the text; ending it with {tagged}")
+            self._finish(tagged)
+        if not self.games:
+            found = f" ({'; '.join(self.pending)})" if self.pending else ""
+            raise PdnError(f"no game found in the PDN text{found}")
+        if self.pending:
+            self.games[-1].warnings.extend(f"{note} (after the last game)" for note in self.pending)
+        return self.games
+
+    def _decoding_notes(self, match: re.Match) -> None:
+        """Move the decoding notes of the lines this token spans onto the game."""
+        last = self.line + match.group(0).count("\n")
+        for line in [n for n in self.notes if self.line <= n <= last]:
+            self.warn(self.notes.pop(line), line)
+
+
+def _in_order(squares: list[int], path: tuple[int, ...]) -> bool:
+    """Whether ``squares`` appear in ``path`` in that order (``9, 27`` in ``9, 18, 27``)."""
+    it = iter(path)
+    return all(square in it for square in squares)
 
 
 def _read_source(source) -> str:
+    data = _source_bytes(source)
+    if isinstance(data, str):
+        return data
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise PdnError(f"not UTF-8 text: {error}") from None
+
+
+def _read_source_leniently(source) -> tuple[str, dict[int, str]]:
+    """The text of ``source`` with line ends made ``\n``, and a note per line repaired
+    while decoding: a line that is not UTF-8 is read as Latin-1; a byte order mark is
+    dropped."""
+    data = _source_bytes(source)
+    notes: dict[int, str] = {}
+    if isinstance(data, str):
+        lines = data.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    else:
+        lines = []
+        for number, raw in enumerate(data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n"), 1):
+            try:
+                lines.append(raw.decode("utf-8"))
+            except UnicodeDecodeError:
+                lines.append(raw.decode("latin-1"))
+                notes[number] = "bytes that are not UTF-8, read as Latin-1"
+    if lines and lines[0].startswith("\ufeff"):
+        lines[0] = lines[0][1:]
+        notes[1] = (notes[1] + "; " if 1 in notes else "") + "byte order mark dropped"
+    return "\n".join(lines), notes
+
+
+def _source_bytes(source) -> bytes | str:
+    """The bytes of a path or bytes ``source``, or ``source`` itself when it is PDN text."""
     if isinstance(source, os.PathLike):
         data = Path(source).read_bytes()
     elif isinstance(source, bytes):
@@ -192,10 +492,7 @@ def _read_source(source) -> str:
             return source
     else:
         raise PdnError(f"expected PDN text, bytes or a path, got {type(source).__name__}")
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise PdnError(f"not UTF-8 text: {error}") from None
+    return data
 
 
 def _start_game(headers: dict[str, str], rules: Rules, line: int) -> Game:

@@ -3,7 +3,7 @@
     checkers perft DEPTH [--fen FEN] [--divide] [--no-bulk]
     checkers show FEN
     checkers agents
-    checkers league AGENT_SPEC ... [--gauntlet SPEC] [--games-per-pair N] [--openings ballot|random:PLIES|FILE]
+    checkers league AGENT_SPEC ... [--gauntlet SPEC] [--games-per-pair N] [--openings ballot|ballot:crossboard|random:PLIES|FILE]
         [--time-per-move S] [--workers K] [--backend local|ray] [--out DIR] [--resume]
         [--adjudicate egdb [--adjudicate-pieces N] [--egdb-folder DIR]]
     checkers serve [--host 127.0.0.1] [--port 8000] [--league DIR ...] [--think-limit S] [--workers K]
@@ -347,7 +347,8 @@ def _add_league(subparsers) -> None:
     )
     parser.add_argument(
         "--openings", default="ballot",
-        help="ballot (default: the 3-move ballot, the 157 openings of tournament play), "
+        help="ballot (default: the ACF 3-move deck, 156 openings, each game tagged with its ACF number), "
+        "ballot:crossboard (the deck's 144 crossboard openings), "
         "random:PLIES (games start after PLIES random single moves), or a file with one opening in PDN per line",
     )
     parser.add_argument(
@@ -472,15 +473,15 @@ def _add_serve(subparsers) -> None:
 # -- train -----------------------------------------------------------------------------
 
 #: ``checkers train NAME`` runs ``python -m checkers_training.<module>``'s ``main(argv)``.
-TRAINERS = {"td-minimax": "checkers_training.td_minimax", "slow-fast": "checkers_training.slow_fast",
-            "ppo": "checkers_training.ppo", "mcrd-net": "checkers_training.mcrd_net",
-            "outcome-net": "checkers_training.outcome_net"}
+TRAINERS = {"bc": "checkers_training.behaviour_cloning", "td-minimax": "checkers_training.td_minimax",
+            "slow-fast": "checkers_training.slow_fast", "ppo": "checkers_training.ppo",
+            "mcrd-net": "checkers_training.mcrd_net", "outcome-net": "checkers_training.outcome_net"}
 
 
 def _add_train(subparsers) -> None:
     parser = subparsers.add_parser(
         "train",
-        help="train a learning agent (td-minimax, slow-fast, ppo, mcrd-net, outcome-net); --help after the name lists its options",
+        help="train a learning agent (bc, td-minimax, slow-fast, ppo, mcrd-net, outcome-net); --help after the name lists its options",
         description="Run one of the training scripts; everything after NAME goes to it "
         "(for example: checkers train td-minimax --games 1000). Every trainer shares the run "
         "options of training/scaffold.py: --resume RUN_DIR, --overwrite, --promote NAME, ...",

@@ -105,9 +105,12 @@ def openings_from_file(path: str | os.PathLike) -> list[str]:
 
 
 def resolve_openings(spec: str, seed: int, needed: int) -> list[str]:
-    """Openings for ``--openings``: ``ballot``, ``random:PLIES`` or a file path."""
+    """Openings for ``--openings``: ``ballot`` (the whole ACF 3-move deck, 156 openings),
+    ``ballot:crossboard`` (its 144 crossboard openings), ``random:PLIES`` or a file path."""
     if spec == "ballot":
         return ballot_openings()
+    if spec == "ballot:crossboard":
+        return ballot_openings(crossboard_only=True)
     if spec.startswith("random:"):
         try:
             plies = int(spec.split(":", 1)[1])
@@ -120,7 +123,9 @@ def resolve_openings(spec: str, seed: int, needed: int) -> list[str]:
         return random_openings(plies, max(needed, 1), seed)
     if os.path.exists(spec):
         return openings_from_file(spec)
-    raise LeagueError(f"--openings must be 'ballot', 'random:PLIES' or an existing file, got {spec!r}")
+    raise LeagueError(
+        f"--openings must be 'ballot', 'ballot:crossboard', 'random:PLIES' or an existing file, got {spec!r}"
+    )
 
 
 # -- players ---------------------------------------------------------------------------------
@@ -354,7 +359,9 @@ class League:
             more with ``gauntlet``.
         out: the output folder.
         games_per_pair: games per pair of agents (even: each opening with both colours).
-        openings: ``ballot`` (the 3-move ballot), ``random:PLIES`` or a file of openings.
+        openings: ``ballot`` (the ACF 3-move deck, 156 openings; each game's record and
+            PDN name its opening by ACF number), ``ballot:crossboard`` (the deck's 144
+            crossboard openings), ``random:PLIES`` or a file of openings.
         time_per_move: seconds per move for agents that take a ``time`` parameter.
         workers: local processes playing games in parallel (agent kinds added with
             ``register_agent`` are passed on to them).

@@ -17,7 +17,8 @@
 ``ratings.csv``      the same, machine-readable
 ``heatmap.png``      the pairwise score of each row player, players ordered by rating
 ``ratings.png``      the ratings with their intervals
-``games.pdn``        every game, with tags for players, opening, result and termination
+``openings.md``      each opening played (by ACF number for the 3-move deck): games and results
+``games.pdn``        every game, with tags for players, opening (``ACFNumber``), result and termination
 ===================  ==========================================================
 """
 
@@ -42,6 +43,7 @@ REPORT_FILES = (
     "ratings.csv",
     "heatmap.png",
     "ratings.png",
+    "openings.md",
     "games.pdn",
 )
 
@@ -370,6 +372,27 @@ def write_games_pdn(records: Iterable, path: str | os.PathLike, specs: dict[str,
     return path
 
 
+def openings_markdown(records: Iterable) -> str:
+    """A Markdown table of the openings played: ACF number and name (for openings of the
+    3-move deck), the moves, the games, and Black's wins, the draws and White's wins."""
+    rows: dict[str, list] = {}
+    for record in records:
+        row = rows.setdefault(record.opening, [getattr(record, "acf_number", None), 0, 0, 0, 0])
+        row[1] += 1
+        row[2 + {"1-0": 0, "1/2-1/2": 1, "0-1": 2}[record.result]] += 1
+    from checkers_env.match import ballot_opening
+
+    lines = ["| ACF | name | opening | games | Black wins | draws | White wins |", "|---:|---|---|---:|---:|---:|---:|"]
+    ordered = sorted(rows.items(), key=lambda item: (item[1][0] is None, item[1][0] or 0, item[0]))
+    for opening, (number, games, black, draws, white) in ordered:
+        deck_opening = ballot_opening(opening) if number is not None else None
+        name = deck_opening.name if deck_opening is not None else ""
+        lines.append(
+            f"| {'' if number is None else number} | {_md(name)} | {_md(opening) or '(start)'} | {games} | {black} | {draws} | {white} |"
+        )
+    return "\n".join(lines) + "\n"
+
+
 # -- everything --------------------------------------------------------------------------------
 
 
@@ -400,6 +423,7 @@ def write_report(
     (out / "ratings.csv").write_text(ratings.to_csv(), encoding="utf-8")
     heatmap_png(table, out / "heatmap.png", ratings)
     ratings_plot_png(ratings, out / "ratings.png")
+    (out / "openings.md").write_text(openings_markdown(records), encoding="utf-8")
     write_games_pdn(records, out / "games.pdn", specs)
     return ratings, table
 
@@ -410,6 +434,7 @@ __all__ = [
     "Crosstable",
     "crosstable",
     "heatmap_png",
+    "openings_markdown",
     "ratings_plot_png",
     "write_games_pdn",
     "write_report",

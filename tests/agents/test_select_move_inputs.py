@@ -3,6 +3,8 @@ anything else with one TypeError naming what to pass (before, most raised Attrib
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import inspect
 
 import pytest
@@ -21,6 +23,8 @@ SPECS = {
     "slow-fast": "slow-fast:weights=untrained,seed=1",
     "ppo": "zoo:ppo",
     "zoo": "zoo:td-minimax",
+    # random weights of the bc net's shape (tests/data/README.md)
+    "bc": "bc:weights=" + str(Path(__file__).resolve().parents[1] / "data" / "bc_tiny.safetensors"),
 }
 #: A middle-game position with several moves for Black.
 FEN = "B:W18,19,21,23,24,26,29,30,31,32:B1,2,3,5,6,7,9,10,11,13"

@@ -21,12 +21,36 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def test_ballot_is_shipped_and_legal():
     openings = ballot_openings()
-    assert len(openings) == 157
+    assert len(openings) == len(set(openings)) == 156
+    assert "9-13 24-19 10-15" not in openings  # ACF #26 is barred
     for opening in openings:
         game = Game(rules=Rules.without_draws())
         for move in opening.split():
             game.play(move)
         assert game.ply == 3
+
+
+def test_ballot_deck_has_acf_numbers_kinds_and_names():
+    from checkers_env.match import ballot_deck, ballot_opening
+
+    deck = ballot_deck()
+    numbers = [o.number for o in deck]
+    assert numbers == sorted(numbers) and len(set(numbers)) == 156
+    assert 26 not in numbers and 13 not in numbers and set(numbers) <= set(range(1, 175))
+    assert sum(o.crossboard for o in deck) == 144
+    assert len(ballot_openings(crossboard_only=True)) == 144
+    assert ballot_opening("9-13 22-18 6-9").label == "ACF 5 Dreaded Edinburgh"
+    assert ballot_opening(["9-13", "22-17", "13x22"]).label == "ACF 4"
+    assert ballot_opening("9-13 24-19 10-15") is None
+
+
+def test_openings_ballot_crossboard_and_unknown_spec():
+    from checkers_evaluation.league import resolve_openings
+
+    assert len(resolve_openings("ballot", 0, 10)) == 156
+    assert len(resolve_openings("ballot:crossboard", 0, 10)) == 144
+    with pytest.raises(LeagueError, match="ballot:crossboard"):
+        resolve_openings("ballot:mail", 0, 10)
 
 
 def test_plan_swaps_colours_and_draws_openings_without_repetition():
@@ -173,9 +197,18 @@ def test_report_files_and_pdn_tags(tmp_path):
 
     games = read_pdn(tmp_path / "games.pdn")
     assert len(games) == 4
+    from checkers_env.match import ballot_opening
+
+    records = [json.loads(line) for line in (tmp_path / "games.jsonl").read_text().splitlines()]
     for game in games:
-        assert {"Black", "White", "Result", "Opening", "Termination"} <= set(game.headers)
+        assert {"Black", "White", "Result", "Opening", "Termination", "ACFNumber"} <= set(game.headers)
         assert " ".join(str(m) for m in game.moves[:3]) == game.headers["Opening"]
+        assert game.headers["ACFNumber"] == str(ballot_opening(game.headers["Opening"]).number)
+    for record in records:
+        assert record["acf_number"] == ballot_opening(record["opening"]).number
+    openings_table = (tmp_path / "openings.md").read_text()
+    for record in records:
+        assert f"| {record['acf_number']} |" in openings_table
 
 
 @pytest.mark.skipif(os.environ.get("CHECKERS_SKIP_RAY") == "1", reason="CHECKERS_SKIP_RAY=1")

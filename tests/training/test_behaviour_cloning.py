@@ -1,0 +1,28 @@
+"""checkers train bc on a tiny budget: it trains, reports its accuracy, and its weights play."""
+
+from __future__ import annotations
+
+import pytest
+
+pytest.importorskip("torch")
+
+
+def test_tiny_run_trains_reports_and_plays(tmp_path):
+    from checkers_env import Game, make_agent
+    from checkers_training.behaviour_cloning import main, train, Args
+
+    args = Args(max_games=12, steps=3, batch_size=32, hidden=8, eval_games=2, runs=str(tmp_path),
+                progress=False, tensorboard=False)
+    summary = train(args, {"max_games", "steps", "batch_size", "hidden", "eval_games", "runs"})
+    assert summary["games"] == 12 and summary["steps"] == 3
+    assert 0 <= summary["validation_move_accuracy"] <= 1
+    assert set(summary["evaluations"]) == {"random", "greedy"}
+    agent = make_agent(f"bc:weights={summary['weights']}")
+    assert agent.select_move(Game()) in Game().legal_moves()
+
+
+def test_bad_weights_are_a_clear_error(tmp_path):
+    from checkers_env import WeightsError, make_agent
+
+    with pytest.raises(WeightsError, match="does not exist"):
+        make_agent(f"bc:weights={tmp_path / 'missing.safetensors'}")
