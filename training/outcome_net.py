@@ -319,6 +319,10 @@ def _load_checkpoint(path: Path, net, optimizer) -> dict:
         raise scaffold.checkpoint_error(path, "does not match this run's network", error) from None
 
 
+def _generations(n: int) -> str:
+    return f"{n} generation" + ("" if n == 1 else "s")
+
+
 def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
     """Write the net and a fresh card to ``zoo/<args.promote>``."""
     return scaffold.promote(
@@ -327,12 +331,12 @@ def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
         {"eval": "outcome-net", "time": 0.5, "egdb": 5},
         (run.path / WEIGHTS).read_bytes(),
         f"A {args.hidden}-unit value net over the 128 mover-frame inputs, trained on the results of "
-        f"{summary['generations']} generations of the one alpha-beta's own self-play games ({args.games} games "
+        f"{_generations(summary['generations'])} of the one alpha-beta's own self-play games ({args.games} games "
         f"each at depth {args.depth}, ended exactly by the {args.egdb}-piece endgame database), as that "
         "alpha-beta's evaluator at 0.5 s per move with the database probed.",
         {
             "command": run.command,
-            "budget": f"{summary['generations']} generations x {args.games} self-play games, {args.epochs} epochs each",
+            "budget": f"{_generations(summary['generations'])} x {args.games} self-play games, {args.epochs} epochs each",
             "wall_time_s": summary["wall_s"],
             "run": run.name,
             "curve": summary["curve"],

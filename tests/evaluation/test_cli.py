@@ -407,3 +407,17 @@ def test_version_names_the_installed_release(capsys):
 
     assert main(["--version"]) == 0
     assert capsys.readouterr().out.strip() == f"checkers {version('checkers-suite')}"
+
+
+def test_demo_builds_the_database_its_zoo_agents_probe(tmp_path, monkeypatch):
+    from checkers_env import egdb
+
+    monkeypatch.setenv("CHECKERS_EGDB", str(tmp_path / "egdb"))
+    assert demo.database_pieces(["random", "zoo:outcome-net,time=0.1", "zoo:td-minimax"]) == 5
+    assert demo.database_pieces(["random", "zoo:td-minimax"]) == 0
+    built = []
+    monkeypatch.setattr(egdb, "build", lambda pieces, folder, progress: built.append((pieces, folder)))
+    demo.ensure_database(3)
+    assert built == [(3, tmp_path / "egdb")]
+    demo.ensure_database(0)
+    assert len(built) == 1
