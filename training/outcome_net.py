@@ -22,7 +22,7 @@ A generation is three steps, each written as it ends:
    generation, epoch, curve) after every epoch.
 3. **Evaluation** (the strength curve): the net's alpha-beta (``--eval-depth`` plies, the
    database probed) plays ``--eval-games`` games on ballot openings against each anchor of
-   ``--eval-opponents`` (fixed ratings ``--anchor-ratings``, the zoo league's); its rating is
+   ``--anchors`` (fixed ratings ``--anchor-ratings``, the zoo league's); its rating is
    the maximum-likelihood Elo against the anchors' fixed ratings. ``curve.json`` and
    ``curve.png`` (rating against training time) are rewritten after every generation,
    and the curve goes to TensorBoard.
@@ -91,25 +91,25 @@ class Args(scaffold.RunArgs):
     """play self-play shards as Ray tasks: 'local' or a cluster address (default: local processes)"""
     eval_depth: int = arg(6, low=1)
     """depth of the net's search in evaluation games"""
-    eval_opponents: str = arg(DEFAULT_ANCHORS, metavar="SPECS")
-    """anchors of the strength curve: agent specs separated by semicolons"""
+    anchors: str = arg(DEFAULT_ANCHORS, metavar="SPECS")
+    """anchors of the strength curve (--eval-games games each per generation): agent specs separated by semicolons"""
     anchor_ratings: str = arg(DEFAULT_RATINGS, metavar="ELOS")
-    """the anchors' fixed ratings, in the order of --eval-opponents, separated by semicolons"""
+    """the anchors' fixed ratings, in the order of --anchors, separated by semicolons"""
 
     def check(self) -> list[tuple[str, str]]:
         problems = super().check()
         try:
-            anchors(self.eval_opponents, self.anchor_ratings)
+            anchors(self.anchors, self.anchor_ratings)
         except ValueError as error:
             problems.append(("anchor_ratings", str(error)))
         return problems
 
 
 def anchors(specs: str, ratings: str) -> list[tuple[str, float]]:
-    """``[(spec, rating)]`` of ``--eval-opponents`` and ``--anchor-ratings``."""
+    """``[(spec, rating)]`` of ``--anchors`` and ``--anchor-ratings``."""
     specs_, ratings_ = scaffold.opponent_specs(specs), scaffold.opponent_specs(ratings)
     if len(specs_) != len(ratings_):
-        raise ValueError(f"gives {len(ratings_)} ratings for {len(specs_)} anchors (--eval-opponents)")
+        raise ValueError(f"gives {len(ratings_)} ratings for {len(specs_)} anchors (--anchors)")
     try:
         return [(spec, float(r)) for spec, r in zip(specs_, ratings_)]
     except ValueError:
@@ -177,6 +177,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     from checkers_env.encoding import input_planes
 
     scaffold.check(args)
+    _check_anchors(args.anchors)
     if args.egdb:
         from checkers_agents.alphabeta import load_database
 
@@ -244,22 +245,50 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     except KeyboardInterrupt:
         save()
         raise
+    evaluations = {}
+    if args.eval_games:  # the shared end-of-run evaluation of every trainer
+        results = scaffold.evaluate(_agent(args, run.path / WEIGHTS), scaffold.opponent_specs(args.eval_opponents),
+                                    args.eval_games, seed=args.seed)
+        evaluations = {spec: result["score"] for spec, result in results.items()}
+        print(f"eval: {scaffold.evaluation_line(results)}", file=sys.stderr)
     writer.close()
     summary = {"run_dir": str(run.path), "generations": state["generation"], "steps": state["steps"],
-               "wall_s": round(wall_before + time.perf_counter() - session_start, 1), "curve": state["curve"]}
+               "wall_s": round(wall_before + time.perf_counter() - session_start, 1), "curve": state["curve"],
+               "evaluations": evaluations}
     if args.promote:
         summary["promoted"] = str(promote(run, args, summary))
     print(json.dumps(summary), flush=True)
     return summary
 
 
-def _evaluate(args: Args, weights: Path, generation: int) -> dict:
-    """The strength point of one generation: games against the anchors, and the rating."""
+def _check_anchors(text: str) -> None:
+    """Build every anchor once, so that a bad spec stops the run before training.
+
+    Raises:
+        TrainingError: naming ``--anchors`` and the spec.
+    """
+    from checkers_env import make_agent
+    from checkers_env.errors import CheckersError
+
+    for spec in scaffold.opponent_specs(text):
+        try:
+            make_agent(spec)
+        except (CheckersError, ValueError) as error:
+            raise TrainingError(f"--anchors: {spec!r}: {error}") from None
+
+
+def _agent(args: Args, weights: Path):
+    """The net's alpha-beta as the evaluation games play it (``--eval-depth``, the database probed)."""
     from checkers_agents.alphabeta import AlphaBetaAgent
 
-    agent = AlphaBetaAgent(depth=args.eval_depth, eval="outcome-net", weights=str(weights), egdb=args.egdb,
-                           seed=args.seed)
-    fixed = anchors(args.eval_opponents, args.anchor_ratings)
+    return AlphaBetaAgent(depth=args.eval_depth, eval="outcome-net", weights=str(weights), egdb=args.egdb,
+                          seed=args.seed)
+
+
+def _evaluate(args: Args, weights: Path, generation: int) -> dict:
+    """The strength point of one generation: games against the anchors, and the rating."""
+    agent = _agent(args, weights)
+    fixed = anchors(args.anchors, args.anchor_ratings)
     results = scaffold.evaluate(agent, [spec for spec, _ in fixed], args.eval_games, seed=args.seed + generation)
     points = [(r, results[spec]["score"] * args.eval_games, args.eval_games) for spec, r in fixed]
     return {"rating": rating(points), "line": scaffold.evaluation_line(results),
@@ -340,6 +369,7 @@ def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
             "wall_time_s": summary["wall_s"],
             "run": run.name,
             "curve": summary["curve"],
+            "evaluations": summary.get("evaluations", {}),
         },
     )
 

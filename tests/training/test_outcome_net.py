@@ -63,14 +63,16 @@ def test_a_resumed_run_ends_with_the_weights_of_an_unbroken_one(tmp_path):
 
 def test_the_strength_curve_is_written_and_promoted(tmp_path, monkeypatch):
     monkeypatch.setenv("CHECKERS_ZOO", str(tmp_path / "zoo"))
-    summary = run(tmp_path, "--generations", "1", "--eval-games", "2", "--eval-opponents", "random;greedy",
-                  "--anchor-ratings", "0;150", "--eval-depth", "1", "--run-name", "c", "--promote", "tiny-net")
+    summary = run(tmp_path, "--generations", "1", "--eval-games", "2", "--anchors", "random;greedy",
+                  "--anchor-ratings", "0;150", "--eval-opponents", "random", "--eval-depth", "1", "--run-name", "c",
+                  "--promote", "tiny-net")
     curve = json.loads((Path(summary["run_dir"]) / trainer.CURVE).read_text())
     assert [p["generation"] for p in curve] == [0]
     assert set(curve[0]["scores"]) == {"random", "greedy"} and np.isfinite(curve[0]["rating"])
     assert (Path(summary["run_dir"]) / "curve.png").stat().st_size > 1000
     card = json.loads((tmp_path / "zoo" / "tiny-net" / "card.json").read_text())
     assert card["params"]["eval"] == "outcome-net" and card["training"]["curve"] == curve
+    assert set(summary["evaluations"]) == {"random"}  # the shared end-of-run evaluation
 
 
 def test_rating_against_fixed_anchors():
@@ -81,5 +83,7 @@ def test_rating_against_fixed_anchors():
 
 def test_bad_anchors_are_refused_before_a_run_folder_is_made(tmp_path):
     with pytest.raises(TrainingError, match="anchor-ratings"):
-        run(tmp_path, "--eval-opponents", "random;greedy", "--anchor-ratings", "0")
+        run(tmp_path, "--anchors", "random;greedy", "--anchor-ratings", "0")
+    with pytest.raises(TrainingError, match="--anchors: 'nosuchkind'"):
+        run(tmp_path, "--anchors", "random;nosuchkind", "--anchor-ratings", "0;0")
     assert not (tmp_path / "outcome-net").exists()

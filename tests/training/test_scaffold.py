@@ -16,8 +16,7 @@ import pytest
 from checkers_training import scaffold
 from checkers_training.scaffold import BUDGET, SESSION, TrainingError, arg
 
-TRAINERS = {"td-minimax": "checkers_training.td_minimax", "slow-fast": "checkers_training.slow_fast",
-            "ppo": "checkers_training.ppo", "mcrd-net": "checkers_training.mcrd_net"}
+from checkers_evaluation.cli import TRAINERS  # every `checkers train NAME`
 
 
 @dataclass
