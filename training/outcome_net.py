@@ -229,8 +229,10 @@ def train(args: Args, given: set[str] | None = None) -> dict:
                     bar.set_postfix(loss=f"{state['loss']:.4f}")
                     save()
                 bar.close()
-                outcome_net.save_tensors(run.path / f"weights-gen{g}.safetensors", outcome_net.tensors_of(net))
-                outcome_net.save_tensors(run.path / WEIGHTS, outcome_net.tensors_of(net))
+            # The net is generation g's here whether it was trained now or read from the
+            # checkpoint (a kill between the last epoch and these files loses nothing).
+            outcome_net.save_tensors(run.path / f"weights-gen{g}.safetensors", outcome_net.tensors_of(net))
+            outcome_net.save_tensors(run.path / WEIGHTS, outcome_net.tensors_of(net))
             if state["evaluated"] < g and args.eval_games:
                 point = _evaluate(args, run.path / f"weights-gen{g}.safetensors", g)
                 point.update(generation=g, wall_s=round(wall_before + time.perf_counter() - session_start, 1),
