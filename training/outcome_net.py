@@ -52,7 +52,9 @@ TRAINER = "outcome-net"
 CHECKPOINT = "checkpoint.pt"
 WEIGHTS = "weights.safetensors"
 CURVE = "curve.json"
-#: The default anchors and their ratings in the zoo league (``zoo/README.md``).
+#: The default anchors and their fixed ratings: their Elo in the zoo league that was current
+#: when stage 1 was trained (the league before the outcome net joined it). Fixed, so that
+#: the points of one curve stay comparable; the re-run league in ``zoo/README.md`` differs.
 DEFAULT_ANCHORS = "alphabeta:depth=4;alphabeta:depth=6"
 DEFAULT_RATINGS = "1306;1563"
 
