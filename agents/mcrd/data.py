@@ -90,12 +90,12 @@ Parallelism
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
 import time
 import zipfile
-from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
 import numba
@@ -105,6 +105,7 @@ from checkers_env import BLACK, WHITE, Board, Game, Rules
 from checkers_env.bitboard import apply_move
 from checkers_env.errors import CheckersError
 from checkers_env.files import write_atomic, write_json_atomic
+from checkers_env.parallel import run_pieces
 from checkers_env.game_state import (
     COLOR_BLACK,
     COLOR_WHITE,
@@ -587,22 +588,9 @@ def generate(
         bar.update(sizes[k])
 
     try:
-        if ray and todo:
-            _run_ray(kind, params, seed, todo, done, ray)
-        elif workers > 1 and len(todo) > 1:
-            import multiprocessing
-
-            threads = max(1, (os.cpu_count() or 1) // workers)
-            with ProcessPoolExecutor(
-                max_workers=min(workers, len(todo)), mp_context=multiprocessing.get_context("spawn"),
-                initializer=_worker_init, initargs=(threads,),
-            ) as pool:
-                futures = {k: pool.submit(shard_bytes, kind, params, seed, k) for k in todo}
-                for k in todo:  # in order, so a killed run leaves the earliest shards
-                    done(k, futures[k].result())
-        else:
-            for k in todo:
-                done(k, shard_bytes(kind, params, seed, k))
+        threads = max(1, (os.cpu_count() or 1) // workers)
+        run_pieces(functools.partial(shard_bytes, kind, params, seed), todo, done, workers, ray,
+                   initializer=_worker_init, initargs=(threads,), what="data generation with --ray")
     finally:
         bar.close()
     card.update(
@@ -616,24 +604,6 @@ def generate(
         )
     write_json_atomic(card_path, card)
     return card
-
-
-def _run_ray(kind: str, params: dict, seed: int, todo: list[int], done, ray_option: bool | str) -> None:
-    try:
-        import ray
-    except ModuleNotFoundError as error:
-        from checkers_env.errors import missing_dependency
-
-        raise (missing_dependency(error, "data generation with --ray") or error) from None
-    if not ray.is_initialized():
-        ray.init(address=None if ray_option is True else str(ray_option), include_dashboard=False,
-                 log_to_driver=False)
-    task = ray.remote(shard_bytes)
-    pending = {task.remote(kind, params, seed, k): k for k in todo}
-    while pending:
-        ready, _ = ray.wait(list(pending), num_returns=1)
-        for ref in ready:
-            done(pending.pop(ref), ray.get(ref))
 
 
 def games_params(

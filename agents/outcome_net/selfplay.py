@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import functools
 import io
-import multiprocessing
 import os
 import zipfile
 from pathlib import Path
@@ -39,6 +38,7 @@ from checkers_env.bitboard import apply_move, popcount
 from checkers_env.egdb_kernels import probe_board
 from checkers_env.errors import CheckersError
 from checkers_env.files import write_atomic
+from checkers_env.parallel import run_pieces
 from checkers_env.game_state import (
     COLOR_BLACK,
     COLOR_WHITE,
@@ -345,43 +345,11 @@ def generate(folder: str | os.PathLike, params: dict, seed: int, workers: int = 
         bar.update(sizes[k])
 
     try:
-        if ray and todo:
-            _run_ray(params, seed, todo, done, ray)
-        elif workers > 1 and len(todo) > 1:
-            # A multiprocessing pool, not concurrent.futures: on Ctrl-C or a kill its
-            # ``terminate`` stops the workers at once instead of waiting for every shard.
-            pool = multiprocessing.get_context("spawn").Pool(min(workers, len(todo)))
-            try:
-                shards = pool.imap(functools.partial(shard_bytes, params, seed), todo)
-                for k, data in zip(todo, shards):  # in order, so a killed run leaves the earliest shards
-                    done(k, data)
-                pool.close()
-            finally:
-                pool.terminate()
-                pool.join()
-        else:
-            for k in todo:
-                done(k, shard_bytes(params, seed, k))
+        run_pieces(functools.partial(shard_bytes, params, seed), todo, done, workers, ray,
+                   what="self-play on Ray (--ray)")
     finally:
         bar.close()
     return [shard_path(folder, k) for k in range(count)]
-
-
-def _run_ray(params: dict, seed: int, todo: list[int], done, address: bool | str) -> None:
-    try:
-        import ray
-    except ModuleNotFoundError as error:
-        from checkers_env.errors import missing_dependency
-
-        raise (missing_dependency(error, "self-play on Ray (--ray)") or error) from None
-    if not ray.is_initialized():
-        ray.init(address=None if address is True else str(address), include_dashboard=False, log_to_driver=False)
-    task = ray.remote(shard_bytes)
-    pending = {task.remote(params, seed, k): k for k in todo}
-    while pending:
-        ready, _ = ray.wait(list(pending), num_returns=1)
-        for ref in ready:
-            done(pending.pop(ref), ray.get(ref))
 
 
 def load_shards(paths: list[Path]) -> dict[str, np.ndarray]:
