@@ -61,7 +61,7 @@ def run() -> dict:
 
     weights = "zoo" if zoo_weights().exists() else "untrained"
     boards = _positions(24, seed=3)
-    results = {"net": f"zoo/outcome-net" if weights == "zoo" else "untrained (no zoo weights)",
+    results = {"net": "zoo/outcome-net" if weights == "zoo" else "untrained (no zoo weights)",
                "seconds_per_move": SECONDS_PER_MOVE}
     positional = _search(f"alphabeta:time={SECONDS_PER_MOVE}", boards)
     net = _search(f"alphabeta:eval=outcome-net,weights={weights},time={SECONDS_PER_MOVE}", boards)

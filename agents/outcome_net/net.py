@@ -33,6 +33,7 @@ needs numpy only; training needs torch.
 from __future__ import annotations
 
 import os
+from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
@@ -81,7 +82,7 @@ def value_net(hidden: int = HIDDEN, middle: int = MIDDLE, seed: int | None = Non
         if middle:
             layers.update(middle=nn.Linear(hidden, middle), middle_relu=nn.ReLU())
         layers["output"] = nn.Linear(middle or hidden, 1)
-        return nn.Sequential(__import__("collections").OrderedDict(layers))
+        return nn.Sequential(OrderedDict(layers))
 
 
 def tensors_of(net) -> dict[str, np.ndarray]:
