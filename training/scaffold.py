@@ -493,9 +493,11 @@ def start_run(trainer: str, args: RunArgs, given: Collection[str] | None = None)
 
 
 def _recorded(args: RunArgs) -> dict:
-    """The options as saved in ``run.json`` (``resume``/``overwrite`` are the session's, not the run's)."""
+    """The options as saved in ``run.json``. ``resume``, ``overwrite`` and ``promote`` are the
+    session's, not the run's: a later ``--resume`` that does not ask for ``--promote`` again
+    must not overwrite the zoo entry an earlier session promoted."""
     document = dataclasses.asdict(args)
-    document.update(resume="", overwrite=False)
+    document.update(resume="", overwrite=False, promote="")
     return document
 
 

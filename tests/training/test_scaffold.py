@@ -128,6 +128,15 @@ def test_a_resume_continues_the_run_as_started(tmp_path):
     assert resumed.command.count(" && ") >= 1
 
 
+def test_a_resume_promotes_only_when_asked_again(tmp_path):
+    run, args = scaffold.open_run("toy", *parse(["--runs", str(tmp_path), "--run-name", "p", "--promote", "toy"]))
+    assert args.promote == "toy"
+    _, args = scaffold.open_run("toy", *parse(["--resume", str(run.path)]))
+    assert args.promote == ""
+    _, args = scaffold.open_run("toy", *parse(["--resume", str(run.path), "--promote", "toy2"]))
+    assert args.promote == "toy2"
+
+
 def test_resume_needs_a_run_of_the_same_trainer(tmp_path):
     with pytest.raises(TrainingError, match="no run there"):
         scaffold.open_run("toy", ToyArgs(resume=str(tmp_path / "nothing")))
