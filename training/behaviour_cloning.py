@@ -15,7 +15,6 @@ the agent ``bc:weights=RUN_DIR/weights.safetensors``.
 
 from __future__ import annotations
 
-import io
 import json
 import sys
 import time
@@ -170,10 +169,8 @@ def train(args: Args, given: set[str] | None = None) -> dict:
 
     def save() -> None:
         state["wall_s"] = wall_before + time.perf_counter() - session_start
-        data = io.BytesIO()
-        torch.save({"policy": policy.state_dict(), "optimizer": optimizer.state_dict(),
-                    "generator": generator.get_state(), "state": dict(state)}, data)
-        scaffold.write_atomic(checkpoint, data.getvalue())
+        scaffold.save_torch_checkpoint(checkpoint, {"policy": policy.state_dict(), "optimizer": optimizer.state_dict(),
+                                                    "generator": generator.get_state(), "state": dict(state)})
         save_weights(policy, run.path / WEIGHTS, metadata)
 
     bar = tqdm(total=args.steps, initial=state["step"], desc="steps", disable=not args.progress, dynamic_ncols=True)
@@ -236,18 +233,13 @@ def train(args: Args, given: set[str] | None = None) -> dict:
 
 
 def _load_checkpoint(path: Path, policy, optimizer, generator) -> dict:
-    data = scaffold.read_checkpoint(path)
-    try:
-        saved = torch.load(io.BytesIO(data), weights_only=True)
-    except Exception as error:  # torch raises several kinds for a damaged zip or pickle
-        raise scaffold.checkpoint_error(path, "is truncated or corrupt", error) from None
-    try:
+    def restore(saved: dict) -> dict:
         policy.load_state_dict(saved["policy"])
         optimizer.load_state_dict(saved["optimizer"])
         generator.set_state(saved["generator"])
         return dict(saved["state"])
-    except (KeyError, TypeError, ValueError, RuntimeError) as error:
-        raise scaffold.checkpoint_error(path, "does not match this run's network", error) from None
+
+    return scaffold.load_torch_checkpoint(path, restore)
 
 
 def main(argv: list[str] | None = None) -> int:

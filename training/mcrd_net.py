@@ -25,7 +25,6 @@ the run folder and the shared options.
 
 from __future__ import annotations
 
-import io
 import json
 import sys
 import time
@@ -203,10 +202,8 @@ def _agent(weights: Path, args: Args):
 
 
 def _save_checkpoint(path: Path, net, optimizer, generator, state: dict) -> None:
-    data = io.BytesIO()
-    torch.save({"net": net.state_dict(), "optimizer": optimizer.state_dict(),
-                "generator": generator.get_state(), "state": dict(state)}, data)
-    scaffold.write_atomic(path, data.getvalue())
+    scaffold.save_torch_checkpoint(path, {"net": net.state_dict(), "optimizer": optimizer.state_dict(),
+                                          "generator": generator.get_state(), "state": dict(state)})
 
 
 def _load_checkpoint(path: Path, net, optimizer, generator) -> dict:
@@ -215,18 +212,13 @@ def _load_checkpoint(path: Path, net, optimizer, generator) -> dict:
     Raises:
         WeightsError: the file is missing, truncated, corrupt, or from another network.
     """
-    data = scaffold.read_checkpoint(path)
-    try:
-        saved = torch.load(io.BytesIO(data), weights_only=True)
-    except Exception as error:  # torch raises several kinds for a damaged zip or pickle
-        raise scaffold.checkpoint_error(path, "is truncated or corrupt", error) from None
-    try:
+    def restore(saved: dict) -> dict:
         net.load_state_dict(saved["net"])
         optimizer.load_state_dict(saved["optimizer"])
         generator.set_state(saved["generator"])
         return dict(saved["state"])
-    except (KeyError, TypeError, ValueError, RuntimeError) as error:
-        raise scaffold.checkpoint_error(path, "does not match this run's network", error) from None
+
+    return scaffold.load_torch_checkpoint(path, restore)
 
 
 def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:

@@ -324,11 +324,8 @@ def _write_curve(path: Path, curve: list[dict]) -> None:
 
 
 def _save_checkpoint(path: Path, net, optimizer, state: dict) -> None:
-    import torch
-
-    data = io.BytesIO()
-    torch.save({"net": net.state_dict(), "optimizer": optimizer.state_dict(), "state": json.dumps(state)}, data)
-    scaffold.write_atomic(path, data.getvalue())
+    scaffold.save_torch_checkpoint(path, {"net": net.state_dict(), "optimizer": optimizer.state_dict(),
+                                          "state": json.dumps(state)})
 
 
 def _load_checkpoint(path: Path, net, optimizer) -> dict:
@@ -337,19 +334,12 @@ def _load_checkpoint(path: Path, net, optimizer) -> dict:
     Raises:
         WeightsError: the file is missing, truncated, corrupt, or from another network.
     """
-    import torch
-
-    data = scaffold.read_checkpoint(path)
-    try:
-        saved = torch.load(io.BytesIO(data), weights_only=True)
-    except Exception as error:  # torch raises several kinds for a damaged zip or pickle
-        raise scaffold.checkpoint_error(path, "is truncated or corrupt", error) from None
-    try:
+    def restore(saved: dict) -> dict:
         net.load_state_dict(saved["net"])
         optimizer.load_state_dict(saved["optimizer"])
         return json.loads(saved["state"])
-    except (KeyError, TypeError, ValueError, RuntimeError) as error:
-        raise scaffold.checkpoint_error(path, "does not match this run's network", error) from None
+
+    return scaffold.load_torch_checkpoint(path, restore)
 
 
 def _generations(n: int) -> str:

@@ -695,6 +695,42 @@ def read_checkpoint(path: Path) -> bytes:
         raise WeightsError(f"checkpoint {str(path)!r} cannot be read: {error}") from None
 
 
+def save_torch_checkpoint(path: Path, document: dict) -> None:
+    """Write ``document`` (tensors, numbers, strings, dicts of them) with ``torch.save``,
+    atomically: the old checkpoint stays whole until the new one is."""
+    import io
+
+    import torch
+
+    data = io.BytesIO()
+    torch.save(document, data)
+    write_atomic(path, data.getvalue())
+
+
+def load_torch_checkpoint(path: Path, restore: Callable[[dict], Any], network: str = "this run's network") -> Any:
+    """Read a :func:`save_torch_checkpoint` file without executing code
+    (``weights_only=True``) and hand it to ``restore``; returns what ``restore`` returns.
+
+    Raises:
+        WeightsError: the file is missing, truncated or corrupt, or ``restore`` finds it
+            does not fit (a missing key or a tensor of another shape): "does not match
+            ``network``".
+    """
+    import io
+
+    import torch
+
+    data = read_checkpoint(path)
+    try:
+        saved = torch.load(io.BytesIO(data), weights_only=True)
+    except Exception as error:  # torch raises several kinds for a damaged zip or pickle
+        raise checkpoint_error(path, "is truncated or corrupt", error) from None
+    try:
+        return restore(saved)
+    except (KeyError, TypeError, ValueError, RuntimeError) as error:
+        raise checkpoint_error(path, f"does not match {network}", error) from None
+
+
 def checkpoint_error(path: Path, fault: str, error: BaseException) -> WeightsError:
     """A :class:`WeightsError` naming a checkpoint, what is wrong with it, and the loader's
     own message on one line (torch and SB3 messages run over many)."""
@@ -726,6 +762,8 @@ __all__ = [
     "changed_fields",
     "check",
     "check_opponents",
+    "load_torch_checkpoint",
+    "save_torch_checkpoint",
     "checkpoint_error",
     "command_line",
     "evaluate",

@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import copy
 import dataclasses
-import io
 import json
 import sys
 import time
@@ -272,9 +271,7 @@ class SlowFastLearner:
 
     def save_checkpoint(self, path: Path) -> None:
         """Write the checkpoint atomically (the old one stays whole until the new one is)."""
-        data = io.BytesIO()
-        torch.save(self.state_dict(), data)
-        scaffold.write_atomic(path, data.getvalue())
+        scaffold.save_torch_checkpoint(path, self.state_dict())
 
     def load_checkpoint(self, path: Path) -> None:
         """Continue from a checkpoint written by :meth:`save_checkpoint`.
@@ -282,15 +279,7 @@ class SlowFastLearner:
         Raises:
             WeightsError: the file is missing, truncated, corrupt, or from another network.
         """
-        data = scaffold.read_checkpoint(path)
-        try:
-            state = torch.load(io.BytesIO(data), weights_only=True)
-        except Exception as error:  # torch raises several kinds for a damaged zip or pickle
-            raise scaffold.checkpoint_error(path, "is truncated or corrupt", error) from None
-        try:
-            self.load_state_dict(state)
-        except (KeyError, TypeError, ValueError, RuntimeError) as error:
-            raise scaffold.checkpoint_error(path, "does not match this run's slow-fast networks", error) from None
+        scaffold.load_torch_checkpoint(path, self.load_state_dict, "this run's slow-fast networks")
 
 
 # -- the run ----------------------------------------------------------------------------
