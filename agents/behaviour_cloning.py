@@ -15,7 +15,7 @@ from checkers_env.agent import BaseAgent
 from checkers_env.board import Move
 from checkers_env.env import move_from_hops
 from checkers_env.errors import UnknownAgentError, WeightsError
-from checkers_env.files import read_safetensors
+from checkers_env.weights import read_weights
 from checkers_env.game import Game
 
 
@@ -33,7 +33,7 @@ class MlpPolicy:
         Raises:
             WeightsError: the file is missing, corrupt, or not such a policy.
         """
-        tensors, _ = read_safetensors(path, "bc")
+        tensors = read_weights(path, "bc").tensors
         layers, index = [], 0
         while f"layer{index}.weight" in tensors:
             layers.append((tensors[f"layer{index}.weight"], tensors.get(f"layer{index}.bias")))

@@ -1,5 +1,5 @@
-"""Writing files so that a kill never leaves half of one: the suite's one atomic writer; and
-the one reader of safetensors weights that names the file in every error.
+"""Writing files so that a kill never leaves half of one: the suite's one atomic writer
+(weights files are read and written by ``checkers_env.weights``).
 
 Every checkpoint, weights file, zoo card and run record goes through :func:`write_atomic`:
 the bytes go to a temporary file beside the target, are flushed to disk, and the file is
@@ -47,38 +47,4 @@ def write_json_atomic(path: str | os.PathLike, document) -> Path:
     return write_atomic(path, (json.dumps(document, indent=2) + "\n").encode())
 
 
-def read_safetensors(path: str | os.PathLike, what: str) -> tuple[dict, dict[str, str]]:
-    """The tensors (numpy) and the string metadata of a safetensors file.
-
-    Args:
-        path: the file.
-        what: what the file should hold, for the messages (``td-minimax``, ``mcrd-net``).
-
-    Raises:
-        WeightsError: one line naming the file: missing, unreadable, or not safetensors.
-    """
-    import struct
-
-    from safetensors import SafetensorError
-    from safetensors.numpy import load
-
-    from .errors import WeightsError
-
-    text = str(path)
-    try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise WeightsError(f"{what} weights file {text!r} does not exist") from None
-    except OSError as error:
-        raise WeightsError(f"cannot read {what} weights file {text!r}: {error}") from None
-    try:
-        tensors = load(data)
-        # The header is an 8-byte length and JSON (the safetensors format); load checked both.
-        (size,) = struct.unpack("<Q", data[:8])
-        metadata = json.loads(data[8: 8 + size]).get("__metadata__") or {}
-    except (SafetensorError, ValueError, TypeError, OverflowError, struct.error) as error:
-        raise WeightsError(f"{what} weights file {text!r} is corrupt or not a safetensors file: {error}") from None
-    return tensors, metadata
-
-
-__all__ = ["FILE_MODE", "read_safetensors", "write_atomic", "write_json_atomic"]
+__all__ = ["FILE_MODE", "write_atomic", "write_json_atomic"]

@@ -71,7 +71,7 @@ import numpy as np
 from checkers_agents.alphabeta.evaluators import RELU, SIGMOID, Evaluator, mlp
 from checkers_env.encoding import FRAME_CELL
 from checkers_env.errors import WeightsError
-from checkers_env.files import read_safetensors, write_atomic
+from checkers_env.weights import read_weights, write_weights
 
 KIND = "mcrd-net"
 FORMAT_VERSION = "1"
@@ -240,14 +240,12 @@ def expected_shapes(channels: int, hidden: int) -> dict[str, tuple[int, ...]]:
 
 def save_tensors(path: str | os.PathLike, tensors: dict[str, np.ndarray]) -> None:
     """Write a net's tensors with the ``mcrd-net`` metadata (atomically)."""
-    from safetensors.numpy import save
-
     channels, hidden = tensors["conv.weight"].shape[0], tensors["hidden.weight"].shape[0]
     metadata = {
         "kind": KIND, "format": FORMAT_VERSION, "channels": str(channels), "hidden": str(hidden),
         "inputs": INPUT_LAYOUT,
     }
-    write_atomic(path, save({k: np.ascontiguousarray(tensors[k], np.float32) for k in TENSORS}, metadata=metadata))
+    write_weights(path, {k: tensors[k] for k in TENSORS}, metadata)
 
 
 def read(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], int, int]:
@@ -257,37 +255,11 @@ def read(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], int, int]:
         WeightsError: one line naming the file: missing, unreadable, corrupt, not an
             mcrd-net (metadata kind or format), or tensors of the wrong names or shapes.
     """
-    text = str(path)
-    tensors, metadata = read_safetensors(path, KIND)
-    if metadata.get("kind") != KIND:
-        raise WeightsError(f"{text!r} is not an mcrd-net weights file (metadata kind {metadata.get('kind')!r})")
-    if metadata.get("format") != FORMAT_VERSION:
-        raise WeightsError(
-            f"{text!r} is mcrd-net format {metadata.get('format')!r}; this version reads format {FORMAT_VERSION}"
-        )
-    try:
-        channels, hidden = int(metadata["channels"]), int(metadata["hidden"])
-    except (KeyError, ValueError):
-        raise WeightsError(f"{text!r} lacks the mcrd-net sizes (metadata channels, hidden)") from None
-    shapes = expected_shapes(channels, hidden)
-    found = {k: tuple(v.shape) for k, v in tensors.items()}
-    if found != shapes:
-        raise WeightsError(
-            f"{text!r} does not fit an mcrd-net of {channels} channels and {hidden} hidden units: tensors "
-            + ", ".join(f"{k} {list(v)}" for k, v in sorted(found.items()))
-            + "; expected "
-            + ", ".join(f"{k} {list(v)}" for k, v in shapes.items())
-        )
-    if not all(np.isfinite(v).all() for v in tensors.values()):
-        raise WeightsError(f"{text!r} holds non-finite weights (NaN or infinity)")
+    metadata = {"kind": KIND, "format": FORMAT_VERSION}
+    tensors, _, (channels, hidden) = read_weights(
+        path, KIND, metadata=metadata, sizes=("channels", "hidden"), shapes=expected_shapes
+    )
     return tensors, channels, hidden
-
-
-def zoo_weights() -> Path:
-    """The zoo's trained net (``weights=zoo``)."""
-    from checkers_agents.zoo import zoo_dir
-
-    return zoo_dir() / KIND / "weights.safetensors"
 
 
 def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
@@ -301,13 +273,9 @@ def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
     if weights == UNTRAINED:
         return untrained(seed).to_evaluator()
     if weights == "zoo":
-        path = zoo_weights()
-        if not path.exists():
-            raise WeightsError(
-                f"the zoo has no trained mcrd-net: {str(path)!r} does not exist; train one on an MCRD "
-                "database (issue #17's trainer) and save it there, or use weights=FILE or weights=untrained"
-            )
-        weights = str(path)
+        from checkers_agents.zoo import zoo_weights
+
+        weights = zoo_weights(KIND)
     tensors, _, _ = read(weights)
     return fold(tensors)
 
@@ -369,5 +337,4 @@ __all__ = [
     "read",
     "save_tensors",
     "untrained",
-    "zoo_weights",
 ]

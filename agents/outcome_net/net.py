@@ -40,7 +40,7 @@ import numpy as np
 
 from checkers_agents.alphabeta.evaluators import NUM_INPUTS, RELU, SIGMOID, Evaluator, mlp
 from checkers_env.errors import WeightsError
-from checkers_env.files import read_safetensors, write_atomic
+from checkers_env.weights import read_weights, write_weights
 
 KIND = "outcome-net"
 FORMAT_VERSION = "1"
@@ -116,12 +116,9 @@ def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
 
 def save_tensors(path: str | os.PathLike, tensors: dict[str, np.ndarray]) -> None:
     """Write a net's tensors with the ``outcome-net`` metadata (atomically)."""
-    from safetensors.numpy import save
-
     hidden, middle = sizes_of(tensors)
     metadata = {"kind": KIND, "format": FORMAT_VERSION, "hidden": str(hidden), "middle": str(middle)}
-    names = expected_shapes(hidden, middle)
-    write_atomic(path, save({k: np.ascontiguousarray(tensors[k], np.float32) for k in names}, metadata=metadata))
+    write_weights(path, {k: tensors[k] for k in expected_shapes(hidden, middle)}, metadata)
 
 
 def read(path: str | os.PathLike) -> dict[str, np.ndarray]:
@@ -131,36 +128,8 @@ def read(path: str | os.PathLike) -> dict[str, np.ndarray]:
         WeightsError: one line naming the file: missing, corrupt, not an outcome-net, of
             another format, tensors that do not fit the sizes it declares, non-finite values.
     """
-    text = str(path)
-    tensors, metadata = read_safetensors(path, KIND)
-    if metadata.get("kind") != KIND:
-        raise WeightsError(f"{text!r} is not an outcome-net weights file (metadata kind {metadata.get('kind')!r})")
-    if metadata.get("format") != FORMAT_VERSION:
-        raise WeightsError(
-            f"{text!r} is outcome-net format {metadata.get('format')!r}; this version reads format {FORMAT_VERSION}"
-        )
-    try:
-        hidden, middle = int(metadata["hidden"]), int(metadata["middle"])
-    except (KeyError, ValueError):
-        raise WeightsError(f"{text!r} lacks the outcome-net sizes (metadata hidden, middle)") from None
-    shapes = expected_shapes(hidden, middle)
-    found = {k: tuple(v.shape) for k, v in tensors.items()}
-    if found != shapes:
-        raise WeightsError(
-            f"{text!r} does not fit an outcome-net of {hidden} hidden and {middle} middle units: tensors "
-            + ", ".join(f"{k} {list(v)}" for k, v in sorted(found.items()))
-            + "; expected " + ", ".join(f"{k} {list(v)}" for k, v in shapes.items())
-        )
-    if not all(np.isfinite(v).all() for v in tensors.values()):
-        raise WeightsError(f"{text!r} holds non-finite weights (NaN or infinity)")
-    return tensors
-
-
-def zoo_weights() -> Path:
-    """The zoo's trained net (``weights=zoo``)."""
-    from checkers_agents.zoo import zoo_dir
-
-    return zoo_dir() / KIND / "weights.safetensors"
+    metadata = {"kind": KIND, "format": FORMAT_VERSION}
+    return read_weights(path, KIND, metadata=metadata, sizes=("hidden", "middle"), shapes=expected_shapes).tensors
 
 
 def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
@@ -173,13 +142,9 @@ def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
     if weights == UNTRAINED:
         return fold(tensors_of(value_net(seed=seed)))
     if weights == "zoo":
-        path = zoo_weights()
-        if not path.exists():
-            raise WeightsError(
-                f"the zoo has no trained outcome-net: {str(path)!r} does not exist; train one "
-                "(checkers train outcome-net --promote outcome-net) or use weights=FILE"
-            )
-        weights = str(path)
+        from checkers_agents.zoo import zoo_weights
+
+        weights = zoo_weights(KIND)
     return fold(read(weights))
 
 

@@ -14,7 +14,6 @@ format and the hidden layer sizes so that a file rebuilds its own network.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
 import numpy as np
 import torch
@@ -23,6 +22,7 @@ from torch import nn
 from checkers_env.encoding import NUM_INPUTS, input_planes
 from checkers_env.errors import WeightsError
 from checkers_env.files import write_atomic
+from checkers_env.weights import read_weights
 
 #: ``format`` metadata of a weights file of this network.
 WEIGHTS_FORMAT = "checkers-slow-fast-value-net/1"
@@ -88,26 +88,11 @@ def load_weights(path: str | os.PathLike) -> ValueNet:
     Raises:
         WeightsError: the file is missing, corrupt, or holds another kind of network.
     """
-    from safetensors import SafetensorError, safe_open
-
-    path = Path(path)
-    if not path.is_file():
-        raise WeightsError(f"slow-fast weights file {str(path)!r} does not exist")
-    try:
-        with safe_open(str(path), framework="pt") as handle:
-            meta = handle.metadata() or {}
-            tensors = {k: handle.get_tensor(k) for k in handle.keys()}
-    except (SafetensorError, OSError, ValueError, RuntimeError) as error:
-        raise WeightsError(f"slow-fast weights file {str(path)!r} is corrupt or not safetensors: {error}") from None
-    if meta.get("format") != WEIGHTS_FORMAT:
-        raise WeightsError(
-            f"{str(path)!r} is not a slow-fast value network (format {meta.get('format')!r}, "
-            f"expected {WEIGHTS_FORMAT!r})"
-        )
+    tensors, meta, _ = read_weights(path, "slow-fast", metadata={"format": WEIGHTS_FORMAT})
     try:
         hidden = tuple(int(h) for h in meta.get("hidden", "").split(",") if h)
         net = ValueNet(hidden)
-        net.load_state_dict(tensors)
+        net.load_state_dict({name: torch.from_numpy(value) for name, value in tensors.items()})
     except (ValueError, RuntimeError) as error:
         raise WeightsError(f"slow-fast weights file {str(path)!r} does not match its network: {error}") from None
     net.eval()

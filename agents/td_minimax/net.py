@@ -35,6 +35,7 @@ from checkers_agents.alphabeta.evaluators import MAX_ACTIVE, SIGMOID, Evaluator,
 from checkers_env.encoding import active_inputs
 from checkers_env.errors import WeightsError
 from checkers_env.files import write_atomic
+from checkers_env.weights import read_weights
 
 NUM_INPUTS = 128
 NUM_HIDDEN = 40
@@ -197,7 +198,7 @@ class Net:
         Raises:
             WeightsError: the file is missing, not safetensors, or not a td-minimax net.
         """
-        return cls._from_tensors(*read_weights(path))
+        return cls._from_tensors(read_weights(path, "td-minimax").tensors, str(path))
 
     @classmethod
     def _from_tensors(cls, tensors: dict[str, np.ndarray], path: str) -> Net:
@@ -223,30 +224,12 @@ class Net:
                 + ", ".join(f"{k} {list(v.shape)}" for k, v in sorted(tensors.items()))
                 + f" (expected hidden.weight [H, {NUM_INPUTS}], output.weight [{NUM_OUTPUTS}, H])"
             )
-        if not all(np.isfinite(a).all() for a in (w1, b1, w2, b2)):
-            raise WeightsError(f"{path!r} holds non-finite weights (NaN or infinity)")
         return cls(w1, b1, w2, b2)
-
-
-def read_weights(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], str]:
-    """The tensors of a safetensors file, with a :class:`WeightsError` for every way of failing."""
-    from checkers_env.files import read_safetensors
-
-    tensors, _ = read_safetensors(path, "td-minimax")
-    return tensors, str(path)
 
 
 def read_metadata(path: str | os.PathLike) -> dict[str, str]:
     """The string metadata of a safetensors file (``{}`` if none)."""
-    from safetensors import SafetensorError, safe_open
-
-    try:
-        with safe_open(str(path), framework="numpy") as handle:
-            return dict(handle.metadata() or {})
-    except FileNotFoundError:
-        raise WeightsError(f"td-minimax weights file {str(path)!r} does not exist") from None
-    except (SafetensorError, OSError, ValueError) as error:
-        raise WeightsError(f"td-minimax weights file {str(path)!r} is corrupt or unreadable: {error}") from None
+    return read_weights(path, "td-minimax").metadata
 
 
 __all__ = [

@@ -145,8 +145,8 @@ def test_bad_weights_give_one_clear_error_naming_the_file(tmp_path):
         outcome_net.read(path)
     tensors = outcome_net.tensors_of(outcome_net.value_net(hidden=8, seed=1))
     save_file(tensors, str(path), metadata={"kind": "outcome-net", "format": "1", "hidden": "16", "middle": "0"})
-    with pytest.raises(WeightsError, match="does not fit an outcome-net of 16 hidden"):
+    with pytest.raises(WeightsError, match="does not fit the outcome-net shapes for hidden=16"):
         outcome_net.read(path)
     save_file(tensors, str(path), metadata={"kind": "mcrd-net", "format": "1"})
-    with pytest.raises(WeightsError, match="not an outcome-net"):
+    with pytest.raises(WeightsError, match="not outcome-net weights"):
         make_agent(f"alphabeta:eval=outcome-net,weights={path}")

@@ -173,7 +173,7 @@ def zoo_entry(zoo: Path, kind: str, write, params=None) -> None:
         ("td-minimax", lambda p: p.write_bytes(b"garbage" * 10), "corrupt"),
         ("td-minimax", lambda p: (td_net_file(p), p.write_bytes(p.read_bytes()[:100])), "corrupt"),
         ("td-minimax", slow_fast_file, "not a td-minimax net"),
-        ("slow-fast", td_net_file, "not a slow-fast value network"),
+        ("slow-fast", td_net_file, "not slow-fast weights"),
     ],
 )
 def test_zoo_card_weights(tmp_path, monkeypatch, kind, write, fault):
