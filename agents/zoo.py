@@ -138,3 +138,23 @@ def _parameters_for(raw: dict[str, str]) -> dict[str, inspect.Parameter]:
 
 
 zoo_agent.parameters_for = _parameters_for
+
+
+def zoo_weights(name: str) -> Path:
+    """The weights file of zoo entry ``name``: what ``weights=zoo`` means for a net of that
+    kind (``alphabeta:eval=outcome-net,weights=zoo``).
+
+    Raises:
+        WeightsError: the zoo has no such entry, or its card names no weights file, or the
+            file is missing (the message says how to make one).
+    """
+    hint = f"train one (`checkers train {name} --promote {name}`), or give weights=FILE or weights=untrained"
+    try:
+        card, folder = load_card(name)
+    except UnknownAgentError:
+        raise WeightsError(f"the zoo has no trained {name} (no entry zoo/{name}); {hint}") from None
+    except WeightsError:
+        raise WeightsError(f"the zoo entry {name!r} lacks its weights file; {hint}") from None
+    if "weights" not in card:
+        raise WeightsError(f"the zoo entry {name!r} has no weights file; {hint}")
+    return folder / card["weights"]

@@ -101,8 +101,9 @@ iterative deepening (depth 1, 2, ... up to ``depth``, or until ``time`` runs out
 
 from __future__ import annotations
 
-import importlib
+import functools
 import math
+from importlib.metadata import EntryPoint, entry_points
 from pathlib import Path
 
 import numpy as np
@@ -115,33 +116,39 @@ from .evaluators import MATERIAL, POSITIONAL, Evaluator, evaluate, mlp
 from .kernel import MAX_DEPTH, ZOBRIST, position_hash, search_kernel
 from .searcher import Draws, SearchResult, Searcher, board_key
 
-#: Evaluations by name: hand-written ones, and learned nets as ``module:function`` loaders
-#: taking ``weights`` (``zoo``, ``untrained`` or a file) and ``seed`` (for ``untrained``).
-EVALS: dict[str, Evaluator | str] = {
-    "material": MATERIAL,
-    "positional": POSITIONAL,
-    "td-minimax": "checkers_agents.td_minimax:load_evaluator",
-    "slow-fast": "checkers_agents.slow_fast:load_evaluator",
-    "mcrd-net": "checkers_agents.mcrd.net:load_evaluator",
-    "outcome-net": "checkers_agents.outcome_net.net:load_evaluator",
-}
+#: The entry-point group where learned evaluators register (``pyproject.toml``), as agent
+#: kinds do: ``name = "package.module:load_evaluator"``, a function of ``weights`` (``zoo``,
+#: ``untrained`` or a file) and ``seed`` (for ``untrained``) that returns an ``Evaluator``.
+EVALUATOR_GROUP = "checkers_agents.evaluators"
+
+#: The hand-written evaluations, by name.
+HAND_WRITTEN: dict[str, Evaluator] = {"material": MATERIAL, "positional": POSITIONAL}
+
+
+@functools.cache
+def _net_loaders() -> dict[str, EntryPoint]:
+    return {entry.name: entry for entry in entry_points(group=EVALUATOR_GROUP)}
+
+
+def evaluator_names() -> list[str]:
+    """Every ``eval=`` name: the hand-written evaluations, then the registered nets."""
+    return [*HAND_WRITTEN, *sorted(set(_net_loaders()) - set(HAND_WRITTEN))]
 
 
 def make_evaluator(eval: str, weights: str | None = None, seed: int | None = None) -> Evaluator:
-    """The evaluator named ``eval`` (see ``EVALS``), with ``weights`` for a net.
+    """The evaluator named ``eval`` (see :func:`evaluator_names`), with ``weights`` for a net.
 
     Raises:
         UnknownAgentError: an unknown evaluator, or weights for a hand-written one.
     """
-    entry = EVALS.get(eval)
-    if entry is None:
-        raise UnknownAgentError(f"alphabeta: eval must be one of {', '.join(EVALS)}, got {eval!r}")
-    if isinstance(entry, Evaluator):
+    if eval in HAND_WRITTEN:
         if weights is not None:
             raise UnknownAgentError(f"alphabeta: eval={eval} takes no weights (got weights={weights})")
-        return entry
-    module, function = entry.split(":")
-    return getattr(importlib.import_module(module), function)("zoo" if weights is None else weights, seed)
+        return HAND_WRITTEN[eval]
+    entry = _net_loaders().get(eval)
+    if entry is None:
+        raise UnknownAgentError(f"alphabeta: eval must be one of {', '.join(evaluator_names())}, got {eval!r}")
+    return entry.load()("zoo" if weights is None else weights, seed)
 
 
 #: Endgame databases loaded in this process, by (pieces, folder): each is read once.
@@ -249,8 +256,8 @@ class AlphaBetaAgent(BaseAgent):
             or time <= 0
         ):
             raise ValueError(f"alphabeta: time must be a positive number of seconds per move, got {time!r}")
-        if eval not in EVALS:
-            raise ValueError(f"alphabeta: eval must be one of {', '.join(EVALS)}, got {eval!r}")
+        if eval not in evaluator_names():
+            raise ValueError(f"alphabeta: eval must be one of {', '.join(evaluator_names())}, got {eval!r}")
         egdb = check_egdb_pieces(self.kind, "egdb", egdb, off=True)
         super().__init__(seed=seed)
         self.depth = None if depth is None else int(depth)
@@ -288,7 +295,8 @@ class AlphaBetaAgent(BaseAgent):
 __all__ = [
     "AlphaBetaAgent",
     "Draws",
-    "EVALS",
+    "EVALUATOR_GROUP",
+    "HAND_WRITTEN",
     "Evaluator",
     "MAX_DEPTH",
     "SearchResult",
@@ -298,6 +306,7 @@ __all__ = [
     "check_egdb_pieces",
     "clear_databases",
     "evaluate",
+    "evaluator_names",
     "load_database",
     "make_evaluator",
     "mlp",

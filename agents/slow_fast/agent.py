@@ -50,9 +50,9 @@ def net_evaluator(net: ValueNet) -> Evaluator:
 def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
     """``alphabeta:eval=slow-fast``: ``weights`` is ``zoo``, ``untrained`` or a file."""
     if weights == "zoo":
-        from checkers_agents.zoo import zoo_dir
+        from checkers_agents.zoo import zoo_weights
 
-        weights = str(zoo_dir() / "slow-fast" / "weights.safetensors")
+        weights = zoo_weights("slow-fast")
     return net_evaluator(_network(weights, seed))
 
 

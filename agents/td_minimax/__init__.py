@@ -96,9 +96,9 @@ self-play training game, searching with ``checkers_agents.alphabeta``'s kernel),
 (``TDMinimaxAgent``, kind ``td-minimax``). The inputs come from ``checkers_env.encoding``.
 """
 
-from .agent import TDMinimaxAgent, load_evaluator, load_net, zoo_weights
+from .agent import TDMinimaxAgent, load_evaluator, load_net
 from .net import NUM_HIDDEN, NUM_INPUTS, Net, WeightsError
 
 __all__ = [
-    "NUM_HIDDEN", "NUM_INPUTS", "Net", "TDMinimaxAgent", "WeightsError", "load_evaluator", "load_net", "zoo_weights",
+    "NUM_HIDDEN", "NUM_INPUTS", "Net", "TDMinimaxAgent", "WeightsError", "load_evaluator", "load_net",
 ]

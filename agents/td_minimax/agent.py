@@ -27,14 +27,11 @@ def load_net(weights: str, seed: int | None = None) -> Net:
     """
     if weights == UNTRAINED:
         return Net.initial(seed=0 if seed is None else int(seed))
-    return Net.load(zoo_weights() if weights == "zoo" else weights)
+    if weights == "zoo":
+        from checkers_agents.zoo import zoo_weights
 
-
-def zoo_weights() -> Path:
-    """The zoo's trained net (``weights=zoo`` of ``alphabeta:eval=td-minimax``)."""
-    from checkers_agents.zoo import zoo_dir
-
-    return zoo_dir() / "td-minimax" / "weights.safetensors"
+        weights = zoo_weights("td-minimax")
+    return Net.load(weights)
 
 
 def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
