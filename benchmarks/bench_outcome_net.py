@@ -56,10 +56,10 @@ def _search(spec: str, boards) -> dict:
 
 
 def run() -> dict:
-    from checkers_agents.outcome_net.net import zoo_weights
     from checkers_agents.outcome_net.selfplay import play_games
+    from checkers_agents.zoo import zoo_weights
 
-    weights = "zoo" if zoo_weights().exists() else "untrained"
+    weights = "zoo" if zoo_weights("outcome-net").exists() else "untrained"
     boards = _positions(24, seed=3)
     results = {"net": "zoo/outcome-net" if weights == "zoo" else "untrained (no zoo weights)",
                "seconds_per_move": SECONDS_PER_MOVE}

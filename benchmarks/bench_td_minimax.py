@@ -81,7 +81,8 @@ def _positions(count: int, seed: int):
 
 
 def run() -> dict:
-    from checkers_agents.td_minimax import Net, zoo_weights, TDMinimaxAgent
+    from checkers_agents.td_minimax import Net, TDMinimaxAgent, load_net
+    from checkers_agents.zoo import zoo_weights
     from checkers_agents.td_minimax.learn import RESULT_FIELDS, play_training_game
 
     net = Net.initial(seed=1)
@@ -94,7 +95,7 @@ def run() -> dict:
     results: dict = {"first_game_with_compile_or_cache_load_s": round(first_call, 3)}
     results["train_depth2_untrained_seed_exact"] = _train_rate(net, 2, 0, seed=1)
     results["train_depth2_untrained_random_plies10"] = _train_rate(net, 2, 10, seed=2)
-    trained = Net.load(zoo_weights()) if zoo_weights().exists() else None
+    trained = load_net("zoo") if zoo_weights("td-minimax").exists() else None
     if trained is not None:
         results["train_depth2_zoo_net_random_plies10"] = _train_rate(trained, 2, 10, seed=3)
 

@@ -132,9 +132,9 @@ def compare_alphabeta(folder: Path, rounds: int) -> dict:
 
 
 def _zoo_net():
-    from checkers_agents.td_minimax import Net, zoo_weights
+    from checkers_agents.td_minimax import load_net
 
-    return Net.load(zoo_weights())
+    return load_net("zoo")
 
 
 def _games(count: int, seed: int):
