@@ -29,25 +29,13 @@ doubled. No kernel knows it is a CNN; the tests check the door's value against t
 forward pass.
 
 **choice** sizes: ``C = 8`` channels and ``H = 32`` hidden units by default (the
-document gives none). The folded first layer is ``64 C`` wide whatever the board, so an
-evaluation through the door costs about ``24 x 64 C`` adds and ``64 C x H`` multiply-adds.
-Measured on this machine (one thread of a shared 2-core VM, positions of random games,
-:func:`evaluations_per_s`; guided playouts from ``benchmarks/bench_mcrd_guided.py``, whose
-JSON keeps the figures; plain MCRD ran 340,000 playouts/s there):
-
-==============  ===========  ==============  ============================
-C, H            door width   evaluations/s   guided playouts/s, rate 0.5 / 1
-==============  ===========  ==============  ============================
-4, 16           256          ~ 270,000       ~ 1,600 / 500
-8, 32 (default) 512          ~ 70,000        ~ 430 / 250
-16, 64          1024         ~ 18,000        (not measured)
-==============  ===========  ==============  ============================
-
-A guided ply evaluates every legal move's position (about 8 in a random game), so a guided
-playout costs hundreds of plain ones at any size; ``C = 8, H = 32`` is kept as the default
-for the network's capacity (eight 3 x 3 feature maps, the smallest that sees each piece's
-four diagonal neighbours per plane with room to combine them), and ``C = 4, H = 16`` is
-the size to train when playouts per second matter more; the file records the sizes.
+document gives none): eight 3 x 3 feature maps are the fewest that see each piece's four
+diagonal neighbours per plane with room to combine them. The folded first layer is ``64 C``
+wide whatever the board, so an evaluation through the door costs about ``24 x 64 C`` adds
+and ``64 C x H`` multiply-adds; ``C = 4, H = 16`` is the size to train when playouts per
+second matter more, and the file records the sizes. The speed of each size
+(:func:`evaluations_per_s`, ``benchmarks/bench_mcrd_guided.py``) is in
+``docs/experiments.md``.
 
 **choice** terminal positions in the search: a side with no legal move ``ply`` plies down
 scores ``-(2 - 0.01 ply)`` (beyond the net's range, sooner wins first), as td-minimax's.
