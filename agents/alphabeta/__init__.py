@@ -101,9 +101,9 @@ iterative deepening (depth 1, 2, ... up to ``depth``, or until ``time`` runs out
 
 from __future__ import annotations
 
-import functools
 import math
 from importlib.metadata import EntryPoint, entry_points
+from typing import Callable
 from pathlib import Path
 
 import numpy as np
@@ -125,9 +125,27 @@ EVALUATOR_GROUP = "checkers_agents.evaluators"
 HAND_WRITTEN: dict[str, Evaluator] = {"material": MATERIAL, "positional": POSITIONAL}
 
 
-@functools.cache
-def _net_loaders() -> dict[str, EntryPoint]:
-    return {entry.name: entry for entry in entry_points(group=EVALUATOR_GROUP)}
+_loaders: dict[str, EntryPoint | Callable[..., Evaluator]] | None = None
+
+
+def _net_loaders() -> dict[str, EntryPoint | Callable[..., Evaluator]]:
+    """The registered nets' loaders by name, read from the entry points on first use."""
+    global _loaders
+    if _loaders is None:
+        _loaders = {entry.name: entry for entry in entry_points(group=EVALUATOR_GROUP)}
+    return _loaders
+
+
+def register_evaluator(name: str, loader: Callable[..., Evaluator]) -> None:
+    """Add a learned evaluator at run time: ``loader(weights, seed)`` returns an
+    ``Evaluator`` (packages should prefer the entry-point group ``EVALUATOR_GROUP``).
+
+    Raises:
+        ValueError: ``name`` is a hand-written evaluation's.
+    """
+    if name in HAND_WRITTEN:
+        raise ValueError(f"{name!r} is a hand-written evaluation's name")
+    _net_loaders()[name] = loader
 
 
 def evaluator_names() -> list[str]:
@@ -148,7 +166,8 @@ def make_evaluator(eval: str, weights: str | None = None, seed: int | None = Non
     entry = _net_loaders().get(eval)
     if entry is None:
         raise UnknownAgentError(f"alphabeta: eval must be one of {', '.join(evaluator_names())}, got {eval!r}")
-    return entry.load()("zoo" if weights is None else weights, seed)
+    loader = entry.load() if isinstance(entry, EntryPoint) else entry
+    return loader("zoo" if weights is None else weights, seed)
 
 
 #: Endgame databases loaded in this process, by (pieces, folder): each is read once.
@@ -311,5 +330,6 @@ __all__ = [
     "make_evaluator",
     "mlp",
     "position_hash",
+    "register_evaluator",
     "search_kernel",
 ]

@@ -29,8 +29,17 @@ def test_unknown_names_and_weights_for_hand_written_evaluations_are_refused():
 
 def test_a_package_of_the_users_adds_an_evaluator_by_entry_point(monkeypatch):
     entry = EntryPoint("plug-in", f"{__name__}:material_loader", alphabeta.EVALUATOR_GROUP)
-    monkeypatch.setattr(alphabeta, "_net_loaders", lambda: {"plug-in": entry})
+    monkeypatch.setattr(alphabeta, "_loaders", {"plug-in": entry})
     assert evaluator_names() == [*HAND_WRITTEN, "plug-in"]
     assert make_evaluator("plug-in", seed=3) is MATERIAL
     agent = make_agent("alphabeta:eval=plug-in,depth=2,seed=3")
     assert agent.select_move(Game()) in Game().legal_moves()
+
+
+def test_register_evaluator_at_run_time(monkeypatch):
+    monkeypatch.setattr(alphabeta, "_loaders", None)
+    alphabeta.register_evaluator("plug-in", material_loader)
+    assert evaluator_names()[-1] == "td-minimax" and "plug-in" in evaluator_names()
+    assert make_evaluator("plug-in", seed=3) is MATERIAL
+    with pytest.raises(ValueError, match="'material' is a hand-written"):
+        alphabeta.register_evaluator("material", material_loader)
