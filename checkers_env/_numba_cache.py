@@ -1,10 +1,12 @@
 """Where numba keeps the compiled kernels of this project.
 
 numba's on-disk cache checks only the timestamp of the file that defines a kernel, not
-the files of the functions it calls, so a kernel in ``agents/`` that inlines a primitive of
+the files of the functions it calls, so an agent's kernel that inlines a primitive of
 ``checkers_env/bitboard.py`` would keep running the old primitive after an edit. Keying
-the cache folder on a hash of every source file of ``checkers_env`` and ``checkers_agents``
-(the repository's ``agents/``) makes any edit start from a fresh cache. ``NUMBA_CACHE_DIR``, when set, wins.
+the cache folder on a hash of every source file of ``checkers_env`` and of the packages
+that register agent kinds (the entry-point group ``checkers_env.agents``: the suite's
+``agents/`` and any plug-in) makes any edit start from a fresh cache. ``NUMBA_CACHE_DIR``,
+when set, wins.
 """
 
 from __future__ import annotations
@@ -16,8 +18,16 @@ import shutil
 import time
 from pathlib import Path
 
-PACKAGES = ("checkers_env", "checkers_agents")
 KEEP_DAYS = 7
+
+
+def _packages() -> list[str]:
+    """The core and the top-level packages of every registered agent kind."""
+    from importlib.metadata import entry_points
+
+    # ``checkers_env.agent.ENTRY_POINT_GROUP``; importing that module would define kernels first.
+    names = {entry.value.split(":")[0].split(".")[0] for entry in entry_points(group="checkers_env.agents")}
+    return ["checkers_env", *sorted(names - {"checkers_env"})]
 
 
 def configure_numba_cache() -> None:
@@ -28,7 +38,7 @@ def configure_numba_cache() -> None:
     import numba
 
     digest = hashlib.sha1()
-    for package in PACKAGES:
+    for package in _packages():
         # find_spec locates a top-level package without importing it.
         spec = importlib.util.find_spec(package)
         if spec is None or not spec.submodule_search_locations:
