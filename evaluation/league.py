@@ -45,7 +45,7 @@ from typing import Callable
 import numpy as np
 
 from checkers_env import Game, Rules, make_agent
-from checkers_env.files import write_json_atomic
+from checkers_env.files import json_text, write_json_atomic
 from checkers_env.agent import ENTRY_POINT_GROUP, agent_kinds, parse_spec, register_agent
 from checkers_env.match import GameRecord, ballot_openings, play_game
 from checkers_env.parallel import run_pieces
@@ -573,7 +573,7 @@ class League:
             with open(self.out / GAMES_FILE, "a", encoding="utf-8") as sink, self._progress_bar(len(done)) as bar:
 
                 def keep(game: PlannedGame, record: dict) -> None:
-                    sink.write(json.dumps(record, allow_nan=False) + "\n")
+                    sink.write(json_text(record) + "\n")
                     sink.flush()
                     os.fsync(sink.fileno())
                     finished = GameRecord.from_dict(record)

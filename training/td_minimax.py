@@ -44,8 +44,9 @@ import numpy as np
 
 from checkers_agents.td_minimax.net import Net, read_metadata
 from checkers_env.errors import WeightsError
+from checkers_env.files import json_text
 from checkers_training import scaffold
-from checkers_training.scaffold import BUDGET, arg
+from checkers_training.scaffold import BUDGET, MAX_WIDTH, arg
 
 TRAINER = "td-minimax"
 CHECKPOINT = "checkpoint.safetensors"
@@ -68,7 +69,7 @@ class Args(scaffold.RunArgs):
     """in-game learning rate (one step per move towards the chosen position's outputs)"""
     lr_end: float = arg(0.01, low=0.0)
     """after-game learning rate (the two final corrections)"""
-    hidden: int = arg(40, low=1)
+    hidden: int = arg(40, low=1, high=MAX_WIDTH)
     """hidden units of the net"""
     init_scale: float = arg(0.1, low=0.0)
     """initial weights are uniform in [-init-scale, init-scale], biases 0"""
@@ -130,7 +131,7 @@ def save_checkpoint(run_path: Path, net: Net, state: TrainingState, snapshot: bo
     snapshot of the weights; returns the checkpoint's path."""
     document = state.to_json()
     path = run_path / CHECKPOINT
-    scaffold.write_atomic(path, net.file_bytes({"training_state": json.dumps(document), "games": str(state.games)}))
+    scaffold.write_atomic(path, net.file_bytes({"training_state": json_text(document), "games": str(state.games)}))
     scaffold.write_json_atomic(run_path / STATE, document)
     if snapshot:
         net.save(run_path / "snapshots" / f"games_{state.games:08d}.safetensors", metadata={"games": str(state.games)})
