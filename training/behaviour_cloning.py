@@ -166,14 +166,15 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     generator = torch.Generator().manual_seed(args.seed)
     state = {"step": 0, "wall_s": 0.0, "loss": float("nan")}
     checkpoint = run.path / CHECKPOINT
+    metadata = {"kind": "bc", "hidden": str(args.hidden)}
     if run.resumed and checkpoint.exists():
         state = _load_checkpoint(checkpoint, policy, optimizer, generator)
+        save_weights(policy, run.path / WEIGHTS, metadata)  # a kill may have come between the two
     observations = torch.from_numpy(split.train.observations)
     masks = torch.from_numpy(split.train.action_masks != 0)
     actions = torch.from_numpy(split.train.actions)
     writer = scaffold.tensorboard(run, args.tensorboard, state["step"])
     session_start, wall_before = time.perf_counter(), state["wall_s"]
-    metadata = {"kind": "bc", "hidden": str(args.hidden)}
 
     def save() -> None:
         state["wall_s"] = wall_before + time.perf_counter() - session_start

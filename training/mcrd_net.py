@@ -140,6 +140,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     state = {"step": 0, "wall_s": 0.0, "loss": float("nan")}
     if run.resumed and checkpoint.exists():
         state = _load_checkpoint(checkpoint, net, optimizer, generator)
+        net.save(run.path / WEIGHTS)  # a kill may have come between the checkpoint and the weights
     writer = scaffold.tensorboard(run, args.tensorboard, state["step"])
     session_start, wall_before = time.perf_counter(), state["wall_s"]
     held_out_mse = None

@@ -182,10 +182,12 @@ def train(args: Args, given: set[str] | None = None) -> dict:
 
     scaffold.check(args)
     _check_anchors(args.anchors)
-    if args.egdb:
+    # A resume goes on with the run's own --egdb, not the parser's default.
+    egdb = scaffold.read_run_record(args.resume, TRAINER)["args"].get("egdb", args.egdb) if args.resume else args.egdb
+    if egdb:
         from checkers_agents.alphabeta import load_database
 
-        load_database(args.egdb)  # a missing database stops the run before any folder is made
+        load_database(egdb)  # a missing database stops the run before any folder is made
     run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
     checkpoint = run.path / CHECKPOINT
     net = outcome_net.value_net(args.hidden, args.middle, seed=args.seed)

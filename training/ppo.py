@@ -270,6 +270,8 @@ def train(args: Args, given: set[str] | None = None) -> Path:
     )
     if resuming:
         state = load_checkpoint(checkpoint_path, model)
+        save_policy_weights(model.policy, run_dir / POLICY)  # a kill may have come after the checkpoint
+        scaffold.write_json_atomic(state_path, state)
     # The snapshots are those the checkpoint counts (only this run's: a run folder never
     # holds another run's); later ones belong to the session a kill cut short.
     agree_with_checkpoint(run_dir, state["snapshots"])

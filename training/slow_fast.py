@@ -303,6 +303,8 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     if run.resumed and checkpoint.exists():
         learner.load_checkpoint(checkpoint)
     c = learner.counters
+    if run.resumed and c["set"]:  # the weights of the checkpoint's last set (a kill may have come between)
+        save_weights(learner.slow_net, run_dir / WEIGHTS, {"sets": str(c["set"]), "seed": str(args.seed)})
     writer = scaffold.tensorboard(run, args.tensorboard, c["set"] * args.episodes_per_set + c["episode"])
     session_start = time.perf_counter()
     wall_before = c["wall_s"]

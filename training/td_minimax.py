@@ -49,6 +49,7 @@ from checkers_training import scaffold
 from checkers_training.scaffold import BUDGET, MAX_WIDTH, arg
 
 TRAINER = "td-minimax"
+NEEDS: tuple[str, ...] = ()  # torch only for TensorBoard (start_run checks it)
 CHECKPOINT = "checkpoint.safetensors"
 STATE = "checkpoint.json"
 STATE_VERSION = 2
@@ -126,16 +127,33 @@ class TrainingState:
         return dataclasses.asdict(self)
 
 
+def snapshot_path(run_path: Path, games: int) -> Path:
+    """The snapshot of the weights after ``games`` games."""
+    return run_path / "snapshots" / f"games_{games:08d}.safetensors"
+
+
 def save_checkpoint(run_path: Path, net: Net, state: TrainingState, snapshot: bool = True) -> Path:
-    """Weights + state in one atomic safetensors write, then the readable JSON copy, then a
-    snapshot of the weights; returns the checkpoint's path."""
+    """A snapshot of the weights, then weights + state in one atomic safetensors write (what
+    a resume trusts: written last, so every file it counts is there), then the readable JSON
+    copy; returns the checkpoint's path."""
     document = state.to_json()
+    if snapshot:
+        net.save(snapshot_path(run_path, state.games), metadata={"games": str(state.games)})
     path = run_path / CHECKPOINT
     scaffold.write_atomic(path, net.file_bytes({"training_state": json_text(document), "games": str(state.games)}))
     scaffold.write_json_atomic(run_path / STATE, document)
-    if snapshot:
-        net.save(run_path / "snapshots" / f"games_{state.games:08d}.safetensors", metadata={"games": str(state.games)})
     return path
+
+
+def agree_with_checkpoint(run_path: Path, state: TrainingState) -> None:
+    """Make a resumed run's files agree with its checkpoint: the JSON copy of the state is
+    rewritten, and the snapshots taken after the checkpoint (a kill came before the next
+    one) are removed."""
+    scaffold.write_json_atomic(run_path / STATE, state.to_json())
+    for path in (run_path / "snapshots").glob("games_*.safetensors"):
+        games = path.stem.removeprefix("games_")
+        if games.isdigit() and int(games) > state.games:
+            path.unlink()
 
 
 def load_checkpoint(run_path: str | Path) -> tuple[Net, TrainingState]:
@@ -186,11 +204,13 @@ def train(args: Args, given: set[str] | None = None) -> TrainingState:
     )
     from checkers_env.kernels import seed_state
 
-    run, args = scaffold.start_run(TRAINER, args, given)
+    run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
     run_path = run.path
-    if run.resumed:
+    # A run killed before its first checkpoint has none: it starts again, as it was.
+    if run.resumed and (run_path / CHECKPOINT).exists():
         net, state = load_checkpoint(run_path)
         state.args = dataclasses.asdict(args)
+        agree_with_checkpoint(run_path, state)
         print(f"resuming {run.name} at {state.games} games from {run_path}", flush=True)
     else:
         net = Net.initial(args.seed, hidden=args.hidden, scale=args.init_scale)
