@@ -210,11 +210,11 @@ def load_checkpoint(path: Path, model) -> dict:
     """
 
     def restore(saved: dict) -> dict:
-        model.policy.load_state_dict(saved["policy"])
-        model.policy.optimizer.load_state_dict(saved["optimizer"])
-        model.num_timesteps = int(saved["num_timesteps"])
-        model._n_updates = int(saved["n_updates"])
-        state = dict(saved["state"])
+        policy, optimizer, state = saved["policy"], saved["optimizer"], dict(saved["state"])
+        timesteps, updates = int(saved["num_timesteps"]), int(saved["n_updates"])
+        model.policy.load_state_dict(policy)
+        model.policy.optimizer.load_state_dict(optimizer)
+        model.num_timesteps, model._n_updates = timesteps, updates
         state.setdefault("evaluations", [])
         return state
 
