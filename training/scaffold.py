@@ -70,6 +70,8 @@ import numpy as np
 from checkers_env.errors import CheckersError, WeightsError
 from checkers_env.files import write_atomic, write_json_atomic
 
+from .dependencies import check_dependencies
+
 #: The source checkout this package runs from (meaningless for an installed wheel).
 REPO_ROOT = Path(__file__).resolve().parents[1]
 RUN_RECORD = "run.json"
@@ -523,35 +525,6 @@ def start_run(
     run, args = open_run(trainer, args, given)
     set_torch_threads(args.torch_threads)
     return run, args
-
-
-def check_dependencies(trainer: str, needs: Iterable[str], tensorboard: bool) -> None:
-    """Raise a one-line :class:`MissingDependencyError` for the first module of ``needs``
-    that is not installed, or for TensorBoard's when ``tensorboard`` (naming
-    ``--no-tensorboard``, the way out)."""
-    import importlib.util
-
-    from checkers_env.errors import MissingDependencyError, missing_dependency
-
-    def installed(module: str) -> bool:
-        try:
-            return importlib.util.find_spec(module) is not None
-        except (ImportError, ValueError):  # a parent that cannot be imported, a module set to None
-            return False
-
-    for module in needs:
-        if not installed(module):
-            error = ModuleNotFoundError(f"No module named {module!r}", name=module)
-            raise missing_dependency(error, f"checkers train {trainer}") or MissingDependencyError(
-                f"checkers train {trainer} needs {module}, which is not installed"
-            )
-    if tensorboard:
-        absent = [module for module in ("torch", "tensorboard") if not installed(module)]
-        if absent:
-            raise MissingDependencyError(
-                f"checkers train {trainer} writes TensorBoard scalars, which needs {' and '.join(absent)} "
-                "(not installed): pip install 'checkers-suite[train]', or give --no-tensorboard"
-            )
 
 
 def _recorded(args: RunArgs) -> dict:
