@@ -9,6 +9,7 @@ renamed over the target (atomic on POSIX), so a reader sees the old file or the 
 from __future__ import annotations
 
 import json
+import math
 import os
 import tempfile
 from pathlib import Path
@@ -42,9 +43,27 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> Path:
     return path
 
 
+def json_text(document, indent: int | None = None) -> str:
+    """``document`` as strict JSON: a float that is not finite (an accuracy over no games:
+    nan) becomes ``null``, since ``NaN`` and ``Infinity`` are not JSON and other readers
+    refuse them."""
+    return json.dumps(_finite(document), indent=indent, allow_nan=False)
+
+
+def _finite(value):
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, dict):
+        return {key: _finite(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_finite(item) for item in value]
+    return value
+
+
 def write_json_atomic(path: str | os.PathLike, document) -> Path:
-    """:func:`write_atomic` for a JSON document (indented, keys in the given order)."""
-    return write_atomic(path, (json.dumps(document, indent=2) + "\n").encode())
+    """:func:`write_atomic` for a JSON document (indented, keys in the given order; a float
+    that is not finite is written as ``null``, see :func:`json_text`)."""
+    return write_atomic(path, (json_text(document, indent=2) + "\n").encode())
 
 
 __all__ = ["FILE_MODE", "write_atomic", "write_json_atomic"]

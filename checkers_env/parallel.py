@@ -1,66 +1,84 @@
-"""Build numbered pieces of work (data shards) here, in a pool of processes, or as Ray tasks.
+"""Do numbered pieces of work (data shards, league games) here, in a pool of processes, or as
+Ray tasks.
 
 One runner for every generator of training data (``checkers_agents.mcrd.data``,
-``checkers_agents.outcome_net.selfplay``): each piece ``k`` is ``build(k)`` (its bytes,
-depending on ``k`` and the generator's parameters only), and the caller's ``done(k,
-result)`` writes it, in the order of ``todo``, so a killed run leaves the earliest pieces.
+``checkers_agents.outcome_net.selfplay``) and for the league's games: each piece ``k`` is
+``build(k)`` (depending on ``k`` and the caller's parameters only), and the caller's
+``done(k, result)`` keeps it, in the order of ``todo`` (so a killed run leaves the earliest
+pieces) or, with ``ordered=False``, as each piece ends (so a killed run leaves every piece
+that ended).
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import queue
 from collections.abc import Callable, Sequence
+from typing import Any
 
 
-def _call(build: Callable[[int], bytes], k: int) -> bytes:
+def _call(build: Callable[[Any], Any], k: Any) -> Any:
     return build(k)
 
 
+class _Keyed:
+    """``k -> (k, build(k))`` as a picklable callable (a pool sends it with every task)."""
+
+    def __init__(self, build: Callable[[Any], Any]):
+        self.build = build
+
+    def __call__(self, k: Any) -> tuple[Any, Any]:
+        return k, self.build(k)
+
+
 def run_pieces(
-    build: Callable[[int], bytes],
-    todo: Sequence[int],
-    done: Callable[[int, bytes], None],
+    build: Callable[[Any], Any],
+    todo: Sequence[Any],
+    done: Callable[[Any, Any], None],
     workers: int = 1,
     ray: bool | str = False,
     initializer: Callable | None = None,
     initargs: tuple = (),
     what: str = "this run",
+    ordered: bool = True,
 ) -> None:
     """``done(k, build(k))`` for every ``k`` of ``todo``.
 
+    On Ctrl-C (or any error) the pool's workers are stopped at once, not left to finish
+    their pieces; with ``ordered=False`` the pieces that had ended by then still go to
+    ``done`` first.
+
     Args:
         build: a picklable callable (a module-level function or a ``functools.partial`` of one).
-        todo: the pieces to build.
-        done: called in this process with each piece, in the order of ``todo`` (pool) or as
-            the pieces arrive (Ray).
+        todo: the pieces to do (picklable values: shard numbers, planned games).
+        done: called in this process with each piece, in the order of ``todo`` (pool,
+            ``ordered=True``) or as the pieces end (``ordered=False``, and Ray).
         workers: processes of a ``spawn`` pool (1: in this process). A multiprocessing
             pool, not ``concurrent.futures``: on Ctrl-C or a kill its ``terminate`` stops
             the workers at once instead of letting them finish every piece.
         ray: ``True`` (a local or already initialised Ray) or a cluster address: one Ray task
-            per piece; the bytes come back to this process, so no shared file system is needed.
+            per piece; the results come back to this process, so no shared file system is
+            needed. Ctrl-C cancels the tasks still running.
         initializer, initargs: run in each pool worker first.
         what: named in the message when Ray is missing.
+        ordered: keep the order of ``todo`` (pool); False: hand each piece over as it ends.
     """
     if ray and todo:
-        try:
-            import ray as ray_module
-        except ModuleNotFoundError as error:
-            from .errors import missing_dependency
-
-            raise (missing_dependency(error, what) or error) from None
-        if not ray_module.is_initialized():
-            ray_module.init(address=None if ray is True else str(ray), include_dashboard=False, log_to_driver=False)
-        task = ray_module.remote(_call)
-        pending = {task.remote(build, k): k for k in todo}
-        while pending:
-            ready, _ = ray_module.wait(list(pending), num_returns=1)
-            for ref in ready:
-                done(pending.pop(ref), ray_module.get(ref))
+        _run_ray(build, todo, done, ray, what)
     elif workers > 1 and len(todo) > 1:
         pool = multiprocessing.get_context("spawn").Pool(min(workers, len(todo)), initializer, initargs)
         try:
-            for k, result in zip(todo, pool.imap(build, todo)):
-                done(k, result)
+            if ordered:
+                for k, result in zip(todo, pool.imap(build, todo)):
+                    done(k, result)
+            else:
+                results = pool.imap_unordered(_Keyed(build), todo)
+                try:
+                    for k, result in results:
+                        done(k, result)
+                except KeyboardInterrupt:
+                    _hand_over_ended(results, done)
+                    raise
             pool.close()
         finally:
             pool.terminate()
@@ -68,6 +86,40 @@ def run_pieces(
     else:
         for k in todo:
             done(k, build(k))
+
+
+def _hand_over_ended(results, done: Callable[[Any, Any], None]) -> None:
+    """``done`` for the pieces whose results already reached this process (Ctrl-C must not
+    lose what ended)."""
+    while True:
+        try:
+            k, result = results.next(timeout=0)
+        except (StopIteration, multiprocessing.TimeoutError, queue.Empty):
+            return
+        except Exception:  # a piece that failed: what ended before it is kept, the rest is lost anyway
+            continue
+        done(k, result)
+
+
+def _run_ray(build, todo, done, ray: bool | str, what: str) -> None:
+    try:
+        import ray as ray_module
+    except ModuleNotFoundError as error:
+        from .errors import missing_dependency
+
+        raise (missing_dependency(error, what) or error) from None
+    if not ray_module.is_initialized():
+        ray_module.init(address=None if ray is True else str(ray), include_dashboard=False, log_to_driver=False)
+    task = ray_module.remote(_call)
+    pending = {task.remote(build, k): k for k in todo}
+    try:
+        while pending:
+            ready, _ = ray_module.wait(list(pending), num_returns=1)
+            for ref in ready:
+                done(pending.pop(ref), ray_module.get(ref))
+    finally:
+        for ref in pending:  # Ctrl-C or an error: stop the tasks still running
+            ray_module.cancel(ref, force=True)
 
 
 __all__ = ["run_pieces"]

@@ -29,35 +29,30 @@ folder must be readable there too, ``$CHECKERS_EGDB`` or ``egdb_folder``).
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import os
 import pickle
 import random as _random
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+import signal
 from dataclasses import asdict, dataclass, field
+from importlib.metadata import entry_points
 from itertools import combinations
 from pathlib import Path
-from typing import Iterable
+from typing import Callable
 
-import multiprocessing
 import numpy as np
 
-from importlib.metadata import entry_points
-
 from checkers_env import Game, Rules, make_agent
+from checkers_env.files import json_text, write_json_atomic
 from checkers_env.agent import ENTRY_POINT_GROUP, agent_kinds, parse_spec, register_agent
-from checkers_env.errors import CheckersError
-
 from checkers_env.match import GameRecord, ballot_openings, play_game
+from checkers_env.parallel import run_pieces
 
-GAMES_FILE = "games.jsonl"
+from .league_files import GAMES_FILE, FolderLock, LeagueError, LeagueWarning, load_records  # noqa: F401  (the league's API)
+
 CONFIG_FILE = "league.json"
-
-
-class LeagueError(CheckersError):
-    """A league that cannot run as asked (bad openings, a resume that does not match...)."""
-
 
 # -- openings ---------------------------------------------------------------------------
 
@@ -294,9 +289,11 @@ def _agent(spec: str, time_per_move: float | None):
 
 
 def _start_worker(parent_pid: int, registrations: dict[str, object]) -> None:
-    """Worker initializer: learn the agent kinds registered in the league's process, and
-    end this worker when the league process dies (a SIGKILLed league would otherwise leave
-    its workers playing games nobody will record)."""
+    """Worker initializer: learn the agent kinds registered in the league's process, leave
+    Ctrl-C to the league process (which ends its workers at once), and end this worker when
+    the league process dies (a SIGKILLed league would otherwise leave its workers playing
+    games nobody will record)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     for kind, factory in registrations.items():
         register_agent(kind, factory)
     import threading
@@ -333,17 +330,18 @@ def play_planned(
     return record.to_dict()
 
 
-def play_batch(
-    games: list[PlannedGame],
+def play_registered(
+    game: PlannedGame,
     rules: Rules,
     time_per_move: float | None,
     registrations: dict[str, object],
     adjudicate: tuple[int, str] | None = None,
-) -> list[dict]:
-    """Several planned games in one call (one Ray task)."""
+) -> dict:
+    """:func:`play_planned` in a process that must first learn the kinds registered in the
+    league's process (a Ray worker)."""
     for kind, factory in registrations.items():
         register_agent(kind, factory)
-    return [play_planned(g, rules, time_per_move, adjudicate) for g in games]
+    return play_planned(game, rules, time_per_move, adjudicate)
 
 
 # -- the league ------------------------------------------------------------------------------
@@ -531,7 +529,6 @@ class League:
     def _prepare_out(self) -> list[GameRecord]:
         games_path = self.out / GAMES_FILE
         config_path = self.out / CONFIG_FILE
-        self.out.mkdir(parents=True, exist_ok=True)
         if games_path.exists() and not self.overwrite:
             if not self.resume:
                 raise LeagueError(f"{games_path} exists: pass --resume to continue it, or choose another --out")
@@ -543,42 +540,55 @@ class League:
                         raise LeagueError(
                             f"cannot resume {self.out}: it was started with {key}={saved.get(key)!r}, not {mine.get(key)!r}"
                         )
-            config_path.write_text(json.dumps(self._config(), indent=2))  # with any new players
+            write_json_atomic(config_path, self._config())  # with any new players
             return load_records(games_path, repair=True)
         if games_path.exists():
             games_path.unlink()
-        config_path.write_text(json.dumps(self._config(), indent=2))
+        write_json_atomic(config_path, self._config())
         return []
 
     # -- running -------------------------------------------------------------------------------
 
     def run(self):
-        """Play the missing games, write the report, and return the ``Ratings``."""
+        """Play the missing games, write the report, and return the ``Ratings``.
+
+        The folder is locked while the league runs (a second league on the same ``out``
+        is refused); each game is appended to ``games.jsonl`` as it ends, so Ctrl-C (which
+        stops the worker processes at once) or a kill loses only the games being played.
+
+        Raises:
+            LeagueError: another league holds ``out``, or its files do not fit this league.
+        """
         from .ratings import find_anchor
         from .reports import write_report
 
-        done = self._prepare_out()
-        planned_keys = {g.key for g in self.plan}
-        done = [r for r in done if r.key in planned_keys]
-        done_keys = {r.key for r in done}
-        todo = [g for g in self.plan if g.key not in done_keys]
-        records = list(done)
-        with open(self.out / GAMES_FILE, "a", encoding="utf-8") as sink, self._progress_bar(len(done)) as bar:
-            for record in self._play(todo):
-                sink.write(json.dumps(record) + "\n")
-                sink.flush()
-                os.fsync(sink.fileno())
-                game = GameRecord.from_dict(record)
-                records.append(game)
-                bar.update(1)
-                self._pair_summary(game, records, bar)
-        records.sort(key=lambda r: self._order[r.key])
-        # The anchor (rated 0) is found by spec, whatever name the player goes by.
-        anchor_spec = find_anchor(list(self.specs.values()), "random")
-        anchor = next((n for n, spec in self.specs.items() if spec == anchor_spec), None)
-        ratings, _ = write_report(
-            records, self.out, bootstrap=self.bootstrap, seed=self.seed, anchor=anchor, specs=self.specs
-        )
+        self.out.mkdir(parents=True, exist_ok=True)
+        with FolderLock(self.out):
+            done = self._prepare_out()
+            planned_keys = {g.key for g in self.plan}
+            done = [r for r in done if r.key in planned_keys]
+            done_keys = {r.key for r in done}
+            todo = [g for g in self.plan if g.key not in done_keys]
+            records = list(done)
+            with open(self.out / GAMES_FILE, "a", encoding="utf-8") as sink, self._progress_bar(len(done)) as bar:
+
+                def keep(game: PlannedGame, record: dict) -> None:
+                    sink.write(json_text(record) + "\n")
+                    sink.flush()
+                    os.fsync(sink.fileno())
+                    finished = GameRecord.from_dict(record)
+                    records.append(finished)
+                    bar.update(1)
+                    self._pair_summary(finished, records, bar)
+
+                self._play(todo, keep)
+            records.sort(key=lambda r: self._order[r.key])
+            # The anchor (rated 0) is found by spec, whatever name the player goes by.
+            anchor_spec = find_anchor(list(self.specs.values()), "random")
+            anchor = next((n for n, spec in self.specs.items() if spec == anchor_spec), None)
+            ratings, _ = write_report(
+                records, self.out, bootstrap=self.bootstrap, seed=self.seed, anchor=anchor, specs=self.specs
+            )
         if self.progress:
             print(ratings.to_markdown())
             print(f"\nreport written to {self.out}/")
@@ -588,48 +598,27 @@ class League:
     def _order(self) -> dict[str, int]:
         return {g.key: n for n, g in enumerate(self.plan)}
 
-    def _play(self, todo: list[PlannedGame]) -> Iterable[dict]:
-        if not todo:
-            return
+    def _play(self, todo: list[PlannedGame], keep: Callable[[PlannedGame, dict], None]) -> None:
+        """``keep(game, record)`` for each game of ``todo`` as it ends: in this process, in a
+        pool of worker processes, or as Ray tasks."""
         if self.backend == "ray":
-            yield from self._play_ray(todo)
-        elif self.workers == 1:
-            for game in todo:
-                yield play_planned(game, self.rules, self.time_per_move, self.adjudication)
-        else:
-            context = multiprocessing.get_context("spawn")  # numba's threads do not survive fork
-            with ProcessPoolExecutor(
-                self.workers, mp_context=context, initializer=_start_worker,
-                initargs=(os.getpid(), self.registrations),
-            ) as pool:
-                pending: set[Future] = set()
-                queue = list(reversed(todo))
-                while queue or pending:
-                    while queue and len(pending) < 2 * self.workers:
-                        pending.add(
-                            pool.submit(play_planned, queue.pop(), self.rules, self.time_per_move, self.adjudication)
-                        )
-                    finished, pending = wait(pending, return_when=FIRST_COMPLETED)
-                    for future in finished:
-                        yield future.result()
-
-    def _play_ray(self, todo: list[PlannedGame]) -> Iterable[dict]:
-        try:
-            import ray
-        except ImportError:
-            raise LeagueError("--backend ray needs Ray: pip install 'checkers-suite[ray]'") from None
-        if not ray.is_initialized():
-            ray.init(address=os.environ.get("RAY_ADDRESS"), ignore_reinit_error=True, log_to_driver=False)
-        remote = ray.remote(play_batch)
-        batch = max(1, min(8, len(todo) // (4 * max(1, int(ray.available_resources().get("CPU", 1))))))
-        pending = [
-            remote.remote(todo[k : k + batch], self.rules, self.time_per_move, self.registrations, self.adjudication)
-            for k in range(0, len(todo), batch)
-        ]
-        while pending:
-            finished, pending = ray.wait(pending, num_returns=1)
-            for records in ray.get(finished):
-                yield from records
+            try:
+                import ray  # noqa: F401  (here, for the league's own install hint)
+            except ImportError:
+                raise LeagueError("--backend ray needs Ray: pip install 'checkers-suite[ray]'") from None
+            play = functools.partial(
+                play_registered, rules=self.rules, time_per_move=self.time_per_move,
+                registrations=self.registrations, adjudicate=self.adjudication,
+            )
+            run_pieces(play, todo, keep, ray=os.environ.get("RAY_ADDRESS") or True, what="--backend ray")
+            return
+        play = functools.partial(
+            play_planned, rules=self.rules, time_per_move=self.time_per_move, adjudicate=self.adjudication
+        )
+        run_pieces(
+            play, todo, keep, workers=self.workers, initializer=_start_worker,
+            initargs=(os.getpid(), self.registrations), ordered=False,
+        )
 
     def _progress_bar(self, initial: int):
         from tqdm import tqdm
@@ -653,21 +642,3 @@ class League:
         losses = len(games) - wins - draws
         score = (wins + draws / 2) / len(games)
         bar.write(f"{a} vs {b}: +{wins} ={draws} -{losses} ({100 * score:.1f} %)")
-
-
-def load_records(path: str | os.PathLike, repair: bool = False) -> list[GameRecord]:
-    """Records of a ``games.jsonl``; a last line cut off by a kill is dropped (and, with
-    ``repair``, removed from the file)."""
-    path = Path(path)
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
-    records, good = [], []
-    for number, line in enumerate(lines, 1):
-        try:
-            records.append(GameRecord.from_dict(json.loads(line)))
-            good.append(line if line.endswith("\n") else line + "\n")
-        except (json.JSONDecodeError, TypeError) as error:
-            if number != len(lines):
-                raise LeagueError(f"{path}:{number}: corrupt game record: {error}") from None
-    if repair and len(good) != len(lines):
-        path.write_text("".join(good), encoding="utf-8")
-    return records

@@ -36,14 +36,19 @@ def test_an_agent_that_needs_torch_names_the_extra(spec):
     assert "pip install 'checkers-suite[train]'" in result.stdout
 
 
-def test_the_cli_says_it_in_one_line():
+def test_the_cli_says_it_in_one_line(tmp_path):
+    runs = tmp_path / "runs"
     result = run_without(
         ["torch"],
-        "from checkers_evaluation.cli import main; sys.exit(main(['train', 'slow-fast', '--help']))",
+        f"from checkers_evaluation.cli import main; sys.exit(main(['train', 'slow-fast', '--runs', {str(runs)!r}]))",
     )
     assert result.returncode == 2
     lines = result.stderr.strip().splitlines()
     assert len(lines) == 1 and "torch" in lines[0] and "checkers-suite[train]" in lines[0], result.stderr
+    assert not runs.exists()  # said before any folder is made
+    # Its --help needs no torch.
+    result = run_without(["torch"], "from checkers_evaluation.cli import main; sys.exit(main(['train', 'slow-fast', '--help']))")
+    assert result.returncode == 0 and "--explore-fraction" in result.stdout, result.stderr
 
 
 def test_an_agent_without_optional_needs_still_plays():

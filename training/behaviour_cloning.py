@@ -22,16 +22,23 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import torch
 from tqdm import tqdm
 
 from checkers_env.board import move_from_row
 from checkers_env.datasets import ACF_GAMES, game_dataset
 
+from checkers_env.files import json_text
+
 from . import scaffold
-from .scaffold import BUDGET, SESSION, TrainingError, arg
+from .scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, TrainingError, arg
+
+try:  # the `train` extra: --help works without it, and start_run names it before making a folder
+    import torch
+except ModuleNotFoundError:
+    torch = None
 
 TRAINER = "bc"
+NEEDS = ("torch", "safetensors")
 CHECKPOINT = "checkpoint.pt"
 WEIGHTS = "weights.safetensors"
 
@@ -50,11 +57,11 @@ class Args(scaffold.RunArgs):
     """fraction of the games held out for validation (split by game, seeded)"""
     steps: int = arg(3000, low=1, on_resume=BUDGET)
     """SGD steps (the budget: steps x batch size hop decisions)"""
-    batch_size: int = arg(512, low=1)
+    batch_size: int = arg(512, low=1, high=MAX_BATCH)
     """hop decisions per SGD step"""
     learning_rate: float = arg(1e-3, low=0.0)
     """Adam step size"""
-    hidden: int = arg(256, low=1)
+    hidden: int = arg(256, low=1, high=MAX_WIDTH)
     """units of each of the two hidden layers"""
     checkpoint_every: int = arg(500, low=1, on_resume=SESSION)
     """steps between checkpoints (and validation accuracies)"""
@@ -142,6 +149,7 @@ def _board_before(data, row: int):
 def train(args: Args, given: set[str] | None = None) -> dict:
     """Run (or resume) training; returns a summary of the run (accuracies included)."""
     scaffold.check(args)
+    scaffold.check_dependencies(TRAINER, NEEDS, args.tensorboard)
     saved = scaffold.read_run_record(args.resume, TRAINER)["args"] if args.resume else vars(args)
     sources = [Path(p) for p in saved["data"].split(";") if p.strip()]
     started = time.perf_counter()
@@ -150,7 +158,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     read_s = time.perf_counter() - started
     if len(split.train) == 0:
         raise TrainingError(f"--data {saved['data']}: no move to learn from")
-    run, args = scaffold.start_run(TRAINER, args, given)
+    run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
     scaffold.set_torch_threads(args.torch_threads)
     torch.manual_seed(args.seed)
     policy = build_policy(args.hidden)
@@ -158,14 +166,15 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     generator = torch.Generator().manual_seed(args.seed)
     state = {"step": 0, "wall_s": 0.0, "loss": float("nan")}
     checkpoint = run.path / CHECKPOINT
+    metadata = {"kind": "bc", "hidden": str(args.hidden)}
     if run.resumed and checkpoint.exists():
         state = _load_checkpoint(checkpoint, policy, optimizer, generator)
+        save_weights(policy, run.path / WEIGHTS, metadata)  # a kill may have come between the two
     observations = torch.from_numpy(split.train.observations)
     masks = torch.from_numpy(split.train.action_masks != 0)
     actions = torch.from_numpy(split.train.actions)
     writer = scaffold.tensorboard(run, args.tensorboard, state["step"])
     session_start, wall_before = time.perf_counter(), state["wall_s"]
-    metadata = {"kind": "bc", "hidden": str(args.hidden)}
 
     def save() -> None:
         state["wall_s"] = wall_before + time.perf_counter() - session_start
@@ -228,7 +237,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
              "wall_time_s": summary["wall_s"], "run": run.name, "validation_move_accuracy": summary["validation_move_accuracy"],
              "evaluations": evaluations},
         ))
-    print(json.dumps(summary), flush=True)
+    print(json_text(summary), flush=True)
     return summary
 
 

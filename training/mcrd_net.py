@@ -31,13 +31,19 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import torch
 from tqdm.auto import tqdm
 
+from checkers_env.files import json_text
 from checkers_training import scaffold
-from checkers_training.scaffold import BUDGET, SESSION, TrainingError, arg
+from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, TrainingError, arg
+
+try:  # the `train` extra: --help works without it, and start_run names it before making a folder
+    import torch
+except ModuleNotFoundError:
+    torch = None
 
 TRAINER = "mcrd-net"
+NEEDS = ("torch", "safetensors")
 CHECKPOINT = "checkpoint.pt"
 WEIGHTS = "weights.safetensors"
 
@@ -52,15 +58,15 @@ class Args(scaffold.RunArgs):
     """an MCRD database never trained on, for the held-out error (optional)"""
     steps: int = arg(20_000, low=1, on_resume=BUDGET)
     """SGD steps (the budget: steps x batch size examples)"""
-    batch_size: int = arg(256, low=1)
+    batch_size: int = arg(256, low=1, high=MAX_BATCH)
     """positions per SGD step"""
     learning_rate: float = arg(1e-3, low=0.0)
     """Adam step size"""
     weight_decay: float = arg(0.0, low=0.0)
     """L2 penalty (Adam's weight_decay)"""
-    channels: int = arg(8, low=1)
+    channels: int = arg(8, low=1, high=512)
     """filters of the convolution"""
-    hidden: int = arg(32, low=1)
+    hidden: int = arg(32, low=1, high=MAX_WIDTH)
     """units of the fully connected hidden layer"""
     checkpoint_every: int = arg(1000, low=1, on_resume=SESSION)
     """steps between checkpoints (and held-out evaluations)"""
@@ -111,6 +117,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     ``args`` and ``given`` (the options given on the command line) are those of
     :func:`checkers_training.scaffold.start_run`.
     """
+    scaffold.check_dependencies(TRAINER, NEEDS, args.tensorboard)
     from checkers_agents.mcrd.net import CNN
 
     # Read the databases before a run folder is made, so a bad one is refused first (a
@@ -124,7 +131,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     held_out = _dataset(saved["held_out"]) if saved["held_out"] else None
     if held_out is not None:
         data_commands.append(data_command(held_out[2], saved["held_out"]))
-    run, args = scaffold.start_run(TRAINER, args, given)
+    run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
     checkpoint = run.path / CHECKPOINT
     torch.manual_seed(args.seed)
     net = CNN(channels=args.channels, hidden=args.hidden)
@@ -133,6 +140,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     state = {"step": 0, "wall_s": 0.0, "loss": float("nan")}
     if run.resumed and checkpoint.exists():
         state = _load_checkpoint(checkpoint, net, optimizer, generator)
+        net.save(run.path / WEIGHTS)  # a kill may have come between the checkpoint and the weights
     writer = scaffold.tensorboard(run, args.tensorboard, state["step"])
     session_start, wall_before = time.perf_counter(), state["wall_s"]
     held_out_mse = None
@@ -190,7 +198,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     }
     if args.promote:
         summary["promoted"] = str(promote(run, args, summary))
-    print(json.dumps(summary), flush=True)
+    print(json_text(summary), flush=True)
     return summary
 
 

@@ -45,10 +45,12 @@ import numba
 import numpy as np
 
 from checkers_env.bitboard import jumpers
+from checkers_env.files import json_text
 from checkers_training import scaffold
-from checkers_training.scaffold import BUDGET, SESSION, TrainingError, arg
+from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, MAX_WORKERS, SESSION, TrainingError, arg
 
 TRAINER = "outcome-net"
+NEEDS = ("torch", "safetensors")
 CHECKPOINT = "checkpoint.pt"
 WEIGHTS = "weights.safetensors"
 CURVE = "curve.json"
@@ -67,7 +69,7 @@ class Args(scaffold.RunArgs):
     """generations of self-play and training (the budget)"""
     games: int = arg(40_000, low=1)
     """self-play games per generation"""
-    shard_size: int = arg(500, low=1)
+    shard_size: int = arg(500, low=1, high=100_000)
     """games per data shard"""
     depth: int = arg(6, low=1, high=30)
     """depth of the self-play searches"""
@@ -75,19 +77,19 @@ class Args(scaffold.RunArgs):
     """uniformly random moves after each ballot opening"""
     egdb: int = arg(5, low=0, high=5)
     """pieces of the endgame database that ends self-play games and is probed (0: none)"""
-    hidden: int = arg(32, low=1)
+    hidden: int = arg(32, low=1, high=MAX_WIDTH)
     """units of the hidden layer"""
-    middle: int = arg(0, low=0)
+    middle: int = arg(0, low=0, high=MAX_WIDTH)
     """units of a second hidden layer (0: none)"""
     epochs: int = arg(2, low=1)
     """passes over the training window per generation"""
     window: int = arg(2, low=1)
     """generations of self-play data trained on (the newest)"""
-    batch_size: int = arg(1024, low=1)
+    batch_size: int = arg(1024, low=1, high=MAX_BATCH)
     """positions per Adam step"""
     learning_rate: float = arg(1e-3, low=0.0)
     """Adam step size"""
-    workers: int = arg(2, low=1, on_resume=SESSION)
+    workers: int = arg(2, low=1, high=MAX_WORKERS, on_resume=SESSION)
     """self-play processes"""
     ray: str = arg("", metavar="ADDRESS", on_resume=SESSION)
     """play self-play shards as Ray tasks: 'local' or a cluster address (default: local processes)"""
@@ -180,11 +182,13 @@ def train(args: Args, given: set[str] | None = None) -> dict:
 
     scaffold.check(args)
     _check_anchors(args.anchors)
-    if args.egdb:
+    # A resume goes on with the run's own --egdb, not the parser's default.
+    egdb = scaffold.read_run_record(args.resume, TRAINER)["args"].get("egdb", args.egdb) if args.resume else args.egdb
+    if egdb:
         from checkers_agents.alphabeta import load_database
 
-        load_database(args.egdb)  # a missing database stops the run before any folder is made
-    run, args = scaffold.start_run(TRAINER, args, given)
+        load_database(egdb)  # a missing database stops the run before any folder is made
+    run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
     checkpoint = run.path / CHECKPOINT
     net = outcome_net.value_net(args.hidden, args.middle, seed=args.seed)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
@@ -261,7 +265,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
                "evaluations": evaluations}
     if args.promote:
         summary["promoted"] = str(promote(run, args, summary))
-    print(json.dumps(summary), flush=True)
+    print(json_text(summary), flush=True)
     return summary
 
 
@@ -325,7 +329,7 @@ def _write_curve(path: Path, curve: list[dict]) -> None:
 
 def _save_checkpoint(path: Path, net, optimizer, state: dict) -> None:
     scaffold.save_torch_checkpoint(path, {"net": net.state_dict(), "optimizer": optimizer.state_dict(),
-                                          "state": json.dumps(state)})
+                                          "state": json_text(state)})
 
 
 def _load_checkpoint(path: Path, net, optimizer) -> dict:

@@ -14,17 +14,22 @@ the scores go to TensorBoard. The schedule's fractions are of ``--total-timestep
 it on ``--resume`` stretches the rest of the schedule.
 
 The run folder (``checkers_training.scaffold`` describes the layout and the shared options) holds,
-written atomically at every checkpoint: ``model.zip`` (SB3's format, for ``--resume``: it
-contains pickled objects, so resume only your own runs), ``policy.safetensors`` (the
-policy weights alone, loaded without executing code by ``checkers_agents.ppo.PPOAgent`` and the zoo),
-``state.json`` (steps, snapshots, wall time, evaluations), ``snapshots/`` (the self-play
-pool: only this run's own snapshots) and ``tb/`` (TensorBoard).
+written atomically at every checkpoint: ``checkpoint.pt`` (what ``--resume`` continues from:
+the policy's and the optimizer's tensors, the step counters and the run's state, read with
+``torch.load(weights_only=True)``, so it never executes code; the model is rebuilt from the
+run's options), ``policy.safetensors`` (the policy weights alone, loaded by
+``checkers_agents.ppo.PPOAgent`` and the zoo), ``state.json`` (steps, snapshots, wall time,
+evaluations: a readable copy of the checkpoint's state), ``snapshots/`` (the self-play pool:
+only this run's own snapshots) and ``tb/`` (TensorBoard).
+
+A checkpoint writes its files first and ``checkpoint.pt`` last: a run killed at any moment
+resumes from its last checkpoint, and the snapshots taken after it, which that checkpoint
+does not count, are removed (the resumed run takes them again).
 """
 
 from __future__ import annotations
 
 import copy
-import io
 import sys
 import time
 from dataclasses import dataclass
@@ -36,10 +41,13 @@ from checkers_env.agent import BaseAgent, make_agent
 from checkers_env.errors import WeightsError
 from checkers_env.game import Game
 from checkers_training import scaffold
-from checkers_training.scaffold import BUDGET, arg
+from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, arg
 
 TRAINER = "ppo"
-MODEL = "model.zip"
+NEEDS = ("torch", "stable_baselines3", "sb3_contrib", "safetensors")
+CHECKPOINT = "checkpoint.pt"
+#: SB3's zip of runs written before ``checkpoint.pt``: it holds pickles, so it is never loaded.
+OLD_MODEL = "model.zip"
 POLICY = "policy.safetensors"
 STATE = "state.json"
 
@@ -50,11 +58,11 @@ class Args(scaffold.RunArgs):
 
     total_timesteps: int = arg(2_000_000, low=1, on_resume=BUDGET)
     """environment steps (hops) to train for"""
-    n_envs: int = arg(8, low=1)
+    n_envs: int = arg(8, low=1, high=256)
     """single envs stepped together (DummyVecEnv: the opponents run in this process)"""
-    n_steps: int = arg(256, low=1)
+    n_steps: int = arg(256, low=1, high=16384)
     """steps per env per rollout"""
-    batch_size: int = arg(512, low=2)
+    batch_size: int = arg(512, low=2, high=MAX_BATCH)
     """minibatch size of the PPO update"""
     n_epochs: int = arg(4, low=1)
     """PPO epochs per rollout"""
@@ -75,7 +83,7 @@ class Args(scaffold.RunArgs):
     """fraction of the steps after which the self-play pool starts (before: greedy)"""
     snapshot_every: int = arg(100_000, low=1)
     """steps between frozen snapshots added to the self-play pool"""
-    pool_size: int = arg(5, low=1)
+    pool_size: int = arg(5, low=1, high=100)
     """snapshots kept in the pool"""
     pool_greedy: float = arg(0.3, low=0.0, high=1.0)
     """share of self-play-phase episodes played against greedy"""
@@ -93,9 +101,12 @@ class Args(scaffold.RunArgs):
         from checkers_agents.ppo import parse_net_arch
 
         try:
-            parse_net_arch(self.net_arch)
+            if max(parse_net_arch(self.net_arch)) > MAX_WIDTH:
+                problems.append(("net_arch", f"layers may have at most {MAX_WIDTH} units, got {self.net_arch!r}"))
         except ValueError as error:
             problems.append(("net_arch", str(error)))
+        if self.n_envs * self.n_steps > 2**20:
+            problems.append(("n_steps", f"--n-envs x --n-steps is the rollout, at most {2**20} steps, got {self.n_envs * self.n_steps}"))
         if self.final_eval_games % 2:
             problems.append(("final_eval_games", f"must be even (colour-swapped pairs), got {self.final_eval_games}"))
         if self.greedy_until < self.random_until:
@@ -156,19 +167,58 @@ def policy_bytes(policy) -> bytes:
     return save({k: v.detach().cpu().contiguous() for k, v in policy.state_dict().items()})
 
 
-def load_model(path: Path, env, tensorboard_log: str | None):
-    """The MaskablePPO model of a run's checkpoint.
+def snapshot_path(run_dir: Path, number: int) -> Path:
+    """The file of the run's self-play snapshot ``number`` (1, 2, ...)."""
+    return run_dir / "snapshots" / f"snapshot-{number:04d}.safetensors"
+
+
+def snapshots_on_disk(run_dir: Path) -> list[int]:
+    """The numbers of the snapshot files in a run folder, in order."""
+    numbers = []
+    for path in (run_dir / "snapshots").glob("snapshot-*.safetensors"):
+        suffix = path.stem.removeprefix("snapshot-")
+        if suffix.isdigit():
+            numbers.append(int(suffix))
+    return sorted(numbers)
+
+
+def agree_with_checkpoint(run_dir: Path, snapshots: int) -> None:
+    """Make the snapshot files agree with a checkpoint that counts ``snapshots``: remove those
+    taken after it (a kill came before the next checkpoint), and refuse a run that lost some.
 
     Raises:
-        WeightsError: the file is missing, truncated or corrupt.
+        WeightsError: a snapshot the checkpoint counts is missing.
     """
-    from sb3_contrib import MaskablePPO
+    on_disk = snapshots_on_disk(run_dir)
+    missing = sorted(set(range(1, snapshots + 1)) - set(on_disk))
+    if missing:
+        raise WeightsError(
+            f"ppo run {str(run_dir)!r}: its checkpoint counts {snapshots} snapshots, but "
+            f"{snapshot_path(run_dir, missing[0]).name} is missing"
+        )
+    for number in on_disk:
+        if number > snapshots:
+            snapshot_path(run_dir, number).unlink()
 
-    data = scaffold.read_checkpoint(path)
-    try:
-        return MaskablePPO.load(io.BytesIO(data), env=env, device="cpu", tensorboard_log=tensorboard_log)
-    except Exception as error:  # zipfile, pickle, torch and SB3 all raise their own kinds
-        raise scaffold.checkpoint_error(path, "is truncated, corrupt or not a MaskablePPO model", error) from None
+
+def load_checkpoint(path: Path, model) -> dict:
+    """Load a run's ``checkpoint.pt`` into ``model`` (built from the run's options) without
+    executing code; returns the run's state (``timesteps``, ``snapshots``, ...).
+
+    Raises:
+        WeightsError: the file is missing, truncated or corrupt, or does not fit the model.
+    """
+
+    def restore(saved: dict) -> dict:
+        policy, optimizer, state = saved["policy"], saved["optimizer"], dict(saved["state"])
+        timesteps, updates = int(saved["num_timesteps"]), int(saved["n_updates"])
+        model.policy.load_state_dict(policy)
+        model.policy.optimizer.load_state_dict(optimizer)
+        model.num_timesteps, model._n_updates = timesteps, updates
+        state.setdefault("evaluations", [])
+        return state
+
+    return scaffold.load_torch_checkpoint(path, restore, "this run's MaskablePPO policy")
 
 
 def train(args: Args, given: set[str] | None = None) -> Path:
@@ -177,6 +227,7 @@ def train(args: Args, given: set[str] | None = None) -> Path:
     ``args`` and ``given`` (the options given on the command line) are those of
     :func:`checkers_training.scaffold.start_run`.
     """
+    scaffold.check_dependencies(TRAINER, NEEDS, args.tensorboard)
     import gymnasium as gym
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
@@ -186,13 +237,18 @@ def train(args: Args, given: set[str] | None = None) -> Path:
 
     from checkers_agents.ppo import PPOAgent
 
-    run, args = scaffold.start_run(TRAINER, args, given)
+    if args.resume and (Path(args.resume) / OLD_MODEL).exists() and not (Path(args.resume) / CHECKPOINT).exists():
+        raise scaffold.TrainingError(
+            f"--resume {args.resume!r}: this run was saved as {OLD_MODEL} (SB3's format, which holds pickles "
+            "and is never loaded); start a new run"
+        )
+    run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
     run_dir = run.path
     opponents = scaffold.opponent_specs(args.eval_opponents)
     state_path = run_dir / STATE
-    model_path = run_dir / MODEL
-    resuming = run.resumed and model_path.exists()  # a run killed before its first checkpoint starts again
-    state = _read_state(state_path) if resuming else {"snapshots": 0, "wall_time_s": 0.0, "evaluations": []}
+    checkpoint_path = run_dir / CHECKPOINT
+    resuming = run.resumed and checkpoint_path.exists()  # a run killed before its first checkpoint starts again
+    state = {"snapshots": 0, "wall_time_s": 0.0, "evaluations": []}
     tb_dir = str(run_dir / "tb") if args.tensorboard else None
 
     pools = [OpponentPool(seed=args.seed * 1000 + i) for i in range(args.n_envs)]
@@ -205,19 +261,24 @@ def train(args: Args, given: set[str] | None = None) -> Path:
 
     vec_env = DummyVecEnv([make_env(i) for i in range(args.n_envs)])
     vec_env.seed(args.seed)
+    # The model is built from the run's options; a resume loads its tensors and counters.
+    model = MaskablePPO(
+        "MlpPolicy", vec_env, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
+        learning_rate=args.learning_rate, gamma=args.gamma, ent_coef=args.ent_coef,
+        policy_kwargs=dict(net_arch=dict(pi=_sizes(args.net_arch), vf=_sizes(args.net_arch))),
+        seed=args.seed, device="cpu", tensorboard_log=tb_dir, verbose=0,
+    )
     if resuming:
-        model = load_model(model_path, vec_env, tb_dir)
-    else:
-        model = MaskablePPO(
-            "MlpPolicy", vec_env, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
-            learning_rate=args.learning_rate, gamma=args.gamma, ent_coef=args.ent_coef,
-            policy_kwargs=dict(net_arch=dict(pi=_sizes(args.net_arch), vf=_sizes(args.net_arch))),
-            seed=args.seed, device="cpu", tensorboard_log=tb_dir, verbose=0,
-        )
+        state = load_checkpoint(checkpoint_path, model)
+        save_policy_weights(model.policy, run_dir / POLICY)  # a kill may have come after the checkpoint
+        scaffold.write_json_atomic(state_path, state)
+    # The snapshots are those the checkpoint counts (only this run's: a run folder never
+    # holds another run's); later ones belong to the session a kill cut short.
+    agree_with_checkpoint(run_dir, state["snapshots"])
     snapshots: list[PPOAgent] = []
-    # Only this run's snapshots: a run folder never holds another run's.
-    for path in sorted((run_dir / "snapshots").glob("snapshot-*.safetensors"))[-args.pool_size :]:
-        snapshots.append(PPOAgent(weights=str(path), net_arch=args.net_arch, deterministic=False))
+    for number in range(max(1, state["snapshots"] - args.pool_size + 1), state["snapshots"] + 1):
+        snapshots.append(PPOAgent(weights=str(snapshot_path(run_dir, number)), net_arch=args.net_arch,
+                                  deterministic=False))
     random_agent, greedy_agent = make_agent("random"), make_agent("greedy")
 
     def update_schedule(steps: int) -> str:
@@ -259,7 +320,7 @@ def train(args: Args, given: set[str] | None = None) -> Path:
             ):
                 self.last_snapshot = steps
                 state["snapshots"] += 1
-                path = run_dir / "snapshots" / f"snapshot-{state['snapshots']:04d}.safetensors"
+                path = snapshot_path(run_dir, state["snapshots"])
                 save_policy_weights(model.policy, path)
                 snapshots.append(PPOAgent.from_policy(copy.deepcopy(model.policy), deterministic=False))
                 del snapshots[: -args.pool_size]
@@ -279,12 +340,15 @@ def train(args: Args, given: set[str] | None = None) -> Path:
             self.bar.set_postfix(phase=self.phase, snapshots=len(snapshots))
 
     def checkpoint() -> None:
-        data = io.BytesIO()
-        model.save(data)
-        scaffold.write_atomic(model_path, data.getvalue())
-        save_policy_weights(model.policy, run_dir / POLICY)
+        # The snapshots are on disk already; checkpoint.pt, written last, is what a resume
+        # trusts; policy.safetensors and state.json follow from it.
         state["wall_time_s"] = wall_before + time.time() - started
         state["timesteps"] = model.num_timesteps
+        scaffold.save_torch_checkpoint(checkpoint_path, {
+            "policy": model.policy.state_dict(), "optimizer": model.policy.optimizer.state_dict(),
+            "num_timesteps": model.num_timesteps, "n_updates": model._n_updates, "state": state,
+        })
+        save_policy_weights(model.policy, run_dir / POLICY)
         scaffold.write_json_atomic(state_path, state)
 
     callback = Schedule()
@@ -306,17 +370,6 @@ def _sizes(net_arch: str) -> list[int]:
     from checkers_agents.ppo import parse_net_arch
 
     return parse_net_arch(net_arch)
-
-
-def _read_state(path: Path) -> dict:
-    import json
-
-    try:
-        state = json.loads(path.read_text())
-    except (OSError, ValueError) as error:
-        raise WeightsError(f"ppo run state {str(path)!r} is missing or corrupt: {error}") from None
-    state.setdefault("evaluations", [])
-    return state
 
 
 def promote(run: scaffold.Run, args: Args, state: dict) -> Path:

@@ -70,9 +70,21 @@ import numpy as np
 from checkers_env.errors import CheckersError, WeightsError
 from checkers_env.files import write_atomic, write_json_atomic
 
+from .dependencies import check_dependencies
+
 #: The source checkout this package runs from (meaningless for an installed wheel).
 REPO_ROOT = Path(__file__).resolve().parents[1]
 RUN_RECORD = "run.json"
+
+#: The largest seed (numpy's and torch's generators take it; trainers derive larger ones).
+MAX_SEED = 2**32 - 1
+#: The widest layer a trainer builds (a wider one is a typo: 100000000 units would ask for
+#: terabytes before the first step).
+MAX_WIDTH = 4096
+#: The largest minibatch a trainer draws.
+MAX_BATCH = 65536
+#: The most processes or threads a trainer starts.
+MAX_WORKERS = 256
 
 #: How an option behaves on ``--resume`` (the ``on_resume`` of :func:`arg`).
 RUN = "run"
@@ -120,7 +132,7 @@ def arg(
 class RunArgs:
     """The options every trainer shares (where the run goes, how it is evaluated and shown)."""
 
-    seed: int = arg(1, low=0)
+    seed: int = arg(1, low=0, high=MAX_SEED)
     """seed of every generator of the run"""
     runs: str = arg("runs", metavar="DIR")
     """folder of the run folders: a run writes into DIR/<trainer>/<run name>"""
@@ -136,7 +148,7 @@ class RunArgs:
     """games per evaluation opponent: ballot openings, each played with both colours (even; 0: none)"""
     eval_opponents: str = arg("random;greedy", metavar="SPECS")
     """agent specs of the evaluation opponents, separated by semicolons (specs contain commas)"""
-    torch_threads: int = arg(1, low=1, on_resume=SESSION)
+    torch_threads: int = arg(1, low=1, high=MAX_WORKERS, on_resume=SESSION)
     """threads torch may use"""
     progress: bool = arg(True, on_resume=SESSION)
     """show a progress bar"""
@@ -154,6 +166,11 @@ class RunArgs:
             problem = zoo_name_problem(self.promote)
             if problem:
                 problems.append(("promote", problem))
+        runs = Path(self.runs)
+        if runs.exists() and not runs.is_dir():
+            problems.append(("runs", f"{self.runs!r} is a file, not a folder: choose a folder for the run folders"))
+        if self.resume and Path(self.resume).exists() and not Path(self.resume).is_dir():
+            problems.append(("resume", f"{self.resume!r} is a file, not a run folder"))
         if self.run_name and not re.fullmatch(r"[A-Za-z0-9][A-Za-z0-9._=+-]*", self.run_name):
             problems.append(("run_name", f"must be a plain folder name (letters, digits, . _ = + -), got {self.run_name!r}"))
         return problems
@@ -389,10 +406,18 @@ def read_run_record(run_dir: str | Path, trainer: str) -> dict:
         record = json.loads(path.read_text())
     except (OSError, json.JSONDecodeError) as error:
         raise TrainingError(f"--resume {str(run_dir)!r}: {path} is unreadable: {error}") from None
+    if not isinstance(record, dict):
+        raise TrainingError(f"--resume {str(run_dir)!r}: {path} is not a run record (not a JSON object)")
     if record.get("trainer") != trainer:
         raise TrainingError(
             f"--resume {str(run_dir)!r}: that is a {record.get('trainer')} run, not a {trainer} run"
         )
+    for key, kind in (("args", dict), ("sessions", list), ("run_name", str)):
+        if not isinstance(record.get(key), kind):
+            raise TrainingError(
+                f"--resume {str(run_dir)!r}: {path} has no {key!r} {kind.__name__}: it is damaged or was not "
+                f"written by checkers train"
+            )
     return record
 
 
@@ -455,7 +480,10 @@ def open_run(trainer: str, args: RunArgs, given: Collection[str] | None = None) 
             shutil.rmtree(path)
         else:
             path.unlink()
-    path.mkdir(parents=True, exist_ok=True)
+    try:
+        path.mkdir(parents=True, exist_ok=True)
+    except OSError as error:  # a file where a folder of the path should be
+        raise TrainingError(f"cannot make the run folder {path}: {error.strerror}") from None
     args = dataclasses.replace(args, run_name=name, overwrite=False)
     record = {
         "trainer": trainer,
@@ -473,19 +501,26 @@ def open_run(trainer: str, args: RunArgs, given: Collection[str] | None = None) 
     return run, args
 
 
-def start_run(trainer: str, args: RunArgs, given: Collection[str] | None = None) -> tuple[Run, Any]:
-    """What every trainer does first: check the evaluation opponents (before any folder is
-    made), open the run (:func:`open_run`) and set torch's threads.
+def start_run(
+    trainer: str, args: RunArgs, given: Collection[str] | None = None, needs: Iterable[str] = ()
+) -> tuple[Run, Any]:
+    """What every trainer does first: check its dependencies and the evaluation opponents
+    (before any folder is made), open the run (:func:`open_run`) and set torch's threads.
 
     Args:
         trainer: the trainer's name (the run folder is ``runs/<trainer>/<run name>``).
         args: the options.
         given: the options given on the command line (default: those that differ from the
             defaults); on ``--resume`` they are checked against the run's saved options.
+        needs: the modules the trainer imports (``torch``, ``sb3_contrib``).
 
     Returns:
         The run and the options it goes on with (a resumed run's saved ones).
+
+    Raises:
+        MissingDependencyError: a module of ``needs``, or TensorBoard's, is not installed.
     """
+    check_dependencies(trainer, needs, args.tensorboard)
     check_opponents(args.eval_opponents)
     run, args = open_run(trainer, args, given)
     set_torch_threads(args.torch_threads)
@@ -761,6 +796,7 @@ __all__ = [
     "build_parser",
     "changed_fields",
     "check",
+    "check_dependencies",
     "check_opponents",
     "load_torch_checkpoint",
     "save_torch_checkpoint",

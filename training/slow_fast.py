@@ -41,24 +41,25 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-import torch
 from tqdm.auto import tqdm
 
-from checkers_agents.slow_fast import ReplayBuffer, SlowFastAgent, ValueNet, save_weights, white_values
-from checkers_agents.slow_fast.network import weights_bytes
-from checkers_agents.slow_fast.episodes import (
-    Examples,
-    GameSettings,
-    SubtreeSettings,
-    endgame_data,
-    tactical_data,
-)
+try:  # the `train` extra: --help works without it, and start_run names it before making a folder
+    import torch
+
+    from checkers_agents.slow_fast import ReplayBuffer, SlowFastAgent, ValueNet, save_weights, white_values
+    from checkers_agents.slow_fast.episodes import Examples, GameSettings, SubtreeSettings, endgame_data, tactical_data
+    from checkers_agents.slow_fast.network import weights_bytes
+except ModuleNotFoundError as error:
+    if error.name != "torch":
+        raise
 from checkers_env import Rules
 from checkers_env.encoding import input_planes
+from checkers_env.files import json_text
 from checkers_training import scaffold
-from checkers_training.scaffold import BUDGET, SESSION, arg
+from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, arg
 
 TRAINER = "slow-fast"
+NEEDS = ("torch",)
 CHECKPOINT = "checkpoint.pt"
 WEIGHTS = "weights.safetensors"
 
@@ -113,7 +114,7 @@ class Args(scaffold.RunArgs):
     of playing each move)"""
 
     # -- replay buffer
-    buffer_capacity: int = arg(24000, low=1)
+    buffer_capacity: int = arg(24000, low=1, high=10_000_000)
     """most examples in the buffer"""
     replace_fraction: float = arg(0.2, low=1e-9, high=1.0)
     """fraction of the capacity that new data replaces when the buffer is full"""
@@ -123,7 +124,7 @@ class Args(scaffold.RunArgs):
     # -- SGD on fast_net
     epochs: int = arg(2, low=1)
     """passes over each episode's sample"""
-    batch_size: int = arg(256, low=1)
+    batch_size: int = arg(256, low=1, high=MAX_BATCH)
     """examples per SGD step"""
     learning_rate: float = arg(0.05, low=0.0)
     """SGD step size"""
@@ -148,6 +149,8 @@ class Args(scaffold.RunArgs):
             sizes = ()
         if not sizes or min(sizes) < 1:
             problems.append(("hidden", f"must be layer sizes separated by commas, like 256,128, got {self.hidden!r}"))
+        elif max(sizes) > MAX_WIDTH:
+            problems.append(("hidden", f"layers may have at most {MAX_WIDTH} units, got {self.hidden!r}"))
         return problems
 
 
@@ -255,9 +258,9 @@ class SlowFastLearner:
             "optimizer": self.optimizer.state_dict(),
             "buffer": {k: torch.as_tensor(v) for k, v in self.buffer.state_dict().items()},
             "counters": dict(self.counters),
-            "rng": json.dumps(self.rng.bit_generator.state),
+            "rng": json_text(self.rng.bit_generator.state),
             "numba_state": int(self.numba_state),
-            "args": json.dumps(dataclasses.asdict(self.args)),
+            "args": json_text(dataclasses.asdict(self.args)),
         }
 
     def load_state_dict(self, state: dict) -> None:
@@ -291,7 +294,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     ``args`` and ``given`` (the options given on the command line) are those of
     :func:`checkers_training.scaffold.start_run`.
     """
-    run, args = scaffold.start_run(TRAINER, args, given)
+    run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
     run_dir = run.path
     checkpoint = run_dir / CHECKPOINT
     learner = SlowFastLearner(args)
@@ -300,6 +303,8 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     if run.resumed and checkpoint.exists():
         learner.load_checkpoint(checkpoint)
     c = learner.counters
+    if run.resumed and c["set"]:  # the weights of the checkpoint's last set (a kill may have come between)
+        save_weights(learner.slow_net, run_dir / WEIGHTS, {"sets": str(c["set"]), "seed": str(args.seed)})
     writer = scaffold.tensorboard(run, args.tensorboard, c["set"] * args.episodes_per_set + c["episode"])
     session_start = time.perf_counter()
     wall_before = c["wall_s"]
@@ -385,7 +390,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     }
     if args.promote and c["set"] > 0:
         summary["promoted"] = str(promote(run, args, summary))
-    print(json.dumps(summary), flush=True)
+    print(json_text(summary), flush=True)
     return summary
 
 

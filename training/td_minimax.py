@@ -44,10 +44,12 @@ import numpy as np
 
 from checkers_agents.td_minimax.net import Net, read_metadata
 from checkers_env.errors import WeightsError
+from checkers_env.files import json_text
 from checkers_training import scaffold
-from checkers_training.scaffold import BUDGET, arg
+from checkers_training.scaffold import BUDGET, MAX_WIDTH, arg
 
 TRAINER = "td-minimax"
+NEEDS: tuple[str, ...] = ()  # torch only for TensorBoard (start_run checks it)
 CHECKPOINT = "checkpoint.safetensors"
 STATE = "checkpoint.json"
 STATE_VERSION = 2
@@ -68,7 +70,7 @@ class Args(scaffold.RunArgs):
     """in-game learning rate (one step per move towards the chosen position's outputs)"""
     lr_end: float = arg(0.01, low=0.0)
     """after-game learning rate (the two final corrections)"""
-    hidden: int = arg(40, low=1)
+    hidden: int = arg(40, low=1, high=MAX_WIDTH)
     """hidden units of the net"""
     init_scale: float = arg(0.1, low=0.0)
     """initial weights are uniform in [-init-scale, init-scale], biases 0"""
@@ -125,16 +127,33 @@ class TrainingState:
         return dataclasses.asdict(self)
 
 
+def snapshot_path(run_path: Path, games: int) -> Path:
+    """The snapshot of the weights after ``games`` games."""
+    return run_path / "snapshots" / f"games_{games:08d}.safetensors"
+
+
 def save_checkpoint(run_path: Path, net: Net, state: TrainingState, snapshot: bool = True) -> Path:
-    """Weights + state in one atomic safetensors write, then the readable JSON copy, then a
-    snapshot of the weights; returns the checkpoint's path."""
+    """A snapshot of the weights, then weights + state in one atomic safetensors write (what
+    a resume trusts: written last, so every file it counts is there), then the readable JSON
+    copy; returns the checkpoint's path."""
     document = state.to_json()
-    path = run_path / CHECKPOINT
-    scaffold.write_atomic(path, net.file_bytes({"training_state": json.dumps(document), "games": str(state.games)}))
-    scaffold.write_json_atomic(run_path / STATE, document)
     if snapshot:
-        net.save(run_path / "snapshots" / f"games_{state.games:08d}.safetensors", metadata={"games": str(state.games)})
+        net.save(snapshot_path(run_path, state.games), metadata={"games": str(state.games)})
+    path = run_path / CHECKPOINT
+    scaffold.write_atomic(path, net.file_bytes({"training_state": json_text(document), "games": str(state.games)}))
+    scaffold.write_json_atomic(run_path / STATE, document)
     return path
+
+
+def agree_with_checkpoint(run_path: Path, state: TrainingState) -> None:
+    """Make a resumed run's files agree with its checkpoint: the JSON copy of the state is
+    rewritten, and the snapshots taken after the checkpoint (a kill came before the next
+    one) are removed."""
+    scaffold.write_json_atomic(run_path / STATE, state.to_json())
+    for path in (run_path / "snapshots").glob("games_*.safetensors"):
+        games = path.stem.removeprefix("games_")
+        if games.isdigit() and int(games) > state.games:
+            path.unlink()
 
 
 def load_checkpoint(run_path: str | Path) -> tuple[Net, TrainingState]:
@@ -185,11 +204,13 @@ def train(args: Args, given: set[str] | None = None) -> TrainingState:
     )
     from checkers_env.kernels import seed_state
 
-    run, args = scaffold.start_run(TRAINER, args, given)
+    run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
     run_path = run.path
-    if run.resumed:
+    # A run killed before its first checkpoint has none: it starts again, as it was.
+    if run.resumed and (run_path / CHECKPOINT).exists():
         net, state = load_checkpoint(run_path)
         state.args = dataclasses.asdict(args)
+        agree_with_checkpoint(run_path, state)
         print(f"resuming {run.name} at {state.games} games from {run_path}", flush=True)
     else:
         net = Net.initial(args.seed, hidden=args.hidden, scale=args.init_scale)

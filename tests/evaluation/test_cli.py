@@ -100,10 +100,15 @@ def test_agents_into_a_closed_pipe_stops_quietly():
     assert "Traceback" not in done.stderr and "BrokenPipe" not in done.stderr, done.stderr
 
 
-# In `make test-slow`: since the endgame-database tests joined the suite, this test times out
-# inside the full two-worker run (and only there: alone, in its folder or with the egdb tests
-# it passes in seconds); the cause is not found yet.
-@pytest.mark.slow
+def _restore_sigint() -> None:
+    """Run in the child before it starts: a process started in the background by a
+    non-interactive shell (CI) inherits SIGINT as ignored, and Python then never raises
+    KeyboardInterrupt; the default makes the test measure the product, not its harness."""
+    import signal
+
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def test_ctrl_c_stops_a_deep_perft_within_seconds(capsys):
     import signal
     import time
@@ -114,7 +119,7 @@ def test_ctrl_c_stops_a_deep_perft_within_seconds(capsys):
     capsys.readouterr()
     process = subprocess.Popen(
         [sys.executable, "-c", "import sys; from checkers_evaluation.cli import main; sys.exit(main(['perft', '16']))"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True,
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, preexec_fn=_restore_sigint,
     )
     try:
         time.sleep(8)  # imports, kernel load, and well into the first slices

@@ -403,3 +403,140 @@ def test_bad_adjudication_is_refused(egdb_folder, tmp_path):
     with pytest.raises(LeagueError, match="missing slice .* run `checkers egdb build --pieces 5 --folder "):
         League(["random", "greedy"], out=tmp_path, adjudicate="egdb", adjudicate_pieces=5, egdb_folder=egdb_folder,
                progress=False)
+
+
+# -- Ctrl-C, two writers, bad records ---------------------------------------------------------
+
+
+def _restore_sigint() -> None:
+    # A child started from a non-interactive shell inherits SIGINT as ignored, and Python
+    # then never raises KeyboardInterrupt: restore the default so the test measures the league.
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def _wait_for_games(games: Path, count: int, process: subprocess.Popen, seconds: float = 120) -> None:
+    deadline = time.time() + seconds
+    while time.time() < deadline and process.poll() is None:
+        if games.exists() and games.read_text().count("\n") >= count:
+            return
+        time.sleep(0.05)
+    raise AssertionError(f"the league did not record {count} games in {seconds} s")
+
+
+def test_ctrl_c_with_workers_stops_within_seconds_keeps_finished_games_and_resumes(tmp_path):
+    # Two quick players and one that thinks the full 0.5 s a move: the quick pair's games end
+    # at once, then both workers are deep in the thinker's games when Ctrl-C comes.
+    out = tmp_path / "interrupted"
+    command = [
+        sys.executable, "-m", "checkers_evaluation.cli", "league", "random", "alphabeta:depth=1,name=quick",
+        "alphabeta:depth=30,name=thinker", "--time-per-move", "0.5", "--max-plies", "12", "--openings", "random:0",
+        "--games-per-pair", "2", "--workers", "2", "--bootstrap", "0", "--out", str(out),
+    ]
+    games = out / "games.jsonl"
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
+                               preexec_fn=_restore_sigint, start_new_session=True)
+    try:
+        _wait_for_games(games, 2, process)
+        time.sleep(0.5)  # both workers now search in the thinker's games
+        process.send_signal(signal.SIGINT)
+        began = time.monotonic()
+        _, err = process.communicate(timeout=30)
+        stopped_after = time.monotonic() - began
+    finally:
+        try:
+            os.killpg(process.pid, signal.SIGKILL)  # the league and its workers, if left
+        except ProcessLookupError:
+            pass
+    assert stopped_after < 2, f"Ctrl-C took {stopped_after:.1f} s"
+    assert process.returncode == 130 and "interrupted" in err and "Traceback" not in err, err
+    kept = games.read_text().splitlines()
+    assert 2 <= len(kept) < 6, "the finished games are kept, the interrupted ones are not recorded"
+    quick_pair = {"random", "quick"}
+    assert sum({r.black, r.white} == quick_pair for r in load_records(games)) == 2
+
+    resumed = subprocess.run([*command, "--resume"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert resumed.returncode == 0, resumed.stderr
+    lines = games.read_text().splitlines()
+    assert lines[: len(kept)] == kept
+    assert len(lines) == 6 and len({r.key for r in load_records(games)}) == 6
+
+
+def test_a_second_league_on_the_same_folder_is_refused_while_the_first_runs(tmp_path, capsys):
+    from checkers_evaluation.cli import main
+    from checkers_evaluation.league_files import FolderLock
+
+    out = tmp_path / "busy"
+    out.mkdir()
+    with FolderLock(out):  # the first league, as far as the folder can tell
+        code = main(["league", "random", "greedy", "--games-per-pair", "2", "--out", str(out)])
+        err = capsys.readouterr().err
+        assert code == 2 and f"another league is writing to {out} (process {os.getpid()})" in err
+        assert err.count("\n") == 1
+        assert not (out / "games.jsonl").exists()
+    League(["random", "greedy"], out=out, games_per_pair=2, bootstrap=0, progress=False).run()  # free again
+
+
+def test_a_killed_league_does_not_leave_its_folder_locked(tmp_path):
+    out = tmp_path / "killed"
+    out.mkdir()
+    holder = subprocess.Popen(
+        [sys.executable, "-c", "import sys, time; from checkers_evaluation.league_files import FolderLock; "
+         f"lock = FolderLock({str(out)!r}); lock.acquire(); print('held', flush=True); time.sleep(60)"],
+        cwd=ROOT, stdout=subprocess.PIPE, text=True,
+    )
+    try:
+        assert holder.stdout.readline().strip() == "held"
+        with pytest.raises(LeagueError, match="another league is writing"):
+            League(["random", "greedy"], out=out, games_per_pair=2, bootstrap=0, progress=False).run()
+    finally:
+        holder.kill()
+        holder.wait()
+    League(["random", "greedy"], out=out, games_per_pair=2, bootstrap=0, progress=False).run()
+    assert len(load_records(out / "games.jsonl")) == 2
+
+
+def test_loading_drops_games_recorded_twice_with_a_warning_naming_them(tmp_path):
+    from checkers_evaluation.league_files import LeagueWarning
+
+    League(["random", "greedy"], out=tmp_path, games_per_pair=4, bootstrap=0, progress=False).run()
+    games = tmp_path / "games.jsonl"
+    lines = games.read_text().splitlines(keepends=True)
+    games.write_text("".join(lines + lines[:2]))  # two writers appended the same two games
+    keys = [json.loads(line)["key"] for line in lines[:2]]
+    with pytest.warns(LeagueWarning, match="dropped 2 games recorded twice") as caught:
+        records = load_records(games)
+    assert all(key in str(caught[0].message) for key in keys)
+    assert [r.key for r in records] == [json.loads(line)["key"] for line in lines]
+    # A resume counts each game once and repairs the file.
+    with pytest.warns(LeagueWarning):
+        ratings = League(["random", "greedy"], out=tmp_path, games_per_pair=4, bootstrap=0, resume=True,
+                         progress=False).run()
+    assert ratings["random"].games == 4
+    assert games.read_text() == "".join(lines)
+
+
+@pytest.mark.parametrize(
+    "line, problem",
+    [
+        ('{"black": "a", "white": "b", "opening": "", "moves": [], "result": "banana", "termination": "x", "key": "k"}',
+         "result 'banana' is not one of 1-0, 0-1, 1/2-1/2"),
+        ('{"black": "a", "white": "b", "opening": "", "moves": [], "result": "*", "termination": "x", "key": "k"}',
+         "result '*' is not one of"),
+        ('{"black": "a", "white": "b"}', "not a game record"),
+        ('{"black": "a", "white": "b", "opening": "", "moves": [], "result": "1-0", "termination": "x", "key": 7}',
+         "key must be a string"),
+        ('[1, 2]', "must be a JSON object"),
+        ('{"black": "a", "wh', "corrupt game record"),
+    ],
+)
+def test_a_bad_record_is_an_error_naming_file_and_line(tmp_path, line, problem):
+    League(["random", "greedy"], out=tmp_path, games_per_pair=2, bootstrap=0, progress=False).run()
+    games = tmp_path / "games.jsonl"
+    good = games.read_text()
+    games.write_text(line + "\n" + good)  # a bad line before good ones: not a line cut off by a kill
+    with pytest.raises(LeagueError) as caught:
+        load_records(games)
+    assert str(caught.value).startswith(f"{games}:1: ") and problem in str(caught.value)
+    assert "\n" not in str(caught.value)
+    with pytest.raises(LeagueError, match="games.jsonl:1: "):
+        League(["random", "greedy"], out=tmp_path, games_per_pair=2, bootstrap=0, resume=True, progress=False).run()

@@ -28,7 +28,7 @@ SMOKE = [
 def test_smoke_training_saves_resumes_and_plays_legal_games(tmp_path):
     assert main([*SMOKE, "--runs", str(tmp_path), "--run-name", "s3", "--seed", "3"]) == 0
     run = tmp_path / "ppo" / "s3"
-    for name in ("model.zip", "policy.safetensors", "run.json", "state.json"):
+    for name in ("checkpoint.pt", "policy.safetensors", "run.json", "state.json"):
         assert (run / name).is_file(), name
     state = json.loads((run / "state.json").read_text())
     assert state["timesteps"] >= 1024
@@ -59,9 +59,9 @@ def test_smoke_training_saves_resumes_and_plays_legal_games(tmp_path):
     with pytest.raises(TrainingError, match="holds another run"):
         main([*SMOKE, "--runs", str(tmp_path), "--run-name", "s3", "--seed", "4"])
 
-    # A damaged model is a WeightsError naming the file.
-    (run / "model.zip").write_bytes(b"PK\x03\x04 not a zip")
-    with pytest.raises(WeightsError, match="model.zip"):
+    # A damaged checkpoint is a WeightsError naming the file.
+    (run / "checkpoint.pt").write_bytes(b"PK\x03\x04 not a zip")
+    with pytest.raises(WeightsError, match="checkpoint.pt"):
         main(["--resume", str(run), "--total-timesteps", "2048"])
 
 
@@ -83,3 +83,40 @@ def test_missing_or_corrupt_weights_are_clear_errors(tmp_path):
     bad.write_bytes(b"not a safetensors file")
     with pytest.raises(WeightsError, match="corrupt"):
         make_agent(f"ppo:weights={bad}")
+
+
+class _Payload:
+    """Unpickling this creates a file: proof that a loader executed code."""
+
+    def __init__(self, target):
+        self.target = str(target)
+
+    def __reduce__(self):
+        return (open, (self.target, "w"))
+
+
+def test_resume_never_unpickles_a_checkpoint(tmp_path):
+    import base64
+    import pickle
+    import zipfile
+
+    import torch
+
+    assert main([*SMOKE, "--total-timesteps", "256", "--final-eval-games", "0", "--runs", str(tmp_path),
+                 "--run-name", "r", "--no-tensorboard"]) == 0
+    run = tmp_path / "ppo" / "r"
+    assert not (run / "model.zip").exists()  # no pickle is written either
+    proof = tmp_path / "code-ran"
+    # checkpoint.pt is read with weights_only: an object in it is refused, not built.
+    torch.save({"policy": _Payload(proof)}, run / "checkpoint.pt")
+    with pytest.raises(WeightsError, match="checkpoint.pt"):
+        main(["--resume", str(run), "--total-timesteps", "512", "--no-progress"])
+    assert not proof.exists()
+    # A run in SB3's zip format (pickles inside) is refused without opening the zip.
+    (run / "checkpoint.pt").unlink()
+    data = {"policy_class": {":serialized:": base64.b64encode(pickle.dumps(_Payload(proof))).decode()}}
+    with zipfile.ZipFile(run / "model.zip", "w") as archive:
+        archive.writestr("data", json.dumps(data))
+    with pytest.raises(TrainingError, match="model.zip .* never loaded"):
+        main(["--resume", str(run), "--total-timesteps", "512", "--no-progress"])
+    assert not proof.exists()

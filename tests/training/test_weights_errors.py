@@ -3,9 +3,7 @@ for a missing, truncated, corrupt or mismatched file, naming the file and the fa
 
 from __future__ import annotations
 
-import io
 import json
-import zipfile
 from pathlib import Path
 
 import pytest
@@ -138,22 +136,22 @@ def test_one_weights_error_under_checkers_error():
     assert td_minimax.WeightsError is slow_fast.WeightsError is WeightsError
 
 
-def test_ppo_model_checkpoint(tmp_path):
+def test_ppo_checkpoint(tmp_path):
     pytest.importorskip("sb3_contrib")
-    from checkers_training.ppo import load_model
+    import torch
 
+    from checkers_training.ppo import load_checkpoint
+
+    path = tmp_path / "checkpoint.pt"
     with pytest.raises(WeightsError, match="does not exist"):
-        load_model(tmp_path / "model.zip", None, None)
+        load_checkpoint(path, None)
     for data in (b"PK\x03\x04 truncated", b"garbage" * 20):
-        (tmp_path / "model.zip").write_bytes(data)
-        with pytest.raises(WeightsError, match="model.zip"):
-            load_model(tmp_path / "model.zip", None, None)
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w") as archive:  # a zip, but no model in it
-        archive.writestr("data", json.dumps({"policy_class": "nothing"}))
-    (tmp_path / "model.zip").write_bytes(buffer.getvalue())
-    with pytest.raises(WeightsError, match="model.zip"):
-        load_model(tmp_path / "model.zip", None, None)
+        path.write_bytes(data)
+        with pytest.raises(WeightsError, match="checkpoint.pt' is truncated or corrupt"):
+            load_checkpoint(path, None)
+    torch.save({"state": {}}, path)  # a torch file, but no policy in it
+    with pytest.raises(WeightsError, match="checkpoint.pt' does not match this run's MaskablePPO policy"):
+        load_checkpoint(path, None)
 
 
 def zoo_entry(zoo: Path, kind: str, write, params=None) -> None:

@@ -1,0 +1,189 @@
+"""Every trainer, killed (SIGKILL) at several moments and resumed, finishes its run with
+files that agree with its saved state.
+
+The moments are exact, not timed: the trainer runs in a child whose ``os.replace`` (the last
+step of every atomic write, ``checkers_env.files.write_atomic``) kills the child right after
+its N-th write into the run folder. A run is killed after one write, its resume after
+another, and a last resume must finish the budget.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+ROOT = Path(__file__).resolve().parents[2]
+
+#: The child: ``checkers`` itself, with a write counter that kills it.
+CHILD = """
+import os, signal, sys
+after, folder, written = int(os.environ["KILL_AFTER_WRITE"]), os.environ["KILL_IN"], 0
+real_replace = os.replace
+
+def replace(source, target, *args, **kwargs):
+    global written
+    real_replace(source, target, *args, **kwargs)
+    if os.path.abspath(target).startswith(folder):
+        written += 1
+        if written == after:
+            os.kill(os.getpid(), signal.SIGKILL)
+
+os.replace = replace
+from checkers_evaluation.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def _train(trainer: str, argv: list[str], run: Path, kill_after: int | None) -> int:
+    env = {**os.environ, "KILL_AFTER_WRITE": str(kill_after or 0), "KILL_IN": str(run.resolve())}
+    done = subprocess.run([sys.executable, "-c", CHILD, "train", trainer, *argv], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=300)
+    if kill_after is None:
+        assert done.returncode == 0, done.stderr[-2000:]
+    return done.returncode
+
+
+def _kill_and_resume(trainer: str, tmp_path: Path, options: list[str], kills: tuple[int, int]) -> Path:
+    """Start the run, kill it after write ``kills[0]``; resume it, kill that after its write
+    ``kills[1]``; resume it to the end. Returns the run folder."""
+    runs = tmp_path / "runs"
+    run = runs / trainer / "r"
+    first = [*options, "--runs", str(runs), "--run-name", "r", "--no-progress", "--no-tensorboard", "--eval-games", "0"]
+    assert _train(trainer, first, run, kills[0]) == -signal.SIGKILL, "the run ended before its kill"
+    resume = ["--resume", str(run), "--no-progress", "--no-tensorboard"]
+    assert _train(trainer, resume, run, kills[1]) == -signal.SIGKILL, "the resume ended before its kill"
+    _train(trainer, resume, run, None)
+    return run
+
+
+def _checkpoint(path: Path) -> dict:
+    return torch.load(path, weights_only=True)
+
+
+def _same_tensors(module_state: dict, weights: Path, names: dict[str, str] | None = None) -> bool:
+    from safetensors.torch import load_file
+
+    saved = load_file(weights)
+    for key, value in module_state.items():
+        name = (names or {}).get(key, key)
+        if name in saved and not torch.equal(saved[name], value):
+            return False
+    return True
+
+
+def test_ppo_killed_between_a_snapshot_and_its_checkpoint(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    options = ["--total-timesteps", "1024", "--n-envs", "2", "--n-steps", "128", "--batch-size", "64",
+               "--n-epochs", "1", "--eval-every", "0", "--checkpoint-every", "256", "--net-arch", "8",
+               "--random-until", "0.25", "--greedy-until", "0.5", "--snapshot-every", "256", "--final-eval-games", "0"]
+    # Writes: run.json, then per checkpoint checkpoint.pt, policy, state.json; snapshot 1 is
+    # write 5, before the checkpoint that counts it. The resume's third write is a checkpoint.
+    run = _kill_and_resume("ppo", tmp_path, options, (5, 3))
+    saved = _checkpoint(run / "checkpoint.pt")
+    state = json.loads((run / "state.json").read_text())
+    assert saved["num_timesteps"] == state["timesteps"] >= 1024
+    assert {k: v for k, v in state.items() if k != "final_eval"} == saved["state"]
+    files = sorted(p.name for p in (run / "snapshots").iterdir())
+    assert files == [f"snapshot-{n:04d}.safetensors" for n in range(1, state["snapshots"] + 1)]
+    assert _same_tensors(saved["policy"], run / "policy.safetensors")
+
+
+def test_ppo_resume_drops_the_snapshots_its_checkpoint_does_not_count(tmp_path):
+    from checkers_env import WeightsError
+    from checkers_training.ppo import agree_with_checkpoint, snapshot_path
+
+    for number in (1, 2, 3):
+        snapshot_path(tmp_path, number).parent.mkdir(exist_ok=True)
+        snapshot_path(tmp_path, number).write_bytes(b"weights")
+    agree_with_checkpoint(tmp_path, 2)
+    assert sorted(p.name for p in (tmp_path / "snapshots").iterdir()) == ["snapshot-0001.safetensors",
+                                                                         "snapshot-0002.safetensors"]
+    snapshot_path(tmp_path, 1).unlink()
+    with pytest.raises(WeightsError, match="counts 2 snapshots, but snapshot-0001.safetensors is missing"):
+        agree_with_checkpoint(tmp_path, 2)
+
+
+def test_td_minimax_killed_before_its_first_checkpoint_and_after_a_snapshot(tmp_path):
+    options = ["--games", "6", "--checkpoint-every", "2", "--hidden", "8", "--depth", "1"]
+    # Write 1 is run.json (no checkpoint yet); the resume's write 3 is the snapshot of 2 games.
+    run = _kill_and_resume("td-minimax", tmp_path, options, (1, 3))
+    from safetensors import safe_open
+
+    with safe_open(str(run / "checkpoint.safetensors"), "np") as handle:
+        saved = json.loads(handle.metadata()["training_state"])
+    assert saved["games"] == 6
+    assert json.loads((run / "checkpoint.json").read_text()) == saved
+    snapshots = sorted(int(p.stem.removeprefix("games_")) for p in (run / "snapshots").iterdir())
+    assert snapshots and max(snapshots) <= saved["games"]
+
+
+def _tiny_pdn(path: Path) -> Path:
+    from checkers_env import Rules, make_agent
+    from checkers_env.match import play_game
+
+    games = []
+    for seed in range(6):
+        record = play_game(make_agent("greedy"), make_agent("random", seed=seed), "", Rules(max_plies=60),
+                           np.random.default_rng(seed))
+        games.append(record.to_game().to_pdn())
+    path.write_text("\n\n".join(games) + "\n")
+    return path
+
+
+def test_bc_killed_between_its_checkpoint_and_its_weights(tmp_path):
+    data = _tiny_pdn(tmp_path / "games.pdn")
+    options = ["--data", str(data), "--steps", "6", "--checkpoint-every", "2", "--batch-size", "16", "--hidden", "8"]
+    # Writes: run.json, then checkpoint.pt and weights at each checkpoint.
+    run = _kill_and_resume("bc", tmp_path, options, (2, 2))
+    saved = _checkpoint(run / "checkpoint.pt")
+    assert saved["state"]["step"] == 6
+    linears = [k for k in saved["policy"] if k.endswith("weight")]
+    assert linears  # the weights file holds the same layers under its own names
+    from safetensors.torch import load_file
+
+    weights = load_file(run / "weights.safetensors")
+    assert sorted(torch.cat([t.flatten() for t in weights.values()]).tolist()) == sorted(
+        torch.cat([t.flatten() for t in saved["policy"].values()]).tolist())
+
+
+def test_mcrd_net_killed_between_its_checkpoint_and_its_weights(tmp_path):
+    from checkers_agents.mcrd.data import games_params, generate
+
+    data = tmp_path / "data"
+    generate(data, "interpolated", games_params(4, shard_size=2), seed=1, progress=False)
+    options = ["--data", str(data), "--steps", "6", "--checkpoint-every", "2", "--batch-size", "16"]
+    run = _kill_and_resume("mcrd-net", tmp_path, options, (2, 2))
+    saved = _checkpoint(run / "checkpoint.pt")
+    assert saved["state"]["step"] == 6
+    assert _same_tensors(saved["net"], run / "weights.safetensors")
+
+
+def test_slow_fast_killed_between_its_weights_and_its_checkpoint(tmp_path):
+    options = ["--sets", "2", "--episodes-per-set", "2", "--tactical-games", "4", "--endgame-trees", "4",
+               "--endgame-max-batches", "1", "--max-game-plies", "60", "--no-progress-plies", "30",
+               "--subtree-depth", "2", "--buffer-capacity", "300", "--hidden", "16", "--batch-size", "32"]
+    # Writes: run.json, a checkpoint per episode, then the set's weights and its checkpoint:
+    # write 4 is set 1's weights, before the checkpoint that ends the set.
+    run = _kill_and_resume("slow-fast", tmp_path, options, (4, 3))
+    saved = _checkpoint(run / "checkpoint.pt")
+    assert saved["counters"]["set"] == 2 and saved["counters"]["episode"] == 0
+    assert _same_tensors(saved["slow_net"], run / "weights.safetensors")
+
+
+def test_outcome_net_killed_between_its_generation_files_and_its_checkpoint(tmp_path):
+    options = ["--generations", "2", "--games", "4", "--shard-size", "2", "--depth", "1", "--random-plies", "2",
+               "--egdb", "0", "--hidden", "8", "--batch-size", "32", "--workers", "1", "--epochs", "1"]
+    run = _kill_and_resume("outcome-net", tmp_path, options, (6, 4))
+    saved = _checkpoint(run / "checkpoint.pt")
+    state = json.loads(saved["state"])
+    assert state["generation"] == 2
+    assert _same_tensors(saved["net"], run / "weights.safetensors")
