@@ -498,6 +498,7 @@ def create_app(server: Server | None = None, host: str = "127.0.0.1", **options)
     """
     try:
         from starlette.applications import Starlette
+        from starlette.exceptions import HTTPException
         from starlette.middleware import Middleware
         from starlette.requests import Request
         from starlette.responses import FileResponse, JSONResponse, Response
@@ -525,7 +526,7 @@ def create_app(server: Server | None = None, host: str = "127.0.0.1", **options)
     body_of = json_body
 
     def whole(text: str, what: str) -> int:
-        if not text.isdigit() or len(text) > 6:
+        if not (text.isascii() and text.isdigit()) or len(text) > 6:  # "²".isdigit() too
             raise RequestError(404, f"{what} must be a whole number, got {text!r}")
         return int(text)
 
@@ -605,7 +606,11 @@ def create_app(server: Server | None = None, host: str = "127.0.0.1", **options)
         finally:
             state.pool.close()
 
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(RequestGuard, host=host)])
+    async def http_error(request: Request, error: HTTPException):  # no such path, or not that method
+        return JSONResponse({"error": error.detail}, status_code=error.status_code, headers=error.headers)
+
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(RequestGuard, host=host)],
+                    exception_handlers={HTTPException: http_error})
     app.state.server = state
     return app
 

@@ -29,8 +29,10 @@ MAX_BODY = 16 * 1024
 MAX_NESTING = 16
 #: Methods that change nothing; the others must come from this server's own page (or no page).
 SAFE_METHODS = {"GET", "HEAD", "OPTIONS"}
-#: What a path of the server's machine looks like in a message (``/a/b``, ``C:\\a``, ``~/a``).
-PATH_PATTERN = re.compile(r"(?<![\w.:/])(?:~|[A-Za-z]:)?[/\\][\w.@%+-]+(?:[/\\][\w.@%+ -]*[\w.@%+-])+[/\\]?")
+#: What a path of the server's machine looks like in a message: quoted (``'/a/my b'``,
+#: as ``repr`` shows it), or bare (``/a/b``, ``C:\\a\\b``, ``~/a``) up to a space.
+QUOTED_PATH = re.compile(r"""(['"])(?:~|[A-Za-z]:)?[/\\](?:(?!\1).)*\1""")
+PATH_PATTERN = re.compile(r"(?<![\w.:/])(?:~|[A-Za-z]:)?[/\\][\w.@%+-]+(?:[/\\][\w.@%+-]*)+")
 
 
 class RequestError(Exception):
@@ -44,7 +46,7 @@ class RequestError(Exception):
 def without_paths(message: str) -> str:
     """``message`` with every file path in it replaced by ``<path>``: an answer never tells
     a web page where the server's files are, or which of them exist."""
-    return PATH_PATTERN.sub("<path>", message)
+    return PATH_PATTERN.sub("<path>", QUOTED_PATH.sub(r"\1<path>\1", message))
 
 
 def _split_host(text: str) -> tuple[str, int | None]:
@@ -55,8 +57,8 @@ def _split_host(text: str) -> tuple[str, int | None]:
     """
     text = text.strip().lower()
     if text.startswith("["):
-        name, _, rest = text[1:].partition("]")
-        port = rest[1:] if rest.startswith(":") else ("" if not rest else "x")
+        name, bracket, rest = text[1:].partition("]")
+        port = rest[1:] if rest.startswith(":") else ("" if bracket and not rest else "x")
     else:
         name, _, port = text.partition(":")
     if not name or (port and not port.isdigit()):
@@ -120,10 +122,9 @@ class RequestGuard:
             port = parts.port
         except ValueError:
             return False
-        if parts.scheme not in ("http", "https") or not parts.hostname:
-            return False  # "null", a file: page, a sandboxed frame
-        default = 443 if parts.scheme == "https" else 80
-        return (parts.hostname, port or default) == (host[0], host[1] or default)
+        if parts.scheme != "http" or not parts.hostname:
+            return False  # "null" (a file: page, a sandboxed frame), or another scheme than this server's
+        return (parts.hostname, port or 80) == (host[0], host[1] or 80)
 
     async def __call__(self, scope, receive, send):
         if scope["type"] != "http":
