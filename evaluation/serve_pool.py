@@ -210,7 +210,11 @@ class AgentPool:
         try:
             if worker is None:
                 worker = await asyncio.to_thread(self._start_worker)
-            worker.connection.send(request)
+            try:
+                worker.connection.send(request)
+            except OSError:  # the worker died while idle (killed by Ctrl-C, or by the system)
+                self._drop(worker)
+                raise RequestError(503, "the agent's worker process stopped; ask again") from None
             # Building the agent (and compiling its kernels) is not thinking: a limit of its own.
             answer = await asyncio.to_thread(worker.receive, BUILD_LIMIT)
             if answer == ("started",):

@@ -284,3 +284,15 @@ def test_the_command_refuses_bad_options_before_serving(tmp_path, monkeypatch, c
     assert main(["serve", *args]) == 2
     assert served == [] and capsys.readouterr().err.count("\n") == 1
     assert record.read_text() == ""
+
+
+def test_a_worker_that_died_while_idle_is_replaced():
+    app = serve.create_app(workers=1, think_limit=5.0, egdb=None)
+    with TestClient(app, base_url="http://127.0.0.1") as http:
+        state = http.post("/api/games", json={"black": "greedy", "white": "human"}).json()  # starts the worker
+        for worker in app.state.server.pool._all:
+            worker.process.kill()
+            worker.process.join(5)
+        response = http.post(f"/api/games/{state['id']}/agent")
+        assert response.status_code == 503 and "ask again" in response.json()["error"]
+        assert http.post(f"/api/games/{state['id']}/agent").status_code == 200  # a new worker
