@@ -78,7 +78,8 @@ from checkers_env.match import GameRecord, ballot_openings
 from checkers_env import svg
 from checkers_agents.zoo import zoo_names
 
-from .serve_http import MAX_BODY, RequestError, RequestGuard, json_body, without_paths
+# MAX_BODY is read here too, with the other limits of the page.
+from .serve_http import MAX_BODY, RequestError, RequestGuard, json_body, without_paths  # noqa: F401
 from .serve_pool import SERVE_RULES, THINK_LIMIT, AgentPool
 
 HUMAN = "human"
@@ -523,8 +524,6 @@ def create_app(server: Server | None = None, host: str = "127.0.0.1", **options)
 
         return wrapped
 
-    body_of = json_body
-
     def whole(text: str, what: str) -> int:
         if not (text.isascii() and text.isdigit()) or len(text) > 6:  # "²".isdigit() too
             raise RequestError(404, f"{what} must be a whole number, got {text!r}")
@@ -541,7 +540,7 @@ def create_app(server: Server | None = None, host: str = "127.0.0.1", **options)
         return JSONResponse(await asyncio.to_thread(state.config))
 
     async def new_game(request: Request):
-        session = await state.new_game(await body_of(request))
+        session = await state.new_game(await json_body(request))
         return JSONResponse(state.state(session), status_code=201)
 
     async def get_game(request: Request):
@@ -550,7 +549,7 @@ def create_app(server: Server | None = None, host: str = "127.0.0.1", **options)
     def acting(action):
         async def handler(request: Request):
             session = state.session(request.path_params["game"])
-            body = await body_of(request)
+            body = await json_body(request)
             if session.lock.locked():
                 raise RequestError(409, "this game is busy with another request (an agent is thinking)")
             async with session.lock:
