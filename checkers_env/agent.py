@@ -474,6 +474,9 @@ def _check_source(kind: str, name: str, value: str, parameter: inspect.Parameter
         raise UnknownAgentError(
             f"agent {kind!r}: {name}= is set in Python only (make_agent(spec, {name}=...)), not in a spec string"
         )
+    if not allow_files and isinstance(parameter.annotation, str) and parameter.annotation:
+        # Its module's names could not resolve the annotation: whether it names a file is unknown.
+        raise UnknownAgentError(f"agent {kind!r}: the type of {name}= cannot be read, so this spec may not set it")
     names = _mark(parameter, NamesFile)
     default_none = value.lower() == "none" and parameter.default is None
     if not allow_files and names is not None and not default_none and names.names_a_file(value):

@@ -142,6 +142,20 @@ def test_python_only_parameters_are_never_set_by_a_spec(test_kinds):
     assert str(make_agent("trusting-test", trusted=True)) == "trusting-test"  # a spec cannot carry trust
 
 
+def _unreadable(place: NotImportedAnywhere = "here", level: int = 1):  # noqa: F821 - the point of the test
+    return _Opener(label=str(place), level=level)
+
+
+def test_a_parameter_whose_type_cannot_be_read_is_refused_when_files_are_not_allowed(test_kinds):
+    register_agent("unreadable-test", _unreadable)
+    try:
+        with pytest.raises(UnknownAgentError, match="cannot be read"):
+            make_agent("unreadable-test:place=/etc", allow_files=False)
+        assert make_agent("unreadable-test:place=/etc").label == "/etc"  # trusted: as before
+    finally:
+        agent_kinds().pop("unreadable-test")
+
+
 def test_types_still_convert_values(test_kinds):
     assert make_agent("opener-test:level=3").level == 3
     with pytest.raises(UnknownAgentError, match="not a whole number"):
