@@ -628,6 +628,8 @@ def is_loopback(host: str) -> bool:
 
 def serve_main(args: argparse.Namespace) -> int:
     """``checkers serve``: build the app and run it on uvicorn until Ctrl-C."""
+    import signal
+
     from checkers_evaluation.cli import UsageError
 
     try:
@@ -651,12 +653,17 @@ def serve_main(args: argparse.Namespace) -> int:
         print(f"warning: serving on {args.host}, reachable from other machines; the page has no login")
     print(f"checkers serve: open http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
 
+    interrupted = []
+
     class Uvicorn(uvicorn.Server):
         def handle_exit(self, sig, frame) -> None:
+            interrupted.append(sig)
             server.pool.kill()  # a thinking agent ends now; uvicorn then finishes the requests at once
             super().handle_exit(sig, frame)
 
     config = uvicorn.Config(create_app(server, host=args.host), host=args.host, port=args.port,
                             log_level="warning", timeout_graceful_shutdown=1)
-    Uvicorn(config).run()  # after Ctrl-C, it raises SIGINT again: KeyboardInterrupt, status 130
+    Uvicorn(config).run()  # after Ctrl-C, uvicorn raises SIGINT again: KeyboardInterrupt, status 130
+    if signal.SIGINT in interrupted:  # a uvicorn that does not
+        raise KeyboardInterrupt
     return 0
