@@ -58,8 +58,6 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import csv
-import io
 import ipaddress
 import json
 import math
@@ -80,6 +78,7 @@ from checkers_agents.zoo import zoo_names
 
 # MAX_BODY is read here too, with the other limits of the page.
 from .serve_http import MAX_BODY, RequestError, RequestGuard, json_body, without_paths  # noqa: F401
+from .serve_leagues import LEAGUE_FILES, LeagueViews  # noqa: F401
 from .serve_pool import SERVE_RULES, THINK_LIMIT, AgentPool
 
 HUMAN = "human"
@@ -87,16 +86,6 @@ HUMAN = "human"
 MAX_TEXT = 300
 #: Games kept in memory; past this the least recently used one is dropped.
 MAX_GAMES = 500
-#: The report files of a league folder that the page may fetch (``evaluation/reports.py``).
-LEAGUE_FILES = {
-    "heatmap.png": "image/png",
-    "ratings.png": "image/png",
-    "games.pdn": "text/plain; charset=utf-8",
-    "crosstable.csv": "text/csv; charset=utf-8",
-    "ratings.csv": "text/csv; charset=utf-8",
-    "crosstable.md": "text/markdown; charset=utf-8",
-    "ratings.md": "text/markdown; charset=utf-8",
-}
 #: The page's own files (``evaluation/web``).
 WEB_FILES = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript", "style.css": "text/css"}
 
@@ -144,7 +133,7 @@ def _text(body: dict, name: str, required: bool = True) -> str | None:
     return value.strip()
 
 
-class Server:
+class Server(LeagueViews):
     """The app's state: games, the agent pool, league folders, the endgame database.
 
     Args:
@@ -383,65 +372,6 @@ class Server:
         game.headers.update({"Event": "checkers serve", "Black": session.black, "White": session.white})
         return game.to_pdn()
 
-    # -- leagues
-
-    def league(self, index: int) -> Path:
-        if not 0 <= index < len(self.leagues):
-            raise RequestError(404, f"no league {index} (this server was given {len(self.leagues)})")
-        return self.leagues[index]
-
-    def league_records(self, index: int) -> list[GameRecord]:
-        from checkers_evaluation.league import load_records
-
-        path = self.league(index) / "games.jsonl"
-        changed = path.stat().st_mtime
-        cached = self._league_cache.get(index)
-        if cached is None or cached[0] != changed:
-            cached = (changed, load_records(path))
-            self._league_cache[index] = cached
-        return cached[1]
-
-    def league_summary(self, index: int) -> dict:
-        folder = self.league(index)
-        records = self.league_records(index)
-        return {
-            "index": index,
-            "name": folder.name,
-            "ratings": _read_csv(folder / "ratings.csv"),
-            "crosstable": _read_csv(folder / "crosstable.csv"),
-            "files": [name for name in LEAGUE_FILES if (folder / name).is_file()],
-            "games": [
-                {"index": number, "black": r.black, "white": r.white, "result": r.result, "plies": r.plies,
-                 "opening": r.opening, "termination": r.termination}
-                for number, r in enumerate(records)
-            ],
-        }
-
-    def league_position(self, index: int, number: int, ply: int) -> dict:
-        records = self.league_records(index)
-        if not 0 <= number < len(records):
-            raise RequestError(404, f"no game {number} in league {index} ({len(records)} games)")
-        record = records[number]
-        game = record.to_game()
-        plies = record.plies
-        ply = max(0, min(ply, plies))
-        boards = game.boards
-        last = game.moves[ply - 1] if ply else None
-        return {
-            "index": number, "ply": ply, "plies": plies, "black": record.black, "white": record.white,
-            "result": record.result, "termination": record.termination, "moves": record.moves,
-            "move": None if last is None else str(last), "fen": boards[ply].fen(),
-            "svg": str(svg.board(boards[ply], size=480, last_move=last)),
-        }
-
-    def league_file(self, index: int, name: str) -> tuple[Path, str]:
-        if name not in LEAGUE_FILES:
-            raise RequestError(404, f"{name!r} is not a league report file ({', '.join(LEAGUE_FILES)})")
-        path = self.league(index) / name
-        if not path.is_file():
-            raise RequestError(404, f"league {index} has no {name}")
-        return path, LEAGUE_FILES[name]
-
     def config(self) -> dict:
         from checkers_env import agent_kinds
 
@@ -475,12 +405,6 @@ def _offered_folder(folder: str | Path) -> Path:
         except CheckersError as error:
             raise ValueError(f"--agents-dir {folder}, entry {name!r}: {error}") from None
     return path
-
-
-def _read_csv(path: Path) -> list[dict[str, str]]:
-    if not path.is_file():
-        return []
-    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
 
 
 # -- the ASGI app --------------------------------------------------------------------------
