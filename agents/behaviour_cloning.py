@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checkers_env.agent import BaseAgent
+from checkers_env.agent import BaseAgent, FilePath
 from checkers_env.board import Move
 from checkers_env.env import move_from_hops
 from checkers_env.errors import UnknownAgentError, WeightsError
@@ -64,7 +64,7 @@ class BehaviourCloningAgent(BaseAgent):
 
     kind = "bc"
 
-    def __init__(self, weights: str = "", seed: int | None = None):
+    def __init__(self, weights: FilePath = "", seed: int | None = None):
         super().__init__(seed=seed)
         if not weights:
             raise UnknownAgentError("bc: give weights=PATH (a file written by `checkers train bc`)")

@@ -18,6 +18,7 @@ The database must be built first: ``checkers egdb build --pieces 5`` (about a mi
 from __future__ import annotations
 
 from checkers_agents.alphabeta import AlphaBetaAgent, check_egdb_pieces
+from checkers_env.agent import FilePath
 
 
 class EgdbAgent(AlphaBetaAgent):
@@ -51,7 +52,7 @@ class EgdbAgent(AlphaBetaAgent):
         depth: int | None = None,
         time: float | None = None,
         eval: str = "positional",
-        folder: str | None = None,
+        folder: FilePath | None = None,
         seed: int | None = None,
     ):
         pieces = check_egdb_pieces(self.kind, "pieces", pieces)

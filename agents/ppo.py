@@ -4,9 +4,10 @@ The policy acts one hop at a time in the env's encoding; ``checkers_env.env.move
 turns its hops into a complete move, masked so that it only ever plays legal moves.
 
 Weights: ``weights=PATH.safetensors`` holds the policy's ``state_dict`` (loaded without
-executing code; the zoo uses this) and ``net_arch`` says the hidden layers. A path to an
-SB3 ``.zip`` is also accepted, for a model you trained yourself: such files contain
-pickled Python objects and must only come from trusted sources.
+executing code; the zoo uses this) and ``net_arch`` says the hidden layers. An SB3 ``.zip``
+(a model you trained yourself) contains pickled Python objects, which run code when they are
+loaded: it loads only when the caller says so in Python,
+``make_agent("ppo:weights=model.zip", trusted=True)``; no spec string can say it.
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 import numpy as np
 
 from checkers_env import env_kernels as core
-from checkers_env.agent import BaseAgent
+from checkers_env.agent import BaseAgent, FilePath, PythonOnly
 from checkers_env.env import move_from_hops
 from checkers_env.errors import UnknownAgentError, WeightsError
 from checkers_env.game import Game
@@ -48,14 +49,24 @@ def build_policy(net_arch: str):
     )
 
 
-def load_policy(weights: str, net_arch: str):
-    """The policy stored at ``weights`` (safetensors state dict, or a trusted SB3 zip).
+def load_policy(weights: str, net_arch: str, trusted: bool = False):
+    """The policy stored at ``weights`` (safetensors state dict, or an SB3 zip when
+    ``trusted``).
+
+    Args:
+        trusted: unpickle an SB3 ``.zip`` (it runs whatever code the file holds: only for
+            files you made yourself).
 
     Raises:
-        WeightsError: the file is missing, truncated or corrupt, or holds another network
-            than ``net_arch`` describes.
+        WeightsError: the file is missing, truncated or corrupt, holds another network than
+            ``net_arch`` describes, or is a ``.zip`` without ``trusted``.
     """
     path = Path(weights)
+    if path.suffix == ".zip" and not trusted:
+        raise WeightsError(
+            f"ppo weights file {weights!r} is an SB3 zip, which holds pickled code: load it only if you made it, "
+            "with make_agent(spec, trusted=True), or give the run's policy.safetensors"
+        )
     if not path.is_file():
         raise WeightsError(f"ppo weights file {weights!r} does not exist")
     if path.suffix == ".zip":
@@ -90,23 +101,33 @@ class PPOAgent(BaseAgent):
     Checkers-v0 by ``checkers train ppo``; it plays one hop at a time and only legal ones.
 
     Args:
-        weights: policy weights (``.safetensors`` state dict, or a trusted SB3 ``.zip``).
-            Required (``zoo:ppo`` is the trained agent).
+        weights: policy weights (``.safetensors`` state dict, or an SB3 ``.zip`` with
+            ``trusted``). Required (``zoo:ppo`` is the trained agent).
         net_arch: hidden layer sizes of the policy and value nets, e.g. ``256x256`` (spec strings use commas between parameters).
         deterministic: play the most likely hop (True) or sample from the policy.
         seed: seed for sampling.
+        trusted: Python only (``make_agent(spec, trusted=True)``, never in a spec string):
+            load an SB3 ``.zip``, which unpickles it and so runs any code it holds.
     """
 
     kind = "ppo"
 
-    def __init__(self, weights: str = "", net_arch: str = "256x256", deterministic: bool = True, seed: int | None = None):
+    def __init__(
+        self,
+        weights: FilePath = "",
+        net_arch: str = "256x256",
+        deterministic: bool = True,
+        seed: int | None = None,
+        *,
+        trusted: PythonOnly[bool] = False,
+    ):
         super().__init__(seed=seed)
         if not weights:
             raise UnknownAgentError("ppo: give weights=PATH (or use zoo:ppo)")
         self.weights = weights
         self.net_arch = net_arch
         self.deterministic = deterministic
-        self.policy = load_policy(weights, net_arch)
+        self.policy = load_policy(weights, net_arch, trusted=trusted)  # not kept: a spec cannot carry trust
 
     @classmethod
     def from_policy(cls, policy, deterministic: bool = True, seed: int | None = None) -> PPOAgent:

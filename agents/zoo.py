@@ -24,19 +24,23 @@ A card::
 calibration against the endgame database, strength at fixed depths), each with its command.
 
 The zoo folder is ``$CHECKERS_ZOO`` when set, else the installed package ``checkers_zoo``
-(the repository's ``zoo/`` folder, shipped in the wheel as package data).
+(the repository's ``zoo/`` folder, shipped in the wheel as package data). Python code may
+offer more folders of entries laid out the same way (``zoo_agent(..., agents_dirs=[DIR])``,
+``checkers serve --agents-dir DIR``): ``zoo:NAME`` then looks in the zoo first and then in
+each folder in turn. An entry's name is a plain folder name (letters, digits, ``.``, ``_``,
+``-``; no ``/``, no ``..``), whoever wrote the spec.
 """
 
 from __future__ import annotations
 
+import inspect
 import json
 import os
+import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
-import inspect
-
-from checkers_env.agent import Agent, agent_parameters, make_agent
+from checkers_env.agent import Agent, PythonOnly, agent_parameters, make_agent
 from checkers_env.errors import UnknownAgentError, WeightsError
 
 REQUIRED_FIELDS = {"name": str, "kind": str, "params": dict, "description": str, "commit": str, "date": str}
@@ -52,10 +56,32 @@ def zoo_dir() -> Path:
     return Path(checkers_zoo.__file__).resolve().parent
 
 
-def zoo_names() -> list[str]:
-    """Names of the zoo entries (folders with a card)."""
-    root = zoo_dir()
-    return sorted(p.parent.name for p in root.glob("*/card.json")) if root.exists() else []
+def zoo_names(agents_dirs: Iterable[str | Path] = ()) -> list[str]:
+    """Names of the zoo entries (folders with a card), and of those in ``agents_dirs``."""
+    names = set()
+    for root in (zoo_dir(), *map(Path, agents_dirs)):
+        if root.is_dir():
+            names.update(p.parent.name for p in root.glob("*/card.json") if ENTRY_NAME.match(p.parent.name))
+    return sorted(names)
+
+
+#: A zoo entry's name: a plain folder name, so that ``zoo:NAME`` never leaves its folder.
+ENTRY_NAME = re.compile(r"(?!.*\.\.)[A-Za-z0-9][A-Za-z0-9._-]*\Z")
+
+
+def check_entry_name(name: Any) -> str:
+    """``name`` when it is a plain entry name.
+
+    Raises:
+        UnknownAgentError: anything else (a path, ``..``, an empty name); the message does
+            not repeat it.
+    """
+    if not isinstance(name, str) or not ENTRY_NAME.match(name):
+        raise UnknownAgentError(
+            "a zoo entry is named by a plain name (letters, digits, '.', '_' and '-'; no '/' or '..'), "
+            "like 'zoo:td-minimax'"
+        )
+    return name
 
 
 def validate_card(card: Any, folder: Path | None = None) -> list[str]:
@@ -74,33 +100,44 @@ def validate_card(card: Any, folder: Path | None = None) -> list[str]:
     unknown = set(card) - set(REQUIRED_FIELDS) - set(OPTIONAL_FIELDS)
     if unknown:
         problems.append(f"unknown fields {sorted(unknown)}")
-    if folder is not None and isinstance(card.get("weights"), str) and not (folder / card["weights"]).is_file():
-        problems.append(f"weights file {card['weights']!r} is missing from {folder}")
+    if folder is not None and isinstance(card.get("weights"), str) and not _weights_inside(folder, card["weights"]):
+        problems.append(f"weights file {card['weights']!r} is missing from the entry's folder")
     return problems
 
 
-def load_card(name: str) -> tuple[dict, Path]:
-    """The card of zoo entry ``name`` and its folder.
+def _weights_inside(folder: Path, weights: str) -> bool:
+    """Whether the card's weights file is a file inside the entry's folder."""
+    path = (folder / weights).resolve()
+    return path.is_file() and path.is_relative_to(folder.resolve())
+
+
+def load_card(name: str, agents_dirs: Iterable[str | Path] = ()) -> tuple[dict, Path]:
+    """The card of zoo entry ``name`` and its folder: the zoo's, else the first of
+    ``agents_dirs`` that has it. Messages name the entry, not the folder's path.
 
     Raises:
-        UnknownAgentError: no such entry, or its card is missing, corrupt or invalid.
+        UnknownAgentError: a name that is not a plain name, no such entry, or its card is
+            corrupt or invalid.
         WeightsError: the card names a weights file that is not in the entry's folder (a
             corrupt or mismatched one is reported by the kind's loader, also as ``WeightsError``).
     """
-    folder = zoo_dir() / name
-    path = folder / "card.json"
-    if not path.is_file():
-        known = ", ".join(zoo_names()) or "none"
-        raise UnknownAgentError(f"no zoo entry {name!r} (no {path}); zoo entries: {known}")
+    check_entry_name(name)
+    agents_dirs = list(agents_dirs)
+    folder = next(
+        (root / name for root in (zoo_dir(), *map(Path, agents_dirs)) if (root / name / "card.json").is_file()), None
+    )
+    if folder is None:
+        known = ", ".join(zoo_names(agents_dirs)) or "none"
+        raise UnknownAgentError(f"no zoo entry {name!r}; zoo entries: {known}")
     try:
-        card = json.loads(path.read_text())
-    except json.JSONDecodeError as error:
-        raise UnknownAgentError(f"zoo card {path} is not valid JSON: {error}") from None
-    if isinstance(card, dict) and isinstance(card.get("weights"), str) and not (folder / card["weights"]).is_file():
-        raise WeightsError(f"zoo entry {name!r}: weights file {str(folder / card['weights'])!r} does not exist")
+        card = json.loads((folder / "card.json").read_text(encoding="utf-8"))
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise UnknownAgentError(f"zoo entry {name!r}: its card.json is not valid JSON: {error}") from None
+    if isinstance(card, dict) and isinstance(card.get("weights"), str) and not _weights_inside(folder, card["weights"]):
+        raise WeightsError(f"zoo entry {name!r}: weights file {card['weights']!r} does not exist in the entry's folder")
     problems = validate_card(card, folder)
     if problems:
-        raise UnknownAgentError(f"zoo card {path} is invalid: " + "; ".join(problems))
+        raise UnknownAgentError(f"zoo entry {name!r}: its card.json is invalid: " + "; ".join(problems))
     return card, folder
 
 
@@ -111,8 +148,11 @@ def zoo_agent(name: str, **overrides) -> Agent:
 
     Args:
         name: the zoo entry (a folder of ``zoo/``).
+        overrides: parameters of the card's kind that replace the card's; and, from
+            Python only, ``agents_dirs``: more folders of entries, searched after the zoo.
     """
-    card, folder = load_card(name)
+    agents_dirs = overrides.pop("agents_dirs", ())
+    card, folder = load_card(name, agents_dirs)
     params = dict(card["params"])
     if "weights" in card:
         params["weights"] = str(folder / card["weights"])
@@ -129,11 +169,16 @@ def zoo_agent(name: str, **overrides) -> Agent:
     return agent
 
 
-def _parameters_for(raw: dict[str, str]) -> dict[str, inspect.Parameter]:
-    """The parameters a ``zoo:NAME`` spec may set: the name and those of the card's kind."""
-    card, _ = load_card(raw.get("name", ""))
-    parameters = {"name": inspect.Parameter("name", inspect.Parameter.POSITIONAL_OR_KEYWORD)}
-    parameters.update((k, p) for k, p in agent_parameters(card["kind"]).items() if k != "weights")
+def _parameters_for(raw: dict[str, str], overrides: dict[str, Any]) -> dict[str, inspect.Parameter]:
+    """The parameters a ``zoo:NAME`` spec may set: the name and those of the card's kind
+    (``agents_dirs``, Python's only, says where else to look)."""
+    card, _ = load_card(raw.get("name", ""), overrides.get("agents_dirs", ()))
+    keyword = inspect.Parameter.KEYWORD_ONLY
+    parameters = {
+        "name": inspect.Parameter("name", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
+        "agents_dirs": inspect.Parameter("agents_dirs", keyword, default=(), annotation=PythonOnly[tuple]),
+    }
+    parameters.update((k, p) for k, p in agent_parameters(card["kind"]).items() if k not in ("weights", *parameters))
     return parameters
 
 

@@ -14,14 +14,23 @@ Kinds register through the entry-point group ``checkers_env.agents`` (the ``agen
 package declares its kinds in ``pyproject.toml``; any installed package may add more),
 loaded on first use, so the core never imports an agent package. The core itself ships
 ``random`` and ``greedy``, whose numba choosers the vector env also runs.
+
+Parameters declare what they hold through their annotations: a parameter of type
+``FilePath`` (or ``file_path_or("untrained", ...)``) names a file or folder, and
+``make_agent(spec, allow_files=False)`` refuses a spec that sets one (a spec that came from
+someone else, such as a web page), before anything is opened; a parameter of type
+``PythonOnly[...]`` (``trusted=True``: unpickle a file) is set by a Python keyword only,
+never by a spec string.
 """
 
 from __future__ import annotations
 
 import functools
 import inspect
+import typing
+from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Any, Callable, Protocol, runtime_checkable
+from typing import Annotated, Any, Callable, Protocol, runtime_checkable
 
 import numpy as np
 
@@ -177,6 +186,72 @@ class GreedyAgent(_NumbaChooserAgent):
     opponent_kind = OPPONENT_GREEDY
 
 
+# -- parameter types ----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class NamesFile:
+    """The mark of a parameter whose value names a file or folder (``weights=``,
+    ``egdb_folder=``): ``make_agent(spec, allow_files=False)`` refuses it.
+
+    Attributes:
+        words: values that name no file (``untrained``, ``zoo``): allowed everywhere.
+        prefixes: beginnings of values that name no file (``zoo:`` for a zoo entry).
+    """
+
+    words: tuple[str, ...] = ()
+    prefixes: tuple[str, ...] = ()
+
+    def names_a_file(self, value: Any) -> bool:
+        """Whether ``value`` is a path rather than one of the words."""
+        text = str(value)
+        return text not in self.words and not (self.prefixes and text.startswith(self.prefixes))
+
+
+@dataclass(frozen=True)
+class SetInPython:
+    """The mark of a parameter that only a Python keyword sets (``trusted=True``), never a
+    spec string, whoever wrote it."""
+
+
+#: A parameter that names a file or folder.
+FilePath = Annotated[str, NamesFile()]
+
+
+def file_path_or(*words: str, prefixes: tuple[str, ...] = ()) -> Any:
+    """The type of a parameter that names a file or folder or is one of ``words`` (or starts
+    with one of ``prefixes``): ``weights: file_path_or("zoo", "untrained") | None``."""
+    return Annotated[str, NamesFile(tuple(words), tuple(prefixes))]
+
+
+class PythonOnly:
+    """``PythonOnly[bool]``: the type of a parameter set by a Python keyword only."""
+
+    def __class_getitem__(cls, kind: Any) -> Any:
+        return Annotated[kind, SetInPython()]
+
+
+def _marks(annotation: Any) -> list[Any]:
+    """The ``Annotated`` marks of an annotation, looking inside ``X | None``."""
+    if typing.get_origin(annotation) is Annotated:
+        return list(annotation.__metadata__)
+    return [mark for arg in typing.get_args(annotation) for mark in _marks(arg)]
+
+
+def _mark(parameter: inspect.Parameter, kind: type) -> Any:
+    return next((mark for mark in _marks(parameter.annotation) if isinstance(mark, kind)), None)
+
+
+def _base_type(annotation: Any) -> type | None:
+    """``int`` for ``int | None`` or ``Annotated[int, ...]``; None when it is not one type."""
+    if typing.get_origin(annotation) is Annotated:
+        return _base_type(annotation.__origin__)
+    if isinstance(annotation, type):
+        return annotation
+    args = [arg for arg in typing.get_args(annotation) if arg is not type(None)]
+    return _base_type(args[0]) if len(args) == 1 else None
+
+
 # -- registry -------------------------------------------------------------------------------
 
 _BUILTIN: dict[str, Callable[..., Agent]] = {"random": RandomAgent, "greedy": GreedyAgent}
@@ -222,9 +297,12 @@ def _factory_target(factory):
 
 
 def agent_parameters(kind: str) -> dict[str, inspect.Parameter]:
-    """The parameters (with defaults) that a kind accepts."""
-    factory = _lookup(kind)
-    return dict(inspect.signature(_factory_target(factory)).parameters)
+    """The parameters (with defaults and their annotations evaluated) that a kind accepts."""
+    target = _factory_target(_lookup(kind))
+    try:
+        return dict(inspect.signature(target, eval_str=True).parameters)
+    except (NameError, TypeError, SyntaxError):  # an annotation that names what its module does not import
+        return dict(inspect.signature(target).parameters)
 
 
 def agent_doc(kind: str) -> str:
@@ -276,6 +354,8 @@ def _lookup(kind: str):
 def _convert(kind: str, name: str, raw: str, parameter: inspect.Parameter):
     default = parameter.default
     target = type(default) if default is not inspect.Parameter.empty and default is not None else None
+    if target is None and not isinstance(parameter.annotation, str):
+        target = _base_type(parameter.annotation)
     annotation = parameter.annotation if isinstance(parameter.annotation, str) else ""
     if raw.lower() == "none" and default is None:
         return None
@@ -309,36 +389,29 @@ def _type_words(target: type | None, annotation: str, default: Any) -> str:
     return words + " (or none)" if default is None else words
 
 
-def make_agent(spec: str | Agent, **overrides) -> Agent:
+def make_agent(spec: str | Agent, *, allow_files: bool = True, **overrides) -> Agent:
     """Build an agent from its spec string (an ``Agent`` passes through unchanged).
 
     Args:
         spec: ``kind:key=value,...``, e.g. ``alphabeta:depth=6`` or ``zoo:td-minimax``.
-        overrides: parameters that take precedence over the spec's (e.g. ``seed``).
+        allow_files: whether the spec may set a parameter that names a file or folder
+            (declared ``FilePath``, like ``weights=`` or ``egdb_folder=``). Pass False for a
+            spec that someone else wrote (a web request): such a spec is refused before
+            anything is opened, and may use kinds, zoo entries and plain values only.
+        overrides: parameters that take precedence over the spec's (e.g. ``seed``; those
+            the kind does not take are ignored). They are Python's, so they may name files
+            and set ``PythonOnly`` parameters such as ``trusted=True``.
 
     Raises:
         UnknownAgentError: unknown kind or parameter (the message lists the valid ones),
-            or a value of the wrong type.
+            a value of the wrong type, a file named where files are not allowed, or a
+            ``PythonOnly`` parameter set by the spec.
     """
     if not isinstance(spec, str):
         if isinstance(spec, Agent):
             return spec
         raise UnknownAgentError(f"expected an agent spec string or an Agent, got {type(spec).__name__}")
-    kind, raw = parse_spec(spec)
-    factory = _lookup(kind)
-    # A factory may decide its parameters from the spec (the zoo: those of the card's kind).
-    resolver = getattr(_factory_target(factory), "parameters_for", None)
-    parameters = resolver(raw) if resolver is not None else agent_parameters(kind)
-    accepts_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
-    params: dict[str, Any] = {}
-    for name, value in raw.items():
-        if name not in parameters and not accepts_any:
-            valid = ", ".join(n for n, p in parameters.items() if p.kind is not inspect.Parameter.VAR_KEYWORD)
-            raise UnknownAgentError(f"agent {kind!r} has no parameter {name!r}; its parameters: {valid or 'none'}")
-        params[name] = _convert(kind, name, value, parameters[name]) if name in parameters else value
-    for name, value in overrides.items():
-        if name in parameters or accepts_any:
-            params[name] = value
+    kind, factory, params = _resolve(spec, allow_files, overrides)
     try:
         return factory(**params)
     except ModuleNotFoundError as error:
@@ -349,6 +422,71 @@ def make_agent(spec: str | Agent, **overrides) -> Agent:
         raise UnknownAgentError(f"agent spec {spec!r}: {error}") from error
 
 
+def check_spec(spec: str, *, allow_files: bool = False, **overrides) -> str:
+    """Check a spec as ``make_agent`` would (kind, parameter names and types, files) without
+    building the agent, and return it tidied (``"alphabeta: depth = 2 "`` ->
+    ``alphabeta:depth=2``). Opens no file the spec names; a zoo entry's card is read.
+
+    Args:
+        spec, allow_files, overrides: as for ``make_agent`` (files are refused by default).
+
+    Raises:
+        UnknownAgentError: as ``make_agent`` does before it builds.
+    """
+    if not isinstance(spec, str):
+        raise UnknownAgentError(f"expected an agent spec string, got {type(spec).__name__}")
+    kind, raw = parse_spec(spec)
+    _resolve(spec, allow_files, overrides)
+    items = [raw.pop("name")] if kind == "zoo" else []
+    items += [f"{key}={value}" for key, value in raw.items()]
+    return kind + (":" + ",".join(items) if items else "")
+
+
+def _resolve(spec: str, allow_files: bool, overrides: dict[str, Any]) -> tuple[str, Callable[..., Agent], dict]:
+    """The kind, factory and converted parameters of ``spec`` (see ``make_agent``)."""
+    kind, raw = parse_spec(spec)
+    factory = _lookup(kind)
+    # A factory may decide its parameters from the spec (the zoo: those of the card's kind).
+    resolver = getattr(_factory_target(factory), "parameters_for", None)
+    parameters = resolver(raw, overrides) if resolver is not None else agent_parameters(kind)
+    accepts_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in parameters.values())
+    params: dict[str, Any] = {}
+    for name, value in raw.items():
+        if name not in parameters and not accepts_any:
+            valid = ", ".join(n for n, p in parameters.items() if p.kind is not inspect.Parameter.VAR_KEYWORD)
+            raise UnknownAgentError(f"agent {kind!r} has no parameter {name!r}; its parameters: {valid or 'none'}")
+        parameter = parameters.get(name)
+        if parameter is not None:
+            _check_source(kind, name, value, parameter, allow_files)
+            params[name] = _convert(kind, name, value, parameter)
+        else:
+            params[name] = value
+    for name, value in overrides.items():
+        if name in parameters or accepts_any:
+            params[name] = value
+    return kind, factory, params
+
+
+def _check_source(kind: str, name: str, value: str, parameter: inspect.Parameter, allow_files: bool) -> None:
+    """Refuse what a spec string may not set: a ``PythonOnly`` parameter, ever; a file or
+    folder, when files are not allowed (the value is not repeated: it may be a secret path)."""
+    if _mark(parameter, SetInPython) is not None:
+        raise UnknownAgentError(
+            f"agent {kind!r}: {name}= is set in Python only (make_agent(spec, {name}=...)), not in a spec string"
+        )
+    if not allow_files and isinstance(parameter.annotation, str) and parameter.annotation:
+        # Its module's names could not resolve the annotation: whether it names a file is unknown.
+        raise UnknownAgentError(f"agent {kind!r}: the type of {name}= cannot be read, so this spec may not set it")
+    names = _mark(parameter, NamesFile)
+    default_none = value.lower() == "none" and parameter.default is None
+    if not allow_files and names is not None and not default_none and names.names_a_file(value):
+        words = [*names.words, *(prefix + "NAME" for prefix in names.prefixes)]
+        allowed = f"; allowed here: {', '.join(words)}" if words else ""
+        raise UnknownAgentError(
+            f"agent {kind!r}: {name}= names a file or folder, and this spec may not name files{allowed}"
+        )
+
+
 __all__ = [
     "Agent",
     "BaseAgent",
@@ -356,8 +494,14 @@ __all__ = [
     "RandomAgent",
     "UnknownAgentError",
     "agent_kinds",
+    "FilePath",
+    "NamesFile",
+    "PythonOnly",
+    "SetInPython",
     "agent_parameters",
     "as_game",
+    "check_spec",
+    "file_path_or",
     "make_agent",
     "parse_spec",
     "register_agent",

@@ -449,10 +449,18 @@ def _add_serve(subparsers) -> None:
         description="Start a local web app (needs the serve extra: pip install 'checkers-suite[serve]') "
         "with three tabs: Play (any agent, either colour, from a ballot opening or a FEN, moves by "
         "clicking), Watch (two agents play each other) and League (ratings, crosstable, heatmap and "
-        "replays of a league's games). It binds to 127.0.0.1 unless --host says otherwise.",
+        "replays of a league's games). It binds to 127.0.0.1 unless --host says otherwise. Requests "
+        "may name agents, zoo entries and plain values only, never a file (SECURITY.md).",
     )
+
+    def port(text: str) -> int:
+        value = whole_number(0)(text)
+        if value > 65535:
+            raise argparse.ArgumentTypeError(f"must be a port from 0 to 65535, got {text!r}")
+        return value
+
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
-    parser.add_argument("--port", type=whole_number(0), default=8000, help="port (default 8000)")
+    parser.add_argument("--port", type=port, default=8000, help="port, 0 to 65535 (default 8000)")
     parser.add_argument(
         "--league", action="append", metavar="DIR",
         help="a league output folder (checkers league --out DIR) for the League tab; repeat for several",
@@ -467,6 +475,11 @@ def _add_serve(subparsers) -> None:
                         help="append every finished game to DIR/games.jsonl (the league's format)")
     parser.add_argument("--egdb-folder", metavar="DIR",
                         help="endgame database folder (default: the cache folder's, when one is built)")
+    parser.add_argument(
+        "--agents-dir", action="append", metavar="DIR",
+        help="a folder of agents to offer the page, laid out as the zoo (DIR/NAME/card.json beside its weights); "
+        "the page names one zoo:NAME (the zoo's own entries first). Requests can name no other file; repeat for several",
+    )
     parser.set_defaults(handler=_lazy("checkers_evaluation.serve", "serve_main"))
 
 

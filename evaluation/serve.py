@@ -9,22 +9,33 @@ A local web app (Starlette on uvicorn, the ``serve`` extra) with three tabs:
 - **League**: a league's output folder (``--league DIR``): ratings, heatmap, crosstable,
   and any game replayed move by move.
 
-Safety, by design:
+Safety, by design (``SECURITY.md`` has the threat model: a local, single-user server that
+every web page its user visits can send requests to):
 
-- It binds to 127.0.0.1 unless told otherwise.
-- Every request is validated: agent specs through ``make_agent`` (and a ``time=`` above
-  the thinking limit is refused), FEN and moves through the parsers, request bodies and
-  strings have size limits, and games in memory are capped (the oldest is dropped).
-- The client never names a file: league folders are the ones given on the command line,
-  chosen by index, and only the report's own file names are served from them.
-- Agents think in worker processes (``AgentPool``), so a numba search cannot hold up the
-  server; a move that takes longer than ``think_limit`` seconds stops its worker (a new
-  one replaces it) and the request fails with 504. Any error inside one game fails that
+- It binds to 127.0.0.1 unless told otherwise, and answers only requests addressed to
+  ``localhost`` or its own address (421 otherwise: DNS rebinding), takes JSON bodies only
+  (415 otherwise), and refuses a POST from another site's page (403). ``serve_http``.
+- A request never names a file, and nothing it sends is unpickled: agent specs may use
+  kinds, zoo entries and plain values only; a parameter that names a file or folder
+  (``weights=``, ``egdb_folder=``, ``guide=`` with a path: declared so by the kind) is 422
+  before anything is opened. Folders of agents that the person who started the server
+  offers (``--agents-dir DIR``: ``DIR/NAME/card.json`` and its weights, as in the zoo) are
+  named ``zoo:NAME``, looked up after the zoo's own entries. League folders are the ones
+  given on the command line, chosen by index, and only the report's own file names are
+  served from them. Error messages show no path of the server's machine.
+- Specs are checked by type on the server (no file opened); agents are built and think in
+  worker processes (``serve_pool``), so nothing a spec does can hold up the server; a move
+  that takes longer than ``think_limit`` seconds stops its worker (a new one replaces it)
+  and the request fails with 504; a ``time=`` above the limit is refused. FEN and moves go
+  through the parsers, request bodies and strings have size and nesting limits, and games
+  in memory are capped (the oldest is dropped). Any error inside one game fails that
   request only; games are independent (each has its own lock and record).
 - With ``record``, every finished game is appended to a ``games.jsonl`` as one whole line
-  (the league's format), so the League tab can open the folder.
+  (the league's format), once, so the League tab can open the folder.
+- Ctrl-C kills the workers at once and stops the server (status 130), even mid-move.
 
-The HTTP API (JSON; errors are ``{"error": message}`` with status 400, 404, 409, 413, 422 or 504):
+The HTTP API (JSON; errors are ``{"error": message}`` with status 400, 403, 404, 409, 413,
+415, 421, 422, 503 or 504):
 
 =======  ===============================  ===================================================
 method   path                              what
@@ -47,252 +58,36 @@ from __future__ import annotations
 
 import argparse
 import asyncio
-import csv
-import io
 import ipaddress
 import json
 import math
-import multiprocessing
 import secrets
 import threading
-import time
 from collections import OrderedDict
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from checkers_env import Board, Game, Rules, make_agent
-from checkers_env.agent import parse_spec
+from checkers_env import Board, Game
+from checkers_env.agent import check_spec, parse_spec
 from checkers_env.errors import CheckersError
 from checkers_env.match import GameRecord, ballot_openings
 from checkers_env import svg
+from checkers_agents.zoo import zoo_names
+
+# MAX_BODY is read here too, with the other limits of the page.
+from .serve_http import MAX_BODY, RequestError, RequestGuard, json_body, without_paths  # noqa: F401
+from .serve_leagues import LEAGUE_FILES, LeagueViews  # noqa: F401
+from .serve_pool import SERVE_RULES, THINK_LIMIT, AgentPool
 
 HUMAN = "human"
-#: Largest request body accepted, in bytes.
-MAX_BODY = 16 * 1024
 #: Longest agent spec, FEN or move text accepted, in characters.
 MAX_TEXT = 300
 #: Games kept in memory; past this the least recently used one is dropped.
 MAX_GAMES = 500
-#: Default limit on one agent move, in seconds.
-THINK_LIMIT = 10.0
-#: The draw rules of served games: the usual ones, so every game ends.
-SERVE_RULES = Rules()
-#: The report files of a league folder that the page may fetch (``evaluation/reports.py``).
-LEAGUE_FILES = {
-    "heatmap.png": "image/png",
-    "ratings.png": "image/png",
-    "games.pdn": "text/plain; charset=utf-8",
-    "crosstable.csv": "text/csv; charset=utf-8",
-    "ratings.csv": "text/csv; charset=utf-8",
-    "crosstable.md": "text/markdown; charset=utf-8",
-    "ratings.md": "text/markdown; charset=utf-8",
-}
 #: The page's own files (``evaluation/web``).
 WEB_FILES = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript", "style.css": "text/css"}
-
-
-class RequestError(Exception):
-    """A request that cannot be served: its HTTP status and a message naming what was wrong."""
-
-    def __init__(self, status: int, message: str):
-        super().__init__(message)
-        self.status = status
-
-
-# -- agents in worker processes ----------------------------------------------------------------
-
-
-def _search_info(agent: Any) -> dict[str, Any]:
-    """What the agent's last search reports, as JSON: depth, value, nodes and best moves of
-    an alpha-beta search; per-move win rates and playouts of MCRD; nothing for the others."""
-    result = getattr(agent, "last_search", None)
-    if result is None:
-        return {}
-    if isinstance(result, dict):
-        return {k: _plain(v) for k, v in result.items() if isinstance(_plain(v), (int, float, str))}
-    info: dict[str, Any] = {}
-    for name in ("depth", "value", "nodes", "seconds", "backend"):
-        value = getattr(result, name, None)
-        if value is not None:
-            info[name] = _plain(value)
-    best = getattr(result, "best_moves", None)
-    if best:
-        info["best_moves"] = [str(move) for move in best]
-    pv = getattr(result, "pv", None)
-    if pv:
-        info["pv"] = [str(move) for move in pv]
-    moves, rates = getattr(result, "moves", None), getattr(result, "rates", None)
-    if moves is not None and rates is not None:
-        playouts = getattr(result, "playouts", [0] * len(moves))
-        info["win_rates"] = [
-            {"move": str(move), "rate": round(float(rate), 4), "playouts": int(count)}
-            for move, rate, count in zip(moves, rates, playouts)
-        ]
-    return info
-
-
-def _plain(value: Any) -> Any:
-    """A JSON-ready number (numpy scalars become Python ones; inf and nan become text)."""
-    if hasattr(value, "item"):
-        value = value.item()
-    if isinstance(value, float):
-        return round(value, 4) if math.isfinite(value) else str(value)
-    return value
-
-
-#: A position with one legal move, which ends the game: a new agent plays it once, so that
-#: loading its kernels (numba's compile, on a cold cache) is not counted as thinking.
-WARM_UP_FEN = "B:W14:B9"
-#: Seconds a worker may take to start, or to build and warm up an agent, before giving up.
-BUILD_LIMIT = 180.0
-
-
-def _agent_worker(connection) -> None:
-    """A worker process: answer each ``(spec, seed, start FEN, moves)`` with ``("started",)``
-    once the agent is built and warm, then the move, its thinking time and its search's
-    report; errors are answered, not raised."""
-    import signal
-
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the server's Ctrl-C stops it, through the pool
-    agents: OrderedDict[str, Any] = OrderedDict()  # built agents by spec: zoo weights load once
-    connection.send(("ready",))
-    while True:
-        try:
-            spec, seed, start, moves = connection.recv()
-        except (EOFError, OSError):
-            return
-        try:
-            agent = agents.pop(spec, None)
-            if agent is None:
-                agent = make_agent(spec)
-                agent.select_move(Game(start=Board.from_fen(WARM_UP_FEN), rules=SERVE_RULES))
-            agents[spec] = agent
-            while len(agents) > 8:
-                agents.popitem(last=False)
-            agent.reset(seed=seed)
-            game = Game(start=Board.from_fen(start), rules=SERVE_RULES, moves=moves)
-            connection.send(("started",))
-            began = time.perf_counter()
-            move = agent.select_move(game)
-            seconds = time.perf_counter() - began
-            connection.send(("move", str(move), seconds, _search_info(agent)))
-        except Exception as error:  # reported to the request that asked
-            connection.send(("error", f"{type(error).__name__}: {error}"))
-
-
-class _Worker:
-    def __init__(self, context):
-        self.connection, child = context.Pipe()
-        self.process = context.Process(target=_agent_worker, args=(child,), daemon=True)
-        self.process.start()
-        child.close()
-        self.ready = False
-
-    def receive(self, limit: float) -> tuple | None:
-        """The worker's next answer, or None after ``limit`` seconds or if it died."""
-        deadline = time.monotonic() + limit
-        while True:
-            left = deadline - time.monotonic()
-            if left <= 0:
-                return None
-            if self.connection.poll(min(left, 0.2)):
-                try:
-                    return self.connection.recv()
-                except (EOFError, OSError):
-                    return None
-            if not self.process.is_alive():
-                return None
-
-    def stop(self) -> None:
-        if self.process.is_alive():
-            self.process.kill()
-        self.process.join(2)
-        self.connection.close()
-
-
-class AgentPool:
-    """Worker processes that think for the agents, one move at a time each.
-
-    Args:
-        workers: how many moves can be thought about at once.
-        think_limit: seconds one move may take; past it the worker is stopped and replaced.
-            Starting a worker and building an agent (its first move in a worker plays the
-            one move of ``WARM_UP_FEN`` first, so that loading its kernels is done) have
-            their own limit, ``BUILD_LIMIT``.
-    """
-
-    def __init__(self, workers: int = 2, think_limit: float = THINK_LIMIT):
-        if workers < 1:
-            raise ValueError(f"workers must be at least 1, got {workers}")
-        self.think_limit = think_limit
-        self._context = multiprocessing.get_context("spawn")  # numba's threads do not survive fork
-        self._size = workers
-        self._idle: asyncio.Queue | None = None
-        self._all: list[_Worker] = []
-        self._lock = threading.Lock()
-
-    async def _take(self) -> _Worker | None:
-        if self._idle is None:
-            self._idle = asyncio.Queue()
-            for _ in range(self._size):
-                self._idle.put_nowait(None)  # a slot; its worker starts on first use
-        return await self._idle.get()
-
-    def _start_worker(self) -> _Worker:
-        worker = _Worker(self._context)
-        with self._lock:
-            self._all.append(worker)
-        answer = worker.receive(BUILD_LIMIT)  # importing the suite; not counted as thinking
-        if answer != ("ready",):
-            self._drop(worker)
-            raise RequestError(500, "an agent worker process failed to start")
-        return worker
-
-    def _drop(self, worker: _Worker) -> None:
-        worker.stop()
-        with self._lock:
-            if worker in self._all:
-                self._all.remove(worker)
-
-    async def select_move(self, spec: str, seed: int, start_fen: str, moves: list[str]) -> tuple[str, float, dict]:
-        """The move of ``spec`` in the game ``start_fen`` + ``moves``: (PDN, seconds, search report).
-
-        Raises:
-            RequestError: 504 when it took longer than ``think_limit`` (its worker is
-                stopped), 422 when the agent failed.
-        """
-        worker = await self._take()
-        keep: _Worker | None = None
-        try:
-            if worker is None:
-                worker = await asyncio.to_thread(self._start_worker)
-            worker.connection.send((spec, seed, start_fen, moves))
-            # Building the agent (and compiling its kernels) is not thinking: a limit of its own.
-            answer = await asyncio.to_thread(worker.receive, BUILD_LIMIT)
-            if answer == ("started",):
-                answer = await asyncio.to_thread(worker.receive, self.think_limit)
-            if answer is None:
-                self._drop(worker)
-                raise RequestError(
-                    504, f"the agent {spec!r} thought for more than the limit of {self.think_limit:g} s "
-                    "and was stopped (ask for less time or depth)"
-                )
-            keep = worker
-            if answer[0] == "error":
-                raise RequestError(422, f"the agent {spec!r} failed: {answer[1]}")
-            _, move, seconds, info = answer
-            return move, seconds, info
-        finally:
-            self._idle.put_nowait(keep)
-
-    def close(self) -> None:
-        """Stop every worker."""
-        with self._lock:
-            workers, self._all = list(self._all), []
-        for worker in workers:
-            worker.stop()
 
 
 # -- games -------------------------------------------------------------------------------
@@ -338,7 +133,7 @@ def _text(body: dict, name: str, required: bool = True) -> str | None:
     return value.strip()
 
 
-class Server:
+class Server(LeagueViews):
     """The app's state: games, the agent pool, league folders, the endgame database.
 
     Args:
@@ -347,6 +142,12 @@ class Server:
         record: a folder; every finished game is appended to its ``games.jsonl``.
         egdb: an ``EndgameDatabase``, None for none, or ``"auto"``: the default folder's,
             when one is built.
+        agents_dirs: folders of agents offered to the page, laid out as the zoo
+            (``DIR/NAME/card.json`` and its weights); a request names one ``zoo:NAME``.
+
+    Raises:
+        ValueError: a league folder without ``games.jsonl``, a ``record`` that is not a
+            folder, an agents folder without any entry or with an invalid card.
     """
 
     def __init__(
@@ -356,12 +157,16 @@ class Server:
         think_limit: float = THINK_LIMIT,
         record: str | Path | None = None,
         egdb: Any = "auto",
+        agents_dirs: list[str | Path] = (),
     ):
         self.leagues = [Path(folder).resolve() for folder in leagues]
         for folder in self.leagues:
             if not (folder / "games.jsonl").is_file():
                 raise ValueError(f"{folder} is not a league output folder (no games.jsonl)")
-        self.pool = AgentPool(workers, think_limit)
+        if record is not None and Path(record).exists() and not Path(record).is_dir():
+            raise ValueError(f"--record {record}: not a folder (games are appended to DIR/games.jsonl)")
+        self.agents_dirs = tuple(_offered_folder(folder) for folder in agents_dirs)
+        self.pool = AgentPool(workers, think_limit, self.agents_dirs)
         self.games: OrderedDict[str, Session] = OrderedDict()
         self.record = Path(record) if record is not None else None
         self._record_lock = threading.Lock()
@@ -394,13 +199,19 @@ class Server:
     # -- validation
 
     def check_player(self, text: str) -> str:
-        """``human`` or a spec ``make_agent`` accepts, with thinking time within the limit."""
+        """``human`` or a spec (tidied) whose kind and parameters ``make_agent`` accepts,
+        that names no file, with its thinking time within the limit. Opens no file the
+        spec names and builds nothing (``new_game`` has a worker build the agent).
+
+        Raises:
+            RequestError: 422 naming what is wrong.
+        """
         if text == HUMAN:
             return text
         try:
             kind, params = parse_spec(text)
-            agent = make_agent(text)
-        except (ValueError, TypeError, ImportError) as error:  # UnknownAgentError, WeightsError, ...
+            spec = check_spec(text, allow_files=False, agents_dirs=self.agents_dirs)
+        except (ValueError, TypeError, ImportError) as error:  # UnknownAgentError, MissingDependencyError, ...
             raise RequestError(422, f"bad agent spec {text!r}: {error}") from None
         if "time" in params:
             try:
@@ -412,7 +223,7 @@ class Server:
                     422, f"bad agent spec {text!r}: time={params['time']} is over this server's "
                     f"thinking limit of {self.pool.think_limit:g} s"
                 )
-        return str(agent)
+        return spec
 
     def session(self, game_id: str) -> Session:
         found = self.games.get(game_id)
@@ -424,8 +235,9 @@ class Server:
     # -- game actions
 
     async def new_game(self, body: dict) -> Session:
-        black = self.check_player(_text(body, "black"))
-        white = self.check_player(_text(body, "white"))
+        # Checking a spec may import its kind's module and read a zoo card: not on the event loop.
+        black = await asyncio.to_thread(self.check_player, _text(body, "black"))
+        white = await asyncio.to_thread(self.check_player, _text(body, "white"))
         fen = _text(body, "fen", required=False)
         opening = body.get("opening")
         try:
@@ -445,6 +257,9 @@ class Server:
             seed = secrets.randbelow(2**31 - 1)
         elif isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed < 2**31:
             raise RequestError(422, f"bad seed: {seed!r} is not a whole number from 0 to 2**31 - 1")
+        for spec in dict.fromkeys((black, white)):
+            if spec != HUMAN:
+                await self.pool.build(spec)  # a worker builds it: a bad value is refused now, not at its first move
         session = Session(secrets.token_hex(8), black, white, game, seed, opening_plies=game.ply)
         session.replies = [None] * game.ply
         self.games[session.id] = session
@@ -492,8 +307,7 @@ class Server:
     @staticmethod
     def _pop(session: Session) -> None:
         session.game.pop()
-        session.replies.pop()
-        session.recorded = False
+        session.replies.pop()  # a recorded game stays recorded: finished again, it is not written twice
 
     @staticmethod
     def _check_playable(session: Session) -> None:
@@ -558,65 +372,6 @@ class Server:
         game.headers.update({"Event": "checkers serve", "Black": session.black, "White": session.white})
         return game.to_pdn()
 
-    # -- leagues
-
-    def league(self, index: int) -> Path:
-        if not 0 <= index < len(self.leagues):
-            raise RequestError(404, f"no league {index} (this server was given {len(self.leagues)})")
-        return self.leagues[index]
-
-    def league_records(self, index: int) -> list[GameRecord]:
-        from checkers_evaluation.league import load_records
-
-        path = self.league(index) / "games.jsonl"
-        changed = path.stat().st_mtime
-        cached = self._league_cache.get(index)
-        if cached is None or cached[0] != changed:
-            cached = (changed, load_records(path))
-            self._league_cache[index] = cached
-        return cached[1]
-
-    def league_summary(self, index: int) -> dict:
-        folder = self.league(index)
-        records = self.league_records(index)
-        return {
-            "index": index,
-            "name": folder.name,
-            "ratings": _read_csv(folder / "ratings.csv"),
-            "crosstable": _read_csv(folder / "crosstable.csv"),
-            "files": [name for name in LEAGUE_FILES if (folder / name).is_file()],
-            "games": [
-                {"index": number, "black": r.black, "white": r.white, "result": r.result, "plies": r.plies,
-                 "opening": r.opening, "termination": r.termination}
-                for number, r in enumerate(records)
-            ],
-        }
-
-    def league_position(self, index: int, number: int, ply: int) -> dict:
-        records = self.league_records(index)
-        if not 0 <= number < len(records):
-            raise RequestError(404, f"no game {number} in league {index} ({len(records)} games)")
-        record = records[number]
-        game = record.to_game()
-        plies = record.plies
-        ply = max(0, min(ply, plies))
-        boards = game.boards
-        last = game.moves[ply - 1] if ply else None
-        return {
-            "index": number, "ply": ply, "plies": plies, "black": record.black, "white": record.white,
-            "result": record.result, "termination": record.termination, "moves": record.moves,
-            "move": None if last is None else str(last), "fen": boards[ply].fen(),
-            "svg": str(svg.board(boards[ply], size=480, last_move=last)),
-        }
-
-    def league_file(self, index: int, name: str) -> tuple[Path, str]:
-        if name not in LEAGUE_FILES:
-            raise RequestError(404, f"{name!r} is not a league report file ({', '.join(LEAGUE_FILES)})")
-        path = self.league(index) / name
-        if not path.is_file():
-            raise RequestError(404, f"league {index} has no {name}")
-        return path, LEAGUE_FILES[name]
-
     def config(self) -> dict:
         from checkers_env import agent_kinds
 
@@ -626,26 +381,50 @@ class Server:
             "leagues": [folder.name for folder in self.leagues],
             "think_limit": self.pool.think_limit,
             "egdb_pieces": None if self.egdb is None else self.egdb.pieces,
+            "zoo_entries": zoo_names(self.agents_dirs),
         }
 
 
-def _read_csv(path: Path) -> list[dict[str, str]]:
-    if not path.is_file():
-        return []
-    return list(csv.DictReader(io.StringIO(path.read_text(encoding="utf-8"))))
+def _offered_folder(folder: str | Path) -> Path:
+    """An ``--agents-dir`` folder, checked: it holds zoo-style entries with valid cards.
+
+    Raises:
+        ValueError: not a folder, no entry, or an entry whose card is invalid.
+    """
+    from checkers_agents.zoo import check_entry_name, load_card
+
+    path = Path(folder).resolve()
+    if not path.is_dir():
+        raise ValueError(f"--agents-dir {folder}: not a folder")
+    names = [card.parent.name for card in sorted(path.glob("*/card.json"))]
+    if not names:
+        raise ValueError(f"--agents-dir {folder}: no agent entries in it (DIR/NAME/card.json beside its weights)")
+    for name in names:
+        try:
+            load_card(check_entry_name(name), [path])
+        except CheckersError as error:
+            raise ValueError(f"--agents-dir {folder}, entry {name!r}: {error}") from None
+    return path
 
 
 # -- the ASGI app --------------------------------------------------------------------------
 
 
-def create_app(server: Server | None = None, **options):
-    """The Starlette app serving ``server`` (or a ``Server(**options)``).
+def create_app(server: Server | None = None, host: str = "127.0.0.1", **options):
+    """The Starlette app serving ``server`` (or a ``Server(**options)``), behind the
+    ``RequestGuard`` of ``serve_http``.
+
+    Args:
+        host: the address the server is bound to: requests must be addressed to it or to
+            ``localhost``.
 
     Raises:
         MissingDependencyError: starlette is not installed (``pip install 'checkers-suite[serve]'``).
     """
     try:
         from starlette.applications import Starlette
+        from starlette.exceptions import HTTPException
+        from starlette.middleware import Middleware
         from starlette.requests import Request
         from starlette.responses import FileResponse, JSONResponse, Response
         from starlette.routing import Route
@@ -663,33 +442,14 @@ def create_app(server: Server | None = None, **options):
             try:
                 return await handler(request)
             except RequestError as error:
-                return JSONResponse({"error": str(error)}, status_code=error.status)
+                return JSONResponse({"error": without_paths(str(error))}, status_code=error.status)
             except CheckersError as error:  # a parser's complaint that got this far
-                return JSONResponse({"error": str(error)}, status_code=422)
+                return JSONResponse({"error": without_paths(str(error))}, status_code=422)
 
         return wrapped
 
-    async def body_of(request: Request) -> dict:
-        declared = request.headers.get("content-length")
-        if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
-            raise RequestError(413, f"request body over {MAX_BODY} bytes")
-        raw = b""
-        async for chunk in request.stream():
-            raw += chunk
-            if len(raw) > MAX_BODY:
-                raise RequestError(413, f"request body over {MAX_BODY} bytes")
-        if not raw:
-            return {}
-        try:
-            body = json.loads(raw)
-        except (json.JSONDecodeError, UnicodeDecodeError):
-            raise RequestError(400, "the request body is not JSON") from None
-        if not isinstance(body, dict):
-            raise RequestError(400, "the request body must be a JSON object")
-        return body
-
     def whole(text: str, what: str) -> int:
-        if not text.isdigit() or len(text) > 6:
+        if not (text.isascii() and text.isdigit()) or len(text) > 6:  # "²".isdigit() too
             raise RequestError(404, f"{what} must be a whole number, got {text!r}")
         return int(text)
 
@@ -704,7 +464,7 @@ def create_app(server: Server | None = None, **options):
         return JSONResponse(await asyncio.to_thread(state.config))
 
     async def new_game(request: Request):
-        session = await state.new_game(await body_of(request))
+        session = await state.new_game(await json_body(request))
         return JSONResponse(state.state(session), status_code=201)
 
     async def get_game(request: Request):
@@ -713,7 +473,7 @@ def create_app(server: Server | None = None, **options):
     def acting(action):
         async def handler(request: Request):
             session = state.session(request.path_params["game"])
-            body = await body_of(request)
+            body = await json_body(request)
             if session.lock.locked():
                 raise RequestError(409, "this game is busy with another request (an agent is thinking)")
             async with session.lock:
@@ -769,7 +529,11 @@ def create_app(server: Server | None = None, **options):
         finally:
             state.pool.close()
 
-    app = Starlette(routes=routes, lifespan=lifespan)
+    async def http_error(request: Request, error: HTTPException):  # no such path, or not that method
+        return JSONResponse({"error": error.detail}, status_code=error.status_code, headers=error.headers)
+
+    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(RequestGuard, host=host)],
+                    exception_handlers={HTTPException: http_error})
     app.state.server = state
     return app
 
@@ -788,6 +552,8 @@ def is_loopback(host: str) -> bool:
 
 def serve_main(args: argparse.Namespace) -> int:
     """``checkers serve``: build the app and run it on uvicorn until Ctrl-C."""
+    import signal
+
     from checkers_evaluation.cli import UsageError
 
     try:
@@ -804,11 +570,24 @@ def serve_main(args: argparse.Namespace) -> int:
             raise UsageError(str(error)) from None
     try:
         server = Server(leagues=args.league or [], workers=args.workers, think_limit=args.think_limit,
-                        record=args.record, egdb=egdb)
+                        record=args.record, egdb=egdb, agents_dirs=args.agents_dir or [])
     except ValueError as error:
         raise UsageError(str(error)) from None
     if not is_loopback(args.host):
         print(f"warning: serving on {args.host}, reachable from other machines; the page has no login")
     print(f"checkers serve: open http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
-    uvicorn.run(create_app(server), host=args.host, port=args.port, log_level="warning")
+
+    interrupted = []
+
+    class Uvicorn(uvicorn.Server):
+        def handle_exit(self, sig, frame) -> None:
+            interrupted.append(sig)
+            server.pool.kill()  # a thinking agent ends now; uvicorn then finishes the requests at once
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(create_app(server, host=args.host), host=args.host, port=args.port,
+                            log_level="warning", timeout_graceful_shutdown=1)
+    Uvicorn(config).run()  # after Ctrl-C, uvicorn raises SIGINT again: KeyboardInterrupt, status 130
+    if signal.SIGINT in interrupted:  # a uvicorn that does not
+        raise KeyboardInterrupt
     return 0

@@ -33,3 +33,26 @@ def egdb4(egdb_folder):
     from checkers_env import egdb
 
     return egdb.EndgameDatabase.open(TEST_EGDB_PIECES, egdb_folder)
+
+
+@pytest.fixture
+def pickle_payload(tmp_path):
+    """``(zip, marker)``: a Stable-Baselines3 model file whose loading runs code, harmlessly:
+    unpickling its ``data`` creates the file ``marker``. Nothing may load it unless asked
+    to trust it."""
+    import base64
+    import json
+    import pickle
+    import zipfile
+
+    marker = tmp_path / "unpickled-marker"
+
+    class CreatesMarker:
+        def __reduce__(self):
+            return open, (str(marker), "w")
+
+    serialized = base64.b64encode(pickle.dumps(CreatesMarker())).decode()
+    model = tmp_path / "model.zip"
+    with zipfile.ZipFile(model, "w") as archive:
+        archive.writestr("data", json.dumps({"policy_class": {":type:": "<class>", ":serialized:": serialized}}))
+    return model, marker

@@ -109,6 +109,7 @@ from pathlib import Path
 import numpy as np
 
 from checkers_env import BaseAgent, Game, Move
+from checkers_env.agent import FilePath, file_path_or
 from checkers_env import egdb as _egdb
 from checkers_env.errors import UnknownAgentError
 
@@ -259,9 +260,9 @@ class AlphaBetaAgent(BaseAgent):
         depth: int | None = None,
         time: float | None = None,
         eval: str = "positional",
-        weights: str | None = None,
+        weights: file_path_or("zoo", "untrained") | None = None,
         egdb: int = 0,
-        egdb_folder: str | None = None,
+        egdb_folder: FilePath | None = None,
         seed: int | None = None,
     ):
         if depth is not None and (

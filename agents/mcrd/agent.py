@@ -9,6 +9,7 @@ import time as _time
 import numpy as np
 
 from checkers_env import BaseAgent, Board, Game, Move
+from checkers_env.agent import file_path_or
 
 from .root import (
     ALLOCATIONS,
@@ -156,7 +157,7 @@ class MCRDAgent(BaseAgent):
         max_moves: int = 150,
         king_weight: float = 1.0,
         cycle_check: bool = True,
-        guide: str | None = None,
+        guide: file_path_or("untrained", prefixes=("zoo:",)) | None = None,
         guide_rate: float = 0.5,
         seed: int | None = None,
     ):

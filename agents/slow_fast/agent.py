@@ -8,6 +8,7 @@ import torch
 from checkers_agents.alphabeta import Draws, Evaluator, Searcher, mlp
 from checkers_agents.alphabeta.evaluators import RELU, REWARD_MATERIAL_LOG, SIGMOID
 from checkers_env import BaseAgent, Game, Move
+from checkers_env.agent import file_path_or
 from checkers_env.board import move_from_row
 from checkers_env.errors import UnknownAgentError
 
@@ -93,7 +94,7 @@ class SlowFastAgent(BaseAgent):
 
     kind = "slow-fast"
 
-    def __init__(self, weights: str | None = None, depth: int = 1, seed: int | None = None):
+    def __init__(self, weights: file_path_or("untrained") | None = None, depth: int = 1, seed: int | None = None):
         super().__init__(seed=seed)
         if int(depth) < 1:
             raise ValueError(f"slow-fast depth must be at least 1, got {depth}")

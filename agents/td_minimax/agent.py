@@ -8,6 +8,7 @@ from pathlib import Path
 from checkers_agents.alphabeta import MAX_DEPTH, Draws, Evaluator, Searcher
 from checkers_agents.alphabeta.kernel import pick_tied
 from checkers_env import BLACK, BaseAgent, Board, Game, Move
+from checkers_env.agent import file_path_or
 from checkers_env.board import move_from_row
 from checkers_env.errors import UnknownAgentError
 
@@ -69,7 +70,7 @@ class TDMinimaxAgent(BaseAgent):
 
     def __init__(
         self,
-        weights: str | None = None,
+        weights: file_path_or("zoo", "untrained") | None = None,
         depth: int = 2,
         time: float | None = None,
         quiescence: bool = True,

@@ -24,7 +24,8 @@ from checkers_evaluation import serve  # noqa: E402
 @pytest.fixture(scope="module")
 def client(tiny_league, egdb4):
     app = serve.create_app(leagues=[tiny_league], workers=2, think_limit=2.0, egdb=egdb4)
-    with TestClient(app) as client:  # runs the lifespan: the agent workers stop at the end
+    # The server answers requests addressed to localhost or its own address only.
+    with TestClient(app, base_url="http://127.0.0.1") as client:  # runs the lifespan: the agent workers stop at the end
         yield client
 
 
@@ -121,7 +122,7 @@ def test_bad_requests_are_refused_with_a_reason(client):
     assert response.status_code == 409 and "human's turn" in response.json()["error"]
     response = client.post("/api/games", content=b"{not json", headers={"content-type": "application/json"})
     assert response.status_code == 400 and "not JSON" in response.json()["error"]
-    response = client.post("/api/games", content=b"[" + b"1," * 20_000 + b"1]")
+    response = client.post("/api/games", content=b"[" + b"1," * 20_000 + b"1]", headers={"content-type": "application/json"})
     assert response.status_code == 413
     assert client.get("/api/games/doesnotexist").status_code == 404
     assert client.get(f"/api/games/{game_id}").json()["moves"] == []  # nothing changed
@@ -219,9 +220,9 @@ def test_the_command_runs_uvicorn_on_localhost_by_default(monkeypatch, tiny_leag
     from checkers_evaluation.cli import main
 
     calls = []
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: calls.append(options))
+    monkeypatch.setattr(uvicorn.Server, "run", lambda self: calls.append((self.config.host, self.config.port)))
     assert main(["serve", "--league", str(tiny_league), "--port", "8123"]) == 0
-    assert calls == [{"host": "127.0.0.1", "port": 8123, "log_level": "warning"}]
+    assert calls == [("127.0.0.1", 8123)]
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out
 
 
