@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import argparse
 import contextlib
+import copy
 import importlib
 import inspect
 import os
@@ -72,6 +73,15 @@ class HelpFormatter(argparse.HelpFormatter):
             break_on_hyphens=False,
         )
 
+    def _expand_help(self, action: argparse.Action) -> str:
+        # A bounded type's limits are %(minimum)s and %(maximum)s in the help text (a
+        # lazy bound is looked up only here, when the help is shown).
+        bound = getattr(action.type, "bound", None)
+        if bound is not None:
+            action = copy.copy(action)
+            action.minimum, action.maximum = action.type.minimum, bound()
+        return super()._expand_help(action)
+
 
 class ArgumentParser(argparse.ArgumentParser):
     """argparse with usage errors on one line (the usage itself is one ``--help`` away)."""
@@ -83,20 +93,52 @@ class ArgumentParser(argparse.ArgumentParser):
     def error(self, message: str):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
 
+    def format_help(self) -> str:
+        # A description may be a function, called only when the help is shown: for figures
+        # that live in a module imported only when the command runs.
+        if callable(self.description):
+            self.description = self.description()
+        return super().format_help()
 
-def whole_number(minimum: int | None = None) -> Callable[[str], int]:
-    """An argparse type: a whole number, at least ``minimum``; errors say so in words."""
+
+def whole_number(minimum: int | None = None, maximum: int | Callable[[], int] | None = None) -> Callable[[str], int]:
+    """An argparse type: a whole number from ``minimum`` to ``maximum`` (None: no bound);
+    errors say so in words.
+
+    ``maximum`` may be a function that returns the bound, for a bound that lives in a module
+    this one imports only when the option is used; help texts show the bounds as
+    ``%(minimum)s`` and ``%(maximum)s``.
+    """
+
+    def bound() -> int | None:
+        return maximum() if callable(maximum) else maximum
 
     def parse(text: str) -> int:
         try:
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if minimum is not None and value < minimum:
-            raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {text!r}")
+        top = bound()
+        if (minimum is not None and value < minimum) or (top is not None and value > top):
+            if top is None:
+                raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {text!r}")
+            if minimum is None:
+                raise argparse.ArgumentTypeError(f"must be <= {top}, got {text!r}")
+            raise argparse.ArgumentTypeError(f"must be {minimum} to {top}, got {text!r}")
         return value
 
+    parse.minimum, parse.bound = minimum, bound
     return parse
+
+
+def folder_path(text: str) -> str:
+    """An argparse type: a folder to read or write, which need not exist yet but must not be
+    a file (checked when parsed, so nothing is done or created before the error)."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a folder, got an empty name")
+    if os.path.exists(text) and not os.path.isdir(text):
+        raise argparse.ArgumentTypeError(f"{text!r} is a file, not a folder")
+    return text
 
 
 def positive_number(text: str) -> float:
@@ -108,6 +150,24 @@ def positive_number(text: str) -> float:
     if not value > 0 or value == float("inf"):
         raise argparse.ArgumentTypeError(f"must be a number > 0, got {text!r}")
     return value
+
+
+def _perft_max_depth() -> int:
+    from checkers_env.perft import MAX_DEPTH
+
+    return MAX_DEPTH
+
+
+def _egdb_max_pieces() -> int:
+    from checkers_env.egdb import MAX_BUILD_PIECES
+
+    return MAX_BUILD_PIECES
+
+
+def _max_bootstrap() -> int:
+    from checkers_evaluation.ratings import MAX_BOOTSTRAP
+
+    return MAX_BOOTSTRAP
 
 
 def _lazy(module: str, function: str) -> Handler:
@@ -129,7 +189,10 @@ def _add_perft(subparsers) -> None:
         description="Count the complete-move paths of DEPTH plies from a position "
         "(from the start: 1:7, 2:49, 3:302, 4:1469, ..., OEIS A133046).",
     )
-    parser.add_argument("depth", metavar="DEPTH", type=whole_number(0), help="plies (single moves) to look ahead (>= 0)")
+    parser.add_argument(
+        "depth", metavar="DEPTH", type=whole_number(0, _perft_max_depth),
+        help="plies (single moves) to look ahead, %(minimum)s to %(maximum)s",
+    )
     parser.add_argument("--fen", help="start from this PDN FEN instead of the start position")
     parser.add_argument(
         "--divide", action="store_true", help="print the count below each root move, then the total"
@@ -288,6 +351,7 @@ def _shown_default(parameter: inspect.Parameter) -> str:
 
 def _run_agents(args: argparse.Namespace) -> int:
     from checkers_env.agent import agent_doc, agent_kinds, agent_parameters
+    from checkers_env.errors import MissingDependencyError
 
     kinds = sorted(agent_kinds())
     unknown = [kind for kind in args.kinds if kind not in kinds]
@@ -296,22 +360,29 @@ def _run_agents(args: argparse.Namespace) -> int:
     width = min(shutil.get_terminal_size((100, 24)).columns, 100)
     print("An agent is named by a spec string, KIND:key=value,... (alphabeta:depth=4,eval=material);")
     print("the same string works in checkers league/play, the Gym env's opponent and make_agent().")
-    shown = {
-        kind: {
-            name: _shown_default(parameter)
-            for name, parameter in agent_parameters(kind).items()
-            if parameter.kind is not inspect.Parameter.VAR_KEYWORD
-        }
-        for kind in args.kinds or kinds
-    }
+    shown: dict[str, dict[str, str]] = {}
+    unavailable: dict[str, str] = {}  # kinds whose optional dependencies are not installed
+    for kind in args.kinds or kinds:
+        try:
+            shown[kind] = {
+                name: _shown_default(parameter)
+                for name, parameter in agent_parameters(kind).items()
+                if parameter.kind is not inspect.Parameter.VAR_KEYWORD
+            }
+        except MissingDependencyError as error:
+            unavailable[kind] = str(error).removeprefix(f"agent kind {kind!r} ")  # "needs torch, ..."
     column = max((len(text) for params in shown.values() for text in params.values()), default=0) + 4
-    for kind, params in shown.items():
-        doc = agent_doc(kind)
+    for kind in args.kinds or kinds:
         print()
+        if kind in unavailable:
+            print(textwrap.fill(f"(not available) {unavailable[kind]}", width, initial_indent=f"{kind:<12} ",
+                                subsequent_indent=" " * 13, break_on_hyphens=False))
+            continue
+        doc = agent_doc(kind)
         summary = plain_text(doc.split("\n\n")[0])
         print(textwrap.fill(summary, width, initial_indent=f"{kind:<12} ", subsequent_indent=" " * 13))
         described = docstring_args(doc)
-        for name, text in params.items():
+        for name, text in shown[kind].items():
             print(textwrap.fill(
                 described.get(name, ""), width, initial_indent=f"  {text:<{column - 2}}",
                 subsequent_indent=" " * column, break_on_hyphens=False,
@@ -362,19 +433,20 @@ def _add_league(subparsers) -> None:
         "--backend", choices=("local", "ray"), default="local",
         help="local processes (default), or Ray tasks on a cluster (pip install 'checkers-suite[ray]')",
     )
-    parser.add_argument("--out", default="runs/league", metavar="DIR", help="output folder (default runs/league)")
+    parser.add_argument("--out", type=folder_path, default="runs/league", metavar="DIR", help="output folder (default runs/league)")
     parser.add_argument("--resume", action="store_true", help="continue the league in --out; new AGENT_SPECs play only their own games")
     parser.add_argument("--overwrite", action="store_true", help="discard the games already in --out")
     parser.add_argument(
-        "--seed", type=whole_number(), default=0, help="seed of the random openings and of every game (default 0)"
+        "--seed", type=whole_number(0), default=0, help="seed of the random openings and of every game (default 0)"
     )
     parser.add_argument(
         "--max-plies", type=whole_number(1), default=400, metavar="N",
         help="a game longer than this many plies (single moves) is drawn (default 400)",
     )
     parser.add_argument(
-        "--bootstrap", type=whole_number(0), default=1000, metavar="N",
-        help="resamples of the games behind the ratings' 95 %% intervals (default 1000; 0: no intervals)",
+        "--bootstrap", type=whole_number(0, _max_bootstrap), default=1000, metavar="N",
+        help="resamples of the games behind the ratings' 95 %% intervals, %(minimum)s to %(maximum)s "
+        "(default 1000; 0: no intervals)",
     )
     parser.add_argument(
         "--adjudicate", choices=("egdb",),
@@ -382,11 +454,12 @@ def _add_league(subparsers) -> None:
         "result (termination egdb in the PDN); default: games are played to their end",
     )
     parser.add_argument(
-        "--adjudicate-pieces", type=whole_number(2), metavar="N",
-        help="pieces of the adjudicating database (default: the largest N whose slices are all in the folder)",
+        "--adjudicate-pieces", type=whole_number(2, _egdb_max_pieces), metavar="N",
+        help="pieces of the adjudicating database, %(minimum)s to %(maximum)s (default: the largest N whose "
+        "slices are all in the folder)",
     )
     parser.add_argument(
-        "--egdb-folder", metavar="DIR",
+        "--egdb-folder", type=folder_path, metavar="DIR",
         help="the endgame database folder (default $CHECKERS_EGDB, else the platform's cache folder)",
     )
     parser.set_defaults(handler=_run_league)
@@ -435,7 +508,7 @@ def _add_play(subparsers) -> None:
         help="your colour (default black; Black moves first from the start position)",
     )
     parser.add_argument("--fen", help="start from this PDN FEN (its side to move moves first)")
-    parser.add_argument("--seed", type=whole_number(), help="seed the opponent's generator (reproducible games)")
+    parser.add_argument("--seed", type=whole_number(0), help="seed the opponent's generator (reproducible games)")
     parser.set_defaults(handler=_lazy("checkers_evaluation.play", "play_main"))
 
 
@@ -549,7 +622,7 @@ def _add_data(subparsers) -> None:
     mcrd.add_argument("--ray", nargs="?", const=True, default=False, metavar="ADDRESS",
                       help="one Ray task per shard (a local Ray, or the cluster at ADDRESS)")
     for sub in (games, mcrd):
-        sub.add_argument("--out", required=True, metavar="DIR", help="the database folder")
+        sub.add_argument("--out", type=folder_path, required=True, metavar="DIR", help="the database folder")
         sub.add_argument("--seed", type=whole_number(0), default=0, help="seed (default 0)")
         sub.add_argument("--minimax-rate", type=rate, default=0.5,
                          help="probability of the minimax move in pseudo-random games (default 0.5)")
@@ -601,10 +674,12 @@ def _add_egdb(subparsers) -> None:
     kinds = parser.add_subparsers(dest="egdb_command", metavar="COMMAND", required=True)
     build = kinds.add_parser(
         "build", help="build the database up to N pieces (resumes a killed build)",
-        description="Build every slice with at most N pieces by retrograde analysis (4 pieces: about "
-        "a minute, 7 MB; 5 pieces: a few minutes, 149 MB). Slices already built are checked and kept.",
+        description=_egdb_build_description,
     )
-    build.add_argument("--pieces", type=whole_number(2), default=4, metavar="N", help="2 to 5 (default 4)")
+    build.add_argument(
+        "--pieces", type=whole_number(2, _egdb_max_pieces), default=4, metavar="N",
+        help="%(minimum)s to %(maximum)s (default 4)",
+    )
     build.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     probe = kinds.add_parser(
         "probe", help="value and distance of positions (FEN arguments, or one FEN a line on stdin)",
@@ -639,20 +714,32 @@ def _add_egdb(subparsers) -> None:
         "--margin", type=whole_number(0), default=20, metavar="M",
         help="plies a conversion may take beyond the shortest win (default 20)",
     )
-    measure.add_argument("--out", metavar="DIR", help="also write measures.md and measures.json there")
+    measure.add_argument("--out", type=folder_path, metavar="DIR", help="also write measures.md and measures.json there")
     measure.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     for sub in (build, probe, stats, measure):
         sub.add_argument(
-            "--folder", metavar="DIR",
+            "--folder", type=folder_path, metavar="DIR",
             help="the database folder (default $CHECKERS_EGDB, else the platform's cache folder)",
         )
     for sub in (probe, stats, measure):
         sub.add_argument(
-            "--pieces", type=whole_number(2), metavar="N",
-            help="database pieces (default: the largest N whose slices are all in the folder)"
+            "--pieces", type=whole_number(2, _egdb_max_pieces), metavar="N",
+            help="database pieces, %(minimum)s to %(maximum)s (default: the largest N whose slices are all in the folder)"
             + ("; the positions sampled have exactly N pieces" if sub is measure else ""),
         )
     parser.set_defaults(handler=_lazy("checkers_evaluation.cli", "_run_egdb"))
+
+
+def _egdb_build_description() -> str:
+    from checkers_env import egdb
+
+    figures = "; ".join(
+        f"{n} pieces: {egdb.BUILD_TIME[n]}, {egdb.size_text(n)}" for n in range(4, egdb.MAX_BUILD_PIECES + 1)
+    )
+    return (
+        f"Build every slice with at most N pieces by retrograde analysis ({figures}, on 2 cores). "
+        "Slices already built are checked and kept."
+    )
 
 
 def _run_egdb(args: argparse.Namespace) -> int:
