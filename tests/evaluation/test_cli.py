@@ -292,6 +292,27 @@ def test_egdb_missing_database_names_the_slice_and_the_build_command(tmp_path, c
     assert f"`checkers egdb build --pieces 3 --folder {tmp_path}`" in err
 
 
+@pytest.mark.parametrize("damage", ["doubled", "folder"])
+def test_egdb_probe_names_a_damaged_slice_in_one_line(damage, egdb_folder, tmp_path, capsys):
+    import shutil
+
+    from checkers_env import egdb
+
+    for n in (2, 3):
+        for s in egdb.slices(n):
+            shutil.copy(egdb_folder / egdb.slice_name(s), tmp_path / egdb.slice_name(s))
+    path = tmp_path / egdb.slice_name((1, 0, 1, 1))
+    if damage == "doubled":
+        path.write_bytes(path.read_bytes() * 2)
+    else:
+        path.unlink()
+        path.mkdir()
+    assert main(["egdb", "probe", "B:W18:B14", "--folder", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and str(path) in err
+    assert ("too long" in err and "truncated" not in err) if damage == "doubled" else "slice 1m0k-1m1k" in err
+
+
 def test_egdb_build_prints_a_summary_and_resumes(tmp_path, capsys):
     assert main(["egdb", "build", "--pieces", "2", "--folder", str(tmp_path), "--no-progress"]) == 0
     out = capsys.readouterr().out
