@@ -4,7 +4,7 @@ Build once, then probe from Python or from numba kernels::
 
     from checkers_env import Board, egdb
 
-    egdb.build(pieces=4)                      # about a minute; files in egdb.default_folder()
+    egdb.build(pieces=4)                      # a few seconds; files in egdb.default_folder()
     db = egdb.EndgameDatabase.open(pieces=4)
     db.probe(Board.from_fen("B:WK14:BK1,K2"))  # Probe(value='win', distance=...)
     db.best_moves(Board.from_fen("B:WK14:BK1,K2"))
@@ -22,8 +22,9 @@ the four counts, the number of positions, a CRC-32 of the values) and one value 
 position in index order. Files are written atomically, pair by pair, so a killed build
 resumes at the first missing slice.
 
-**Scale.** Up to 4 pieces: 6.4 million positions (6.4 MB, built in seconds); up to 5:
-146 million (146 MB, about a minute on 2 cores), held in memory by ``open``. 6 pieces
+**Scale.** Up to 4 pieces: 6.4 million positions (6.4 MB, built in a few seconds); up to 5:
+146 million (146 MB, a minute or more on 2 cores), held in memory by ``open``; ``BUILD_TIME``
+and ``database_bytes`` give the figures. 6 pieces
 (2.4 billion positions) and beyond are planned in ``docs/egdb.md``.
 """
 
@@ -59,7 +60,7 @@ MAX_BUILD_PIECES = 5
 
 #: How long ``build`` takes from an empty folder on a 2-core machine (docs/egdb.md has the
 #: measurements); ``checkers egdb build --help``, the demo and the README quote these words.
-BUILD_TIME = {2: "under a second", 3: "about a second", 4: "a few seconds", 5: "about a minute"}
+BUILD_TIME = {2: "under a second", 3: "about a second", 4: "a few seconds", 5: "a minute or more"}
 
 #: Value names, from the side to move's view.
 WIN, LOSS, DRAW = "win", "loss", "draw"
@@ -153,6 +154,14 @@ def size_text(pieces: int) -> str:
     """The database's size on disk in words, as help texts and the README give it (``146 MB``)."""
     megabytes = database_bytes(pieces) / 1e6
     return f"{megabytes:.1f} MB" if megabytes < 10 else f"{megabytes:.0f} MB"
+
+
+def build_figures() -> str:
+    """How long the largest builds take and how big they are, in the words of
+    ``checkers egdb build --help`` and the README (``4 pieces: a few seconds, 6.4 MB; ...``)."""
+    return "; ".join(
+        f"{n} pieces: {BUILD_TIME[n]}, {size_text(n)}" for n in range(MAX_BUILD_PIECES - 1, MAX_BUILD_PIECES + 1)
+    )
 
 
 def build_command(pieces: int, folder: str | os.PathLike | None = None) -> str:

@@ -119,11 +119,12 @@ def test_options_are_checked_when_parsed(argv, message, tmp_path, capsys, monkey
 
 
 def test_help_shows_the_bounds_that_parsing_enforces(capsys):
-    from checkers_env.egdb import MAX_BUILD_PIECES
+    from checkers_env.egdb import MAX_BUILD_PIECES, build_figures
     from checkers_env.perft import MAX_DEPTH
 
     for argv, shown in ((["perft"], f"0 to {MAX_DEPTH}"), (["egdb", "probe"], f"2 to {MAX_BUILD_PIECES}"),
-                        (["league"], f"2 to {MAX_BUILD_PIECES}"), (["league"], "0 to 10000")):
+                        (["league"], f"2 to {MAX_BUILD_PIECES}"), (["league"], "0 to 10000"),
+                        (["egdb", "build"], f"({build_figures()}, on 2 cores)")):
         assert main([*argv, "--help"]) == 0
         assert shown in " ".join(capsys.readouterr().out.split()), argv
 
