@@ -23,7 +23,9 @@ names its handler; handlers import what they need when they run, so ``checkers -
 stays fast and a subcommand's heavy dependencies (numba kernels now; torch, the league or a
 trainer later) load only when that subcommand is used. To add one (``league``, ``play``,
 ``agents``, ``train``), write its ``_add_<name>`` and append it to ``SUBCOMMANDS``; its
-handler may live in another module (``handler=_lazy("checkers_evaluation.league", "main")``).
+handler may live in another module (``handler=_lazy("checkers_evaluation.league", "main")``),
+and so may the whole subcommand (``checkers egdb``: ``add_egdb`` in ``egdb_command.py``).
+The option types they share, which check a value when it is parsed, are in ``options.py``.
 
 Bad input (a bad FEN, a negative depth) prints one line ``checkers: error: ...`` to stderr
 and exits with status 2, the status argparse uses for usage errors.
