@@ -24,7 +24,8 @@ stays fast and a subcommand's heavy dependencies (numba kernels now; torch, the 
 trainer later) load only when that subcommand is used. To add one (``league``, ``play``,
 ``agents``, ``train``), write its ``_add_<name>`` and append it to ``SUBCOMMANDS``; its
 handler may live in another module (``handler=_lazy("checkers_evaluation.league", "main")``),
-and so may the whole subcommand (``checkers egdb``: ``add_egdb`` in ``egdb_command.py``).
+and so may the whole subcommand (``add_egdb`` in ``egdb_command.py``, ``add_agents`` in
+``agents_command.py``).
 The option types they share, which check a value when it is parsed, are in ``options.py``.
 
 Bad input (a bad FEN, a negative depth) prints one line ``checkers: error: ...`` to stderr
@@ -36,17 +37,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
-import inspect
 import os
-import re
-import shutil
 import sys
-import textwrap
 import time
 from collections.abc import Callable, Iterator
 
-# The option types and usage errors every subcommand shares live in options.py (also named
-# here, as the command line's own: ``from checkers_evaluation.cli import whole_number``).
+# The option types and usage errors every subcommand shares live in options.py, two
+# subcommands in their own modules; all are named here too, as the command line's own
+# (``from checkers_evaluation.cli import whole_number``).
+from checkers_evaluation.agents_command import add_agents, docstring_args, plain_text
 from checkers_evaluation.egdb_command import add_egdb
 from checkers_evaluation.options import (
     EXIT_USAGE,
@@ -207,97 +206,6 @@ def _run_show(args: argparse.Namespace) -> int:
     kind = "capture" if board.is_capture_position() else "move"
     plural = "" if len(moves) == 1 else "s"
     print(f"{len(moves)} legal {kind}{plural} for {board.turn}: " + " ".join(map(str, moves)))
-    return 0
-
-
-# -- agents ----------------------------------------------------------------------------
-
-
-def _add_agents(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "agents",
-        help="list every agent kind with its parameters and defaults",
-        description="List the agent kinds that spec strings (KIND:key=value,..., like "
-        "alphabeta:depth=4,eval=material) can name, each with what it does and its parameters.",
-    )
-    parser.add_argument("kinds", metavar="KIND", nargs="*", help="only these kinds (default: all)")
-    parser.set_defaults(handler=_run_agents)
-
-
-def plain_text(text: str) -> str:
-    """A docstring's text as a terminal shows it: reST literals and roles (````x````,
-    ``:class:`x```) become `x`, and the lines of each paragraph are joined."""
-    text = re.sub(r":[a-z]+:`~?([^`]+)`", r"`\1`", text)
-    text = re.sub(r"``(.+?)``", r"`\1`", text, flags=re.DOTALL)
-    return " ".join(text.split())
-
-
-def docstring_args(doc: str) -> dict[str, str]:
-    """The ``Args:`` section of a Google-style docstring: each parameter's description."""
-    described: dict[str, str] = {}
-    lines = iter(doc.splitlines())
-    for line in lines:
-        if line.strip() == "Args:":
-            break
-    name = None
-    for line in lines:
-        if line and not line.startswith(" "):
-            break  # the next section
-        match = re.match(r"^ {4}(\w+): ?(.*)$", line)
-        if match:
-            name = match.group(1)
-            described[name] = match.group(2)
-        elif name and line.strip():
-            described[name] += " " + line.strip()
-    return {key: plain_text(value) for key, value in described.items()}
-
-
-def _shown_default(parameter: inspect.Parameter) -> str:
-    if parameter.default is inspect.Parameter.empty:
-        return f"{parameter.name} (required)"
-    if parameter.default in (None, ""):
-        return parameter.name  # not set unless given; the description says what then
-    return f"{parameter.name}={parameter.default}"
-
-
-def _run_agents(args: argparse.Namespace) -> int:
-    from checkers_env.agent import agent_doc, agent_kinds, agent_parameters
-    from checkers_env.errors import MissingDependencyError
-
-    kinds = sorted(agent_kinds())
-    unknown = [kind for kind in args.kinds if kind not in kinds]
-    if unknown:
-        raise UsageError(f"no agent kind {', '.join(map(repr, unknown))} (have: {', '.join(kinds)})")
-    width = min(shutil.get_terminal_size((100, 24)).columns, 100)
-    print("An agent is named by a spec string, KIND:key=value,... (alphabeta:depth=4,eval=material);")
-    print("the same string works in checkers league/play, the Gym env's opponent and make_agent().")
-    shown: dict[str, dict[str, str]] = {}
-    unavailable: dict[str, str] = {}  # kinds whose optional dependencies are not installed
-    for kind in args.kinds or kinds:
-        try:
-            shown[kind] = {
-                name: _shown_default(parameter)
-                for name, parameter in agent_parameters(kind).items()
-                if parameter.kind is not inspect.Parameter.VAR_KEYWORD
-            }
-        except MissingDependencyError as error:
-            unavailable[kind] = str(error).removeprefix(f"agent kind {kind!r} ")  # "needs torch, ..."
-    column = max((len(text) for params in shown.values() for text in params.values()), default=0) + 4
-    for kind in args.kinds or kinds:
-        print()
-        if kind in unavailable:
-            print(textwrap.fill(f"(not available) {unavailable[kind]}", width, initial_indent=f"{kind:<12} ",
-                                subsequent_indent=" " * 13, break_on_hyphens=False))
-            continue
-        doc = agent_doc(kind)
-        summary = plain_text(doc.split("\n\n")[0])
-        print(textwrap.fill(summary, width, initial_indent=f"{kind:<12} ", subsequent_indent=" " * 13))
-        described = docstring_args(doc)
-        for name, text in shown[kind].items():
-            print(textwrap.fill(
-                described.get(name, ""), width, initial_indent=f"  {text:<{column - 2}}",
-                subsequent_indent=" " * column, break_on_hyphens=False,
-            ).rstrip())
     return 0
 
 
@@ -576,7 +484,7 @@ def _board_from_fen(fen: str | None):
 
 #: The subcommands, in the order ``checkers --help`` lists them.
 SUBCOMMANDS: list[Callable] = [
-    _add_perft, _add_show, _add_agents, _add_league, _add_play, _add_serve, _add_train, _add_data, add_egdb,
+    _add_perft, _add_show, add_agents, _add_league, _add_play, _add_serve, _add_train, _add_data, add_egdb,
 ]
 
 
