@@ -97,6 +97,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--out", type=folder_path, default="runs/demo")
     parser.add_argument("--perft-depth", type=whole_number(1, max(PUBLISHED_PERFT)), default=PERFT_DEPTH)
     args = parser.parse_args(argv)
+    if args.games_per_pair % 2:
+        parser.error(f"argument --games-per-pair: must be even (each opening with both colours), got {args.games_per_pair}")
 
     from checkers_env import Board
     from checkers_evaluation.league import League

@@ -214,6 +214,22 @@ def test_demo_plays_a_small_league(capsys, tmp_path, monkeypatch):
     assert (out_dir / "heatmap.png").is_file() and (out_dir / "ratings.png").is_file()
 
 
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--games-per-pair", "3"], "--games-per-pair: must be even"),
+    (["--games-per-pair", "-1"], "--games-per-pair: must be >= 2"),
+    (["--perft-depth", "14"], "--perft-depth: must be 1 to 13"),
+    (["--out", "<a file>"], "--out: '<a file>' is a file, not a folder"),
+])
+def test_demo_options_are_checked_before_it_starts(argv, message, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "<a file>").write_text("keep me")
+    with pytest.raises(SystemExit) as exit_:
+        demo.main(argv)
+    captured = capsys.readouterr()
+    assert exit_.value.code == 2 and captured.out == "" and captured.err.count("\n") == 1
+    assert message in captured.err, captured.err
+
+
 def test_demo_lists_the_baselines_and_the_zoo():
     from checkers_agents.zoo import zoo_names
 
