@@ -4,7 +4,7 @@ Build once, then probe from Python or from numba kernels::
 
     from checkers_env import Board, egdb
 
-    egdb.build(pieces=4)                      # about a minute; files in egdb.default_folder()
+    egdb.build(pieces=4)                      # a few seconds; files in egdb.default_folder()
     db = egdb.EndgameDatabase.open(pieces=4)
     db.probe(Board.from_fen("B:WK14:BK1,K2"))  # Probe(value='win', distance=...)
     db.best_moves(Board.from_fen("B:WK14:BK1,K2"))
@@ -22,8 +22,9 @@ the four counts, the number of positions, a CRC-32 of the values) and one value 
 position in index order. Files are written atomically, pair by pair, so a killed build
 resumes at the first missing slice.
 
-**Scale.** Up to 4 pieces: 6.4 million positions (6.4 MB, built in seconds); up to 5:
-146 million (146 MB, about a minute on 2 cores), held in memory by ``open``. 6 pieces
+**Scale.** Up to 4 pieces: 6.4 million positions (6.4 MB, built in a few seconds); up to 5:
+146 million (146 MB, a minute or more on 2 cores), held in memory by ``open``; ``BUILD_TIME``
+and ``database_bytes`` give the figures. 6 pieces
 (2.4 billion positions) and beyond are planned in ``docs/egdb.md``.
 """
 
@@ -56,6 +57,10 @@ assert _HEADER.size <= HEADER_SIZE
 #: Largest database ``build`` accepts: 6 pieces (3.3 GB in memory) runs, but its largest pairs
 #: are bound by random memory access (hours here); docs/egdb.md has the figures and the fix.
 MAX_BUILD_PIECES = 5
+
+#: How long ``build`` takes from an empty folder on a 2-core machine (docs/egdb.md has the
+#: measurements); ``checkers egdb build --help``, the demo and the README quote these words.
+BUILD_TIME = {2: "under a second", 3: "about a second", 4: "a few seconds", 5: "a minute or more"}
 
 #: Value names, from the side to move's view.
 WIN, LOSS, DRAW = "win", "loss", "draw"
@@ -139,6 +144,26 @@ def slice_pairs(pieces: int) -> list[tuple[Slice, Slice]]:
     return pairs
 
 
+def database_bytes(pieces: int) -> int:
+    """Bytes on disk of the whole ``pieces``-piece database (every slice file, headers included)."""
+    order, _, total = _layout(pieces)
+    return total + HEADER_SIZE * len(order)
+
+
+def size_text(pieces: int) -> str:
+    """The database's size on disk in words, as help texts and the README give it (``146 MB``)."""
+    megabytes = database_bytes(pieces) / 1e6
+    return f"{megabytes:.1f} MB" if megabytes < 10 else f"{megabytes:.0f} MB"
+
+
+def build_figures() -> str:
+    """How long the largest builds take and how big they are, in the words of
+    ``checkers egdb build --help`` and the README (``4 pieces: a few seconds, 6.4 MB; ...``)."""
+    return "; ".join(
+        f"{n} pieces: {BUILD_TIME[n]}, {size_text(n)}" for n in range(MAX_BUILD_PIECES - 1, MAX_BUILD_PIECES + 1)
+    )
+
+
 def build_command(pieces: int, folder: str | os.PathLike | None = None) -> str:
     """The command that builds the ``pieces``-piece database in ``folder`` (``--folder`` is
     named only for a folder other than ``default_folder()``)."""
@@ -155,7 +180,8 @@ def complete_pieces(folder: str | os.PathLike | None = None) -> int | None:
     folder = Path(folder) if folder is not None else default_folder()
     pieces = None
     n = 2
-    while n <= 2 * kernels.MAX_SIDE and all((folder / slice_name(s)).is_file() for s in slices(n)):
+    # exists, not is_file: a folder where a slice should be is reported by name when read
+    while n <= MAX_BUILD_PIECES and all((folder / slice_name(s)).exists() for s in slices(n)):
         pieces = n
         n += 1
     return pieces
@@ -181,8 +207,9 @@ def read_slice(path: Path, s: Slice, out: np.ndarray | None = None, pieces: int 
     messages name the command that builds all of it.
 
     Raises:
-        EndgameDatabaseError: the file is missing, truncated, corrupt, of another format
-            version, or holds another slice; the message names the file and how to rebuild.
+        EndgameDatabaseError: the file is missing, not a file, truncated, too long, corrupt, of
+            another format version, or holds another slice; the message names the slice's
+            file and how to rebuild.
     """
     pieces = sum(s) if pieces is None else pieces
     command = build_command(pieces, Path(path).parent)
@@ -207,8 +234,18 @@ def read_slice(path: Path, s: Slice, out: np.ndarray | None = None, pieces: int 
                 )
             target = np.empty(expected, dtype=np.uint8) if out is None else out
             got = handle.readinto(memoryview(target))
-            if got != expected or handle.read(1):
-                raise EndgameDatabaseError(f"{path}: truncated or too long ({got} of {expected} values); {rebuild}")
+            if got != expected:
+                raise EndgameDatabaseError(f"{path}: truncated ({got} of {expected} values); {rebuild}")
+            if handle.read(1):
+                size = os.fstat(handle.fileno()).st_size
+                raise EndgameDatabaseError(
+                    f"{path}: too long ({size} bytes, a slice of {expected} positions has "
+                    f"{HEADER_SIZE + expected}); {rebuild}"
+                )
+    except IsADirectoryError:
+        raise EndgameDatabaseError(
+            f"{path}: a folder where slice {slice_label(s)} should be a file; {rebuild}"
+        ) from None
     except FileNotFoundError:
         raise EndgameDatabaseError(
             f"the {pieces}-piece endgame database is not built in {Path(path).parent} (missing slice "
@@ -297,11 +334,14 @@ def build(pieces: int, folder: str | os.PathLike | None = None, progress: bool =
 
     Raises:
         ValueError: ``pieces`` out of range.
-        EndgameDatabaseError: a file there is corrupt or of another version.
+        EndgameDatabaseError: ``folder`` is a file, or a slice there is not a file, corrupt
+            or of another version.
     """
-    if not isinstance(pieces, int) or not 2 <= pieces <= MAX_BUILD_PIECES:
+    if isinstance(pieces, bool) or not isinstance(pieces, int) or not 2 <= pieces <= MAX_BUILD_PIECES:
         raise ValueError(f"pieces must be 2 to {MAX_BUILD_PIECES}, got {pieces!r}")
     folder = Path(folder) if folder is not None else default_folder()
+    if folder.exists() and not folder.is_dir():
+        raise EndgameDatabaseError(f"{folder} is a file, not a folder: choose a folder for the database")
     folder.mkdir(parents=True, exist_ok=True)
     order, offsets, total = _layout(pieces)
     values = np.zeros(total, dtype=np.uint8)
@@ -374,27 +414,28 @@ class EndgameDatabase:
         """Load every slice up to ``pieces`` pieces, checking each file.
 
         Args:
-            pieces: the database's pieces; default: the largest complete one in the
-                folder (``complete_pieces``).
+            pieces: the database's pieces, 2 to ``MAX_BUILD_PIECES``; default: the largest
+                complete one in the folder (``complete_pieces``).
             folder: default ``default_folder()``.
 
         Raises:
+            ValueError: ``pieces`` out of range.
             EndgameDatabaseError: no database in the folder, or a slice missing (the
-                message names it and the command that builds the whole database),
-                truncated, corrupt or of another version.
+                message names it and the command that builds the whole database), not a
+                file, truncated, too long, corrupt or of another version.
         """
         folder = Path(folder) if folder is not None else default_folder()
         if pieces is None:
             pieces = complete_pieces(folder)
             if pieces is None:
-                missing = next(s for s in slices(2) if not (folder / slice_name(s)).is_file())
+                missing = next(s for s in slices(2) if not (folder / slice_name(s)).exists())
                 raise EndgameDatabaseError(
                     f"no endgame database in {folder} (missing slice {slice_label(missing)}, "
                     f"{slice_name(missing)}): run `{build_command(4, folder)}` "
                     "(or point $CHECKERS_EGDB at the folder that holds one)"
                 )
-        if not isinstance(pieces, int) or not 2 <= pieces <= kernels.MAX_SIDE * 2:
-            raise ValueError(f"pieces must be 2 or more, got {pieces!r}")
+        if isinstance(pieces, bool) or not isinstance(pieces, int) or not 2 <= pieces <= MAX_BUILD_PIECES:
+            raise ValueError(f"pieces must be 2 to {MAX_BUILD_PIECES} (the largest database build makes), got {pieces!r}")
         order, offsets, total = _layout(pieces)
         values = np.empty(total, dtype=np.uint8)
         for s in order:

@@ -20,14 +20,20 @@ from .kernels import MAX_MOVES, MOVE_FIELDS, perft_kernel
 #: between calls costs nothing measurable.
 SLICE_DEPTH = 10
 
+#: Deepest count accepted. Each ply multiplies the count by about 4.5 (perft 13 is 1.8
+#: billion paths), so no machine finishes anywhere near 40; the bound also
+#: keeps the slicing's recursion (one level per ply over ``SLICE_DEPTH``) far from
+#: Python's limit.
+MAX_DEPTH = 40
+
 
 def _check(board: Board, depth: int, bulk: bool) -> None:
     if not isinstance(board, Board):
         raise TypeError(f"perft: board must be a Board (e.g. Board.from_fen(...)), got {board!r}")
     if isinstance(depth, bool) or not isinstance(depth, (int, np.integer)):
         raise TypeError(f"perft: depth must be a whole number of plies, got {depth!r}")
-    if depth < 0:
-        raise ValueError(f"perft depth must be >= 0, got {depth}")
+    if not 0 <= depth <= MAX_DEPTH:
+        raise ValueError(f"perft depth must be 0 to {MAX_DEPTH}, got {depth}")
     if not isinstance(bulk, (bool, np.bool_)):
         raise TypeError(f"perft: bulk must be True or False, got {bulk!r}")
 
@@ -40,12 +46,12 @@ def perft(board: Board, depth: int, bulk: bool = True) -> int:
 
     Args:
         board: the position to count from.
-        depth: plies to look ahead (>= 0).
+        depth: plies to look ahead, 0 to ``MAX_DEPTH``.
         bulk: count the last ply's moves without making them (faster, same result).
 
     Raises:
         TypeError: ``board`` is not a ``Board`` or ``depth`` not a whole number.
-        ValueError: ``depth`` is negative.
+        ValueError: ``depth`` is negative or over ``MAX_DEPTH``.
     """
     return sum(count for _, _, count in perft_slices(board, depth, bulk))
 
@@ -91,4 +97,4 @@ def divide(board: Board, depth: int) -> dict[Move, int]:
     return {move: perft(board.play(move), depth - 1) for move in board.legal_moves()}
 
 
-__all__ = ["SLICE_DEPTH", "divide", "perft", "perft_slices"]
+__all__ = ["MAX_DEPTH", "SLICE_DEPTH", "divide", "perft", "perft_slices"]

@@ -23,7 +23,10 @@ names its handler; handlers import what they need when they run, so ``checkers -
 stays fast and a subcommand's heavy dependencies (numba kernels now; torch, the league or a
 trainer later) load only when that subcommand is used. To add one (``league``, ``play``,
 ``agents``, ``train``), write its ``_add_<name>`` and append it to ``SUBCOMMANDS``; its
-handler may live in another module (``handler=_lazy("checkers_evaluation.league", "main")``).
+handler may live in another module (``handler=_lazy("checkers_evaluation.league", "main")``),
+and so may the whole subcommand (``add_egdb`` in ``egdb_command.py``, ``add_agents`` in
+``agents_command.py``).
+The option types they share, which check a value when it is parsed, are in ``options.py``.
 
 Bad input (a bad FEN, a negative depth) prints one line ``checkers: error: ...`` to stderr
 and exits with status 2, the status argparse uses for usage errors.
@@ -34,17 +37,27 @@ from __future__ import annotations
 import argparse
 import contextlib
 import importlib
-import inspect
 import os
-import re
-import shutil
 import sys
-import textwrap
 import time
 from collections.abc import Callable, Iterator
 
-#: Exit status for bad input (argparse's own usage errors use it too).
-EXIT_USAGE = 2
+# The option types and usage errors every subcommand shares live in options.py, two
+# subcommands in their own modules; all are named here too, as the command line's own
+# (``from checkers_evaluation.cli import whole_number``).
+from checkers_evaluation.agents_command import add_agents, docstring_args, plain_text
+from checkers_evaluation.egdb_command import add_egdb
+from checkers_evaluation.options import (
+    EXIT_USAGE,
+    ArgumentParser,
+    HelpFormatter,
+    UsageError,
+    folder_path,
+    max_egdb_pieces,
+    positive_number,
+    rate,
+    whole_number,
+)
 
 #: Exit status when the reader of stdout went away: 128 + SIGPIPE, as a shell reports it.
 EXIT_BROKEN_PIPE = 141
@@ -55,59 +68,16 @@ PROGRESS_DEPTH = 12
 Handler = Callable[[argparse.Namespace], int]
 
 
-class UsageError(Exception):
-    """Bad input found by a handler: reported as one line on stderr, exit status 2."""
+def _perft_max_depth() -> int:
+    from checkers_env.perft import MAX_DEPTH
+
+    return MAX_DEPTH
 
 
-class HelpFormatter(argparse.HelpFormatter):
-    """argparse's help, without breaking lines inside hyphenated words (``td-minimax``,
-    ``--games-per-pair``)."""
+def _max_bootstrap() -> int:
+    from checkers_evaluation.ratings import MAX_BOOTSTRAP
 
-    def _split_lines(self, text: str, width: int) -> list[str]:
-        return textwrap.wrap(" ".join(text.split()), width, break_on_hyphens=False)
-
-    def _fill_text(self, text: str, width: int, indent: str) -> str:
-        return textwrap.fill(
-            " ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
-            break_on_hyphens=False,
-        )
-
-
-class ArgumentParser(argparse.ArgumentParser):
-    """argparse with usage errors on one line (the usage itself is one ``--help`` away)."""
-
-    def __init__(self, *args, **kwargs):
-        kwargs.setdefault("formatter_class", HelpFormatter)
-        super().__init__(*args, **kwargs)
-
-    def error(self, message: str):
-        self.exit(EXIT_USAGE, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
-
-
-def whole_number(minimum: int | None = None) -> Callable[[str], int]:
-    """An argparse type: a whole number, at least ``minimum``; errors say so in words."""
-
-    def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        if minimum is not None and value < minimum:
-            raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {text!r}")
-        return value
-
-    return parse
-
-
-def positive_number(text: str) -> float:
-    """An argparse type: a number > 0 (seconds, for example)."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not value > 0 or value == float("inf"):
-        raise argparse.ArgumentTypeError(f"must be a number > 0, got {text!r}")
-    return value
+    return MAX_BOOTSTRAP
 
 
 def _lazy(module: str, function: str) -> Handler:
@@ -129,7 +99,10 @@ def _add_perft(subparsers) -> None:
         description="Count the complete-move paths of DEPTH plies from a position "
         "(from the start: 1:7, 2:49, 3:302, 4:1469, ..., OEIS A133046).",
     )
-    parser.add_argument("depth", metavar="DEPTH", type=whole_number(0), help="plies (single moves) to look ahead (>= 0)")
+    parser.add_argument(
+        "depth", metavar="DEPTH", type=whole_number(0, _perft_max_depth),
+        help="plies (single moves) to look ahead, %(minimum)s to %(maximum)s",
+    )
     parser.add_argument("--fen", help="start from this PDN FEN instead of the start position")
     parser.add_argument(
         "--divide", action="store_true", help="print the count below each root move, then the total"
@@ -236,89 +209,6 @@ def _run_show(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- agents ----------------------------------------------------------------------------
-
-
-def _add_agents(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "agents",
-        help="list every agent kind with its parameters and defaults",
-        description="List the agent kinds that spec strings (KIND:key=value,..., like "
-        "alphabeta:depth=4,eval=material) can name, each with what it does and its parameters.",
-    )
-    parser.add_argument("kinds", metavar="KIND", nargs="*", help="only these kinds (default: all)")
-    parser.set_defaults(handler=_run_agents)
-
-
-def plain_text(text: str) -> str:
-    """A docstring's text as a terminal shows it: reST literals and roles (````x````,
-    ``:class:`x```) become `x`, and the lines of each paragraph are joined."""
-    text = re.sub(r":[a-z]+:`~?([^`]+)`", r"`\1`", text)
-    text = re.sub(r"``(.+?)``", r"`\1`", text, flags=re.DOTALL)
-    return " ".join(text.split())
-
-
-def docstring_args(doc: str) -> dict[str, str]:
-    """The ``Args:`` section of a Google-style docstring: each parameter's description."""
-    described: dict[str, str] = {}
-    lines = iter(doc.splitlines())
-    for line in lines:
-        if line.strip() == "Args:":
-            break
-    name = None
-    for line in lines:
-        if line and not line.startswith(" "):
-            break  # the next section
-        match = re.match(r"^ {4}(\w+): ?(.*)$", line)
-        if match:
-            name = match.group(1)
-            described[name] = match.group(2)
-        elif name and line.strip():
-            described[name] += " " + line.strip()
-    return {key: plain_text(value) for key, value in described.items()}
-
-
-def _shown_default(parameter: inspect.Parameter) -> str:
-    if parameter.default is inspect.Parameter.empty:
-        return f"{parameter.name} (required)"
-    if parameter.default in (None, ""):
-        return parameter.name  # not set unless given; the description says what then
-    return f"{parameter.name}={parameter.default}"
-
-
-def _run_agents(args: argparse.Namespace) -> int:
-    from checkers_env.agent import agent_doc, agent_kinds, agent_parameters
-
-    kinds = sorted(agent_kinds())
-    unknown = [kind for kind in args.kinds if kind not in kinds]
-    if unknown:
-        raise UsageError(f"no agent kind {', '.join(map(repr, unknown))} (have: {', '.join(kinds)})")
-    width = min(shutil.get_terminal_size((100, 24)).columns, 100)
-    print("An agent is named by a spec string, KIND:key=value,... (alphabeta:depth=4,eval=material);")
-    print("the same string works in checkers league/play, the Gym env's opponent and make_agent().")
-    shown = {
-        kind: {
-            name: _shown_default(parameter)
-            for name, parameter in agent_parameters(kind).items()
-            if parameter.kind is not inspect.Parameter.VAR_KEYWORD
-        }
-        for kind in args.kinds or kinds
-    }
-    column = max((len(text) for params in shown.values() for text in params.values()), default=0) + 4
-    for kind, params in shown.items():
-        doc = agent_doc(kind)
-        print()
-        summary = plain_text(doc.split("\n\n")[0])
-        print(textwrap.fill(summary, width, initial_indent=f"{kind:<12} ", subsequent_indent=" " * 13))
-        described = docstring_args(doc)
-        for name, text in params.items():
-            print(textwrap.fill(
-                described.get(name, ""), width, initial_indent=f"  {text:<{column - 2}}",
-                subsequent_indent=" " * column, break_on_hyphens=False,
-            ).rstrip())
-    return 0
-
-
 # -- league ----------------------------------------------------------------------------
 
 
@@ -362,19 +252,20 @@ def _add_league(subparsers) -> None:
         "--backend", choices=("local", "ray"), default="local",
         help="local processes (default), or Ray tasks on a cluster (pip install 'checkers-suite[ray]')",
     )
-    parser.add_argument("--out", default="runs/league", metavar="DIR", help="output folder (default runs/league)")
+    parser.add_argument("--out", type=folder_path, default="runs/league", metavar="DIR", help="output folder (default runs/league)")
     parser.add_argument("--resume", action="store_true", help="continue the league in --out; new AGENT_SPECs play only their own games")
     parser.add_argument("--overwrite", action="store_true", help="discard the games already in --out")
     parser.add_argument(
-        "--seed", type=whole_number(), default=0, help="seed of the random openings and of every game (default 0)"
+        "--seed", type=whole_number(0), default=0, help="seed of the random openings and of every game (default 0)"
     )
     parser.add_argument(
         "--max-plies", type=whole_number(1), default=400, metavar="N",
         help="a game longer than this many plies (single moves) is drawn (default 400)",
     )
     parser.add_argument(
-        "--bootstrap", type=whole_number(0), default=1000, metavar="N",
-        help="resamples of the games behind the ratings' 95 %% intervals (default 1000; 0: no intervals)",
+        "--bootstrap", type=whole_number(0, _max_bootstrap), default=1000, metavar="N",
+        help="resamples of the games behind the ratings' 95 %% intervals, %(minimum)s to %(maximum)s "
+        "(default 1000; 0: no intervals)",
     )
     parser.add_argument(
         "--adjudicate", choices=("egdb",),
@@ -382,11 +273,12 @@ def _add_league(subparsers) -> None:
         "result (termination egdb in the PDN); default: games are played to their end",
     )
     parser.add_argument(
-        "--adjudicate-pieces", type=whole_number(2), metavar="N",
-        help="pieces of the adjudicating database (default: the largest N whose slices are all in the folder)",
+        "--adjudicate-pieces", type=whole_number(2, max_egdb_pieces), metavar="N",
+        help="pieces of the adjudicating database, %(minimum)s to %(maximum)s (default: the largest N whose "
+        "slices are all in the folder)",
     )
     parser.add_argument(
-        "--egdb-folder", metavar="DIR",
+        "--egdb-folder", type=folder_path, metavar="DIR",
         help="the endgame database folder (default $CHECKERS_EGDB, else the platform's cache folder)",
     )
     parser.set_defaults(handler=_run_league)
@@ -435,7 +327,7 @@ def _add_play(subparsers) -> None:
         help="your colour (default black; Black moves first from the start position)",
     )
     parser.add_argument("--fen", help="start from this PDN FEN (its side to move moves first)")
-    parser.add_argument("--seed", type=whole_number(), help="seed the opponent's generator (reproducible games)")
+    parser.add_argument("--seed", type=whole_number(0), help="seed the opponent's generator (reproducible games)")
     parser.set_defaults(handler=_lazy("checkers_evaluation.play", "play_main"))
 
 
@@ -521,17 +413,6 @@ def _run_train(args: argparse.Namespace) -> int:
 # -- data ------------------------------------------------------------------------------
 
 
-def rate(text: str) -> float:
-    """An argparse type: a probability in [0, 1]."""
-    try:
-        value = float(text)
-    except ValueError:
-        raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
-    if not 0.0 <= value <= 1.0:
-        raise argparse.ArgumentTypeError(f"must be from 0 to 1, got {text!r}")
-    return value
-
-
 def _add_data(subparsers) -> None:
     parser = subparsers.add_parser(
         "data",
@@ -562,7 +443,7 @@ def _add_data(subparsers) -> None:
     mcrd.add_argument("--ray", nargs="?", const=True, default=False, metavar="ADDRESS",
                       help="one Ray task per shard (a local Ray, or the cluster at ADDRESS)")
     for sub in (games, mcrd):
-        sub.add_argument("--out", required=True, metavar="DIR", help="the database folder")
+        sub.add_argument("--out", type=folder_path, required=True, metavar="DIR", help="the database folder")
         sub.add_argument("--seed", type=whole_number(0), default=0, help="seed (default 0)")
         sub.add_argument("--minimax-rate", type=rate, default=0.5,
                          help="probability of the minimax move in pseudo-random games (default 0.5)")
@@ -600,179 +481,6 @@ def _run_data(args: argparse.Namespace) -> int:
     return 0
 
 
-# -- egdb ------------------------------------------------------------------------------
-
-
-def _add_egdb(subparsers) -> None:
-    parser = subparsers.add_parser(
-        "egdb",
-        help="endgame databases: build, probe, statistics, and how well agents play endgames",
-        description="Endgame databases: the exact value (win, loss or draw for the side to move, with "
-        "unlimited play) and distance (plies to the end under best play) of every position with few "
-        "pieces. Files live in --folder, default $CHECKERS_EGDB, else the platform's cache folder.",
-    )
-    kinds = parser.add_subparsers(dest="egdb_command", metavar="COMMAND", required=True)
-    build = kinds.add_parser(
-        "build", help="build the database up to N pieces (resumes a killed build)",
-        description="Build every slice with at most N pieces by retrograde analysis (4 pieces: about "
-        "a minute, 7 MB; 5 pieces: a few minutes, 149 MB). Slices already built are checked and kept.",
-    )
-    build.add_argument("--pieces", type=whole_number(2), default=4, metavar="N", help="2 to 5 (default 4)")
-    build.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
-    probe = kinds.add_parser(
-        "probe", help="value and distance of positions (FEN arguments, or one FEN a line on stdin)",
-        description="One line per position: the FEN, then win, loss or draw for the side to move "
-        "(none: outside the database), then the plies to the end under best play (- for a draw or none).",
-    )
-    probe.add_argument("fens", metavar="FEN", nargs="*", help="positions in PDN FEN (default: read stdin)")
-    stats = kinds.add_parser(
-        "stats", help="wins, losses, draws and longest win of every slice",
-        description="One row per slice (mover men and kings, then the opponent's: 2m1k-1m0k), then "
-        "the totals per number of pieces; counts are for the side to move.",
-    )
-    measure = kinds.add_parser(
-        "measure", help="how well agents play endgames: value keeping, conversion, calibration",
-        description="For each agent, on a fixed sample of positions with exactly N pieces: the "
-        "fraction of its moves that keep a won or drawn position's value (where a move can lose it), "
-        "the fraction of won positions it wins against a perfect defender within the shortest win plus "
-        "--margin plies, and, for agents with a value net, how well the net's values match the truth. "
-        "checkers_evaluation.endgame documents each measure.",
-    )
-    measure.add_argument("agents", metavar="AGENT_SPEC", nargs="+", help="e.g. alphabeta:depth=4 zoo:td-minimax")
-    measure.add_argument(
-        "--positions", type=whole_number(1), default=200, metavar="K",
-        help="positions sampled for value keeping and calibration (default 200)",
-    )
-    measure.add_argument(
-        "--games", type=whole_number(0), default=50, metavar="G",
-        help="won positions of the sample played out for conversion (default 50)",
-    )
-    measure.add_argument("--seed", type=whole_number(0), default=0, help="seed of the sample and the games (default 0)")
-    measure.add_argument(
-        "--margin", type=whole_number(0), default=20, metavar="M",
-        help="plies a conversion may take beyond the shortest win (default 20)",
-    )
-    measure.add_argument("--out", metavar="DIR", help="also write measures.md and measures.json there")
-    measure.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
-    for sub in (build, probe, stats, measure):
-        sub.add_argument(
-            "--folder", metavar="DIR",
-            help="the database folder (default $CHECKERS_EGDB, else the platform's cache folder)",
-        )
-    for sub in (probe, stats, measure):
-        sub.add_argument(
-            "--pieces", type=whole_number(2), metavar="N",
-            help="database pieces (default: the largest N whose slices are all in the folder)"
-            + ("; the positions sampled have exactly N pieces" if sub is measure else ""),
-        )
-    parser.set_defaults(handler=_lazy("checkers_evaluation.cli", "_run_egdb"))
-
-
-def _run_egdb(args: argparse.Namespace) -> int:
-    return {"build": _egdb_build, "probe": _egdb_probe, "stats": _egdb_stats, "measure": _egdb_measure}[
-        args.egdb_command
-    ](args)
-
-
-def _egdb_build(args: argparse.Namespace) -> int:
-    from checkers_env import egdb
-
-    try:
-        report = egdb.build(args.pieces, args.folder, progress=args.progress)
-    except ValueError as error:
-        raise UsageError(str(error)) from None
-    print(
-        f"egdb up to {report.pieces} pieces: {report.solved} slices solved, {report.found} found, "
-        f"{report.positions:,} positions, {report.seconds:.1f} s, {report.bytes / 1e6:.1f} MB in {report.folder}"
-    )
-    return 0
-
-
-def _open_egdb(args: argparse.Namespace):
-    """The database of ``--pieces`` (default: the largest complete one) in ``--folder``.
-
-    Raises:
-        EndgameDatabaseError: no database there, or a slice missing or corrupt; the message
-            names the slice and the command that builds it (one line, status 2).
-    """
-    from checkers_env.egdb import EndgameDatabase
-
-    return EndgameDatabase.open(args.pieces, args.folder)
-
-
-def _egdb_probe(args: argparse.Namespace) -> int:
-    from checkers_env import Board, InvalidFenError
-
-    texts = args.fens or [line.strip() for line in sys.stdin if line.strip()]
-    boards = []
-    for text in texts:  # every FEN is checked before the database loads
-        try:
-            boards.append(Board.from_fen(text))
-        except InvalidFenError as error:
-            raise UsageError(str(error)) from None
-    db = _open_egdb(args)
-    for text, board in zip(texts, boards):
-        verdict = db.probe(board)
-        if verdict is None:
-            print(f"{text} none -")
-        else:
-            print(f"{text} {verdict.value} {'-' if verdict.distance is None else verdict.distance}")
-    return 0
-
-
-def _egdb_stats(args: argparse.Namespace) -> int:
-    db = _open_egdb(args)
-    columns = ("positions", "wins", "losses", "draws", "longest win (plies)")
-    slices, totals = [], {}
-    for row in db.stats():
-        slices.append((row.label, row.positions, row.wins, row.losses, row.draws, row.longest_win))
-        total = totals.setdefault(sum(row.slice), [0, 0, 0, 0, 0])
-        for k, value in enumerate((row.positions, row.wins, row.losses, row.draws)):
-            total[k] += value
-        total[4] = max(total[4], row.longest_win)
-    print(f"Endgame database up to {db.pieces} pieces in {db.folder}; counts for the side to move.")
-    for first, rows in (("slice", slices), ("pieces", [(str(n), *t) for n, t in totals.items()])):
-        print()
-        print(_markdown_table((first, *columns), rows))
-    return 0
-
-
-def _markdown_table(header: tuple[str, ...], rows: list[tuple]) -> str:
-    """A Markdown table aligned in plain text: the first column to the left, numbers (with
-    thousands separators) to the right."""
-    cells = [[str(row[0])] + [f"{value:,}" for value in row[1:]] for row in rows]
-    widths = [max(len(h), *(len(r[k]) for r in cells)) for k, h in enumerate(header)]
-
-    def line(items: list[str]) -> str:
-        return "| " + " | ".join(
-            item.ljust(w) if k == 0 else item.rjust(w) for k, (item, w) in enumerate(zip(items, widths))
-        ) + " |"
-
-    rule = "|" + "|".join(":" + "-" * (w + 1) if k == 0 else "-" * (w + 1) + ":" for k, w in enumerate(widths)) + "|"
-    return "\n".join([line(list(header)), rule, *(line(r) for r in cells)])
-
-
-def _egdb_measure(args: argparse.Namespace) -> int:
-    import shlex
-
-    from checkers_env import make_agent
-    from checkers_evaluation.endgame import measure, measures_markdown, write_measures
-
-    agents = [make_agent(spec) for spec in args.agents]  # a bad spec is reported before any work
-    db = _open_egdb(args)
-    results = [
-        measure(agent, db, positions=args.positions, seed=args.seed, margin=args.margin, games=args.games,
-                progress=args.progress)
-        for agent in agents
-    ]
-    print(measures_markdown(results), end="")
-    if args.out:
-        command = "checkers " + " ".join(shlex.quote(a) for a in sys.argv[1:]) if sys.argv[1:2] == ["egdb"] else ""
-        for path in write_measures(results, args.out, command):
-            print(f"wrote {path}")
-    return 0
-
-
 # -- shared ----------------------------------------------------------------------------
 
 
@@ -789,7 +497,7 @@ def _board_from_fen(fen: str | None):
 
 #: The subcommands, in the order ``checkers --help`` lists them.
 SUBCOMMANDS: list[Callable] = [
-    _add_perft, _add_show, _add_agents, _add_league, _add_play, _add_serve, _add_train, _add_data, _add_egdb,
+    _add_perft, _add_show, add_agents, _add_league, _add_play, _add_serve, _add_train, _add_data, add_egdb,
 ]
 
 

@@ -2,10 +2,11 @@
 
 Shows the start position and checks the move generator (perft 1..9 against the
 published counts), then plays a round robin of ``random``, ``greedy``, ``alphabeta`` at
-depths 2 and 4 and every agent of the zoo, each pair playing 3-move-ballot openings with
-colours swapped, and prints the ratings. Zoo agents that probe the endgame database
-(their card has ``egdb``) need it built: the demo builds it first if it is missing (about a
-minute and 146 MB for 5 pieces, once per machine). The full report (crosstable, ratings, heatmap,
+depths 2 and 4 and every agent of the zoo, each pair playing ``GAMES_PER_PAIR`` games
+(3-move-ballot openings with colours swapped), and prints the ratings. Zoo agents that
+probe the endgame database (their card has ``egdb``) need it built: the demo builds it
+first if it is missing (once per machine; ``checkers_env.egdb.BUILD_TIME`` and
+``size_text`` say how long and how big). The full report (crosstable, ratings, heatmap,
 ratings plot, every game in PDN) is written to ``runs/demo/``.
 
     python -m checkers_evaluation.demo [--games-per-pair N] [--workers K] [--out DIR]
@@ -13,7 +14,6 @@ ratings plot, every game in PDN) is written to ``runs/demo/``.
 
 from __future__ import annotations
 
-import argparse
 import sys
 import time
 
@@ -24,6 +24,19 @@ PUBLISHED_PERFT = {
 }
 
 BASELINES = ["random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4"]
+
+#: Games each pair plays: enough to tell the zoo's agents from the baselines in a few
+#: minutes, not enough to order two players as close as ``greedy`` and ``random`` (about 40
+#: Elo apart; the README says why).
+GAMES_PER_PAIR = 6
+
+#: Perft depths checked against the published counts.
+PERFT_DEPTH = 9
+
+
+def demo_games(agents: list[str], games_per_pair: int = GAMES_PER_PAIR) -> int:
+    """Games of the demo's round robin between ``agents``."""
+    return len(agents) * (len(agents) - 1) // 2 * games_per_pair
 
 
 def demo_agents(time_per_move: float = 0.1) -> list[str]:
@@ -55,7 +68,7 @@ def ensure_database(pieces: int) -> None:
 
     if pieces and (egdb.complete_pieces(egdb.default_folder()) or 0) < pieces:
         print(f"building the {pieces}-piece endgame database once for this machine "
-              f"(about a minute, into {egdb.default_folder()})")
+              f"({egdb.BUILD_TIME[pieces]}, {egdb.size_text(pieces)} into {egdb.default_folder()})")
         egdb.build(pieces, egdb.default_folder(), progress=True)
 
 
@@ -74,13 +87,18 @@ def check_perft(depth: int) -> bool:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m checkers_evaluation.demo", description=__doc__.split("\n\n")[0])
-    parser.add_argument("--games-per-pair", type=int, default=6)
-    parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--time-per-move", type=float, default=0.1, help="for zoo agents with a time budget (mcrd)")
-    parser.add_argument("--out", default="runs/demo")
-    parser.add_argument("--perft-depth", type=int, default=9)
+    from checkers_evaluation.options import ArgumentParser, folder_path, positive_number, whole_number
+
+    parser = ArgumentParser(prog="python -m checkers_evaluation.demo", description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games-per-pair", type=whole_number(2), default=GAMES_PER_PAIR)
+    parser.add_argument("--workers", type=whole_number(1), default=2)
+    parser.add_argument("--time-per-move", type=positive_number, default=0.1,
+                        help="for zoo agents with a time budget (mcrd)")
+    parser.add_argument("--out", type=folder_path, default="runs/demo")
+    parser.add_argument("--perft-depth", type=whole_number(1, max(PUBLISHED_PERFT)), default=PERFT_DEPTH)
     args = parser.parse_args(argv)
+    if args.games_per_pair % 2:
+        parser.error(f"argument --games-per-pair: must be even (each opening with both colours), got {args.games_per_pair}")
 
     from checkers_env import Board
     from checkers_evaluation.league import League
@@ -91,13 +109,15 @@ def main(argv: list[str] | None = None) -> int:
     agents = demo_agents(args.time_per_move)
     ensure_database(database_pieces(agents))
     print(f"\nleague of {len(agents)} agents: {', '.join(agents)}")
-    print(f"{args.games_per_pair} games per pair (ballot openings, colours swapped), {args.workers} workers\n")
+    print(f"{args.games_per_pair} games per pair, {demo_games(agents, args.games_per_pair)} games "
+          f"(ballot openings, colours swapped), {args.workers} workers\n")
     started = time.perf_counter()
     League(
         agents, out=args.out, games_per_pair=args.games_per_pair, workers=args.workers,
         overwrite=True, bootstrap=500,
     ).run()
-    print(f"\ndone in {time.perf_counter() - started:.0f} s; open {args.out}/heatmap.png and {args.out}/ratings.png")
+    print("\nPlayers whose 95 % intervals overlap are not told apart by these games.")
+    print(f"done in {time.perf_counter() - started:.0f} s; open {args.out}/heatmap.png and {args.out}/ratings.png")
     return 0
 
 

@@ -88,6 +88,9 @@ _ENDINGS = {
 #: Exit status after Ctrl-C (128 + SIGINT), as the ``checkers`` command uses.
 EXIT_INTERRUPTED = 130
 
+#: Answers to a yes-or-no question.
+YES, NO = ("y", "yes"), ("n", "no")
+
 #: Seconds of thinking before the status line appears (quick replies stay quiet).
 THINKING_SHOWN_AFTER = 0.3
 
@@ -193,18 +196,25 @@ class PlaySession:
                 return self._leave()
 
     def _offer_save(self) -> None:
-        """After Ctrl-C: the game so far need not be lost."""
+        """After Ctrl-C: the game so far need not be lost. Asks yes or no first, so that an
+        answer like ``y`` is never taken for a file name; then asks for the file until the
+        game is saved or the person gives none."""
         if not self.game.moves:
             self.write("interrupted. bye.")
             return
         try:
-            path = self.read("interrupted: save the game as PDN? file name (Enter: no)> ").strip()
+            answer = self.read("interrupted: save the game as PDN? (y/n)> ").strip().lower()
+            while answer not in YES + NO:
+                answer = self.read("please answer y or n: save the game? (y/n)> ").strip().lower()
+            while answer in YES:
+                path = self.read("file name (Enter: do not save)> ").strip()
+                if not path:
+                    break
+                if self._save(path):  # else it said why, and the name is asked again
+                    return
         except (EOFError, KeyboardInterrupt):
-            path = ""
-        if path:
-            self._save(path)
-        else:
-            self.write("not saved. bye.")
+            pass
+        self.write("not saved. bye.")
 
     def _handle(self, text: str) -> str | None:
         if not text:
@@ -352,17 +362,19 @@ class PlaySession:
         self._new_game(game)
         self.write(f"loaded {plies_text(game.ply)} from {source!r}; {game.board.turn} to move")
 
-    def _save(self, path: str) -> None:
+    def _save(self, path: str) -> bool:
+        """Write the game to ``path`` as PDN; says what happened and returns whether it did."""
         if not path:
             self.write("usage: save FILE (writes the game so far as PDN)")
-            return
+            return False
         target = Path(os.path.expanduser(path))
         try:
             write_pdn([self.game], target)
         except OSError as error:
             self.write(f"cannot save to {path!r}: {error.strerror or error}")
-            return
+            return False
         self.write(f"saved the game ({plies_text(self.game.ply)}, {self._result()}) to {target}")
+        return True
 
     # -- display -------------------------------------------------------------------------
 

@@ -67,6 +67,10 @@ import numpy as np
 #: Natural-log units per Elo point: a rating difference ``d`` gives odds ``10 ** (d / 400)``.
 ELO_SCALE = math.log(10) / 400
 
+#: Most bootstrap replicates ``fit_elo`` draws: the replicates' weights take 8 bytes per game
+#: each, and beyond this many the 2.5 and 97.5 percentiles no longer move visibly.
+MAX_BOOTSTRAP = 10_000
+
 _BLACK_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
@@ -373,7 +377,8 @@ def fit_elo(
     Args:
         records: finished games (``GameRecord``-like: ``.black``, ``.white``, ``.result``).
         anchor: the player rated 0 (``random`` by default); None or absent: mean 0.
-        bootstrap: bootstrap replicates for the 95 % intervals (0: no intervals).
+        bootstrap: bootstrap replicates for the 95 % intervals, 0 (no intervals) to
+            ``MAX_BOOTSTRAP``.
         seed: seed of the bootstrap resampling.
         prior_draws: virtual draws of each player against the centre of the scale (> 0
             keeps every rating finite; 0 is the plain maximum-likelihood fit).
@@ -382,8 +387,8 @@ def fit_elo(
         ValueError: no games, an unfinished result, or (with ``prior_draws=0``) data that
             has no finite maximum.
     """
-    if bootstrap < 0:
-        raise ValueError(f"bootstrap must be >= 0, got {bootstrap}")
+    if not 0 <= bootstrap <= MAX_BOOTSTRAP:
+        raise ValueError(f"bootstrap must be 0 to {MAX_BOOTSTRAP}, got {bootstrap}")
     if prior_draws < 0:
         raise ValueError(f"prior_draws must be >= 0, got {prior_draws}")
     players, black, white, points, units = _game_rows(records)
@@ -467,4 +472,4 @@ def _bootstrap_weights(
     return weights, drawn_pairs
 
 
-__all__ = ["ELO_SCALE", "PlayerRating", "Ratings", "expected_score", "find_anchor", "fit_elo", "game_table"]
+__all__ = ["ELO_SCALE", "MAX_BOOTSTRAP", "PlayerRating", "Ratings", "expected_score", "find_anchor", "fit_elo", "game_table"]

@@ -107,8 +107,9 @@ def resolve_backend(backend: str) -> str:
         return chosen
     if backend == "cuda" and not (gpu_available() or cuda_simulator_enabled()):
         raise ValueError(
-            "backend=cuda needs a CUDA GPU (pip install 'checkers-suite[gpu]') "
-            "or numba's simulator (NUMBA_ENABLE_CUDASIM=1 before numba is imported)"
+            "backend=cuda needs a CUDA GPU, and numba finds none here (no GPU, no CUDA driver, or "
+            "no pip install 'checkers-suite[gpu]'): use backend=cpu, or backend=auto to take the GPU "
+            "only where there is one (tests: NUMBA_ENABLE_CUDASIM=1 runs numba's simulator)"
         )
     return backend
 
@@ -127,7 +128,8 @@ class MCRDAgent(BaseAgent):
             that win more often) or ``halving`` (sequential halving: after each round the
             worse half of the moves gets no more playouts).
         backend: ``cpu`` (numba, parallel over the CPU cores), ``cuda`` (one playout per
-            GPU thread) or ``auto`` (``cuda`` when a GPU is available).
+            GPU thread; refused with a ValueError when the agent is built on a machine
+            without a CUDA GPU) or ``auto`` (``cuda`` when a GPU is available).
         launch: playouts per batch (default 4096 on the CPU, 64 with a guide, 131072 on a GPU).
         max_moves: random moves per playout before it is stopped and won by the side with
             more pieces (equal pieces: a draw).
@@ -190,6 +192,8 @@ class MCRDAgent(BaseAgent):
             raise ValueError(f"guide_rate must be a probability from 0 to 1, got {guide_rate!r}")
         if guide is not None and backend == "cuda":
             raise ValueError("guide runs on the CPU backend only (backend=cpu or auto); the CUDA kernel has no guide")
+        if backend == "cuda":
+            resolve_backend(backend)  # without a GPU the agent is refused now, not at its first move
         self.guide = guide
         self.guide_rate = float(guide_rate)
         self.guide_evaluator = None if guide is None else load_guide(guide, seed)

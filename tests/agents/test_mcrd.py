@@ -84,13 +84,16 @@ def test_auto_backend_is_cpu_without_gpu_and_says_so(caplog):
     assert "backend=auto chose cpu" in caplog.text
 
 
-def test_cuda_without_gpu_or_simulator_is_refused():
-    from checkers_agents.mcrd.agent import cuda_simulator_enabled
+def test_cuda_without_a_gpu_is_refused_when_the_agent_is_built(monkeypatch):
+    from checkers_agents.mcrd import agent as mcrd_agent
 
-    if cuda_simulator_enabled():
+    if mcrd_agent.cuda_simulator_enabled():
         pytest.skip("the simulator is on in this process")
+    monkeypatch.setattr(mcrd_agent, "gpu_available", lambda: False)  # a machine without a GPU
+    with pytest.raises(ValueError, match="backend=cuda needs a CUDA GPU.*use backend=cpu"):
+        make_agent("mcrd:backend=cuda")  # refused when built, before any move is asked for
     with pytest.raises(ValueError, match="NUMBA_ENABLE_CUDASIM"):
-        MCRDAgent(backend="cuda", playouts=10).search(Board())
+        MCRDAgent(backend="cuda", playouts=10)
 
 
 # -- obvious positions, every allocation ----------------------------------------------------

@@ -627,3 +627,48 @@ def test_open_refuses_fewer_than_two_pieces(tmp_path):
     """A database of fewer than 2 pieces does not exist."""
     with pytest.raises(ValueError, match="pieces"):
         egdb.EndgameDatabase.open(1, tmp_path)
+
+
+def test_open_refuses_more_pieces_than_build_makes(tmp_path):
+    """The accepted range is what ``build`` makes (``MAX_BUILD_PIECES``), not whatever
+    the memory of the machine would be asked for."""
+    for pieces in (egdb.MAX_BUILD_PIECES + 1, 7, 100):
+        with pytest.raises(ValueError, match=f"pieces must be 2 to {egdb.MAX_BUILD_PIECES}"):
+            egdb.EndgameDatabase.open(pieces, tmp_path)
+
+
+def test_a_slice_file_twice_its_size_is_too_long_not_truncated(egdb3):
+    path = egdb3 / egdb.slice_name((1, 0, 1, 1))
+    path.write_bytes(path.read_bytes() * 2)
+    with pytest.raises(egdb.EndgameDatabaseError) as caught:
+        egdb.EndgameDatabase.open(3, egdb3)
+    message = str(caught.value)
+    assert str(path) in message and "too long" in message and "truncated" not in message
+    assert f"({path.stat().st_size} bytes" in message
+
+
+@pytest.mark.parametrize("pieces", [3, None], ids=["pieces-3", "largest"])
+def test_a_folder_in_place_of_a_slice_is_named(egdb3, pieces):
+    """A folder where a slice file should be is reported by the slice's name, also when the
+    database's size is found from the files (it is not silently a smaller database)."""
+    path = egdb3 / egdb.slice_name((1, 0, 1, 1))
+    path.unlink()
+    path.mkdir()
+    with pytest.raises(egdb.EndgameDatabaseError, match="a folder where slice 1m0k-1m1k should be a file") as caught:
+        egdb.EndgameDatabase.open(pieces, egdb3)
+    assert str(path) in str(caught.value) and "checkers egdb build --pieces 3" in str(caught.value)
+    with pytest.raises(egdb.EndgameDatabaseError, match="1m0k-1m1k"):
+        egdb.build(3, egdb3, progress=False)
+
+
+def test_build_refuses_a_file_for_its_folder(tmp_path):
+    notes = tmp_path / "notes.txt"
+    notes.write_text("keep me")
+    with pytest.raises(egdb.EndgameDatabaseError, match="is a file, not a folder"):
+        egdb.build(2, notes, progress=False)
+    assert notes.read_text() == "keep me"
+
+
+def test_database_bytes_are_what_a_build_writes(egdb3):
+    assert egdb.database_bytes(3) == sum(path.stat().st_size for path in egdb3.iterdir())
+    assert egdb.size_text(5) == "146 MB" and egdb.size_text(4) == "6.4 MB"

@@ -109,7 +109,8 @@ def test_perft_matches_reference_in_middle_and_endgames():
         ((Board(), 2.0), TypeError, "depth must be a whole number"),
         ((Board(), True), TypeError, "depth must be a whole number"),
         ((Board(), 2, "yes"), TypeError, "bulk must be True or False"),
-        ((Board(), -3), ValueError, "depth must be >= 0"),
+        ((Board(), -3), ValueError, "depth must be 0 to 40, got -3"),
+        ((Board(), 2000), ValueError, "depth must be 0 to 40, got 2000"),  # no RecursionError
     ],
 )
 def test_perft_names_the_bad_argument(args, error, words):

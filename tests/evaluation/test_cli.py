@@ -49,11 +49,11 @@ def test_perft_from_fen(capsys):
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
-        (["perft", "-1"], "argument DEPTH: must be >= 0, got '-1'"),
+        (["perft", "-1"], "argument DEPTH: must be 0 to 40, got '-1'"),
         (["perft", "deep"], "argument DEPTH: expected a whole number, got 'deep'"),
         (["league", "random", "greedy", "--max-plies", "0"], "--max-plies: must be >= 1, got '0'"),
         (["league", "random", "greedy", "--max-plies", "-3"], "--max-plies: must be >= 1, got '-3'"),
-        (["league", "random", "greedy", "--bootstrap", "-5"], "--bootstrap: must be >= 0, got '-5'"),
+        (["league", "random", "greedy", "--bootstrap", "-5"], "--bootstrap: must be 0 to 10000, got '-5'"),
         (["league", "random", "greedy", "--time-per-move", "nan"], "--time-per-move: must be a number > 0"),
         (["league", "random", "alphabeta:depth=3,depth=4"], "parameter 'depth' is given twice"),
         (["league", "random", "alphabeta:depth=three"], "'three' is not a whole number"),
@@ -73,6 +73,60 @@ def test_bad_input_is_one_line_and_status_2(argv, message, capsys):
     assert message in captured.err
     assert captured.err.count("\n") == 1
     assert "Traceback" not in captured.err
+
+
+# Each is refused when parsed: one line, status 2, and no work (no game, no folder) before it.
+_FILE = "<a file>"  # stands for a regular file in the test's folder
+_PARSE_ERRORS = [
+    (["league", "random", "greedy", "--seed", "-1"], "--seed: must be >= 0, got '-1'"),
+    (["league", "random", "greedy", "--bootstrap", "99999999999"], "--bootstrap: must be 0 to 10000, got '99999999999'"),
+    (["league", "random", "greedy", "--adjudicate", "egdb", "--adjudicate-pieces", "9"],
+     "--adjudicate-pieces: must be 2 to 5, got '9'"),
+    (["league", "random", "greedy", "--out", _FILE], "--out: '<a file>' is a file, not a folder"),
+    (["league", "random", "greedy", "--out", ""], "--out: expected a folder, got an empty name"),
+    (["league", "random", "greedy", "--adjudicate", "egdb", "--egdb-folder", _FILE],
+     "--egdb-folder: '<a file>' is a file, not a folder"),
+    (["play", "--opponent", "random", "--seed", "-1"], "--seed: must be >= 0, got '-1'"),
+    (["perft", "2000"], "argument DEPTH: must be 0 to 40, got '2000'"),
+    (["perft", "41"], "argument DEPTH: must be 0 to 40, got '41'"),
+    (["egdb", "probe", "B:W18:B14", "--pieces", "7"], "--pieces: must be 2 to 5, got '7'"),
+    (["egdb", "probe", "B:W18:B14", "--pieces", "100"], "--pieces: must be 2 to 5, got '100'"),
+    (["egdb", "probe", "B:W18:B14", "--pieces", "6"], "--pieces: must be 2 to 5, got '6'"),
+    (["egdb", "build", "--pieces", "6"], "--pieces: must be 2 to 5, got '6'"),
+    (["egdb", "measure", "random", "--pieces", "6"], "--pieces: must be 2 to 5, got '6'"),
+    (["egdb", "build", "--folder", _FILE], "--folder: '<a file>' is a file, not a folder"),
+    (["egdb", "probe", "B:W18:B14", "--folder", _FILE], "--folder: '<a file>' is a file, not a folder"),
+    (["egdb", "stats", "--folder", _FILE], "--folder: '<a file>' is a file, not a folder"),
+    (["egdb", "measure", "random", "--out", _FILE], "--out: '<a file>' is a file, not a folder"),
+    (["data", "games", "--games", "2", "--out", _FILE], "--out: '<a file>' is a file, not a folder"),
+    (["data", "mcrd", "--positions", "2", "--playouts", "2", "--out", _FILE], "--out: '<a file>' is a file, not a folder"),
+]
+
+
+@pytest.mark.parametrize(("argv", "message"), _PARSE_ERRORS, ids=[" ".join(a) for a, _ in _PARSE_ERRORS])
+def test_options_are_checked_when_parsed(argv, message, tmp_path, capsys, monkeypatch):
+    from checkers_evaluation import league
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / _FILE).write_text("keep me")
+    monkeypatch.setattr(league.League, "run", lambda self: pytest.fail("a league ran"))
+    assert main([*argv, "--out", "runs/made"] if argv[0] == "league" and "--out" not in argv else argv) == 2
+    captured = capsys.readouterr()
+    assert captured.out == "" and captured.err.count("\n") == 1 and "Traceback" not in captured.err
+    assert message in captured.err, captured.err
+    assert sorted(p.name for p in tmp_path.iterdir()) == [_FILE]  # nothing made
+    assert (tmp_path / _FILE).read_text() == "keep me"
+
+
+def test_help_shows_the_bounds_that_parsing_enforces(capsys):
+    from checkers_env.egdb import MAX_BUILD_PIECES, build_figures
+    from checkers_env.perft import MAX_DEPTH
+
+    for argv, shown in ((["perft"], f"0 to {MAX_DEPTH}"), (["egdb", "probe"], f"2 to {MAX_BUILD_PIECES}"),
+                        (["league"], f"2 to {MAX_BUILD_PIECES}"), (["league"], "0 to 10000"),
+                        (["egdb", "build"], f"({build_figures()}, on 2 cores)")):
+        assert main([*argv, "--help"]) == 0
+        assert shown in " ".join(capsys.readouterr().out.split()), argv
 
 
 def test_usage_errors_return_2(capsys):
@@ -165,6 +219,22 @@ def test_demo_plays_a_small_league(capsys, tmp_path, monkeypatch):
     assert (out_dir / "heatmap.png").is_file() and (out_dir / "ratings.png").is_file()
 
 
+@pytest.mark.parametrize(("argv", "message"), [
+    (["--games-per-pair", "3"], "--games-per-pair: must be even"),
+    (["--games-per-pair", "-1"], "--games-per-pair: must be >= 2"),
+    (["--perft-depth", "14"], "--perft-depth: must be 1 to 13"),
+    (["--out", "<a file>"], "--out: '<a file>' is a file, not a folder"),
+])
+def test_demo_options_are_checked_before_it_starts(argv, message, tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "<a file>").write_text("keep me")
+    with pytest.raises(SystemExit) as exit_:
+        demo.main(argv)
+    captured = capsys.readouterr()
+    assert exit_.value.code == 2 and captured.out == "" and captured.err.count("\n") == 1
+    assert message in captured.err, captured.err
+
+
 def test_demo_lists_the_baselines_and_the_zoo():
     from checkers_agents.zoo import zoo_names
 
@@ -221,8 +291,8 @@ def test_egdb_probe_reads_stdin_and_defaults_to_the_largest_database(egdb_folder
         (["egdb", "probe", "B:W18:B14", "B:W33:B1"], "'B:W33:B1'"),
         (["egdb", "probe", "B:W18:B14", "--pieces", "5"], "missing slice"),
         (["egdb", "stats", "--pieces", "5"], "`checkers egdb build --pieces 5 --folder "),
-        (["egdb", "probe", "--pieces", "1", "B:W18:B14"], "--pieces: must be >= 2"),
-        (["egdb", "build", "--pieces", "7"], "pieces must be 2 to 5"),
+        (["egdb", "probe", "--pieces", "1", "B:W18:B14"], "--pieces: must be 2 to 5, got '1'"),
+        (["egdb", "build", "--pieces", "7"], "--pieces: must be 2 to 5, got '7'"),
         (["egdb", "measure", "random", "--positions", "0"], "--positions: must be >= 1"),
         (["egdb", "measure", "nonsense"], "nonsense"),
     ],
@@ -242,6 +312,27 @@ def test_egdb_missing_database_names_the_slice_and_the_build_command(tmp_path, c
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "missing slice 0m1k-0m1k" in err
     assert f"`checkers egdb build --pieces 3 --folder {tmp_path}`" in err
+
+
+@pytest.mark.parametrize("damage", ["doubled", "folder"])
+def test_egdb_probe_names_a_damaged_slice_in_one_line(damage, egdb_folder, tmp_path, capsys):
+    import shutil
+
+    from checkers_env import egdb
+
+    for n in (2, 3):
+        for s in egdb.slices(n):
+            shutil.copy(egdb_folder / egdb.slice_name(s), tmp_path / egdb.slice_name(s))
+    path = tmp_path / egdb.slice_name((1, 0, 1, 1))
+    if damage == "doubled":
+        path.write_bytes(path.read_bytes() * 2)
+    else:
+        path.unlink()
+        path.mkdir()
+    assert main(["egdb", "probe", "B:W18:B14", "--folder", str(tmp_path)]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err and str(path) in err
+    assert ("too long" in err and "truncated" not in err) if damage == "doubled" else "slice 1m0k-1m1k" in err
 
 
 def test_egdb_build_prints_a_summary_and_resumes(tmp_path, capsys):

@@ -306,7 +306,7 @@ def test_load_a_pdn_game_or_a_fen(tmp_path):
 
 def test_ctrl_c_at_the_prompt_offers_to_save(tmp_path):
     target = tmp_path / "kept.pdn"
-    session, out = _session(["11-15", KeyboardInterrupt(), str(target)], human=BLACK)
+    session, out = _session(["11-15", KeyboardInterrupt(), "y", str(target)], human=BLACK)
     assert session.run() == 130
     assert [str(m) for m in read_pdn(target)[0].moves][:1] == ["11-15"]
     assert any("saved the game (2 plies" in line for line in out)
@@ -319,6 +319,30 @@ def _restore_sigint() -> None:
     import signal
 
     signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
+def test_the_save_prompt_asks_yes_or_no_before_a_file_name(tmp_path, monkeypatch):
+    """An answer to 'save?' is never taken for a file name: 'y' used to write a file named y."""
+    monkeypatch.chdir(tmp_path)
+    prompts: list[str] = []
+    answers = ["11-15", KeyboardInterrupt(), "maybe", "", "YES", str(tmp_path), ""]
+    session, out = _session(answers, human=BLACK)
+    reader = session.read
+    session.read = lambda prompt: prompts.append(prompt) or reader(prompt)
+    assert session.run() == 130
+    assert prompts[-5:] == [
+        "interrupted: save the game as PDN? (y/n)> ",
+        "please answer y or n: save the game? (y/n)> ",  # "maybe"
+        "please answer y or n: save the game? (y/n)> ",  # ""
+        "file name (Enter: do not save)> ",  # "YES"
+        "file name (Enter: do not save)> ",  # a folder cannot be saved to: asked again
+    ]
+    assert any(line.startswith(f"cannot save to {str(tmp_path)!r}") for line in out)
+    assert out[-1] == "not saved. bye." and list(tmp_path.iterdir()) == []
+    for no in ("n", "No"):
+        session, out = _session(["11-15", KeyboardInterrupt(), no, "y"], human=BLACK)
+        assert session.run() == 130
+        assert out[-1] == "not saved. bye." and list(tmp_path.iterdir()) == []
 
 
 def test_ctrl_c_while_the_agent_thinks_stops_it_within_seconds(tmp_path):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from checkers_env.match import GameRecord
-from checkers_evaluation.ratings import ELO_SCALE, expected_score, fit_elo
+from checkers_evaluation.ratings import ELO_SCALE, MAX_BOOTSTRAP, expected_score, fit_elo
 
 TRUE = {"random": 0.0, "greedy": 200.0, "alphabeta:depth=4": 400.0, "zoo:strong": 800.0}
 
@@ -246,5 +246,7 @@ def test_bad_input_is_a_clear_error():
         fit_elo([GameRecord("a", "b", "", [], "*", "")])
     with pytest.raises(ValueError, match="bootstrap"):
         fit_elo(simulate(TRUE, 2, 0), bootstrap=-1)
+    with pytest.raises(ValueError, match=f"bootstrap must be 0 to {MAX_BOOTSTRAP}, got 99999999999"):
+        fit_elo(simulate(TRUE, 2, 0), bootstrap=99_999_999_999)  # not a MemoryError after the fit
     with pytest.raises(KeyError, match="not rated"):
         fit_elo(simulate(TRUE, 2, 0), bootstrap=0)["nobody"]
