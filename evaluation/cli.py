@@ -345,14 +345,8 @@ def _add_serve(subparsers) -> None:
         "may name agents, zoo entries and plain values only, never a file (SECURITY.md).",
     )
 
-    def port(text: str) -> int:
-        value = whole_number(0)(text)
-        if value > 65535:
-            raise argparse.ArgumentTypeError(f"must be a port from 0 to 65535, got {text!r}")
-        return value
-
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
-    parser.add_argument("--port", type=port, default=8000, help="port, 0 to 65535 (default 8000)")
+    parser.add_argument("--port", type=whole_number(0, 65535), default=8000, help="port, 0 to 65535 (default 8000)")
     parser.add_argument(
         "--league", action="append", metavar="DIR",
         help="a league output folder (checkers league --out DIR) for the League tab; repeat for several",
@@ -363,9 +357,9 @@ def _add_serve(subparsers) -> None:
     )
     parser.add_argument("--workers", type=whole_number(1), default=2,
                         help="agent moves thought about at once, each in its own process (default 2)")
-    parser.add_argument("--record", metavar="DIR",
+    parser.add_argument("--record", metavar="DIR", type=folder_path,
                         help="append every finished game to DIR/games.jsonl (the league's format)")
-    parser.add_argument("--egdb-folder", metavar="DIR",
+    parser.add_argument("--egdb-folder", metavar="DIR", type=folder_path,
                         help="endgame database folder (default: the cache folder's, when one is built)")
     parser.add_argument(
         "--agents-dir", action="append", metavar="DIR",
