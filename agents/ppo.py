@@ -65,7 +65,7 @@ def load_policy(weights: str, net_arch: str, trusted: bool = False):
     if path.suffix == ".zip" and not trusted:
         raise WeightsError(
             f"ppo weights file {weights!r} is an SB3 zip, which holds pickled code: load it only if you made it, "
-            "with make_agent(spec, trusted=True), or give the run's policy.safetensors"
+            "with make_agent(spec, trusted=True) (on the command line: --trust-pickles), or give the run's policy.safetensors"
         )
     if not path.is_file():
         raise WeightsError(f"ppo weights file {weights!r} does not exist")

@@ -1,22 +1,7 @@
 """The ``checkers`` command line.
 
-    checkers perft DEPTH [--fen FEN] [--divide] [--no-bulk]
-    checkers show FEN
-    checkers agents
-    checkers league AGENT_SPEC ... [--gauntlet SPEC] [--games-per-pair N] [--openings ballot|ballot:crossboard|random:PLIES|FILE]
-        [--time-per-move S] [--workers K] [--backend local|ray] [--out DIR] [--resume]
-        [--adjudicate egdb [--adjudicate-pieces N] [--egdb-folder DIR]]
-    checkers serve [--host 127.0.0.1] [--port 8000] [--league DIR ...] [--think-limit S] [--workers K]
-        [--record DIR] [--egdb-folder DIR]
-    checkers train td-minimax|slow-fast|ppo [TRAINER OPTIONS]
-    checkers data games --games N --out DIR [--seed S] [--minimax-rate R] [--minimax-depth D]
-    checkers data mcrd --positions N --playouts P --out DIR [--seed S] [--shard-size K]
-        [--workers W] [--backend auto|cpu|cuda] [--ray [ADDRESS]]
-    checkers egdb build [--pieces N] [--folder DIR]
-    checkers egdb probe [FEN ...] [--pieces N] [--folder DIR]
-    checkers egdb stats [--pieces N] [--folder DIR]
-    checkers egdb measure AGENT_SPEC ... [--pieces N] [--positions K] [--games G] [--seed S]
-        [--margin M] [--out DIR]
+The subcommands and their options are declared by the parser itself (``checkers --help``,
+``checkers SUBCOMMAND --help``), the one place they are written down.
 
 Each subcommand is one ``_add_<name>(subparsers)`` function that declares its arguments and
 names its handler; handlers import what they need when they run, so ``checkers --help``
@@ -212,6 +197,13 @@ def _run_show(args: argparse.Namespace) -> int:
 # -- league ----------------------------------------------------------------------------
 
 
+TRUST_PICKLES_HELP = (
+    "let agent specs load files that hold pickled Python objects (a Stable-Baselines3 .zip "
+    "given as ppo:weights=): loading such a file runs whatever code it holds, so give this only "
+    "for files you made yourself (see SECURITY.md)"
+)
+
+
 def _add_league(subparsers) -> None:
     parser = subparsers.add_parser(
         "league",
@@ -267,6 +259,7 @@ def _add_league(subparsers) -> None:
         help="resamples of the games behind the ratings' 95 %% intervals, %(minimum)s to %(maximum)s "
         "(default 1000; 0: no intervals)",
     )
+    parser.add_argument("--trust-pickles", action="store_true", help=TRUST_PICKLES_HELP)
     parser.add_argument(
         "--adjudicate", choices=("egdb",),
         help="egdb: a game that reaches a position of the endgame database ends there with the database's "
@@ -294,6 +287,7 @@ def _run_league(args: argparse.Namespace) -> int:
         resume=args.resume, overwrite=args.overwrite, seed=args.seed,
         rules=Rules(max_plies=args.max_plies), bootstrap=args.bootstrap,
         adjudicate=args.adjudicate, adjudicate_pieces=args.adjudicate_pieces, egdb_folder=args.egdb_folder,
+        trusted=args.trust_pickles,
     )
     league.run()
     return 0
@@ -328,6 +322,7 @@ def _add_play(subparsers) -> None:
     )
     parser.add_argument("--fen", help="start from this PDN FEN (its side to move moves first)")
     parser.add_argument("--seed", type=whole_number(0), help="seed the opponent's generator (reproducible games)")
+    parser.add_argument("--trust-pickles", action="store_true", help=TRUST_PICKLES_HELP)
     parser.set_defaults(handler=_lazy("checkers_evaluation.play", "play_main"))
 
 

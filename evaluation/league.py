@@ -280,10 +280,9 @@ def _database(adjudicate: tuple[int, str] | None):
 _agents_in_process: dict[str, object] = {}
 
 
-def _agent(spec: str, time_per_move: float | None):
-    cache_key = f"{spec}|{time_per_move}"
+def _agent(spec: str, overrides: dict):
+    cache_key = f"{spec}|{sorted(overrides.items())}"
     if cache_key not in _agents_in_process:
-        overrides = {"time": time_per_move} if time_per_move is not None else {}
         _agents_in_process[cache_key] = make_agent(spec, **overrides)
     return _agents_in_process[cache_key]
 
@@ -307,19 +306,18 @@ def _start_worker(parent_pid: int, registrations: dict[str, object]) -> None:
     threading.Thread(target=watch, daemon=True).start()
 
 
-def play_planned(
-    game: PlannedGame, rules: Rules, time_per_move: float | None, adjudicate: tuple[int, str] | None = None
-) -> dict:
+def play_planned(game: PlannedGame, rules: Rules, overrides: dict, adjudicate: tuple[int, str] | None = None) -> dict:
     """Play one planned game (in any process) and return its record as a dict; the record
     names the players by their league names.
 
     Args:
+        overrides: what the league sets in every agent it builds (``time``, ``trusted``).
         adjudicate: ``(pieces, folder)`` of the endgame database that ends the game when it
             reaches one of its positions (opened once per process), or None.
     """
     record = play_game(
-        _agent(game.black_spec or game.black, time_per_move),
-        _agent(game.white_spec or game.white, time_per_move),
+        _agent(game.black_spec or game.black, overrides),
+        _agent(game.white_spec or game.white, overrides),
         game.opening,
         rules,
         np.random.default_rng(game.seed),
@@ -333,7 +331,7 @@ def play_planned(
 def play_registered(
     game: PlannedGame,
     rules: Rules,
-    time_per_move: float | None,
+    overrides: dict,
     registrations: dict[str, object],
     adjudicate: tuple[int, str] | None = None,
 ) -> dict:
@@ -341,7 +339,7 @@ def play_registered(
     league's process (a Ray worker)."""
     for kind, factory in registrations.items():
         register_agent(kind, factory)
-    return play_planned(game, rules, time_per_move, adjudicate)
+    return play_planned(game, rules, overrides, adjudicate)
 
 
 # -- the league ------------------------------------------------------------------------------
@@ -381,6 +379,10 @@ class League:
             number whose slices are all in ``egdb_folder``.
         egdb_folder: the database folder; default ``checkers_env.egdb.default_folder()``
             (``$CHECKERS_EGDB`` or the platform's cache).
+        trusted: let the agents load files that hold pickled Python objects (an SB3
+            ``.zip`` given to ``ppo:weights=``); loading one runs whatever code it holds,
+            so only for files you made yourself. Not saved with the league: a resume
+            must say it again.
 
     Attributes:
         agents: after construction, the players' names in table order (the gauntlet first).
@@ -404,6 +406,7 @@ class League:
     adjudicate: str | None = None
     adjudicate_pieces: int | None = None
     egdb_folder: str | os.PathLike | None = None
+    trusted: bool = False
 
     def __post_init__(self) -> None:
         # Every check runs here, before a game is played or a file written.
@@ -431,7 +434,7 @@ class League:
         # Each player is known by its display name, else by its agent's own spec
         # (``mcrd:time=1`` -> ``mcrd:time=1.0``, time overrides included); building the
         # agents here also reports a bad spec now, with the agent's own message.
-        overrides = {"time": self.time_per_move} if self.time_per_move is not None else {}
+        overrides = self.agent_overrides
         self.specs: dict[str, str] = {}
         names = []
         for spec in given:
@@ -598,6 +601,14 @@ class League:
     def _order(self) -> dict[str, int]:
         return {g.key: n for n, g in enumerate(self.plan)}
 
+    @property
+    def agent_overrides(self) -> dict:
+        """What the league sets in every agent it builds: the time per move, and trust."""
+        overrides: dict = {} if self.time_per_move is None else {"time": self.time_per_move}
+        if self.trusted:
+            overrides["trusted"] = True
+        return overrides
+
     def _play(self, todo: list[PlannedGame], keep: Callable[[PlannedGame, dict], None]) -> None:
         """``keep(game, record)`` for each game of ``todo`` as it ends: in this process, in a
         pool of worker processes, or as Ray tasks."""
@@ -607,13 +618,13 @@ class League:
             except ImportError:
                 raise LeagueError("--backend ray needs Ray: pip install 'checkers-suite[ray]'") from None
             play = functools.partial(
-                play_registered, rules=self.rules, time_per_move=self.time_per_move,
+                play_registered, rules=self.rules, overrides=self.agent_overrides,
                 registrations=self.registrations, adjudicate=self.adjudication,
             )
             run_pieces(play, todo, keep, ray=os.environ.get("RAY_ADDRESS") or True, what="--backend ray")
             return
         play = functools.partial(
-            play_planned, rules=self.rules, time_per_move=self.time_per_move, adjudicate=self.adjudication
+            play_planned, rules=self.rules, overrides=self.agent_overrides, adjudicate=self.adjudication
         )
         run_pieces(
             play, todo, keep, workers=self.workers, initializer=_start_worker,

@@ -452,12 +452,13 @@ class AgentProcess:
     Args:
         spec: the agent's spec string.
         seed: reseeds the agent once built (reproducible games).
+        overrides: keywords of ``make_agent`` (``trusted=True``).
     """
 
-    def __init__(self, spec: str, seed: int | None = None):
+    def __init__(self, spec: str, seed: int | None = None, **overrides):
         context = multiprocessing.get_context("spawn")  # numba's threads do not survive fork
         self._connection, child = context.Pipe()
-        self._process = context.Process(target=_serve_agent, args=(child, spec, seed), daemon=True)
+        self._process = context.Process(target=_serve_agent, args=(child, spec, seed, overrides), daemon=True)
         self._process.start()
         child.close()
         self.spec = spec
@@ -505,11 +506,11 @@ class AgentProcess:
         self._connection.close()
 
 
-def _serve_agent(connection, spec: str, seed: int | None) -> None:
+def _serve_agent(connection, spec: str, seed: int | None, overrides: dict) -> None:
     """The worker: build the agent, then answer each (start FEN, moves) with a move."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the session's to handle
     try:
-        agent = make_agent(spec)
+        agent = make_agent(spec, **overrides)
         if seed is not None:
             agent.reset(seed=seed)
     except Exception as error:  # reported in the session, which shows it as one line
@@ -547,8 +548,9 @@ def play_main(args: argparse.Namespace) -> int:
 
     from .cli import UsageError
 
+    overrides = {"trusted": True} if args.trust_pickles else {}
     try:
-        agent = make_agent(args.opponent)
+        agent = make_agent(args.opponent, **overrides)
     except UnknownAgentError as error:
         raise UsageError(str(error)) from None
     start = None
@@ -559,7 +561,7 @@ def play_main(args: argparse.Namespace) -> int:
             raise UsageError(str(error)) from None
     human = BLACK if args.color == "black" else WHITE
     # The agent was built here to check its spec; it plays in a worker process.
-    return PlaySession(AgentProcess(str(agent), args.seed), human, start).run()
+    return PlaySession(AgentProcess(str(agent), args.seed, **overrides), human, start).run()
 
 
 __all__ = ["HELP", "PLAY_RULES", "AgentProcess", "PlaySession", "play_main", "plies_text"]

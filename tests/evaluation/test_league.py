@@ -540,3 +540,16 @@ def test_a_bad_record_is_an_error_naming_file_and_line(tmp_path, line, problem):
     assert "\n" not in str(caught.value)
     with pytest.raises(LeagueError, match="games.jsonl:1: "):
         League(["random", "greedy"], out=tmp_path, games_per_pair=2, bootstrap=0, resume=True, progress=False).run()
+
+
+def test_a_pickled_model_plays_only_with_trust_pickles(pickle_payload, tmp_path):
+    """An SB3 zip is unpickled only when the command line says --trust-pickles."""
+    pytest.importorskip("sb3_contrib")
+    from checkers_evaluation.cli import main
+
+    model, marker = pickle_payload
+    command = ["league", f"ppo:weights={model}", "random", "--games-per-pair", "2", "--out", str(tmp_path / "l")]
+    assert main(command) == 2
+    assert not marker.exists()
+    assert main([*command, "--trust-pickles"]) == 2  # loaded (the payload ran), then no policy in it
+    assert marker.exists()

@@ -380,3 +380,14 @@ def test_ctrl_c_while_the_agent_thinks_stops_it_within_seconds(tmp_path):
     assert process.returncode == 130
     assert "Traceback" not in err
     assert "interrupted" in out
+
+
+def test_a_pickled_model_is_opened_only_with_trust_pickles(pickle_payload):
+    pytest.importorskip("sb3_contrib")
+    from checkers_evaluation.cli import main
+
+    model, marker = pickle_payload
+    assert main(["play", "--opponent", f"ppo:weights={model}"]) == 2
+    assert not marker.exists()
+    assert main(["play", "--opponent", f"ppo:weights={model}", "--trust-pickles"]) == 2
+    assert marker.exists()
