@@ -12,7 +12,8 @@ Network") and what was chosen here where it is silent (**choice**):
 Pseudo-random games (``kind = "interpolated"``)
     "On each move, a random number would be drawn. If the number was even, the next move
     would be randomly selected. Otherwise, the move would be selected using a simple piece
-    count evaluation with minimax." One numba kernel (:func:`games_kernel`) plays each game
+    count evaluation with minimax." The suite's self-play kernel
+    (``checkers_agents.alphabeta.selfplay.play_games``, ``POLICY_MIXED``) plays each game
     from the start position: every ply draws ``r`` uniformly in ``[0, 2**30)``; when
     ``r < minimax_rate * 2**30`` (default 0.5, the document's odd number) the move is the
     suite's one alpha-beta search (``checkers_agents.alphabeta.kernel.search_to_depth``)
@@ -102,29 +103,24 @@ import numba
 import numpy as np
 
 from checkers_env import BLACK, WHITE, Board, Game, Rules
-from checkers_env.bitboard import apply_move
 from checkers_env.errors import CheckersError
 from checkers_env.files import write_atomic, write_json_atomic
 from checkers_env.parallel import run_pieces
-from checkers_env.game_state import (
-    COLOR_BLACK,
-    COLOR_WHITE,
-    END_NONE,
-    RULE_MAX_PLIES,
-    RULE_NO_PROGRESS_PLIES,
-    RULE_REPETITION,
-    end_of_game,
-    history_for,
-    is_progress,
-    position_key,
-    quiet_after,
-    remember_position,
-    winner_of,
-)
-from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below, seed_state
+from checkers_env.game_state import RULE_MAX_PLIES
 
 from checkers_agents.alphabeta.evaluators import MATERIAL
-from checkers_agents.alphabeta.kernel import TT_FIELDS, memory_sizes, no_egdb, search_to_depth
+from checkers_agents.alphabeta.kernel import TT_FIELDS, FlatMemory, Table, memory_sizes, no_egdb
+from checkers_agents.alphabeta.selfplay import (
+    MOVE_NONE,
+    MOVE_RANDOM,
+    POLICY_MIXED,
+    GameBatch,
+    MovePolicy,
+    SearchSetup,
+    empty_record,
+    play_games,
+)
+from checkers_agents.alphabeta.selfplay import MOVE_SEARCH as MOVE_MINIMAX
 
 #: Version of the shard and card layout; a database of another version is refused.
 FORMAT_VERSION = 1
@@ -137,7 +133,6 @@ MAX_PATH = 13
 TT_BITS = 12
 CARD = "card.json"
 SOURCE_PSEUDO_RANDOM, SOURCE_SELFPLAY = 0, 1
-MOVE_RANDOM, MOVE_MINIMAX, MOVE_NONE = 0, 1, -1
 
 #: Defaults: the document's values where it gives one.
 DEFAULT_MINIMAX_RATE = 0.5
@@ -167,97 +162,6 @@ class DatabaseError(CheckersError):
 # -- the pseudo-random games ------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
-def games_kernel(
-    seed, first_game, games, start_black, start_white, start_kings, start_black_to_move, minimax_rate, depth,
-    rules, codes, scoring, table, ints, floats,
-    out_black, out_white, out_kings, out_btm, out_game, out_ply, out_kind, game_length, game_result, game_end,
-):
-    """Play games ``first_game .. first_game + games - 1`` (game ``g`` on the xorshift
-    stream ``seed_state(seed, g)``) and write every position.
-
-    Args:
-        seed, first_game, games: which games.
-        start_*: the start position of every game.
-        minimax_rate: probability of the material minimax move (else a uniform one).
-        depth: the minimax depth.
-        rules: ``int64[RULE_FIELDS]`` (a move cap is required: it bounds the buffers).
-        codes, scoring, table, ints, floats: the search's evaluator and memory
-            (``alphabeta.kernel.memory_sizes`` with width 1).
-        out_*: per position (``games * (max_plies + 1)`` rows at least).
-        game_length, game_result, game_end: per game: plies, +1/-1/0, ``END_*``.
-
-    Returns:
-        ``(positions written, nodes searched)``.
-    """
-    cap = rules[RULE_MAX_PLIES]
-    keys = np.zeros((1, history_for(rules)), dtype=np.int64)
-    moves = np.empty((MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
-    table_values = table.view(np.float64)
-    threshold = np.int64(minimax_rate * (1 << 30))
-    repetition = rules[RULE_REPETITION]
-    no_progress = rules[RULE_NO_PROGRESS_PLIES]
-    generation = 0
-    egdb_values, egdb_offsets = no_egdb()  # labels from the plain material search
-    n = 0
-    nodes = 0
-    for j in range(games):
-        g = first_game + j
-        rng = seed_state(seed, g)
-        black = start_black_to_move
-        mover = start_black if black else start_white
-        opponent = start_white if black else start_black
-        kings = start_kings
-        quiet = 0
-        ply = 0
-        keys[0, 0] = position_key(start_black, start_white)
-        end = END_NONE
-        while True:
-            count = generate_moves(mover, opponent, kings, black, moves)
-            b = mover if black else opponent
-            w = opponent if black else mover
-            out_black[n] = b
-            out_white[n] = w
-            out_kings[n] = kings
-            out_btm[n] = black
-            out_game[n] = g
-            out_ply[n] = ply
-            end = end_of_game(count > 0, ply, quiet, keys, 0, position_key(b, w), rules)
-            if end != END_NONE or ply >= cap:
-                out_kind[n] = MOVE_NONE
-                n += 1
-                break
-            rng, r = random_below(rng, 1 << 30)
-            if r < threshold:
-                n_draws = min(quiet + 1, keys.shape[1]) if repetition > 0 else 0
-                _v, _d, _c, used, generation, choice, rng = search_to_depth(
-                    mover, opponent, kings, black, depth, depth, 0, None, codes, scoring, True, True,
-                    keys[0], n_draws, quiet, no_progress, generation, table, table_values, ints, floats, 1,
-                    egdb_values, egdb_offsets, 0, rng,
-                )
-                nodes += used
-                out_kind[n] = MOVE_MINIMAX
-            else:
-                rng, choice = random_below(rng, count)
-                out_kind[n] = MOVE_RANDOM
-            n += 1
-            frm = moves[choice, FROM]
-            captured = moves[choice, CAPTURED]
-            progress = is_progress(kings, frm, captured)
-            m, o, k = apply_move(mover, opponent, kings, black, frm, moves[choice, TO], captured)
-            quiet = quiet_after(quiet, progress)
-            mover, opponent, kings, black = o, m, k, not black
-            ply += 1
-            b = mover if black else opponent
-            w = opponent if black else mover
-            remember_position(keys, 0, quiet, position_key(b, w))
-        winner = winner_of(end, COLOR_BLACK if black else COLOR_WHITE)
-        game_length[j] = ply
-        game_result[j] = 1 if winner == COLOR_BLACK else (-1 if winner == COLOR_WHITE else 0)
-        game_end[j] = end
-    return n, nodes
-
-
 def interpolated_values(ply, length, result, black_to_move) -> np.ndarray:
     """The document's labels from the side to move's view: Black's ``result * ply /
     length``, negated where White moves (float32; arrays of one length)."""
@@ -272,6 +176,11 @@ def _rules(rules: Rules | None) -> np.ndarray:
     if rules.max_plies is None:
         raise ValueError("pseudo-random games need a move cap (Rules.max_plies): it bounds their buffers")
     return rules.as_array()
+
+
+def _start_row(start: Board) -> np.ndarray:
+    """``int64[1, 4]``: the self-play kernel's start row of ``start``."""
+    return np.array([[start.black, start.white, start.kings, int(start.turn == BLACK)]], dtype=np.int64)
 
 
 def play_pseudo_random_games(
@@ -306,25 +215,22 @@ def play_pseudo_random_games(
         raise ValueError(f"minimax_rate must be in [0, 1], got {minimax_rate!r}")
     rules_array = _rules(rules)
     start = Board() if start is None else start
-    rows = games * (int(rules_array[RULE_MAX_PLIES]) + 1)
-    out = {
-        "black": np.zeros(rows, np.int64), "white": np.zeros(rows, np.int64), "kings": np.zeros(rows, np.int64),
-        "black_to_move": np.zeros(rows, np.bool_), "game": np.zeros(rows, np.int64), "ply": np.zeros(rows, np.int32),
-        "move_kind": np.zeros(rows, np.int8),
-    }
-    table_ = {
-        "game_length": np.zeros(games, np.int32), "game_result": np.zeros(games, np.int8),
-        "game_end": np.zeros(games, np.int8),
-    }
+    record = empty_record(games, rules_array[RULE_MAX_PLIES])
     ints, floats = memory_sizes(1)
-    scoring = np.array([MATERIAL.loss, MATERIAL.loss_per_ply, 1.0, MATERIAL.win_bound, MATERIAL.tie_margin])
-    n, _nodes = games_kernel(
-        seed, first_game, games, start.black, start.white, start.kings, start.turn == BLACK, float(minimax_rate),
-        minimax_depth, rules_array, MATERIAL.codes, scoring, np.zeros((1 << TT_BITS, TT_FIELDS), np.int64),
-        np.zeros(ints, np.int64), np.zeros(floats, np.float64),
-        out["black"], out["white"], out["kings"], out["black_to_move"], out["game"], out["ply"], out["move_kind"],
-        table_["game_length"], table_["game_result"], table_["game_end"],
+    entries = np.zeros((1 << TT_BITS, TT_FIELDS), np.int64)
+    n, _nodes = play_games(
+        GameBatch(int(seed), int(first_game), int(games), _start_row(start), rules_array),
+        MovePolicy(POLICY_MIXED, float(minimax_rate), 0, int(minimax_depth), int(minimax_depth)),
+        SearchSetup(
+            MATERIAL.scoring(), Table(entries, entries.view(np.float64)),
+            FlatMemory(np.zeros(ints, np.int64), np.zeros(floats, np.float64), 1), no_egdb(), False,
+        ),
+        None,
+        record,
     )
+    out = {name: getattr(record, name) for name in ("black", "white", "kings", "black_to_move", "game", "ply")}
+    out["move_kind"] = record.move_kind
+    table_ = {name: getattr(record, name) for name in GAME_TABLE_ARRAYS[1:]}
     out = {name: array[:n].copy() for name, array in out.items()}
     local = out["game"] - first_game
     out["length"] = table_["game_length"][local]
@@ -728,9 +634,11 @@ __all__ = [
     "DatabaseError",
     "FORMAT_VERSION",
     "MAX_CHILDREN",
+    "MOVE_MINIMAX",
+    "MOVE_NONE",
+    "MOVE_RANDOM",
     "build_games_shard",
     "build_mcrd_shard",
-    "games_kernel",
     "games_params",
     "generate",
     "interpolated_values",
