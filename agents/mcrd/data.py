@@ -92,11 +92,8 @@ Parallelism
 from __future__ import annotations
 
 import functools
-import io
-import json
 import os
 import time
-import zipfile
 from pathlib import Path
 
 import numba
@@ -104,8 +101,7 @@ import numpy as np
 
 from checkers_env import BLACK, WHITE, Board, Game, Rules
 from checkers_env.errors import CheckersError
-from checkers_env.files import write_atomic, write_json_atomic
-from checkers_env.parallel import run_pieces
+from checkers_env.shards import CARD, ShardFormat, build_shards, shard_path, start_folder, write_card
 from checkers_env.game_state import RULE_MAX_PLIES
 
 from checkers_agents.alphabeta.evaluators import MATERIAL
@@ -131,7 +127,6 @@ MAX_CHILDREN = 64
 MAX_PATH = 13
 #: Transposition table of the games' shallow searches: ``2**TT_BITS`` entries.
 TT_BITS = 12
-CARD = "card.json"
 SOURCE_PSEUDO_RANDOM, SOURCE_SELFPLAY = 0, 1
 
 #: Defaults: the document's values where it gives one.
@@ -157,6 +152,10 @@ MCRD_ARRAYS = (
 class DatabaseError(CheckersError):
     """A training database that is missing, truncated, corrupt, of another format version
     or inconsistent with its card; the message names the file."""
+
+
+#: The shards' and card's format and error (``checkers_env.shards``).
+SHARDS = ShardFormat(FORMAT_VERSION, DatabaseError)
 
 
 # -- the pseudo-random games ------------------------------------------------------------------
@@ -346,20 +345,14 @@ def build_games_shard(params: dict, seed: int, shard: int) -> dict[str, np.ndarr
 def shard_bytes(kind: str, params: dict, seed: int, shard: int) -> bytes:
     """Build shard ``shard`` and return its ``.npz`` file's bytes (what a worker sends back)."""
     build = build_games_shard if kind == "interpolated" else build_mcrd_shard
-    arrays = build(params, seed, shard)
-    buffer = io.BytesIO()
-    np.savez(
-        buffer, format_version=np.int64(FORMAT_VERSION), kind=np.str_(kind), shard=np.int64(shard),
-        seed=np.int64(seed), **arrays,
-    )
-    return buffer.getvalue()
+    return SHARDS.encode(shard, seed, build(params, seed, shard), kind)
 
 
 # -- files ------------------------------------------------------------------------------------------
 
 
-def shard_path(folder: str | os.PathLike, shard: int) -> Path:
-    return Path(folder) / f"shard-{shard:05d}.npz"
+def _shard_arrays(kind: str) -> tuple[str, ...]:
+    return GAME_ARRAYS + GAME_TABLE_ARRAYS if kind == "interpolated" else MCRD_ARRAYS
 
 
 def read_shard(path: str | os.PathLike, kind: str | None = None, shard: int | None = None) -> dict[str, np.ndarray]:
@@ -369,44 +362,14 @@ def read_shard(path: str | os.PathLike, kind: str | None = None, shard: int | No
         DatabaseError: missing, corrupt, truncated, of another format version, or not the
             shard expected.
     """
-    path = Path(path)
-    if not path.is_file():
-        raise DatabaseError(f"{path}: shard missing")
-    try:
-        with np.load(path, allow_pickle=False) as npz:
-            arrays = {name: npz[name] for name in npz.files}
-    except (zipfile.BadZipFile, ValueError, EOFError, OSError, KeyError) as error:
-        raise DatabaseError(f"{path}: corrupt or truncated shard ({type(error).__name__}: {error})") from None
-    version = arrays.get("format_version")
-    if version is None or int(version) != FORMAT_VERSION:
-        raise DatabaseError(f"{path}: shard of format version {None if version is None else int(version)}, "
-                            f"this code reads version {FORMAT_VERSION}")
-    got_kind = str(arrays.get("kind", ""))
-    if kind is not None and got_kind != kind:
-        raise DatabaseError(f"{path}: a shard of kind {got_kind!r}, the card says {kind!r}")
-    if shard is not None and int(arrays.get("shard", -1)) != shard:
-        raise DatabaseError(f"{path}: holds shard {int(arrays.get('shard', -1))}, expected {shard}")
-    names = GAME_ARRAYS + GAME_TABLE_ARRAYS if got_kind == "interpolated" else MCRD_ARRAYS
-    missing = [name for name in names if name not in arrays]
-    if missing:
-        raise DatabaseError(f"{path}: shard lacks arrays {', '.join(missing)}")
-    return arrays
+    return SHARDS.read(path, shard, kind, _shard_arrays)
 
 
 def read_card(folder: str | os.PathLike) -> dict:
     """The card of a database folder, checked for its format version."""
-    path = Path(folder) / CARD
-    if not path.is_file():
-        raise DatabaseError(f"{path}: missing card (not a database folder, or generation never started)")
-    try:
-        card = json.loads(path.read_text())
-    except (ValueError, OSError) as error:
-        raise DatabaseError(f"{path}: unreadable card ({error})") from None
-    if not isinstance(card, dict) or card.get("format_version") != FORMAT_VERSION:
-        version = card.get("format_version") if isinstance(card, dict) else None
-        raise DatabaseError(f"{path}: card of format version {version}, this code reads version {FORMAT_VERSION}")
+    card = SHARDS.read_card(folder)
     if card.get("kind") not in KINDS:
-        raise DatabaseError(f"{path}: unknown kind {card.get('kind')!r}")
+        raise DatabaseError(f"{Path(folder) / CARD}: unknown kind {card.get('kind')!r}")
     return card
 
 
@@ -462,41 +425,29 @@ def generate(
                 f"{card_path}: a {old['kind']} database with other parameters or seed "
                 f"(params {old['params']}, seed {old['seed']}); use another folder"
             )
-    for leftover in folder.glob("*.tmp"):  # a killed write's temporary file
-        leftover.unlink()
+    start_folder(folder)
     sizes = _shard_sizes(kind, params)
     card = {
         "format_version": FORMAT_VERSION, "kind": kind, "params": params, "seed": seed, "commit": git_commit(),
         "shards": len(sizes), "complete": False,
     }
-    write_json_atomic(card_path, card)
-    counts: dict[int, int] = {}
-    todo = []
-    for k in range(len(sizes)):
-        try:
-            arrays = read_shard(shard_path(folder, k), kind, k)
-        except DatabaseError:
-            todo.append(k)
-            continue
-        if int(arrays["seed"]) == seed and _shard_records(kind, arrays) == sizes[k]:
-            counts[k] = _shard_records(kind, arrays)
-        else:
-            todo.append(k)
+    write_card(folder, card)
+    todo = SHARDS.missing(folder, sizes, seed, kind, functools.partial(_shard_records, kind))
+    counts = {k: sizes[k] for k in range(len(sizes)) if k not in todo}
     from tqdm.auto import tqdm
 
     unit = "games" if kind == "interpolated" else "positions"
     bar = tqdm(total=sum(sizes), initial=sum(sizes[k] for k in counts), unit=unit, desc=f"data {kind}",
                disable=not progress, dynamic_ncols=True)
 
-    def done(k: int, data: bytes) -> None:
-        write_atomic(shard_path(folder, k), data)
+    def written(k: int) -> None:
         counts[k] = _shard_records(kind, read_shard(shard_path(folder, k), kind, k))
         bar.update(sizes[k])
 
     try:
         threads = max(1, (os.cpu_count() or 1) // workers)
-        run_pieces(functools.partial(shard_bytes, kind, params, seed), todo, done, workers, ray,
-                   initializer=_worker_init, initargs=(threads,), what="data generation with --ray")
+        build_shards(folder, functools.partial(shard_bytes, kind, params, seed), todo, written, workers, ray,
+                     initializer=_worker_init, initargs=(threads,), what="data generation with --ray")
     finally:
         bar.close()
     card.update(
@@ -508,7 +459,7 @@ def generate(
         card["positions"] = sum(
             len(read_shard(shard_path(folder, k), kind, k)["value"]) for k in range(len(sizes))
         )
-    write_json_atomic(card_path, card)
+    write_card(folder, card)
     return card
 
 
@@ -602,7 +553,7 @@ def load_database(folder: str | os.PathLike) -> dict[str, np.ndarray]:
         if _shard_records(kind, arrays) != expected:
             raise DatabaseError(f"{path}: holds {_shard_records(kind, arrays)} records, the card says {expected}")
         parts.append(arrays)
-    names = GAME_ARRAYS + GAME_TABLE_ARRAYS if kind == "interpolated" else MCRD_ARRAYS
+    names = _shard_arrays(kind)
     out = {name: np.concatenate([part[name] for part in parts]) for name in names}
     if len(out["value"]) != card["positions"]:
         raise DatabaseError(f"{folder / CARD}: says {card['positions']} positions, the shards hold {len(out['value'])}")

@@ -26,9 +26,7 @@ shard are the same whichever way it was built (tested).
 from __future__ import annotations
 
 import functools
-import io
 import os
-import zipfile
 from pathlib import Path
 
 import numba
@@ -36,8 +34,7 @@ import numpy as np
 
 from checkers_env import BLACK, Rules
 from checkers_env.errors import CheckersError
-from checkers_env.files import write_atomic
-from checkers_env.parallel import run_pieces
+from checkers_env.shards import ShardFormat, build_shards, shard_path, start_folder
 from checkers_env.game_state import RULE_MAX_PLIES
 
 from checkers_agents.alphabeta.kernel import TT_FIELDS, EndgameProbe, FlatMemory, Table, memory_sizes, no_egdb
@@ -154,8 +151,8 @@ def play_games(
 # -- shards -------------------------------------------------------------------------------------
 
 
-def shard_path(folder: str | os.PathLike, shard: int) -> Path:
-    return Path(folder) / f"shard-{shard:05d}.npz"
+#: The shards' format and error (``checkers_env.shards``).
+SHARDS = ShardFormat(FORMAT_VERSION, SelfPlayDataError)
 
 
 def shard_bytes(params: dict, seed: int, shard: int) -> bytes:
@@ -166,9 +163,7 @@ def shard_bytes(params: dict, seed: int, shard: int) -> bytes:
         size, seed, shard * params["shard_size"], params["evaluator"], params["depth"], params["random_plies"],
         params["egdb_pieces"], params.get("egdb_folder"),
     )
-    buffer = io.BytesIO()
-    np.savez(buffer, format_version=np.int64(FORMAT_VERSION), shard=np.int64(shard), seed=np.int64(seed), **arrays)
-    return buffer.getvalue()
+    return SHARDS.encode(shard, seed, arrays)
 
 
 def read_shard(path: str | os.PathLike, shard: int | None = None) -> dict[str, np.ndarray]:
@@ -178,24 +173,7 @@ def read_shard(path: str | os.PathLike, shard: int | None = None) -> dict[str, n
         SelfPlayDataError: missing, corrupt, truncated, of another format version, or not
             the shard expected.
     """
-    path = Path(path)
-    if not path.is_file():
-        raise SelfPlayDataError(f"{path}: shard missing")
-    try:
-        with np.load(path, allow_pickle=False) as npz:
-            arrays = {name: npz[name] for name in npz.files}
-    except (zipfile.BadZipFile, ValueError, EOFError, OSError, KeyError) as error:
-        raise SelfPlayDataError(f"{path}: corrupt or truncated shard ({type(error).__name__}: {error})") from None
-    version = arrays.get("format_version")
-    if version is None or int(version) != FORMAT_VERSION:
-        raise SelfPlayDataError(f"{path}: shard of format version {None if version is None else int(version)}, "
-                                f"this code reads version {FORMAT_VERSION}")
-    if shard is not None and int(arrays.get("shard", -1)) != shard:
-        raise SelfPlayDataError(f"{path}: holds shard {int(arrays.get('shard', -1))}, expected {shard}")
-    missing = [name for name in SHARD_ARRAYS + GAME_ARRAYS if name not in arrays]
-    if missing:
-        raise SelfPlayDataError(f"{path}: shard lacks arrays {', '.join(missing)}")
-    return arrays
+    return SHARDS.read(path, shard, required=SHARD_ARRAYS + GAME_ARRAYS)
 
 
 def generate(folder: str | os.PathLike, params: dict, seed: int, workers: int = 1, ray: bool | str = False,
@@ -213,29 +191,15 @@ def generate(folder: str | os.PathLike, params: dict, seed: int, workers: int = 
     """
     from tqdm.auto import tqdm
 
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    for leftover in folder.glob("*.tmp"):  # a killed write's temporary file
-        leftover.unlink()
+    folder = start_folder(folder)
     count = -(-params["games"] // params["shard_size"])
     sizes = [min(params["shard_size"], params["games"] - k * params["shard_size"]) for k in range(count)]
-    todo = []
-    for k in range(count):
-        try:
-            if int(read_shard(shard_path(folder, k), k)["seed"]) != seed:
-                raise SelfPlayDataError("another seed")
-        except SelfPlayDataError:
-            todo.append(k)
+    todo = SHARDS.missing(folder, sizes, seed)
     bar = tqdm(total=params["games"], initial=params["games"] - sum(sizes[k] for k in todo), unit="games",
                desc="self-play", disable=not progress, dynamic_ncols=True)
-
-    def done(k: int, data: bytes) -> None:
-        write_atomic(shard_path(folder, k), data)
-        bar.update(sizes[k])
-
     try:
-        run_pieces(functools.partial(shard_bytes, params, seed), todo, done, workers, ray,
-                   what="self-play on Ray (--ray)")
+        build_shards(folder, functools.partial(shard_bytes, params, seed), todo, lambda k: bar.update(sizes[k]),
+                     workers, ray, what="self-play on Ray (--ray)")
     finally:
         bar.close()
     return [shard_path(folder, k) for k in range(count)]
