@@ -558,16 +558,8 @@ def _step_board(state, moves, positions, last, i, action, opponent_kind, reward_
 #: a record the batch step reads like ``rules``: the start position (black, white, kings,
 #: turn), the learner's colour mode, the opponent's kind, the reward mode, and whether the
 #: step writes observations.
-(
-    E_START_BLACK,
-    E_START_WHITE,
-    E_START_KINGS,
-    E_START_TURN,
-    E_COLOR_MODE,
-    E_OPPONENT_KIND,
-    E_REWARD_MODE,
-    E_OBSERVATIONS,
-) = range(8)
+E_START_BLACK, E_START_WHITE, E_START_KINGS, E_START_TURN = range(4)
+E_COLOR_MODE, E_OPPONENT_KIND, E_REWARD_MODE, E_OBSERVATIONS = range(4, 8)
 EPISODE_FIELDS = 8
 
 
@@ -611,9 +603,7 @@ def _vector_step_one(state, moves, positions, last, actions, episode, rules, obs
     return reward, terminated, truncated
 
 
-# The batch's arrays are passed one by one, not as named tuples: numba's parallel loops take
-# arrays (a tuple of arrays into a ``prange`` loop, opened in it or before it, was refused
-# or wrote the masks wrongly).
+# Arrays one by one, not named tuples: numba's ``prange`` loops mishandle tuples of arrays.
 @numba.njit(cache=True, parallel=True)
 def vector_step(state, moves, positions, last, actions, episode, rules, observations, masks, rewards, terminated, truncated):
     """Step every board (autoreset on the step after an episode ends, as Gymnasium's

@@ -23,10 +23,8 @@ Pseudo-random games (``kind = "interpolated"``)
     ``generate_moves`` order (each capture path one move). The search sees the game's draw
     rules (repetition keys, plies since progress) as the ``alphabeta`` agent does.
     **choice**: ``minimax_depth=3`` by default (the document gives none): the mover's
-    move, the reply and the mover's next move, captures searched on to quiet positions.
-    Measured here (2 shared cores, one thread, 200 games): depth 1 1.8 M positions/s,
-    depth 2 0.77 M, depth 3 0.30 M, depth 4 0.11 M; depth 3 is the deepest that costs
-    nothing next to the MCRD labels (``benchmarks/bench_mcrd_data.py``).
+    move, the reply and the mover's next move, captures searched on to quiet positions:
+    the deepest that costs nothing next to the MCRD labels (``benchmarks/bench_mcrd_data.py``).
     **choice**: the document's king weight is not given: the suite's material evaluator's
     140 is used (a "simple piece count" that still prefers crowning).
     Games end by the game's rules (``checkers_env.game_state.end_of_game``, default
@@ -77,12 +75,10 @@ Storage
 Parallelism
     ``workers=1`` (the default) builds the shards in this process, where MCRD's own
     ``prange`` threads use every core; ``workers=K`` runs a process pool of ``spawn``
-    processes over shards, each with ``numba`` threads = cores / K. **choice**: measured
-    (``benchmarks/bench_mcrd_data.py``, 2 shared cores, 64 positions at 2000 playouts in
-    shards of 16): 66 positions/s with ``workers=1`` against 42 with ``workers=2`` (the
-    pool's start-up and its single-threaded searches cost more than the Python glue it
-    overlaps), so the default is one process; the pool pays off with many cores and
-    large runs. ``ray=True`` (or an address) sends one Ray task per shard to a cluster;
+    processes over shards, each with ``numba`` threads = cores / K. **choice**: one
+    process by default: on few cores the pool's start-up and its single-threaded searches
+    cost more than the Python glue it overlaps (``benchmarks/bench_mcrd_data.py``); the
+    pool pays off with many cores and large runs. ``ray=True`` (or an address) sends one Ray task per shard to a cluster;
     the shard's bytes come back to this process, which writes them, so no shared file
     system is needed and the data are those of a local run. ``backend``
     (``auto|cpu|cuda``) passes through to ``MCRDAgent``; the two backends draw different
