@@ -30,8 +30,8 @@ from .kernel import (
     egdb_value,
     memory_sizes,
     memory_views,
+    search_from_python,
     search_kernel,
-    search_to_depth,
 )
 
 #: What the kernel gets without an endgame database (``kernel.no_egdb``'s arrays; with
@@ -181,6 +181,11 @@ class Searcher:
         self.net = evaluator.net
         self.scoring = evaluator.scoring(self.quiescence)
         self.generation = 0
+        # The bundles as plain tuples, how an agent's call passes them (``search_from_python``).
+        self._scoring_fields = tuple(self.scoring)
+        self._table_fields = tuple(self.table_bundle)
+        self._flat_fields = tuple(self.flat)
+        self._egdb_fields = tuple(self.egdb_probe)
 
     def clear(self) -> None:
         """Forget everything learned (table, killers, history)."""
@@ -251,10 +256,10 @@ class Searcher:
         (overwritten by the next search). ``scoring`` replaces the evaluator's scores.
         An endgame database is probed below the root only (``search`` answers a root it
         holds from it)."""
-        value, reached, count, nodes, self.generation, _row, _rng = search_to_depth(
-            _position(board), min(first_depth, depth), depth, root_in_order,
-            self.scoring if scoring is None else scoring, self.net, (draws or _NO_DRAWS).rules(),
-            self.generation, self.table_bundle, self.flat, self.egdb_probe, 0,
+        value, reached, count, nodes, self.generation, _row, _rng = search_from_python(
+            _position_fields(board), min(first_depth, depth), depth, root_in_order,
+            self._scoring_fields if scoring is None else tuple(scoring), self.net, tuple((draws or _NO_DRAWS).rules()),
+            self.generation, self._table_fields, self._flat_fields, self._egdb_fields, 0,
         )
         return float(value), int(reached), int(count), int(nodes)
 
@@ -264,9 +269,9 @@ class Searcher:
         (``kernel.pick_tied``). Returns ``(row, rng, value, nodes)``: ``row`` indexes
         ``self.moves[0]`` and is -1 when the side to move has no legal move. An endgame
         database is probed below the root only."""
-        _value, _reached, _count, nodes, self.generation, row, rng = search_to_depth(
-            _position(board), depth, depth, True, self.scoring, self.net, draws.rules(), self.generation,
-            self.table_bundle, self.flat, self.egdb_probe, rng,
+        _value, _reached, _count, nodes, self.generation, row, rng = search_from_python(
+            _position_fields(board), depth, depth, True, self._scoring_fields, self.net, tuple(draws.rules()),
+            self.generation, self._table_fields, self._flat_fields, self._egdb_fields, rng,
         )
         return row, rng, float(self.root_scores[row]) if row >= 0 else 0.0, nodes
 
@@ -364,6 +369,12 @@ def _position(board: Board) -> Position:
     """The kernel's :data:`Position` of ``board``."""
     mover, opponent = board.mover_bitboards
     return Position(mover, opponent, board.kings, board.turn == BLACK)
+
+
+def _position_fields(board: Board) -> tuple[int, int, int, bool]:
+    """The fields of ``_position(board)`` as a plain tuple (``search_from_python``)."""
+    mover, opponent = board.mover_bitboards
+    return mover, opponent, board.kings, board.turn == BLACK
 
 
 def _moves_by_row(board: Board) -> dict[tuple[int, int, int], Move]:
