@@ -207,14 +207,11 @@ def _plain_loop_kernel():
 
         @numba.njit(cache=True)
         def plain_vector_step(
-            state, moves, positions, last, actions, start, color_mode, opponent_kind, reward_mode,
-            rules, observations, masks, rewards, terminated, truncated, with_observations,
+            state, moves, positions, last, actions, episode, rules, observations, masks, rewards, terminated, truncated
         ):
             for i in range(state.shape[0]):
-                step_one(
-                    state, moves, positions, last, actions, start, color_mode, opponent_kind,
-                    reward_mode, rules, observations, masks, rewards, terminated, truncated,
-                    with_observations, i,
+                rewards[i], terminated[i], truncated[i] = step_one(
+                    state, moves, positions, last, actions, episode, rules, observations, masks, i
                 )
 
         _PLAIN_LOOP = plain_vector_step
@@ -245,9 +242,9 @@ def _vector_kernel_rate(
     masks = raw._masks
     rng = np.array([0x2545F4914F6CDD1D], dtype=np.int64)
     actions = np.zeros(num_envs, dtype=np.int64)
-    arguments = (raw._state, raw._moves, raw._positions, raw._last, actions, raw._start,
-                 raw._color_mode, raw._kind, 0, raw._rules, planes, raw._mask_words,
-                 rewards, terminated, truncated, observations)
+    episode = core.episode_settings(raw._start, raw._color_mode, raw._kind, 0, observations)
+    arguments = (raw._state, raw._moves, raw._positions, raw._last, actions, episode, raw._rules, planes,
+                 raw._mask_words, rewards, terminated, truncated)
     for _ in range(20):
         pick_legal(masks, rng, actions)
         kernel(*arguments)

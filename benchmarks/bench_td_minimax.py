@@ -23,7 +23,7 @@ MIN_SECONDS = 3.0
 
 
 def _train_rate(net, depth: int, random_plies: int, seed: int) -> dict:
-    from checkers_agents.td_minimax.learn import R_NODES, R_PLIES, RESULT_FIELDS, play_training_game
+    from checkers_agents.td_minimax.learn import R_NODES, R_PLIES, RESULT_FIELDS, play_training_game, training_game
 
     net = net.copy()
     result = np.zeros(RESULT_FIELDS, dtype=np.int64)
@@ -33,7 +33,7 @@ def _train_rate(net, depth: int, random_plies: int, seed: int) -> dict:
     cpu_started = time.process_time()
     while time.perf_counter() - started < MIN_SECONDS:
         rng, _ = play_training_game(
-            *net.arrays, depth, True, 0.005, 0.01, True, 0.0, random_plies, 400, 80, 3, rng, result
+            *net.arrays, training_game(depth, True, 0.005, 0.01, True, 0.0, random_plies, 400, 80, 3), rng, result
         )
         games += 1
         plies += int(result[R_PLIES])
@@ -82,13 +82,14 @@ def _positions(count: int, seed: int):
 
 def run() -> dict:
     from checkers_agents.td_minimax import Net, TDMinimaxAgent, load_net
+    from checkers_agents.td_minimax.learn import RESULT_FIELDS, play_training_game, training_game
     from checkers_agents.zoo import zoo_weights
-    from checkers_agents.td_minimax.learn import RESULT_FIELDS, play_training_game
 
     net = Net.initial(seed=1)
     started = time.perf_counter()
     play_training_game(
-        *net.copy().arrays, 2, True, 0.005, 0.01, True, 0.0, 0, 400, 80, 3, 1, np.zeros(RESULT_FIELDS, np.int64)
+        *net.copy().arrays, training_game(2, True, 0.005, 0.01, True, 0.0, 0, 400, 80, 3), 1,
+        np.zeros(RESULT_FIELDS, np.int64),
     )
     first_call = time.perf_counter() - started
 

@@ -82,12 +82,21 @@ class _Boards:
 
     def step(self, actions) -> float:
         t = self.template
+        core = self.core
+        if hasattr(core, "episode_settings"):  # the settings as one record
+            arguments = (
+                self.state, self.moves, self.positions, self.last, actions,
+                core.episode_settings(t._start, t._color_mode, t._kind, 0, self.observations), t._rules,
+                self.planes, self.words, self.rewards, self.terminated, self.truncated,
+            )
+        else:
+            arguments = (
+                self.state, self.moves, self.positions, self.last, actions, t._start, t._color_mode,
+                t._kind, 0, t._rules, self.planes, self.words, self.rewards, self.terminated,
+                self.truncated, self.observations,
+            )
         started = time.perf_counter()
-        self.core.vector_step(
-            self.state, self.moves, self.positions, self.last, actions, t._start, t._color_mode,
-            t._kind, 0, t._rules, self.planes, self.words, self.rewards, self.terminated,
-            self.truncated, self.observations,
-        )
+        core.vector_step(*arguments)
         return time.perf_counter() - started
 
 

@@ -190,7 +190,11 @@ def compare_train(folder: Path, rounds: int, games: int = 32) -> dict:
 
     old = _import(folder, "td_minimax.learn")
     net = _zoo_net()
-    kernels = {"reference": old.play_training_game, "current": learn.play_training_game}
+    def current(w1, b1, w2, b2, *settings_rng_result):
+        *settings, rng, result = settings_rng_result
+        return learn.play_training_game(w1, b1, w2, b2, learn.training_game(*settings), rng, result)
+
+    kernels = {"reference": old.play_training_game, "current": current}
     times = {"reference": [], "current": []}
     # Every game, agreeing or not: time and searched moves (the searches' count), for the
     # time per searched move over the same seeds.

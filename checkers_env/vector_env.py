@@ -122,6 +122,7 @@ class CheckersVectorEnv(VectorEnv):
         n = self.num_envs
         self._masks = np.zeros((n, core.NUM_ACTIONS), dtype=np.int8)
         self._mask_words = core.mask_words(self._masks)  # what the kernels write through
+        self._episode = None  # the batch step's settings (``env_kernels.episode_settings``)
         self._started = False
         self.parallel = parallel
 
@@ -148,6 +149,7 @@ class CheckersVectorEnv(VectorEnv):
         if "fen" in options:
             start = Board.from_fen(options["fen"])
             self._start = np.array([start.black, start.white, start.kings, int(start.turn)], dtype=np.int64)
+            self._episode = None
         observations = np.empty((self.num_envs, core.NUM_PLANES, 8, 8), dtype=np.float32)
         core.vector_reset(
             self._state, self._moves, self._positions, self._last, board_seeds, self._start,
@@ -181,9 +183,13 @@ class CheckersVectorEnv(VectorEnv):
         rewards = np.empty(n, dtype=np.float64)
         terminated = np.empty(n, dtype=np.bool_)
         truncated = np.empty(n, dtype=np.bool_)
+        if self._episode is None:  # made again after a reset to another start position
+            self._episode = core.episode_settings(
+                self._start, self._color_mode, self._kind, REWARD_MODES[self.reward_mode]
+            )
+        episode = self._episode
         arguments = (
-            self._state, self._moves, self._positions, self._last, actions, self._start,
-            self._color_mode, self._kind, REWARD_MODES[self.reward_mode], self._rules,
+            self._state, self._moves, self._positions, self._last, actions, episode, self._rules,
             observations, self._mask_words, rewards, terminated, truncated,
         )
         if self.parallel:

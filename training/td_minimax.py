@@ -201,6 +201,7 @@ def train(args: Args, given: set[str] | None = None) -> TrainingState:
         RESULT_FIELDS,
         WHITE_WON,
         play_training_game,
+        training_game,
     )
     from checkers_env.kernels import seed_state
 
@@ -299,9 +300,12 @@ def train(args: Args, given: set[str] | None = None) -> TrainingState:
         while state.games < args.games:
             blockade_counts = state.games >= curriculum_games
             rng, loss = play_training_game(
-                w1, b1, w2, b2, args.depth, args.quiescence, args.lr_game, args.lr_end, blockade_counts,
-                args.epsilon, args.random_plies, args.max_plies, args.no_progress_plies,
-                args.repetition, rng, result,
+                w1, b1, w2, b2,
+                training_game(
+                    args.depth, args.quiescence, args.lr_game, args.lr_end, blockade_counts, args.epsilon,
+                    args.random_plies, args.max_plies, args.no_progress_plies, args.repetition,
+                ),
+                rng, result,
             )
             state.games += 1
             winner = result[R_WINNER]

@@ -53,6 +53,7 @@ trading down            2      x (24 - pieces on the board) for the side ahead i
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 from dataclasses import dataclass, field
 
 import numba
@@ -108,6 +109,14 @@ _ROW_BIT2 = 0xFFFF0000  # rows 4-7
 BB_CENTRE = 0x00666600
 
 
+#: How the search values positions, as its kernel takes it (a named tuple): the evaluator's
+#: ``kind`` and ``codes``; a side without a legal move scores ``-(loss - loss_per_ply *
+#: ply)``, times ``blockade_value`` when it still has pieces; values beyond ``win_bound``
+#: are forced results; root moves within ``tie_margin`` of the best are searched exactly;
+#: ``quiescence``: capture positions at the horizon are searched on until they are quiet.
+Scoring = namedtuple("Scoring", "kind codes loss loss_per_ply blockade_value win_bound tie_margin quiescence")
+
+
 @dataclass(frozen=True, eq=False)
 class Evaluator:
     """A leaf evaluator as the kernel takes it (see the module docstring)."""
@@ -139,6 +148,15 @@ class Evaluator:
     @property
     def codes(self) -> np.ndarray:
         return np.array([self.hidden_activation, self.output_activation, self.move_reward], dtype=np.int64)
+
+    def scoring(self, quiescence: bool = True, blockade_value: float = 1.0, tie_margin: float | None = None) -> Scoring:
+        """The :data:`Scoring` of a search with this evaluator (``tie_margin``: the
+        evaluator's unless given)."""
+        margin = self.tie_margin if tie_margin is None else tie_margin
+        return Scoring(
+            int(self.kind), self.codes, float(self.loss), float(self.loss_per_ply), float(blockade_value),
+            float(self.win_bound), float(margin), bool(quiescence),
+        )
 
     @property
     def width(self) -> int:
@@ -371,6 +389,7 @@ __all__ = [
     "EVAL_POSITIONAL",
     "Evaluator",
     "MATERIAL",
+    "Scoring",
     "POSITIONAL",
     "evaluate",
     "hand_value",

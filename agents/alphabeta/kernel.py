@@ -7,6 +7,8 @@ rule share.
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numba
 import numpy as np
 
@@ -27,6 +29,7 @@ from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, gen
 
 from .evaluators import (
     REWARD_MATERIAL_LOG,
+    Scoring,
     WIN,
     MAX_ACTIVE,
     hand_value,
@@ -103,6 +106,33 @@ _HISTORY_CAP = 1 << 26
 
 _ENTER, _NEXT, _RETURN = 0, 1, 2
 
+# -- the kernel's bundles (named tuples: numba takes them as typed tuples) ----------------------
+
+#: A position with its side to move first: ``mover``'s pieces, ``opponent``'s, all kings,
+#: and whether Black (``mover``) is to move.
+Position = namedtuple("Position", "mover opponent kings black_to_move")
+#: The game's draw rules as the search sees them: ``keys[:count]`` are the
+#: ``game_state.position_key`` of the positions since the last capture or man move (the
+#: current one included), ``quiet`` the plies since then, ``no_progress_plies`` the
+#: no-progress limit (0: off).
+DrawRules = namedtuple("DrawRules", "keys count quiet no_progress_plies")
+#: The transposition table: ``entries``, ``int64[2**k, TT_FIELDS]``, and ``values``, its
+#: ``float64`` view (the same memory: column 1 holds the values).
+Table = namedtuple("Table", "entries values")
+#: The search's working memory (see ``search_kernel``), views of two flat arrays
+#: (:func:`memory_views`).
+SearchMemory = namedtuple(
+    "SearchMemory",
+    "killers history_scores moves order_scores order_index stack active values root_scores scratch",
+)
+#: The search's memory as two flat arrays, ``int64[ints]`` and ``float64[floats]``
+#: (:func:`memory_sizes` for a net of ``width``): two arrays cross from Python into numba
+#: faster than ten (each is unboxed on every call).
+FlatMemory = namedtuple("FlatMemory", "ints floats width")
+#: The endgame database: ``EndgameDatabase.values``, ``.offsets`` and ``.pieces`` (0: off;
+#: :func:`no_egdb` gives arrays to pass).
+EndgameProbe = namedtuple("EndgameProbe", "values offsets pieces")
+
 
 @numba.njit(cache=True)
 def position_hash(black, white, kings, black_to_move):
@@ -146,106 +176,70 @@ def egdb_value(byte, ply, loss, loss_per_ply):
 
 @numba.njit(cache=True)
 def no_egdb():
-    """``(egdb_values, egdb_offsets)`` for a search without the endgame database, made in a
-    kernel (``Searcher`` passes full-size arrays of its own): one byte and a single offset
-    of -1, the types of ``EndgameDatabase.values`` and ``.offsets``. With ``egdb_pieces =
-    0`` the probe is never reached, so neither is read."""
-    return np.zeros(1, dtype=np.uint8), np.full((1, 1, 1, 1), -1, dtype=np.int64)
+    """The :data:`EndgameProbe` of a search without the endgame database, made in a kernel
+    (``Searcher`` passes full-size arrays of its own): one byte and a single offset of -1,
+    the types of ``EndgameDatabase.values`` and ``.offsets``, and 0 pieces, so the probe is
+    never reached and neither array is read."""
+    return EndgameProbe(np.zeros(1, dtype=np.uint8), np.full((1, 1, 1, 1), -1, dtype=np.int64), 0)
 
 
 # Compiled without numba's reference counting (``_nrt=False``, the option numba's own
 # allocation-free helpers use): the kernel allocates nothing and keeps no array beyond the
-# call. Counted, each of its ~20 array arguments, each row view and each array passed to
-# an inlined evaluator took an atomic increment and decrement (over 50 per call, up to 18
-# more per net evaluation). Search alone, depth 2, zoo net, 1,000 positions, min of 31
-# alternating runs against the old td search: 0.92-0.94 counted, 0.97 without.
+# call. Counted, each of its ~20 arrays, each row view and each array passed to an inlined
+# evaluator took an atomic increment and decrement (over 50 per call, up to 18 more per net
+# evaluation). Search alone, depth 2, zoo net, 1,000 positions, min of 31 alternating runs
+# against the old td search: 0.92-0.94 counted, 0.97 without.
 @numba.njit(cache=True, _nrt=False)
-def search_kernel(
-    mover,
-    opponent,
-    kings,
-    black_to_move,
-    depth,
-    node_limit,
-    kind,
-    net,
-    codes,
-    scoring,
-    quiescence,
-    root_in_order,
-    draws,
-    n_draws,
-    quiet,
-    no_progress_plies,
-    generation,
-    table,
-    table_values,
-    killers,
-    history_scores,
-    moves,
-    order_scores,
-    order_index,
-    stack,
-    values,
-    root_scores,
-    active,
-    scratch,
-    egdb_values,
-    egdb_offsets,
-    egdb_pieces,
-):
+def search_kernel(position, depth, node_limit, root_in_order, scoring, net, draw_rules, generation, table, memory, egdb):
     """One depth-``depth`` negamax alpha-beta search of the position (iterative, no allocation).
 
     Args:
-        mover, opponent, kings, black_to_move: the root position.
+        position: the root (:data:`Position`).
+        depth: the nominal depth in plies.
         node_limit: give up (returning ``aborted``) after this many nodes.
-        kind, net, codes: the evaluator (``evaluators.Evaluator``: kind, ``net`` arrays
-            or None for the hand-written kinds, ``codes``).
-        scoring: ``float64[5]``: loss, loss per ply, blockade value, win bound, tie margin.
-        quiescence: search capture positions at the horizon on until they are quiet.
         root_in_order: search the root's moves in ``generate_moves`` order (for a caller
             that breaks ties by that order), else best-ordered like every other node.
-        draws, n_draws: ``game_state.position_key`` of the game's positions since its last
-            capture or man move (the current one included; ``Game.position_keys_since_progress``):
-            a position reached by king moves only that is one of them scores as a draw. The
-            key is the whole position there: such positions share the root's men, and one
-            with the same pieces has the same side to move (each king step changes a row's
-            parity, so the sum of the rows changes parity with every ply).
-        quiet, no_progress_plies: plies since the game's last progress, and the no-progress
-            limit (0: off): a node at or past the limit scores as a draw.
+        scoring: how positions are valued (:data:`Scoring`).
+        net: the evaluator's ``net`` arrays (``evaluators.Evaluator.net``), None for the
+            hand-written kinds (an argument of its own: ``net is None`` is then settled at
+            compile time, and the hand-written kinds get a kernel without the net's code).
+        draw_rules: the game's draw rules (:data:`DrawRules`). A position reached by king
+            moves only that is one of ``draw_rules.keys`` scores as a draw: such positions
+            share the root's men, and one with the same pieces has the same side to move
+            (each king step changes a row's parity, so the sum of the rows changes parity
+            with every ply). A node at or past the no-progress limit scores as a draw.
         generation: 1-255, the same for every iteration of one search: table values of
             another generation only order moves.
-        table, table_values: the transposition table, ``int64[2**k, TT_FIELDS]``, and
-            ``table.view(np.float64)`` (the same memory: column 1 holds the values).
-        killers: ``int64[MAX_PLY, 2]``, ``from * 32 + to + 1`` of quiet cut-off moves.
-        history_scores: ``int64[2, 32, 32]`` by side, from, to.
-        moves: ``int64[MAX_PLY, MAX_MOVES, MOVE_FIELDS]``, one move list per ply.
-        order_scores, order_index: ``int64[MAX_PLY, MAX_MOVES]`` ordering scratch.
-        stack: ``int64[MAX_PLY, STACK_FIELDS]``; values: ``float64[MAX_PLY, VALUE_FIELDS]``.
-        root_scores: ``float64[MAX_MOVES]``; receives each root move's score, exact for
-            every move within the tie margin of the best (others hold an upper bound
-            below it); with ``root_in_order``, exact for every move within the margin of
-            the best of the moves before it.
-        active, scratch: the net's buffers (``int64[MAX_ACTIVE]``, ``float64[2 * width]``).
-        egdb_values, egdb_offsets, egdb_pieces: the endgame database
-            (``EndgameDatabase.values``, ``.offsets`` and ``.pieces``): every node below the
-            root with at most ``egdb_pieces`` pieces that it holds scores its exact value
+        table: the transposition table (:data:`Table`).
+        memory: the working memory (:data:`SearchMemory`): ``killers``, ``int64[MAX_PLY,
+            2]``, ``from * 32 + to + 1`` of quiet cut-off moves; ``history_scores``,
+            ``int64[2, 32, 32]`` by side, from, to; ``moves``, ``int64[MAX_PLY, MAX_MOVES,
+            MOVE_FIELDS]``, one move list per ply; ``order_scores``, ``order_index``,
+            ``int64[MAX_PLY, MAX_MOVES]``; ``stack``, ``int64[MAX_PLY, STACK_FIELDS]``;
+            ``values``, ``float64[MAX_PLY, VALUE_FIELDS]``; ``root_scores``,
+            ``float64[MAX_MOVES]``, which receives each root move's score, exact for every
+            move within the tie margin of the best (others hold an upper bound below it;
+            with ``root_in_order``, exact for every move within the margin of the best of
+            the moves before it); ``active``, ``scratch``: the net's buffers
+            (``int64[MAX_ACTIVE]``, ``float64[2 * width]``).
+        egdb: the endgame database (:data:`EndgameProbe`): every node below the root with
+            at most ``egdb.pieces`` pieces that it holds scores its exact value
             (``egdb_value``) instead of being searched or evaluated, after the draw rules.
-            ``egdb_pieces = 0``: off (``no_egdb()`` gives arrays to pass).
 
     Returns:
         ``(value, best_index, root_moves, nodes, aborted)``; indices are rows of ``moves[0]``.
     """
-    loss = scoring[0]
-    loss_per_ply = scoring[1]
-    blockade_value = scoring[2]
-    win_bound = scoring[3]
-    tie_margin = scoring[4]
+    mover, opponent, kings, black_to_move = position
+    kind, codes, loss, loss_per_ply, blockade_value, win_bound, tie_margin, quiescence = scoring
+    draws, n_draws, quiet, no_progress_plies = draw_rules
+    entries, entry_values = table
+    killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch = memory
+    egdb_values, egdb_offsets, egdb_pieces = egdb
     rewarded = False if net is None else codes[2] == REWARD_MATERIAL_LOG
     # The no-progress rule makes a value depend on the path: within reach, the table only
     # orders moves.
     tt_cutoffs = no_progress_plies <= 0 or quiet + depth < no_progress_plies
-    tt_mask = table.shape[0] - 1
+    tt_mask = entries.shape[0] - 1
     nodes = 0
     ply = 0
     stack[0, _S_MOVER] = mover
@@ -330,14 +324,14 @@ def search_kernel(
             beta = values[ply, _V_BETA]
             tt_move = -1
             slot = h & tt_mask
-            entry = table[slot, _TT_ENTRY] if d >= TT_MIN_DEPTH else 0
+            entry = entries[slot, _TT_ENTRY] if d >= TT_MIN_DEPTH else 0
             if d >= TT_MIN_DEPTH and (entry & _TT_KEY_MASK) == (h & _TT_KEY_MASK):
                 data = entry
                 stored_move = (data >> 10) & 255
                 if stored_move != _NO_MOVE:
                     tt_move = stored_move
                 if tt_cutoffs and ply > 0 and ((data >> 18) & 255) == generation and (data & 255) == d:
-                    v = table_values[slot, _TT_VALUE]
+                    v = entry_values[slot, _TT_VALUE]
                     if v > win_bound:
                         v -= loss_per_ply * ply
                     elif v < -win_bound:
@@ -410,7 +404,7 @@ def search_kernel(
                 h = stack[ply, _S_HASH]
                 d = max(stack[ply, _S_DEPTH], 0)
                 slot = h & tt_mask
-                entry = table[slot, _TT_ENTRY] if d >= TT_MIN_DEPTH else 0
+                entry = entries[slot, _TT_ENTRY] if d >= TT_MIN_DEPTH else 0
                 if d >= TT_MIN_DEPTH and (
                     (entry & _TT_KEY_MASK) == (h & _TT_KEY_MASK)
                     or ((entry >> 18) & 255) != generation
@@ -427,10 +421,10 @@ def search_kernel(
                         stored += loss_per_ply * ply
                     elif stored < -win_bound:
                         stored -= loss_per_ply * ply
-                    table[slot, _TT_ENTRY] = (
+                    entries[slot, _TT_ENTRY] = (
                         (h & _TT_KEY_MASK) | d | (bound << 8) | ((stack[ply, _S_BEST_INDEX] & 255) << 10) | (generation << 18)
                     )
-                    table_values[slot, _TT_VALUE] = stored
+                    entry_values[slot, _TT_VALUE] = stored
                 value = best
                 state = _RETURN
                 continue
@@ -575,10 +569,8 @@ def memory_sizes(width):
 
 @numba.njit(cache=True, inline="always")
 def memory_views(ints, floats, width):
-    """The search's buffers as views of two flat arrays (``memory_sizes``): ``(killers,
-    history_scores, moves, order_scores, order_index, stack, active, values, root_scores,
-    scratch)`` as :func:`search_kernel` takes them. Two arrays cross from Python into
-    numba faster than ten (each argument is unboxed on every call)."""
+    """The search's buffers as views of two flat arrays (``memory_sizes``): the
+    :data:`SearchMemory` that :func:`search_kernel` takes."""
     a = 0
     killers = ints[a : a + MAX_PLY * 2].reshape((MAX_PLY, 2))
     a += MAX_PLY * 2
@@ -598,61 +590,71 @@ def memory_views(ints, floats, width):
     root_scores = floats[b : b + MAX_MOVES]
     b += MAX_MOVES
     scratch = floats[b : b + 2 * width]
-    return killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch
+    return SearchMemory(
+        killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch
+    )
 
 
 @numba.njit(cache=True)
-def search_to_depth(
-    mover, opponent, kings, black_to_move, first_depth, depth, kind, net, codes, scoring, quiescence,
-    root_in_order, draws, n_draws, quiet, no_progress_plies, generation, table, table_values, ints, floats,
-    width, egdb_values, egdb_offsets, egdb_pieces, rng,
-):
+def search_to_depth(position, first_depth, depth, root_in_order, scoring, net, draw_rules, generation, table, flat, egdb, rng):
     """A whole search without a time limit in one call: :func:`begin_search`, then
     iterative deepening from ``first_depth`` to ``depth`` (stopping early at a forced result
     within the nominal depth, as ``Searcher.search`` does). Arguments as
-    :func:`search_kernel`'s; ``moves[0]`` and ``root_scores`` hold the last iteration's root.
-    With a nonzero xorshift state ``rng`` it also picks the move (:func:`pick_tied`, for a
-    search ``root_in_order``): an agent's move in one call.
+    :func:`search_kernel`'s, the memory as :data:`FlatMemory`; ``moves[0]`` and
+    ``root_scores`` hold the last iteration's root. With a nonzero xorshift state ``rng`` it
+    also picks the move (:func:`pick_tied`, for a search ``root_in_order``): an agent's move
+    in one call.
 
     Returns:
         ``(value, depth_reached, root_moves, nodes, generation, row, rng)``: ``row`` is the
         picked move's row of ``moves[0]`` (-1 without ``rng`` or without a legal move).
     """
-    killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch = (
-        memory_views(ints, floats, width)
-    )
-    generation = begin_search(generation, table, killers, history_scores)
-    loss = scoring[0]
-    loss_per_ply = scoring[1]
-    win_bound = scoring[3]
+    memory = memory_views(flat.ints, flat.floats, flat.width)
+    generation = begin_search(generation, table.entries, memory.killers, memory.history_scores)
     nodes = 0
     value = 0.0
     count = 0
     reached = first_depth
     for d in range(first_depth, depth + 1):
         value, _best, count, used, _aborted = search_kernel(
-            mover, opponent, kings, black_to_move, d, 1 << 62, kind, net, codes, scoring, quiescence,
-            root_in_order, draws, n_draws, quiet, no_progress_plies, generation, table, table_values, killers,
-            history_scores, moves, order_scores, order_index, stack, values, root_scores, active, scratch,
-            egdb_values, egdb_offsets, egdb_pieces,
+            position, d, 1 << 62, root_in_order, scoring, net, draw_rules, generation, table, memory, egdb
         )
         nodes += used
         reached = d
-        if count == 0 or (abs(value) > win_bound and abs(value) >= loss - loss_per_ply * d):
+        if count == 0 or (abs(value) > scoring.win_bound and abs(value) >= scoring.loss - scoring.loss_per_ply * d):
             break
     row = -1
     if rng != 0 and count > 0:
-        row, rng = pick_tied(root_scores, count, rng)
+        row, rng = pick_tied(memory.root_scores, count, rng)
     return value, reached, count, nodes, generation, row, rng
 
 
+@numba.njit(cache=True)
+def search_from_python(position, first_depth, depth, root_in_order, scoring, net, draw_rules, generation, table, flat, egdb, rng):
+    """:func:`search_to_depth` for a caller in Python (an agent's move, one call): the
+    bundles come as plain tuples of their fields, in order (``tuple(bundle)``), and are
+    named here. Numba's dispatcher types a plain tuple in C on every call, a named tuple in
+    Python: tens of microseconds per call, a few percent of a shallow search."""
+    return search_to_depth(
+        Position(*position), first_depth, depth, root_in_order, Scoring(*scoring), net, DrawRules(*draw_rules),
+        generation, Table(*table), FlatMemory(*flat), EndgameProbe(*egdb), rng,
+    )
+
+
 __all__ = [
+    "DrawRules",
+    "EndgameProbe",
+    "FlatMemory",
     "INF",
     "MAX_DEPTH",
     "MAX_PLY",
+    "Position",
     "STACK_FIELDS",
+    "Scoring",
+    "SearchMemory",
     "TT_BITS",
     "TT_FIELDS",
+    "Table",
     "VALUE_FIELDS",
     "ZOBRIST",
     "begin_search",
@@ -663,6 +665,7 @@ __all__ = [
     "memory_views",
     "pick_tied",
     "position_hash",
+    "search_from_python",
     "search_kernel",
     "search_to_depth",
     "terminal_value",

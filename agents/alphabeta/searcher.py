@@ -16,17 +16,22 @@ from checkers_env.egdb_kernels import MAX_SIDE as EGDB_MAX_SIDE
 from checkers_env.game_state import position_key
 from checkers_env.kernels import generate_moves_kernel, new_move_buffer
 
-from .evaluators import POSITIONAL, WIN, Evaluator
+from .evaluators import POSITIONAL, WIN, Evaluator, Scoring
 from .kernel import (
     INF,
     MAX_DEPTH,
     TT_BITS,
     TT_FIELDS,
+    DrawRules,
+    EndgameProbe,
+    FlatMemory,
+    Position,
+    Table,
     egdb_value,
     memory_sizes,
     memory_views,
+    search_from_python,
     search_kernel,
-    search_to_depth,
 )
 
 #: What the kernel gets without an endgame database (``kernel.no_egdb``'s arrays; with
@@ -50,6 +55,10 @@ class Draws(NamedTuple):
     keys: np.ndarray
     quiet: int = 0
     no_progress_plies: int = 0
+
+    def rules(self) -> DrawRules:
+        """The kernel's bundle of these rules (every key is read)."""
+        return DrawRules(self.keys, len(self.keys), int(self.quiet), int(self.no_progress_plies))
 
     @classmethod
     def none(cls) -> Draws:
@@ -152,27 +161,31 @@ class Searcher:
         self.quiescence = bool(quiescence)
         self.egdb = egdb
         if egdb is None:
-            self.egdb_values, self.egdb_offsets, self.egdb_pieces = NO_EGDB_VALUES, NO_EGDB_OFFSETS, 0
+            self.egdb_probe = EndgameProbe(NO_EGDB_VALUES, NO_EGDB_OFFSETS, 0)
         else:
-            self.egdb_values, self.egdb_offsets, self.egdb_pieces = egdb.values, egdb.offsets, int(egdb.pieces)
+            self.egdb_probe = EndgameProbe(egdb.values, egdb.offsets, int(egdb.pieces))
+        self.egdb_pieces = self.egdb_probe.pieces
         self.table = np.zeros((1 << tt_bits, TT_FIELDS), dtype=np.int64)
-        self.table_values = self.table.view(np.float64)  # the same memory: the values' column
+        # The values' column is read through a float64 view of the same memory.
+        self.table_bundle = Table(self.table, self.table.view(np.float64))
         # The kernel's buffers: views of two flat arrays (``kernel.memory_views``), which is
         # how one agent's call passes them.
         self.width = evaluator.width
         int_count, float_count = memory_sizes(self.width)
-        self.ints = np.zeros(int_count, dtype=np.int64)
-        self.floats = np.zeros(float_count, dtype=np.float64)
-        (
-            self.killers, self.history_scores, self.moves, self.order_scores, self.order_index, self.stack,
-            self.active, self.values, self.root_scores, self.scratch,
-        ) = memory_views(self.ints, self.floats, self.width)  # fmt: skip
-        self.codes = evaluator.codes
-        self.net = evaluator.net
-        self.scoring = np.array(
-            [evaluator.loss, evaluator.loss_per_ply, 1.0, evaluator.win_bound, evaluator.tie_margin], dtype=np.float64
+        self.flat = FlatMemory(
+            np.zeros(int_count, dtype=np.int64), np.zeros(float_count, dtype=np.float64), int(self.width)
         )
+        self.memory = memory_views(self.flat.ints, self.flat.floats, self.width)
+        self.killers, self.history_scores = self.memory.killers, self.memory.history_scores
+        self.moves, self.root_scores = self.memory.moves, self.memory.root_scores
+        self.net = evaluator.net
+        self.scoring = evaluator.scoring(self.quiescence)
         self.generation = 0
+        # The bundles as plain tuples, how an agent's call passes them (``search_from_python``).
+        self._scoring_fields = tuple(self.scoring)
+        self._table_fields = tuple(self.table_bundle)
+        self._flat_fields = tuple(self.flat)
+        self._egdb_fields = tuple(self.egdb_probe)
 
     def clear(self) -> None:
         """Forget everything learned (table, killers, history)."""
@@ -185,10 +198,9 @@ class Searcher:
         scores, root rows) of the last complete iteration, nodes)``."""
         if len(board.legal_moves()) == 1:
             depth = first_depth  # a forced move: no time to spend
-        draws = draws or _NO_DRAWS
+        draw_rules = (draws or _NO_DRAWS).rules()
         evaluator = self.evaluator
-        mover, opponent = board.mover_bitboards
-        black_to_move = board.turn == BLACK
+        position = _position(board)
         self.generation = self.generation % 255 + 1
         if self.generation == 1:
             # Generations wrap around: no entry of an earlier search may pass for this one's.
@@ -210,13 +222,9 @@ class Searcher:
                 limit = max(int(left * rate), 1000)
             iteration_started = now
             value, _best, count, used, aborted = search_kernel(
-                mover, opponent, board.kings, black_to_move, d, limit,
-                evaluator.kind, self.net, self.codes, scoring, self.quiescence, root_in_order,
-                draws.keys, len(draws.keys), draws.quiet, draws.no_progress_plies,
-                self.generation, self.table, self.table_values, self.killers, self.history_scores,
-                self.moves, self.order_scores, self.order_index, self.stack, self.values, self.root_scores,
-                self.active, self.scratch, self.egdb_values, self.egdb_offsets, self.egdb_pieces,
-            )  # fmt: skip
+                position, d, limit, root_in_order, scoring, self.net, draw_rules, self.generation,
+                self.table_bundle, self.memory, self.egdb_probe,
+            )
             nodes += used
             last_took = _time.perf_counter() - iteration_started
             if aborted:
@@ -239,7 +247,7 @@ class Searcher:
         draws: Draws | None = None,
         first_depth: int = 1,
         root_in_order: bool = False,
-        scoring: np.ndarray | None = None,
+        scoring: Scoring | None = None,
     ) -> tuple[float, int, int, int]:
         """The search of :meth:`search` without a time limit, in one kernel call and
         without a result object (an agent's fast path, one call per move):
@@ -248,15 +256,11 @@ class Searcher:
         (overwritten by the next search). ``scoring`` replaces the evaluator's scores.
         An endgame database is probed below the root only (``search`` answers a root it
         holds from it)."""
-        draws = draws or _NO_DRAWS
-        mover, opponent = board.mover_bitboards
-        value, reached, count, nodes, self.generation, _row, _rng = search_to_depth(
-            mover, opponent, board.kings, board.turn == BLACK, min(first_depth, depth), depth,
-            self.evaluator.kind, self.net, self.codes, self.scoring if scoring is None else scoring,
-            self.quiescence, root_in_order, draws.keys, len(draws.keys), draws.quiet,
-            draws.no_progress_plies, self.generation, self.table, self.table_values, self.ints, self.floats,
-            self.width, self.egdb_values, self.egdb_offsets, self.egdb_pieces, 0,
-        )  # fmt: skip
+        value, reached, count, nodes, self.generation, _row, _rng = search_from_python(
+            _position_fields(board), min(first_depth, depth), depth, root_in_order,
+            self._scoring_fields if scoring is None else tuple(scoring), self.net, tuple((draws or _NO_DRAWS).rules()),
+            self.generation, self._table_fields, self._flat_fields, self._egdb_fields, 0,
+        )
         return float(value), int(reached), int(count), int(nodes)
 
     def pick_row(self, board: Board, depth: int, draws: Draws, rng: int) -> tuple[int, int, float, int]:
@@ -265,14 +269,10 @@ class Searcher:
         (``kernel.pick_tied``). Returns ``(row, rng, value, nodes)``: ``row`` indexes
         ``self.moves[0]`` and is -1 when the side to move has no legal move. An endgame
         database is probed below the root only."""
-        mover, opponent = board.mover_bitboards
-        keys = draws.keys
-        _value, _reached, _count, nodes, self.generation, row, rng = search_to_depth(
-            mover, opponent, board.kings, board.turn == BLACK, depth, depth, self.evaluator.kind, self.net,
-            self.codes, self.scoring, self.quiescence, True, keys, len(keys), draws.quiet, draws.no_progress_plies,
-            self.generation, self.table, self.table_values, self.ints, self.floats, self.width,
-            self.egdb_values, self.egdb_offsets, self.egdb_pieces, rng,
-        )  # fmt: skip
+        _value, _reached, _count, nodes, self.generation, row, rng = search_from_python(
+            _position_fields(board), depth, depth, True, self._scoring_fields, self.net, tuple(draws.rules()),
+            self.generation, self._table_fields, self._flat_fields, self._egdb_fields, rng,
+        )
         return row, rng, float(self.root_scores[row]) if row >= 0 else 0.0, nodes
 
     def search(
@@ -314,8 +314,7 @@ class Searcher:
         first_depth = min(first_depth, depth)
         scoring = self.scoring
         if exact_root:
-            scoring = scoring.copy()
-            scoring[4] = 2 * INF
+            scoring = scoring._replace(tie_margin=2 * INF)
         if seconds is None:
             value, reached, count, nodes = self.search_rows(board, depth, draws, first_depth, root_in_order, scoring)
             if count == 0:
@@ -357,13 +356,25 @@ class Searcher:
         for i in range(count):
             m, o, k = apply_move(mover, opponent, board.kings, black_to_move, rows[i, 0], rows[i, 1], rows[i, 2])
             black, white = (m, o) if black_to_move else (o, m)
-            byte = probe_board(self.egdb_values, self.egdb_offsets, black, white, k, not black_to_move)
+            byte = probe_board(self.egdb_probe.values, self.egdb_probe.offsets, black, white, k, not black_to_move)
             scores[i] = -egdb_value(byte, 1, self.evaluator.loss, self.evaluator.loss_per_ply)
         by_row = _moves_by_row(board)
         best = set(self.egdb.best_moves(board))
         ties = tuple(i for i in range(count) if by_row[(int(rows[i, 0]), int(rows[i, 1]), int(rows[i, 2]))] in best)
         value = float(max(scores[i] for i in ties))
         return SearchResult(value, 0, 0, _time.perf_counter() - started, rows, scores, ties, board)
+
+
+def _position(board: Board) -> Position:
+    """The kernel's :data:`Position` of ``board``."""
+    mover, opponent = board.mover_bitboards
+    return Position(mover, opponent, board.kings, board.turn == BLACK)
+
+
+def _position_fields(board: Board) -> tuple[int, int, int, bool]:
+    """The fields of ``_position(board)`` as a plain tuple (``search_from_python``)."""
+    mover, opponent = board.mover_bitboards
+    return mover, opponent, board.kings, board.turn == BLACK
 
 
 def _moves_by_row(board: Board) -> dict[tuple[int, int, int], Move]:

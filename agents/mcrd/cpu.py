@@ -8,11 +8,13 @@ seed gives the same per-child counts on 1 thread or 16.
 from __future__ import annotations
 
 import math
+from collections import namedtuple
 
 import numba
 import numpy as np
 
 from checkers_agents.alphabeta.evaluators import MAX_ACTIVE, REWARD_MATERIAL_LOG, material_log_reward, net_value
+from checkers_agents.alphabeta.kernel import Position
 from checkers_env.bitboard import apply_move, count_moves, nth_move
 from checkers_env.kernels import random_below, seed_state, xorshift64
 
@@ -26,6 +28,26 @@ PLIES, SKIPS, CAPPED = 0, 1, 2
 #: allocates its net scratch once); more than the cores of any machine it runs on.
 CHUNKS = 256
 
+#: The king-cycle test's memory of a position (``playout.is_king_cycle``): kings of the
+#: position one ply before, and the kings there of the side that moved from it; the same
+#: two plies before (``root.cycle_context`` gives the root's children theirs).
+KingHistory = namedtuple("KingHistory", "parent_kings parent_mover_kings grandparent_kings grandparent_mover_kings")
+#: How a playout is played and judged: ``max_moves`` draws before the piece-count
+#: adjudication, ``king_weight`` a king's weight there, ``cycle_check`` the king-cycle
+#: test on (False for comparison).
+PlayoutRules = namedtuple("PlayoutRules", "max_moves king_weight cycle_check")
+#: The net that guides playouts: ``rate`` the probability that a ply is its move,
+#: ``net`` and ``codes`` the evaluator's arrays (``Evaluator.net``, ``Evaluator.codes``;
+#: :func:`empty_net` when ``rate <= 0``), ``width`` its ``Evaluator.width``.
+Guide = namedtuple("Guide", "rate net codes width")
+#: The root's children as a launch takes them: ``movers``, ``opponents``, ``kings``
+#: (int64 arrays, side to move first) and their side to move, ``black_to_move``.
+ChildPositions = namedtuple("ChildPositions", "movers opponents kings black_to_move")
+#: Per-child tallies, added to by every launch: ``wins`` (doubled points of the side that
+#: chose the child), ``counts`` (playouts), ``draws`` (drawn playouts), and
+#: ``diagnostics``, ``int64[3]``: plies, skipped draws, capped playouts.
+Tallies = namedtuple("Tallies", "wins counts draws diagnostics")
+
 
 @numba.njit(cache=True, inline="always")
 def random_unit(state):
@@ -35,10 +57,7 @@ def random_unit(state):
 
 
 @numba.njit(cache=True, inline="always")
-def guided_index(
-    mover, opponent, kings, black_to_move, legal, try_cycle_check,
-    parent_kings, grandparent_kings, grandparent_mover_kings, net, codes, active, scratch,
-):
+def guided_index(position, legal, try_cycle_check, history, net, codes, active, scratch):
     """The net's move: the index (``nth_move`` order) of the legal move whose position is
     worth least to its side to move (the opponent), by the door's forward pass.
 
@@ -47,7 +66,17 @@ def guided_index(
     its reward minus the child's value, the search's ``R + V``. When ``try_cycle_check``,
     moves that fail the king-cycle test are not candidates unless every move fails it. Ties:
     the first move in generator order (no random number is drawn).
+
+    Args:
+        position: the position (``alphabeta.kernel.Position``) and ``legal``, its number
+            of legal moves.
+        history: its :data:`KingHistory`.
+        net, codes, active, scratch: the evaluator's arrays and the door's scratch.
     """
+    mover, opponent, kings, black_to_move = position
+    parent_kings = history.parent_kings
+    grandparent_kings = history.grandparent_kings
+    grandparent_mover_kings = history.grandparent_mover_kings
     best = -1
     best_score = math.inf
     for attempt in range(2):
@@ -77,26 +106,7 @@ def guided_index(
 
 
 @numba.njit(cache=True)
-def guided_descend(
-    mover,
-    opponent,
-    kings,
-    black_to_move,
-    parent_kings,
-    parent_mover_kings,
-    grandparent_kings,
-    grandparent_mover_kings,
-    max_moves,
-    king_weight,
-    cycle_check,
-    state,
-    guide_rate,
-    net,
-    codes,
-    active,
-    scratch,
-    record,
-):
+def guided_descend(position, history, playout, state, guide, active, scratch, record):
     """One descent, each ply the net's move with probability ``guide_rate``, else a uniform
     draw: the design document's playout loop (see ``descend``) "partially guided by the
     neural network".
@@ -109,10 +119,8 @@ def guided_descend(
     ``guided_index``) and ends a run of skipped draws.
 
     Args:
-        (as ``descend``), and
-        guide_rate: probability that a ply is the net's choice.
-        net, codes: the evaluator's arrays (``Evaluator.net``, ``Evaluator.codes``); empty
-            arrays when ``guide_rate <= 0``.
+        position, history, playout, state: as ``descend``'s.
+        guide: the net (:data:`Guide`); ``guide.rate`` is ``guide_rate`` above.
         active, scratch: the door's scratch (``int64[MAX_ACTIVE]``, ``float64[2 width]``).
         record: ``int64[m]``: the ``nth_move`` index of each of the first ``m`` plies
             played is written there (length 0: nothing recorded).
@@ -120,6 +128,10 @@ def guided_descend(
     Returns:
         as ``descend``.
     """
+    mover, opponent, kings, black_to_move = position
+    parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings = history
+    max_moves, king_weight, cycle_check = playout
+    guide_rate = guide.rate
     legal = count_moves(mover, opponent, kings, black_to_move)
     draws = 0
     plies = 0
@@ -134,8 +146,9 @@ def guided_descend(
             guided = u < guide_rate
         if guided:
             k = guided_index(
-                mover, opponent, kings, black_to_move, legal, try_cycle_check,
-                parent_kings, grandparent_kings, grandparent_mover_kings, net, codes, active, scratch,
+                Position(mover, opponent, kings, black_to_move), legal, try_cycle_check,
+                KingHistory(parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings),
+                guide.net, guide.codes, active, scratch,
             )
             try_cycle_check = False  # the net's choice already passed the test (or nothing can)
         else:
@@ -169,20 +182,7 @@ def empty_net():
 
 
 @numba.njit(cache=True)
-def descend(
-    mover,
-    opponent,
-    kings,
-    black_to_move,
-    parent_kings,
-    parent_mover_kings,
-    grandparent_kings,
-    grandparent_mover_kings,
-    max_moves,
-    king_weight,
-    cycle_check,
-    state,
-):
+def descend(position, history, playout, state):
     """One random descent from a position: the design document's playout loop.
 
     Each iteration draws a uniformly random complete move; a move that fails the king-cycle
@@ -194,21 +194,20 @@ def descend(
     5 % faster than the guided loop.)
 
     Args:
-        mover, opponent, kings, black_to_move: the position (side to move first).
-        parent_kings, parent_mover_kings: kings of the position one ply before, and the
-            kings there of the side that moved from it (the opponent here).
-        grandparent_kings, grandparent_mover_kings: the same two plies before (the side to
-            move here moved from it).
-        max_moves: the design document's ``MAX_MOVES``: draws before the piece-count
-            adjudication.
-        king_weight: weight of a king in the adjudication.
-        cycle_check: False turns the king-cycle test off (for comparison).
+        position: the position (``alphabeta.kernel.Position``, side to move first).
+        history: its :data:`KingHistory` (the parent's mover is the opponent here; the
+            side to move here moved from the grandparent).
+        playout: :data:`PlayoutRules`; ``max_moves`` is the design document's
+            ``MAX_MOVES``: draws before the piece-count adjudication.
         state: xorshift64 state.
 
     Returns:
         ``(black_points, capped, plies, skips, state)``: 2/1/0 for a Black win/draw/loss,
         whether the cap decided, plies played, draws skipped.
     """
+    mover, opponent, kings, black_to_move = position
+    parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings = history
+    max_moves, king_weight, cycle_check = playout
     legal = count_moves(mover, opponent, kings, black_to_move)
     draws = 0
     plies = 0
@@ -236,32 +235,7 @@ def descend(
 
 
 @numba.njit(cache=True, parallel=True)
-def run_launch(
-    child_movers,
-    child_opponents,
-    child_kings,
-    child_black_to_move,
-    parent_kings,
-    parent_mover_kings,
-    grandparent_kings,
-    grandparent_mover_kings,
-    arms,
-    keep,
-    proportional,
-    threads,
-    seed,
-    max_moves,
-    king_weight,
-    cycle_check,
-    wins,
-    counts,
-    draws,
-    diagnostics,
-    guide_rate,
-    net,
-    codes,
-    width,
-):
+def run_launch(children, history, arms, keep, proportional, threads, seed, playout, guide, tallies):
     """One launch: ``threads`` descents, each from one child, added to ``wins``/``counts``.
 
     Playout ``t`` starts from child ``arms[t % len(arms)]`` (the even split), or, when
@@ -269,19 +243,23 @@ def run_launch(
     (``playout.proportional_arm`` with ``keep[child]`` the child's current win rate).
 
     Args:
-        child_*: the children (positions after each root move; all have the same side to move).
-        parent_*, grandparent_*: kings of the root position and of the one before it (see
-            ``descend``); the same for every child.
+        children: the positions after each root move (:data:`ChildPositions`; all have
+            the same side to move).
+        history: the children's :data:`KingHistory` (the same for every child).
         arms: child indices this launch plays from.
         keep: per child, the probability that a thread keeps its assigned child.
-        wins: per child, doubled points of the side that chose the child (in/out).
-        counts: per child, playouts (in/out).
-        draws: per child, drawn playouts (in/out).
-        diagnostics: ``int64[3]`` plies, skipped draws, capped playouts (in/out).
-        guide_rate, net, codes: the guide (see ``guided_descend``; ``guide_rate=0`` and
-            ``empty_net()`` for plain MCRD).
-        width: the guide's ``Evaluator.width`` (its scratch holds two layers of it).
+        proportional, threads, seed: the allocation, the playouts and the launch's seed.
+        playout: :data:`PlayoutRules`.
+        guide: the net (:data:`Guide`; ``rate=0`` and ``empty_net()`` for plain MCRD).
+        tallies: per-child :data:`Tallies` (in/out).
     """
+    # The bundles are opened here, out of the ``prange`` loop: a parallel loop's body takes
+    # arrays and scalars, not a tuple holding a tuple of arrays (the guide's net).
+    child_movers, child_opponents, child_kings, child_black_to_move = children
+    parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings = history
+    max_moves, king_weight, cycle_check = playout
+    guide_rate, net, codes, width = guide
+    wins, counts, draws, diagnostics = tallies
     n_arms = arms.shape[0]
     child_of = np.empty(threads, np.int64)
     points_of = np.empty(threads, np.int64)
@@ -304,18 +282,16 @@ def run_launch(
                 state, other = random_below(state, max(n_arms - 1, 1))
                 arm = proportional_arm(t, n_arms, keep_draw, keep[arms[arm]], other)
             child = arms[arm]
+            position = Position(child_movers[child], child_opponents[child], child_kings[child], child_black_to_move)
+            kings_before = KingHistory(parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings)
+            rules = PlayoutRules(max_moves, king_weight, cycle_check)
             if guide_rate > 0.0:
                 points, capped, plies, skips, state = guided_descend(
-                    child_movers[child], child_opponents[child], child_kings[child], child_black_to_move,
-                    parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
-                    max_moves, king_weight, cycle_check, state, guide_rate, net, codes, active, scratch, no_record,
+                    position, kings_before, rules, state, Guide(guide_rate, net, codes, width), active, scratch,
+                    no_record,
                 )
             else:
-                points, capped, plies, skips, state = descend(
-                    child_movers[child], child_opponents[child], child_kings[child], child_black_to_move,
-                    parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
-                    max_moves, king_weight, cycle_check, state,
-                )
+                points, capped, plies, skips, state = descend(position, kings_before, rules, state)
             child_of[t] = child
             # The children's side to move is the opponent of the side that chose them.
             points_of[t] = WIN_POINTS - points if child_black_to_move else points
@@ -343,21 +319,15 @@ class CpuRunner:
     ):
         """``guide``: an ``Evaluator`` through the net door (or None), played with
         probability ``guide_rate`` at each ply (``guided_descend``)."""
-        self.children = children
+        self.children = ChildPositions(children.movers, children.opponents, children.kings, bool(children.black_to_move))
         if guide is None or guide_rate <= 0.0:
-            self.guide_rate, self.net, self.codes, self.width = 0.0, empty_net(), np.zeros(3, np.int64), 1
+            self.guide = Guide(0.0, empty_net(), np.zeros(3, np.int64), 1)
         else:
-            self.guide_rate = float(guide_rate)
-            self.net, self.codes, self.width = guide.net, guide.codes, guide.width
-        self.context = context
-        self.max_moves = int(max_moves)
-        self.king_weight = float(king_weight)
-        self.cycle_check = bool(cycle_check)
+            self.guide = Guide(float(guide_rate), guide.net, guide.codes, int(guide.width))
+        self.history = KingHistory(*(int(kings) for kings in context))
+        self.playout = PlayoutRules(int(max_moves), float(king_weight), bool(cycle_check))
         n = len(children.movers)
-        self.wins = np.zeros(n, np.int64)
-        self.counts = np.zeros(n, np.int64)
-        self.draws = np.zeros(n, np.int64)
-        self.diagnostics = np.zeros(3, np.int64)
+        self.tallies = Tallies(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(3, np.int64))
         self._seeds = np.random.default_rng(seed)
 
     def launch(self, arms: np.ndarray, keep: np.ndarray | None, threads: int) -> None:
@@ -365,29 +335,18 @@ class CpuRunner:
         if keep is None:
             keep = np.ones(len(self.children.movers), np.float64)
         run_launch(
-            self.children.movers,
-            self.children.opponents,
-            self.children.kings,
-            self.children.black_to_move,
-            *self.context,
+            self.children,
+            self.history,
             np.ascontiguousarray(arms, np.int64),
             np.ascontiguousarray(keep, np.float64),
             proportional,
             int(threads),
             int(self._seeds.integers(1, 2**62)),
-            self.max_moves,
-            self.king_weight,
-            self.cycle_check,
-            self.wins,
-            self.counts,
-            self.draws,
-            self.diagnostics,
-            self.guide_rate,
-            self.net,
-            self.codes,
-            self.width,
+            self.playout,
+            self.guide,
+            self.tallies,
         )
 
     def read(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(wins, counts, draws, diagnostics) so far."""
-        return self.wins, self.counts, self.draws, self.diagnostics
+        return tuple(self.tallies)

@@ -31,6 +31,7 @@ from numba.cuda.random import (
 
 from checkers_env.bitboard import count_moves
 
+from .cpu import ChildPositions, KingHistory, PlayoutRules, Tallies
 from .playout import DRAW_POINTS, MAX_REDRAWS, WIN_POINTS, black_points, play_draw, proportional_arm
 
 #: Threads per block (the design document launched blocks of 1024; 256 leaves more registers
@@ -51,29 +52,16 @@ def _below(states, thread, n):
 
 
 @cuda.jit
-def descent_kernel(
-    child_movers,
-    child_opponents,
-    child_kings,
-    child_black_to_move,
-    parent_kings_root,
-    parent_mover_kings_root,
-    grandparent_kings_root,
-    grandparent_mover_kings_root,
-    arms,
-    keep,
-    proportional,
-    threads,
-    max_moves,
-    king_weight,
-    cycle_check,
-    states,
-    wins,
-    counts,
-    drawn,
-    diagnostics,
-):
-    """One launch: thread ``t`` plays one descent; the same loop as ``cpu.descend``."""
+def descent_kernel(children, history, arms, keep, proportional, threads, playout, states, tallies):
+    """One launch: thread ``t`` plays one descent; the same loop as ``cpu.descend``.
+
+    The bundles are ``cpu.run_launch``'s (``cpu.ChildPositions``, ``cpu.KingHistory``,
+    ``cpu.PlayoutRules``, ``cpu.Tallies``), their arrays on the device: numba passes a
+    tuple to a kernel as its members, one argument each.
+    """
+    child_movers, child_opponents, child_kings, child_black_to_move = children
+    max_moves, king_weight, cycle_check = playout
+    wins, counts, drawn, diagnostics = tallies
     t = cuda.grid(1)
     if t >= threads:
         return
@@ -89,10 +77,7 @@ def descent_kernel(
     opponent = child_opponents[child]
     kings = child_kings[child]
     black_to_move = child_black_to_move
-    parent_kings = parent_kings_root
-    parent_mover_kings = parent_mover_kings_root
-    grandparent_kings = grandparent_kings_root
-    grandparent_mover_kings = grandparent_mover_kings_root
+    parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings = history
 
     legal = count_moves(mover, opponent, kings, black_to_move)
     draws = 0
@@ -197,18 +182,13 @@ class CudaRunner:
     ):
         n = len(children.movers)
         self.max_threads = int(max_threads)
-        self.context = tuple(int(x) for x in context)
-        self.max_moves = int(max_moves)
-        self.king_weight = float(king_weight)
-        self.cycle_check = bool(cycle_check)
-        self.black_to_move = bool(children.black_to_move)
-        self.d_movers = cuda.to_device(children.movers)
-        self.d_opponents = cuda.to_device(children.opponents)
-        self.d_kings = cuda.to_device(children.kings)
-        self.d_wins = cuda.to_device(np.zeros(n, np.int64))
-        self.d_counts = cuda.to_device(np.zeros(n, np.int64))
-        self.d_draws = cuda.to_device(np.zeros(n, np.int64))
-        self.d_diagnostics = cuda.to_device(np.zeros(3, np.int64))
+        self.history = KingHistory(*(int(kings) for kings in context))
+        self.playout = PlayoutRules(int(max_moves), float(king_weight), bool(cycle_check))
+        self.children = ChildPositions(
+            cuda.to_device(children.movers), cuda.to_device(children.opponents), cuda.to_device(children.kings),
+            bool(children.black_to_move),
+        )
+        self.tallies = Tallies(*(cuda.to_device(np.zeros(size, np.int64)) for size in (n, n, n, 3)))
         self.d_keep = cuda.to_device(np.ones(n, np.float64))
         # One state per thread of the largest launch; launches reuse them, each state
         # going on from where the previous launch left it (like the design document's
@@ -228,27 +208,11 @@ class CudaRunner:
         block = min(THREADS_PER_BLOCK, threads)
         blocks = math.ceil(threads / block)
         descent_kernel[blocks, block](
-            self.d_movers,
-            self.d_opponents,
-            self.d_kings,
-            self.black_to_move,
-            *self.context,
-            d_arms,
-            self.d_keep,
-            proportional,
-            threads,
-            self.max_moves,
-            self.king_weight,
-            self.cycle_check,
-            self.states,
-            self.d_wins,
-            self.d_counts,
-            self.d_draws,
-            self.d_diagnostics,
+            self.children, self.history, d_arms, self.d_keep, proportional, threads, self.playout, self.states,
+            self.tallies,
         )
         cuda.synchronize()
 
     def read(self) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
         """(wins, counts, draws, diagnostics) copied back from the device."""
-        return (self.d_wins.copy_to_host(), self.d_counts.copy_to_host(), self.d_draws.copy_to_host(),
-                self.d_diagnostics.copy_to_host())
+        return tuple(array.copy_to_host() for array in self.tallies)

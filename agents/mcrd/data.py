@@ -12,7 +12,8 @@ Network") and what was chosen here where it is silent (**choice**):
 Pseudo-random games (``kind = "interpolated"``)
     "On each move, a random number would be drawn. If the number was even, the next move
     would be randomly selected. Otherwise, the move would be selected using a simple piece
-    count evaluation with minimax." One numba kernel (:func:`games_kernel`) plays each game
+    count evaluation with minimax." The suite's self-play kernel
+    (``checkers_agents.alphabeta.selfplay.play_games``, ``POLICY_MIXED``) plays each game
     from the start position: every ply draws ``r`` uniformly in ``[0, 2**30)``; when
     ``r < minimax_rate * 2**30`` (default 0.5, the document's odd number) the move is the
     suite's one alpha-beta search (``checkers_agents.alphabeta.kernel.search_to_depth``)
@@ -22,10 +23,8 @@ Pseudo-random games (``kind = "interpolated"``)
     ``generate_moves`` order (each capture path one move). The search sees the game's draw
     rules (repetition keys, plies since progress) as the ``alphabeta`` agent does.
     **choice**: ``minimax_depth=3`` by default (the document gives none): the mover's
-    move, the reply and the mover's next move, captures searched on to quiet positions.
-    Measured here (2 shared cores, one thread, 200 games): depth 1 1.8 M positions/s,
-    depth 2 0.77 M, depth 3 0.30 M, depth 4 0.11 M; depth 3 is the deepest that costs
-    nothing next to the MCRD labels (``benchmarks/bench_mcrd_data.py``).
+    move, the reply and the mover's next move, captures searched on to quiet positions:
+    the deepest that costs nothing next to the MCRD labels (``benchmarks/bench_mcrd_data.py``).
     **choice**: the document's king weight is not given: the suite's material evaluator's
     140 is used (a "simple piece count" that still prefers crowning).
     Games end by the game's rules (``checkers_env.game_state.end_of_game``, default
@@ -76,12 +75,10 @@ Storage
 Parallelism
     ``workers=1`` (the default) builds the shards in this process, where MCRD's own
     ``prange`` threads use every core; ``workers=K`` runs a process pool of ``spawn``
-    processes over shards, each with ``numba`` threads = cores / K. **choice**: measured
-    (``benchmarks/bench_mcrd_data.py``, 2 shared cores, 64 positions at 2000 playouts in
-    shards of 16): 66 positions/s with ``workers=1`` against 42 with ``workers=2`` (the
-    pool's start-up and its single-threaded searches cost more than the Python glue it
-    overlaps), so the default is one process; the pool pays off with many cores and
-    large runs. ``ray=True`` (or an address) sends one Ray task per shard to a cluster;
+    processes over shards, each with ``numba`` threads = cores / K. **choice**: one
+    process by default: on few cores the pool's start-up and its single-threaded searches
+    cost more than the Python glue it overlaps (``benchmarks/bench_mcrd_data.py``); the
+    pool pays off with many cores and large runs. ``ray=True`` (or an address) sends one Ray task per shard to a cluster;
     the shard's bytes come back to this process, which writes them, so no shared file
     system is needed and the data are those of a local run. ``backend``
     (``auto|cpu|cuda``) passes through to ``MCRDAgent``; the two backends draw different
@@ -91,40 +88,31 @@ Parallelism
 from __future__ import annotations
 
 import functools
-import io
-import json
 import os
 import time
-import zipfile
 from pathlib import Path
 
 import numba
 import numpy as np
 
 from checkers_env import BLACK, WHITE, Board, Game, Rules
-from checkers_env.bitboard import apply_move
 from checkers_env.errors import CheckersError
-from checkers_env.files import write_atomic, write_json_atomic
-from checkers_env.parallel import run_pieces
-from checkers_env.game_state import (
-    COLOR_BLACK,
-    COLOR_WHITE,
-    END_NONE,
-    RULE_MAX_PLIES,
-    RULE_NO_PROGRESS_PLIES,
-    RULE_REPETITION,
-    end_of_game,
-    history_for,
-    is_progress,
-    position_key,
-    quiet_after,
-    remember_position,
-    winner_of,
-)
-from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below, seed_state
+from checkers_env.shards import CARD, ShardFormat, build_shards, shard_path, start_folder, write_card
+from checkers_env.game_state import RULE_MAX_PLIES
 
 from checkers_agents.alphabeta.evaluators import MATERIAL
-from checkers_agents.alphabeta.kernel import TT_FIELDS, memory_sizes, no_egdb, search_to_depth
+from checkers_agents.alphabeta.kernel import TT_FIELDS, FlatMemory, Table, memory_sizes, no_egdb
+from checkers_agents.alphabeta.selfplay import (
+    MOVE_NONE,
+    MOVE_RANDOM,
+    POLICY_MIXED,
+    GameBatch,
+    MovePolicy,
+    SearchSetup,
+    empty_record,
+    play_games,
+)
+from checkers_agents.alphabeta.selfplay import MOVE_SEARCH as MOVE_MINIMAX
 
 #: Version of the shard and card layout; a database of another version is refused.
 FORMAT_VERSION = 1
@@ -135,9 +123,7 @@ MAX_CHILDREN = 64
 MAX_PATH = 13
 #: Transposition table of the games' shallow searches: ``2**TT_BITS`` entries.
 TT_BITS = 12
-CARD = "card.json"
 SOURCE_PSEUDO_RANDOM, SOURCE_SELFPLAY = 0, 1
-MOVE_RANDOM, MOVE_MINIMAX, MOVE_NONE = 0, 1, -1
 
 #: Defaults: the document's values where it gives one.
 DEFAULT_MINIMAX_RATE = 0.5
@@ -164,98 +150,11 @@ class DatabaseError(CheckersError):
     or inconsistent with its card; the message names the file."""
 
 
+#: The shards' and card's format and error (``checkers_env.shards``).
+SHARDS = ShardFormat(FORMAT_VERSION, DatabaseError)
+
+
 # -- the pseudo-random games ------------------------------------------------------------------
-
-
-@numba.njit(cache=True)
-def games_kernel(
-    seed, first_game, games, start_black, start_white, start_kings, start_black_to_move, minimax_rate, depth,
-    rules, codes, scoring, table, ints, floats,
-    out_black, out_white, out_kings, out_btm, out_game, out_ply, out_kind, game_length, game_result, game_end,
-):
-    """Play games ``first_game .. first_game + games - 1`` (game ``g`` on the xorshift
-    stream ``seed_state(seed, g)``) and write every position.
-
-    Args:
-        seed, first_game, games: which games.
-        start_*: the start position of every game.
-        minimax_rate: probability of the material minimax move (else a uniform one).
-        depth: the minimax depth.
-        rules: ``int64[RULE_FIELDS]`` (a move cap is required: it bounds the buffers).
-        codes, scoring, table, ints, floats: the search's evaluator and memory
-            (``alphabeta.kernel.memory_sizes`` with width 1).
-        out_*: per position (``games * (max_plies + 1)`` rows at least).
-        game_length, game_result, game_end: per game: plies, +1/-1/0, ``END_*``.
-
-    Returns:
-        ``(positions written, nodes searched)``.
-    """
-    cap = rules[RULE_MAX_PLIES]
-    keys = np.zeros((1, history_for(rules)), dtype=np.int64)
-    moves = np.empty((MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
-    table_values = table.view(np.float64)
-    threshold = np.int64(minimax_rate * (1 << 30))
-    repetition = rules[RULE_REPETITION]
-    no_progress = rules[RULE_NO_PROGRESS_PLIES]
-    generation = 0
-    egdb_values, egdb_offsets = no_egdb()  # labels from the plain material search
-    n = 0
-    nodes = 0
-    for j in range(games):
-        g = first_game + j
-        rng = seed_state(seed, g)
-        black = start_black_to_move
-        mover = start_black if black else start_white
-        opponent = start_white if black else start_black
-        kings = start_kings
-        quiet = 0
-        ply = 0
-        keys[0, 0] = position_key(start_black, start_white)
-        end = END_NONE
-        while True:
-            count = generate_moves(mover, opponent, kings, black, moves)
-            b = mover if black else opponent
-            w = opponent if black else mover
-            out_black[n] = b
-            out_white[n] = w
-            out_kings[n] = kings
-            out_btm[n] = black
-            out_game[n] = g
-            out_ply[n] = ply
-            end = end_of_game(count > 0, ply, quiet, keys, 0, position_key(b, w), rules)
-            if end != END_NONE or ply >= cap:
-                out_kind[n] = MOVE_NONE
-                n += 1
-                break
-            rng, r = random_below(rng, 1 << 30)
-            if r < threshold:
-                n_draws = min(quiet + 1, keys.shape[1]) if repetition > 0 else 0
-                _v, _d, _c, used, generation, choice, rng = search_to_depth(
-                    mover, opponent, kings, black, depth, depth, 0, None, codes, scoring, True, True,
-                    keys[0], n_draws, quiet, no_progress, generation, table, table_values, ints, floats, 1,
-                    egdb_values, egdb_offsets, 0, rng,
-                )
-                nodes += used
-                out_kind[n] = MOVE_MINIMAX
-            else:
-                rng, choice = random_below(rng, count)
-                out_kind[n] = MOVE_RANDOM
-            n += 1
-            frm = moves[choice, FROM]
-            captured = moves[choice, CAPTURED]
-            progress = is_progress(kings, frm, captured)
-            m, o, k = apply_move(mover, opponent, kings, black, frm, moves[choice, TO], captured)
-            quiet = quiet_after(quiet, progress)
-            mover, opponent, kings, black = o, m, k, not black
-            ply += 1
-            b = mover if black else opponent
-            w = opponent if black else mover
-            remember_position(keys, 0, quiet, position_key(b, w))
-        winner = winner_of(end, COLOR_BLACK if black else COLOR_WHITE)
-        game_length[j] = ply
-        game_result[j] = 1 if winner == COLOR_BLACK else (-1 if winner == COLOR_WHITE else 0)
-        game_end[j] = end
-    return n, nodes
 
 
 def interpolated_values(ply, length, result, black_to_move) -> np.ndarray:
@@ -272,6 +171,11 @@ def _rules(rules: Rules | None) -> np.ndarray:
     if rules.max_plies is None:
         raise ValueError("pseudo-random games need a move cap (Rules.max_plies): it bounds their buffers")
     return rules.as_array()
+
+
+def _start_row(start: Board) -> np.ndarray:
+    """``int64[1, 4]``: the self-play kernel's start row of ``start``."""
+    return np.array([[start.black, start.white, start.kings, int(start.turn == BLACK)]], dtype=np.int64)
 
 
 def play_pseudo_random_games(
@@ -306,25 +210,22 @@ def play_pseudo_random_games(
         raise ValueError(f"minimax_rate must be in [0, 1], got {minimax_rate!r}")
     rules_array = _rules(rules)
     start = Board() if start is None else start
-    rows = games * (int(rules_array[RULE_MAX_PLIES]) + 1)
-    out = {
-        "black": np.zeros(rows, np.int64), "white": np.zeros(rows, np.int64), "kings": np.zeros(rows, np.int64),
-        "black_to_move": np.zeros(rows, np.bool_), "game": np.zeros(rows, np.int64), "ply": np.zeros(rows, np.int32),
-        "move_kind": np.zeros(rows, np.int8),
-    }
-    table_ = {
-        "game_length": np.zeros(games, np.int32), "game_result": np.zeros(games, np.int8),
-        "game_end": np.zeros(games, np.int8),
-    }
+    record = empty_record(games, rules_array[RULE_MAX_PLIES])
     ints, floats = memory_sizes(1)
-    scoring = np.array([MATERIAL.loss, MATERIAL.loss_per_ply, 1.0, MATERIAL.win_bound, MATERIAL.tie_margin])
-    n, _nodes = games_kernel(
-        seed, first_game, games, start.black, start.white, start.kings, start.turn == BLACK, float(minimax_rate),
-        minimax_depth, rules_array, MATERIAL.codes, scoring, np.zeros((1 << TT_BITS, TT_FIELDS), np.int64),
-        np.zeros(ints, np.int64), np.zeros(floats, np.float64),
-        out["black"], out["white"], out["kings"], out["black_to_move"], out["game"], out["ply"], out["move_kind"],
-        table_["game_length"], table_["game_result"], table_["game_end"],
+    entries = np.zeros((1 << TT_BITS, TT_FIELDS), np.int64)
+    n, _nodes = play_games(
+        GameBatch(int(seed), int(first_game), int(games), _start_row(start), rules_array),
+        MovePolicy(POLICY_MIXED, float(minimax_rate), 0, int(minimax_depth), int(minimax_depth)),
+        SearchSetup(
+            MATERIAL.scoring(), Table(entries, entries.view(np.float64)),
+            FlatMemory(np.zeros(ints, np.int64), np.zeros(floats, np.float64), 1), no_egdb(), False,
+        ),
+        None,
+        record,
     )
+    out = {name: getattr(record, name) for name in ("black", "white", "kings", "black_to_move", "game", "ply")}
+    out["move_kind"] = record.move_kind
+    table_ = {name: getattr(record, name) for name in GAME_TABLE_ARRAYS[1:]}
     out = {name: array[:n].copy() for name, array in out.items()}
     local = out["game"] - first_game
     out["length"] = table_["game_length"][local]
@@ -440,20 +341,14 @@ def build_games_shard(params: dict, seed: int, shard: int) -> dict[str, np.ndarr
 def shard_bytes(kind: str, params: dict, seed: int, shard: int) -> bytes:
     """Build shard ``shard`` and return its ``.npz`` file's bytes (what a worker sends back)."""
     build = build_games_shard if kind == "interpolated" else build_mcrd_shard
-    arrays = build(params, seed, shard)
-    buffer = io.BytesIO()
-    np.savez(
-        buffer, format_version=np.int64(FORMAT_VERSION), kind=np.str_(kind), shard=np.int64(shard),
-        seed=np.int64(seed), **arrays,
-    )
-    return buffer.getvalue()
+    return SHARDS.encode(shard, seed, build(params, seed, shard), kind)
 
 
 # -- files ------------------------------------------------------------------------------------------
 
 
-def shard_path(folder: str | os.PathLike, shard: int) -> Path:
-    return Path(folder) / f"shard-{shard:05d}.npz"
+def _shard_arrays(kind: str) -> tuple[str, ...]:
+    return GAME_ARRAYS + GAME_TABLE_ARRAYS if kind == "interpolated" else MCRD_ARRAYS
 
 
 def read_shard(path: str | os.PathLike, kind: str | None = None, shard: int | None = None) -> dict[str, np.ndarray]:
@@ -463,44 +358,14 @@ def read_shard(path: str | os.PathLike, kind: str | None = None, shard: int | No
         DatabaseError: missing, corrupt, truncated, of another format version, or not the
             shard expected.
     """
-    path = Path(path)
-    if not path.is_file():
-        raise DatabaseError(f"{path}: shard missing")
-    try:
-        with np.load(path, allow_pickle=False) as npz:
-            arrays = {name: npz[name] for name in npz.files}
-    except (zipfile.BadZipFile, ValueError, EOFError, OSError, KeyError) as error:
-        raise DatabaseError(f"{path}: corrupt or truncated shard ({type(error).__name__}: {error})") from None
-    version = arrays.get("format_version")
-    if version is None or int(version) != FORMAT_VERSION:
-        raise DatabaseError(f"{path}: shard of format version {None if version is None else int(version)}, "
-                            f"this code reads version {FORMAT_VERSION}")
-    got_kind = str(arrays.get("kind", ""))
-    if kind is not None and got_kind != kind:
-        raise DatabaseError(f"{path}: a shard of kind {got_kind!r}, the card says {kind!r}")
-    if shard is not None and int(arrays.get("shard", -1)) != shard:
-        raise DatabaseError(f"{path}: holds shard {int(arrays.get('shard', -1))}, expected {shard}")
-    names = GAME_ARRAYS + GAME_TABLE_ARRAYS if got_kind == "interpolated" else MCRD_ARRAYS
-    missing = [name for name in names if name not in arrays]
-    if missing:
-        raise DatabaseError(f"{path}: shard lacks arrays {', '.join(missing)}")
-    return arrays
+    return SHARDS.read(path, shard, kind, _shard_arrays)
 
 
 def read_card(folder: str | os.PathLike) -> dict:
     """The card of a database folder, checked for its format version."""
-    path = Path(folder) / CARD
-    if not path.is_file():
-        raise DatabaseError(f"{path}: missing card (not a database folder, or generation never started)")
-    try:
-        card = json.loads(path.read_text())
-    except (ValueError, OSError) as error:
-        raise DatabaseError(f"{path}: unreadable card ({error})") from None
-    if not isinstance(card, dict) or card.get("format_version") != FORMAT_VERSION:
-        version = card.get("format_version") if isinstance(card, dict) else None
-        raise DatabaseError(f"{path}: card of format version {version}, this code reads version {FORMAT_VERSION}")
+    card = SHARDS.read_card(folder)
     if card.get("kind") not in KINDS:
-        raise DatabaseError(f"{path}: unknown kind {card.get('kind')!r}")
+        raise DatabaseError(f"{Path(folder) / CARD}: unknown kind {card.get('kind')!r}")
     return card
 
 
@@ -556,41 +421,29 @@ def generate(
                 f"{card_path}: a {old['kind']} database with other parameters or seed "
                 f"(params {old['params']}, seed {old['seed']}); use another folder"
             )
-    for leftover in folder.glob("*.tmp"):  # a killed write's temporary file
-        leftover.unlink()
+    start_folder(folder)
     sizes = _shard_sizes(kind, params)
     card = {
         "format_version": FORMAT_VERSION, "kind": kind, "params": params, "seed": seed, "commit": git_commit(),
         "shards": len(sizes), "complete": False,
     }
-    write_json_atomic(card_path, card)
-    counts: dict[int, int] = {}
-    todo = []
-    for k in range(len(sizes)):
-        try:
-            arrays = read_shard(shard_path(folder, k), kind, k)
-        except DatabaseError:
-            todo.append(k)
-            continue
-        if int(arrays["seed"]) == seed and _shard_records(kind, arrays) == sizes[k]:
-            counts[k] = _shard_records(kind, arrays)
-        else:
-            todo.append(k)
+    write_card(folder, card)
+    todo = SHARDS.missing(folder, sizes, seed, kind, functools.partial(_shard_records, kind))
+    counts = {k: sizes[k] for k in range(len(sizes)) if k not in todo}
     from tqdm.auto import tqdm
 
     unit = "games" if kind == "interpolated" else "positions"
     bar = tqdm(total=sum(sizes), initial=sum(sizes[k] for k in counts), unit=unit, desc=f"data {kind}",
                disable=not progress, dynamic_ncols=True)
 
-    def done(k: int, data: bytes) -> None:
-        write_atomic(shard_path(folder, k), data)
+    def written(k: int) -> None:
         counts[k] = _shard_records(kind, read_shard(shard_path(folder, k), kind, k))
         bar.update(sizes[k])
 
     try:
         threads = max(1, (os.cpu_count() or 1) // workers)
-        run_pieces(functools.partial(shard_bytes, kind, params, seed), todo, done, workers, ray,
-                   initializer=_worker_init, initargs=(threads,), what="data generation with --ray")
+        build_shards(folder, functools.partial(shard_bytes, kind, params, seed), todo, written, workers, ray,
+                     initializer=_worker_init, initargs=(threads,), what="data generation with --ray")
     finally:
         bar.close()
     card.update(
@@ -602,7 +455,7 @@ def generate(
         card["positions"] = sum(
             len(read_shard(shard_path(folder, k), kind, k)["value"]) for k in range(len(sizes))
         )
-    write_json_atomic(card_path, card)
+    write_card(folder, card)
     return card
 
 
@@ -696,7 +549,7 @@ def load_database(folder: str | os.PathLike) -> dict[str, np.ndarray]:
         if _shard_records(kind, arrays) != expected:
             raise DatabaseError(f"{path}: holds {_shard_records(kind, arrays)} records, the card says {expected}")
         parts.append(arrays)
-    names = GAME_ARRAYS + GAME_TABLE_ARRAYS if kind == "interpolated" else MCRD_ARRAYS
+    names = _shard_arrays(kind)
     out = {name: np.concatenate([part[name] for part in parts]) for name in names}
     if len(out["value"]) != card["positions"]:
         raise DatabaseError(f"{folder / CARD}: says {card['positions']} positions, the shards hold {len(out['value'])}")
@@ -728,9 +581,11 @@ __all__ = [
     "DatabaseError",
     "FORMAT_VERSION",
     "MAX_CHILDREN",
+    "MOVE_MINIMAX",
+    "MOVE_NONE",
+    "MOVE_RANDOM",
     "build_games_shard",
     "build_mcrd_shard",
-    "games_kernel",
     "games_params",
     "generate",
     "interpolated_values",

@@ -1,6 +1,7 @@
 """Self-play games of the one alpha-beta search, every position labelled with the game's result.
 
-One numba kernel (:func:`selfplay_kernel`) plays whole games: game ``g`` starts from 3-move
+The suite's self-play kernel (``checkers_agents.alphabeta.selfplay.play_games``,
+``POLICY_SEARCH``) plays whole games: game ``g`` starts from 3-move
 ballot opening ``g mod 156`` (``checkers_env.match.ballot_openings``), plays
 ``random_plies`` uniformly random single moves, then every move is the search's
 (``checkers_agents.alphabeta.kernel.search_to_depth`` at ``depth`` plies, quiescence on,
@@ -25,42 +26,29 @@ shard are the same whichever way it was built (tested).
 from __future__ import annotations
 
 import functools
-import io
 import os
-import zipfile
 from pathlib import Path
 
 import numba
 import numpy as np
 
 from checkers_env import BLACK, Rules
-from checkers_env.bitboard import apply_move, popcount
-from checkers_env.egdb_kernels import probe_board
 from checkers_env.errors import CheckersError
-from checkers_env.files import write_atomic
-from checkers_env.parallel import run_pieces
-from checkers_env.game_state import (
-    COLOR_BLACK,
-    COLOR_WHITE,
-    END_NONE,
-    RULE_MAX_PLIES,
-    RULE_NO_PROGRESS_PLIES,
-    RULE_REPETITION,
-    end_of_game,
-    history_for,
-    is_progress,
-    position_key,
-    quiet_after,
-    remember_position,
-    winner_of,
-)
-from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below, seed_state
+from checkers_env.shards import ShardFormat, build_shards, shard_path, start_folder
+from checkers_env.game_state import RULE_MAX_PLIES
 
-from checkers_agents.alphabeta.kernel import TT_FIELDS, memory_sizes, no_egdb, search_to_depth
+from checkers_agents.alphabeta.kernel import TT_FIELDS, EndgameProbe, FlatMemory, Table, memory_sizes, no_egdb
+from checkers_agents.alphabeta.selfplay import (
+    END_EGDB,
+    POLICY_SEARCH,
+    GameBatch,
+    MovePolicy,
+    SearchSetup,
+    empty_record,
+    play_games as play_batch,
+)
 
 FORMAT_VERSION = 1
-#: ``game_end`` of a game ended by the endgame database (the game_state codes are below 10).
-END_EGDB = 10
 #: The search's transposition table: ``2**TT_BITS`` entries.
 TT_BITS = 16
 SHARD_ARRAYS = ("black", "white", "kings", "black_to_move", "game", "ply", "outcome", "search")
@@ -70,108 +58,6 @@ GAME_ARRAYS = ("game_index", "game_length", "game_result", "game_end")
 class SelfPlayDataError(CheckersError):
     """A self-play shard that is missing, corrupt, truncated or of another version (the
     message names the file)."""
-
-
-@numba.njit(cache=True)
-def selfplay_kernel(
-    seed, first_game, games, starts, random_plies, depth, rules, kind, net, codes, scoring, width,
-    egdb_values, egdb_offsets, egdb_pieces, table, ints, floats,
-    out_black, out_white, out_kings, out_btm, out_game, out_ply, out_search,
-    game_length, game_result, game_end,
-):
-    """Play games ``first_game .. first_game + games - 1`` and write every position.
-
-    Args:
-        seed, first_game, games: which games (game ``g`` on stream ``seed_state(seed, g)``).
-        starts: ``int64[S, 4]`` start positions (black, white, kings, black to move);
-            game ``g`` starts from row ``g mod S``.
-        random_plies: uniformly random moves after the start.
-        depth: the search's depth.
-        rules: ``int64[RULE_FIELDS]`` (a move cap bounds the buffers).
-        kind, net, codes, scoring, width: the evaluator (``Evaluator`` fields).
-        egdb_values, egdb_offsets, egdb_pieces: the endgame database (0 pieces: none).
-        table, ints, floats: the search's memory.
-        out_*: per position; game_*: per game (plies, +1 Black won / -1 White / 0, end code).
-
-    Returns:
-        ``(positions written, nodes searched)``.
-    """
-    cap = rules[RULE_MAX_PLIES]
-    keys = np.zeros((1, history_for(rules)), dtype=np.int64)
-    moves = np.empty((MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
-    table_values = table.view(np.float64)
-    repetition = rules[RULE_REPETITION]
-    no_progress = rules[RULE_NO_PROGRESS_PLIES]
-    generation = 0
-    n = 0
-    nodes = 0
-    for j in range(games):
-        g = first_game + j
-        rng = seed_state(seed, g)
-        s = g % starts.shape[0]
-        black = starts[s, 3] != 0
-        mover = starts[s, 0] if black else starts[s, 1]
-        opponent = starts[s, 1] if black else starts[s, 0]
-        kings = starts[s, 2]
-        quiet = 0
-        ply = 0
-        keys[0, 0] = position_key(starts[s, 0], starts[s, 1])
-        end = END_NONE
-        winner = -1
-        while True:
-            count = generate_moves(mover, opponent, kings, black, moves)
-            b = mover if black else opponent
-            w = opponent if black else mover
-            out_black[n] = b
-            out_white[n] = w
-            out_kings[n] = kings
-            out_btm[n] = black
-            out_game[n] = g
-            out_ply[n] = ply
-            out_search[n] = np.nan
-            end = end_of_game(count > 0, ply, quiet, keys, 0, position_key(b, w), rules)
-            if end != END_NONE or ply >= cap:
-                winner = winner_of(end, COLOR_BLACK if black else COLOR_WHITE)
-                n += 1
-                break
-            if egdb_pieces > 0 and popcount(mover | opponent) <= egdb_pieces:
-                byte = probe_board(egdb_values, egdb_offsets, b, w, kings, black)
-                if byte >= 0:
-                    end = END_EGDB
-                    if byte == 0:
-                        winner = -1
-                    elif (byte - 1) % 2 == 1:  # a win for the side to move
-                        winner = COLOR_BLACK if black else COLOR_WHITE
-                    else:
-                        winner = COLOR_WHITE if black else COLOR_BLACK
-                    n += 1
-                    break
-            if ply < random_plies:
-                rng, choice = random_below(rng, count)
-            else:
-                n_draws = min(quiet + 1, keys.shape[1]) if repetition > 0 else 0
-                value, _d, _c, used, generation, choice, rng = search_to_depth(
-                    mover, opponent, kings, black, 1, depth, kind, net, codes, scoring, True, True,
-                    keys[0], n_draws, quiet, no_progress, generation, table, table_values, ints, floats, width,
-                    egdb_values, egdb_offsets, egdb_pieces, rng,
-                )
-                nodes += used
-                out_search[n] = value
-            n += 1
-            frm = moves[choice, FROM]
-            captured = moves[choice, CAPTURED]
-            progress = is_progress(kings, frm, captured)
-            m, o, k = apply_move(mover, opponent, kings, black, frm, moves[choice, TO], captured)
-            quiet = quiet_after(quiet, progress)
-            mover, opponent, kings, black = o, m, k, not black
-            ply += 1
-            b = mover if black else opponent
-            w = opponent if black else mover
-            remember_position(keys, 0, quiet, position_key(b, w))
-        game_length[j] = ply
-        game_result[j] = 1 if winner == COLOR_BLACK else (-1 if winner == COLOR_WHITE else 0)
-        game_end[j] = end
-    return n, nodes
 
 
 def start_positions() -> np.ndarray:
@@ -234,26 +120,26 @@ def play_games(
     ev = _evaluator(evaluator)
     if egdb_pieces:
         database = load_database(egdb_pieces, egdb_folder)
-        egdb_values, egdb_offsets = database.values, database.offsets
+        egdb = EndgameProbe(database.values, database.offsets, int(egdb_pieces))
     else:
-        egdb_values, egdb_offsets = no_egdb()
-    rows = games * (int(rules[RULE_MAX_PLIES]) + 1)
-    out = {
-        "black": np.zeros(rows, np.int64), "white": np.zeros(rows, np.int64), "kings": np.zeros(rows, np.int64),
-        "black_to_move": np.zeros(rows, np.bool_), "game": np.zeros(rows, np.int64), "ply": np.zeros(rows, np.int32),
-        "search": np.zeros(rows, np.float32),
-    }
-    table = {"game_length": np.zeros(games, np.int32), "game_result": np.zeros(games, np.int8),
-             "game_end": np.zeros(games, np.int8)}
+        egdb = no_egdb()
+    record = empty_record(games, rules[RULE_MAX_PLIES])
     ints, floats = memory_sizes(ev.width)
-    scoring = np.array([ev.loss, ev.loss_per_ply, 1.0, ev.win_bound, ev.tie_margin])
-    n, _nodes = selfplay_kernel(
-        seed, first_game, games, start_positions(), random_plies, depth, rules, ev.kind, ev.net, ev.codes, scoring,
-        ev.width, egdb_values, egdb_offsets, egdb_pieces, np.zeros((1 << TT_BITS, TT_FIELDS), np.int64),
-        np.zeros(ints, np.int64), np.zeros(floats, np.float64),
-        out["black"], out["white"], out["kings"], out["black_to_move"], out["game"], out["ply"], out["search"],
-        table["game_length"], table["game_result"], table["game_end"],
+    entries = np.zeros((1 << TT_BITS, TT_FIELDS), np.int64)
+    n, _nodes = play_batch(
+        GameBatch(int(seed), int(first_game), int(games), start_positions(), rules),
+        MovePolicy(POLICY_SEARCH, 1.0, int(random_plies), 1, int(depth)),
+        SearchSetup(
+            ev.scoring(), Table(entries, entries.view(np.float64)),
+            FlatMemory(np.zeros(ints, np.int64), np.zeros(floats, np.float64), int(ev.width)),
+            egdb, True,
+        ),
+        ev.net,
+        record,
     )
+    out = {name: getattr(record, name) for name in ("black", "white", "kings", "black_to_move", "game", "ply")}
+    out["search"] = record.search_value
+    table = {name: getattr(record, name) for name in GAME_ARRAYS[1:]}
     out = {name: array[:n].copy() for name, array in out.items()}
     black_result = table["game_result"][out["game"] - first_game].astype(np.int8)
     out["outcome"] = np.where(out["black_to_move"], black_result, -black_result).astype(np.int8)
@@ -265,8 +151,8 @@ def play_games(
 # -- shards -------------------------------------------------------------------------------------
 
 
-def shard_path(folder: str | os.PathLike, shard: int) -> Path:
-    return Path(folder) / f"shard-{shard:05d}.npz"
+#: The shards' format and error (``checkers_env.shards``).
+SHARDS = ShardFormat(FORMAT_VERSION, SelfPlayDataError)
 
 
 def shard_bytes(params: dict, seed: int, shard: int) -> bytes:
@@ -277,9 +163,7 @@ def shard_bytes(params: dict, seed: int, shard: int) -> bytes:
         size, seed, shard * params["shard_size"], params["evaluator"], params["depth"], params["random_plies"],
         params["egdb_pieces"], params.get("egdb_folder"),
     )
-    buffer = io.BytesIO()
-    np.savez(buffer, format_version=np.int64(FORMAT_VERSION), shard=np.int64(shard), seed=np.int64(seed), **arrays)
-    return buffer.getvalue()
+    return SHARDS.encode(shard, seed, arrays)
 
 
 def read_shard(path: str | os.PathLike, shard: int | None = None) -> dict[str, np.ndarray]:
@@ -289,24 +173,7 @@ def read_shard(path: str | os.PathLike, shard: int | None = None) -> dict[str, n
         SelfPlayDataError: missing, corrupt, truncated, of another format version, or not
             the shard expected.
     """
-    path = Path(path)
-    if not path.is_file():
-        raise SelfPlayDataError(f"{path}: shard missing")
-    try:
-        with np.load(path, allow_pickle=False) as npz:
-            arrays = {name: npz[name] for name in npz.files}
-    except (zipfile.BadZipFile, ValueError, EOFError, OSError, KeyError) as error:
-        raise SelfPlayDataError(f"{path}: corrupt or truncated shard ({type(error).__name__}: {error})") from None
-    version = arrays.get("format_version")
-    if version is None or int(version) != FORMAT_VERSION:
-        raise SelfPlayDataError(f"{path}: shard of format version {None if version is None else int(version)}, "
-                                f"this code reads version {FORMAT_VERSION}")
-    if shard is not None and int(arrays.get("shard", -1)) != shard:
-        raise SelfPlayDataError(f"{path}: holds shard {int(arrays.get('shard', -1))}, expected {shard}")
-    missing = [name for name in SHARD_ARRAYS + GAME_ARRAYS if name not in arrays]
-    if missing:
-        raise SelfPlayDataError(f"{path}: shard lacks arrays {', '.join(missing)}")
-    return arrays
+    return SHARDS.read(path, shard, required=SHARD_ARRAYS + GAME_ARRAYS)
 
 
 def generate(folder: str | os.PathLike, params: dict, seed: int, workers: int = 1, ray: bool | str = False,
@@ -324,29 +191,15 @@ def generate(folder: str | os.PathLike, params: dict, seed: int, workers: int = 
     """
     from tqdm.auto import tqdm
 
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    for leftover in folder.glob("*.tmp"):  # a killed write's temporary file
-        leftover.unlink()
+    folder = start_folder(folder)
     count = -(-params["games"] // params["shard_size"])
     sizes = [min(params["shard_size"], params["games"] - k * params["shard_size"]) for k in range(count)]
-    todo = []
-    for k in range(count):
-        try:
-            if int(read_shard(shard_path(folder, k), k)["seed"]) != seed:
-                raise SelfPlayDataError("another seed")
-        except SelfPlayDataError:
-            todo.append(k)
+    todo = SHARDS.missing(folder, sizes, seed)
     bar = tqdm(total=params["games"], initial=params["games"] - sum(sizes[k] for k in todo), unit="games",
                desc="self-play", disable=not progress, dynamic_ncols=True)
-
-    def done(k: int, data: bytes) -> None:
-        write_atomic(shard_path(folder, k), data)
-        bar.update(sizes[k])
-
     try:
-        run_pieces(functools.partial(shard_bytes, params, seed), todo, done, workers, ray,
-                   what="self-play on Ray (--ray)")
+        build_shards(folder, functools.partial(shard_bytes, params, seed), todo, lambda k: bar.update(sizes[k]),
+                     workers, ray, what="self-play on Ray (--ray)")
     finally:
         bar.close()
     return [shard_path(folder, k) for k in range(count)]
@@ -358,4 +211,4 @@ def load_shards(paths: list[Path]) -> dict[str, np.ndarray]:
     return {name: np.concatenate([part[name] for part in parts]) for name in SHARD_ARRAYS}
 
 
-__all__ = ["END_EGDB", "SelfPlayDataError", "generate", "load_shards", "play_games", "read_shard", "selfplay_kernel"]
+__all__ = ["END_EGDB", "SelfPlayDataError", "generate", "load_shards", "play_games", "read_shard"]

@@ -14,6 +14,8 @@ The game ends under the suite's draw rules, decided by the core's
 
 from __future__ import annotations
 
+from collections import namedtuple
+
 import numba
 import numpy as np
 
@@ -36,13 +38,17 @@ from checkers_env.game_state import (
 )
 from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below
 
-from checkers_agents.alphabeta.evaluators import EVAL_NET, REWARD_NONE, SIGMOID
+from checkers_agents.alphabeta.evaluators import EVAL_NET, REWARD_NONE, SIGMOID, Scoring
 from checkers_agents.alphabeta.kernel import (
     MAX_PLY,
     STACK_FIELDS,
     TT_FIELDS,
     TT_MIN_DEPTH,
     VALUE_FIELDS,
+    DrawRules,
+    Position,
+    SearchMemory,
+    Table,
     next_generation,
     no_egdb,
     search_kernel,
@@ -68,45 +74,59 @@ DRAW = NO_WINNER
 ) = range(7)
 RESULT_FIELDS = 7
 
+#: How a training game is played and learnt from:
+#:
+#: - ``depth``: search depth in plies; ``quiescence``: search capture positions at the
+#:   leaves on (see ``search``);
+#: - ``lr_game``, ``lr_end``: in-game and after-game learning rates;
+#: - ``blockade_counts``: False in the curriculum's first phase: a win by blockade (the
+#:   loser has pieces but no move) is scored as a draw, in the search and at the end;
+#: - ``epsilon``: probability of a uniformly random move instead of the searched one
+#:   (exploration; such moves are not learnt from). 0 in the design document;
+#: - ``random_plies``: the first plies are uniformly random (a random opening; not learnt
+#:   from): the move ``random_below(rng, n)`` of the ``n`` moves ``generate_moves`` lists,
+#:   so a game of random plies only can be replayed move for move;
+#: - ``max_plies``, ``no_progress_plies``, ``repetition``: the draw rules (0 turns one off).
+TrainingGame = namedtuple(
+    "TrainingGame",
+    "depth quiescence lr_game lr_end blockade_counts epsilon random_plies max_plies no_progress_plies repetition",
+)
 
-@numba.njit(cache=True)
-def play_training_game(
-    w1, b1, w2, b2,
-    depth, quiescence, lr_game, lr_end, blockade_counts, epsilon, random_plies,
-    max_plies, no_progress_plies, repetition, rng, result,
-):
-    """Play one self-play game from the start position and learn from it in place (see
-    :func:`play_training_game_from` for the arguments and the return value)."""
-    return play_training_game_from(
-        BB_BLACK_START, BB_WHITE_START, 0, True, w1, b1, w2, b2,
-        depth, quiescence, lr_game, lr_end, blockade_counts, epsilon, random_plies,
-        max_plies, no_progress_plies, repetition, rng, result,
+
+def training_game(
+    depth: int, quiescence: bool, lr_game: float, lr_end: float, blockade_counts: bool, epsilon: float,
+    random_plies: int, max_plies: int, no_progress_plies: int, repetition: int,
+) -> TrainingGame:
+    """A :data:`TrainingGame` with the types its kernel is compiled for."""
+    return TrainingGame(
+        int(depth), bool(quiescence), float(lr_game), float(lr_end), bool(blockade_counts), float(epsilon),
+        int(random_plies), int(max_plies), int(no_progress_plies), int(repetition),
     )
 
 
+#: The game loop's own buffers: the net's inputs of the position and of the chosen child,
+#: its hidden units, the position's moves, the game's positions, the draw rules and the
+#: core's game state (``game_state.rules_array``, ``history_for``).
+GameBuffers = namedtuple("GameBuffers", "active child_active hidden moves history rules keys")
+
+
 @numba.njit(cache=True)
-def play_training_game_from(
-    start_black, start_white, start_kings, black_to_move, w1, b1, w2, b2,
-    depth, quiescence, lr_game, lr_end, blockade_counts, epsilon, random_plies,
-    max_plies, no_progress_plies, repetition, rng, result,
-):
+def play_training_game(w1, b1, w2, b2, game, rng, result):
+    """Play one self-play game from the start position and learn from it in place (see
+    :func:`play_training_game_from` for the arguments and the return value)."""
+    return play_training_game_from(Position(BB_BLACK_START, BB_WHITE_START, 0, True), w1, b1, w2, b2, game, rng, result)
+
+
+@numba.njit(cache=True)
+def play_training_game_from(start, w1, b1, w2, b2, game, rng, result):
     """Play one self-play game from a position and learn from it in place (the weights
     change).
 
     Args:
-        start_black, start_white, start_kings, black_to_move: the start position.
+        start: the start position (``alphabeta.kernel.Position``; ``mover`` is Black when
+            ``black_to_move``).
         w1, b1, w2, b2: the net (updated in place).
-        depth: search depth in plies.
-        quiescence: search capture positions at the leaves on (see ``search``).
-        lr_game, lr_end: in-game and after-game learning rates.
-        blockade_counts: False in the curriculum's first phase: a win by blockade (the
-            loser has pieces but no move) is scored as a draw, in the search and at the end.
-        epsilon: probability of a uniformly random move instead of the searched one
-            (exploration; such moves are not learnt from). 0 in the design document.
-        random_plies: the first plies are uniformly random (a random opening; not learnt
-            from): the move ``random_below(rng, n)`` of the ``n`` moves ``generate_moves``
-            lists, so a game of random plies only can be replayed move for move.
-        max_plies, no_progress_plies, repetition: the draw rules (0 turns one off).
+        game: how the game is played and learnt from (:data:`TrainingGame`).
         rng: xorshift64 state.
         result: ``int64[RESULT_FIELDS]`` receives the game's summary.
 
@@ -114,62 +134,64 @@ def play_training_game_from(
         ``(rng, loss_sum)``: the new generator state and the sum of the in-game steps'
         squared errors (the final corrections' errors are not included).
     """
-    active = np.empty(MAX_ACTIVE, dtype=np.int64)
-    child_active = np.empty(MAX_ACTIVE, dtype=np.int64)
-    hidden = np.empty(w1.shape[1], dtype=np.float64)
-    moves = np.empty((MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
-    cap = max_plies if max_plies > 0 else 100000
-    history = np.empty((cap + 1, 4), dtype=np.int64)
-    rules = rules_array(repetition, no_progress_plies, cap)
+    start_black = start.mover if start.black_to_move else start.opponent
+    start_white = start.opponent if start.black_to_move else start.mover
+    width = w1.shape[1]
+    cap = game.max_plies if game.max_plies > 0 else 100000
+    rules = rules_array(game.repetition, game.no_progress_plies, cap)
     keys = np.empty((1, history_for(rules)), dtype=np.int64)  # the core's game state, with ply and quiet
     keys[0, 0] = position_key(start_black, start_white)
+    child_active = np.empty(MAX_ACTIVE, dtype=np.int64)
+    buffers = GameBuffers(
+        np.empty(MAX_ACTIVE, dtype=np.int64), child_active, np.empty(width, dtype=np.float64),
+        np.empty((MAX_MOVES, MOVE_FIELDS), dtype=np.int64), np.empty((cap + 1, 4), dtype=np.int64), rules, keys,
+    )
     # The search: the suite's alpha-beta with this net (updated in place) at the leaves;
     # its repetition test reads the game state's keys (``keys[0, :quiet + 1]``).
-    net = (w1, b1, np.zeros((0, w1.shape[1])), np.zeros(0), w2, b2)
+    net = (w1, b1, np.zeros((0, width)), np.zeros(0), w2, b2)
     codes = np.array([SIGMOID, SIGMOID, REWARD_NONE], dtype=np.int64)
-    scoring = np.array([LOSS, LOSS_PER_PLY, 1.0 if blockade_counts else 0.0, 1.0, 1e-9])
+    scoring = Scoring(
+        EVAL_NET, codes, LOSS, LOSS_PER_PLY, 1.0 if game.blockade_counts else 0.0, 1.0, 1e-9, game.quiescence
+    )
     # At depth TT_MIN_DEPTH or less only the root reaches the table, and a root searched in
     # generator order takes nothing from it: one entry. (Zeroing the 64 KiB table took
     # about 8 microseconds per game, 1-2 % of a game.)
-    table = np.zeros((1 << TT_BITS if depth > TT_MIN_DEPTH else 1, TT_FIELDS), dtype=np.int64)
-    table_values = table.view(np.float64)
-    killers = np.zeros((MAX_PLY, 2), dtype=np.int64)
-    history_scores = np.zeros((2, 32, 32), dtype=np.int64)
-    tree_moves = np.empty((MAX_PLY, MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
-    order_scores = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
-    order_index = np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64)
-    stack = np.empty((MAX_PLY, STACK_FIELDS), dtype=np.int64)
-    values = np.empty((MAX_PLY, VALUE_FIELDS), dtype=np.float64)
-    root_scores = np.empty(MAX_MOVES, dtype=np.float64)
-    scratch = np.empty(2 * w1.shape[1], dtype=np.float64)
-    egdb_values, egdb_offsets = no_egdb()  # the design's self-play knows no endgame database
-    return _play(
-        start_black, start_white, start_kings, black_to_move, w1, b1, w2, b2,
-        depth, quiescence, lr_game, lr_end, blockade_counts, epsilon, random_plies,
-        no_progress_plies, repetition, rng, result, active, child_active, hidden, moves, history, rules, keys,
-        net, codes, scoring, table, table_values, killers, history_scores, tree_moves, order_scores, order_index,
-        stack, values, root_scores, scratch, egdb_values, egdb_offsets,
+    entries = np.zeros((1 << TT_BITS if game.depth > TT_MIN_DEPTH else 1, TT_FIELDS), dtype=np.int64)
+    memory = SearchMemory(
+        np.zeros((MAX_PLY, 2), dtype=np.int64),
+        np.zeros((2, 32, 32), dtype=np.int64),
+        np.empty((MAX_PLY, MAX_MOVES, MOVE_FIELDS), dtype=np.int64),
+        np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64),
+        np.empty((MAX_PLY, MAX_MOVES), dtype=np.int64),
+        np.empty((MAX_PLY, STACK_FIELDS), dtype=np.int64),
+        child_active,
+        np.empty((MAX_PLY, VALUE_FIELDS), dtype=np.float64),
+        np.empty(MAX_MOVES, dtype=np.float64),
+        np.empty(2 * width, dtype=np.float64),
     )
+    # The design's self-play knows no endgame database.
+    return _play(start, net, game, rng, result, buffers, scoring, Table(entries, entries.view(np.float64)), memory, no_egdb())
 
 
 # The game's loop, compiled without numba's reference counting (as the search kernel is,
 # see ``checkers_agents.alphabeta.kernel``): it allocates nothing, and counted, the arrays it hands
 # each search and each learning step took atomic increments and decrements per move.
 @numba.njit(cache=True, _nrt=False)
-def _play(
-    start_black, start_white, start_kings, black_to_move, w1, b1, w2, b2,
-    depth, quiescence, lr_game, lr_end, blockade_counts, epsilon, random_plies,
-    no_progress_plies, repetition, rng, result, active, child_active, hidden, moves, history, rules, keys,
-    net, codes, scoring, table, table_values, killers, history_scores, tree_moves, order_scores, order_index,
-    stack, values, root_scores, scratch, egdb_values, egdb_offsets,
-):
-    """:func:`play_training_game_from`'s game, in the buffers it allocated."""
+def _play(start, net, game, rng, result, buffers, scoring, table, memory, egdb):
+    """:func:`play_training_game_from`'s game, in the buffers it allocated (``net``: the
+    search's six arrays, ``w1, b1`` first and ``w2, b2`` last)."""
+    w1, b1, _w_mid, _b_mid, w2, b2 = net
+    active, child_active, hidden, moves, history, rules, keys = buffers
+    root_scores = memory.root_scores
+    depth = game.depth
+    epsilon = game.epsilon
+    random_plies = game.random_plies
+    lr_game = game.lr_game
+    repetition = game.repetition
+    no_progress_plies = game.no_progress_plies
     generation = 0
 
-    mover = start_black if black_to_move else start_white
-    opponent = start_white if black_to_move else start_black
-    kings = start_kings
-    black = black_to_move
+    mover, opponent, kings, black = start
     quiet = 0
     ply = 0
     steps = 0
@@ -200,14 +222,13 @@ def _play(
             # A new table generation only: killers and history only order moves, and a
             # net's values are exact whatever the order; clearing 2,300 entries before
             # each search of a few dozen nodes cost 7 % of the trainer's time.
-            generation = next_generation(generation, table)
-            # (Out of the call: numba cannot compile a conditional among over 30 arguments.)
-            n_draws = min(quiet + 1, keys.shape[1]) if repetition > 0 else 0
+            generation = next_generation(generation, table.entries)
+            draw_rules = DrawRules(
+                keys[0], min(quiet + 1, keys.shape[1]) if repetition > 0 else 0, quiet, no_progress_plies
+            )
             _, _, count, visited, _ = search_kernel(
-                mover, opponent, kings, black, depth, 1 << 62, EVAL_NET, net, codes, scoring, quiescence, True,
-                keys[0], n_draws, quiet, no_progress_plies,
-                generation, table, table_values, killers, history_scores, tree_moves, order_scores, order_index,
-                stack, values, root_scores, child_active, scratch, egdb_values, egdb_offsets, 0,
+                Position(mover, opponent, kings, black), depth, 1 << 62, True, scoring, net, draw_rules,
+                generation, table, memory, egdb,
             )
             choice, rng = pick_tied(root_scores, count, rng)
             nodes += visited
@@ -244,11 +265,11 @@ def _play(
     counted_as_draw = 0
     if termination == END_NO_MOVES:
         blockade = 1 if mover != 0 else 0
-        if blockade == 1 and not blockade_counts:
+        if blockade == 1 and not game.blockade_counts:
             counted_as_draw = 1
     _final_steps(
-        mover, opponent, kings, black, winner == DRAW or counted_as_draw == 1,
-        lr_end, w1, b1, w2, b2, active, child_active, hidden,
+        Position(mover, opponent, kings, black), winner == DRAW or counted_as_draw == 1,
+        game.lr_end, w1, b1, w2, b2, active, child_active, hidden,
     )
 
     result[R_WINNER] = winner
@@ -262,11 +283,12 @@ def _play(
 
 
 @numba.njit(cache=True, inline="always")
-def _final_steps(mover, opponent, kings, black, draw, lr, w1, b1, w2, b2, loser_active, winner_active, hidden):
-    """The design document's two end-of-game corrections on the final position, whose side
-    to move (``mover``, Black if ``black``) has just lost unless the game is a ``draw``:
+def _final_steps(final, draw, lr, w1, b1, w2, b2, loser_active, winner_active, hidden):
+    """The design document's two end-of-game corrections on the final position (a
+    ``Position``), whose side to move has just lost unless the game is a ``draw``:
     first the winner's view (the board seen from the side that made the last move) towards
     (1, 0), then the loser's view towards (0, 1); on a draw both views towards (0, 0)."""
+    mover, opponent, kings, black = final
     winner_n = active_inputs(opponent, mover, kings, not black, winner_active)
     loser_n = active_inputs(mover, opponent, kings, black, loser_active)
     if draw:
@@ -286,15 +308,17 @@ def final_corrections(mover, opponent, kings, black, draw, lr, w1, b1, w2, b2):
     loser_active = np.empty(MAX_ACTIVE, dtype=np.int64)
     winner_active = np.empty(MAX_ACTIVE, dtype=np.int64)
     hidden = np.empty(w1.shape[1], dtype=np.float64)
-    _final_steps(mover, opponent, kings, black, draw, lr, w1, b1, w2, b2, loser_active, winner_active, hidden)
+    _final_steps(Position(mover, opponent, kings, black), draw, lr, w1, b1, w2, b2, loser_active, winner_active, hidden)
 
 
 __all__ = [
     "BLACK_WON",
     "DRAW",
     "RESULT_FIELDS",
+    "TrainingGame",
     "WHITE_WON",
     "final_corrections",
     "play_training_game",
     "play_training_game_from",
+    "training_game",
 ]

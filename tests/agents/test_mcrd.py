@@ -28,7 +28,8 @@ from checkers_env import Board, Game, Rules, UnknownAgentError, agent_kinds, mak
 from checkers_env.bitboard import square_to_bit
 
 from checkers_agents.mcrd import MCRDAgent
-from checkers_agents.mcrd.cpu import descend
+from checkers_agents.alphabeta.kernel import Position
+from checkers_agents.mcrd.cpu import KingHistory, PlayoutRules, descend
 from checkers_agents.mcrd.playout import MAX_REDRAWS, black_points, is_king_cycle
 from checkers_agents.mcrd.root import cycle_context
 
@@ -178,12 +179,12 @@ def test_redraws_are_bounded_when_every_move_is_a_cycle():
     black, white = bits(4), bits(32)
     kings = bits(4, 32)
     gparent_kings = bits(8, 28)
-    args = (black, white, kings, True, bits(4, 28), bits(28), gparent_kings, bits(8))
-    points, capped, plies, skips, _ = descend(*args, MAX_REDRAWS + 1, 1.0, True, 12345)
+    args = (Position(black, white, kings, True), KingHistory(bits(4, 28), bits(28), gparent_kings, bits(8)))
+    points, capped, plies, skips, _ = descend(*args, PlayoutRules(MAX_REDRAWS + 1, 1.0, True), 12345)
     assert skips == MAX_REDRAWS and plies == 1  # skipped MAX_REDRAWS times, then accepted
-    points, capped, plies, skips, _ = descend(*args, MAX_REDRAWS, 1.0, True, 12345)
+    points, capped, plies, skips, _ = descend(*args, PlayoutRules(MAX_REDRAWS, 1.0, True), 12345)
     assert skips == MAX_REDRAWS and plies == 0 and capped  # skipped draws count toward the cap
-    points, capped, plies, skips, _ = descend(*args, 1, 1.0, False, 12345)
+    points, capped, plies, skips, _ = descend(*args, PlayoutRules(1, 1.0, False), 12345)
     assert skips == 0 and plies == 1
 
 

@@ -10,7 +10,7 @@ import pytest
 import torch
 
 from checkers_agents.td_minimax import Net, TDMinimaxAgent, WeightsError
-from checkers_agents.td_minimax.learn import final_corrections, play_training_game, RESULT_FIELDS
+from checkers_agents.td_minimax.learn import final_corrections, play_training_game, RESULT_FIELDS, training_game
 from checkers_agents.td_minimax.net import MAX_ACTIVE, train_kernel
 from checkers_env.encoding import active_inputs
 from checkers_agents.alphabeta import Draws, Searcher
@@ -171,7 +171,7 @@ def test_in_game_step_targets_the_chosen_position_seen_from_the_mover():
     reference = net.copy()
     result = np.zeros(RESULT_FIELDS, dtype=np.int64)
     rng = 99
-    play_training_game(*net.arrays, 2, True, 0.5, 0.0, True, 0.0, 0, 1, 80, 3, rng, result)
+    play_training_game(*net.arrays, training_game(2, True, 0.5, 0.0, True, 0.0, 0, 1, 80, 3), rng, result)
     assert result[4] == 1  # one ply
 
     start = Board()

@@ -26,7 +26,10 @@ from checkers_env.kernels import generate_moves_kernel, new_move_buffer, random_
 from checkers_agents.slow_fast import kernels as slow_fast_kernels
 from checkers_agents.slow_fast.episodes import Positions, generate_games
 from checkers_agents.td_minimax import Net
-from checkers_agents.td_minimax.learn import R_PLIES, R_TERMINATION, R_WINNER, RESULT_FIELDS, play_training_game_from
+from checkers_agents.alphabeta.kernel import Position
+from checkers_agents.td_minimax.learn import (
+    R_PLIES, R_TERMINATION, R_WINNER, RESULT_FIELDS, play_training_game_from, training_game,
+)
 
 RULES = (
     Rules(),
@@ -145,9 +148,12 @@ def td_minimax_ending(start: Board, rules: Rules, seed: int) -> tuple[str, int, 
     net = Net.initial(seed=0)
     result = np.zeros(RESULT_FIELDS, dtype=np.int64)
     play_training_game_from(
-        start.black, start.white, start.kings, start.turn == 0, *net.arrays,
-        1, False, 0.1, 0.1, True, 0.0, 1 << 30,
-        rules.max_plies or 0, rules.no_progress_plies or 0, rules.repetition or 0, seed_state(seed, 0), result,
+        Position(*start.mover_bitboards, start.kings, start.turn == 0), *net.arrays,
+        training_game(
+            1, False, 0.1, 0.1, True, 0.0, 1 << 30,
+            rules.max_plies or 0, rules.no_progress_plies or 0, rules.repetition or 0,
+        ),
+        seed_state(seed, 0), result,
     )
     return ending(game_state.END_NAMES[result[R_TERMINATION]], result[R_WINNER], result[R_PLIES])
 
