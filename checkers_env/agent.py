@@ -324,11 +324,13 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """
     if not isinstance(spec, str) or not spec.strip():
         raise UnknownAgentError(f"agent spec must be a non-empty string like 'alphabeta:depth=4', got {spec!r}")
-    kind, _, rest = spec.strip().partition(":")
+    kind, _, rest = spec.partition(":")
+    kind = kind.strip()  # trimmed like the values: " alphabeta : depth = 2 " is alphabeta:depth=2
     params: dict[str, str] = {}
     if kind == "zoo":
         # ``zoo:NAME[,key=value...]``: the first item is the zoo entry's name.
         name, _, rest = rest.partition(",")
+        name = name.strip()
         if not name:
             raise UnknownAgentError(f"bad agent spec {spec!r}: 'zoo:' needs an entry name, like 'zoo:td-minimax'")
         params["name"] = name

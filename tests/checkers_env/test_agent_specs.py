@@ -186,6 +186,10 @@ def test_zoo_errors_name_the_entry_not_the_zoos_path():
 def test_check_spec_tidies_without_building():
     assert check_spec("alphabeta: depth = 2 , seed = 1") == "alphabeta:depth=2,seed=1"
     assert check_spec("zoo:td-minimax, depth=3") == "zoo:td-minimax,depth=3"
+    # The kind and a zoo entry's name are trimmed like the values.
+    assert check_spec(" alphabeta : depth = 2 ") == "alphabeta:depth=2"
+    assert check_spec(" zoo : td-minimax , depth=3") == "zoo:td-minimax,depth=3"
+    assert str(make_agent(" alphabeta : depth = 2 ")) == "alphabeta:depth=2"
     with pytest.raises(UnknownAgentError, match="no parameter 'weights'"):
         check_spec("zoo:td-minimax,weights=/tmp/x", allow_files=True)
     with pytest.raises(UnknownAgentError, match="set in Python only"):
