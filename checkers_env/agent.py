@@ -311,11 +311,6 @@ def agent_doc(kind: str) -> str:
     return inspect.getdoc(_factory_target(_lookup(kind))) or ""
 
 
-def agent_summary(kind: str) -> str:
-    """First paragraph of a kind's docstring, on one line."""
-    return " ".join(agent_doc(kind).split("\n\n")[0].split())
-
-
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Split ``kind:key=value,...`` into the kind and its raw parameters.
 

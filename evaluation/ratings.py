@@ -74,11 +74,6 @@ MAX_BOOTSTRAP = 10_000
 _BLACK_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
-def expected_score(rating: float, opponent: float) -> float:
-    """Expected score of a player rated ``rating`` against one rated ``opponent``."""
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
-
-
 @dataclass(frozen=True)
 class PlayerRating:
     """One player's line of the ratings table.
@@ -472,4 +467,4 @@ def _bootstrap_weights(
     return weights, drawn_pairs
 
 
-__all__ = ["ELO_SCALE", "MAX_BOOTSTRAP", "PlayerRating", "Ratings", "expected_score", "find_anchor", "fit_elo", "game_table"]
+__all__ = ["ELO_SCALE", "MAX_BOOTSTRAP", "PlayerRating", "Ratings", "find_anchor", "fit_elo", "game_table"]
