@@ -46,7 +46,7 @@ import numpy as np
 
 from checkers_env import Game, Rules, make_agent
 from checkers_env.files import json_text, write_json_atomic
-from checkers_env.agent import ENTRY_POINT_GROUP, agent_kinds, parse_spec, register_agent
+from checkers_env.agent import ENTRY_POINT_GROUP, agent_kinds, format_spec, parse_spec, register_agent
 from checkers_env.match import GameRecord, ballot_openings, play_game
 from checkers_env.parallel import run_pieces
 
@@ -137,25 +137,20 @@ def split_display_name(spec: str) -> tuple[str, str | None]:
         ('td-minimax:weights=a.safetensors', 'td-a')
         >>> split_display_name("zoo:mcrd,name=mcrd-zoo")
         ('zoo:mcrd', 'mcrd-zoo')
+
+    Raises:
+        LeagueError: not a spec string, or an empty ``name=``.
+        UnknownAgentError: a spec ``parse_spec`` refuses (``name=`` given twice).
     """
     if not isinstance(spec, str):
         raise LeagueError(f"a league player must be an agent spec string, got {spec!r}")
-    kind, colon, rest = spec.strip().partition(":")
-    if not colon:
+    kind, params = parse_spec(spec)
+    if NAME_KEY not in params:
         return spec.strip(), None
-    items = [item.strip() for item in rest.split(",")]
-    # The zoo's first item is the entry's name, not a key=value pair.
-    first = 1 if kind == "zoo" else 0
-    names = [i for i, item in enumerate(items) if i >= first and item.partition("=")[0].strip() == NAME_KEY]
-    if not names:
-        return spec.strip(), None
-    if len(names) > 1:
-        raise LeagueError(f"agent spec {spec!r}: name= is given twice")
-    name = items[names[0]].partition("=")[2].strip()
+    name = params.pop(NAME_KEY)
     if not name:
         raise LeagueError(f"agent spec {spec!r}: name= needs a name, like name=td-a")
-    kept = [item for i, item in enumerate(items) if i != names[0] and item]
-    return kind + (":" + ",".join(kept) if kept else ""), name
+    return format_spec(kind, params), name
 
 
 def expand_zoo(specs: list[str]) -> list[str]:
@@ -259,20 +254,13 @@ def plan_games(
 #: The one database kind that adjudicates (``--adjudicate egdb``).
 ADJUDICATORS = ("egdb",)
 
-#: Endgame databases opened in this process, by ``(pieces, folder)``.
-_databases_in_process: dict[tuple[int, str], object] = {}
-
-
 def _database(adjudicate: tuple[int, str] | None):
     """The endgame database ``(pieces, folder)``, opened once per process; None for None."""
     if adjudicate is None:
         return None
-    if adjudicate not in _databases_in_process:
-        from checkers_env.egdb import EndgameDatabase
+    from checkers_env.egdb import EndgameDatabase
 
-        pieces, folder = adjudicate
-        _databases_in_process[adjudicate] = EndgameDatabase.open(pieces, folder)
-    return _databases_in_process[adjudicate]
+    return EndgameDatabase.cached(*adjudicate)
 
 
 # -- workers -------------------------------------------------------------------------------
@@ -471,12 +459,10 @@ class League:
         from checkers_env.egdb import EndgameDatabase, EndgameDatabaseError
 
         try:
-            database = EndgameDatabase.open(self.adjudicate_pieces, self.egdb_folder)
+            database = EndgameDatabase.cached(self.adjudicate_pieces, self.egdb_folder)
         except EndgameDatabaseError as error:
             raise LeagueError(f"--adjudicate egdb: {error}") from None
-        adjudication = (database.pieces, str(Path(database.folder).resolve()))
-        _databases_in_process[adjudication] = database
-        return adjudication
+        return database.pieces, str(database.folder)
 
     # -- files -------------------------------------------------------------------------------
 

@@ -291,7 +291,7 @@ def test_split_display_name(spec, split):
 
 
 def test_bad_display_names(tmp_path):
-    with pytest.raises(LeagueError, match="name= is given twice"):
+    with pytest.raises(UnknownAgentError, match="parameter 'name' is given twice"):
         split_display_name("random:name=a,name=b")
     with pytest.raises(LeagueError, match="needs a name"):
         split_display_name("random:name=")
