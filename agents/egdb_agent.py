@@ -17,7 +17,8 @@ The database must be built first: ``checkers egdb build --pieces 5`` (about a mi
 
 from __future__ import annotations
 
-from checkers_agents.alphabeta import AlphaBetaAgent, check_egdb_pieces
+from checkers_agents.alphabeta import AlphaBetaAgent
+from checkers_env.egdb import check_pieces
 from checkers_env.agent import FilePath
 
 
@@ -55,7 +56,7 @@ class EgdbAgent(AlphaBetaAgent):
         folder: FilePath | None = None,
         seed: int | None = None,
     ):
-        pieces = check_egdb_pieces(self.kind, "pieces", pieces)
+        pieces = check_pieces(pieces, f"{self.kind}: pieces")
         super().__init__(depth=depth, time=time, eval=eval, egdb=pieces, egdb_folder=folder, seed=seed)
         self.pieces = pieces
         self.folder = self.egdb_folder

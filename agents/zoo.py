@@ -141,18 +141,18 @@ def load_card(name: str, agents_dirs: Iterable[str | Path] = ()) -> tuple[dict, 
     return card, folder
 
 
-def zoo_agent(name: str, **overrides) -> Agent:
+def zoo_agent(entry: str, **overrides) -> Agent:
     """Loads a trained agent from the zoo by name, with its card's parameters:
     ``zoo:NAME[,key=value...]`` (``zoo:td-minimax``, ``zoo:mcrd,time=0.5``; the zoo's
     README lists the names).
 
     Args:
-        name: the zoo entry (a folder of ``zoo/``).
+        entry: the zoo entry's name (a folder of ``zoo/``), the spec's first item.
         overrides: parameters of the card's kind that replace the card's; and, from
             Python only, ``agents_dirs``: more folders of entries, searched after the zoo.
     """
     agents_dirs = overrides.pop("agents_dirs", ())
-    card, folder = load_card(name, agents_dirs)
+    card, folder = load_card(entry, agents_dirs)
     params = dict(card["params"])
     if "weights" in card:
         params["weights"] = str(folder / card["weights"])
@@ -161,21 +161,21 @@ def zoo_agent(name: str, **overrides) -> Agent:
     unknown = sorted(set(params) - set(accepted))
     if unknown:
         raise UnknownAgentError(
-            f"zoo entry {name!r} ({card['kind']}) does not take {unknown}; its parameters: {', '.join(accepted)}"
+            f"zoo entry {entry!r} ({card['kind']}) does not take {unknown}; its parameters: {', '.join(accepted)}"
         )
     agent = make_agent(card["kind"], **params)
     suffix = "".join(f",{k}={v}" for k, v in overrides.items())
-    agent.spec_override = f"zoo:{name}{suffix}"
+    agent.spec_override = f"zoo:{entry}{suffix}"
     return agent
 
 
 def _parameters_for(raw: dict[str, str], overrides: dict[str, Any]) -> dict[str, inspect.Parameter]:
-    """The parameters a ``zoo:NAME`` spec may set: the name and those of the card's kind
+    """The parameters a ``zoo:NAME`` spec may set: the entry and those of the card's kind
     (``agents_dirs``, Python's only, says where else to look)."""
-    card, _ = load_card(raw.get("name", ""), overrides.get("agents_dirs", ()))
+    card, _ = load_card(raw.get("entry", ""), overrides.get("agents_dirs", ()))
     keyword = inspect.Parameter.KEYWORD_ONLY
     parameters = {
-        "name": inspect.Parameter("name", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
+        "entry": inspect.Parameter("entry", inspect.Parameter.POSITIONAL_OR_KEYWORD, annotation=str),
         "agents_dirs": inspect.Parameter("agents_dirs", keyword, default=(), annotation=PythonOnly[tuple]),
     }
     parameters.update((k, p) for k, p in agent_parameters(card["kind"]).items() if k not in ("weights", *parameters))
@@ -183,6 +183,7 @@ def _parameters_for(raw: dict[str, str], overrides: dict[str, Any]) -> dict[str,
 
 
 zoo_agent.parameters_for = _parameters_for
+zoo_agent.positional = "entry"  # zoo:NAME, not zoo:entry=NAME
 
 
 def zoo_weights(name: str) -> Path:

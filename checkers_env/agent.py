@@ -311,29 +311,28 @@ def agent_doc(kind: str) -> str:
     return inspect.getdoc(_factory_target(_lookup(kind))) or ""
 
 
-def agent_summary(kind: str) -> str:
-    """First paragraph of a kind's docstring, on one line."""
-    return " ".join(agent_doc(kind).split("\n\n")[0].split())
-
-
 def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
     """Split ``kind:key=value,...`` into the kind and its raw parameters.
 
+    A kind whose factory has a ``positional`` attribute takes that parameter as its first,
+    bare item: the zoo's ``zoo:NAME,key=value`` gives ``{"entry": NAME, ...}``.
+
     Raises:
-        UnknownAgentError: the spec is not of that form.
+        UnknownAgentError: the spec is not of that form, or names a parameter twice.
     """
     if not isinstance(spec, str) or not spec.strip():
         raise UnknownAgentError(f"agent spec must be a non-empty string like 'alphabeta:depth=4', got {spec!r}")
     kind, _, rest = spec.partition(":")
     kind = kind.strip()  # trimmed like the values: " alphabeta : depth = 2 " is alphabeta:depth=2
     params: dict[str, str] = {}
-    if kind == "zoo":
-        # ``zoo:NAME[,key=value...]``: the first item is the zoo entry's name.
-        name, _, rest = rest.partition(",")
-        name = name.strip()
-        if not name:
-            raise UnknownAgentError(f"bad agent spec {spec!r}: 'zoo:' needs an entry name, like 'zoo:td-minimax'")
-        params["name"] = name
+    positional = positional_parameter(kind)
+    if positional is not None:
+        first, _, rest = rest.partition(",")
+        if not first.strip():
+            raise UnknownAgentError(
+                f"bad agent spec {spec!r}: '{kind}:' needs its {positional} first, like '{kind}:{positional.upper()}'"
+            )
+        params[positional] = first.strip()
     for item in filter(None, (p.strip() for p in rest.split(","))):
         key, eq, value = item.partition("=")
         key = key.strip()
@@ -344,6 +343,22 @@ def parse_spec(spec: str) -> tuple[str, dict[str, str]]:
             raise UnknownAgentError(f"bad agent spec {spec!r}: parameter {key!r} is given twice")
         params[key] = value.strip()
     return kind, params
+
+
+def format_spec(kind: str, params: dict[str, Any]) -> str:
+    """The spec string of a kind and its parameters, ``parse_spec``'s inverse:
+    ``format_spec("alphabeta", {"depth": "2"})`` is ``alphabeta:depth=2``."""
+    positional = positional_parameter(kind)
+    items = [str(params[positional])] if positional in params else []
+    items += [f"{key}={value}" for key, value in params.items() if key != positional]
+    return kind + (":" + ",".join(items) if items else "")
+
+
+def positional_parameter(kind: str) -> str | None:
+    """The parameter a kind takes as its spec's first, bare item (its factory's
+    ``positional`` attribute), or None; None for an unknown kind too."""
+    factory = agent_kinds().get(kind)
+    return None if factory is None else getattr(_factory_target(factory), "positional", None)
 
 
 def _lookup(kind: str):
@@ -439,9 +454,7 @@ def check_spec(spec: str, *, allow_files: bool = False, **overrides) -> str:
         raise UnknownAgentError(f"expected an agent spec string, got {type(spec).__name__}")
     kind, raw = parse_spec(spec)
     _resolve(spec, allow_files, overrides)
-    items = [raw.pop("name")] if kind == "zoo" else []
-    items += [f"{key}={value}" for key, value in raw.items()]
-    return kind + (":" + ",".join(items) if items else "")
+    return format_spec(kind, raw)
 
 
 def _resolve(spec: str, allow_files: bool, overrides: dict[str, Any]) -> tuple[str, Callable[..., Agent], dict]:
@@ -504,7 +517,9 @@ __all__ = [
     "as_game",
     "check_spec",
     "file_path_or",
+    "format_spec",
     "make_agent",
     "parse_spec",
+    "positional_parameter",
     "register_agent",
 ]

@@ -100,6 +100,23 @@ def default_folder() -> Path:
     return base / "checkers-suite" / "egdb"
 
 
+def check_pieces(pieces, name: str = "pieces", off: bool = False) -> int:
+    """``pieces`` as the size of a database, 2 to ``MAX_BUILD_PIECES`` (the largest that
+    ``build`` makes), or 0 with ``off``; ``name`` words the error (``"alphabeta: egdb"``).
+
+    Raises:
+        ValueError: anything else.
+    """
+    if (
+        isinstance(pieces, bool)
+        or not isinstance(pieces, (int, np.integer))
+        or not (2 <= pieces <= MAX_BUILD_PIECES or (off and pieces == 0))
+    ):
+        words = "0 (off) or " if off else ""
+        raise ValueError(f"{name} must be {words}a number of pieces from 2 to {MAX_BUILD_PIECES}, got {pieces!r}")
+    return int(pieces)
+
+
 # ---------------------------------------------------------------------------------------
 # Slices
 # ---------------------------------------------------------------------------------------
@@ -337,8 +354,7 @@ def build(pieces: int, folder: str | os.PathLike | None = None, progress: bool =
         EndgameDatabaseError: ``folder`` is a file, or a slice there is not a file, corrupt
             or of another version.
     """
-    if isinstance(pieces, bool) or not isinstance(pieces, int) or not 2 <= pieces <= MAX_BUILD_PIECES:
-        raise ValueError(f"pieces must be 2 to {MAX_BUILD_PIECES}, got {pieces!r}")
+    pieces = check_pieces(pieces)
     folder = Path(folder) if folder is not None else default_folder()
     if folder.exists() and not folder.is_dir():
         raise EndgameDatabaseError(f"{folder} is a file, not a folder: choose a folder for the database")
@@ -434,14 +450,36 @@ class EndgameDatabase:
                     f"{slice_name(missing)}): run `{build_command(4, folder)}` "
                     "(or point $CHECKERS_EGDB at the folder that holds one)"
                 )
-        if isinstance(pieces, bool) or not isinstance(pieces, int) or not 2 <= pieces <= MAX_BUILD_PIECES:
-            raise ValueError(f"pieces must be 2 to {MAX_BUILD_PIECES} (the largest database build makes), got {pieces!r}")
+        pieces = check_pieces(pieces)
         order, offsets, total = _layout(pieces)
         values = np.empty(total, dtype=np.uint8)
         for s in order:
             start = int(offsets[s])
             read_slice(folder / slice_name(s), s, values[start : start + int(kernels.slice_size(*s))], pieces)
         return cls(pieces, folder, values, offsets, order)
+
+    @classmethod
+    def cached(cls, pieces: int | None = None, folder: str | os.PathLike | None = None) -> EndgameDatabase:
+        """The database ``open`` gives, opened on the first call in this process and kept:
+        every agent, the league's adjudicator and the server share one copy in memory.
+
+        Args:
+            pieces, folder: as for ``open`` (the default ``pieces`` is the largest complete
+                database in the folder at the first call).
+
+        Raises:
+            ValueError, EndgameDatabaseError: as ``open`` does (a failed open is not kept).
+        """
+        folder = (Path(folder) if folder is not None else default_folder()).expanduser().resolve()
+        if pieces is None:
+            pieces = complete_pieces(folder)
+            if pieces is None:
+                return cls.open(None, folder)  # raises: no database there
+        key = (check_pieces(pieces), folder)
+        database = _OPENED.get(key)
+        if database is None:
+            database = _OPENED[key] = cls.open(*key)
+        return database
 
     def __repr__(self) -> str:
         return f"EndgameDatabase(pieces={self.pieces}, folder={str(self.folder)!r})"
@@ -508,6 +546,10 @@ class EndgameDatabase:
             longest = int(distances[2::2][won[-1]]) if won.size else 0
             out.append(SliceStats(s, int(counts.sum()), wins, losses, int(counts[0]), longest))
         return out
+
+
+#: Databases opened by ``EndgameDatabase.cached``, by (pieces, resolved folder).
+_OPENED: dict[tuple[int, Path], EndgameDatabase] = {}
 
 
 def _preference(probe: Probe) -> tuple[int, int]:

@@ -285,13 +285,6 @@ def probe_board(values, offsets, black, white, kings, black_to_move):
 
 
 @numba.njit(cache=True)
-def probe_boards(values, offsets, black, white, kings, black_to_move, out):
-    """``probe_board`` of many boards (arrays); writes ``out``."""
-    for i in range(black.shape[0]):
-        out[i] = probe_board(values, offsets, black[i], white[i], kings[i], black_to_move[i])
-
-
-@numba.njit(cache=True)
 def child_frame(mover, opponent, kings, frm, to, captured):
     """The position after a move of the mover, in the frame of the new mover."""
     after_mover, after_opponent, after_kings = apply_move(mover, opponent, kings, True, frm, to, captured)

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from .board import BLACK, Board, Color, Move, square_row_col
+from .board import BLACK, Board, Color, Move
 
 # One drawing: the colours are the SVG picture's, re-exported here for the env's users.
 from .svg import (  # noqa: F401
@@ -61,12 +61,6 @@ def board_image(board: Board, last_move: Move | None = None, square_pixels: int 
     pixels (same shapes and colours; no square numbers): men are discs, kings carry a gold
     mark, and the squares of the last move are highlighted."""
     return board_pixels(board, square_pixels, last_move=last_move)
-
-
-def square_centre(square: int, square_pixels: int = SQUARE_PIXELS) -> tuple[int, int]:
-    """Pixel (y, x) of a square's centre in ``board_image``."""
-    row, col = square_row_col(square)
-    return (7 - row) * square_pixels + square_pixels // 2, col * square_pixels + square_pixels // 2
 
 
 class HumanRenderer:

@@ -54,11 +54,13 @@ def demo_agents(time_per_move: float = 0.1) -> list[str]:
 def database_pieces(agents: list[str]) -> int:
     """The largest endgame database the zoo agents among ``agents`` probe (0: none)."""
     from checkers_agents.zoo import load_card
+    from checkers_env.agent import parse_spec
 
     pieces = 0
     for spec in agents:
-        if spec.startswith("zoo:"):
-            pieces = max(pieces, int(load_card(spec[4:].split(",")[0])[0]["params"].get("egdb", 0)))
+        kind, params = parse_spec(spec)
+        if kind == "zoo":
+            pieces = max(pieces, int(load_card(params["entry"])[0]["params"].get("egdb", 0)))
     return pieces
 
 

@@ -7,8 +7,9 @@
     >>> sorted(ratings.players()) == ["greedy", "random"]
     True
 
-Games are planned up front, each with a key and a seed derived from the league seed and
-the key alone, so a game's outcome does not depend on which worker plays it or when.
+Games are planned up front (``checkers_evaluation.league_plan``), each with a key and a
+seed derived from the league seed and the key alone, so a game's outcome does not depend
+on which worker plays it or when.
 Each finished game is appended to ``OUT/games.jsonl`` at once; a killed run started
 again with ``resume=True`` plays exactly the missing games. Resuming with more players
 keeps the players already there in their places (so their games keep their keys) and
@@ -34,94 +35,24 @@ import json
 import math
 import os
 import pickle
-import random as _random
 import signal
 from dataclasses import asdict, dataclass, field
 from importlib.metadata import entry_points
-from itertools import combinations
 from pathlib import Path
 from typing import Callable
 
 import numpy as np
 
-from checkers_env import Game, Rules, make_agent
+from checkers_env import Rules, make_agent
 from checkers_env.files import json_text, write_json_atomic
-from checkers_env.agent import ENTRY_POINT_GROUP, agent_kinds, parse_spec, register_agent
-from checkers_env.match import GameRecord, ballot_openings, play_game
+from checkers_env.agent import ENTRY_POINT_GROUP, agent_kinds, format_spec, parse_spec, register_agent
+from checkers_env.match import GameRecord, play_game
 from checkers_env.parallel import run_pieces
 
 from .league_files import GAMES_FILE, FolderLock, LeagueError, LeagueWarning, load_records  # noqa: F401  (the league's API)
+from .league_plan import PlannedGame, plan_games, resolve_openings
 
 CONFIG_FILE = "league.json"
-
-# -- openings ---------------------------------------------------------------------------
-
-
-def random_openings(plies: int, count: int, seed: int) -> list[str]:
-    """``count`` distinct openings of ``plies`` uniformly random moves that leave the
-    game undecided (seeded)."""
-    rng = _random.Random(seed)
-    found: dict[str, None] = {}
-    attempts = 0
-    while len(found) < count and attempts < 100 * count:
-        attempts += 1
-        game = Game(rules=Rules.without_draws())
-        for _ in range(plies):
-            moves = game.legal_moves()
-            if not moves:
-                break
-            game.play(rng.choice(moves))
-        if not game.is_over() and game.ply == plies:
-            found.setdefault(" ".join(str(m) for m in game.moves))
-    return list(found)
-
-
-def openings_from_file(path: str | os.PathLike) -> list[str]:
-    """One opening per line (PDN moves from the start; ``#`` comments), each checked."""
-    try:
-        lines = Path(path).read_text().splitlines()
-    except OSError as error:
-        raise LeagueError(f"cannot read openings file {str(path)!r}: {error}") from None
-    openings = []
-    for number, line in enumerate(lines, 1):
-        line = line.split("#", 1)[0].strip()
-        if not line:
-            continue
-        game = Game(rules=Rules.without_draws())
-        try:
-            for move in line.split():
-                game.play(move)
-        except ValueError as error:
-            raise LeagueError(f"{path}:{number}: opening {line!r} is not legal: {error}") from None
-        openings.append(" ".join(str(m) for m in game.moves))
-    if not openings:
-        raise LeagueError(f"openings file {str(path)!r} holds no opening")
-    return openings
-
-
-def resolve_openings(spec: str, seed: int, needed: int) -> list[str]:
-    """Openings for ``--openings``: ``ballot`` (the whole ACF 3-move deck, 156 openings),
-    ``ballot:crossboard`` (its 144 crossboard openings), ``random:PLIES`` or a file path."""
-    if spec == "ballot":
-        return ballot_openings()
-    if spec == "ballot:crossboard":
-        return ballot_openings(crossboard_only=True)
-    if spec.startswith("random:"):
-        try:
-            plies = int(spec.split(":", 1)[1])
-        except ValueError:
-            raise LeagueError(f"--openings {spec!r}: expected random:PLIES with an integer") from None
-        if plies < 0:
-            raise LeagueError(f"--openings {spec!r}: PLIES must be >= 0")
-        if plies == 0:
-            return [""]
-        return random_openings(plies, max(needed, 1), seed)
-    if os.path.exists(spec):
-        return openings_from_file(spec)
-    raise LeagueError(
-        f"--openings must be 'ballot', 'ballot:crossboard', 'random:PLIES' or an existing file, got {spec!r}"
-    )
-
 
 # -- players ---------------------------------------------------------------------------------
 
@@ -137,25 +68,20 @@ def split_display_name(spec: str) -> tuple[str, str | None]:
         ('td-minimax:weights=a.safetensors', 'td-a')
         >>> split_display_name("zoo:mcrd,name=mcrd-zoo")
         ('zoo:mcrd', 'mcrd-zoo')
+
+    Raises:
+        LeagueError: not a spec string, or an empty ``name=``.
+        UnknownAgentError: a spec ``parse_spec`` refuses (``name=`` given twice).
     """
     if not isinstance(spec, str):
         raise LeagueError(f"a league player must be an agent spec string, got {spec!r}")
-    kind, colon, rest = spec.strip().partition(":")
-    if not colon:
+    kind, params = parse_spec(spec)
+    if NAME_KEY not in params:
         return spec.strip(), None
-    items = [item.strip() for item in rest.split(",")]
-    # The zoo's first item is the entry's name, not a key=value pair.
-    first = 1 if kind == "zoo" else 0
-    names = [i for i, item in enumerate(items) if i >= first and item.partition("=")[0].strip() == NAME_KEY]
-    if not names:
-        return spec.strip(), None
-    if len(names) > 1:
-        raise LeagueError(f"agent spec {spec!r}: name= is given twice")
-    name = items[names[0]].partition("=")[2].strip()
+    name = params.pop(NAME_KEY)
     if not name:
         raise LeagueError(f"agent spec {spec!r}: name= needs a name, like name=td-a")
-    kept = [item for i, item in enumerate(items) if i != names[0] and item]
-    return kind + (":" + ",".join(kept) if kept else ""), name
+    return format_spec(kind, params), name
 
 
 def expand_zoo(specs: list[str]) -> list[str]:
@@ -196,83 +122,18 @@ def kind_registrations(specs: list[str]) -> dict[str, object]:
     return registrations
 
 
-# -- the plan ------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class PlannedGame:
-    """One game of the schedule."""
-
-    key: str
-    black: str
-    white: str
-    opening: str
-    seed: int
-    black_spec: str = ""  #: the agent's spec when ``black`` is a display name
-    white_spec: str = ""
-
-
-def plan_games(
-    agents: list[str],
-    openings: list[str],
-    games_per_pair: int,
-    seed: int,
-    specs: dict[str, str] | None = None,
-    gauntlet: bool = False,
-) -> list[PlannedGame]:
-    """Every pair plays ``games_per_pair`` games: ``games_per_pair // 2`` openings drawn
-    without repetition (per pair, seeded), each once with each colour.
-
-    Args:
-        agents: the players' names, in a fixed order (a game's key holds their indices).
-        specs: each player's agent spec, when it differs from its name.
-        gauntlet: only the pairs of the first player with each other one.
-    """
-    if games_per_pair < 2 or games_per_pair % 2:
-        raise LeagueError(f"games per pair must be an even number >= 2 (colour-swapped pairs), got {games_per_pair}")
-    specs = specs or {}
-    per_pair = games_per_pair // 2
-    plan = []
-    for (i, a), (j, b) in combinations(enumerate(agents), 2):
-        if gauntlet and i != 0:
-            continue
-        rng = _random.Random(f"{seed}/{i}/{j}")
-        chosen: list[int] = []
-        while len(chosen) < per_pair:  # reuse the pool only once it is exhausted
-            pool = list(range(len(openings)))
-            rng.shuffle(pool)
-            chosen.extend(pool[: per_pair - len(chosen)])
-        for round_, index in enumerate(chosen):
-            for swap, (black, white) in enumerate(((a, b), (b, a))):
-                key = f"{i}-{j}/{round_}/{swap}"
-                game_seed = _random.Random(f"{seed}/{key}").getrandbits(63)
-                plan.append(
-                    PlannedGame(
-                        key, black, white, openings[index], game_seed, specs.get(black, ""), specs.get(white, "")
-                    )
-                )
-    return plan
-
-
 # -- adjudication ------------------------------------------------------------------------
 
 #: The one database kind that adjudicates (``--adjudicate egdb``).
 ADJUDICATORS = ("egdb",)
 
-#: Endgame databases opened in this process, by ``(pieces, folder)``.
-_databases_in_process: dict[tuple[int, str], object] = {}
-
-
 def _database(adjudicate: tuple[int, str] | None):
     """The endgame database ``(pieces, folder)``, opened once per process; None for None."""
     if adjudicate is None:
         return None
-    if adjudicate not in _databases_in_process:
-        from checkers_env.egdb import EndgameDatabase
+    from checkers_env.egdb import EndgameDatabase
 
-        pieces, folder = adjudicate
-        _databases_in_process[adjudicate] = EndgameDatabase.open(pieces, folder)
-    return _databases_in_process[adjudicate]
+    return EndgameDatabase.cached(*adjudicate)
 
 
 # -- workers -------------------------------------------------------------------------------
@@ -471,12 +332,10 @@ class League:
         from checkers_env.egdb import EndgameDatabase, EndgameDatabaseError
 
         try:
-            database = EndgameDatabase.open(self.adjudicate_pieces, self.egdb_folder)
+            database = EndgameDatabase.cached(self.adjudicate_pieces, self.egdb_folder)
         except EndgameDatabaseError as error:
             raise LeagueError(f"--adjudicate egdb: {error}") from None
-        adjudication = (database.pieces, str(Path(database.folder).resolve()))
-        _databases_in_process[adjudication] = database
-        return adjudication
+        return database.pieces, str(database.folder)
 
     # -- files -------------------------------------------------------------------------------
 

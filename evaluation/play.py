@@ -34,9 +34,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import itertools
-import multiprocessing
 import os
-import signal
 import sys
 import time
 from pathlib import Path
@@ -57,6 +55,8 @@ from checkers_env import (
     make_agent,
     write_pdn,
 )
+
+from .agent_workers import AgentWorker
 
 #: Human games: every automatic draw rule, but no cap on the length.
 PLAY_RULES = Rules(max_plies=None)
@@ -443,11 +443,8 @@ def _terminal_status() -> Callable[[str], None]:
 
 
 class AgentProcess:
-    """An agent built from its spec in a worker process, searching there.
-
-    A numba search does not let the interpreter run until it returns, so neither a
-    status line nor Ctrl-C could get through in the same process (or a thread of it); a
-    worker process can be watched while it searches, and abandoned at once.
+    """An agent built from its spec in a worker process (``agent_workers.AgentWorker``),
+    searching there, so that the session can show it thinking and Ctrl-C stops it at once.
 
     Args:
         spec: the agent's spec string.
@@ -456,11 +453,8 @@ class AgentProcess:
     """
 
     def __init__(self, spec: str, seed: int | None = None, **overrides):
-        context = multiprocessing.get_context("spawn")  # numba's threads do not survive fork
-        self._connection, child = context.Pipe()
-        self._process = context.Process(target=_serve_agent, args=(child, spec, seed, overrides), daemon=True)
-        self._process.start()
-        child.close()
+        self._worker = AgentWorker(PLAY_RULES, overrides)
+        self._worker.send(("build", spec, seed))  # it builds while the person reads the board
         self.spec = spec
         self._ready = False
 
@@ -474,56 +468,36 @@ class AgentProcess:
     def reset(self, seed: int | None = None) -> None:  # the worker's agent lives one game
         pass
 
-    def _receive(self, waiting: Callable[[float], None] | None) -> tuple[str, str]:
-        began = time.monotonic()
-        while not self._connection.poll(0.1):  # 0.1 s slices: Ctrl-C lands here
-            if not self._process.is_alive():
-                raise RuntimeError(f"the agent {self.spec!r} stopped (its process exited)")
-            if waiting is not None:
-                waiting(time.monotonic() - began)
-        return self._connection.recv()
+    def _receive(self, waiting: Callable[[], None]) -> tuple:
+        answer = self._worker.receive(waiting=waiting)
+        if answer is None:
+            raise RuntimeError(f"the agent {self.spec!r} stopped (its process exited)")
+        if answer[0] == "error":
+            _, kind, message = answer
+            if not self._ready:
+                raise RuntimeError(f"cannot build the agent {self.spec!r}: {message}")
+            raise RuntimeError(f"the agent {self.spec!r} failed: {kind}: {message}")
+        return answer
 
     def select_move(self, game: Game, waiting: Callable[[float], None] | None = None) -> Move:
         """The agent's move in ``game``, calling ``waiting(seconds)`` while it thinks."""
+        began = time.monotonic()
+
+        def tick() -> None:
+            if waiting is not None:
+                waiting(time.monotonic() - began)
+
         if not self._ready:
-            kind, text = self._receive(waiting)
-            if kind == "error":
-                raise RuntimeError(text)
+            self._receive(tick)  # ("ready",): the worker has imported the suite
+            self._receive(tick)  # ("built",)
             self._ready = True
-        self._connection.send((game.start.fen(), [str(move) for move in game.moves]))
-        kind, text = self._receive(waiting)
-        if kind == "error":
-            raise RuntimeError(text)
-        return game.board.parse_move(text)
+        self._worker.send(("move", self.spec, None, game.start.fen(), [str(move) for move in game.moves]))
+        self._receive(tick)  # ("started",)
+        return game.board.parse_move(self._receive(tick)[1])
 
     def close(self) -> None:
         """Stop the worker, even in the middle of a search."""
-        if self._process.is_alive():
-            self._process.terminate()
-            self._process.join(1)
-            if self._process.is_alive():
-                self._process.kill()
-        self._connection.close()
-
-
-def _serve_agent(connection, spec: str, seed: int | None, overrides: dict) -> None:
-    """The worker: build the agent, then answer each (start FEN, moves) with a move."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)  # Ctrl-C is the session's to handle
-    try:
-        agent = make_agent(spec, **overrides)
-        if seed is not None:
-            agent.reset(seed=seed)
-    except Exception as error:  # reported in the session, which shows it as one line
-        connection.send(("error", f"cannot build the agent {spec!r}: {error}"))
-        return
-    connection.send(("ready", str(agent)))
-    while True:
-        try:
-            start, moves = connection.recv()
-        except EOFError:
-            return
-        game = Game(start=Board.from_fen(start), rules=PLAY_RULES, moves=moves)
-        connection.send(("move", str(agent.select_move(game))))
+        self._worker.stop()
 
 
 def _fitting(board: Board, text: str) -> list[str]:

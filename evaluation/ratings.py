@@ -74,13 +74,23 @@ MAX_BOOTSTRAP = 10_000
 _BLACK_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
 
-def expected_score(rating: float, opponent: float) -> float:
-    """Expected score of a player rated ``rating`` against one rated ``opponent``."""
-    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+class WinsDrawsLosses:
+    """Points and score of a player's ``wins``, ``draws`` and ``games`` (the ratings table's
+    lines and the crosstable's cells)."""
+
+    @property
+    def points(self) -> float:
+        """Wins plus half the draws."""
+        return self.wins + 0.5 * self.draws
+
+    @property
+    def score(self) -> float:
+        """Points per game (0..1); NaN without games."""
+        return self.points / self.games if self.games else float("nan")
 
 
 @dataclass(frozen=True)
-class PlayerRating:
+class PlayerRating(WinsDrawsLosses):
     """One player's line of the ratings table.
 
     Attributes:
@@ -99,16 +109,6 @@ class PlayerRating:
     wins: int
     draws: int
     losses: int
-
-    @property
-    def points(self) -> float:
-        """Wins plus half the draws."""
-        return self.wins + 0.5 * self.draws
-
-    @property
-    def score(self) -> float:
-        """Points per game (0..1)."""
-        return self.points / self.games if self.games else float("nan")
 
     def to_dict(self) -> dict:
         return {**asdict(self), "points": self.points, "score": self.score}
@@ -472,4 +472,4 @@ def _bootstrap_weights(
     return weights, drawn_pairs
 
 
-__all__ = ["ELO_SCALE", "MAX_BOOTSTRAP", "PlayerRating", "Ratings", "expected_score", "find_anchor", "fit_elo", "game_table"]
+__all__ = ["ELO_SCALE", "MAX_BOOTSTRAP", "PlayerRating", "Ratings", "WinsDrawsLosses", "find_anchor", "fit_elo", "game_table"]

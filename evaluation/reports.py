@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Sequence
 
-from .ratings import Ratings, fit_elo
+from .ratings import Ratings, WinsDrawsLosses, fit_elo
 
 _BLACK_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 
@@ -49,7 +49,7 @@ REPORT_FILES = (
 
 
 @dataclass
-class Cell:
+class Cell(WinsDrawsLosses):
     """The games of ``player`` against ``opponent``, from ``player``'s view."""
 
     player: str
@@ -63,15 +63,6 @@ class Cell:
     @property
     def games(self) -> int:
         return self.wins + self.draws + self.losses
-
-    @property
-    def points(self) -> float:
-        return self.wins + 0.5 * self.draws
-
-    @property
-    def score(self) -> float:
-        """Points per game (0..1); NaN when they did not meet."""
-        return self.points / self.games if self.games else float("nan")
 
 
 class Crosstable:

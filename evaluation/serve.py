@@ -182,7 +182,7 @@ class Server(LeagueViews):
             from checkers_env.egdb import EndgameDatabase
 
             try:
-                self._egdb = EndgameDatabase.open()
+                self._egdb = EndgameDatabase.cached()
             except (CheckersError, OSError, ValueError):
                 self._egdb = None  # none built: the page says so
         return self._egdb
@@ -565,7 +565,7 @@ def serve_main(args: argparse.Namespace) -> int:
         from checkers_env.egdb import EndgameDatabase
 
         try:
-            egdb = EndgameDatabase.open(folder=args.egdb_folder)
+            egdb = EndgameDatabase.cached(folder=args.egdb_folder)
         except CheckersError as error:
             raise UsageError(str(error)) from None
     try:

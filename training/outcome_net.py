@@ -185,9 +185,9 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     # A resume goes on with the run's own --egdb, not the parser's default.
     egdb = scaffold.read_run_record(args.resume, TRAINER)["args"].get("egdb", args.egdb) if args.resume else args.egdb
     if egdb:
-        from checkers_agents.alphabeta import load_database
+        from checkers_env.egdb import EndgameDatabase
 
-        load_database(egdb)  # a missing database stops the run before any folder is made
+        EndgameDatabase.cached(egdb)  # a missing database stops the run before any folder is made
     run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
     checkpoint = run.path / CHECKPOINT
     net = outcome_net.value_net(args.hidden, args.middle, seed=args.seed)

@@ -90,7 +90,7 @@ iterative deepening (depth 1, 2, ... up to ``depth``, or until ``time`` runs out
   (``EndgameDatabase.best_moves``: a fastest win, a longest loss or a drawing move; ties
   by the seeded generator), and ``last_search`` has depth 0. The database's values know
   no draw rule (a long win may meet the no-progress limit). It is loaded once per
-  process (``load_database``), from ``checkers_env.egdb.default_folder()``
+  process (``EndgameDatabase.cached``), from ``checkers_env.egdb.default_folder()``
   (``$CHECKERS_EGDB``).
 - **Time.** With ``time`` the next iteration starts only if it is expected to finish
   (its predecessor took less than a third of what is left), and the kernel gets a node
@@ -104,7 +104,6 @@ from __future__ import annotations
 import math
 from importlib.metadata import EntryPoint, entry_points
 from typing import Callable
-from pathlib import Path
 
 import numpy as np
 
@@ -171,51 +170,6 @@ def make_evaluator(eval: str, weights: str | None = None, seed: int | None = Non
     return loader("zoo" if weights is None else weights, seed)
 
 
-#: Endgame databases loaded in this process, by (pieces, folder): each is read once.
-_DATABASES: dict[tuple[int, Path], _egdb.EndgameDatabase] = {}
-
-
-def load_database(pieces: int, folder: str | Path | None = None) -> _egdb.EndgameDatabase:
-    """The endgame database of up to ``pieces`` pieces in ``folder`` (default
-    ``checkers_env.egdb.default_folder()``), read on the first call of the process and kept.
-
-    Raises:
-        EndgameDatabaseError: a slice is missing (the message names it and the command
-            that builds the whole database), truncated or corrupt.
-    """
-    pieces = int(pieces)
-    folder = Path(folder) if folder is not None else _egdb.default_folder()
-    key = (pieces, folder.expanduser().resolve())
-    database = _DATABASES.get(key)
-    if database is None:
-        database = _DATABASES[key] = _egdb.EndgameDatabase.open(pieces, key[1])
-    return database
-
-
-def clear_databases() -> None:
-    """Forget the databases ``load_database`` kept (their memory goes with the last agent
-    that holds one)."""
-    _DATABASES.clear()
-
-
-def check_egdb_pieces(owner: str, name: str, pieces, off: bool = False) -> int:
-    """``pieces`` as a database size, 2 to ``egdb.MAX_BUILD_PIECES`` (or 0 with ``off``);
-    ``owner`` and ``name`` word the error.
-
-    Raises:
-        ValueError: anything else.
-    """
-    top = _egdb.MAX_BUILD_PIECES
-    if (
-        isinstance(pieces, bool)
-        or not isinstance(pieces, (int, np.integer))
-        or not (2 <= pieces <= top or (off and pieces == 0))
-    ):
-        words = "0 (off) or " if off else ""
-        raise ValueError(f"{owner}: {name} must be {words}a number of pieces from 2 to {top}, got {pieces!r}")
-    return int(pieces)
-
-
 class AlphaBetaAgent(BaseAgent):
     """Alpha-beta search (minimax with pruning, in numba) with a swappable evaluation of the
     positions at its leaves: depth 6 by default, or as deep as ``time`` allows.
@@ -278,7 +232,7 @@ class AlphaBetaAgent(BaseAgent):
             raise ValueError(f"alphabeta: time must be a positive number of seconds per move, got {time!r}")
         if eval not in evaluator_names():
             raise ValueError(f"alphabeta: eval must be one of {', '.join(evaluator_names())}, got {eval!r}")
-        egdb = check_egdb_pieces(self.kind, "egdb", egdb, off=True)
+        egdb = _egdb.check_pieces(egdb, f"{self.kind}: egdb", off=True)
         super().__init__(seed=seed)
         self.depth = None if depth is None else int(depth)
         self.time = None if time is None else float(time)
@@ -287,7 +241,7 @@ class AlphaBetaAgent(BaseAgent):
         self.evaluator = make_evaluator(eval, weights, seed)
         self.egdb = int(egdb)
         self.egdb_folder = None if egdb_folder is None else str(egdb_folder)
-        self.database = load_database(self.egdb, self.egdb_folder) if self.egdb else None
+        self.database = _egdb.EndgameDatabase.cached(self.egdb, self.egdb_folder) if self.egdb else None
         self.last_search: SearchResult | None = None
         self._searcher: Searcher | None = None
 
@@ -323,11 +277,8 @@ __all__ = [
     "Searcher",
     "ZOBRIST",
     "board_key",
-    "check_egdb_pieces",
-    "clear_databases",
     "evaluate",
     "evaluator_names",
-    "load_database",
     "make_evaluator",
     "mlp",
     "position_hash",

@@ -35,6 +35,7 @@ import numpy as np
 from checkers_env import BLACK, Rules
 from checkers_env.errors import CheckersError
 from checkers_env.shards import ShardFormat, build_shards, shard_path, start_folder
+from checkers_env.egdb import EndgameDatabase
 from checkers_env.game_state import RULE_MAX_PLIES
 
 from checkers_agents.alphabeta.kernel import TT_FIELDS, EndgameProbe, FlatMemory, Table, memory_sizes, no_egdb
@@ -110,8 +111,6 @@ def play_games(
     Returns:
         Per position ``SHARD_ARRAYS`` and per game ``GAME_ARRAYS``.
     """
-    from checkers_agents.alphabeta import load_database
-
     for name, value, low in (("games", games, 0), ("depth", depth, 1), ("random_plies", random_plies, 0),
                              ("egdb_pieces", egdb_pieces, 0)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
@@ -119,7 +118,7 @@ def play_games(
     rules = Rules().as_array()
     ev = _evaluator(evaluator)
     if egdb_pieces:
-        database = load_database(egdb_pieces, egdb_folder)
+        database = EndgameDatabase.cached(egdb_pieces, egdb_folder)
         egdb = EndgameProbe(database.values, database.offsets, int(egdb_pieces))
     else:
         egdb = no_egdb()

@@ -10,7 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from checkers_agents.alphabeta import AlphaBetaAgent, Draws, Searcher, board_key, clear_databases, load_database
+from checkers_agents.alphabeta import AlphaBetaAgent, Draws, Searcher, board_key
 from checkers_agents.alphabeta.evaluators import MATERIAL, POSITIONAL, WIN
 from checkers_agents.egdb_agent import EgdbAgent
 from checkers_env import BLACK, WHITE, Board, Game, Rules, UnknownAgentError, egdb, make_agent
@@ -24,11 +24,9 @@ PIECES = 4
 
 @pytest.fixture(autouse=True)
 def database_folder(egdb_folder, monkeypatch):
-    """Every agent here loads the session's database (``$CHECKERS_EGDB``), read afresh."""
+    """Every agent here loads the session's database (``$CHECKERS_EGDB``)."""
     monkeypatch.setenv("CHECKERS_EGDB", str(egdb_folder))
-    clear_databases()
-    yield egdb_folder
-    clear_databases()
+    return egdb_folder
 
 
 def sample_positions(count: int, pieces: range, seed: int) -> list[Board]:
@@ -160,7 +158,7 @@ def test_a_repetition_is_a_draw_before_the_database_is_asked(egdb4):
 
 def test_the_database_off_changes_nothing_and_on_costs_no_node_above_it():
     board = Board()
-    on = Searcher(POSITIONAL, tt_bits=12, egdb=load_database(PIECES)).search(board, 4)
+    on = Searcher(POSITIONAL, tt_bits=12, egdb=egdb.EndgameDatabase.cached(PIECES)).search(board, 4)
     off = Searcher(POSITIONAL, tt_bits=12).search(board, 4)
     assert (on.value, on.best_moves, on.nodes) == (off.value, off.best_moves, off.nodes)
 
@@ -247,4 +245,4 @@ def test_a_folder_in_the_spec_reads_the_database_there(egdb_folder, tmp_path, mo
 def test_the_database_is_loaded_once_per_process(egdb_folder):
     first = EgdbAgent(pieces=PIECES)
     assert make_agent("alphabeta:egdb=4").database is first.database
-    assert load_database(PIECES, egdb_folder) is first.database
+    assert egdb.EndgameDatabase.cached(PIECES, egdb_folder) is first.database

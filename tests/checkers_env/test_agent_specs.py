@@ -19,6 +19,8 @@ from checkers_env.agent import (
     agent_parameters,
     check_spec,
     file_path_or,
+    format_spec,
+    parse_spec,
     register_agent,
 )
 
@@ -194,3 +196,56 @@ def test_check_spec_tidies_without_building():
         check_spec("zoo:td-minimax,weights=/tmp/x", allow_files=True)
     with pytest.raises(UnknownAgentError, match="set in Python only"):
         check_spec("zoo:td-minimax,agents_dirs=/tmp")
+
+
+class _Opening(BaseAgent):
+    """A kind whose spec names its opening first, as the zoo names its entry."""
+
+    kind = "opening-test"
+    positional = "opening"
+
+    def __init__(self, opening: str, depth: int = 1, seed: int | None = None):
+        super().__init__(seed=seed)
+        self.opening, self.depth = opening, depth
+
+
+@pytest.fixture
+def opening_kind():
+    register_agent(_Opening.kind, _Opening)
+    yield _Opening.kind
+    agent_kinds().pop(_Opening.kind)
+
+
+def test_a_kind_may_take_its_first_item_bare(opening_kind):
+    """No kind is special to the parser: a factory's ``positional`` attribute says which
+    parameter the first, bare item is (the zoo's ``entry``)."""
+    assert parse_spec("opening-test:9-14, depth=3") == ("opening-test", {"opening": "9-14", "depth": "3"})
+    agent = make_agent("opening-test:11-15,depth=2")
+    assert (agent.opening, agent.depth) == ("11-15", 2)
+    assert check_spec("opening-test: 11-15 , depth = 2") == "opening-test:11-15,depth=2"
+    assert parse_spec("zoo:td-minimax,depth=3") == ("zoo", {"entry": "td-minimax", "depth": "3"})
+    assert parse_spec("alphabeta:depth=3") == ("alphabeta", {"depth": "3"})  # no positional: key=value only
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ("opening-test:", "'opening-test:' needs its opening first"),
+        ("opening-test:,depth=2", "'opening-test:' needs its opening first"),
+        ("zoo:", "'zoo:' needs its entry first"),
+        ("zoo: ,depth=2", "'zoo:' needs its entry first"),
+        ("opening-test:11-15,opening=9-14", "parameter 'opening' is given twice"),
+        ("opening-test:11-15,depth", "'depth' is not key=value"),
+    ],
+)
+def test_a_missing_or_repeated_bare_item_is_named(opening_kind, spec, message):
+    with pytest.raises(UnknownAgentError, match=message):
+        parse_spec(spec)
+
+
+@pytest.mark.parametrize(
+    "spec",
+    ["random", "alphabeta:depth=2,eval=material", "zoo:td-minimax", "zoo:mcrd,time=0.5", "opening-test:11-15,depth=2"],
+)
+def test_format_spec_gives_back_what_parse_spec_read(opening_kind, spec):
+    assert format_spec(*parse_spec(spec)) == spec

@@ -633,8 +633,40 @@ def test_open_refuses_more_pieces_than_build_makes(tmp_path):
     """The accepted range is what ``build`` makes (``MAX_BUILD_PIECES``), not whatever
     the memory of the machine would be asked for."""
     for pieces in (egdb.MAX_BUILD_PIECES + 1, 7, 100):
-        with pytest.raises(ValueError, match=f"pieces must be 2 to {egdb.MAX_BUILD_PIECES}"):
+        with pytest.raises(ValueError, match=f"pieces must be a number of pieces from 2 to {egdb.MAX_BUILD_PIECES}"):
             egdb.EndgameDatabase.open(pieces, tmp_path)
+
+
+def test_cached_opens_each_database_once_per_process(egdb_folder, tmp_path, monkeypatch):
+    """Every user of a database (agents, the league, the server) shares one copy: the same
+    pieces and folder, however spelled, give the same object; the folder's largest
+    database is the default; another size is another database."""
+    first = egdb.EndgameDatabase.cached(4, egdb_folder)
+    assert egdb.EndgameDatabase.cached(4, str(egdb_folder / "." / "")) is first
+    assert egdb.EndgameDatabase.cached(folder=egdb_folder) is first
+    monkeypatch.setenv("CHECKERS_EGDB", str(egdb_folder))
+    assert egdb.EndgameDatabase.cached(4) is first
+    three = egdb.EndgameDatabase.cached(3, egdb_folder)
+    assert three is not first and three.pieces == 3
+
+
+@pytest.mark.parametrize("pieces", [1, 6, True, 4.0, "4"])
+def test_cached_refuses_what_open_refuses(egdb_folder, pieces):
+    with pytest.raises(ValueError, match="pieces must be a number of pieces from 2 to"):
+        egdb.EndgameDatabase.cached(pieces, egdb_folder)
+
+
+def test_cached_keeps_no_failed_open(egdb_folder, tmp_path):
+    """A folder without a database fails each time it is asked (no stale verdict), and
+    works once the database is there."""
+    for _ in range(2):
+        with pytest.raises(egdb.EndgameDatabaseError, match="no endgame database"):
+            egdb.EndgameDatabase.cached(folder=tmp_path)
+        with pytest.raises(egdb.EndgameDatabaseError, match="missing slice"):
+            egdb.EndgameDatabase.cached(2, tmp_path)
+    for path in egdb_folder.iterdir():
+        shutil.copy(path, tmp_path / path.name)
+    assert egdb.EndgameDatabase.cached(2, tmp_path).pieces == 2
 
 
 def test_a_slice_file_twice_its_size_is_too_long_not_truncated(egdb3):

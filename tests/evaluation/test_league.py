@@ -14,7 +14,9 @@ from pathlib import Path
 import pytest
 
 from checkers_env import Game, Rules, UnknownAgentError
-from checkers_evaluation.league import League, LeagueError, ballot_openings, load_records, plan_games, random_openings
+from checkers_env.match import ballot_openings
+from checkers_evaluation.league import League, LeagueError, load_records
+from checkers_evaluation.league_plan import plan_games, random_openings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,7 +47,7 @@ def test_ballot_deck_has_acf_numbers_kinds_and_names():
 
 
 def test_openings_ballot_crossboard_and_unknown_spec():
-    from checkers_evaluation.league import resolve_openings
+    from checkers_evaluation.league_plan import resolve_openings
 
     assert len(resolve_openings("ballot", 0, 10)) == 156
     assert len(resolve_openings("ballot:crossboard", 0, 10)) == 144
@@ -291,7 +293,7 @@ def test_split_display_name(spec, split):
 
 
 def test_bad_display_names(tmp_path):
-    with pytest.raises(LeagueError, match="name= is given twice"):
+    with pytest.raises(UnknownAgentError, match="parameter 'name' is given twice"):
         split_display_name("random:name=a,name=b")
     with pytest.raises(LeagueError, match="needs a name"):
         split_display_name("random:name=")

@@ -391,3 +391,26 @@ def test_a_pickled_model_is_opened_only_with_trust_pickles(pickle_payload):
     assert not marker.exists()
     assert main(["play", "--opponent", f"ppo:weights={model}", "--trust-pickles"]) == 2
     assert marker.exists()
+
+
+def test_the_agent_processs_errors_say_what_went_wrong():
+    """A spec that cannot be built, and a move the agent cannot make, are reported with
+    the agent's own words (the worker answers them; it used to die with the move's error,
+    which reached the session as 'its process exited')."""
+    from checkers_env import Game
+    from checkers_evaluation.play import AgentProcess
+
+    broken = AgentProcess("alphabeta:depth=0")
+    try:
+        with pytest.raises(RuntimeError, match="cannot build the agent 'alphabeta:depth=0': .*depth must be"):
+            broken.select_move(Game())
+    finally:
+        broken.close()
+    agent = AgentProcess("random", seed=1)
+    try:
+        assert agent.select_move(Game()) in Board().legal_moves()
+        with pytest.raises(RuntimeError, match="the agent 'random' failed: ValueError: random has no legal move"):
+            agent.select_move(Game(start=Board.from_fen("B:W18:B")))
+        assert agent.select_move(Game()) in Board().legal_moves()  # the worker goes on
+    finally:
+        agent.close()

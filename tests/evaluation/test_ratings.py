@@ -12,7 +12,12 @@ import numpy as np
 import pytest
 
 from checkers_env.match import GameRecord
-from checkers_evaluation.ratings import ELO_SCALE, MAX_BOOTSTRAP, expected_score, fit_elo
+from checkers_evaluation.ratings import ELO_SCALE, MAX_BOOTSTRAP, fit_elo
+
+def expected_score(rating: float, opponent: float) -> float:
+    """Elo's expected score of a player rated ``rating`` against one rated ``opponent``."""
+    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+
 
 TRUE = {"random": 0.0, "greedy": 200.0, "alphabeta:depth=4": 400.0, "zoo:strong": 800.0}
 

@@ -1,0 +1,181 @@
+"""Agents that build and think in a worker process: ``checkers play`` and ``checkers serve``.
+
+A numba search holds the interpreter until it returns, so neither a status line, a time
+limit nor Ctrl-C could get through while it runs in the same process (or a thread of it);
+a worker process can be watched while it searches, and killed at once. ``AgentWorker`` is
+one such process. It builds agents from their specs with ``make_agent(spec, **options)``
+(``allow_files=False`` for a spec from a web request, ``trusted=True`` for a person's own),
+keeps the last few built, and answers one request at a time:
+
+- ``("build", spec, seed)``: ``("built",)`` once the agent is built (warmed up, if asked,
+  by playing the one move of ``WARM_UP_FEN``, so that loading its kernels is not counted as
+  thinking) and reseeded with ``seed`` unless it is None;
+- ``("move", spec, seed, start FEN, moves)``: ``("started",)`` once the agent is ready to
+  think, then ``("move", PDN, seconds, search report)``; the agent is reseeded first unless
+  ``seed`` is None.
+
+Errors are answered, ``("error", type name, message)``, not raised. The worker ignores
+SIGINT: Ctrl-C is its owner's to handle, which kills it (``AgentWorker.stop``).
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import signal
+import time
+from collections import OrderedDict
+from typing import Any, Callable
+
+from checkers_env import Board, Game, Rules, make_agent
+
+#: A position with one legal move, which ends the game: a new agent plays it once when the
+#: worker warms agents up, so that loading its kernels (numba's compile, on a cold cache) is
+#: not counted as thinking.
+WARM_UP_FEN = "B:W14:B9"
+
+#: Built agents a worker keeps (zoo weights load once per spec).
+KEPT_AGENTS = 8
+
+
+class AgentWorker:
+    """One worker process (``spawn``: numba's threads do not survive ``fork``).
+
+    Args:
+        rules: the draw rules of the games the agents are asked about.
+        options: keywords of ``make_agent`` for every spec (``allow_files``, ``agents_dirs``,
+            ``trusted``).
+        warm_up: play ``WARM_UP_FEN`` once with each new agent.
+    """
+
+    def __init__(self, rules: Rules, options: dict[str, Any] | None = None, warm_up: bool = False):
+        context = multiprocessing.get_context("spawn")
+        self.connection, child = context.Pipe()
+        self.process = context.Process(
+            target=_worker_main, args=(child, rules, dict(options or {}), warm_up), daemon=True
+        )
+        self.process.start()
+        child.close()
+
+    def send(self, request: tuple) -> None:
+        """Send a request (see the module docstring).
+
+        Raises:
+            OSError: the worker has died.
+        """
+        self.connection.send(request)
+
+    def receive(self, limit: float | None = None, waiting: Callable[[], None] | None = None) -> tuple | None:
+        """The worker's next answer; None after ``limit`` seconds (None: no limit) or if the
+        worker died. Waits in 0.1 s slices, calling ``waiting()`` after each (Ctrl-C lands
+        between them)."""
+        deadline = math.inf if limit is None else time.monotonic() + limit
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                return None
+            if self.connection.poll(min(left, 0.1)):
+                try:
+                    return self.connection.recv()
+                except (EOFError, OSError):
+                    return None
+            if not self.process.is_alive():
+                return None
+            if waiting is not None:
+                waiting()
+
+    def kill(self) -> None:
+        """Kill the process now, without waiting (safe in a signal handler)."""
+        if self.process.is_alive():
+            self.process.kill()
+
+    def stop(self) -> None:
+        """Kill the process, even in the middle of a search, and wait for it."""
+        self.kill()
+        self.process.join(2)
+        self.connection.close()
+
+
+def _worker_main(connection, rules: Rules, options: dict[str, Any], warm_up: bool) -> None:
+    """The worker process's loop (see the module docstring)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the owner's Ctrl-C kills it
+    agents: OrderedDict[str, Any] = OrderedDict()
+
+    def agent_of(spec: str):
+        agent = agents.pop(spec, None)
+        if agent is None:
+            agent = make_agent(spec, **options)
+            if warm_up:
+                agent.select_move(Game(start=Board.from_fen(WARM_UP_FEN), rules=rules))
+        agents[spec] = agent
+        while len(agents) > KEPT_AGENTS:
+            agents.popitem(last=False)
+        return agent
+
+    connection.send(("ready",))
+    while True:
+        try:
+            request = connection.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            if request[0] == "build":
+                _, spec, seed = request
+                agent = agent_of(spec)
+                if seed is not None:
+                    agent.reset(seed=seed)
+                connection.send(("built",))
+                continue
+            _, spec, seed, start, moves = request
+            agent = agent_of(spec)
+            if seed is not None:
+                agent.reset(seed=seed)
+            game = Game(start=Board.from_fen(start), rules=rules, moves=moves)
+            connection.send(("started",))
+            began = time.perf_counter()
+            move = agent.select_move(game)
+            seconds = time.perf_counter() - began
+            connection.send(("move", str(move), seconds, search_report(agent)))
+        except Exception as error:  # reported to the owner, which words it for its user
+            connection.send(("error", type(error).__name__, str(error)))
+
+
+def search_report(agent: Any) -> dict[str, Any]:
+    """What the agent's last search reports, as JSON: depth, value, nodes and best moves of
+    an alpha-beta search; per-move win rates and playouts of MCRD; nothing for the others."""
+    result = getattr(agent, "last_search", None)
+    if result is None:
+        return {}
+    if isinstance(result, dict):
+        return {k: _plain(v) for k, v in result.items() if isinstance(_plain(v), (int, float, str))}
+    info: dict[str, Any] = {}
+    for name in ("depth", "value", "nodes", "seconds", "backend"):
+        value = getattr(result, name, None)
+        if value is not None:
+            info[name] = _plain(value)
+    best = getattr(result, "best_moves", None)
+    if best:
+        info["best_moves"] = [str(move) for move in best]
+    pv = getattr(result, "pv", None)
+    if pv:
+        info["pv"] = [str(move) for move in pv]
+    moves, rates = getattr(result, "moves", None), getattr(result, "rates", None)
+    if moves is not None and rates is not None:
+        playouts = getattr(result, "playouts", [0] * len(moves))
+        info["win_rates"] = [
+            {"move": str(move), "rate": round(float(rate), 4), "playouts": int(count)}
+            for move, rate, count in zip(moves, rates, playouts)
+        ]
+    return info
+
+
+def _plain(value: Any) -> Any:
+    """A JSON-ready number (numpy scalars become Python ones; inf and nan become text)."""
+    if hasattr(value, "item"):
+        value = value.item()
+    if isinstance(value, float):
+        return round(value, 4) if math.isfinite(value) else str(value)
+    return value
+
+
+__all__ = ["KEPT_AGENTS", "WARM_UP_FEN", "AgentWorker", "search_report"]

@@ -1,0 +1,48 @@
+"""The one agent worker process under ``checkers play`` and ``checkers serve``."""
+
+from __future__ import annotations
+
+from checkers_env import Board, Rules
+from checkers_evaluation.agent_workers import AgentWorker
+
+START = Board().fen()
+
+
+def test_a_worker_builds_answers_and_reports_errors_without_dying():
+    worker = AgentWorker(Rules(), {"allow_files": False}, warm_up=True)
+    try:
+        assert worker.receive(120) == ("ready",)
+        worker.send(("build", "alphabeta:depth=2,eval=material", 3))
+        assert worker.receive(120) == ("built",)
+        worker.send(("move", "alphabeta:depth=2,eval=material", 1, START, ["11-15"]))
+        assert worker.receive(60) == ("started",)
+        kind, move, seconds, report = worker.receive(60)
+        assert kind == "move" and Board().play("11-15").parse_move(move) and seconds >= 0
+        assert report["depth"] == 2 and move in report["best_moves"]
+        for request, error, words in [
+            (("build", "nonsense", None), "UnknownAgentError", "unknown agent kind 'nonsense'"),
+            (("build", "td-minimax:weights=/etc/passwd", None), "UnknownAgentError", "names a file"),
+            (("move", "random", None, "B:W99:B1", []), "InvalidFenError", "99"),
+            (("move", "random", None, START, ["11-20"]), "IllegalMoveError", "11-20"),
+        ]:
+            worker.send(request)
+            answer = worker.receive(60)
+            assert answer[:2] == ("error", error) and words in answer[2], answer
+        assert worker.process.is_alive()  # errors are answered, the worker goes on
+    finally:
+        worker.stop()
+    assert not worker.process.is_alive()
+
+
+def test_a_search_past_its_limit_gets_no_answer_and_stop_ends_it_at_once():
+    worker = AgentWorker(Rules(max_plies=None), {})
+    try:
+        assert worker.receive(120) == ("ready",)
+        ticks = []
+        worker.send(("move", "alphabeta:depth=40", None, START, []))  # no search of depth 40 ends
+        assert worker.receive(60) == ("started",)
+        assert worker.receive(0.5, waiting=lambda: ticks.append(1)) is None
+        assert ticks  # the owner got control back while the worker searched
+    finally:
+        worker.stop()
+    assert not worker.process.is_alive()
