@@ -57,9 +57,9 @@ def _kill_and_resume(trainer: str, tmp_path: Path, options: list[str], kills: tu
     ``kills[1]``; resume it to the end. Returns the run folder."""
     runs = tmp_path / "runs"
     run = runs / trainer / "r"
-    first = [*options, "--runs", str(runs), "--run-name", "r", "--no-progress", "--no-tensorboard", "--eval-games", "0"]
+    first = [*options, "--out", str(run), "--no-progress", "--no-tensorboard", "--eval-games", "0"]
     assert _train(trainer, first, run, kills[0]) == -signal.SIGKILL, "the run ended before its kill"
-    resume = ["--resume", str(run), "--no-progress", "--no-tensorboard"]
+    resume = ["--out", str(run), "--resume", "--no-progress", "--no-tensorboard"]
     assert _train(trainer, resume, run, kills[1]) == -signal.SIGKILL, "the resume ended before its kill"
     _train(trainer, resume, run, None)
     return run
