@@ -14,7 +14,7 @@ import textwrap
 from checkers_evaluation.options import UsageError
 
 
-def add_agents(subparsers) -> None:
+def add(subparsers) -> None:
     """Declare ``checkers agents`` on ``subparsers``."""
     parser = subparsers.add_parser(
         "agents",

@@ -181,7 +181,7 @@ def test_slow_fast_killed_between_its_weights_and_its_checkpoint(tmp_path):
 
 def test_outcome_net_killed_between_its_generation_files_and_its_checkpoint(tmp_path):
     options = ["--generations", "2", "--games", "4", "--shard-size", "2", "--depth", "1", "--random-plies", "2",
-               "--egdb", "0", "--hidden", "8", "--batch-size", "32", "--workers", "1", "--epochs", "1"]
+               "--egdb-pieces", "0", "--hidden", "8", "--batch-size", "32", "--workers", "1", "--epochs", "1"]
     run = _kill_and_resume("outcome-net", tmp_path, options, (6, 4))
     saved = _checkpoint(run / "checkpoint.pt")
     state = json.loads(saved["state"])
