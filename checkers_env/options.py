@@ -80,6 +80,21 @@ class ArgumentParser(argparse.ArgumentParser):
         return super().format_help()
 
 
+def _within(value, text: str, minimum, maximum):
+    """``value`` (parsed from ``text``) if it is from ``minimum`` to ``maximum`` (None: no bound).
+
+    Raises:
+        argparse.ArgumentTypeError: it is not, in words that quote ``text``.
+    """
+    if minimum is not None and maximum is not None and not minimum <= value <= maximum:
+        raise argparse.ArgumentTypeError(f"must be {minimum} to {maximum}, got {text!r}")
+    if minimum is not None and value < minimum:
+        raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {text!r}")
+    if maximum is not None and value > maximum:
+        raise argparse.ArgumentTypeError(f"must be <= {maximum}, got {text!r}")
+    return value
+
+
 def whole_number(minimum: int | None = None, maximum: int | Callable[[], int] | None = None) -> Callable[[str], int]:
     """An argparse type: a whole number from ``minimum`` to ``maximum`` (None: no bound);
     errors say so in words.
@@ -97,14 +112,7 @@ def whole_number(minimum: int | None = None, maximum: int | Callable[[], int] | 
             value = int(text)
         except ValueError:
             raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
-        top = bound()
-        if (minimum is not None and value < minimum) or (top is not None and value > top):
-            if top is None:
-                raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {text!r}")
-            if minimum is None:
-                raise argparse.ArgumentTypeError(f"must be <= {top}, got {text!r}")
-            raise argparse.ArgumentTypeError(f"must be {minimum} to {top}, got {text!r}")
-        return value
+        return _within(value, text, minimum, bound())
 
     parse.minimum, parse.bound = minimum, bound
     return parse
@@ -130,13 +138,7 @@ def number(minimum: float | None = None, maximum: float | None = None) -> Callab
             raise argparse.ArgumentTypeError(f"expected a number, got {text!r}") from None
         if value != value or value in (float("inf"), float("-inf")):
             raise argparse.ArgumentTypeError(f"must be a finite number, got {text!r}")
-        if (minimum is not None and value < minimum) or (maximum is not None and value > maximum):
-            if maximum is None:
-                raise argparse.ArgumentTypeError(f"must be >= {minimum}, got {text!r}")
-            if minimum is None:
-                raise argparse.ArgumentTypeError(f"must be <= {maximum}, got {text!r}")
-            raise argparse.ArgumentTypeError(f"must be {minimum} to {maximum}, got {text!r}")
-        return value
+        return _within(value, text, minimum, maximum)
 
     parse.minimum, parse.bound = minimum, lambda: maximum
     return parse

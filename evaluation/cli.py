@@ -2,8 +2,8 @@
 
 The subcommands and their options are declared by the parser itself (``checkers --help``,
 ``checkers SUBCOMMAND --help``), the one place they are written down. Each subcommand is a
-module ``checkers_evaluation.<name>_command`` whose ``add(subparsers)`` declares its
-arguments and names its handler; handlers import what they need when they run, so
+module ``checkers_evaluation.<name>_command`` with its ``HELP`` line, its ``DESCRIPTION``
+and an ``add_arguments(parser)`` that declares its arguments and names its handler; handlers import what they need when they run, so
 ``checkers --help`` stays fast and a subcommand's heavy dependencies (numba kernels, torch,
 the league, a trainer) load only when that subcommand is used. To add a subcommand, write
 its module and append its name to :data:`SUBCOMMANDS`.
@@ -58,7 +58,8 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--version", action="version", version=f"%(prog)s {_version()}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name in SUBCOMMANDS:
-        importlib.import_module(f"checkers_evaluation.{name}_command").add(subparsers)
+        command = importlib.import_module(f"checkers_evaluation.{name}_command")
+        command.add_arguments(subparsers.add_parser(name, help=command.HELP, description=command.DESCRIPTION))
     return parser
 
 

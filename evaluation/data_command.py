@@ -8,14 +8,15 @@ import argparse
 from checkers_evaluation.options import UsageError, add_ray_option, folder_path, rate, whole_number
 
 
-def add(subparsers) -> None:
-    """Declare ``checkers data`` on ``subparsers``."""
-    parser = subparsers.add_parser(
-        "data",
-        help="generate training data for the MCRD networks (pseudo-random games, MCRD-labelled positions)",
-        description="Write a training database (card.json and shard-*.npz) for the MCRD networks "
-        "(checkers train mcrd-net). Running the same command again resumes a killed run with identical data.",
-    )
+HELP = "generate training data for the MCRD networks (pseudo-random games, MCRD-labelled positions)"
+DESCRIPTION = (
+    "Write a training database (card.json and shard-*.npz) for the MCRD networks "
+    "(checkers train mcrd-net). Running the same command again resumes a killed run with identical data."
+)
+
+
+def add_arguments(parser) -> None:
+    """Declare the arguments of ``checkers data`` on its parser."""
     kinds = parser.add_subparsers(dest="data_kind", metavar="KIND", required=True)
     games = kinds.add_parser(
         "games", help="pseudo-random games with interpolated labels",

@@ -11,15 +11,16 @@ import sys
 from checkers_evaluation.options import DeprecatedAlias, UsageError, folder_path, max_egdb_pieces, whole_number
 
 
-def add(subparsers) -> None:
-    """Declare ``checkers egdb`` and its commands on ``subparsers``."""
-    parser = subparsers.add_parser(
-        "egdb",
-        help="endgame databases: build, probe, statistics, and how well agents play endgames",
-        description="Endgame databases: the exact value (win, loss or draw for the side to move, with "
-        "unlimited play) and distance (plies to the end under best play) of every position with few "
-        "pieces. Files live in --egdb-folder, default $CHECKERS_EGDB, else the platform's cache folder.",
-    )
+HELP = "endgame databases: build, probe, statistics, and how well agents play endgames"
+DESCRIPTION = (
+    "Endgame databases: the exact value (win, loss or draw for the side to move, with "
+    "unlimited play) and distance (plies to the end under best play) of every position with few "
+    "pieces. Files live in --egdb-folder, default $CHECKERS_EGDB, else the platform's cache folder."
+)
+
+
+def add_arguments(parser) -> None:
+    """Declare the arguments of ``checkers egdb`` on its parser."""
     kinds = parser.add_subparsers(dest="egdb_command", metavar="COMMAND", required=True)
     build = kinds.add_parser(
         "build", help="build the database up to N pieces (resumes a killed build)",

@@ -32,16 +32,17 @@ class _OldBackend(argparse.Action):
         namespace.ray = namespace.ray or values == "ray"
 
 
-def add(subparsers) -> None:
-    """Declare ``checkers league`` on ``subparsers``."""
-    parser = subparsers.add_parser(
-        "league",
-        help="round robin between agents, with ratings, crosstable, plots and PDN",
-        description="Play a round robin: every pair plays each opening twice with colours "
-        "swapped. Games are appended to OUT/games.jsonl as they end; --resume continues a "
-        "killed run. OUT then holds crosstable.md/.csv, ratings.md/.csv, heatmap.png, "
-        "ratings.png and games.pdn.",
-    )
+HELP = "round robin between agents, with ratings, crosstable, plots and PDN"
+DESCRIPTION = (
+    "Play a round robin: every pair plays each opening twice with colours "
+    "swapped. Games are appended to OUT/games.jsonl as they end; --resume continues a "
+    "killed run. OUT then holds crosstable.md/.csv, ratings.md/.csv, heatmap.png, "
+    "ratings.png and games.pdn."
+)
+
+
+def add_arguments(parser) -> None:
+    """Declare the arguments of ``checkers league`` on its parser."""
     parser.add_argument(
         "agents", metavar="AGENT_SPEC", nargs="+",
         help="e.g. random greedy alphabeta:depth=4; add name=NAME to a spec to show NAME in the tables "

@@ -21,14 +21,15 @@ def _perft_max_depth() -> int:
     return MAX_DEPTH
 
 
-def add(subparsers) -> None:
-    """Declare ``checkers perft`` on ``subparsers``."""
-    parser = subparsers.add_parser(
-        "perft",
-        help="count the move paths of DEPTH plies (checks the move generator, measures speed)",
-        description="Count the complete-move paths of DEPTH plies from a position "
-        "(from the start: 1:7, 2:49, 3:302, 4:1469, ..., OEIS A133046).",
-    )
+HELP = "count the move paths of DEPTH plies (checks the move generator, measures speed)"
+DESCRIPTION = (
+    "Count the complete-move paths of DEPTH plies from a position "
+    "(from the start: 1:7, 2:49, 3:302, 4:1469, ..., OEIS A133046)."
+)
+
+
+def add_arguments(parser) -> None:
+    """Declare the arguments of ``checkers perft`` on its parser."""
     parser.add_argument(
         "depth", metavar="DEPTH", type=whole_number(0, _perft_max_depth),
         help="plies (single moves) to look ahead, %(minimum)s to %(maximum)s",

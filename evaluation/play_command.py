@@ -6,16 +6,17 @@ from __future__ import annotations
 from checkers_evaluation.options import TRUST_PICKLES_HELP, lazy_handler, whole_number
 
 
-def add(subparsers) -> None:
-    """Declare ``checkers play`` on ``subparsers``."""
-    parser = subparsers.add_parser(
-        "play",
-        help="play against an agent in the terminal",
-        description="Play a game against any agent in the terminal. The board shows square "
-        "numbers; type moves in PDN, the standard notation (11-15 a step, 22x15 a capture, "
-        "9x18x27 a double capture, or short 9x27), or a command: "
-        "undo, hint, moves, board, save FILE, load FILE|FEN, resign, help, quit. Ctrl-C offers to save the game.",
-    )
+HELP = "play against an agent in the terminal"
+DESCRIPTION = (
+    "Play a game against any agent in the terminal. The board shows square "
+    "numbers; type moves in PDN, the standard notation (11-15 a step, 22x15 a capture, "
+    "9x18x27 a double capture, or short 9x27), or a command: "
+    "undo, hint, moves, board, save FILE, load FILE|FEN, resign, help, quit. Ctrl-C offers to save the game."
+)
+
+
+def add_arguments(parser) -> None:
+    """Declare the arguments of ``checkers play`` on its parser."""
     parser.add_argument(
         "--opponent",
         required=True,

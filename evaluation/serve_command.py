@@ -8,17 +8,18 @@ import argparse
 from checkers_evaluation.options import DeprecatedAlias, folder_path, lazy_handler, positive_number, whole_number
 
 
-def add(subparsers) -> None:
-    """Declare ``checkers serve`` on ``subparsers``."""
-    parser = subparsers.add_parser(
-        "serve",
-        help="the web page: play an agent, watch two play, replay a league's games",
-        description="Start a local web app (needs the serve extra: pip install 'checkers-suite[serve]') "
-        "with three tabs: Play (any agent, either colour, from a ballot opening or a FEN, moves by "
-        "clicking), Watch (two agents play each other) and League (ratings, crosstable, heatmap and "
-        "replays of a league's games). It binds to 127.0.0.1 unless --host says otherwise. Requests "
-        "may name agents, zoo entries and plain values only, never a file (SECURITY.md).",
-    )
+HELP = "the web page: play an agent, watch two play, replay a league's games"
+DESCRIPTION = (
+    "Start a local web app (needs the serve extra: pip install 'checkers-suite[serve]') "
+    "with three tabs: Play (any agent, either colour, from a ballot opening or a FEN, moves by "
+    "clicking), Watch (two agents play each other) and League (ratings, crosstable, heatmap and "
+    "replays of a league's games). It binds to 127.0.0.1 unless --host says otherwise. Requests "
+    "may name agents, zoo entries and plain values only, never a file (SECURITY.md)."
+)
+
+
+def add_arguments(parser) -> None:
+    """Declare the arguments of ``checkers serve`` on its parser."""
 
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=whole_number(0, 65535), default=8000, help="port, 0 to 65535 (default 8000)")

@@ -7,14 +7,15 @@ import argparse
 from checkers_evaluation.options import board_from_fen
 
 
-def add(subparsers) -> None:
-    """Declare ``checkers show`` on ``subparsers``."""
-    parser = subparsers.add_parser(
-        "show",
-        help="print a position as an ASCII board with its legal moves",
-        description="Print the position of a PDN FEN (like 'B:W18,K30:B14') as an ASCII board "
-        "with square numbers, then its legal moves.",
-    )
+HELP = "print a position as an ASCII board with its legal moves"
+DESCRIPTION = (
+    "Print the position of a PDN FEN (like 'B:W18,K30:B14') as an ASCII board "
+    "with square numbers, then its legal moves."
+)
+
+
+def add_arguments(parser) -> None:
+    """Declare the arguments of ``checkers show`` on its parser."""
     parser.add_argument("fen", metavar="FEN", help="the position, in PDN FEN")
     parser.set_defaults(handler=_run_show)
 

@@ -17,16 +17,16 @@ TRAINERS = {"bc": "checkers_training.behaviour_cloning", "td-minimax": "checkers
             "mcrd-net": "checkers_training.mcrd_net", "outcome-net": "checkers_training.outcome_net"}
 
 
-def add(subparsers) -> None:
-    """Declare ``checkers train`` on ``subparsers``."""
-    parser = subparsers.add_parser(
-        "train",
-        help="train a learning agent (bc, td-minimax, slow-fast, ppo, mcrd-net, outcome-net); --help after the name lists its options",
-        description="Run one of the training scripts; everything after NAME goes to it "
-        "(for example: checkers train td-minimax --games 1000). Every trainer shares the run "
-        "options of checkers_training.scaffold: --out RUN_DIR, --resume, --overwrite, --promote NAME, ...",
-        add_help=True,
-    )
+HELP = "train a learning agent (bc, td-minimax, slow-fast, ppo, mcrd-net, outcome-net); --help after the name lists its options"
+DESCRIPTION = (
+    "Run one of the training scripts; everything after NAME goes to it "
+    "(for example: checkers train td-minimax --games 1000). Every trainer shares the run "
+    "options of checkers_training.scaffold: --out RUN_DIR, --resume, --overwrite, --promote NAME, ..."
+)
+
+
+def add_arguments(parser) -> None:
+    """Declare the arguments of ``checkers train`` on its parser."""
     parser.add_argument("trainer", metavar="NAME", choices=sorted(TRAINERS), help=", ".join(sorted(TRAINERS)))
     parser.add_argument("trainer_args", nargs=argparse.REMAINDER, help="options of the trainer")
     parser.set_defaults(handler=run_train)
