@@ -287,7 +287,7 @@ def test_checkers_train_bad_option_is_one_line(capsys):
     assert err == "checkers: error: --games: expected a whole number, got 'lots'\n"
 
 
-def test_zoo_cards_record_commands_that_run_as_written():
+def test_zoo_cards_record_commands_that_run_as_written(capsys):
     """Every zoo card's training command is ``checkers train NAME ...`` (sessions joined by
     ``&&``) that parses, and reads no file outside the repository."""
     import importlib
@@ -311,3 +311,4 @@ def test_zoo_cards_record_commands_that_run_as_written():
             assert not args.out or args.out.startswith(f"runs/{trainer}/"), session
         checked += 1
     assert checked >= 3
+    assert "deprecated" not in capsys.readouterr().err  # the cards speak the current spellings
