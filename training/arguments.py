@@ -195,14 +195,28 @@ def _shown(value: Any) -> str:
     return str(value)
 
 
-class _OldResume(argparse.Action):
-    """``--resume`` is a switch; ``--resume RUN_DIR`` is the old spelling of ``--out RUN_DIR --resume``."""
-
-    def __call__(self, parser, namespace, values, option_string=None):
-        if values is not None:
-            warn_deprecated(f"--resume {values}", f"--out {values} --resume", parser.prog.split()[0])
-            namespace.out = values
-        namespace.resume = True
+def _old_resume(argv: list[str]) -> list[str]:
+    """``--resume`` is a switch; ``--resume RUN_DIR`` (or ``--resume=RUN_DIR``) is the old
+    spelling of ``--out RUN_DIR --resume``: rewritten so, after a warning line."""
+    words: list[str] = []
+    rest = iter(argv)
+    for word in rest:
+        folder = None
+        if word.startswith("--resume="):
+            folder = word.split("=", 1)[1]
+        elif word == "--resume":
+            following = next(rest, None)
+            if following is not None and not following.startswith("-"):
+                folder = following
+            elif following is not None:
+                words += [word, following]
+                continue
+        if folder is None:
+            words.append(word)
+            continue
+        warn_deprecated(f"--resume {folder}", f"--out {folder} --resume")
+        words += ["--out", folder, "--resume"]
+    return words
 
 
 def build_parser(args_class: type, trainer: str, description: str = "") -> argparse.ArgumentParser:
@@ -237,9 +251,7 @@ def build_parser(args_class: type, trainer: str, description: str = "") -> argpa
         elif meta.get("on_resume") == BUDGET:
             text += " [may be raised on --resume]"
         group = groups[field.name in shared]
-        if field.name == "resume":
-            group.add_argument("--resume", nargs="?", action=_OldResume, default=argparse.SUPPRESS, help=text)
-        elif kind == "bool":
+        if kind == "bool":
             # An option that is off by default is a plain switch; one that is on gets --no-.
             action = argparse.BooleanOptionalAction if field.default else "store_true"
             group.add_argument(flag(field.name), action=action, default=argparse.SUPPRESS, help=text)
@@ -308,7 +320,8 @@ def parse_args(args_class: type, argv: list[str] | None, trainer: str, descripti
     Raises:
         TrainingError: an unknown flag or a bad value (one line, naming the flag).
     """
-    namespace = build_parser(args_class, trainer, description).parse_args(sys.argv[1:] if argv is None else argv)
+    argv = _old_resume(list(sys.argv[1:] if argv is None else argv))
+    namespace = build_parser(args_class, trainer, description).parse_args(argv)
     given = vars(namespace)
     _old_run_folder(given, trainer)
     args = args_class(**given)

@@ -312,3 +312,15 @@ def test_zoo_cards_record_commands_that_run_as_written(capsys):
         checked += 1
     assert checked >= 3
     assert "deprecated" not in capsys.readouterr().err  # the cards speak the current spellings
+
+
+def test_resume_is_a_switch_in_help_and_its_old_folder_form_still_parses(capsys):
+    with pytest.raises(SystemExit):
+        parse(["--help"])
+    assert "--resume [" not in capsys.readouterr().out
+    args, _ = parse(["--resume=R/toy/n", "--games", "5"])
+    assert (args.out, args.resume, args.games) == ("R/toy/n", True, 5)
+    assert "--resume R/toy/n is deprecated" in capsys.readouterr().err
+    args, _ = parse(["--out", "x", "--resume", "--games", "5"])  # the switch takes no folder
+    assert (args.out, args.resume, args.games) == ("x", True, 5)
+    assert capsys.readouterr().err == ""
