@@ -43,6 +43,7 @@ from pathlib import Path
 
 import numpy as np
 
+from checkers_env.elo import rating_against_anchors
 from checkers_env.files import json_text
 from checkers_training import scaffold
 from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, MAX_WORKERS, SESSION, arg
@@ -117,23 +118,6 @@ def anchors(specs: str, ratings: str) -> list[tuple[str, float]]:
         return [(spec, float(r)) for spec, r in zip(specs_, ratings_)]
     except ValueError:
         raise ValueError(f"must be numbers separated by semicolons, got {ratings!r}") from None
-
-
-def rating(results: list[tuple[float, float, int]]) -> float:
-    """Maximum-likelihood Elo from ``(anchor rating, points, games)`` against fixed anchors
-    (points clipped half a game from 0 and from all, so a clean sweep stays finite)."""
-    games = sum(n for _, _, n in results)
-    if games == 0:
-        return float("nan")
-
-    def excess(r: float) -> float:
-        return sum(min(max(p, 0.5), n - 0.5) - n / (1 + 10 ** ((a - r) / 400)) for a, p, n in results)
-
-    low, high = -2000.0, 5000.0
-    for _ in range(100):  # excess falls as r rises
-        mid = (low + high) / 2
-        low, high = (mid, high) if excess(mid) > 0 else (low, mid)
-    return round((low + high) / 2, 1)
 
 
 def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
@@ -267,7 +251,7 @@ def _evaluate(args: Args, weights: Path, generation: int) -> dict:
     fixed = anchors(args.anchors, args.anchor_ratings)
     results = scaffold.evaluate(agent, [spec for spec, _ in fixed], args.eval_games, seed=args.seed + generation)
     points = [(r, results[spec]["score"] * args.eval_games, args.eval_games) for spec, r in fixed]
-    return {"rating": rating(points), "line": scaffold.evaluation_line(results),
+    return {"rating": rating_against_anchors(points), "line": scaffold.evaluation_line(results),
             "scores": {spec: results[spec] for spec, _ in fixed}}
 
 

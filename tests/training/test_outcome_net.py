@@ -75,12 +75,6 @@ def test_the_strength_curve_is_written_and_promoted(tmp_path, monkeypatch):
     assert set(summary["evaluations"]) == {"random"}  # the shared end-of-run evaluation
 
 
-def test_rating_against_fixed_anchors():
-    assert trainer.rating([(1500.0, 10.0, 20)]) == pytest.approx(1500.0, abs=0.5)
-    assert trainer.rating([(1500.0, 15.0, 20)]) == pytest.approx(1500 + 400 * np.log10(3), abs=0.5)
-    assert trainer.rating([(1000.0, 20.0, 20)]) > trainer.rating([(1000.0, 19.0, 20)])  # a sweep stays finite
-
-
 def test_bad_anchors_are_refused_before_a_run_folder_is_made(tmp_path):
     with pytest.raises(TrainingError, match="anchor-ratings"):
         run(tmp_path, "--anchors", "random;greedy", "--anchor-ratings", "0")
