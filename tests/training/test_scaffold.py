@@ -212,7 +212,7 @@ def test_the_atomic_writer_leaves_normal_modes_and_no_temporary_file(tmp_path):
 
 def test_one_atomic_writer_and_one_git_helper():
     """Files are renamed into place in one function (checkers_env.files), and only the
-    scaffold asks git for the commit."""
+    one module (checkers_env.provenance) asks git for the commit."""
     root = scaffold.REPO_ROOT
     renames, commits = [], []
     for package in ("checkers_env", "agents", "training", "evaluation"):
@@ -223,7 +223,7 @@ def test_one_atomic_writer_and_one_git_helper():
             if "rev-parse" in text:
                 commits.append(path.relative_to(root).as_posix())
     assert renames == ["checkers_env/files.py"]
-    assert commits == ["training/promotion.py"]
+    assert commits == ["checkers_env/provenance.py"]
 
 
 def test_evaluation_plays_ballot_openings_with_both_colours(monkeypatch):
