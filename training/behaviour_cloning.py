@@ -29,12 +29,10 @@ from checkers_env.datasets import ACF_GAMES, game_dataset
 from checkers_env.files import json_text
 
 from . import scaffold
+from .dependencies import optional_module
 from .scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, TrainingError, arg
 
-try:  # the `train` extra: --help works without it, and start_run names it before making a folder
-    import torch
-except ModuleNotFoundError:
-    torch = None
+torch = optional_module("torch")
 
 TRAINER = "bc"
 NEEDS = ("torch", "safetensors")

@@ -34,12 +34,10 @@ from tqdm.auto import tqdm
 
 from checkers_env.files import json_text
 from checkers_training import scaffold
+from checkers_training.dependencies import optional_module
 from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, TrainingError, arg
 
-try:  # the `train` extra: --help works without it, and start_run names it before making a folder
-    import torch
-except ModuleNotFoundError:
-    torch = None
+torch = optional_module("torch")
 
 TRAINER = "mcrd-net"
 NEEDS = ("torch", "safetensors")
