@@ -9,7 +9,7 @@ the league, a trainer) load only when that subcommand is used. To add a subcomma
 its module and append its name to :data:`SUBCOMMANDS`.
 
 The option types every subcommand shares, which check a value when it is parsed, are in
-:mod:`checkers_env.options` (the trainers use them too), named for the command in
+:mod:`checkers_agents.options` (the trainers use them too), named for the command in
 :mod:`checkers_evaluation.options`. The same option means the same thing everywhere:
 ``--out DIR`` is where a command writes, ``--resume`` continues what is in ``--out``,
 ``--ray [ADDRESS]`` runs on Ray, ``--seed`` defaults to 0, ``--egdb-folder`` is the endgame

@@ -1,5 +1,5 @@
 """The ``checkers`` command's shared option pieces. The option types and usage errors live in
-:mod:`checkers_env.options`, the one command-line layer that the trainers share; this module
+:mod:`checkers_agents.options`, the one command-line layer that the trainers share; this module
 names them for the command's own modules and adds what only the command uses."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ import importlib
 import os
 from collections.abc import Callable, Iterator
 
-from checkers_env.options import (
+from checkers_agents.options import (
     EXIT_USAGE,
     ArgumentParser,
     DeprecatedAlias,

@@ -1,7 +1,7 @@
 """``checkers train NAME``: runs a trainer of ``checkers_training`` (imported only then; the
 ``checkers`` command may dispatch to the trainers, ``checkers_evaluation`` never imports them
 otherwise). Each trainer parses its own options with the same option layer
-(:mod:`checkers_env.options`)."""
+(:mod:`checkers_agents.options`)."""
 
 from __future__ import annotations
 

@@ -2,7 +2,7 @@
 
 The options are declared the cleanrl way, one dataclass field each with its docstring as
 the ``--help`` line, and parsed by the suite's one command-line layer
-(:mod:`checkers_env.options`, the same types and one-line errors as every ``checkers``
+(:mod:`checkers_agents.options`, the same types and one-line errors as every ``checkers``
 subcommand)::
 
     @dataclass
@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from checkers_env.errors import CheckersError
-from checkers_env.options import ArgumentParser, DeprecatedAlias, HelpFormatter, number, warn_deprecated, whole_number
+from checkers_agents.options import ArgumentParser, DeprecatedAlias, HelpFormatter, number, warn_deprecated, whole_number
 
 #: The largest seed (numpy's and torch's generators take it; trainers derive larger ones).
 MAX_SEED = 2**32 - 1
@@ -177,7 +177,7 @@ def _kind(field: dataclasses.Field) -> str:
 
 
 def _value_type(field: dataclasses.Field) -> Callable[[str], Any]:
-    """The option type of :mod:`checkers_env.options` that parses and checks the field's value."""
+    """The option type of :mod:`checkers_agents.options` that parses and checks the field's value."""
     kind, meta = _kind(field), field.metadata
     if kind == "int":
         return whole_number(meta.get("low"), meta.get("high"))

@@ -2,7 +2,7 @@
 that a trainer reads ``scaffold.X``:
 
 - options: :mod:`checkers_training.arguments` (a dataclass of flags, parsed by the suite's
-  one command-line layer, :mod:`checkers_env.options`);
+  one command-line layer, :mod:`checkers_agents.options`);
 - run folder and resume: :mod:`checkers_training.runs`;
 - checkpoints: :mod:`checkers_training.checkpoints`;
 - promotion into the zoo: :mod:`checkers_training.promotion`;

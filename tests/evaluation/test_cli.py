@@ -591,3 +591,13 @@ def test_every_seed_defaults_to_0():
     assert _parsed(["data", "games", "--games", "1", "--out", "d"]).seed == 0
     for module in TRAINERS.values():
         assert importlib.import_module(module).Args().seed == 0, module
+
+
+def test_checkers_help_loads_no_engine():
+    """``checkers --help`` and every subcommand's parser come from modules that import only
+    the standard library and the shared option layer: no numba, numpy or checkers_env."""
+    code = ("import sys; from checkers_evaluation.cli import build_parser; build_parser(); "
+            "print(sorted(m for m in ('numba', 'numpy', 'torch', 'checkers_env') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

@@ -4,11 +4,13 @@ formatter, the option types that check a value when it is parsed (so a bad optio
 command with status 2 before any work is done or any folder is created), and the deprecated
 spellings of renamed options.
 
-It lives in the core because both ``checkers_evaluation`` (the ``checkers`` command) and
-``checkers_training`` (the trainers) use it, and neither imports the other. The core itself
-never uses it. It imports only the standard library, so ``checkers --help`` stays fast; a
-bound that lives in a heavier module is given as a function and looked up only when the
-option is used or its help shown (``whole_number(2, max_egdb_pieces)``).
+It lives in the lowest package that both ``checkers_evaluation`` (the ``checkers`` command)
+and ``checkers_training`` (the trainers) may import, since neither imports the other, and
+whose import is free: ``checkers_agents`` loads nothing until a module of it is asked for,
+while ``checkers_env`` loads numba and Gymnasium. This module imports only the standard
+library, so ``checkers --help`` stays fast; a bound that lives in a heavier module is given
+as a function and looked up only when the option is used or its help shown
+(``whole_number(2, max_egdb_pieces)``).
 """
 
 from __future__ import annotations
