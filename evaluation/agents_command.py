@@ -14,14 +14,15 @@ import textwrap
 from checkers_evaluation.options import UsageError
 
 
-def add_agents(subparsers) -> None:
-    """Declare ``checkers agents`` on ``subparsers``."""
-    parser = subparsers.add_parser(
-        "agents",
-        help="list every agent kind with its parameters and defaults",
-        description="List the agent kinds that spec strings (KIND:key=value,..., like "
-        "alphabeta:depth=4,eval=material) can name, each with what it does and its parameters.",
-    )
+HELP = "list every agent kind with its parameters and defaults"
+DESCRIPTION = (
+    "List the agent kinds that spec strings (KIND:key=value,..., like "
+    "alphabeta:depth=4,eval=material) can name, each with what it does and its parameters."
+)
+
+
+def add_arguments(parser) -> None:
+    """Declare the arguments of ``checkers agents`` on its parser."""
     parser.add_argument("kinds", metavar="KIND", nargs="*", help="only these kinds (default: all)")
     parser.set_defaults(handler=run_agents)
 

@@ -8,18 +8,19 @@ from __future__ import annotations
 import argparse
 import sys
 
-from checkers_evaluation.options import UsageError, folder_path, max_egdb_pieces, whole_number
+from checkers_evaluation.options import DeprecatedAlias, UsageError, folder_path, max_egdb_pieces, whole_number
 
 
-def add_egdb(subparsers) -> None:
-    """Declare ``checkers egdb`` and its commands on ``subparsers``."""
-    parser = subparsers.add_parser(
-        "egdb",
-        help="endgame databases: build, probe, statistics, and how well agents play endgames",
-        description="Endgame databases: the exact value (win, loss or draw for the side to move, with "
-        "unlimited play) and distance (plies to the end under best play) of every position with few "
-        "pieces. Files live in --folder, default $CHECKERS_EGDB, else the platform's cache folder.",
-    )
+HELP = "endgame databases: build, probe, statistics, and how well agents play endgames"
+DESCRIPTION = (
+    "Endgame databases: the exact value (win, loss or draw for the side to move, with "
+    "unlimited play) and distance (plies to the end under best play) of every position with few "
+    "pieces. Files live in --egdb-folder, default $CHECKERS_EGDB, else the platform's cache folder."
+)
+
+
+def add_arguments(parser) -> None:
+    """Declare the arguments of ``checkers egdb`` on its parser."""
     kinds = parser.add_subparsers(dest="egdb_command", metavar="COMMAND", required=True)
     build = kinds.add_parser(
         "build", help="build the database up to N pieces (resumes a killed build)",
@@ -67,9 +68,11 @@ def add_egdb(subparsers) -> None:
     measure.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     for sub in (build, probe, stats, measure):
         sub.add_argument(
-            "--folder", type=folder_path, metavar="DIR",
+            "--egdb-folder", type=folder_path, metavar="DIR",
             help="the database folder (default $CHECKERS_EGDB, else the platform's cache folder)",
         )
+        sub.add_argument("--folder", dest="egdb_folder", type=folder_path, action=DeprecatedAlias, new="--egdb-folder",
+                         help=argparse.SUPPRESS)
     for sub in (probe, stats, measure):
         sub.add_argument(
             "--pieces", type=whole_number(2, max_egdb_pieces), metavar="N",
@@ -99,7 +102,7 @@ def _egdb_build(args: argparse.Namespace) -> int:
     from checkers_env import egdb
 
     try:
-        report = egdb.build(args.pieces, args.folder, progress=args.progress)
+        report = egdb.build(args.pieces, args.egdb_folder, progress=args.progress)
     except ValueError as error:
         raise UsageError(str(error)) from None
     print(
@@ -110,7 +113,7 @@ def _egdb_build(args: argparse.Namespace) -> int:
 
 
 def _open_egdb(args: argparse.Namespace):
-    """The database of ``--pieces`` (default: the largest complete one) in ``--folder``.
+    """The database of ``--pieces`` (default: the largest complete one) in ``--egdb-folder``.
 
     Raises:
         EndgameDatabaseError: no database there, or a slice missing or corrupt; the message
@@ -118,7 +121,7 @@ def _open_egdb(args: argparse.Namespace):
     """
     from checkers_env.egdb import EndgameDatabase
 
-    return EndgameDatabase.open(args.pieces, args.folder)
+    return EndgameDatabase.open(args.pieces, args.egdb_folder)
 
 
 def _egdb_probe(args: argparse.Namespace) -> int:

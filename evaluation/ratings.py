@@ -64,8 +64,10 @@ from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
-#: Natural-log units per Elo point: a rating difference ``d`` gives odds ``10 ** (d / 400)``.
-ELO_SCALE = math.log(10) / 400
+# The fit itself is the suite's one Elo fit, shared with the trainers.
+from checkers_env.elo import ELO_SCALE
+from checkers_env.elo import bradley_terry as _newton
+
 
 #: Most bootstrap replicates ``fit_elo`` draws: the replicates' weights take 8 bytes per game
 #: each, and beyond this many the 2.5 and 97.5 percentiles no longer move visibly.
@@ -280,79 +282,6 @@ def _pair_matrices(n: int, black: np.ndarray, white: np.ndarray, points: np.ndar
         games = np.bincount(bw, w, n * n)
         N[b] += games + np.bincount(wb, w, n * n)
     return W.reshape(batch, n, n), N.reshape(batch, n, n)
-
-
-def _log_sigmoid(x: np.ndarray) -> np.ndarray:
-    return -np.logaddexp(0.0, -x)
-
-
-def _objective(theta, W, N, prior):
-    diff = theta[:, :, None] - theta[:, None, :]
-    value = np.sum(W * _log_sigmoid(diff), axis=(1, 2))
-    if prior:
-        value = value + prior * 0.5 * np.sum(_log_sigmoid(theta) + _log_sigmoid(-theta), axis=1)
-    return value
-
-
-_NO_MAXIMUM = (
-    "the rating fit has no finite maximum: without a prior (prior_draws=0) a player who won "
-    "or lost every game, or players with no chain of games between them, cannot be rated"
-)
-
-
-def _newton(W: np.ndarray, N: np.ndarray, prior: float, tol: float = 1e-10, max_iter: int = 200) -> np.ndarray:
-    """Maximise the penalised Bradley-Terry log-likelihood for each matrix of the batch;
-    returns the strengths in natural-log units, shape (B, n)."""
-    batch, n, _ = W.shape
-    theta = np.zeros((batch, n))
-    # Without the prior the likelihood is flat along (1, ..., 1); fix the mean instead.
-    gauge = 0.0 if prior else 1.0 / n
-    value = _objective(theta, W, N, prior)
-    active = np.ones(batch, dtype=bool)
-    for _ in range(max_iter):
-        if not active.any():
-            break
-        t, Wa, Na = theta[active], W[active], N[active]
-        diff = t[:, :, None] - t[:, None, :]
-        p = np.exp(_log_sigmoid(diff))
-        grad = np.sum(Wa - Na * p, axis=2)
-        info = Na * p * (1 - p)  # Fisher information of each pair
-        hess = info.copy()  # negative Hessian: diag sum of info, off-diagonal -info
-        hess *= -1
-        idx = np.arange(n)
-        hess[:, idx, idx] = info.sum(axis=2)
-        if prior:
-            s = np.exp(_log_sigmoid(t))
-            grad += prior * (0.5 - s)
-            hess[:, idx, idx] += prior * s * (1 - s)
-        if gauge:
-            hess += gauge
-        try:
-            step = np.linalg.solve(hess, grad[..., None])[..., 0]
-        except np.linalg.LinAlgError:
-            raise ValueError(_NO_MAXIMUM) from None
-        # Backtracking: halve the step until the objective does not decrease.
-        old = value[active]
-        scale = np.ones(len(t))
-        for _ in range(60):
-            trial = t + scale[:, None] * step
-            new = _objective(trial, Wa, Na, prior)
-            bad = new < old - 1e-12 * np.maximum(1.0, np.abs(old))
-            if not bad.any():
-                break
-            scale[bad] *= 0.5
-        trial = t + scale[:, None] * step
-        theta[active] = trial
-        value[active] = _objective(trial, Wa, Na, prior)
-        done = np.max(np.abs(scale[:, None] * step), axis=1) < tol
-        where = np.flatnonzero(active)
-        active[where[done]] = False
-    else:
-        if active.any():
-            raise ValueError(_NO_MAXIMUM)
-    if not np.all(np.isfinite(theta)):
-        raise ValueError(_NO_MAXIMUM)
-    return theta
 
 
 def find_anchor(players: Sequence[str], anchor: str | None) -> str | None:

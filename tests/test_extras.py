@@ -74,7 +74,7 @@ def test_the_cli_says_it_in_one_line(tmp_path):
     runs = tmp_path / "runs"
     result = run_without(
         ["torch"],
-        f"from checkers_evaluation.cli import main; sys.exit(main(['train', 'slow-fast', '--runs', {str(runs)!r}]))",
+        f"from checkers_evaluation.cli import main; sys.exit(main(['train', 'slow-fast', '--out', {str(runs)!r}]))",
         tmp_path,
     )
     assert result.returncode == 2

@@ -15,7 +15,6 @@ the agent ``bc:weights=RUN_DIR/weights.safetensors``.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from dataclasses import dataclass
@@ -30,12 +29,10 @@ from checkers_env.datasets import ACF_GAMES, game_dataset
 from checkers_env.files import json_text
 
 from . import scaffold
+from .dependencies import optional_module
 from .scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, TrainingError, arg
 
-try:  # the `train` extra: --help works without it, and start_run names it before making a folder
-    import torch
-except ModuleNotFoundError:
-    torch = None
+torch = optional_module("torch")
 
 TRAINER = "bc"
 NEEDS = ("torch", "safetensors")
@@ -150,7 +147,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     """Run (or resume) training; returns a summary of the run (accuracies included)."""
     scaffold.check(args)
     scaffold.check_dependencies(TRAINER, NEEDS, args.tensorboard)
-    saved = scaffold.read_run_record(args.resume, TRAINER)["args"] if args.resume else vars(args)
+    saved = scaffold.saved_args(args, TRAINER)
     sources = [Path(p) for p in saved["data"].split(";") if p.strip()]
     started = time.perf_counter()
     split = game_dataset(sources, validation=saved["validation"], seed=saved["seed"], lenient=saved["lenient"],
@@ -159,7 +156,6 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     if len(split.train) == 0:
         raise TrainingError(f"--data {saved['data']}: no move to learn from")
     run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
-    scaffold.set_torch_threads(args.torch_threads)
     torch.manual_seed(args.seed)
     policy = build_policy(args.hidden)
     optimizer = torch.optim.Adam(policy.parameters(), lr=args.learning_rate)
@@ -168,7 +164,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     checkpoint = run.path / CHECKPOINT
     metadata = {"kind": "bc", "hidden": str(args.hidden)}
     if run.resumed and checkpoint.exists():
-        state = _load_checkpoint(checkpoint, policy, optimizer, generator)
+        state = scaffold.load_training_state(checkpoint, policy=policy, optimizer=optimizer, generator=generator)
         save_weights(policy, run.path / WEIGHTS, metadata)  # a kill may have come between the two
     observations = torch.from_numpy(split.train.observations)
     masks = torch.from_numpy(split.train.action_masks != 0)
@@ -178,8 +174,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
 
     def save() -> None:
         state["wall_s"] = wall_before + time.perf_counter() - session_start
-        scaffold.save_torch_checkpoint(checkpoint, {"policy": policy.state_dict(), "optimizer": optimizer.state_dict(),
-                                                    "generator": generator.get_state(), "state": dict(state)})
+        scaffold.save_training_state(checkpoint, state, policy=policy, optimizer=optimizer, generator=generator)
         save_weights(policy, run.path / WEIGHTS, metadata)
 
     bar = tqdm(total=args.steps, initial=state["step"], desc="steps", disable=not args.progress, dynamic_ncols=True)
@@ -205,14 +200,10 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         bar.close()
     move_acc, hop_acc = move_accuracy(run.path / WEIGHTS, split.validation)
     writer.add_scalar("validation/move_accuracy", move_acc, state["step"])
-    evaluations = {}
-    if args.eval_games:
-        from checkers_agents.behaviour_cloning import BehaviourCloningAgent
+    from checkers_agents.behaviour_cloning import BehaviourCloningAgent
 
-        results = scaffold.evaluate(BehaviourCloningAgent(weights=str(run.path / WEIGHTS)),
-                                    scaffold.opponent_specs(args.eval_opponents), args.eval_games, seed=args.seed)
-        evaluations = {spec: result["score"] for spec, result in results.items()}
-        print(f"eval: {scaffold.evaluation_line(results)}", file=sys.stderr)
+    evaluations = scaffold.final_evaluation(BehaviourCloningAgent(weights=str(run.path / WEIGHTS)), args, writer,
+                                            state["step"])
     writer.close()
     summary = {
         "run_dir": str(run.path),
@@ -241,22 +232,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     return summary
 
 
-def _load_checkpoint(path: Path, policy, optimizer, generator) -> dict:
-    def restore(saved: dict) -> dict:
-        policy.load_state_dict(saved["policy"])
-        optimizer.load_state_dict(saved["optimizer"])
-        generator.set_state(saved["generator"])
-        return dict(saved["state"])
-
-    return scaffold.load_torch_checkpoint(path, restore)
-
-
-def main(argv: list[str] | None = None) -> int:
-    """``checkers train bc [OPTIONS]``."""
-    args, given = scaffold.parse_args(Args, argv, TRAINER, __doc__)
-    scaffold.stop_on_sigterm()
-    train(args, given)
-    return 0
+main = scaffold.trainer_main(Args, train, TRAINER, __doc__)
 
 
 if __name__ == "__main__":

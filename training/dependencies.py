@@ -39,4 +39,16 @@ def check_dependencies(trainer: str, needs: Iterable[str], tensorboard: bool) ->
             )
 
 
-__all__ = ["check_dependencies"]
+def optional_module(name: str):
+    """The module ``name``, or None when it is not installed: a trainer imports torch so, and
+    its ``--help`` works without the ``train`` extra (``start_run`` names what is missing
+    before a run folder is made)."""
+    import importlib
+
+    try:
+        return importlib.import_module(name)
+    except ModuleNotFoundError:
+        return None
+
+
+__all__ = ["check_dependencies", "optional_module"]

@@ -5,7 +5,7 @@ games``), or the MCRD database (``checkers data mcrd``), whose labels are MCRD's
     checkers data mcrd --positions 20000 --playouts 2000 --out data/mcrd --seed 1
     checkers data mcrd --positions 2000 --playouts 2000 --out data/mcrd-held-out --seed 2
     checkers train mcrd-net --data data/mcrd --held-out data/mcrd-held-out --steps 20000
-    checkers train mcrd-net --resume runs/mcrd-net/seed1__20261123T101500   # continue a stopped run
+    checkers train mcrd-net --out runs/mcrd-net/seed0__20261123T101500 --resume   # continue a stopped run
 
 The net learns the value of a position for the side to move, in (-1, 1), by mean squared
 error against the database's ``value`` (Adam, minibatches drawn with the run's seed). The
@@ -25,7 +25,6 @@ the run folder and the shared options.
 
 from __future__ import annotations
 
-import json
 import sys
 import time
 from dataclasses import dataclass
@@ -35,12 +34,10 @@ from tqdm.auto import tqdm
 
 from checkers_env.files import json_text
 from checkers_training import scaffold
+from checkers_training.dependencies import optional_module
 from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, TrainingError, arg
 
-try:  # the `train` extra: --help works without it, and start_run names it before making a folder
-    import torch
-except ModuleNotFoundError:
-    torch = None
+torch = optional_module("torch")
 
 TRAINER = "mcrd-net"
 NEEDS = ("torch", "safetensors")
@@ -123,7 +120,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     # Read the databases before a run folder is made, so a bad one is refused first (a
     # resume reads the run's own).
     scaffold.check(args)
-    saved = scaffold.read_run_record(args.resume, TRAINER)["args"] if args.resume else vars(args)
+    saved = scaffold.saved_args(args, TRAINER)
     planes, values, card = _dataset(saved["data"])
     data_commands = [data_command(card, saved["data"])]
     if len(values) == 0:
@@ -139,7 +136,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     generator = torch.Generator().manual_seed(args.seed)
     state = {"step": 0, "wall_s": 0.0, "loss": float("nan")}
     if run.resumed and checkpoint.exists():
-        state = _load_checkpoint(checkpoint, net, optimizer, generator)
+        state = scaffold.load_training_state(checkpoint, net=net, optimizer=optimizer, generator=generator)
         net.save(run.path / WEIGHTS)  # a kill may have come between the checkpoint and the weights
     writer = scaffold.tensorboard(run, args.tensorboard, state["step"])
     session_start, wall_before = time.perf_counter(), state["wall_s"]
@@ -147,7 +144,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
 
     def save() -> None:
         state["wall_s"] = wall_before + time.perf_counter() - session_start
-        _save_checkpoint(checkpoint, net, optimizer, generator, state)
+        scaffold.save_training_state(checkpoint, state, net=net, optimizer=optimizer, generator=generator)
         net.save(run.path / WEIGHTS)
 
     bar = tqdm(total=args.steps, initial=state["step"], desc="steps", disable=not args.progress, dynamic_ncols=True)
@@ -175,14 +172,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         raise
     finally:
         bar.close()
-    evaluations = {}
-    if args.eval_games:
-        results = scaffold.evaluate(_agent(run.path / WEIGHTS, args), scaffold.opponent_specs(args.eval_opponents),
-                                    args.eval_games, seed=args.seed)
-        evaluations = {spec: result["score"] for spec, result in results.items()}
-        for spec, score in evaluations.items():
-            writer.add_scalar(f"eval/score_vs_{spec}", score, state["step"])
-        print(f"eval: {scaffold.evaluation_line(results)}", file=sys.stderr)
+    evaluations = scaffold.final_evaluation(_agent(run.path / WEIGHTS, args), args, writer, state["step"])
     writer.close()
     summary = {
         "run_dir": str(run.path),
@@ -207,26 +197,6 @@ def _agent(weights: Path, args: Args):
     from checkers_agents.alphabeta import AlphaBetaAgent
 
     return AlphaBetaAgent(depth=args.eval_depth, eval="mcrd-net", weights=str(weights), seed=args.seed)
-
-
-def _save_checkpoint(path: Path, net, optimizer, generator, state: dict) -> None:
-    scaffold.save_torch_checkpoint(path, {"net": net.state_dict(), "optimizer": optimizer.state_dict(),
-                                          "generator": generator.get_state(), "state": dict(state)})
-
-
-def _load_checkpoint(path: Path, net, optimizer, generator) -> dict:
-    """Continue from :func:`_save_checkpoint`'s file.
-
-    Raises:
-        WeightsError: the file is missing, truncated, corrupt, or from another network.
-    """
-    def restore(saved: dict) -> dict:
-        net.load_state_dict(saved["net"])
-        optimizer.load_state_dict(saved["optimizer"])
-        generator.set_state(saved["generator"])
-        return dict(saved["state"])
-
-    return scaffold.load_torch_checkpoint(path, restore)
 
 
 def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
@@ -254,12 +224,7 @@ def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``checkers train mcrd-net [OPTIONS]``."""
-    args, given = parse_args(argv)
-    scaffold.stop_on_sigterm()
-    train(args, given)
-    return 0
+main = scaffold.trainer_main(Args, train, TRAINER, __doc__)
 
 
 if __name__ == "__main__":

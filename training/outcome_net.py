@@ -2,14 +2,14 @@
 self-play games, generation by generation.
 
     checkers train outcome-net --generations 3 --games 40000 --workers 2
-    checkers train outcome-net --resume runs/outcome-net/seed1__20261124T101500   # after a kill
-    checkers train outcome-net --resume runs/outcome-net/seed1__20261124T101500 --generations 5
+    checkers train outcome-net --out runs/outcome-net/seed0__20261124T101500 --resume   # after a kill
+    checkers train outcome-net --out runs/outcome-net/seed0__20261124T101500 --resume --generations 5
 
 A generation is three steps, each written as it ends:
 
 1. **Self-play** (``selfplay.generate``): ``--games`` games of the one alpha-beta at
    ``--depth`` plies from the 156 ballot openings plus ``--random-plies`` random moves,
-   ended exactly by the ``--egdb``-piece endgame database. Generation 0 searches with the
+   ended exactly by the ``--egdb-pieces``-piece endgame database. Generation 0 searches with the
    positional points (the classical searcher the net is to beat bootstraps it); generation
    ``g > 0`` with the net of generation ``g - 1``. Shards go to ``RUN/data/gen-G/``, in
    ``--workers`` processes or as Ray tasks (``--ray``), each shard atomically; a killed run
@@ -41,13 +41,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import numba
 import numpy as np
 
-from checkers_env.bitboard import jumpers
+from checkers_env.elo import rating_against_anchors
 from checkers_env.files import json_text
 from checkers_training import scaffold
-from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, MAX_WORKERS, SESSION, TrainingError, arg
+from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, MAX_WORKERS, SESSION, arg
 
 TRAINER = "outcome-net"
 NEEDS = ("torch", "safetensors")
@@ -75,7 +74,7 @@ class Args(scaffold.RunArgs):
     """depth of the self-play searches"""
     random_plies: int = arg(4, low=0)
     """uniformly random moves after each ballot opening"""
-    egdb: int = arg(5, low=0, high=5)
+    egdb_pieces: int = arg(5, low=0, high=5, old=("--egdb",))
     """pieces of the endgame database that ends self-play games and is probed (0: none)"""
     hidden: int = arg(32, low=1, high=MAX_WIDTH)
     """units of the hidden layer"""
@@ -91,8 +90,9 @@ class Args(scaffold.RunArgs):
     """Adam step size"""
     workers: int = arg(2, low=1, high=MAX_WORKERS, on_resume=SESSION)
     """self-play processes"""
-    ray: str = arg("", metavar="ADDRESS", on_resume=SESSION)
-    """play self-play shards as Ray tasks: 'local' or a cluster address (default: local processes)"""
+    ray: str = arg("", metavar="ADDRESS", on_resume=SESSION, const="local")
+    """play self-play shards as Ray tasks: on a local Ray (--ray alone) or the cluster at ADDRESS
+    (default: local processes)"""
     eval_depth: int = arg(6, low=1)
     """depth of the net's search in evaluation games"""
     anchors: str = arg(DEFAULT_ANCHORS, metavar="SPECS")
@@ -120,34 +120,6 @@ def anchors(specs: str, ratings: str) -> list[tuple[str, float]]:
         raise ValueError(f"must be numbers separated by semicolons, got {ratings!r}") from None
 
 
-def rating(results: list[tuple[float, float, int]]) -> float:
-    """Maximum-likelihood Elo from ``(anchor rating, points, games)`` against fixed anchors
-    (points clipped half a game from 0 and from all, so a clean sweep stays finite)."""
-    games = sum(n for _, _, n in results)
-    if games == 0:
-        return float("nan")
-
-    def excess(r: float) -> float:
-        return sum(min(max(p, 0.5), n - 0.5) - n / (1 + 10 ** ((a - r) / 400)) for a, p, n in results)
-
-    low, high = -2000.0, 5000.0
-    for _ in range(100):  # excess falls as r rises
-        mid = (low + high) / 2
-        low, high = (mid, high) if excess(mid) > 0 else (low, mid)
-    return round((low + high) / 2, 1)
-
-
-@numba.njit(cache=True)
-def quiet_mask(black, white, kings, black_to_move):
-    """Positions whose side to move has no capture (what the search evaluates)."""
-    out = np.zeros(black.shape[0], dtype=np.bool_)
-    for i in range(black.shape[0]):
-        side = black_to_move[i]
-        mover, opponent = (black[i], white[i]) if side else (white[i], black[i])
-        out[i] = jumpers(mover, opponent, kings[i], side) == 0
-    return out
-
-
 def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
     """``(options, names of the options given)`` of a ``checkers train outcome-net`` command line."""
     return scaffold.parse_args(Args, argv, TRAINER, __doc__)
@@ -156,10 +128,11 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
 def _selfplay_params(args: Args, run_path: Path, generation: int) -> dict:
     evaluator = "positional" if generation == 0 else str(run_path / f"weights-gen{generation - 1}.safetensors")
     return {"games": args.games, "shard_size": args.shard_size, "evaluator": evaluator, "depth": args.depth,
-            "random_plies": args.random_plies, "egdb_pieces": args.egdb}
+            "random_plies": args.random_plies, "egdb_pieces": args.egdb_pieces}
 
 
 def _training_data(args: Args, run_path: Path, generation: int) -> tuple[np.ndarray, ...]:
+    from checkers_agents.outcome_net.quiet import quiet_mask
     from checkers_agents.outcome_net.selfplay import load_shards
 
     paths = []
@@ -181,9 +154,9 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     from checkers_env.encoding import input_planes
 
     scaffold.check(args)
-    _check_anchors(args.anchors)
-    # A resume goes on with the run's own --egdb, not the parser's default.
-    egdb = scaffold.read_run_record(args.resume, TRAINER)["args"].get("egdb", args.egdb) if args.resume else args.egdb
+    scaffold.check_opponents(args.anchors, "--anchors")
+    # A resume goes on with the run's own --egdb-pieces, not the parser's default.
+    egdb = scaffold.saved_args(args, TRAINER)["egdb_pieces"]
     if egdb:
         from checkers_env.egdb import EndgameDatabase
 
@@ -253,12 +226,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     except KeyboardInterrupt:
         save()
         raise
-    evaluations = {}
-    if args.eval_games:  # the shared end-of-run evaluation of every trainer
-        results = scaffold.evaluate(_agent(args, run.path / WEIGHTS), scaffold.opponent_specs(args.eval_opponents),
-                                    args.eval_games, seed=args.seed)
-        evaluations = {spec: result["score"] for spec, result in results.items()}
-        print(f"eval: {scaffold.evaluation_line(results)}", file=sys.stderr)
+    evaluations = scaffold.final_evaluation(_agent(args, run.path / WEIGHTS), args)
     writer.close()
     summary = {"run_dir": str(run.path), "generations": state["generation"], "steps": state["steps"],
                "wall_s": round(wall_before + time.perf_counter() - session_start, 1), "curve": state["curve"],
@@ -269,27 +237,11 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     return summary
 
 
-def _check_anchors(text: str) -> None:
-    """Build every anchor once, so that a bad spec stops the run before training.
-
-    Raises:
-        TrainingError: naming ``--anchors`` and the spec.
-    """
-    from checkers_env import make_agent
-    from checkers_env.errors import CheckersError
-
-    for spec in scaffold.opponent_specs(text):
-        try:
-            make_agent(spec)
-        except (CheckersError, ValueError) as error:
-            raise TrainingError(f"--anchors: {spec!r}: {error}") from None
-
-
 def _agent(args: Args, weights: Path):
     """The net's alpha-beta as the evaluation games play it (``--eval-depth``, the database probed)."""
     from checkers_agents.alphabeta import AlphaBetaAgent
 
-    return AlphaBetaAgent(depth=args.eval_depth, eval="outcome-net", weights=str(weights), egdb=args.egdb,
+    return AlphaBetaAgent(depth=args.eval_depth, eval="outcome-net", weights=str(weights), egdb=args.egdb_pieces,
                           seed=args.seed)
 
 
@@ -299,7 +251,7 @@ def _evaluate(args: Args, weights: Path, generation: int) -> dict:
     fixed = anchors(args.anchors, args.anchor_ratings)
     results = scaffold.evaluate(agent, [spec for spec, _ in fixed], args.eval_games, seed=args.seed + generation)
     points = [(r, results[spec]["score"] * args.eval_games, args.eval_games) for spec, r in fixed]
-    return {"rating": rating(points), "line": scaffold.evaluation_line(results),
+    return {"rating": rating_against_anchors(points), "line": scaffold.evaluation_line(results),
             "scores": {spec: results[spec] for spec, _ in fixed}}
 
 
@@ -359,7 +311,7 @@ def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
         (run.path / WEIGHTS).read_bytes(),
         f"A {args.hidden}-unit value net over the 128 mover-frame inputs, trained on the results of "
         f"{_generations(summary['generations'])} of the one alpha-beta's own self-play games ({args.games} games "
-        f"each at depth {args.depth}, ended exactly by the {args.egdb}-piece endgame database), as that "
+        f"each at depth {args.depth}, ended exactly by the {args.egdb_pieces}-piece endgame database), as that "
         "alpha-beta's evaluator at 0.5 s per move with the database probed.",
         {
             "command": run.command,
@@ -372,12 +324,7 @@ def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``checkers train outcome-net [OPTIONS]``."""
-    args, given = parse_args(argv)
-    scaffold.stop_on_sigterm()
-    train(args, given)
-    return 0
+main = scaffold.trainer_main(Args, train, TRAINER, __doc__)
 
 
 if __name__ == "__main__":

@@ -3,7 +3,7 @@ Checkers-v0, one hop per action: first against random, then greedy, then a pool 
 snapshots of itself.
 
     checkers train ppo --total-timesteps 2000000
-    checkers train ppo --resume runs/ppo/seed1__20261122T101500      # continue a killed run
+    checkers train ppo --out runs/ppo/seed0__20261122T101500 --resume      # continue a killed run
 
 Opponent schedule, chosen per episode: ``random`` for the first ``--random-until`` of the
 steps, then ``greedy``, then a self-play pool of frozen snapshots of the policy itself
@@ -37,9 +37,9 @@ from pathlib import Path
 
 import numpy as np
 
-from checkers_env.agent import BaseAgent, make_agent
+from checkers_agents.opponent_pool import OpponentPool
+from checkers_env.agent import make_agent
 from checkers_env.errors import WeightsError
-from checkers_env.game import Game
 from checkers_training import scaffold
 from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, arg
 
@@ -119,33 +119,6 @@ class Args(scaffold.RunArgs):
 def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
     """``(options, names of the options given)`` of a ``checkers train ppo`` command line."""
     return scaffold.parse_args(Args, argv, TRAINER, __doc__)
-
-
-class OpponentPool(BaseAgent):
-    """The env's opponent: at every episode (``reset``) one of its agents, drawn by weight."""
-
-    kind = "pool"
-
-    def __init__(self, seed: int | None = None):
-        super().__init__(seed=seed)
-        self.choices: list[tuple[BaseAgent, float]] = [(make_agent("random"), 1.0)]
-        self.current = self.choices[0][0]
-
-    def set_choices(self, choices: list[tuple[BaseAgent, float]]) -> None:
-        self.choices = [(a, w) for a, w in choices if w > 0]
-
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        weights = np.array([w for _, w in self.choices], dtype=np.float64)
-        index = int(self.rng.choice(len(self.choices), p=weights / weights.sum()))
-        self.current = self.choices[index][0]
-        self.current.reset(seed=int(self.rng.integers(0, 2**31 - 1)))
-
-    def select_move(self, game: Game):
-        return self.current.select_move(game)
-
-    def __str__(self) -> str:
-        return "pool"
 
 
 def evaluate_policy(policy, opponents: list[str], games: int, seed: int) -> dict[str, dict]:
@@ -237,9 +210,9 @@ def train(args: Args, given: set[str] | None = None) -> Path:
 
     from checkers_agents.ppo import PPOAgent
 
-    if args.resume and (Path(args.resume) / OLD_MODEL).exists() and not (Path(args.resume) / CHECKPOINT).exists():
+    if args.resume and (Path(args.out) / OLD_MODEL).exists() and not (Path(args.out) / CHECKPOINT).exists():
         raise scaffold.TrainingError(
-            f"--resume {args.resume!r}: this run was saved as {OLD_MODEL} (SB3's format, which holds pickles "
+            f"--out {args.out!r} --resume: this run was saved as {OLD_MODEL} (SB3's format, which holds pickles "
             "and is never loaded); start a new run"
         )
     run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
@@ -395,12 +368,7 @@ def promote(run: scaffold.Run, args: Args, state: dict) -> Path:
     return folder
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``checkers train ppo [OPTIONS]``."""
-    args, given = parse_args(argv)
-    scaffold.stop_on_sigterm()
-    train(args, given)
-    return 0
+main = scaffold.trainer_main(Args, train, TRAINER, __doc__)
 
 
 if __name__ == "__main__":

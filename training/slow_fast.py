@@ -7,7 +7,7 @@ kind-2 data (subtrees at the end of decisive games). After each set slow_net tak
 weights.
 
     checkers train slow-fast --sets 40 --seed 1
-    checkers train slow-fast --resume runs/slow-fast/seed1__20261122T101500   # continue a stopped run
+    checkers train slow-fast --out runs/slow-fast/seed1__20261122T101500 --resume   # continue a stopped run
     tensorboard --logdir runs
 
 Learning happens in *sets of episodes* with two networks (``checkers_agents.slow_fast`` explains
@@ -419,12 +419,7 @@ def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
     )
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``checkers train slow-fast [OPTIONS]``."""
-    args, given = parse_args(argv)
-    scaffold.stop_on_sigterm()
-    train(args, given)
-    return 0
+main = scaffold.trainer_main(Args, train, TRAINER, __doc__)
 
 
 if __name__ == "__main__":

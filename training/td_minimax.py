@@ -5,7 +5,7 @@ learning); after each game it learns the result.
 
     checkers train td-minimax                               # the zoo recipe: 500,000 games
     checkers train td-minimax --games 20000 --curriculum    # the original design's curriculum
-    checkers train td-minimax --resume runs/td-minimax/seed1__20261122T033436
+    checkers train td-minimax --out runs/td-minimax/seed0__20261122T033436 --resume
 
 The same net plays both sides; each turn the side to move chooses its move by alpha-beta
 (depth 2) with the net at the leaves and takes one backpropagation step from the current
@@ -398,12 +398,7 @@ def promote(run: scaffold.Run, net: Net, state: TrainingState, args: Args) -> Pa
     return folder
 
 
-def main(argv: list[str] | None = None) -> int:
-    """``checkers train td-minimax [OPTIONS]``."""
-    args, given = parse_args(argv)
-    scaffold.stop_on_sigterm()
-    train(args, given)
-    return 0
+main = scaffold.trainer_main(Args, train, TRAINER, __doc__)
 
 
 if __name__ == "__main__":

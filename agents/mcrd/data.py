@@ -411,7 +411,7 @@ def generate(
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    from checkers_training.scaffold import git_commit
+    from checkers_env.provenance import git_commit
 
     card_path = folder / CARD
     if card_path.exists():

@@ -80,8 +80,8 @@ _FILE = "<a file>"  # stands for a regular file in the test's folder
 _PARSE_ERRORS = [
     (["league", "random", "greedy", "--seed", "-1"], "--seed: must be >= 0, got '-1'"),
     (["league", "random", "greedy", "--bootstrap", "99999999999"], "--bootstrap: must be 0 to 10000, got '99999999999'"),
-    (["league", "random", "greedy", "--adjudicate", "egdb", "--adjudicate-pieces", "9"],
-     "--adjudicate-pieces: must be 2 to 5, got '9'"),
+    (["league", "random", "greedy", "--adjudicate", "egdb", "--egdb-pieces", "9"],
+     "--egdb-pieces: must be 2 to 5, got '9'"),
     (["league", "random", "greedy", "--out", _FILE], "--out: '<a file>' is a file, not a folder"),
     (["league", "random", "greedy", "--out", ""], "--out: expected a folder, got an empty name"),
     (["league", "random", "greedy", "--adjudicate", "egdb", "--egdb-folder", _FILE],
@@ -94,9 +94,9 @@ _PARSE_ERRORS = [
     (["egdb", "probe", "B:W18:B14", "--pieces", "6"], "--pieces: must be 2 to 5, got '6'"),
     (["egdb", "build", "--pieces", "6"], "--pieces: must be 2 to 5, got '6'"),
     (["egdb", "measure", "random", "--pieces", "6"], "--pieces: must be 2 to 5, got '6'"),
-    (["egdb", "build", "--folder", _FILE], "--folder: '<a file>' is a file, not a folder"),
-    (["egdb", "probe", "B:W18:B14", "--folder", _FILE], "--folder: '<a file>' is a file, not a folder"),
-    (["egdb", "stats", "--folder", _FILE], "--folder: '<a file>' is a file, not a folder"),
+    (["egdb", "build", "--egdb-folder", _FILE], "--egdb-folder: '<a file>' is a file, not a folder"),
+    (["egdb", "probe", "B:W18:B14", "--egdb-folder", _FILE], "--egdb-folder: '<a file>' is a file, not a folder"),
+    (["egdb", "stats", "--egdb-folder", _FILE], "--egdb-folder: '<a file>' is a file, not a folder"),
     (["egdb", "measure", "random", "--out", _FILE], "--out: '<a file>' is a file, not a folder"),
     (["data", "games", "--games", "2", "--out", _FILE], "--out: '<a file>' is a file, not a folder"),
     (["data", "mcrd", "--positions", "2", "--playouts", "2", "--out", _FILE], "--out: '<a file>' is a file, not a folder"),
@@ -262,7 +262,7 @@ def test_installed_console_script():
 
 def test_egdb_probe_prints_value_and_distance(egdb_folder, egdb4, capsys):
     fens = ["B:WK14:BK1,K2", "W:WK14:BK1,K2", "B:W18:B14", "W:W5:BK1", "B:W10,11:BK30,K31", "B:W21,22,23:B1,2,3"]
-    assert main(["egdb", "probe", *fens, "--folder", str(egdb_folder)]) == 0
+    assert main(["egdb", "probe", *fens, "--egdb-folder", str(egdb_folder)]) == 0
     lines = capsys.readouterr().out.splitlines()
     assert [line.split()[0] for line in lines] == fens
     assert lines[2] == "B:W18:B14 win 1"  # the only white piece is taken at once
@@ -278,10 +278,10 @@ def test_egdb_probe_reads_stdin_and_defaults_to_the_largest_database(egdb_folder
     import io
 
     monkeypatch.setattr(sys, "stdin", io.StringIO("B:W18:B14\n\n  W:W5:BK1  \n"))
-    assert main(["egdb", "probe", "--folder", str(egdb_folder)]) == 0
+    assert main(["egdb", "probe", "--egdb-folder", str(egdb_folder)]) == 0
     assert capsys.readouterr().out.splitlines() == ["B:W18:B14 win 1", "W:W5:BK1 loss 0"]
     # --pieces 2: a 3-piece position is outside
-    assert main(["egdb", "probe", "B:W18,19:B14", "--pieces", "2", "--folder", str(egdb_folder)]) == 0
+    assert main(["egdb", "probe", "B:W18,19:B14", "--pieces", "2", "--egdb-folder", str(egdb_folder)]) == 0
     assert capsys.readouterr().out == "B:W18,19:B14 none -\n"
 
 
@@ -298,17 +298,17 @@ def test_egdb_probe_reads_stdin_and_defaults_to_the_largest_database(egdb_folder
     ],
 )
 def test_egdb_bad_input_is_one_line_and_status_2(argv, message, egdb_folder, capsys):
-    assert main([*argv, "--folder", str(egdb_folder)]) == 2
+    assert main([*argv, "--egdb-folder", str(egdb_folder)]) == 2
     captured = capsys.readouterr()
     assert captured.out == "" and captured.err.count("\n") == 1 and "Traceback" not in captured.err
     assert message in captured.err, captured.err
 
 
 def test_egdb_missing_database_names_the_slice_and_the_build_command(tmp_path, capsys):
-    assert main(["egdb", "probe", "B:W18:B14", "--folder", str(tmp_path)]) == 2
+    assert main(["egdb", "probe", "B:W18:B14", "--egdb-folder", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "0m1k-0m1k" in err and f"`checkers egdb build --pieces 4 --folder {tmp_path}`" in err
-    assert main(["egdb", "stats", "--pieces", "3", "--folder", str(tmp_path)]) == 2
+    assert main(["egdb", "stats", "--pieces", "3", "--egdb-folder", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "missing slice 0m1k-0m1k" in err
     assert f"`checkers egdb build --pieces 3 --folder {tmp_path}`" in err
@@ -329,22 +329,22 @@ def test_egdb_probe_names_a_damaged_slice_in_one_line(damage, egdb_folder, tmp_p
     else:
         path.unlink()
         path.mkdir()
-    assert main(["egdb", "probe", "B:W18:B14", "--folder", str(tmp_path)]) == 2
+    assert main(["egdb", "probe", "B:W18:B14", "--egdb-folder", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err and str(path) in err
     assert ("too long" in err and "truncated" not in err) if damage == "doubled" else "slice 1m0k-1m1k" in err
 
 
 def test_egdb_build_prints_a_summary_and_resumes(tmp_path, capsys):
-    assert main(["egdb", "build", "--pieces", "2", "--folder", str(tmp_path), "--no-progress"]) == 0
+    assert main(["egdb", "build", "--pieces", "2", "--egdb-folder", str(tmp_path), "--no-progress"]) == 0
     out = capsys.readouterr().out
     assert out.startswith("egdb up to 2 pieces: 4 slices solved, 0 found, 3,488 positions") and str(tmp_path) in out
-    assert main(["egdb", "build", "--pieces", "2", "--folder", str(tmp_path), "--no-progress"]) == 0
+    assert main(["egdb", "build", "--pieces", "2", "--egdb-folder", str(tmp_path), "--no-progress"]) == 0
     assert "0 slices solved, 4 found" in capsys.readouterr().out
 
 
 def test_egdb_stats_lists_every_slice_and_the_totals(egdb_folder, egdb4, capsys):
-    assert main(["egdb", "stats", "--folder", str(egdb_folder)]) == 0
+    assert main(["egdb", "stats", "--egdb-folder", str(egdb_folder)]) == 0
     out = capsys.readouterr().out
     rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
             for line in out.splitlines() if line.startswith("| ") and "---" not in line}
@@ -356,7 +356,7 @@ def test_egdb_stats_lists_every_slice_and_the_totals(egdb_folder, egdb4, capsys)
 
 
 def test_egdb_measure_prints_a_row_per_agent_and_writes_the_files(egdb_folder, tmp_path, capsys):
-    argv = ["egdb", "measure", "random", "greedy", "--positions", "30", "--games", "2", "--folder", str(egdb_folder),
+    argv = ["egdb", "measure", "random", "greedy", "--positions", "30", "--games", "2", "--egdb-folder", str(egdb_folder),
             "--no-progress", "--out", str(tmp_path)]
     assert main(argv) == 0
     out = capsys.readouterr().out
@@ -435,8 +435,8 @@ _SPECS = st.one_of(
                      "nonsense", "random:name=", "greedy:name=a", "zoo:", ":", "random:seed"]),
     st.text(max_size=10),
 )
-_LEAGUE_OPTIONS = ["--games-per-pair", "--openings", "--time-per-move", "--workers", "--backend", "--seed",
-                   "--max-plies", "--bootstrap", "--gauntlet", "--out", "--adjudicate", "--adjudicate-pieces",
+_LEAGUE_OPTIONS = ["--games-per-pair", "--openings", "--time-per-move", "--workers", "--ray", "--seed",
+                   "--max-plies", "--bootstrap", "--gauntlet", "--out", "--adjudicate", "--egdb-pieces",
                    "--egdb-folder"]
 
 
@@ -517,3 +517,87 @@ def test_demo_builds_the_database_its_zoo_agents_probe(tmp_path, monkeypatch):
     assert built == [(3, tmp_path / "egdb")]
     demo.ensure_database(0)
     assert len(built) == 1
+
+
+# -- one meaning per option; old spellings for one release ------------------------------------
+
+
+def _parsed(argv: list[str]):
+    from checkers_evaluation.cli import build_parser
+
+    return build_parser().parse_args(argv)
+
+
+@pytest.mark.parametrize(
+    ("old", "new", "dest", "value"),
+    [
+        (["league", "random", "greedy", "--backend", "ray"], ["league", "random", "greedy", "--ray"], "ray", True),
+        (["league", "random", "greedy", "--backend", "local"], ["league", "random", "greedy"], "ray", False),
+        (["league", "random", "greedy", "--adjudicate-pieces", "3"], ["league", "random", "greedy", "--egdb-pieces", "3"],
+         "egdb_pieces", 3),
+        (["serve", "--record", "games"], ["serve", "--out", "games"], "record", "games"),
+        (["egdb", "build", "--folder", "db"], ["egdb", "build", "--egdb-folder", "db"], "egdb_folder", "db"),
+        (["egdb", "stats", "--folder", "db"], ["egdb", "stats", "--egdb-folder", "db"], "egdb_folder", "db"),
+        (["egdb", "probe", "--folder", "db"], ["egdb", "probe", "--egdb-folder", "db"], "egdb_folder", "db"),
+        (["egdb", "measure", "random", "--folder", "db"], ["egdb", "measure", "random", "--egdb-folder", "db"],
+         "egdb_folder", "db"),
+    ],
+)
+def test_an_old_spelling_works_with_one_warning_naming_the_new_one(old, new, dest, value, capsys):
+    assert getattr(_parsed(new), dest) == value
+    assert capsys.readouterr().err == ""
+    assert getattr(_parsed(old), dest) == value
+    err = capsys.readouterr().err
+    old_flag = next(word for word in old if word.startswith("--"))
+    assert err.count("\n") == 1 and err.startswith(f"checkers: warning: {old_flag}") and "deprecated" in err
+    assert ("use --ray" in err) if old[-1] == "ray" else ("use " in err)
+    if old[-1] != "local":
+        assert f"use {next(word for word in new if word.startswith('--'))}" in err
+
+
+def test_old_spellings_are_not_listed_in_help(capsys):
+    for argv, hidden in ((["league", "--help"], ("--backend", "--adjudicate-pieces")), (["serve", "--help"], ("--record",)),
+                         (["egdb", "build", "--help"], ("--folder ",))):
+        assert main(argv) == 0
+        text = capsys.readouterr().out
+        assert not any(word in text for word in hidden), argv
+
+
+def test_league_ray_takes_an_address_and_leaves_the_environment_as_it_was(monkeypatch, tmp_path):
+    from checkers_evaluation import league
+
+    seen = {}
+
+    def run(self):
+        seen["backend"], seen["address"] = self.backend, os.environ.get("RAY_ADDRESS")
+
+    monkeypatch.setattr(league.League, "run", run)
+    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    assert main(["league", "random", "greedy", "--out", str(tmp_path / "a"), "--ray", "10.0.0.1:6379"]) == 0
+    assert seen == {"backend": "ray", "address": "10.0.0.1:6379"} and "RAY_ADDRESS" not in os.environ
+    assert main(["league", "random", "greedy", "--out", str(tmp_path / "b"), "--ray"]) == 0
+    assert seen == {"backend": "ray", "address": None}
+    assert main(["league", "random", "greedy", "--out", str(tmp_path / "c")]) == 0
+    assert seen["backend"] == "local"
+
+
+def test_every_seed_defaults_to_0():
+    import importlib
+
+    from checkers_evaluation.cli import TRAINERS
+
+    assert _parsed(["league", "random", "greedy"]).seed == 0
+    assert _parsed(["egdb", "measure", "random"]).seed == 0
+    assert _parsed(["data", "games", "--games", "1", "--out", "d"]).seed == 0
+    for module in TRAINERS.values():
+        assert importlib.import_module(module).Args().seed == 0, module
+
+
+def test_checkers_help_loads_no_engine():
+    """``checkers --help`` and every subcommand's parser come from modules that import only
+    the standard library and the shared option layer: no numba, numpy or checkers_env."""
+    code = ("import sys; from checkers_evaluation.cli import build_parser; build_parser(); "
+            "print(sorted(m for m in ('numba', 'numpy', 'torch', 'checkers_env') if m in sys.modules))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "[]"

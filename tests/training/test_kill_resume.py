@@ -57,9 +57,9 @@ def _kill_and_resume(trainer: str, tmp_path: Path, options: list[str], kills: tu
     ``kills[1]``; resume it to the end. Returns the run folder."""
     runs = tmp_path / "runs"
     run = runs / trainer / "r"
-    first = [*options, "--runs", str(runs), "--run-name", "r", "--no-progress", "--no-tensorboard", "--eval-games", "0"]
+    first = [*options, "--out", str(run), "--no-progress", "--no-tensorboard", "--eval-games", "0"]
     assert _train(trainer, first, run, kills[0]) == -signal.SIGKILL, "the run ended before its kill"
-    resume = ["--resume", str(run), "--no-progress", "--no-tensorboard"]
+    resume = ["--out", str(run), "--resume", "--no-progress", "--no-tensorboard"]
     assert _train(trainer, resume, run, kills[1]) == -signal.SIGKILL, "the resume ended before its kill"
     _train(trainer, resume, run, None)
     return run
@@ -181,7 +181,7 @@ def test_slow_fast_killed_between_its_weights_and_its_checkpoint(tmp_path):
 
 def test_outcome_net_killed_between_its_generation_files_and_its_checkpoint(tmp_path):
     options = ["--generations", "2", "--games", "4", "--shard-size", "2", "--depth", "1", "--random-plies", "2",
-               "--egdb", "0", "--hidden", "8", "--batch-size", "32", "--workers", "1", "--epochs", "1"]
+               "--egdb-pieces", "0", "--hidden", "8", "--batch-size", "32", "--workers", "1", "--epochs", "1"]
     run = _kill_and_resume("outcome-net", tmp_path, options, (6, 4))
     saved = _checkpoint(run / "checkpoint.pt")
     state = json.loads(saved["state"])

@@ -14,7 +14,8 @@ pytest.importorskip("sb3_contrib")
 
 from checkers_agents.ppo import PPOAgent  # noqa: E402
 from checkers_env import WeightsError  # noqa: E402
-from checkers_training.ppo import OpponentPool, main  # noqa: E402
+from checkers_agents.opponent_pool import OpponentPool  # noqa: E402
+from checkers_training.ppo import main  # noqa: E402
 from checkers_training.scaffold import TrainingError  # noqa: E402
 
 SMOKE = [
@@ -26,7 +27,7 @@ SMOKE = [
 
 
 def test_smoke_training_saves_resumes_and_plays_legal_games(tmp_path):
-    assert main([*SMOKE, "--runs", str(tmp_path), "--run-name", "s3", "--seed", "3"]) == 0
+    assert main([*SMOKE, "--out", str(tmp_path / "ppo" / "s3"), "--seed", "3"]) == 0
     run = tmp_path / "ppo" / "s3"
     for name in ("checkpoint.pt", "policy.safetensors", "run.json", "state.json"):
         assert (run / name).is_file(), name
@@ -37,13 +38,13 @@ def test_smoke_training_saves_resumes_and_plays_legal_games(tmp_path):
 
     # Resume with only --resume (the run was killed, say): it continues the run as started,
     # 1,024 steps with its own options, not the parser's default of 2,000,000.
-    assert main(["--resume", str(run), "--no-progress"]) == 0
+    assert main(["--out", str(run), "--resume", "--no-progress"]) == 0
     assert json.loads((run / "run.json").read_text())["args"]["total_timesteps"] == 1024
     assert json.loads((run / "state.json").read_text())["timesteps"] == state["timesteps"]
     # A flag that changes the run is refused, naming it; the budget may be raised.
     with pytest.raises(TrainingError, match="^--net-arch 64x64 would change the run"):
-        main(["--resume", str(run), "--net-arch", "64x64"])
-    assert main(["--resume", str(run), "--total-timesteps", "1536", "--no-progress"]) == 0
+        main(["--out", str(run), "--resume", "--net-arch", "64x64"])
+    assert main(["--out", str(run), "--resume", "--total-timesteps", "1536", "--no-progress"]) == 0
     assert json.loads((run / "state.json").read_text())["timesteps"] >= 1536
 
     agent = make_agent(f"ppo:weights={run / 'policy.safetensors'},net_arch=32x32")
@@ -57,12 +58,12 @@ def test_smoke_training_saves_resumes_and_plays_legal_games(tmp_path):
 
     # A second run with the same name never takes the first one's snapshots into its pool.
     with pytest.raises(TrainingError, match="holds another run"):
-        main([*SMOKE, "--runs", str(tmp_path), "--run-name", "s3", "--seed", "4"])
+        main([*SMOKE, "--out", str(tmp_path / "ppo" / "s3"), "--seed", "4"])
 
     # A damaged checkpoint is a WeightsError naming the file.
     (run / "checkpoint.pt").write_bytes(b"PK\x03\x04 not a zip")
     with pytest.raises(WeightsError, match="checkpoint.pt"):
-        main(["--resume", str(run), "--total-timesteps", "2048"])
+        main(["--out", str(run), "--resume", "--total-timesteps", "2048"])
 
 
 def test_pool_draws_its_opponent_per_episode_by_weight():
@@ -102,15 +103,14 @@ def test_resume_never_unpickles_a_checkpoint(tmp_path):
 
     import torch
 
-    assert main([*SMOKE, "--total-timesteps", "256", "--final-eval-games", "0", "--runs", str(tmp_path),
-                 "--run-name", "r", "--no-tensorboard"]) == 0
+    assert main([*SMOKE, "--total-timesteps", "256", "--final-eval-games", "0", "--out", str(tmp_path / "ppo" / "r"), "--no-tensorboard"]) == 0
     run = tmp_path / "ppo" / "r"
     assert not (run / "model.zip").exists()  # no pickle is written either
     proof = tmp_path / "code-ran"
     # checkpoint.pt is read with weights_only: an object in it is refused, not built.
     torch.save({"policy": _Payload(proof)}, run / "checkpoint.pt")
     with pytest.raises(WeightsError, match="checkpoint.pt"):
-        main(["--resume", str(run), "--total-timesteps", "512", "--no-progress"])
+        main(["--out", str(run), "--resume", "--total-timesteps", "512", "--no-progress"])
     assert not proof.exists()
     # A run in SB3's zip format (pickles inside) is refused without opening the zip.
     (run / "checkpoint.pt").unlink()
@@ -118,5 +118,5 @@ def test_resume_never_unpickles_a_checkpoint(tmp_path):
     with zipfile.ZipFile(run / "model.zip", "w") as archive:
         archive.writestr("data", json.dumps(data))
     with pytest.raises(TrainingError, match="model.zip .* never loaded"):
-        main(["--resume", str(run), "--total-timesteps", "512", "--no-progress"])
+        main(["--out", str(run), "--resume", "--total-timesteps", "512", "--no-progress"])
     assert not proof.exists()

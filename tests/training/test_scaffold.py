@@ -50,7 +50,8 @@ def test_help_lines_are_the_field_docstrings_with_types_users_read(capsys):
     assert re.search(r"--learning-rate X\s+learning rate \(default: 0.01\)", text)
     assert re.search(r"--shaping \{none,material\}\s+reward shaping", text)
     assert re.search(r"--noisy\s+add noise", text) and "--no-noisy" not in text
-    assert "--chatty, --no-chatty" in text and "--resume RUN_DIR" in text and "--promote NAME" in text
+    assert "--chatty, --no-chatty" in text and "--out DIR" in text and "--promote NAME" in text
+    assert "--runs" not in text and "--run-name" not in text  # old spellings work, unlisted
     for python_word in ("int", "float", "str", "None", "bool"):
         assert not re.search(rf"\b{python_word}\b", text), python_word
     assert "toy options:" in text and "run options (the same in every trainer):" in text
@@ -61,13 +62,15 @@ def test_help_lines_are_the_field_docstrings_with_types_users_read(capsys):
     [
         (["--games", "many"], "--games: expected a whole number, got 'many'"),
         (["--learning-rate", "fast"], "--learning-rate: expected a number, got 'fast'"),
-        (["--games", "-1"], "--games: must be at least 0, got -1"),
+        (["--games", "-1"], "--games: must be >= 0, got '-1'"),
         (["--shaping", "odd"], "--shaping: invalid choice: 'odd'"),
         (["--eval-games", "3"], "--eval-games: must be even"),
         (["--promote", "/nonexistent/x"], "--promote: '/nonexistent/x' is not a zoo name"),
         (["--promote", ".."], "--promote: '..' is not a zoo name"),
         (["--run-name", "a/b"], "--run-name: must be a plain folder name"),
-        (["--resume", "x", "--overwrite"], "--overwrite: cannot go with --resume"),
+        (["--out", "x", "--resume", "--overwrite"], "--overwrite: cannot go with --resume"),
+        (["--resume"], "--resume: needs --out RUN_DIR"),
+        (["--out", "x", "--runs", "y"], "--out: give the run folder with --out alone"),
         (["--gamez", "3"], "unknown option --gamez 3"),
     ],
 )
@@ -77,26 +80,61 @@ def test_a_bad_value_is_one_line_naming_the_flag(argv, message):
     assert str(error.value).startswith(message) and "\n" not in str(error.value)
 
 
+def test_the_seed_defaults_to_0_as_in_every_checkers_command():
+    assert parse([])[0].seed == 0 == ToyArgs().seed
+
+
+@pytest.mark.parametrize(
+    ("argv", "out", "warnings"),
+    [
+        (["--runs", "R", "--run-name", "n"], "R/toy/n", ["--runs", "--run-name"]),
+        (["--run-name", "n"], "runs/toy/n", ["--run-name"]),
+        (["--resume", "R/toy/n"], "R/toy/n", ["--resume R/toy/n"]),
+    ],
+)
+def test_old_spellings_of_the_run_folder_work_with_one_warning_line_each(argv, out, warnings, capsys):
+    args, given = parse(argv)
+    assert args.out == out and "out" in given
+    assert args.resume == (argv[0] == "--resume")
+    err = capsys.readouterr().err.splitlines()
+    assert len(err) == len(warnings)
+    for line, old in zip(err, warnings):
+        assert line.startswith(f"checkers: warning: {old} is deprecated") and "use --out" in line
+
+
+def test_runs_without_run_name_gets_the_default_name(capsys):
+    args, _ = parse(["--runs", "R", "--seed", "3"])
+    assert re.fullmatch(r"R/toy/seed3__\d{8}T\d{6}", args.out)
+
+
+def test_a_resume_under_the_old_spelling_continues_the_same_run(tmp_path, capsys):
+    run, _ = scaffold.open_run("toy", *parse(["--runs", str(tmp_path), "--run-name", "r", "--games", "9"]))
+    assert run.path == tmp_path / "toy" / "r"
+    resumed, args = scaffold.open_run("toy", *parse(["--resume", str(run.path)]))
+    assert resumed.resumed and args.games == 9 and args.out == str(run.path)
+
+
 def test_the_recorded_command_parses_back_to_the_same_options():
     args, _ = parse(["--games", "7", "--noisy", "--no-chatty", "--eval-opponents", "greedy;alphabeta:depth=2,eval=material",
-                     "--learning-rate", "0.005", "--run-name", "x"])
+                     "--learning-rate", "0.005", "--out", "runs/toy/x"])
     command = scaffold.command_line("toy", args)
     words = shlex.split(command)
     assert words[:3] == ["checkers", "train", "toy"]
     assert parse(words[3:])[0] == args
 
 
-def test_runs_are_named_alike_and_never_overwritten(tmp_path):
-    run, args = scaffold.open_run("toy", ToyArgs(runs=str(tmp_path), seed=7))
-    assert run.path.parent == tmp_path / "toy" and re.fullmatch(r"seed7__\d{8}T\d{6}", run.name)
-    assert args.run_name == run.name
+def test_runs_are_named_alike_and_never_overwritten(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    run, args = scaffold.open_run("toy", ToyArgs(seed=7))
+    assert run.path.parent == Path("runs") / "toy" and re.fullmatch(r"seed7__\d{8}T\d{6}", run.name)
+    assert args.out == str(run.path)
     record = json.loads((run.path / "run.json").read_text())
     assert record["trainer"] == "toy" and record["args"]["seed"] == 7
-    assert f"--run-name {run.name}" in record["sessions"][0]["command"]
+    assert f"--out {run.path}" in record["sessions"][0]["command"]
 
     (run.path / "checkpoint.bin").write_bytes(b"first run")
-    again = ToyArgs(runs=str(tmp_path), run_name=run.name, seed=8)
-    with pytest.raises(TrainingError, match=f"holds another run: give --resume {re.escape(str(run.path))}"):
+    again = ToyArgs(out=str(run.path), seed=8)
+    with pytest.raises(TrainingError, match=f"holds another run: give --out {re.escape(str(run.path))} --resume"):
         scaffold.open_run("toy", again)
     assert (run.path / "checkpoint.bin").read_bytes() == b"first run"
     replaced, _ = scaffold.open_run("toy", dataclasses.replace(again, overwrite=True))
@@ -105,44 +143,44 @@ def test_runs_are_named_alike_and_never_overwritten(tmp_path):
 
 
 def test_a_resume_continues_the_run_as_started(tmp_path):
-    run, _ = scaffold.open_run("toy", ToyArgs(runs=str(tmp_path), run_name="r", games=8192, hidden=64, noisy=True))
+    run, _ = scaffold.open_run("toy", ToyArgs(out=str(tmp_path / "r"), games=8192, hidden=64, noisy=True))
     # Only --resume: every saved option wins over the defaults (the ppo bug: 8,192 became 2,000,000).
-    resumed, args = scaffold.open_run("toy", *parse(["--resume", str(run.path)]))
-    assert (args.games, args.hidden, args.noisy, args.resume) == (8192, 64, True, str(run.path))
+    resumed, args = scaffold.open_run("toy", *parse(["--out", str(run.path), "--resume"]))
+    assert (args.games, args.hidden, args.noisy, args.resume, args.out) == (8192, 64, True, True, str(run.path))
     assert resumed.resumed and resumed.name == "r"
     # Options that change the run are refused, naming the flag; equal values are fine.
     with pytest.raises(TrainingError, match=r"^--hidden 32 would change the run, which was started with --hidden 64"):
-        scaffold.open_run("toy", *parse(["--resume", str(run.path), "--hidden", "32"]))
+        scaffold.open_run("toy", *parse(["--out", str(run.path), "--resume", "--hidden", "32"]))
     with pytest.raises(TrainingError, match=r"^--noisy False would change the run"):
-        scaffold.open_run("toy", ToyArgs(resume=str(run.path)), {"resume", "noisy"})
-    scaffold.open_run("toy", *parse(["--resume", str(run.path), "--hidden", "64"]))
+        scaffold.open_run("toy", ToyArgs(out=str(run.path), resume=True), {"out", "resume", "noisy"})
+    scaffold.open_run("toy", *parse(["--out", str(run.path), "--resume", "--hidden", "64"]))
     # Session options may change; the budget may be raised, not lowered.
-    _, args = scaffold.open_run("toy", *parse(["--resume", str(run.path), "--no-chatty", "--games", "10000"]))
+    _, args = scaffold.open_run("toy", *parse(["--out", str(run.path), "--resume", "--no-chatty", "--games", "10000"]))
     assert (args.chatty, args.games) == (False, 10000)
     with pytest.raises(TrainingError, match="^--games 5: a resume can raise"):
-        scaffold.open_run("toy", *parse(["--resume", str(run.path), "--games", "5"]))
+        scaffold.open_run("toy", *parse(["--out", str(run.path), "--resume", "--games", "5"]))
     # Each session's command is recorded and runs as written.
     record = json.loads((run.path / "run.json").read_text())
     assert record["args"]["games"] == 10000
-    assert record["sessions"][-1]["command"] == f"checkers train toy --resume {run.path} --games 10000 --no-chatty"
+    assert record["sessions"][-1]["command"] == f"checkers train toy --out {run.path} --resume --games 10000 --no-chatty"
     assert resumed.command.count(" && ") >= 1
 
 
 def test_a_resume_promotes_only_when_asked_again(tmp_path):
-    run, args = scaffold.open_run("toy", *parse(["--runs", str(tmp_path), "--run-name", "p", "--promote", "toy"]))
+    run, args = scaffold.open_run("toy", *parse(["--out", str(tmp_path / "p"), "--promote", "toy"]))
     assert args.promote == "toy"
-    _, args = scaffold.open_run("toy", *parse(["--resume", str(run.path)]))
+    _, args = scaffold.open_run("toy", *parse(["--out", str(run.path), "--resume"]))
     assert args.promote == ""
-    _, args = scaffold.open_run("toy", *parse(["--resume", str(run.path), "--promote", "toy2"]))
+    _, args = scaffold.open_run("toy", *parse(["--out", str(run.path), "--resume", "--promote", "toy2"]))
     assert args.promote == "toy2"
 
 
 def test_resume_needs_a_run_of_the_same_trainer(tmp_path):
     with pytest.raises(TrainingError, match="no run there"):
-        scaffold.open_run("toy", ToyArgs(resume=str(tmp_path / "nothing")))
-    run, _ = scaffold.open_run("other", ToyArgs(runs=str(tmp_path), run_name="r"))
+        scaffold.open_run("toy", ToyArgs(out=str(tmp_path / "nothing"), resume=True))
+    run, _ = scaffold.open_run("other", ToyArgs(out=str(tmp_path / "r")))
     with pytest.raises(TrainingError, match="that is a other run, not a toy run"):
-        scaffold.open_run("toy", ToyArgs(resume=str(run.path)))
+        scaffold.open_run("toy", ToyArgs(out=str(run.path), resume=True))
 
 
 def test_promote_writes_only_into_the_zoo_a_fresh_card_with_normal_modes(tmp_path, monkeypatch):
@@ -174,7 +212,7 @@ def test_the_atomic_writer_leaves_normal_modes_and_no_temporary_file(tmp_path):
 
 def test_one_atomic_writer_and_one_git_helper():
     """Files are renamed into place in one function (checkers_env.files), and only the
-    scaffold asks git for the commit."""
+    one module (checkers_env.provenance) asks git for the commit."""
     root = scaffold.REPO_ROOT
     renames, commits = [], []
     for package in ("checkers_env", "agents", "training", "evaluation"):
@@ -185,7 +223,7 @@ def test_one_atomic_writer_and_one_git_helper():
             if "rev-parse" in text:
                 commits.append(path.relative_to(root).as_posix())
     assert renames == ["checkers_env/files.py"]
-    assert commits == ["training/scaffold.py"]
+    assert commits == ["checkers_env/provenance.py"]
 
 
 def test_evaluation_plays_ballot_openings_with_both_colours(monkeypatch):
@@ -249,7 +287,7 @@ def test_checkers_train_bad_option_is_one_line(capsys):
     assert err == "checkers: error: --games: expected a whole number, got 'lots'\n"
 
 
-def test_zoo_cards_record_commands_that_run_as_written():
+def test_zoo_cards_record_commands_that_run_as_written(capsys):
     """Every zoo card's training command is ``checkers train NAME ...`` (sessions joined by
     ``&&``) that parses, and reads no file outside the repository."""
     import importlib
@@ -270,6 +308,19 @@ def test_zoo_cards_record_commands_that_run_as_written():
             args, _ = importlib.import_module(TRAINERS[trainer]).parse_args(words[3:])
             for spec in scaffold.opponent_specs(args.eval_opponents):
                 assert "weights=" not in spec, f"{path}: evaluation opponent {spec} needs a file"
-            assert not args.resume or args.resume.startswith(f"runs/{trainer}/"), session
+            assert not args.out or args.out.startswith(f"runs/{trainer}/"), session
         checked += 1
     assert checked >= 3
+    assert "deprecated" not in capsys.readouterr().err  # the cards speak the current spellings
+
+
+def test_resume_is_a_switch_in_help_and_its_old_folder_form_still_parses(capsys):
+    with pytest.raises(SystemExit):
+        parse(["--help"])
+    assert "--resume [" not in capsys.readouterr().out
+    args, _ = parse(["--resume=R/toy/n", "--games", "5"])
+    assert (args.out, args.resume, args.games) == ("R/toy/n", True, 5)
+    assert "--resume R/toy/n is deprecated" in capsys.readouterr().err
+    args, _ = parse(["--out", "x", "--resume", "--games", "5"])  # the switch takes no folder
+    assert (args.out, args.resume, args.games) == ("x", True, 5)
+    assert capsys.readouterr().err == ""

@@ -25,7 +25,7 @@ TINY = [
 
 
 def tiny_args(tmp_path, *extra: str) -> Args:
-    return parse_args([*TINY, "--runs", str(tmp_path), "--run-name", "run", *extra])[0]
+    return parse_args([*TINY, "--out", str(tmp_path / "slow-fast" / "run"), *extra])[0]
 
 
 def params(net) -> list[torch.Tensor]:
@@ -41,7 +41,7 @@ def test_every_argument_has_a_docstring():
     import dataclasses
 
     assert {f.name for f in dataclasses.fields(Args)} == set(docs)
-    with pytest.raises(TrainingError, match="^--explore-fraction: must be from"):
+    with pytest.raises(TrainingError, match="^--explore-fraction: must be 1e-09 to 1.0, got '0'"):
         parse_args(["--explore-fraction", "0"])
     with pytest.raises(TrainingError, match="^--hidden: must be layer sizes"):
         parse_args(["--hidden", "wide"])
@@ -65,7 +65,7 @@ def test_slow_net_is_fixed_within_a_set_and_takes_fast_net_after_it(tmp_path):
 def test_tiny_run_checkpoints_resumes_and_promotes(tmp_path, monkeypatch):
     run = tmp_path / "slow-fast" / "run"
     # Stop after the first episode (a time budget already spent): mid-set checkpoint.
-    main([*TINY, "--runs", str(tmp_path), "--run-name", "run", "--sets", "2", "--time-budget-s", "1e-9"])
+    main([*TINY, "--out", str(tmp_path / "slow-fast" / "run"), "--sets", "2", "--time-budget-s", "1e-9"])
     state = torch.load(run / CHECKPOINT, weights_only=True)
     assert state["counters"]["set"] == 0 and state["counters"]["episode"] == 1
     start = SlowFastLearner(tiny_args(tmp_path))  # same seed: the initial networks
@@ -81,9 +81,9 @@ def test_tiny_run_checkpoints_resumes_and_promotes(tmp_path, monkeypatch):
     zoo = tmp_path / "zoo"
     monkeypatch.setenv("CHECKERS_ZOO", str(zoo))
     with pytest.raises(TrainingError, match="^--learning-rate 0.1 would change the run"):
-        main(["--resume", str(run), "--learning-rate", "0.1"])
+        main(["--out", str(run), "--resume", "--learning-rate", "0.1"])
     # The time budget does not change the run: it may be lifted on resume.
-    main(["--resume", str(run), "--time-budget-s", "0", "--promote", "tiny-sf"])
+    main(["--out", str(run), "--resume", "--time-budget-s", "0", "--promote", "tiny-sf"])
     state = torch.load(run / CHECKPOINT, weights_only=True)
     assert state["counters"]["set"] == 2 and state["counters"]["episode"] == 0
     assert all(torch.equal(state["slow_net"][k], state["fast_net"][k]) for k in state["slow_net"])
@@ -104,14 +104,14 @@ def test_tiny_run_checkpoints_resumes_and_promotes(tmp_path, monkeypatch):
     assert agent.select_move(Game()) in Game().legal_moves()
 
     # Resuming a finished run does nothing more.
-    main(["--resume", str(run)])
+    main(["--out", str(run), "--resume"])
     assert torch.load(run / CHECKPOINT, weights_only=True)["counters"]["set"] == 2
 
     # A damaged checkpoint is a WeightsError naming it.
     data = (run / CHECKPOINT).read_bytes()
     (run / CHECKPOINT).write_bytes(data[: len(data) // 2])
     with pytest.raises(WeightsError, match="checkpoint.pt"):
-        main(["--resume", str(run)])
+        main(["--out", str(run), "--resume"])
 
 
 def test_cli_dispatches_to_the_trainer(capsys):

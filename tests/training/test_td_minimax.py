@@ -17,7 +17,7 @@ from checkers_training.scaffold import TrainingError
 
 def tiny(tmp_path, **overrides) -> trainer.Args:
     options = dict(
-        games=300, runs=str(tmp_path), run_name="tiny", checkpoint_every=100, log_every=50, eval_every=150,
+        games=300, out=str(tmp_path / "td-minimax" / "tiny"), checkpoint_every=100, log_every=50, eval_every=150,
         eval_games=2, eval_opponents="greedy;random", random_plies=4, progress=False, tensorboard=False,
     )
     options.update(overrides)
@@ -61,27 +61,27 @@ def test_tiny_run_checkpoints_and_resumes(tmp_path):
     assert agent.select_move(Game()) in Game().legal_moves()
 
     # Resume with only --resume: the saved options win (no default replaces them).
-    again = trainer.train(trainer.Args(resume=str(run)), {"resume"})
+    again = trainer.train(trainer.Args(out=str(run), resume=True), {"out", "resume"})
     assert again.games == 300 and again.args["random_plies"] == 4 and again.args["eval_games"] == 2
     # Raising the budget continues the run from 300 to the new total.
-    resumed = trainer.train(trainer.Args(resume=str(run), games=400), {"resume", "games"})
+    resumed = trainer.train(trainer.Args(out=str(run), resume=True, games=400), {"out", "resume", "games"})
     assert resumed.run_name == "tiny" and resumed.games == 400
     assert (run / "snapshots" / "games_00000400.safetensors").exists()
     sessions = json.loads((run / "run.json").read_text())["sessions"]
-    assert [s["command"].split()[3:5] for s in sessions[1:]] == [["--resume", str(run)], ["--resume", str(run)]]
+    assert [s["command"].split()[3:5] for s in sessions[1:]] == [["--out", str(run)], ["--out", str(run)]]
 
 
 def test_resume_refuses_an_option_that_changes_the_run(tmp_path):
     trainer.train(tiny(tmp_path, games=20, eval_every=0, eval_games=0))
     run = tmp_path / "td-minimax" / "tiny"
     with pytest.raises(TrainingError, match=r"^--hidden 64 would change the run, which was started with --hidden 40"):
-        trainer.main(["--resume", str(run), "--hidden", "64"])
+        trainer.main(["--out", str(run), "--resume", "--hidden", "64"])
     with pytest.raises(TrainingError, match="^--games 10: a resume can raise"):
-        trainer.main(["--resume", str(run), "--games", "10"])
+        trainer.main(["--out", str(run), "--resume", "--games", "10"])
     with pytest.raises(TrainingError, match="^--overwrite: cannot go with --resume"):
-        trainer.main(["--resume", str(run), "--overwrite"])
+        trainer.main(["--out", str(run), "--resume", "--overwrite"])
     # Options that do not change the run may differ.
-    trainer.main(["--resume", str(run), "--no-progress", "--torch-threads", "2", "--no-tensorboard"])
+    trainer.main(["--out", str(run), "--resume", "--no-progress", "--torch-threads", "2", "--no-tensorboard"])
 
 
 def test_a_second_run_never_writes_into_the_first(tmp_path):
@@ -99,7 +99,7 @@ def test_a_second_run_never_writes_into_the_first(tmp_path):
 def test_resumed_run_equals_uninterrupted_run(tmp_path):
     straight = trainer.train(tiny(tmp_path / "a", games=200, eval_every=0, eval_games=0))
     trainer.train(tiny(tmp_path / "b", games=100, eval_every=0, eval_games=0))
-    resumed = trainer.train(trainer.Args(resume=str(tmp_path / "b" / "td-minimax" / "tiny"), games=200))
+    resumed = trainer.train(trainer.Args(out=str(tmp_path / "b" / "td-minimax" / "tiny"), resume=True, games=200))
     a = Net.load(tmp_path / "a" / "td-minimax" / "tiny" / "checkpoint.safetensors")
     b = Net.load(tmp_path / "b" / "td-minimax" / "tiny" / "checkpoint.safetensors")
     for x, y in zip(a.arrays, b.arrays):
@@ -126,7 +126,7 @@ def test_a_failed_write_leaves_the_previous_checkpoint(tmp_path, monkeypatch):
 
 def test_resume_from_nothing_is_a_clear_error(tmp_path):
     with pytest.raises(TrainingError, match="no run there"):
-        trainer.train(trainer.Args(resume=str(tmp_path / "missing"), progress=False))
+        trainer.train(trainer.Args(out=str(tmp_path / "missing"), resume=True, progress=False))
 
 
 def test_damaged_checkpoints_raise_weights_error(tmp_path):
@@ -136,7 +136,7 @@ def test_damaged_checkpoints_raise_weights_error(tmp_path):
     data = path.read_bytes()
     path.write_bytes(data[: len(data) // 2])
     with pytest.raises(WeightsError, match="checkpoint.safetensors"):
-        trainer.train(trainer.Args(resume=str(run)))
+        trainer.train(trainer.Args(out=str(run), resume=True))
     Net.initial(1).save(path)  # weights without a training state: not a checkpoint
     with pytest.raises(WeightsError, match="no training state"):
         trainer.load_checkpoint(run)
@@ -155,7 +155,7 @@ def test_promote_writes_a_valid_zoo_card(tmp_path, monkeypatch):
     card = json.loads((folder / "card.json").read_text())
     assert validate_card(card, folder) == []
     assert card["kind"] == "td-minimax" and card["training"]["args"]["games"] == state.games == 50
-    assert card["training"]["command"].startswith("checkers train td-minimax --runs ")
+    assert card["training"]["command"].startswith("checkers train td-minimax --out ")
     assert "league" not in card
     agent = make_agent("zoo:td-minimax")
     assert agent.select_move(Game()) in Game().legal_moves()

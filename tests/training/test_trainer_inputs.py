@@ -8,32 +8,32 @@ import pytest
 from checkers_evaluation.cli import main
 
 CASES = [
-    (["ppo", "--total-timesteps", "0"], "--total-timesteps: must be at least 1, got 0"),
-    (["ppo", "--n-envs", "0"], "--n-envs: must be from 1 to 256, got 0"),
+    (["ppo", "--total-timesteps", "0"], "--total-timesteps: must be >= 1, got '0'"),
+    (["ppo", "--n-envs", "0"], "--n-envs: must be 1 to 256, got '0'"),
     (["ppo", "--reward", "foo"], "--reward: invalid choice: 'foo' (choose from 'win_loss', 'material')"),
     (["slow-fast", "--hidden", "abc"], "--hidden: must be layer sizes separated by commas, like 256,128, got 'abc'"),
-    (["slow-fast", "--learning-rate", "-1"], "--learning-rate: must be at least 0.0, got -1.0"),
+    (["slow-fast", "--learning-rate", "-1"], "--learning-rate: must be >= 0.0, got '-1'"),
     # nan passed every bound check and trained on nan; inf is no learning rate either.
-    (["slow-fast", "--learning-rate", "nan"], "--learning-rate: must be a finite number, got nan"),
-    (["ppo", "--learning-rate", "inf"], "--learning-rate: must be a finite number, got inf"),
-    (["td-minimax", "--lr-game", "nan"], "--lr-game: must be a finite number, got nan"),
+    (["slow-fast", "--learning-rate", "nan"], "--learning-rate: must be a finite number, got 'nan'"),
+    (["ppo", "--learning-rate", "inf"], "--learning-rate: must be a finite number, got 'inf'"),
+    (["td-minimax", "--lr-game", "nan"], "--lr-game: must be a finite number, got 'nan'"),
     # Seeds: a negative one, one in exponent notation, one past what the generators take.
-    (["td-minimax", "--seed", "-1"], "--seed: must be from 0 to 4294967295, got -1"),
+    (["td-minimax", "--seed", "-1"], "--seed: must be 0 to 4294967295, got '-1'"),
     (["bc", "--seed", "1e23"], "--seed: expected a whole number, got '1e23'"),
-    (["bc", "--seed", "99999999999999999999999"], "--seed: must be from 0 to 4294967295, got 99999999999999999999999"),
+    (["bc", "--seed", "99999999999999999999999"], "--seed: must be 0 to 4294967295, got '99999999999999999999999'"),
     # Sizes that would ask for terabytes before the first step.
-    (["bc", "--hidden", "100000000"], "--hidden: must be from 1 to 4096, got 100000000"),
-    (["td-minimax", "--hidden", "100000000"], "--hidden: must be from 1 to 4096, got 100000000"),
-    (["mcrd-net", "--channels", "100000"], "--channels: must be from 1 to 512, got 100000"),
-    (["outcome-net", "--middle", "100000000"], "--middle: must be from 0 to 4096, got 100000000"),
-    (["bc", "--batch-size", "100000000"], "--batch-size: must be from 1 to 65536, got 100000000"),
-    (["outcome-net", "--workers", "100000"], "--workers: must be from 1 to 256, got 100000"),
+    (["bc", "--hidden", "100000000"], "--hidden: must be 1 to 4096, got '100000000'"),
+    (["td-minimax", "--hidden", "100000000"], "--hidden: must be 1 to 4096, got '100000000'"),
+    (["mcrd-net", "--channels", "100000"], "--channels: must be 1 to 512, got '100000'"),
+    (["outcome-net", "--middle", "100000000"], "--middle: must be 0 to 4096, got '100000000'"),
+    (["bc", "--batch-size", "100000000"], "--batch-size: must be 1 to 65536, got '100000000'"),
+    (["outcome-net", "--workers", "100000"], "--workers: must be 1 to 256, got '100000'"),
     (["slow-fast", "--hidden", "256,100000000"], "--hidden: layers may have at most 4096 units, got '256,100000000'"),
-    (["slow-fast", "--buffer-capacity", "10000000000"], "--buffer-capacity: must be from 1 to 10000000, got 10000000000"),
+    (["slow-fast", "--buffer-capacity", "10000000000"], "--buffer-capacity: must be 1 to 10000000, got '10000000000'"),
     (["ppo", "--net-arch", "64x100000000"], "--net-arch: layers may have at most 4096 units, got '64x100000000'"),
     (["ppo", "--n-envs", "256", "--n-steps", "16384"],
      "--n-steps: --n-envs x --n-steps is the rollout, at most 1048576 steps, got 4194304"),
-    (["ppo", "--torch-threads", "100000"], "--torch-threads: must be from 1 to 256, got 100000"),
+    (["ppo", "--torch-threads", "100000"], "--torch-threads: must be 1 to 256, got '100000'"),
 ]
 
 
@@ -42,7 +42,7 @@ def test_bad_trainer_option_is_one_line_and_exit_status_2(argv, message, tmp_pat
     if argv[0] == "ppo":
         pytest.importorskip("sb3_contrib")
     runs = tmp_path / "runs"
-    status = main(["train", *argv, "--runs", str(runs)])
+    status = main(["train", *argv, "--out", str(runs)])
     captured = capsys.readouterr()
     assert status == 2
     assert captured.err == f"checkers: error: {message}\n"
@@ -59,14 +59,14 @@ def _one_line_status_2(argv: list[str], capsys) -> str:
 
 
 @pytest.mark.parametrize("trainer", ["bc", "td-minimax", "slow-fast", "ppo", "mcrd-net", "outcome-net"])
-def test_runs_naming_a_file_is_refused(trainer, tmp_path, capsys):
+def test_out_naming_a_file_is_refused(trainer, tmp_path, capsys):
     if trainer == "ppo":
         pytest.importorskip("sb3_contrib")
     runs = tmp_path / "runs"
     runs.write_text("a file")
-    err = _one_line_status_2([trainer, "--runs", str(runs), "--data", str(tmp_path)] if trainer == "mcrd-net"
-                             else [trainer, "--runs", str(runs)], capsys)
-    assert f"--runs: {str(runs)!r} is a file, not a folder" in err
+    err = _one_line_status_2([trainer, "--out", str(runs), "--data", str(tmp_path)] if trainer == "mcrd-net"
+                             else [trainer, "--out", str(runs)], capsys)
+    assert f"--out: {str(runs)!r} is a file, not a run folder" in err
     assert runs.read_text() == "a file"
 
 
@@ -74,15 +74,16 @@ def test_a_trainer_folder_that_is_a_file_is_refused(tmp_path, capsys):
     runs = tmp_path / "runs"
     runs.mkdir()
     (runs / "td-minimax").write_text("a file")
-    err = _one_line_status_2(["td-minimax", "--runs", str(runs), "--games", "1", "--no-tensorboard"], capsys)
+    err = _one_line_status_2(["td-minimax", "--out", str(runs / "td-minimax" / "r"), "--games", "1", "--no-tensorboard"],
+                             capsys)
     assert "cannot make the run folder" in err and "td-minimax" in err
 
 
 def test_resume_naming_a_file_is_refused(tmp_path, capsys):
     record = tmp_path / "run.json"
     record.write_text("{}")
-    err = _one_line_status_2(["td-minimax", "--resume", str(record)], capsys)
-    assert f"--resume: {str(record)!r} is a file, not a run folder" in err
+    err = _one_line_status_2(["td-minimax", "--out", str(record), "--resume"], capsys)
+    assert f"--out: {str(record)!r} is a file, not a run folder" in err
 
 
 @pytest.mark.parametrize(
@@ -100,7 +101,7 @@ def test_a_run_record_without_args_is_a_clear_error(record, problem, tmp_path, c
     run = tmp_path / "run"
     run.mkdir()
     (run / "run.json").write_text(json.dumps(record))
-    err = _one_line_status_2(["td-minimax", "--resume", str(run), "--no-tensorboard"], capsys)
+    err = _one_line_status_2(["td-minimax", "--out", str(run), "--resume", "--no-tensorboard"], capsys)
     assert problem in err and "run.json" in err
 
 
@@ -140,7 +141,7 @@ def test_every_trainer_names_what_is_missing_before_making_a_folder(tmp_path):
         if trainer == "td-minimax":  # it needs torch only for TensorBoard (the next test)
             continue
         extra = ["--data", str(tmp_path)] if trainer == "mcrd-net" else []
-        done = _without("torch", "train", trainer, "--runs", str(runs), *extra, "--no-tensorboard")
+        done = _without("torch", "train", trainer, "--out", str(runs), *extra, "--no-tensorboard")
         assert done.returncode == 2, (trainer, done.stderr)
         assert done.stderr.count("\n") == 1 and "needs torch" in done.stderr, (trainer, done.stderr)
         assert "pip install 'checkers-suite[train]'" in done.stderr
@@ -149,7 +150,7 @@ def test_every_trainer_names_what_is_missing_before_making_a_folder(tmp_path):
 
 def test_tensorboard_missing_names_no_tensorboard_before_making_a_folder(tmp_path):
     runs = tmp_path / "runs"
-    done = _without("tensorboard", "train", "td-minimax", "--runs", str(runs), "--games", "1")
+    done = _without("tensorboard", "train", "td-minimax", "--out", str(runs), "--games", "1")
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "needs tensorboard" in done.stderr and "--no-tensorboard" in done.stderr
     assert not runs.exists()

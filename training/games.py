@@ -1,0 +1,92 @@
+"""Evaluation games of a trainer: its agent against ``--eval-opponents`` through the suite's
+one match loop, :func:`checkers_env.match.play_game`, on 3-move ballot openings, each played
+with both colours."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Iterable
+
+import numpy as np
+
+from checkers_env.errors import CheckersError
+
+from .arguments import TrainingError
+
+
+def opponent_specs(text: str) -> list[str]:
+    """The specs of ``--eval-opponents`` (semicolon-separated)."""
+    return [spec.strip() for spec in text.split(";") if spec.strip()]
+
+
+def check_opponents(text: str, option: str = "--eval-opponents") -> None:
+    """Build every opponent once, so that a bad spec stops the run before training.
+
+    Raises:
+        TrainingError: naming ``option`` and the spec.
+    """
+    from checkers_env import make_agent
+
+    for spec in opponent_specs(text):
+        try:
+            make_agent(spec)
+        except (CheckersError, ValueError) as error:
+            raise TrainingError(f"{option}: {spec!r}: {error}") from None
+
+
+def evaluate(agent, opponents: Iterable[str], games: int, seed: int) -> dict[str, dict]:
+    """Score of ``agent`` against each opponent spec in ``games`` games through
+    :func:`checkers_env.match.play_game`: ``games // 2`` 3-move ballot openings (drawn
+    without replacement by ``seed``), each played once with each colour.
+
+    Returns:
+        ``{spec: {"score": points per game, "wins", "draws", "losses"}}``.
+    """
+    from checkers_env import Rules, make_agent
+    from checkers_env.match import ballot_openings, play_game
+
+    openings = ballot_openings()
+    results: dict[str, dict] = {}
+    for number, spec in enumerate(opponents):
+        rng = np.random.default_rng([seed, number])
+        opponent = make_agent(spec)
+        order = rng.permutation(len(openings))
+        wins = draws = losses = 0
+        for pair in range(games // 2):
+            opening = openings[order[pair % len(openings)]]
+            for agent_is_black in (True, False):
+                black, white = (agent, opponent) if agent_is_black else (opponent, agent)
+                record = play_game(black, white, opening, Rules(), rng)
+                if record.result == "1/2-1/2":
+                    draws += 1
+                elif (record.result == "1-0") == agent_is_black:
+                    wins += 1
+                else:
+                    losses += 1
+        played = max(wins + draws + losses, 1)
+        results[spec] = {"score": (wins + 0.5 * draws) / played, "wins": wins, "draws": draws, "losses": losses}
+    return results
+
+
+def evaluation_line(results: dict[str, dict]) -> str:
+    """``random 0.95 (+19 =0 -1), greedy ...``: one evaluation for a progress bar or log."""
+    return ", ".join(f"{spec} {r['score']:.2f} (+{r['wins']} ={r['draws']} -{r['losses']})" for spec, r in results.items())
+
+
+def final_evaluation(agent, args, writer=None, step: int = 0) -> dict[str, float]:
+    """The evaluation at the end of a run, the same in every trainer: ``args.eval_games``
+    games against each of ``args.eval_opponents`` (none when it is 0), seeded by the run's
+    seed, logged to ``writer`` at ``step`` and printed on stderr; returns each opponent's
+    score."""
+    if not args.eval_games:
+        return {}
+    results = evaluate(agent, opponent_specs(args.eval_opponents), args.eval_games, seed=args.seed)
+    scores = {spec: result["score"] for spec, result in results.items()}
+    if writer is not None:
+        for spec, score in scores.items():
+            writer.add_scalar(f"eval/score_vs_{spec}", score, step)
+    print(f"eval: {evaluation_line(results)}", file=sys.stderr)
+    return scores
+
+
+__all__ = ["check_opponents", "evaluate", "evaluation_line", "final_evaluation", "opponent_specs"]
