@@ -186,7 +186,7 @@ def build_command(pieces: int, folder: str | os.PathLike | None = None) -> str:
     named only for a folder other than ``default_folder()``)."""
     command = f"checkers egdb build --pieces {pieces}"
     if folder is not None and Path(folder).expanduser().resolve() != default_folder().expanduser().resolve():
-        command += f" --folder {shlex.quote(str(folder))}"
+        command += f" --egdb-folder {shlex.quote(str(folder))}"
     return command
 
 

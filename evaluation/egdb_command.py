@@ -121,7 +121,7 @@ def _open_egdb(args: argparse.Namespace):
     """
     from checkers_env.egdb import EndgameDatabase
 
-    return EndgameDatabase.open(args.pieces, args.egdb_folder)
+    return EndgameDatabase.cached(args.pieces, args.egdb_folder)
 
 
 def _egdb_probe(args: argparse.Namespace) -> int:

@@ -222,8 +222,9 @@ class League:
         time_per_move: seconds per move for agents that take a ``time`` parameter.
         workers: local processes playing games in parallel (agent kinds added with
             ``register_agent`` are passed on to them).
-        backend: ``local`` or ``ray`` (needs the ``ray`` extra; connects with ``ray.init()``,
-            or to ``RAY_ADDRESS`` when set).
+        ray: play the games as Ray tasks (the ``ray`` extra): ``True`` for a local Ray (or
+            the cluster of ``RAY_ADDRESS``, as ``ray.init()`` finds it), or a cluster's
+            address; False (the default): local processes (``workers``).
         resume: continue the league in ``out``, playing exactly the missing games; players
             not in it yet are added and play only their own pairs.
         overwrite: start afresh even if ``out`` holds games.
@@ -256,7 +257,7 @@ class League:
     openings: str = "ballot"
     time_per_move: float | None = None
     workers: int = 1
-    backend: str = "local"
+    ray: bool | str = False
     resume: bool = False
     overwrite: bool = False
     seed: int = 0
@@ -285,8 +286,8 @@ class League:
             raise LeagueError(f"time per move must be positive, got {self.time_per_move}")
         if isinstance(self.bootstrap, bool) or not isinstance(self.bootstrap, int) or self.bootstrap < 0:
             raise LeagueError(f"bootstrap must be a whole number >= 0, got {self.bootstrap!r}")
-        if self.backend not in ("local", "ray"):
-            raise LeagueError(f"backend must be 'local' or 'ray', got {self.backend!r}")
+        if not isinstance(self.ray, (bool, str)) or self.ray == "":
+            raise LeagueError(f"ray must be True, False or a cluster address, got {self.ray!r}")
         if self.workers < 1:
             raise LeagueError(f"workers must be >= 1, got {self.workers}")
         if not isinstance(self.rules, Rules) or (self.rules.max_plies is None and self.rules.no_progress_plies is None):
@@ -307,7 +308,7 @@ class League:
             self.specs[name] = canonical
             names.append(name)
         self.agents = self._with_saved_order(names)
-        self.registrations = kind_registrations(list(self.specs.values())) if self.workers > 1 or self.backend == "ray" else {}
+        self.registrations = kind_registrations(list(self.specs.values())) if self.workers > 1 or self.ray else {}
         needed = math.ceil(self.games_per_pair / 2)
         self.opening_list = resolve_openings(self.openings, self.seed, needed)
         specs = {name: spec for name, spec in self.specs.items() if spec != name}
@@ -471,16 +472,16 @@ class League:
     def _play(self, todo: list[PlannedGame], keep: Callable[[PlannedGame, dict], None]) -> None:
         """``keep(game, record)`` for each game of ``todo`` as it ends: in this process, in a
         pool of worker processes, or as Ray tasks."""
-        if self.backend == "ray":
+        if self.ray:
             try:
                 import ray  # noqa: F401  (here, for the league's own install hint)
             except ImportError:
-                raise LeagueError("--backend ray needs Ray: pip install 'checkers-suite[ray]'") from None
+                raise LeagueError("--ray needs Ray: pip install 'checkers-suite[ray]'") from None
             play = functools.partial(
                 play_registered, rules=self.rules, overrides=self.agent_overrides,
                 registrations=self.registrations, adjudicate=self.adjudication,
             )
-            run_pieces(play, todo, keep, ray=os.environ.get("RAY_ADDRESS") or True, what="--backend ray")
+            run_pieces(play, todo, keep, ray=self.ray, what="--ray")
             return
         play = functools.partial(
             play_planned, rules=self.rules, overrides=self.agent_overrides, adjudicate=self.adjudication

@@ -12,7 +12,6 @@ from checkers_evaluation.options import (
     folder_path,
     max_egdb_pieces,
     positive_number,
-    ray_address,
     warn_deprecated,
     whole_number,
 )
@@ -112,15 +111,13 @@ def run_league(args: argparse.Namespace) -> int:
     from checkers_env import Rules
     from checkers_evaluation.league import League, expand_zoo
 
-
     league = League(
         expand_zoo(args.agents), gauntlet=args.gauntlet, out=args.out, games_per_pair=args.games_per_pair, openings=args.openings,
-        time_per_move=args.time_per_move, workers=args.workers, backend="ray" if args.ray else "local",
+        time_per_move=args.time_per_move, workers=args.workers, ray=args.ray,
         resume=args.resume, overwrite=args.overwrite, seed=args.seed,
         rules=Rules(max_plies=args.max_plies), bootstrap=args.bootstrap,
         adjudicate=args.adjudicate, adjudicate_pieces=args.egdb_pieces, egdb_folder=args.egdb_folder,
         trusted=args.trust_pickles,
     )
-    with ray_address(args.ray):
-        league.run()
+    league.run()
     return 0

@@ -5,10 +5,8 @@ names them for the command's own modules and adds what only the command uses."""
 from __future__ import annotations
 
 import argparse
-import contextlib
 import importlib
-import os
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 
 from checkers_agents.options import (
     EXIT_USAGE,
@@ -52,24 +50,6 @@ def add_ray_option(parser: argparse.ArgumentParser, what: str) -> None:
                         "(pip install 'checkers-suite[ray]'; after positional arguments, or as --ray=ADDRESS)")
 
 
-@contextlib.contextmanager
-def ray_address(ray: bool | str) -> Iterator[None]:
-    """Within the block, ``ray.init()`` connects to ``--ray ADDRESS`` (through ``RAY_ADDRESS``,
-    which Ray reads); ``RAY_ADDRESS`` is as it was afterwards."""
-    if not isinstance(ray, str):
-        yield
-        return
-    before = os.environ.get("RAY_ADDRESS")
-    os.environ["RAY_ADDRESS"] = ray
-    try:
-        yield
-    finally:
-        if before is None:
-            os.environ.pop("RAY_ADDRESS", None)
-        else:
-            os.environ["RAY_ADDRESS"] = before
-
-
 def board_from_fen(fen: str | None):
     """The position of a ``--fen`` or FEN argument (None: the start position).
 
@@ -89,5 +69,5 @@ def board_from_fen(fen: str | None):
 __all__ = [
     "EXIT_USAGE", "TRUST_PICKLES_HELP", "ArgumentParser", "DeprecatedAlias", "Handler", "HelpFormatter",
     "UsageError", "add_ray_option", "board_from_fen", "folder_path", "lazy_handler", "max_egdb_pieces", "number",
-    "positive_number", "rate", "ray_address", "warn_deprecated", "whole_number",
+    "positive_number", "rate", "warn_deprecated", "whole_number",
 ]

@@ -164,7 +164,7 @@ class Server(LeagueViews):
             if not (folder / "games.jsonl").is_file():
                 raise ValueError(f"{folder} is not a league output folder (no games.jsonl)")
         if record is not None and Path(record).exists() and not Path(record).is_dir():
-            raise ValueError(f"--record {record}: not a folder (games are appended to DIR/games.jsonl)")
+            raise ValueError(f"--out {record}: not a folder (games are appended to DIR/games.jsonl)")
         self.agents_dirs = tuple(_offered_folder(folder) for folder in agents_dirs)
         self.pool = AgentPool(workers, think_limit, self.agents_dirs)
         self.games: OrderedDict[str, Session] = OrderedDict()

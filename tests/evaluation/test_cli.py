@@ -290,7 +290,7 @@ def test_egdb_probe_reads_stdin_and_defaults_to_the_largest_database(egdb_folder
     [
         (["egdb", "probe", "B:W18:B14", "B:W33:B1"], "'B:W33:B1'"),
         (["egdb", "probe", "B:W18:B14", "--pieces", "5"], "missing slice"),
-        (["egdb", "stats", "--pieces", "5"], "`checkers egdb build --pieces 5 --folder "),
+        (["egdb", "stats", "--pieces", "5"], "`checkers egdb build --pieces 5 --egdb-folder "),
         (["egdb", "probe", "--pieces", "1", "B:W18:B14"], "--pieces: must be 2 to 5, got '1'"),
         (["egdb", "build", "--pieces", "7"], "--pieces: must be 2 to 5, got '7'"),
         (["egdb", "measure", "random", "--positions", "0"], "--positions: must be >= 1"),
@@ -307,11 +307,11 @@ def test_egdb_bad_input_is_one_line_and_status_2(argv, message, egdb_folder, cap
 def test_egdb_missing_database_names_the_slice_and_the_build_command(tmp_path, capsys):
     assert main(["egdb", "probe", "B:W18:B14", "--egdb-folder", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "0m1k-0m1k" in err and f"`checkers egdb build --pieces 4 --folder {tmp_path}`" in err
+    assert err.count("\n") == 1 and "0m1k-0m1k" in err and f"`checkers egdb build --pieces 4 --egdb-folder {tmp_path}`" in err
     assert main(["egdb", "stats", "--pieces", "3", "--egdb-folder", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "missing slice 0m1k-0m1k" in err
-    assert f"`checkers egdb build --pieces 3 --folder {tmp_path}`" in err
+    assert f"`checkers egdb build --pieces 3 --egdb-folder {tmp_path}`" in err
 
 
 @pytest.mark.parametrize("damage", ["doubled", "folder"])
@@ -563,22 +563,17 @@ def test_old_spellings_are_not_listed_in_help(capsys):
         assert not any(word in text for word in hidden), argv
 
 
-def test_league_ray_takes_an_address_and_leaves_the_environment_as_it_was(monkeypatch, tmp_path):
+def test_league_ray_takes_an_address(monkeypatch, tmp_path):
     from checkers_evaluation import league
 
     seen = {}
-
-    def run(self):
-        seen["backend"], seen["address"] = self.backend, os.environ.get("RAY_ADDRESS")
-
-    monkeypatch.setattr(league.League, "run", run)
-    monkeypatch.delenv("RAY_ADDRESS", raising=False)
+    monkeypatch.setattr(league.League, "run", lambda self: seen.update(ray=self.ray))
     assert main(["league", "random", "greedy", "--out", str(tmp_path / "a"), "--ray", "10.0.0.1:6379"]) == 0
-    assert seen == {"backend": "ray", "address": "10.0.0.1:6379"} and "RAY_ADDRESS" not in os.environ
+    assert seen == {"ray": "10.0.0.1:6379"}
     assert main(["league", "random", "greedy", "--out", str(tmp_path / "b"), "--ray"]) == 0
-    assert seen == {"backend": "ray", "address": None}
+    assert seen == {"ray": True}
     assert main(["league", "random", "greedy", "--out", str(tmp_path / "c")]) == 0
-    assert seen["backend"] == "local"
+    assert seen == {"ray": False}
 
 
 def test_every_seed_defaults_to_0():

@@ -220,7 +220,7 @@ def test_ray_backend_plays_the_same_games(tmp_path):
              runtime_env={"env_vars": {"NUMBA_CACHE_DIR": os.environ.get("NUMBA_CACHE_DIR", "")}} if os.environ.get("NUMBA_CACHE_DIR") else None)
     try:
         kwargs = dict(games_per_pair=4, bootstrap=20, seed=4, progress=False)
-        League(["random", "greedy"], out=tmp_path / "ray", backend="ray", **kwargs).run()
+        League(["random", "greedy"], out=tmp_path / "ray", ray=True, **kwargs).run()
         League(["random", "greedy"], out=tmp_path / "local", **kwargs).run()
     finally:
         ray.shutdown()
@@ -402,7 +402,7 @@ def test_bad_adjudication_is_refused(egdb_folder, tmp_path):
         League(["random", "greedy"], out=tmp_path, adjudicate_pieces=4, progress=False)
     with pytest.raises(LeagueError, match="no endgame database in"):
         League(["random", "greedy"], out=tmp_path, adjudicate="egdb", egdb_folder=tmp_path, progress=False)
-    with pytest.raises(LeagueError, match="missing slice .* run `checkers egdb build --pieces 5 --folder "):
+    with pytest.raises(LeagueError, match="missing slice .* run `checkers egdb build --pieces 5 --egdb-folder "):
         League(["random", "greedy"], out=tmp_path, adjudicate="egdb", adjudicate_pieces=5, egdb_folder=egdb_folder,
                progress=False)
 
