@@ -6,7 +6,7 @@ from __future__ import annotations
 import numba
 
 from .bitboard import apply_move, popcount
-from .kernels import CAPTURED, FROM, TO, random_below
+from .movegen import CAPTURED, FROM, TO, random_below
 
 #: Material points used by ``greedy`` (and the material reward): a king is worth more
 #: than a man because it moves both ways.

@@ -8,7 +8,7 @@ keeps one row). The kernels index the rows rather than take row views: a view co
 reference counting at every call (the batch env ran at 0.94 of its speed with views in
 one env_ab run, a noisy one). Those keys are all repetition needs: men never move back
 and a capture never comes undone, so no earlier position can recur. ``Game``, the environments' kernels
-(``env_kernels``) and the self-play loops of the trainers keep this state and decide every end
+(``env_machine``) and the self-play loops of the trainers keep this state and decide every end
 with ``end_of_game``, so a game ends the same way, at the same ply, wherever it is played.
 
 Encodings shared by every kernel:

@@ -74,7 +74,7 @@ from gymnasium.error import ResetNeeded
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
-from . import env_kernels as core
+from . import env_machine as core
 from .board import Board, Color, move_from_row
 from .env import REWARD_MODES, check_action, resolve_max_plies, unknown_reset_option
 from .game import Rules

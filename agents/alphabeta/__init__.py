@@ -27,7 +27,7 @@ Spec strings
   must be built: ``checkers egdb build --pieces P``). ``egdb:pieces=P`` is this search
   with the database, under its own name (``checkers_agents.egdb_agent``).
 
-Parts: ``kernel`` (the numba negamax), ``evaluators`` (the door: material, positional, the
+Parts: ``negamax`` (the numba search), ``memory`` (its table and buffers), ``evaluators`` (the door: material, positional, the
 mover-frame MLP), ``searcher`` (``Searcher``, ``SearchResult``, ``Draws``: the driver, its
 memory and the game's draw rules).
 
@@ -84,7 +84,7 @@ iterative deepening (depth 1, 2, ... up to ``depth``, or until ``time`` runs out
   first) and before the table, the quiescence and the evaluation: a position the
   database holds is not searched further; it scores its exact value, a draw 0 and a win
   (loss) in ``d`` plies as the terminal position ``d`` plies further down would
-  (``kernel.egdb_value``: ``WIN - (ply + d)`` with the hand-written evaluations, so a
+  (``negamax.egdb_value``: ``WIN - (ply + d)`` with the hand-written evaluations, so a
   database win ranks with the wins the search sees itself, the fastest first). A root
   the database holds is not searched at all: the agent plays one of its best moves
   (``EndgameDatabase.best_moves``: a fastest win, a longest loss or a drawing move; ties
@@ -114,7 +114,8 @@ from checkers_env import egdb as _egdb
 from checkers_env.errors import UnknownAgentError
 
 from .evaluators import MATERIAL, POSITIONAL, Evaluator, evaluate, mlp
-from .kernel import MAX_DEPTH, ZOBRIST, position_hash, search_kernel
+from .memory import ZOBRIST, position_hash
+from .negamax import MAX_DEPTH, search_kernel
 from .searcher import Draws, SearchResult, Searcher, board_key
 
 #: The entry-point group where learned evaluators register (``pyproject.toml``), as agent

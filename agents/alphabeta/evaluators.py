@@ -1,6 +1,6 @@
 """The search's leaf evaluators: one door for hand-written evaluations and learned nets.
 
-The kernel (``kernel.search_kernel``) never knows which agent it serves: it receives an
+The kernel (``negamax.search_kernel``) never knows which agent it serves: it receives an
 evaluator as plain numbers and arrays (:class:`Evaluator`), the OpenSpiel habit of one
 search and many evaluators. Every value is a float64 from the view of the side to move.
 

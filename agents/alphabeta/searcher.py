@@ -14,27 +14,22 @@ from checkers_env.bitboard import BB_SQUARES, apply_move
 from checkers_env.egdb_kernels import probe_board
 from checkers_env.egdb_kernels import MAX_SIDE as EGDB_MAX_SIDE
 from checkers_env.game_state import position_key
-from checkers_env.kernels import generate_moves_kernel, new_move_buffer
+from checkers_env.movegen import generate_moves_kernel, new_move_buffer
 
 from .evaluators import POSITIONAL, WIN, Evaluator, Scoring
-from .kernel import (
+from .memory import TT_BITS, TT_FIELDS, FlatMemory, Table, memory_sizes, memory_views
+from .negamax import (
     INF,
     MAX_DEPTH,
-    TT_BITS,
-    TT_FIELDS,
     DrawRules,
     EndgameProbe,
-    FlatMemory,
     Position,
-    Table,
     egdb_value,
-    memory_sizes,
-    memory_views,
     search_from_python,
     search_kernel,
 )
 
-#: What the kernel gets without an endgame database (``kernel.no_egdb``'s arrays; with
+#: What the kernel gets without an endgame database (``negamax.no_egdb``'s arrays; with
 #: ``egdb_pieces = 0`` they are never read).
 NO_EGDB_VALUES = np.zeros(1, dtype=np.uint8)
 NO_EGDB_OFFSETS = np.full((EGDB_MAX_SIDE + 1,) * 4, -1, dtype=np.int64)
@@ -168,7 +163,7 @@ class Searcher:
         self.table = np.zeros((1 << tt_bits, TT_FIELDS), dtype=np.int64)
         # The values' column is read through a float64 view of the same memory.
         self.table_bundle = Table(self.table, self.table.view(np.float64))
-        # The kernel's buffers: views of two flat arrays (``kernel.memory_views``), which is
+        # The kernel's buffers: views of two flat arrays (``memory.memory_views``), which is
         # how one agent's call passes them.
         self.width = evaluator.width
         int_count, float_count = memory_sizes(self.width)
@@ -266,7 +261,7 @@ class Searcher:
     def pick_row(self, board: Board, depth: int, draws: Draws, rng: int) -> tuple[int, int, float, int]:
         """An agent's move in one kernel call: a fixed-depth search of ``board``'s moves in
         ``generate_moves`` order, exact ties broken by the xorshift state ``rng``
-        (``kernel.pick_tied``). Returns ``(row, rng, value, nodes)``: ``row`` indexes
+        (``negamax.pick_tied``). Returns ``(row, rng, value, nodes)``: ``row`` indexes
         ``self.moves[0]`` and is -1 when the side to move has no legal move. An endgame
         database is probed below the root only."""
         _value, _reached, _count, nodes, self.generation, row, rng = search_from_python(

@@ -17,7 +17,7 @@ Policies (:data:`MovePolicy`), after ``random_plies`` uniformly random moves:
   move when ``r < rate * 2**30``, else the search's.
 
 A uniformly random move is ``random_below(rng, n)`` among the ``n`` moves that
-``generate_moves`` lists; the search's is ``alphabeta.kernel.search_to_depth`` from
+``generate_moves`` lists; the search's is ``alphabeta.negamax.search_to_depth`` from
 ``first_depth`` to ``depth``, its root in generator order, exact ties broken on the game's
 stream.
 """
@@ -47,9 +47,9 @@ from checkers_env.game_state import (
     remember_position,
     winner_of,
 )
-from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below, seed_state
+from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below, seed_state
 
-from .kernel import DrawRules, Position, search_to_depth
+from .negamax import DrawRules, Position, search_to_depth
 
 POLICY_RANDOM, POLICY_SEARCH, POLICY_MIXED, POLICY_EPSILON = 0, 1, 2, 3
 #: ``move_kind`` of a position: its move was uniformly random, the search's, or it is the
@@ -68,7 +68,7 @@ GameBatch = namedtuple("GameBatch", "seed first_game count starts rules")
 #: ``first_depth`` to ``depth`` plies.
 MovePolicy = namedtuple("MovePolicy", "policy rate random_plies first_depth depth")
 #: The search's setup: ``scoring`` (``evaluators.Scoring``), ``table``
-#: (``kernel.Table``), ``flat`` (``kernel.FlatMemory``), ``egdb`` (``kernel.EndgameProbe``)
+#: (``memory.Table``), ``flat`` (``memory.FlatMemory``), ``egdb`` (``negamax.EndgameProbe``)
 #: and ``adjudicate``: end a game at the first position the database holds.
 SearchSetup = namedtuple("SearchSetup", "scoring table flat egdb adjudicate")
 #: Where the games go: per position ``black``, ``white``, ``kings``, ``black_to_move``,

@@ -14,9 +14,9 @@ import numba
 import numpy as np
 
 from checkers_agents.alphabeta.evaluators import MAX_ACTIVE, REWARD_MATERIAL_LOG, material_log_reward, net_value
-from checkers_agents.alphabeta.kernel import Position
+from checkers_agents.alphabeta.negamax import Position
 from checkers_env.bitboard import apply_move, count_moves, nth_move
-from checkers_env.kernels import random_below, seed_state, xorshift64
+from checkers_env.movegen import random_below, seed_state, xorshift64
 
 from .playout import (
     DRAW_POINTS, MAX_REDRAWS, WIN_POINTS, black_points, is_king_cycle, play_draw, proportional_arm,
@@ -68,7 +68,7 @@ def guided_index(position, legal, try_cycle_check, history, net, codes, active, 
     the first move in generator order (no random number is drawn).
 
     Args:
-        position: the position (``alphabeta.kernel.Position``) and ``legal``, its number
+        position: the position (``alphabeta.negamax.Position``) and ``legal``, its number
             of legal moves.
         history: its :data:`KingHistory`.
         net, codes, active, scratch: the evaluator's arrays and the door's scratch.
@@ -194,7 +194,7 @@ def descend(position, history, playout, state):
     5 % faster than the guided loop.)
 
     Args:
-        position: the position (``alphabeta.kernel.Position``, side to move first).
+        position: the position (``alphabeta.negamax.Position``, side to move first).
         history: its :data:`KingHistory` (the parent's mover is the opponent here; the
             side to move here moved from the grandparent).
         playout: :data:`PlayoutRules`; ``max_moves`` is the design document's

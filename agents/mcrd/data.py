@@ -16,7 +16,7 @@ Pseudo-random games (``kind = "interpolated"``)
     (``checkers_agents.alphabeta.selfplay.play_games``, ``POLICY_MIXED``) plays each game
     from the start position: every ply draws ``r`` uniformly in ``[0, 2**30)``; when
     ``r < minimax_rate * 2**30`` (default 0.5, the document's odd number) the move is the
-    suite's one alpha-beta search (``checkers_agents.alphabeta.kernel.search_to_depth``)
+    suite's one alpha-beta search (``checkers_agents.alphabeta.negamax.search_to_depth``)
     with the ``material`` evaluator (man 100, king 140), root moves in ``generate_moves``
     order and exact ties broken uniformly (``pick_tied``) on the game's xorshift stream;
     otherwise the move is ``random_below(n)`` of the ``n`` complete legal moves in
@@ -101,7 +101,8 @@ from checkers_env.shards import CARD, ShardFormat, build_shards, shard_path, sta
 from checkers_env.game_state import RULE_MAX_PLIES
 
 from checkers_agents.alphabeta.evaluators import MATERIAL
-from checkers_agents.alphabeta.kernel import TT_FIELDS, FlatMemory, Table, memory_sizes, no_egdb
+from checkers_agents.alphabeta.memory import TT_FIELDS, FlatMemory, Table, memory_sizes
+from checkers_agents.alphabeta.negamax import no_egdb
 from checkers_agents.alphabeta.selfplay import (
     MOVE_NONE,
     MOVE_RANDOM,

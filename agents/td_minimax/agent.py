@@ -6,7 +6,7 @@ import os
 from pathlib import Path
 
 from checkers_agents.alphabeta import MAX_DEPTH, Draws, Evaluator, Searcher
-from checkers_agents.alphabeta.kernel import pick_tied
+from checkers_agents.alphabeta.negamax import pick_tied
 from checkers_env import BLACK, BaseAgent, Board, Game, Move
 from checkers_env.agent import file_path_or
 from checkers_env.board import move_from_row

@@ -36,23 +36,20 @@ from checkers_env.game_state import (
     rules_array,
     winner_of,
 )
-from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below
+from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below
 
 from checkers_agents.alphabeta.evaluators import EVAL_NET, REWARD_NONE, SIGMOID, Scoring
-from checkers_agents.alphabeta.kernel import (
+from checkers_agents.alphabeta.memory import (
     MAX_PLY,
     STACK_FIELDS,
     TT_FIELDS,
     TT_MIN_DEPTH,
     VALUE_FIELDS,
-    DrawRules,
-    Position,
     SearchMemory,
     Table,
     next_generation,
-    no_egdb,
-    search_kernel,
 )
+from checkers_agents.alphabeta.negamax import DrawRules, Position, no_egdb, search_kernel
 
 from .agent import TT_BITS, pick_tied
 from .net import LOSS, LOSS_PER_PLY, MAX_ACTIVE, forward, sgd_step
@@ -123,7 +120,7 @@ def play_training_game_from(start, w1, b1, w2, b2, game, rng, result):
     change).
 
     Args:
-        start: the start position (``alphabeta.kernel.Position``; ``mover`` is Black when
+        start: the start position (``alphabeta.negamax.Position``; ``mover`` is Black when
             ``black_to_move``).
         w1, b1, w2, b2: the net (updated in place).
         game: how the game is played and learnt from (:data:`TrainingGame`).
@@ -174,7 +171,7 @@ def play_training_game_from(start, w1, b1, w2, b2, game, rng, result):
 
 
 # The game's loop, compiled without numba's reference counting (as the search kernel is,
-# see ``checkers_agents.alphabeta.kernel``): it allocates nothing, and counted, the arrays it hands
+# see ``checkers_agents.alphabeta.negamax``): it allocates nothing, and counted, the arrays it hands
 # each search and each learning step took atomic increments and decrements per move.
 @numba.njit(cache=True, _nrt=False)
 def _play(start, net, game, rng, result, buffers, scoring, table, memory, egdb):

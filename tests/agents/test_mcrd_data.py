@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from checkers_env import BLACK, WHITE, Board, Game
-from checkers_env.kernels import FROM, TO, CAPTURED, generate_moves, new_move_buffer, random_below, seed_state
+from checkers_env.movegen import FROM, TO, CAPTURED, generate_moves, new_move_buffer, random_below, seed_state
 from checkers_env.bitboard import apply_move
 
 from checkers_agents.alphabeta import Draws, Searcher

@@ -13,7 +13,7 @@ from checkers_env.bitboard import apply_move, count_moves, nth_move  # noqa: E40
 from checkers_env.encoding import board_planes  # noqa: E402
 
 from checkers_agents.mcrd import MCRDAgent, net  # noqa: E402
-from checkers_agents.alphabeta.kernel import Position  # noqa: E402
+from checkers_agents.alphabeta.negamax import Position  # noqa: E402
 from checkers_agents.mcrd.cpu import Guide, KingHistory, PlayoutRules, descend, empty_net, guided_descend  # noqa: E402
 from checkers_agents.mcrd.playout import MAX_REDRAWS, is_king_cycle  # noqa: E402
 from checkers_agents.mcrd.root import cycle_context  # noqa: E402

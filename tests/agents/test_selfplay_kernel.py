@@ -16,7 +16,8 @@ import pytest
 from checkers_env import Board, Rules
 
 from checkers_agents.alphabeta.evaluators import MATERIAL
-from checkers_agents.alphabeta.kernel import TT_FIELDS, FlatMemory, Table, memory_sizes, no_egdb
+from checkers_agents.alphabeta.memory import TT_FIELDS, FlatMemory, Table, memory_sizes
+from checkers_agents.alphabeta.negamax import no_egdb
 from checkers_agents.alphabeta.selfplay import (
     MOVE_NONE,
     MOVE_RANDOM,
