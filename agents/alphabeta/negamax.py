@@ -19,6 +19,7 @@ from checkers_env.bitboard import (
     apply_move,
     has_moves,
     jumpers,
+    lowest_bit_index,
     movers,
     popcount,
 )
