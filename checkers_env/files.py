@@ -11,8 +11,12 @@ from __future__ import annotations
 import json
 import math
 import os
+import subprocess
 import tempfile
 from pathlib import Path
+
+#: The checkout this package runs from (when it is one: see :func:`git_commit`).
+REPO_ROOT = Path(__file__).resolve().parents[1]
 
 #: Mode of every file written: readable by all, as ``open()`` would make it under the usual
 #: umask (``mkstemp`` alone gives 0600, which hid zoo weights from other users).
@@ -66,4 +70,25 @@ def write_json_atomic(path: str | os.PathLike, document) -> Path:
     return write_atomic(path, (json_text(document, indent=2) + "\n").encode())
 
 
-__all__ = ["FILE_MODE", "write_atomic", "write_json_atomic"]
+
+def git_commit() -> str:
+    """The commit of this checkout, with ``-dirty`` if files changed, for the cards of runs
+    and data; for an installed package (no checkout of this project around it) the release,
+    ``checkers-suite==VERSION``."""
+    from checkers_env import __version__
+
+    release = f"checkers-suite=={__version__}"
+    if not (REPO_ROOT / "pyproject.toml").is_file() or not (REPO_ROOT / "checkers_env").is_dir():
+        return release  # site-packages: a git repository around it would be somebody else's
+    try:
+        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=10)
+        if head.returncode != 0 or not head.stdout.strip():
+            return release
+        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO_ROOT,
+                               capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return release
+    return head.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
+
+
+__all__ = ["FILE_MODE", "REPO_ROOT", "git_commit", "write_atomic", "write_json_atomic"]

@@ -102,20 +102,22 @@ iterative deepening (depth 1, 2, ... up to ``depth``, or until ``time`` runs out
 from __future__ import annotations
 
 import math
+from time import perf_counter
 from importlib.metadata import EntryPoint, entry_points
 from typing import Callable
 from pathlib import Path
 
 import numpy as np
 
-from checkers_env import BaseAgent, Game, Move
+from checkers_env import BaseAgent, Board, Game, Move
 from checkers_env.agent import FilePath, file_path_or
+from checkers_env.board import move_from_row
 from checkers_env import egdb as _egdb
 from checkers_env.errors import UnknownAgentError
 
 from .evaluators import MATERIAL, POSITIONAL, Evaluator, evaluate, mlp
-from .memory import ZOBRIST, position_hash
-from .negamax import MAX_DEPTH, search_kernel
+from .memory import TT_BITS, ZOBRIST, position_hash
+from .negamax import MAX_DEPTH, pick_tied, search_kernel
 from .searcher import Draws, SearchResult, Searcher, board_key
 
 #: The entry-point group where learned evaluators register (``pyproject.toml``), as agent
@@ -255,6 +257,16 @@ class AlphaBetaAgent(BaseAgent):
     """
 
     kind = "alphabeta"
+    #: How exact ties between the best moves are broken. False: uniformly among the moves
+    #: within the evaluator's tie margin, by the agent's generator. True (``td-minimax``):
+    #: the root is searched in ``generate_moves`` order and its exact ties are broken along
+    #: that order by a reservoir draw (``negamax.pick_tied``) on a xorshift stream drawn
+    #: from the agent's generator; a search without ``time`` is one kernel call.
+    ties_in_order = False
+    #: The transposition table holds ``2**tt_bits`` entries.
+    tt_bits = TT_BITS
+    #: Search captures on at the horizon (see the package docstring).
+    quiescence = True
 
     def __init__(
         self,
@@ -266,51 +278,97 @@ class AlphaBetaAgent(BaseAgent):
         egdb_folder: FilePath | None = None,
         seed: int | None = None,
     ):
+        self._check_limits(depth, time)
+        if eval not in evaluator_names():
+            raise ValueError(f"alphabeta: eval must be one of {', '.join(evaluator_names())}, got {eval!r}")
+        egdb = check_egdb_pieces(self.kind, "egdb", egdb, off=True)
+        super().__init__(seed=seed)
+        self.eval = eval
+        self.weights = weights
+        self._start(make_evaluator(eval, weights, seed), depth, time, egdb, egdb_folder)
+
+    def _check_limits(self, depth, time) -> None:
+        """Refuse a ``depth`` or ``time`` the search cannot take (before any work)."""
         if depth is not None and (
             isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or not 1 <= depth <= MAX_DEPTH
         ):
-            raise ValueError(f"alphabeta: depth must be an integer from 1 to {MAX_DEPTH}, got {depth!r}")
+            raise ValueError(f"{self.kind}: depth must be an integer from 1 to {MAX_DEPTH}, got {depth!r}")
         if time is not None and (
             isinstance(time, bool)
             or not isinstance(time, (int, float, np.floating, np.integer))
             or not math.isfinite(time)
             or time <= 0
         ):
-            raise ValueError(f"alphabeta: time must be a positive number of seconds per move, got {time!r}")
-        if eval not in evaluator_names():
-            raise ValueError(f"alphabeta: eval must be one of {', '.join(evaluator_names())}, got {eval!r}")
-        egdb = check_egdb_pieces(self.kind, "egdb", egdb, off=True)
-        super().__init__(seed=seed)
+            raise ValueError(f"{self.kind}: time must be a positive number of seconds per move, got {time!r}")
+
+    def _start(self, evaluator: Evaluator, depth, time, egdb: int = 0, egdb_folder=None) -> None:
+        """Set up the search of ``evaluator`` (the limits checked, the generator seeded)."""
         self.depth = None if depth is None else int(depth)
         self.time = None if time is None else float(time)
-        self.eval = eval
-        self.weights = weights
-        self.evaluator = make_evaluator(eval, weights, seed)
+        self.evaluator = evaluator
         self.egdb = int(egdb)
         self.egdb_folder = None if egdb_folder is None else str(egdb_folder)
         self.database = load_database(self.egdb, self.egdb_folder) if self.egdb else None
         self.last_search: SearchResult | None = None
         self._searcher: Searcher | None = None
+        if self.ties_in_order:
+            self._rng_state = self._fresh_rng_state()
+
+    def _fresh_rng_state(self) -> int:
+        return int(self.rng.integers(1, 2**62))
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         if self._searcher is not None:
             self._searcher.clear()
         self.last_search = None
+        if self.ties_in_order and seed is not None:
+            self._rng_state = self._fresh_rng_state()
+
+    @property
+    def searcher(self) -> Searcher:
+        """The search's memory and driver, made on first use."""
+        if self._searcher is None:
+            self._searcher = Searcher(self.evaluator, self.tt_bits, self.quiescence, egdb=self.database)
+        return self._searcher
 
     def search(self, game: Game) -> SearchResult:
         """Search the game's current position under the game's draw rules."""
-        if self._searcher is None:
-            self._searcher = Searcher(self.evaluator, egdb=self.database)
-        return self._searcher.search(game.board, self.depth, self.time, Draws.of_game(game))
+        return self.searcher.search(game.board, self.depth, self.time, Draws.of_game(game))
 
     def select_move(self, game: Game) -> Move:
+        if self.ties_in_order:
+            return self._select_in_order(game)
         result = self.search(game)
         self.last_search = result
         moves = result.best_moves
         if len(moves) == 1:
             return moves[0]
         return moves[int(self.rng.integers(len(moves)))]
+
+    def _select_in_order(self, game: Game | Board) -> Move:
+        """The move of a search whose root is in ``generate_moves`` order, exact ties
+        broken along it (see ``ties_in_order``)."""
+        board = game.board if isinstance(game, Game) else game
+        searcher = self.searcher
+        started = perf_counter()
+        if self.time is None:
+            row, self._rng_state, nodes, count = searcher.pick_row(board, self.depth, Draws.of_game(game), self._rng_state)
+            if row < 0:
+                raise ValueError(f"{self} has no legal move in {board.fen()}")
+            depth, rows, scores = self.depth, searcher.moves[0, :count].copy(), searcher.root_scores[:count].copy()
+        else:
+            if not board.has_legal_moves():
+                raise ValueError(f"{self} has no legal move in {board.fen()}")
+            result = searcher.search(board, MAX_DEPTH, self.time, Draws.of_game(game), first_depth=self.depth,
+                                     root_in_order=True)
+            depth, nodes, scores, rows = result.depth, result.nodes, result.root_scores, result.rows
+            row, self._rng_state = pick_tied(scores, len(rows), self._rng_state)
+        ties = tuple(int(i) for i in np.flatnonzero(scores == scores[row]))
+        self.last_search = SearchResult(
+            float(scores[row]), depth, nodes, perf_counter() - started, rows, scores, ties, board
+        )
+        return move_from_row(rows[row])
 
 
 __all__ = [

@@ -258,17 +258,18 @@ class Searcher:
         )
         return float(value), int(reached), int(count), int(nodes)
 
-    def pick_row(self, board: Board, depth: int, draws: Draws, rng: int) -> tuple[int, int, float, int]:
+    def pick_row(self, board: Board, depth: int, draws: Draws, rng: int) -> tuple[int, int, int, int]:
         """An agent's move in one kernel call: a fixed-depth search of ``board``'s moves in
         ``generate_moves`` order, exact ties broken by the xorshift state ``rng``
-        (``negamax.pick_tied``). Returns ``(row, rng, value, nodes)``: ``row`` indexes
-        ``self.moves[0]`` and is -1 when the side to move has no legal move. An endgame
-        database is probed below the root only."""
-        _value, _reached, _count, nodes, self.generation, row, rng = search_from_python(
+        (``negamax.pick_tied``). Returns ``(row, rng, nodes, count)``: ``row`` indexes
+        ``self.moves[0]`` (scored in ``self.root_scores``) and is -1 when the side to move
+        has no legal move; ``count`` is the number of root moves. An endgame database is
+        probed below the root only."""
+        _value, _reached, count, nodes, self.generation, row, rng = search_from_python(
             _position_fields(board), depth, depth, True, self._scoring_fields, self.net, tuple(draws.rules()),
             self.generation, self._table_fields, self._flat_fields, self._egdb_fields, rng,
         )
-        return row, rng, float(self.root_scores[row]) if row >= 0 else 0.0, nodes
+        return row, rng, nodes, count
 
     def search(
         self,

@@ -159,10 +159,10 @@ Guided descents
 What these choices measured to (allocations, budgets, strength) is in ``docs/experiments.md``
 and ``zoo/mcrd/card.json``.
 
-``MCRDAgent.search(game)`` returns the per-move statistics (``SearchResult``).
+``MCRDAgent.search(game)`` returns the per-move statistics (``DescentResult``).
 """
 
 from .agent import MCRDAgent
-from .root import SearchResult
+from .root import DescentResult
 
-__all__ = ["MCRDAgent", "SearchResult"]
+__all__ = ["MCRDAgent", "DescentResult"]

@@ -49,9 +49,9 @@ from checkers_agents.alphabeta.memory import (
     Table,
     next_generation,
 )
-from checkers_agents.alphabeta.negamax import DrawRules, Position, no_egdb, search_kernel
+from checkers_agents.alphabeta.negamax import DrawRules, Position, no_egdb, pick_tied, search_kernel
 
-from .agent import TT_BITS, pick_tied
+from .agent import TT_BITS
 from .net import LOSS, LOSS_PER_PLY, MAX_ACTIVE, forward, sgd_step
 
 # Result codes returned in ``result[0]``: the core's winner encoding.
