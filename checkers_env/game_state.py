@@ -5,8 +5,7 @@ last capture or man move (``quiet``), and one key per position since that last p
 (row ``game`` of ``keys``, ``int64[games, history_for(rules)]``, indexed by the quiet ply
 count: ``keys[game, q]`` is the position reached after ``q`` quiet plies; a single game
 keeps one row). The kernels index the rows rather than take row views: a view costs
-reference counting at every call (the batch env ran at 0.94 of its speed with views in
-one env_ab run, a noisy one). Those keys are all repetition needs: men never move back
+reference counting at every call. Those keys are all repetition needs: men never move back
 and a capture never comes undone, so no earlier position can recur. ``Game``, the environments' kernels
 (``env_machine``) and the self-play loops of the trainers keep this state and decide every end
 with ``end_of_game``, so a game ends the same way, at the same ply, wherever it is played.

@@ -279,11 +279,10 @@ def net_value(mover, opponent, kings, black_to_move, net, codes, active, scratch
     """The MLP's value of a position for its side to move (``scratch``: ``float64[2 * width]``).
 
     td-minimax's 128-H-2 sigmoid net takes :func:`sigmoid_pair_forward`, inlined, every
-    other net :func:`mlp_value`, a call away, its arrays passed one by one. (The search's
-    leaves are mostly net evaluations: with the fused pass beside the general one in one
-    compiled function and a row view of a 2-D scratch per evaluation, an evaluation of the
-    zoo net took about 30 % longer than this in a micro-benchmark; passing the general
-    path the net as a tuple, about 10 %.)"""
+    other net :func:`mlp_value`, a call away, its arrays passed one by one (the search's
+    leaves are mostly net evaluations: a fused pass beside the general one in one compiled
+    function, a row view of a scratch per evaluation or the net passed as a tuple were all
+    slower)."""
     w_in, b_in, w_mid, b_mid, w_out, b_out = net
     n = active_inputs(mover, opponent, kings, black_to_move, active)
     if w_mid.shape[0] == 0 and w_out.shape[0] == 2 and codes[0] == SIGMOID and codes[1] == SIGMOID:

@@ -145,8 +145,7 @@ def no_egdb():
 # allocation-free helpers use): the kernel allocates nothing and keeps no array beyond the
 # call. Counted, each of its ~20 arrays, each row view and each array passed to an inlined
 # evaluator took an atomic increment and decrement (over 50 per call, up to 18 more per net
-# evaluation). Search alone, depth 2, zoo net, 1,000 positions, min of 31 alternating runs
-# against the old td search: 0.92-0.94 counted, 0.97 without.
+# evaluation).
 @numba.njit(cache=True, _nrt=False)
 def search_kernel(position, depth, node_limit, root_in_order, scoring, net, draw_rules, generation, table, memory, egdb):
     """One depth-``depth`` negamax alpha-beta search of the position (iterative, no allocation).

@@ -41,10 +41,9 @@ Move cap and adjudication
     draw (**choice**). The cap counts loop iterations exactly as the design document's
     ``n_moves`` does, skipped draws included (its ``n_moves++`` precedes the ``continue``).
     **choice**: the design document does not give ``MAX_MOVES``; the default
-    ``max_moves=150`` lets about 97 % of uniformly random games from the start end by
-    themselves (median length 55 plies, 3.5 % longer than 150, 0.5 % longer than 200;
-    measured on 100,000 games), so the cap mostly judges the long king endings of random
-    play.
+    ``max_moves=150`` lets nearly all uniformly random games from the start end by
+    themselves (``docs/experiments.md``), so the cap mostly judges the long king endings
+    of random play.
 
 King-cycle detection
     The design document's test, word for word (``playout.is_king_cycle``): when the

@@ -190,8 +190,8 @@ def descend(position, history, playout, state):
     and the skipped draw counts toward ``max_moves`` as in the design document (its
     ``n_moves++`` comes before the ``continue``); after ``MAX_REDRAWS`` skips in a row the
     draw is taken anyway. (``guided_descend`` with ``guide_rate = 0`` is the same loop and
-    draws the same numbers, a test checks; plain launches run this one, which measured about
-    5 % faster than the guided loop.)
+    draws the same numbers, a test checks; plain launches run this one, which is faster
+    than the guided loop.)
 
     Args:
         position: the position (``alphabeta.negamax.Position``, side to move first).

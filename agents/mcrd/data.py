@@ -1,4 +1,4 @@
-"""Training data for the MCRD networks (issue #17): pseudo-random games with interpolated
+"""Training data for the MCRD networks: pseudo-random games with interpolated
 labels, and a database of positions labelled by MCRD searches.
 
     >>> from checkers_agents.mcrd.data import play_pseudo_random_games

@@ -1,4 +1,4 @@
-"""One self-play training game of td-minimax as a single numba kernel.
+"""One self-play training game of td-minimax as a single numba function.
 
 The same net plays both sides. Each turn the side to move chooses its move by the search;
 then one backpropagation step takes the current position (inputs from the mover's view) to
@@ -151,8 +151,7 @@ def play_training_game_from(start, w1, b1, w2, b2, game, rng, result):
         EVAL_NET, codes, LOSS, LOSS_PER_PLY, 1.0 if game.blockade_counts else 0.0, 1.0, 1e-9, game.quiescence
     )
     # At depth TT_MIN_DEPTH or less only the root reaches the table, and a root searched in
-    # generator order takes nothing from it: one entry. (Zeroing the 64 KiB table took
-    # about 8 microseconds per game, 1-2 % of a game.)
+    # generator order takes nothing from it: one entry (zeroing a full table per game costs).
     entries = np.zeros((1 << TT_BITS if game.depth > TT_MIN_DEPTH else 1, TT_FIELDS), dtype=np.int64)
     memory = SearchMemory(
         np.zeros((MAX_PLY, 2), dtype=np.int64),
@@ -217,8 +216,8 @@ def _play(start, net, game, rng, result, buffers, scoring, table, memory, egdb):
             learn = False
         else:
             # A new table generation only: killers and history only order moves, and a
-            # net's values are exact whatever the order; clearing 2,300 entries before
-            # each search of a few dozen nodes cost 7 % of the trainer's time.
+            # net's values are exact whatever the order; clearing them before each search
+            # of a few dozen nodes is a cost of its own.
             generation = next_generation(generation, table.entries)
             draw_rules = DrawRules(
                 keys[0], min(quiet + 1, keys.shape[1]) if repetition > 0 else 0, quiet, no_progress_plies
