@@ -50,12 +50,11 @@ from .game_state import (
     END_NO_PROGRESS,
     END_NONE,
     END_REPETITION,
+    count_move,
     end_of_game,
     history_for,
     is_progress,
     position_key,
-    quiet_after,
-    remember_position,
     winner_of,
 )
 from .movegen import (
@@ -297,9 +296,7 @@ def play_move(state, positions, last, i, frm, to, captured, path, hops, rules):
     state[i, S_KINGS] = kings
     state[i, S_TURN] = 1 - state[i, S_TURN]
     state[i, S_PLY] += 1
-    quiet = quiet_after(state[i, S_QUIET], progress)
-    state[i, S_QUIET] = quiet
-    remember_position(positions, i, quiet, position_key(state[i, S_BLACK], state[i, S_WHITE]))
+    state[i, S_QUIET] = count_move(positions, i, state[i, S_QUIET], progress, state[i, S_BLACK], state[i, S_WHITE])
     return _update_end(state, positions, i, rules)
 
 

@@ -115,6 +115,16 @@ def remember_position(keys, game, quiet, key):
 
 
 @numba.njit(cache=True, inline="always")
+def count_move(keys, game, quiet, progress, black, white):
+    """The game state after a move (``progress``: a capture or a man move) that reached the
+    position ``black, white``: returns the new plies since progress, and remembers the
+    position in row ``game`` of ``keys``."""
+    quiet = quiet_after(quiet, progress)
+    remember_position(keys, game, quiet, position_key(black, white))
+    return quiet
+
+
+@numba.njit(cache=True, inline="always")
 def repetitions(keys, game, quiet, key):
     """How often the current position of game ``game`` (key ``key``, after ``quiet`` quiet
     plies) occurred.
@@ -202,9 +212,8 @@ def advance_games(games, black, white, kings, black_to_move, progress, plies, qu
         turn = COLOR_BLACK if black_moves else COLOR_WHITE
         mover, opponent = (black[j], white[j]) if black_moves else (white[j], black[j])
         plies[g] += 1
-        quiet[g] = quiet_after(quiet[g], progress[j] != 0)
+        quiet[g] = count_move(keys, g, quiet[g], progress[j] != 0, black[j], white[j])
         key = position_key(black[j], white[j])
-        remember_position(keys, g, quiet[g], key)
         end = end_of_game(has_moves(mover, opponent, kings[j], black_moves), plies[g], quiet[g], keys, g, key, rules)
         ends[j] = end
         winners[j] = winner_of(end, turn)
@@ -226,6 +235,7 @@ __all__ = [
     "RULE_NO_PROGRESS_PLIES",
     "RULE_REPETITION",
     "advance_games",
+    "count_move",
     "decide_end",
     "end_of_game",
     "history_for",

@@ -9,7 +9,7 @@
 Every searching agent is this search and an evaluator (the OpenSpiel habit): ``alphabeta``
 with material or positional points, ``td-minimax`` with its TD-trained net at depth 2, the
 slow/fast learner's playing agent with its value net and move rewards, and any later net
-through the same door (``evaluators``). ``td-minimax``'s self-play trainer calls the same
+through the same evaluator interface (``evaluators``). ``td-minimax``'s self-play trainer calls the same
 kernel.
 
 Spec strings
@@ -17,7 +17,7 @@ Spec strings
 ``alphabeta:depth=D,time=S,eval=E,weights=W,egdb=P,egdb_folder=DIR,seed=N``
 
 - ``eval``: ``positional`` (default), ``material``, or a learned net: ``td-minimax``,
-  ``slow-fast``, ``mcrd-net`` (the MCRD document's CNN, folded into the door:
+  ``slow-fast``, ``mcrd-net`` (the MCRD document's CNN, folded into an MLP:
   ``checkers_agents.mcrd.net``) or ``outcome-net`` (a value net trained on the results of
   the search's own self-play games: ``checkers_agents.outcome_net``);
 - ``weights`` (nets only): ``zoo`` (default: the zoo entry's weights of that name), a
@@ -27,9 +27,10 @@ Spec strings
   must be built: ``checkers egdb build --pieces P``). ``egdb:pieces=P`` is this search
   with the database, under its own name (``checkers_agents.egdb_agent``).
 
-Parts: ``negamax`` (the numba search), ``memory`` (its table and buffers), ``evaluators`` (the door: material, positional, the
-mover-frame MLP), ``searcher`` (``Searcher``, ``SearchResult``, ``Draws``: the driver, its
-memory and the game's draw rules).
+Parts: ``negamax`` (the numba search), ``memory`` (its table and buffers), ``evaluators``
+(the evaluator interface: material, positional, the mover-frame MLP), ``searcher``
+(``Searcher``, ``SearchResult``, ``Draws``: the driver and the game's draw rules),
+``selfplay`` (the one self-play kernel).
 
 The search
 ----------

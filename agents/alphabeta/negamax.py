@@ -26,11 +26,11 @@ from checkers_env.bitboard import (
 from checkers_env.egdb_kernels import probe
 from checkers_env.encoding import half_turn
 from checkers_env.game_state import is_progress, position_key
-from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below
+from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, keep_best
 
 from .evaluators import (
     REWARD_MATERIAL_LOG,
-    Scoring,
+    Valuation,
     WIN,
     hand_value,
     material_log_reward,
@@ -147,7 +147,7 @@ def no_egdb():
 # evaluator took an atomic increment and decrement (over 50 per call, up to 18 more per net
 # evaluation).
 @numba.njit(cache=True, _nrt=False)
-def search_kernel(position, depth, node_limit, root_in_order, scoring, net, draw_rules, generation, table, memory, egdb):
+def search_kernel(position, depth, node_limit, root_in_order, valuation, net, draw_rules, generation, table, memory, egdb):
     """One depth-``depth`` negamax alpha-beta search of the position (iterative, no allocation).
 
     Args:
@@ -156,7 +156,7 @@ def search_kernel(position, depth, node_limit, root_in_order, scoring, net, draw
         node_limit: give up (returning ``aborted``) after this many nodes.
         root_in_order: search the root's moves in ``generate_moves`` order (for a caller
             that breaks ties by that order), else best-ordered like every other node.
-        scoring: how positions are valued (:data:`Scoring`).
+        valuation: how positions are valued (:data:`Valuation`).
         net: the evaluator's ``net`` arrays (``evaluators.Evaluator.net``), None for the
             hand-written kinds (an argument of its own: ``net is None`` is then settled at
             compile time, and the hand-written kinds get a kernel without the net's code).
@@ -187,12 +187,12 @@ def search_kernel(position, depth, node_limit, root_in_order, scoring, net, draw
         ``(value, best_index, root_moves, nodes, aborted)``; indices are rows of ``moves[0]``.
     """
     mover, opponent, kings, black_to_move = position
-    kind, codes, loss, loss_per_ply, blockade_value, win_bound, tie_margin, quiescence = scoring
+    kind, net_functions, loss, loss_per_ply, blockade_value, win_bound, tie_margin, quiescence = valuation
     draws, n_draws, quiet, no_progress_plies = draw_rules
     entries, entry_values = table
     killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch = memory
     egdb_values, egdb_offsets, egdb_pieces = egdb
-    rewarded = False if net is None else codes[2] == REWARD_MATERIAL_LOG
+    rewarded = False if net is None else net_functions[2] == REWARD_MATERIAL_LOG
     # The no-progress rule makes a value depend on the path: within reach, the table only
     # orders moves.
     tt_cutoffs = no_progress_plies <= 0 or quiet + depth < no_progress_plies
@@ -272,7 +272,7 @@ def search_kernel(position, depth, node_limit, root_in_order, scoring, net, draw
                     if net is None:
                         value = hand_value(m, o, k, side, kind)
                     else:
-                        value = net_value(m, o, k, side, net, codes, active, scratch)
+                        value = net_value(m, o, k, side, net, net_functions, active, scratch)
                 else:
                     value = terminal_value(m, ply, loss, loss_per_ply, blockade_value)
                 state = _RETURN
@@ -477,25 +477,16 @@ def pick_tied(root_scores, count, rng):
 
     ``root_scores`` must be exact wherever a move is not below the best of the moves
     before it (``search_kernel`` with ``root_in_order``)."""
-    best = 0
     value = root_scores[0]
+    best = 0
     ties = 1
     for i in range(1, count):
-        score = root_scores[i]
-        if score > value:
-            value = score
-            best = i
-            ties = 1
-        elif score == value:
-            ties += 1
-            rng, pick = random_below(rng, ties)
-            if pick == 0:
-                best = i
+        value, best, ties, rng = keep_best(root_scores[i], i, value, best, ties, rng)
     return best, rng
 
 
 @numba.njit(cache=True)
-def search_to_depth(position, first_depth, depth, root_in_order, scoring, net, draw_rules, generation, table, flat, egdb, rng):
+def search_to_depth(position, first_depth, depth, root_in_order, valuation, net, draw_rules, generation, table, flat, egdb, rng):
     """A whole search without a time limit in one call: :func:`begin_search`, then
     iterative deepening from ``first_depth`` to ``depth`` (stopping early at a forced result
     within the nominal depth, as ``Searcher.search`` does). Arguments as
@@ -516,11 +507,11 @@ def search_to_depth(position, first_depth, depth, root_in_order, scoring, net, d
     reached = first_depth
     for d in range(first_depth, depth + 1):
         value, _best, count, used, _aborted = search_kernel(
-            position, d, 1 << 62, root_in_order, scoring, net, draw_rules, generation, table, memory, egdb
+            position, d, 1 << 62, root_in_order, valuation, net, draw_rules, generation, table, memory, egdb
         )
         nodes += used
         reached = d
-        if count == 0 or (abs(value) > scoring.win_bound and abs(value) >= scoring.loss - scoring.loss_per_ply * d):
+        if count == 0 or (abs(value) > valuation.win_bound and abs(value) >= valuation.loss - valuation.loss_per_ply * d):
             break
     row = -1
     if rng != 0 and count > 0:
@@ -529,13 +520,13 @@ def search_to_depth(position, first_depth, depth, root_in_order, scoring, net, d
 
 
 @numba.njit(cache=True)
-def search_from_python(position, first_depth, depth, root_in_order, scoring, net, draw_rules, generation, table, flat, egdb, rng):
+def search_from_python(position, first_depth, depth, root_in_order, valuation, net, draw_rules, generation, table, flat, egdb, rng):
     """:func:`search_to_depth` for a caller in Python (an agent's move, one call): the
     bundles come as plain tuples of their fields, in order (``tuple(bundle)``), and are
     named here. Numba's dispatcher types a plain tuple in C on every call, a named tuple in
     Python: tens of microseconds per call, a few percent of a shallow search."""
     return search_to_depth(
-        Position(*position), first_depth, depth, root_in_order, Scoring(*scoring), net, DrawRules(*draw_rules),
+        Position(*position), first_depth, depth, root_in_order, Valuation(*valuation), net, DrawRules(*draw_rules),
         generation, Table(*table), FlatMemory(*flat), EndgameProbe(*egdb), rng,
     )
 
@@ -546,7 +537,7 @@ __all__ = [
     "INF",
     "MAX_DEPTH",
     "Position",
-    "Scoring",
+    "Valuation",
     "egdb_value",
     "no_egdb",
     "pick_tied",

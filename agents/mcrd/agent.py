@@ -37,7 +37,7 @@ DEFAULT_LAUNCH = {"cpu": 4096, "cuda": 131_072}
 GUIDED_LAUNCH = 64
 
 
-#: Nets that run through the alpha-beta net door (``eval=`` names), so they can guide.
+#: Nets that run through the alpha-beta net interface (``eval=`` names), so they can guide.
 GUIDE_NETS = ("mcrd-net", "td-minimax", "slow-fast")
 
 

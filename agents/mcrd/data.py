@@ -219,7 +219,7 @@ def play_pseudo_random_games(
         GameBatch(int(seed), int(first_game), int(games), _start_row(start), rules_array),
         MovePolicy(POLICY_MIXED, float(minimax_rate), 0, int(minimax_depth), int(minimax_depth)),
         SearchSetup(
-            MATERIAL.scoring(), Table(entries, entries.view(np.float64)),
+            MATERIAL.valuation(), Table(entries, entries.view(np.float64)),
             FlatMemory(np.zeros(ints, np.int64), np.zeros(floats, np.float64), 1), no_egdb(), False,
         ),
         None,

@@ -131,7 +131,7 @@ def play_games(
         GameBatch(int(seed), int(first_game), int(games), start_positions(), rules),
         MovePolicy(POLICY_SEARCH, 1.0, int(random_plies), 1, int(depth)),
         SearchSetup(
-            ev.scoring(), Table(entries, entries.view(np.float64)),
+            ev.valuation(), Table(entries, entries.view(np.float64)),
             FlatMemory(np.zeros(ints, np.int64), np.zeros(floats, np.float64), int(ev.width)),
             egdb, True,
         ),

@@ -480,7 +480,7 @@ def test_beats_random():
         assert game.winner is not None and isinstance(players[game.winner], AlphaBetaAgent)
 
 
-# -- the evaluator door ----------------------------------------------------------------------------------
+# -- the evaluator interface ----------------------------------------------------------------------------------
 
 
 def _net_minimax(evaluator, board: Board, depth: int, quiescence: bool, ply: int = 0) -> float:
