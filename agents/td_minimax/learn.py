@@ -10,6 +10,11 @@ on a draw both views towards ``(0, 0)``.
 
 The game ends under the suite's draw rules, decided by the core's
 ``checkers_env.game_state.end_of_game`` after every move, as in ``Game`` and the envs.
+Its moves follow the one self-play kernel's policy switch (``alphabeta.selfplay.searches``,
+``POLICY_EPSILON``: random plies, then epsilon). The game keeps a loop of its own beside
+``alphabeta.selfplay.play_games`` because it learns between moves (the net its search
+reads changes after every searched move) and keeps the search's killers and history from
+one move to the next.
 """
 
 from __future__ import annotations
