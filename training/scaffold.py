@@ -57,7 +57,6 @@ import re
 import shlex
 import shutil
 import signal
-import subprocess
 import sys
 import textwrap
 from collections.abc import Callable, Collection, Iterable
@@ -68,7 +67,7 @@ from typing import Any
 import numpy as np
 
 from checkers_env.errors import CheckersError, WeightsError
-from checkers_env.files import write_atomic, write_json_atomic
+from checkers_env.files import git_commit, write_atomic, write_json_atomic
 
 from .dependencies import check_dependencies
 
@@ -589,25 +588,6 @@ def promote(
         raise ValueError(f"the card for zoo/{name} is invalid: " + "; ".join(problems))
     write_json_atomic(folder / "card.json", card)
     return folder
-
-
-def git_commit() -> str:
-    """The commit of this checkout, with ``-dirty`` if files changed; for an installed package
-    (no checkout of this project around it) the release, ``checkers-suite==VERSION``."""
-    from checkers_env import __version__
-
-    release = f"checkers-suite=={__version__}"
-    if not (REPO_ROOT / "pyproject.toml").is_file() or not (REPO_ROOT / "checkers_env").is_dir():
-        return release  # site-packages: a git repository around it would be somebody else's
-    try:
-        head = subprocess.run(["git", "rev-parse", "HEAD"], cwd=REPO_ROOT, capture_output=True, text=True, timeout=10)
-        if head.returncode != 0 or not head.stdout.strip():
-            return release
-        dirty = subprocess.run(["git", "status", "--porcelain", "--untracked-files=no"], cwd=REPO_ROOT,
-                               capture_output=True, text=True, timeout=10)
-    except (OSError, subprocess.SubprocessError):
-        return release
-    return head.stdout.strip() + ("-dirty" if dirty.stdout.strip() else "")
 
 
 # -- evaluation -------------------------------------------------------------------------------

@@ -173,8 +173,8 @@ def test_the_atomic_writer_leaves_normal_modes_and_no_temporary_file(tmp_path):
 
 
 def test_one_atomic_writer_and_one_git_helper():
-    """Files are renamed into place in one function (checkers_env.files), and only the
-    scaffold asks git for the commit."""
+    """Files are renamed into place in one function (checkers_env.files), and one function
+    there asks git for the commit (trainers and data builders alike)."""
     root = scaffold.REPO_ROOT
     renames, commits = [], []
     for package in ("checkers_env", "agents", "training", "evaluation"):
@@ -185,7 +185,7 @@ def test_one_atomic_writer_and_one_git_helper():
             if "rev-parse" in text:
                 commits.append(path.relative_to(root).as_posix())
     assert renames == ["checkers_env/files.py"]
-    assert commits == ["training/scaffold.py"]
+    assert commits == ["checkers_env/files.py"]
 
 
 def test_evaluation_plays_ballot_openings_with_both_colours(monkeypatch):
