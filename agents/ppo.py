@@ -16,7 +16,7 @@ from pathlib import Path
 
 import numpy as np
 
-from checkers_env import env_kernels as core
+from checkers_env import env_machine as core
 from checkers_env.agent import BaseAgent, FilePath, PythonOnly
 from checkers_env.env import move_from_hops
 from checkers_env.errors import UnknownAgentError, WeightsError

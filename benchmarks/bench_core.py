@@ -81,7 +81,7 @@ def run() -> dict:
 
 
 def _perft() -> dict:
-    from checkers_env.kernels import MAX_MOVES, MOVE_FIELDS, perft_kernel
+    from checkers_env.movegen import MAX_MOVES, MOVE_FIELDS, perft_kernel
 
     black, white, kings = 0x00000FFF, 0xFFF00000, 0
     buffers = np.zeros((max(PERFT_COUNTS), MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
@@ -103,7 +103,7 @@ def _perft() -> dict:
 
 
 def _playouts() -> dict:
-    from checkers_env.kernels import random_playouts
+    from checkers_env.movegen import random_playouts
 
     black, white, kings = 0x00000FFF, 0xFFF00000, 0
     random_playouts(black, white, kings, True, 10, MAX_PLIES, 1)  # compile or load

@@ -32,7 +32,7 @@ import numpy as np
 
 from checkers_env.bitboard import apply_move, count_moves
 from checkers_env.egdb_kernels import probe_board
-from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below, seed_state
+from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below, seed_state
 
 PROBES = 2_000_000
 

@@ -13,7 +13,7 @@ Measured in one run (issue 3's goals in brackets):
   N = 1024 and 4096 [>= 2 M steps/s], with random legal actions picked by a small numba
   helper (its cost is included); ``parallel`` is the same with ``parallel=True`` (the
   boards on numba's threads);
-* ``vector_kernel``: the batch kernel ``env_kernels.vector_step`` alone on N = 1024 and 4096 boards,
+* ``vector_kernel``: the batch kernel ``batch_step.vector_step`` alone on N = 1024 and 4096 boards,
   the actions chosen outside the timing: ``raw`` is the state machine (the learner's hop,
   the random opponent's reply, ends, autoresets, rewards and the legal-hop masks) without
   the float observation planes [>= 20 M board-steps/s]; ``with_observations`` adds the
@@ -198,12 +198,12 @@ _PLAIN_LOOP = None
 
 
 def _plain_loop_kernel():
-    """``env_kernels.vector_step`` with ``range`` for ``prange``, compiled without parallel."""
+    """``batch_step.vector_step`` with ``range`` for ``prange``, compiled without parallel."""
     global _PLAIN_LOOP
     if _PLAIN_LOOP is None:
-        from checkers_env import env_kernels as core
+        from checkers_env import batch_step
 
-        step_one = core._vector_step_one
+        step_one = batch_step._vector_step_one
 
         @numba.njit(cache=True)
         def plain_vector_step(
@@ -225,7 +225,8 @@ def _vector_kernel_rate(
     import gymnasium as gym
 
     import checkers_env  # noqa: F401
-    from checkers_env import env_kernels as core
+    from checkers_env import batch_step
+    from checkers_env import env_machine as core
 
     envs = gym.make_vec(
         "Checkers-v0", num_envs=num_envs, vectorization_mode="vector_entry_point", self_play=self_play
@@ -234,7 +235,7 @@ def _vector_kernel_rate(
     raw = envs.unwrapped if hasattr(envs, "unwrapped") else envs
     threads = numba.get_num_threads()
     numba.set_num_threads(threads if parallel else 1)
-    kernel = _plain_loop_kernel() if plain_loop else core.vector_step
+    kernel = _plain_loop_kernel() if plain_loop else batch_step.vector_step
     planes = np.zeros((num_envs, core.NUM_PLANES, 8, 8), dtype=np.float32)
     rewards = np.zeros(num_envs, dtype=np.float64)
     terminated = np.zeros(num_envs, dtype=np.bool_)
@@ -242,7 +243,7 @@ def _vector_kernel_rate(
     masks = raw._masks
     rng = np.array([0x2545F4914F6CDD1D], dtype=np.int64)
     actions = np.zeros(num_envs, dtype=np.int64)
-    episode = core.episode_settings(raw._start, raw._color_mode, raw._kind, 0, observations)
+    episode = batch_step.episode_settings(raw._start, raw._color_mode, raw._kind, 0, observations)
     arguments = (raw._state, raw._moves, raw._positions, raw._last, actions, episode, raw._rules, planes,
                  raw._mask_words, rewards, terminated, truncated)
     for _ in range(20):

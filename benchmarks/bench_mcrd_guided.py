@@ -8,7 +8,7 @@ the default size (``C = 8, H = 32``) and of ``C = 4, H = 16``:
 * ``plain_playouts_per_s``: no guide;
 * ``guided_<rate>_playouts_per_s`` and ``..._mean_plies``: ``guide_rate`` 0.5 and 1;
 * ``door_evaluations_per_s``: the net's forward passes per second through the search's
-  door (``net.evaluations_per_s``) at each size;
+  evaluator interface (``net.evaluations_per_s``) at each size;
 * ``..._over_plain``: how many times slower a guided playout is.
 
 Each figure is the best of ``REPEATS`` repetitions of about ``SECONDS`` (at least one launch).

@@ -27,6 +27,7 @@ import sys
 import tarfile
 import tempfile
 import time
+import types
 import warnings
 from io import BytesIO
 from pathlib import Path
@@ -141,6 +142,26 @@ def compare(reference, current, template, rounds: int, observations: bool = Fals
     }
 
 
+def _one_namespace(*modules):
+    """The public names of several modules as one object (the state machine and the batch
+    step, which older trees kept in one module)."""
+    names = {}
+    for module in modules:
+        names.update({k: v for k, v in vars(module).items() if not k.startswith("__")})
+    return types.SimpleNamespace(**names)
+
+
+def _kernels_of(name: str, folder: Path):
+    """The reference tree's env kernels under one name, whatever its modules were called:
+    ``env_machine`` with ``batch_step``, ``env_kernels`` or, earlier, ``env_core``."""
+    if (folder / name / "env_machine.py").exists():
+        return _one_namespace(
+            importlib.import_module(f"{name}.env_machine"), importlib.import_module(f"{name}.batch_step")
+        )
+    module = "env_kernels" if (folder / name / "env_kernels.py").exists() else "env_core"
+    return importlib.import_module(f"{name}.{module}")
+
+
 def main(argv: list[str] | None = None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--ref", default="HEAD", help="git revision to compare against")
@@ -156,7 +177,7 @@ def main(argv: list[str] | None = None) -> dict:
     import gymnasium as gym
 
     import checkers_env  # noqa: F401  (registers Checkers-v0)
-    from checkers_env import env_kernels
+    from checkers_env import batch_step, env_machine
 
     template = gym.make_vec(
         "Checkers-v0", num_envs=args.boards, vectorization_mode="vector_entry_point",
@@ -168,15 +189,13 @@ def main(argv: list[str] | None = None) -> dict:
         try:
             with warnings.catch_warnings():  # its __init__ registers Checkers-v0 again
                 warnings.simplefilter("ignore")
-                # The kernels' module was env_core.py before issue #15 named it env_kernels.py.
-                module = "env_kernels" if (Path(folder) / name / "env_kernels.py").exists() else "env_core"
-                reference = importlib.import_module(f"{name}.{module}")
+                reference = _kernels_of(name, Path(folder))
         finally:
             sys.path.remove(folder)
         threads = numba.get_num_threads()
         numba.set_num_threads(args.threads)
         try:
-            figures = compare(reference, env_kernels, template, args.rounds, args.observations)
+            figures = compare(reference, _one_namespace(env_machine, batch_step), template, args.rounds, args.observations)
         finally:
             numba.set_num_threads(threads)
     results = {

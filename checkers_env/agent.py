@@ -37,7 +37,7 @@ import numpy as np
 from .board import BLACK, Board, Move, move_from_row
 from .errors import EndgameDatabaseError, MissingDependencyError, UnknownAgentError, WeightsError, missing_dependency
 from .game import Game
-from .kernels import generate_moves_kernel, new_move_buffer
+from .movegen import generate_moves_kernel, new_move_buffer
 from .baselines import OPPONENT_GREEDY, OPPONENT_RANDOM, choose
 
 ENTRY_POINT_GROUP = "checkers_env.agents"

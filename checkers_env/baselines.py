@@ -6,7 +6,7 @@ from __future__ import annotations
 import numba
 
 from .bitboard import apply_move, popcount
-from .kernels import CAPTURED, FROM, TO, random_below
+from .movegen import CAPTURED, FROM, TO, keep_best, random_below
 
 #: Material points used by ``greedy`` (and the material reward): a king is worth more
 #: than a man because it moves both ways.
@@ -41,14 +41,7 @@ def choose_greedy(moves, n, mover, opponent, kings, black_to_move, rng):
     ties = 0
     for i in range(n):
         m, o, k = apply_move(mover, opponent, kings, black_to_move, moves[i, FROM], moves[i, TO], moves[i, CAPTURED])
-        score = material(m, k) - material(o, k)
-        if score > best:
-            best, best_index, ties = score, i, 1
-        elif score == best:
-            ties += 1
-            rng, pick = random_below(rng, ties)
-            if pick == 0:
-                best_index = i
+        best, best_index, ties, rng = keep_best(material(m, k) - material(o, k), i, best, best_index, ties, rng)
     return best_index, rng
 
 

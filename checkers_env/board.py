@@ -24,7 +24,7 @@ from .errors import (
     InvalidMoveError,
     InvalidPositionError,
 )
-from .kernels import CAPTURED, FROM, HOPS, PATH, generate_moves_kernel, new_move_buffer
+from .movegen import CAPTURED, FROM, HOPS, PATH, generate_moves_kernel, new_move_buffer
 
 
 class Color(IntEnum):

@@ -29,7 +29,7 @@ from pathlib import Path
 
 import numpy as np
 
-from . import env_kernels as core
+from . import env_machine as core
 from .board import BLACK, Move, move_to_row, square_row_col
 from .game import Game, Rules
 from .pdn import read_pdn

@@ -77,7 +77,7 @@ from .bitboard import (
     step_sw,
 )
 from .encoding import half_turn
-from .kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves
+from .movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves
 
 #: Most pieces a side can have; the slice table is indexed by counts 0..MAX_SIDE.
 MAX_SIDE = 12

@@ -116,7 +116,7 @@ import numpy as np
 from gymnasium import spaces
 from gymnasium.error import ResetNeeded
 
-from . import env_kernels as core
+from . import env_machine as core
 from .agent import Agent, GreedyAgent, RandomAgent, make_agent
 from .board import BLACK, Board, Color, Move, move_from_row, move_to_row
 from .errors import IllegalMoveError

@@ -66,4 +66,5 @@ def write_json_atomic(path: str | os.PathLike, document) -> Path:
     return write_atomic(path, (json_text(document, indent=2) + "\n").encode())
 
 
+
 __all__ = ["FILE_MODE", "write_atomic", "write_json_atomic"]

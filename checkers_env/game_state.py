@@ -5,10 +5,9 @@ last capture or man move (``quiet``), and one key per position since that last p
 (row ``game`` of ``keys``, ``int64[games, history_for(rules)]``, indexed by the quiet ply
 count: ``keys[game, q]`` is the position reached after ``q`` quiet plies; a single game
 keeps one row). The kernels index the rows rather than take row views: a view costs
-reference counting at every call (the batch env ran at 0.94 of its speed with views in
-one env_ab run, a noisy one). Those keys are all repetition needs: men never move back
+reference counting at every call. Those keys are all repetition needs: men never move back
 and a capture never comes undone, so no earlier position can recur. ``Game``, the environments' kernels
-(``env_kernels``) and the self-play loops of the trainers keep this state and decide every end
+(``env_machine``) and the self-play loops of the trainers keep this state and decide every end
 with ``end_of_game``, so a game ends the same way, at the same ply, wherever it is played.
 
 Encodings shared by every kernel:
@@ -116,6 +115,16 @@ def remember_position(keys, game, quiet, key):
 
 
 @numba.njit(cache=True, inline="always")
+def count_move(keys, game, quiet, progress, black, white):
+    """The game state after a move (``progress``: a capture or a man move) that reached the
+    position ``black, white``: returns the new plies since progress, and remembers the
+    position in row ``game`` of ``keys``."""
+    quiet = quiet_after(quiet, progress)
+    remember_position(keys, game, quiet, position_key(black, white))
+    return quiet
+
+
+@numba.njit(cache=True, inline="always")
 def repetitions(keys, game, quiet, key):
     """How often the current position of game ``game`` (key ``key``, after ``quiet`` quiet
     plies) occurred.
@@ -203,9 +212,8 @@ def advance_games(games, black, white, kings, black_to_move, progress, plies, qu
         turn = COLOR_BLACK if black_moves else COLOR_WHITE
         mover, opponent = (black[j], white[j]) if black_moves else (white[j], black[j])
         plies[g] += 1
-        quiet[g] = quiet_after(quiet[g], progress[j] != 0)
+        quiet[g] = count_move(keys, g, quiet[g], progress[j] != 0, black[j], white[j])
         key = position_key(black[j], white[j])
-        remember_position(keys, g, quiet[g], key)
         end = end_of_game(has_moves(mover, opponent, kings[j], black_moves), plies[g], quiet[g], keys, g, key, rules)
         ends[j] = end
         winners[j] = winner_of(end, turn)
@@ -227,6 +235,7 @@ __all__ = [
     "RULE_NO_PROGRESS_PLIES",
     "RULE_REPETITION",
     "advance_games",
+    "count_move",
     "decide_end",
     "end_of_game",
     "history_for",

@@ -13,7 +13,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from .board import BLACK, Board, Move
-from .kernels import MAX_MOVES, MOVE_FIELDS, perft_kernel
+from .movegen import MAX_MOVES, MOVE_FIELDS, perft_kernel
 
 #: Subtrees at most this deep are counted in one numba call (perft 10 from the start,
 #: 18 M paths, takes about 0.2 s): short enough for Ctrl-C, long enough that the Python

@@ -74,7 +74,7 @@ from gymnasium.error import ResetNeeded
 from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
-from . import env_kernels as core
+from . import env_machine as core
 from .board import Board, Color, move_from_row
 from .env import REWARD_MODES, check_action, resolve_max_plies, unknown_reset_option
 from .game import Rules
@@ -107,6 +107,16 @@ class _TwoPlayerBoard(RenderMixin):
         "is_parallelizable": False,  # for aec_to_parallel: multi-jumps break its agent cycle
         "render_fps": 2,
     }
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        rules: Rules | None = None,
+        max_plies: int | None = None,
+        reward: str = "win_loss",
+    ):
+        super().__init__()  # the PettingZoo base class's
+        self._setup(render_mode, rules, max_plies, reward)
 
     def _setup(self, render_mode, rules, max_plies, reward) -> None:
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
@@ -224,16 +234,6 @@ class _TwoPlayerBoard(RenderMixin):
 class raw_env(_TwoPlayerBoard, AECEnv):
     __doc__ = __doc__
 
-    def __init__(
-        self,
-        render_mode: str | None = None,
-        rules: Rules | None = None,
-        max_plies: int | None = None,
-        reward: str = "win_loss",
-    ):
-        super().__init__()
-        self._setup(render_mode, rules, max_plies, reward)
-
     def observe(self, agent):
         return self._observation(agent, agent == self.agent_selection)
 
@@ -271,15 +271,8 @@ class ParallelCheckersEnv(_TwoPlayerBoard, ParallelEnv):
     """Checkers in PettingZoo's parallel API, turn-based (see "Parallel API" in the module
     docstring); build it with ``parallel_env()``."""
 
-    def __init__(
-        self,
-        render_mode: str | None = None,
-        rules: Rules | None = None,
-        max_plies: int | None = None,
-        reward: str = "win_loss",
-    ):
-        self._setup(render_mode, rules, max_plies, reward)
-        self._on_move: str | None = None
+    #: The agent on move (None once the game is over).
+    _on_move: str | None = None
 
     def reset(self, seed=None, options=None):
         self._on_move = self._start(seed, options)

@@ -6,7 +6,7 @@ A shard holds ``format_version``, an optional ``kind``, its index ``shard`` and 
 beside its arrays, so that a folder can be checked and finished: a shard that is missing,
 truncated by a kill, of another version, kind or seed, or with the wrong number of records
 is built again; the others are kept. A generator gives its own error class, so that its
-users see its errors (``mcrd.data.DatabaseError``, ``outcome_net.SelfPlayDataError``).
+users see its errors (``mcrd.data.McrdDataError``, ``outcome_net.SelfPlayDataError``).
 """
 
 from __future__ import annotations

@@ -26,7 +26,8 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from . import env_kernels as core
+from . import env_machine as core
+from . import batch_step as batch
 from .agent import Agent, make_agent
 from .board import Board, Color
 from .env import (
@@ -122,7 +123,7 @@ class CheckersVectorEnv(VectorEnv):
         n = self.num_envs
         self._masks = np.zeros((n, core.NUM_ACTIONS), dtype=np.int8)
         self._mask_words = core.mask_words(self._masks)  # what the kernels write through
-        self._episode = None  # the batch step's settings (``env_kernels.episode_settings``)
+        self._episode = None  # the batch step's settings (``batch_step.episode_settings``)
         self._started = False
         self.parallel = parallel
 
@@ -151,7 +152,7 @@ class CheckersVectorEnv(VectorEnv):
             self._start = np.array([start.black, start.white, start.kings, int(start.turn)], dtype=np.int64)
             self._episode = None
         observations = np.empty((self.num_envs, core.NUM_PLANES, 8, 8), dtype=np.float32)
-        core.vector_reset(
+        batch.vector_reset(
             self._state, self._moves, self._positions, self._last, board_seeds, self._start,
             self._color_mode, self._kind, self._rules, observations, self._mask_words,
         )
@@ -184,7 +185,7 @@ class CheckersVectorEnv(VectorEnv):
         terminated = np.empty(n, dtype=np.bool_)
         truncated = np.empty(n, dtype=np.bool_)
         if self._episode is None:  # made again after a reset to another start position
-            self._episode = core.episode_settings(
+            self._episode = batch.episode_settings(
                 self._start, self._color_mode, self._kind, REWARD_MODES[self.reward_mode]
             )
         episode = self._episode
@@ -193,12 +194,12 @@ class CheckersVectorEnv(VectorEnv):
             observations, self._mask_words, rewards, terminated, truncated,
         )
         if self.parallel:
-            core.vector_step(*arguments)
+            batch.vector_step(*arguments)
         else:
             threads = numba.get_num_threads()
             numba.set_num_threads(1)  # for this calling thread only
             try:
-                core.vector_step(*arguments)
+                batch.vector_step(*arguments)
             finally:
                 numba.set_num_threads(threads)
         return observations, rewards, terminated, truncated, self._infos()

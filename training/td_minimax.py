@@ -203,7 +203,7 @@ def train(args: Args, given: set[str] | None = None) -> TrainingState:
         play_training_game,
         training_game,
     )
-    from checkers_env.kernels import seed_state
+    from checkers_env.movegen import seed_state
 
     run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
     run_path = run.path

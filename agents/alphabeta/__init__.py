@@ -9,7 +9,7 @@
 Every searching agent is this search and an evaluator (the OpenSpiel habit): ``alphabeta``
 with material or positional points, ``td-minimax`` with its TD-trained net at depth 2, the
 slow/fast learner's playing agent with its value net and move rewards, and any later net
-through the same door (``evaluators``). ``td-minimax``'s self-play trainer calls the same
+through the same evaluator interface (``evaluators``). ``td-minimax``'s self-play trainer calls the same
 kernel.
 
 Spec strings
@@ -17,7 +17,7 @@ Spec strings
 ``alphabeta:depth=D,time=S,eval=E,weights=W,egdb=P,egdb_folder=DIR,seed=N``
 
 - ``eval``: ``positional`` (default), ``material``, or a learned net: ``td-minimax``,
-  ``slow-fast``, ``mcrd-net`` (the MCRD document's CNN, folded into the door:
+  ``slow-fast``, ``mcrd-net`` (the MCRD document's CNN, folded into an MLP:
   ``checkers_agents.mcrd.net``) or ``outcome-net`` (a value net trained on the results of
   the search's own self-play games: ``checkers_agents.outcome_net``);
 - ``weights`` (nets only): ``zoo`` (default: the zoo entry's weights of that name), a
@@ -27,9 +27,10 @@ Spec strings
   must be built: ``checkers egdb build --pieces P``). ``egdb:pieces=P`` is this search
   with the database, under its own name (``checkers_agents.egdb_agent``).
 
-Parts: ``kernel`` (the numba negamax), ``evaluators`` (the door: material, positional, the
-mover-frame MLP), ``searcher`` (``Searcher``, ``SearchResult``, ``Draws``: the driver, its
-memory and the game's draw rules).
+Parts: ``negamax`` (the numba search), ``memory`` (its table and buffers), ``evaluators``
+(the evaluator interface: material, positional, the mover-frame MLP), ``searcher``
+(``Searcher``, ``SearchResult``, ``Draws``: the driver and the game's draw rules),
+``selfplay`` (the one self-play kernel).
 
 The search
 ----------
@@ -84,7 +85,7 @@ iterative deepening (depth 1, 2, ... up to ``depth``, or until ``time`` runs out
   first) and before the table, the quiescence and the evaluation: a position the
   database holds is not searched further; it scores its exact value, a draw 0 and a win
   (loss) in ``d`` plies as the terminal position ``d`` plies further down would
-  (``kernel.egdb_value``: ``WIN - (ply + d)`` with the hand-written evaluations, so a
+  (``negamax.egdb_value``: ``WIN - (ply + d)`` with the hand-written evaluations, so a
   database win ranks with the wins the search sees itself, the fastest first). A root
   the database holds is not searched at all: the agent plays one of its best moves
   (``EndgameDatabase.best_moves``: a fastest win, a longest loss or a drawing move; ties
@@ -102,18 +103,21 @@ iterative deepening (depth 1, 2, ... up to ``depth``, or until ``time`` runs out
 from __future__ import annotations
 
 import math
+from time import perf_counter
 from importlib.metadata import EntryPoint, entry_points
 from typing import Callable
 
 import numpy as np
 
-from checkers_env import BaseAgent, Game, Move
+from checkers_env import BaseAgent, Board, Game, Move
 from checkers_env.agent import FilePath, file_path_or
+from checkers_env.board import move_from_row
 from checkers_env import egdb as _egdb
 from checkers_env.errors import UnknownAgentError
 
 from .evaluators import MATERIAL, POSITIONAL, Evaluator, evaluate, mlp
-from .kernel import MAX_DEPTH, ZOBRIST, position_hash, search_kernel
+from .memory import TT_BITS, ZOBRIST, position_hash
+from .negamax import MAX_DEPTH, pick_tied, search_kernel
 from .searcher import Draws, SearchResult, Searcher, board_key
 
 #: The entry-point group where learned evaluators register (``pyproject.toml``), as agent
@@ -208,6 +212,16 @@ class AlphaBetaAgent(BaseAgent):
     """
 
     kind = "alphabeta"
+    #: How exact ties between the best moves are broken. False: uniformly among the moves
+    #: within the evaluator's tie margin, by the agent's generator. True (``td-minimax``):
+    #: the root is searched in ``generate_moves`` order and its exact ties are broken along
+    #: that order by a reservoir draw (``negamax.pick_tied``) on a xorshift stream drawn
+    #: from the agent's generator; a search without ``time`` is one kernel call.
+    ties_in_order = False
+    #: The transposition table holds ``2**tt_bits`` entries.
+    tt_bits = TT_BITS
+    #: Search captures on at the horizon (see the package docstring).
+    quiescence = True
 
     def __init__(
         self,
@@ -219,51 +233,97 @@ class AlphaBetaAgent(BaseAgent):
         egdb_folder: FilePath | None = None,
         seed: int | None = None,
     ):
+        self._check_limits(depth, time)
+        if eval not in evaluator_names():
+            raise ValueError(f"alphabeta: eval must be one of {', '.join(evaluator_names())}, got {eval!r}")
+        egdb = _egdb.check_pieces(egdb, f"{self.kind}: egdb", off=True)
+        super().__init__(seed=seed)
+        self.eval = eval
+        self.weights = weights
+        self._start(make_evaluator(eval, weights, seed), depth, time, egdb, egdb_folder)
+
+    def _check_limits(self, depth, time) -> None:
+        """Refuse a ``depth`` or ``time`` the search cannot take (before any work)."""
         if depth is not None and (
             isinstance(depth, bool) or not isinstance(depth, (int, np.integer)) or not 1 <= depth <= MAX_DEPTH
         ):
-            raise ValueError(f"alphabeta: depth must be an integer from 1 to {MAX_DEPTH}, got {depth!r}")
+            raise ValueError(f"{self.kind}: depth must be an integer from 1 to {MAX_DEPTH}, got {depth!r}")
         if time is not None and (
             isinstance(time, bool)
             or not isinstance(time, (int, float, np.floating, np.integer))
             or not math.isfinite(time)
             or time <= 0
         ):
-            raise ValueError(f"alphabeta: time must be a positive number of seconds per move, got {time!r}")
-        if eval not in evaluator_names():
-            raise ValueError(f"alphabeta: eval must be one of {', '.join(evaluator_names())}, got {eval!r}")
-        egdb = _egdb.check_pieces(egdb, f"{self.kind}: egdb", off=True)
-        super().__init__(seed=seed)
+            raise ValueError(f"{self.kind}: time must be a positive number of seconds per move, got {time!r}")
+
+    def _start(self, evaluator: Evaluator, depth, time, egdb: int = 0, egdb_folder=None) -> None:
+        """Set up the search of ``evaluator`` (the limits checked, the generator seeded)."""
         self.depth = None if depth is None else int(depth)
         self.time = None if time is None else float(time)
-        self.eval = eval
-        self.weights = weights
-        self.evaluator = make_evaluator(eval, weights, seed)
+        self.evaluator = evaluator
         self.egdb = int(egdb)
         self.egdb_folder = None if egdb_folder is None else str(egdb_folder)
         self.database = _egdb.EndgameDatabase.cached(self.egdb, self.egdb_folder) if self.egdb else None
         self.last_search: SearchResult | None = None
         self._searcher: Searcher | None = None
+        if self.ties_in_order:
+            self._rng_state = self._fresh_rng_state()
+
+    def _fresh_rng_state(self) -> int:
+        return int(self.rng.integers(1, 2**62))
 
     def reset(self, seed: int | None = None) -> None:
         super().reset(seed)
         if self._searcher is not None:
             self._searcher.clear()
         self.last_search = None
+        if self.ties_in_order and seed is not None:
+            self._rng_state = self._fresh_rng_state()
+
+    @property
+    def searcher(self) -> Searcher:
+        """The search's memory and driver, made on first use."""
+        if self._searcher is None:
+            self._searcher = Searcher(self.evaluator, self.tt_bits, self.quiescence, egdb=self.database)
+        return self._searcher
 
     def search(self, game: Game) -> SearchResult:
         """Search the game's current position under the game's draw rules."""
-        if self._searcher is None:
-            self._searcher = Searcher(self.evaluator, egdb=self.database)
-        return self._searcher.search(game.board, self.depth, self.time, Draws.of_game(game))
+        return self.searcher.search(game.board, self.depth, self.time, Draws.of_game(game))
 
     def select_move(self, game: Game) -> Move:
+        if self.ties_in_order:
+            return self._select_in_order(game)
         result = self.search(game)
         self.last_search = result
         moves = result.best_moves
         if len(moves) == 1:
             return moves[0]
         return moves[int(self.rng.integers(len(moves)))]
+
+    def _select_in_order(self, game: Game | Board) -> Move:
+        """The move of a search whose root is in ``generate_moves`` order, exact ties
+        broken along it (see ``ties_in_order``)."""
+        board = game.board if isinstance(game, Game) else game
+        searcher = self.searcher
+        started = perf_counter()
+        if self.time is None:
+            row, self._rng_state, nodes, count = searcher.pick_row(board, self.depth, Draws.of_game(game), self._rng_state)
+            if row < 0:
+                raise ValueError(f"{self} has no legal move in {board.fen()}")
+            depth, rows, scores = self.depth, searcher.moves[0, :count].copy(), searcher.root_scores[:count].copy()
+        else:
+            if not board.has_legal_moves():
+                raise ValueError(f"{self} has no legal move in {board.fen()}")
+            result = searcher.search(board, MAX_DEPTH, self.time, Draws.of_game(game), first_depth=self.depth,
+                                     root_in_order=True)
+            depth, nodes, scores, rows = result.depth, result.nodes, result.root_scores, result.rows
+            row, self._rng_state = pick_tied(scores, len(rows), self._rng_state)
+        ties = tuple(int(i) for i in np.flatnonzero(scores == scores[row]))
+        self.last_search = SearchResult(
+            float(scores[row]), depth, nodes, perf_counter() - started, rows, scores, ties, board
+        )
+        return move_from_row(rows[row])
 
 
 __all__ = [

@@ -1,6 +1,6 @@
-"""The search's leaf evaluators: one door for hand-written evaluations and learned nets.
+"""The search's leaf evaluators: one interface for hand-written evaluations and learned nets.
 
-The kernel (``kernel.search_kernel``) never knows which agent it serves: it receives an
+The kernel (``negamax.search_kernel``) never knows which agent it serves: it receives an
 evaluator as plain numbers and arrays (:class:`Evaluator`), the OpenSpiel habit of one
 search and many evaluators. Every value is a float64 from the view of the side to move.
 
@@ -12,7 +12,7 @@ An evaluator is
 - the net's arrays (empty for the hand-written kinds): ``w_in [128, H1]`` (input-major, so
   the <= 24 active inputs add up contiguous rows), ``b_in [H1]``, an optional second hidden
   layer ``w_mid [H2, H1]``, ``b_mid [H2]`` (``[0, H1]`` / ``[0]`` when absent), and
-  ``w_out [O, H]``, ``b_out [O]`` (torch's ``nn.Linear`` layout), with ``codes`` =
+  ``w_out [O, H]``, ``b_out [O]`` (torch's ``nn.Linear`` layout), with ``net_functions`` =
   ``(hidden activation, output activation, move reward)``. The value of the net is
   ``out[0] - out[1]`` for two outputs (td-minimax: how well the mover does minus how well
   the opponent does), ``2 out[0] - 1`` for one sigmoid output (a win probability) and
@@ -26,9 +26,9 @@ An evaluator is
   then worth its reward minus the value of the position it leads to, the slow/fast
   learner's ``R + V``.
 
-A new net goes through the same door: build an :class:`Evaluator` with :func:`mlp`
+A new net goes through the same interface: build an :class:`Evaluator` with :func:`mlp`
 (weights in the layouts above), no kernel changes. Deeper nets than two hidden layers need
-the door widened.
+the interface widened.
 
 ``material``: man 100, king 140.
 
@@ -68,12 +68,12 @@ EVAL_MATERIAL = 0
 EVAL_POSITIONAL = 1
 EVAL_NET = 2
 
-#: Activations (``codes[0]`` hidden, ``codes[1]`` output).
+#: Activations (``net_functions[0]`` hidden, ``net_functions[1]`` output).
 IDENTITY = 0
 SIGMOID = 1
 RELU = 2
 
-#: Move rewards (``codes[2]``).
+#: Move rewards (``net_functions[2]``).
 REWARD_NONE = 0
 REWARD_MATERIAL_LOG = 1
 #: Coefficient of the slow/fast learner's material reward
@@ -110,11 +110,13 @@ BB_CENTRE = 0x00666600
 
 
 #: How the search values positions, as its kernel takes it (a named tuple): the evaluator's
-#: ``kind`` and ``codes``; a side without a legal move scores ``-(loss - loss_per_ply *
-#: ply)``, times ``blockade_value`` when it still has pieces; values beyond ``win_bound``
+#: ``kind`` and ``net_functions``; a side without a legal move scores
+#: ``-(loss - loss_per_ply * ply)``, times ``blockade_value`` when it still has pieces; values beyond ``win_bound``
 #: are forced results; root moves within ``tie_margin`` of the best are searched exactly;
 #: ``quiescence``: capture positions at the horizon are searched on until they are quiet.
-Scoring = namedtuple("Scoring", "kind codes loss loss_per_ply blockade_value win_bound tie_margin quiescence")
+Valuation = namedtuple(
+    "Valuation", "kind net_functions loss loss_per_ply blockade_value win_bound tie_margin quiescence"
+)
 
 
 @dataclass(frozen=True, eq=False)
@@ -146,15 +148,16 @@ class Evaluator:
         return self.w_in, self.b_in, self.w_mid, self.b_mid, self.w_out, self.b_out
 
     @property
-    def codes(self) -> np.ndarray:
+    def net_functions(self) -> np.ndarray:
+        """``(hidden_activation, output_activation, move_reward)`` as the kernel takes them."""
         return np.array([self.hidden_activation, self.output_activation, self.move_reward], dtype=np.int64)
 
-    def scoring(self, quiescence: bool = True, blockade_value: float = 1.0, tie_margin: float | None = None) -> Scoring:
-        """The :data:`Scoring` of a search with this evaluator (``tie_margin``: the
+    def valuation(self, quiescence: bool = True, blockade_value: float = 1.0, tie_margin: float | None = None) -> Valuation:
+        """The :data:`Valuation` of a search with this evaluator (``tie_margin``: the
         evaluator's unless given)."""
         margin = self.tie_margin if tie_margin is None else tie_margin
-        return Scoring(
-            int(self.kind), self.codes, float(self.loss), float(self.loss_per_ply), float(blockade_value),
+        return Valuation(
+            int(self.kind), self.net_functions, float(self.loss), float(self.loss_per_ply), float(blockade_value),
             float(self.win_bound), float(margin), bool(quiescence),
         )
 
@@ -212,18 +215,26 @@ def _activate(x, activation):
 
 
 @numba.njit(cache=True, inline="always")
+def first_layer_sums(active, n, w_in, b_in, units):
+    """The first layer's sums for the inputs listed in ``active[:n]`` (each a one) into
+    ``units[:H]``: the bias plus the weight rows of the active inputs, in that order."""
+    width = b_in.shape[0]
+    for j in range(width):
+        units[j] = b_in[j]
+    for a in range(n):
+        row = active[a]
+        for j in range(width):
+            units[j] += w_in[row, j]
+
+
+@numba.njit(cache=True, inline="always")
 def sigmoid_pair_forward(active, n, w_in, b_in, w_out, b_out, hidden):
     """Outputs ``(out0, out1)`` of a 128-H-2 net with sigmoid units and outputs (td-minimax's)
     for the inputs listed in ``active[:n]``; ``hidden`` (length H) receives the hidden
     activations (the trainer's backpropagation reads them; longer is fine). The same sums
     in the same order as :func:`mlp_value`, so the same values to the last bit."""
     width = b_in.shape[0]
-    for j in range(width):
-        hidden[j] = b_in[j]
-    for a in range(n):
-        row = active[a]
-        for j in range(width):
-            hidden[j] += w_in[row, j]
+    first_layer_sums(active, n, w_in, b_in, hidden)
     z0 = b_out[0]
     z1 = b_out[1]
     for j in range(width):
@@ -235,18 +246,13 @@ def sigmoid_pair_forward(active, n, w_in, b_in, w_out, b_out, hidden):
 
 
 @numba.njit(cache=True)
-def mlp_value(n, w_in, b_in, w_mid, b_mid, w_out, b_out, codes, active, scratch):
+def mlp_value(n, w_in, b_in, w_mid, b_mid, w_out, b_out, net_functions, active, scratch):
     """Any :func:`mlp`'s value for the inputs listed in ``active[:n]`` (``scratch``:
     ``float64[2 * width]``, the first layer's units in its first half, the second's in the
     other)."""
-    hidden_activation = codes[0]
+    hidden_activation = net_functions[0]
     width = b_in.shape[0]
-    for j in range(width):
-        scratch[j] = b_in[j]
-    for a in range(n):
-        row = active[a]
-        for j in range(width):
-            scratch[j] += w_in[row, j]
+    first_layer_sums(active, n, w_in, b_in, scratch)
     for j in range(width):
         scratch[j] = _activate(scratch[j], hidden_activation)
     current = 0
@@ -259,7 +265,7 @@ def mlp_value(n, w_in, b_in, w_mid, b_mid, w_out, b_out, codes, active, scratch)
             scratch[second + o] = _activate(z, hidden_activation)
         width = w_mid.shape[0]
         current = second
-    output_activation = codes[1]
+    output_activation = net_functions[1]
     z0 = b_out[0]
     for j in range(width):
         z0 += w_out[0, j] * scratch[current + j]
@@ -275,21 +281,20 @@ def mlp_value(n, w_in, b_in, w_mid, b_mid, w_out, b_out, codes, active, scratch)
 
 
 @numba.njit(cache=True, inline="always")
-def net_value(mover, opponent, kings, black_to_move, net, codes, active, scratch):
+def net_value(mover, opponent, kings, black_to_move, net, net_functions, active, scratch):
     """The MLP's value of a position for its side to move (``scratch``: ``float64[2 * width]``).
 
     td-minimax's 128-H-2 sigmoid net takes :func:`sigmoid_pair_forward`, inlined, every
-    other net :func:`mlp_value`, a call away, its arrays passed one by one. (The search's
-    leaves are mostly net evaluations: with the fused pass beside the general one in one
-    compiled function and a row view of a 2-D scratch per evaluation, an evaluation of the
-    zoo net took about 30 % longer than this in a micro-benchmark; passing the general
-    path the net as a tuple, about 10 %.)"""
+    other net :func:`mlp_value`, a call away, its arrays passed one by one (the search's
+    leaves are mostly net evaluations: a fused pass beside the general one in one compiled
+    function, a row view of a scratch per evaluation or the net passed as a tuple were all
+    slower)."""
     w_in, b_in, w_mid, b_mid, w_out, b_out = net
     n = active_inputs(mover, opponent, kings, black_to_move, active)
-    if w_mid.shape[0] == 0 and w_out.shape[0] == 2 and codes[0] == SIGMOID and codes[1] == SIGMOID:
+    if w_mid.shape[0] == 0 and w_out.shape[0] == 2 and net_functions[0] == SIGMOID and net_functions[1] == SIGMOID:
         out0, out1 = sigmoid_pair_forward(active, n, w_in, b_in, w_out, b_out, scratch)
         return out0 - out1
-    return mlp_value(n, w_in, b_in, w_mid, b_mid, w_out, b_out, codes, active, scratch)
+    return mlp_value(n, w_in, b_in, w_mid, b_mid, w_out, b_out, net_functions, active, scratch)
 
 
 @numba.njit(cache=True, inline="always")
@@ -366,19 +371,19 @@ def material_log_reward(parent_mover, parent_opponent, parent_kings, mover, oppo
 
 
 @numba.njit(cache=True)
-def evaluate_kernel(mover, opponent, kings, black_to_move, kind, net, codes, width):
+def evaluate_kernel(mover, opponent, kings, black_to_move, kind, net, net_functions, width):
     """Python entry point: the evaluator's static value of a quiet position."""
     if net is None:
         return hand_value(mover, opponent, kings, black_to_move, kind)
     active = np.empty(MAX_ACTIVE, dtype=np.int64)
     scratch = np.empty(2 * width, dtype=np.float64)
-    return net_value(mover, opponent, kings, black_to_move, net, codes, active, scratch)
+    return net_value(mover, opponent, kings, black_to_move, net, net_functions, active, scratch)
 
 
 def evaluate(evaluator: Evaluator, mover: int, opponent: int, kings: int, black_to_move: bool) -> float:
     """``evaluator``'s static value of a quiet position for its side to move."""
     return float(
-        evaluate_kernel(mover, opponent, kings, black_to_move, evaluator.kind, evaluator.net, evaluator.codes,
+        evaluate_kernel(mover, opponent, kings, black_to_move, evaluator.kind, evaluator.net, evaluator.net_functions,
                         evaluator.width)
     )
 
@@ -389,7 +394,7 @@ __all__ = [
     "EVAL_POSITIONAL",
     "Evaluator",
     "MATERIAL",
-    "Scoring",
+    "Valuation",
     "POSITIONAL",
     "evaluate",
     "hand_value",

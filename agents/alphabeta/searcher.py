@@ -14,27 +14,22 @@ from checkers_env.bitboard import BB_SQUARES, apply_move
 from checkers_env.egdb_kernels import probe_board
 from checkers_env.egdb_kernels import MAX_SIDE as EGDB_MAX_SIDE
 from checkers_env.game_state import position_key
-from checkers_env.kernels import generate_moves_kernel, new_move_buffer
+from checkers_env.movegen import generate_moves_kernel, new_move_buffer
 
-from .evaluators import POSITIONAL, WIN, Evaluator, Scoring
-from .kernel import (
+from .evaluators import POSITIONAL, WIN, Evaluator, Valuation
+from .memory import TT_BITS, TT_FIELDS, FlatMemory, Table, memory_sizes, memory_views
+from .negamax import (
     INF,
     MAX_DEPTH,
-    TT_BITS,
-    TT_FIELDS,
     DrawRules,
     EndgameProbe,
-    FlatMemory,
     Position,
-    Table,
     egdb_value,
-    memory_sizes,
-    memory_views,
     search_from_python,
     search_kernel,
 )
 
-#: What the kernel gets without an endgame database (``kernel.no_egdb``'s arrays; with
+#: What the kernel gets without an endgame database (``negamax.no_egdb``'s arrays; with
 #: ``egdb_pieces = 0`` they are never read).
 NO_EGDB_VALUES = np.zeros(1, dtype=np.uint8)
 NO_EGDB_OFFSETS = np.full((EGDB_MAX_SIDE + 1,) * 4, -1, dtype=np.int64)
@@ -168,7 +163,7 @@ class Searcher:
         self.table = np.zeros((1 << tt_bits, TT_FIELDS), dtype=np.int64)
         # The values' column is read through a float64 view of the same memory.
         self.table_bundle = Table(self.table, self.table.view(np.float64))
-        # The kernel's buffers: views of two flat arrays (``kernel.memory_views``), which is
+        # The kernel's buffers: views of two flat arrays (``memory.memory_views``), which is
         # how one agent's call passes them.
         self.width = evaluator.width
         int_count, float_count = memory_sizes(self.width)
@@ -179,10 +174,10 @@ class Searcher:
         self.killers, self.history_scores = self.memory.killers, self.memory.history_scores
         self.moves, self.root_scores = self.memory.moves, self.memory.root_scores
         self.net = evaluator.net
-        self.scoring = evaluator.scoring(self.quiescence)
+        self.valuation = evaluator.valuation(self.quiescence)
         self.generation = 0
         # The bundles as plain tuples, how an agent's call passes them (``search_from_python``).
-        self._scoring_fields = tuple(self.scoring)
+        self._valuation_fields = tuple(self.valuation)
         self._table_fields = tuple(self.table_bundle)
         self._flat_fields = tuple(self.flat)
         self._egdb_fields = tuple(self.egdb_probe)
@@ -193,7 +188,7 @@ class Searcher:
             array.fill(0)
         self.generation = 0
 
-    def _search_timed(self, board, depth, seconds, draws, first_depth, root_in_order, scoring, started):
+    def _search_timed(self, board, depth, seconds, draws, first_depth, root_in_order, valuation, started):
         """The iterations of a search within ``seconds``: ``((value, depth, count, root
         scores, root rows) of the last complete iteration, nodes)``."""
         if len(board.legal_moves()) == 1:
@@ -222,7 +217,7 @@ class Searcher:
                 limit = max(int(left * rate), 1000)
             iteration_started = now
             value, _best, count, used, aborted = search_kernel(
-                position, d, limit, root_in_order, scoring, self.net, draw_rules, self.generation,
+                position, d, limit, root_in_order, valuation, self.net, draw_rules, self.generation,
                 self.table_bundle, self.memory, self.egdb_probe,
             )
             nodes += used
@@ -247,33 +242,34 @@ class Searcher:
         draws: Draws | None = None,
         first_depth: int = 1,
         root_in_order: bool = False,
-        scoring: Scoring | None = None,
+        valuation: Valuation | None = None,
     ) -> tuple[float, int, int, int]:
         """The search of :meth:`search` without a time limit, in one kernel call and
         without a result object (an agent's fast path, one call per move):
         ``(value, depth reached, root moves, nodes)``; the root's move rows are
         ``self.moves[0, :root moves]`` and their scores ``self.root_scores[:root moves]``
-        (overwritten by the next search). ``scoring`` replaces the evaluator's scores.
+        (overwritten by the next search). ``valuation`` replaces the evaluator's scores.
         An endgame database is probed below the root only (``search`` answers a root it
         holds from it)."""
         value, reached, count, nodes, self.generation, _row, _rng = search_from_python(
             _position_fields(board), min(first_depth, depth), depth, root_in_order,
-            self._scoring_fields if scoring is None else tuple(scoring), self.net, tuple((draws or _NO_DRAWS).rules()),
+            self._valuation_fields if valuation is None else tuple(valuation), self.net, tuple((draws or _NO_DRAWS).rules()),
             self.generation, self._table_fields, self._flat_fields, self._egdb_fields, 0,
         )
         return float(value), int(reached), int(count), int(nodes)
 
-    def pick_row(self, board: Board, depth: int, draws: Draws, rng: int) -> tuple[int, int, float, int]:
+    def pick_row(self, board: Board, depth: int, draws: Draws, rng: int) -> tuple[int, int, int, int]:
         """An agent's move in one kernel call: a fixed-depth search of ``board``'s moves in
         ``generate_moves`` order, exact ties broken by the xorshift state ``rng``
-        (``kernel.pick_tied``). Returns ``(row, rng, value, nodes)``: ``row`` indexes
-        ``self.moves[0]`` and is -1 when the side to move has no legal move. An endgame
-        database is probed below the root only."""
-        _value, _reached, _count, nodes, self.generation, row, rng = search_from_python(
-            _position_fields(board), depth, depth, True, self._scoring_fields, self.net, tuple(draws.rules()),
+        (``negamax.pick_tied``). Returns ``(row, rng, nodes, count)``: ``row`` indexes
+        ``self.moves[0]`` (scored in ``self.root_scores``) and is -1 when the side to move
+        has no legal move; ``count`` is the number of root moves. An endgame database is
+        probed below the root only."""
+        _value, _reached, count, nodes, self.generation, row, rng = search_from_python(
+            _position_fields(board), depth, depth, True, self._valuation_fields, self.net, tuple(draws.rules()),
             self.generation, self._table_fields, self._flat_fields, self._egdb_fields, rng,
         )
-        return row, rng, float(self.root_scores[row]) if row >= 0 else 0.0, nodes
+        return row, rng, nodes, count
 
     def search(
         self,
@@ -312,16 +308,16 @@ class Searcher:
         if depth is None:
             depth = MAX_DEPTH if seconds is not None else 6
         first_depth = min(first_depth, depth)
-        scoring = self.scoring
+        valuation = self.valuation
         if exact_root:
-            scoring = scoring._replace(tie_margin=2 * INF)
+            valuation = valuation._replace(tie_margin=2 * INF)
         if seconds is None:
-            value, reached, count, nodes = self.search_rows(board, depth, draws, first_depth, root_in_order, scoring)
+            value, reached, count, nodes = self.search_rows(board, depth, draws, first_depth, root_in_order, valuation)
             if count == 0:
                 raise ValueError(f"no legal move to search in {board.fen()}")
             done = (value, reached, count, self.root_scores[:count].copy(), self.moves[0, :count].copy())
         else:
-            done, nodes = self._search_timed(board, depth, seconds, draws, first_depth, root_in_order, scoring, started)
+            done, nodes = self._search_timed(board, depth, seconds, draws, first_depth, root_in_order, valuation, started)
         value, reached, count, scores, rows = done
         ties = tuple(int(i) for i in np.flatnonzero(scores > value - self.evaluator.tie_margin))
         return SearchResult(value, reached, nodes, _time.perf_counter() - started, rows, scores, ties, board)

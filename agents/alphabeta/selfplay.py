@@ -17,7 +17,7 @@ Policies (:data:`MovePolicy`), after ``random_plies`` uniformly random moves:
   move when ``r < rate * 2**30``, else the search's.
 
 A uniformly random move is ``random_below(rng, n)`` among the ``n`` moves that
-``generate_moves`` lists; the search's is ``alphabeta.kernel.search_to_depth`` from
+``generate_moves`` lists; the search's is ``alphabeta.negamax.search_to_depth`` from
 ``first_depth`` to ``depth``, its root in generator order, exact ties broken on the game's
 stream.
 """
@@ -39,23 +39,22 @@ from checkers_env.game_state import (
     RULE_MAX_PLIES,
     RULE_NO_PROGRESS_PLIES,
     RULE_REPETITION,
+    count_move,
     end_of_game,
     history_for,
     is_progress,
     position_key,
-    quiet_after,
-    remember_position,
     winner_of,
 )
-from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below, seed_state
+from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below, seed_state
 
-from .kernel import DrawRules, Position, search_to_depth
+from .negamax import DrawRules, Position, search_to_depth
 
 POLICY_RANDOM, POLICY_SEARCH, POLICY_MIXED, POLICY_EPSILON = 0, 1, 2, 3
 #: ``move_kind`` of a position: its move was uniformly random, the search's, or it is the
 #: game's last position (no move).
 MOVE_RANDOM, MOVE_SEARCH, MOVE_NONE = 0, 1, -1
-#: ``game_end`` of a game ended by the endgame database (the game state's codes are below 10).
+#: ``game_end`` of a game ended by the endgame database (the game state's ``END_*`` values are below 10).
 END_EGDB = 10
 
 #: Which games: game ``first_game + j`` for ``j < count`` on stream ``seed_state(seed,
@@ -67,10 +66,10 @@ GameBatch = namedtuple("GameBatch", "seed first_game count starts rules")
 #: ``rate`` its share, ``random_plies`` uniformly random moves first, then the search from
 #: ``first_depth`` to ``depth`` plies.
 MovePolicy = namedtuple("MovePolicy", "policy rate random_plies first_depth depth")
-#: The search's setup: ``scoring`` (``evaluators.Scoring``), ``table``
-#: (``kernel.Table``), ``flat`` (``kernel.FlatMemory``), ``egdb`` (``kernel.EndgameProbe``)
+#: The search's setup: ``valuation`` (``evaluators.Valuation``), ``table``
+#: (``memory.Table``), ``flat`` (``memory.FlatMemory``), ``egdb`` (``negamax.EndgameProbe``)
 #: and ``adjudicate``: end a game at the first position the database holds.
-SearchSetup = namedtuple("SearchSetup", "scoring table flat egdb adjudicate")
+SearchSetup = namedtuple("SearchSetup", "valuation table flat egdb adjudicate")
 #: Where the games go: per position ``black``, ``white``, ``kings``, ``black_to_move``,
 #: ``game``, ``ply``, ``move_kind`` (``MOVE_*``) and ``search_value`` (the search's root
 #: value, NaN where the move was not searched); per game (index ``j``) ``game_length``
@@ -80,6 +79,23 @@ GameRecord = namedtuple(
     "GameRecord",
     "black white kings black_to_move game ply move_kind search_value game_length game_result game_end",
 )
+
+
+@numba.njit(cache=True, inline="always")
+def searches(kind, rate, random_plies, ply, rng):
+    """The policy switch (see the module docstring): whether the move at ``ply`` is the
+    search's (else a uniformly random one) under policy ``kind`` (``POLICY_*``) with its
+    ``rate``, after ``random_plies`` random plies; returns ``(searched, rng)``, the xorshift
+    state after any draw."""
+    if ply < random_plies or kind == POLICY_RANDOM:
+        return False, rng
+    if kind == POLICY_MIXED:
+        rng, r = random_below(rng, 1 << 30)
+        return r < np.int64(rate * (1 << 30)), rng
+    if kind == POLICY_EPSILON and rate > 0.0:
+        rng, r = random_below(rng, 1 << 30)
+        return not r < rate * (1 << 30), rng
+    return True, rng
 
 
 @numba.njit(cache=True)
@@ -105,7 +121,6 @@ def play_games(batch, policy, setup, net, record):
     repetition = rules[RULE_REPETITION]
     no_progress = rules[RULE_NO_PROGRESS_PLIES]
     kind = policy.policy
-    threshold = np.int64(policy.rate * (1 << 30))
     egdb = setup.egdb
     adjudicate = setup.adjudicate and egdb.pieces > 0
     generation = 0
@@ -153,22 +168,14 @@ def play_games(batch, policy, setup, net, record):
                         winner = COLOR_WHITE if black else COLOR_BLACK
                     n += 1
                     break
-            searched = False
-            if ply >= policy.random_plies and kind != POLICY_RANDOM:
-                searched = True
-                if kind == POLICY_MIXED:
-                    rng, r = random_below(rng, 1 << 30)
-                    searched = r < threshold
-                elif kind == POLICY_EPSILON and policy.rate > 0.0:
-                    rng, r = random_below(rng, 1 << 30)
-                    searched = not r < policy.rate * (1 << 30)
+            searched, rng = searches(kind, policy.rate, policy.random_plies, ply, rng)
             if searched:
                 draw_rules = DrawRules(
                     keys[0], min(quiet + 1, keys.shape[1]) if repetition > 0 else 0, quiet, no_progress
                 )
                 value, _d, _c, used, generation, choice, rng = search_to_depth(
                     Position(mover, opponent, kings, black), policy.first_depth, policy.depth, True,
-                    setup.scoring, net, draw_rules, generation, setup.table, setup.flat, egdb, rng,
+                    setup.valuation, net, draw_rules, generation, setup.table, setup.flat, egdb, rng,
                 )
                 nodes += used
                 record.search_value[n] = value
@@ -181,12 +188,9 @@ def play_games(batch, policy, setup, net, record):
             captured = moves[choice, CAPTURED]
             progress = is_progress(kings, frm, captured)
             m, o, k = apply_move(mover, opponent, kings, black, frm, moves[choice, TO], captured)
-            quiet = quiet_after(quiet, progress)
             mover, opponent, kings, black = o, m, k, not black
             ply += 1
-            b = mover if black else opponent
-            w = opponent if black else mover
-            remember_position(keys, 0, quiet, position_key(b, w))
+            quiet = count_move(keys, 0, quiet, progress, mover if black else opponent, opponent if black else mover)
         record.game_length[j] = ply
         record.game_result[j] = 1 if winner == COLOR_BLACK else (-1 if winner == COLOR_WHITE else 0)
         record.game_end[j] = end
@@ -218,4 +222,5 @@ __all__ = [
     "SearchSetup",
     "empty_record",
     "play_games",
+    "searches",
 ]

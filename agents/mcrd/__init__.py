@@ -41,10 +41,9 @@ Move cap and adjudication
     draw (**choice**). The cap counts loop iterations exactly as the design document's
     ``n_moves`` does, skipped draws included (its ``n_moves++`` precedes the ``continue``).
     **choice**: the design document does not give ``MAX_MOVES``; the default
-    ``max_moves=150`` lets about 97 % of uniformly random games from the start end by
-    themselves (median length 55 plies, 3.5 % longer than 150, 0.5 % longer than 200;
-    measured on 100,000 games), so the cap mostly judges the long king endings of random
-    play.
+    ``max_moves=150`` lets nearly all uniformly random games from the start end by
+    themselves (``docs/experiments.md``), so the cap mostly judges the long king endings
+    of random play.
 
 King-cycle detection
     The design document's test, word for word (``playout.is_king_cycle``): when the
@@ -131,14 +130,14 @@ Guided descents
     The design document's future work: "It would be interesting to see the result of
     psuedo random playouts that were partially guided by the neural network", the network
     being its CNN over the 3 x 8 x 8 planes (``net.py``: built in torch, folded exactly into
-    the alpha-beta search's net door, so the descent kernel runs it as plain arrays).
+    the alpha-beta search's net interface, so the descent kernel runs it as plain arrays).
     ``guide=`` names the net (``zoo:mcrd-net``, ``zoo:td-minimax``, ``zoo:slow-fast``: any
-    zoo net through that door; a path to an ``mcrd-net`` file; ``untrained`` for tests) and
+    zoo net through that interface; a path to an ``mcrd-net`` file; ``untrained`` for tests) and
     ``guide_rate`` the share of guidance. **Precisely** (``cpu.guided_descend``): at each
     iteration of the descent loop a uniform ``u`` is drawn, and when ``u < guide_rate`` the
     move is the net's choice, otherwise the uniform draw as above. **choice**: the net's
     choice is the legal complete move after which the position is worth least to its side
-    to move (the door's value is the opponent's there), the search's negamax step at depth
+    to move (the evaluator interface's value is the opponent's there), the search's negamax step at depth
     1; with the slow/fast net, its move reward minus that value, as its search scores moves.
     **choice**: a move after which the opponent cannot move is taken at once (the rules
     decide a won position, not the net). **choice**: ties go to the first move in generator
@@ -159,10 +158,10 @@ Guided descents
 What these choices measured to (allocations, budgets, strength) is in ``docs/experiments.md``
 and ``zoo/mcrd/card.json``.
 
-``MCRDAgent.search(game)`` returns the per-move statistics (``SearchResult``).
+``MCRDAgent.search(game)`` returns the per-move statistics (``DescentResult``).
 """
 
 from .agent import MCRDAgent
-from .root import SearchResult
+from .root import DescentResult
 
-__all__ = ["MCRDAgent", "SearchResult"]
+__all__ = ["MCRDAgent", "DescentResult"]

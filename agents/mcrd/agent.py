@@ -15,7 +15,7 @@ from .root import (
     ALLOCATIONS,
     Budget,
     Search,
-    SearchResult,
+    DescentResult,
     cycle_context,
     make_children,
     pick_best,
@@ -37,7 +37,7 @@ DEFAULT_LAUNCH = {"cpu": 4096, "cuda": 131_072}
 GUIDED_LAUNCH = 64
 
 
-#: Nets that run through the alpha-beta net door (``eval=`` names), so they can guide.
+#: Nets that run through the alpha-beta net interface (``eval=`` names), so they can guide.
 GUIDE_NETS = ("mcrd-net", "td-minimax", "slow-fast")
 
 
@@ -198,7 +198,7 @@ class MCRDAgent(BaseAgent):
         self.guide_rate = float(guide_rate)
         self.guide_evaluator = None if guide is None else load_guide(guide, seed)
         self.backend_used: str | None = None
-        self.last_search: SearchResult | None = None
+        self.last_search: DescentResult | None = None
 
     def _backend(self) -> str:
         if self.backend_used is None:
@@ -210,7 +210,7 @@ class MCRDAgent(BaseAgent):
             self.backend_used = resolve_backend(self.backend)
         return self.backend_used
 
-    def search(self, position: Game | Board) -> SearchResult:
+    def search(self, position: Game | Board) -> DescentResult:
         """Run the search on a position and return the per-move statistics.
 
         A ``Game`` also gives the previous position to the king-cycle test, and its rules
@@ -259,7 +259,7 @@ class MCRDAgent(BaseAgent):
                 values[child] = value
             candidates = [i for i in range(n) if counts[i] > 0 or i in decided]
             chosen = pick_best(values, candidates, self.rng)
-        result = SearchResult(
+        result = DescentResult(
             moves=children.moves,
             wins=np.array(wins, np.int64),
             playouts=np.array(counts, np.int64),

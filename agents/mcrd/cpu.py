@@ -14,12 +14,13 @@ import numba
 import numpy as np
 
 from checkers_agents.alphabeta.evaluators import MAX_ACTIVE, REWARD_MATERIAL_LOG, material_log_reward, net_value
-from checkers_agents.alphabeta.kernel import Position
+from checkers_agents.alphabeta.negamax import Position
 from checkers_env.bitboard import apply_move, count_moves, nth_move
-from checkers_env.kernels import random_below, seed_state, xorshift64
+from checkers_env.movegen import random_below, seed_state, xorshift64
 
 from .playout import (
-    DRAW_POINTS, MAX_REDRAWS, WIN_POINTS, black_points, is_king_cycle, play_draw, proportional_arm,
+    DRAW_POINTS, MAX_REDRAWS, WIN_POINTS, end_of_descent, goes_on, is_king_cycle, proportional_arm, start_descent,
+    take_draw,
 )
 
 #: ``diagnostics`` slots: plies played, draws skipped by the cycle test, capped playouts.
@@ -37,9 +38,9 @@ KingHistory = namedtuple("KingHistory", "parent_kings parent_mover_kings grandpa
 #: test on (False for comparison).
 PlayoutRules = namedtuple("PlayoutRules", "max_moves king_weight cycle_check")
 #: The net that guides playouts: ``rate`` the probability that a ply is its move,
-#: ``net`` and ``codes`` the evaluator's arrays (``Evaluator.net``, ``Evaluator.codes``;
+#: ``net`` and ``net_functions`` the evaluator's arrays (``Evaluator.net``, ``Evaluator.net_functions``;
 #: :func:`empty_net` when ``rate <= 0``), ``width`` its ``Evaluator.width``.
-Guide = namedtuple("Guide", "rate net codes width")
+Guide = namedtuple("Guide", "rate net net_functions width")
 #: The root's children as a launch takes them: ``movers``, ``opponents``, ``kings``
 #: (int64 arrays, side to move first) and their side to move, ``black_to_move``.
 ChildPositions = namedtuple("ChildPositions", "movers opponents kings black_to_move")
@@ -57,9 +58,9 @@ def random_unit(state):
 
 
 @numba.njit(cache=True, inline="always")
-def guided_index(position, legal, try_cycle_check, history, net, codes, active, scratch):
+def guided_index(position, legal, try_cycle_check, history, net, net_functions, active, scratch):
     """The net's move: the index (``nth_move`` order) of the legal move whose position is
-    worth least to its side to move (the opponent), by the door's forward pass.
+    worth least to its side to move (the opponent), by the evaluator's forward pass.
 
     A move that leaves the opponent no legal move wins and is taken at once (the rules
     decide, not the net). With a move reward (the slow/fast evaluator), the move's worth is
@@ -68,10 +69,10 @@ def guided_index(position, legal, try_cycle_check, history, net, codes, active, 
     the first move in generator order (no random number is drawn).
 
     Args:
-        position: the position (``alphabeta.kernel.Position``) and ``legal``, its number
+        position: the position (``alphabeta.negamax.Position``) and ``legal``, its number
             of legal moves.
         history: its :data:`KingHistory`.
-        net, codes, active, scratch: the evaluator's arrays and the door's scratch.
+        net, net_functions, active, scratch: the evaluator's arrays and the evaluator's scratch.
     """
     mover, opponent, kings, black_to_move = position
     parent_kings = history.parent_kings
@@ -92,8 +93,8 @@ def guided_index(position, legal, try_cycle_check, history, net, codes, active, 
                 continue
             if count_moves(opponent_after, mover_after, kings_after, not black_to_move) == 0:
                 return j
-            score = net_value(opponent_after, mover_after, kings_after, not black_to_move, net, codes, active, scratch)
-            if codes[2] == REWARD_MATERIAL_LOG:
+            score = net_value(opponent_after, mover_after, kings_after, not black_to_move, net, net_functions, active, scratch)
+            if net_functions[2] == REWARD_MATERIAL_LOG:
                 score -= material_log_reward(
                     mover, opponent, kings, opponent_after, mover_after, kings_after, not black_to_move
                 )
@@ -121,61 +122,41 @@ def guided_descend(position, history, playout, state, guide, active, scratch, re
     Args:
         position, history, playout, state: as ``descend``'s.
         guide: the net (:data:`Guide`); ``guide.rate`` is ``guide_rate`` above.
-        active, scratch: the door's scratch (``int64[MAX_ACTIVE]``, ``float64[2 width]``).
+        active, scratch: the evaluator's scratch (``int64[MAX_ACTIVE]``, ``float64[2 width]``).
         record: ``int64[m]``: the ``nth_move`` index of each of the first ``m`` plies
             played is written there (length 0: nothing recorded).
 
     Returns:
         as ``descend``.
     """
-    mover, opponent, kings, black_to_move = position
-    parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings = history
     max_moves, king_weight, cycle_check = playout
     guide_rate = guide.rate
-    legal = count_moves(mover, opponent, kings, black_to_move)
-    draws = 0
-    plies = 0
-    skips = 0
-    skips_in_row = 0
-    while legal > 0 and draws < max_moves:
-        draws += 1
-        try_cycle_check = cycle_check and skips_in_row < MAX_REDRAWS
+    walk, tally = start_descent(position[0], position[1], position[2], position[3], history)
+    while goes_on(tally, max_moves):
+        try_cycle_check = cycle_check and tally[4] < MAX_REDRAWS
         guided = guide_rate >= 1.0
         if 0.0 < guide_rate < 1.0:
             state, u = random_unit(state)
             guided = u < guide_rate
         if guided:
             k = guided_index(
-                Position(mover, opponent, kings, black_to_move), legal, try_cycle_check,
-                KingHistory(parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings),
-                guide.net, guide.codes, active, scratch,
+                Position(walk[0], walk[1], walk[2], walk[3]), tally[0], try_cycle_check,
+                KingHistory(walk[4], walk[5], walk[6], walk[7]), guide.net, guide.net_functions, active, scratch,
             )
             try_cycle_check = False  # the net's choice already passed the test (or nothing can)
         else:
-            state, k = random_below(state, legal)
-        (
-            skipped, mover, opponent, kings, black_to_move,
-            parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
-        ) = play_draw(
-            mover, opponent, kings, black_to_move, k, try_cycle_check,
-            parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
-        )
-        if skipped:
-            skips += 1
-            skips_in_row += 1
-            continue
-        skips_in_row = 0
-        if plies < record.shape[0]:
+            state, k = random_below(state, tally[0])
+        plies = tally[2]
+        walk, tally = take_draw(walk, tally, k, try_cycle_check)
+        if tally[2] > plies and plies < record.shape[0]:
             record[plies] = k
-        plies += 1
-        legal = count_moves(mover, opponent, kings, black_to_move)
-    points = black_points(mover, opponent, kings, black_to_move, legal, king_weight)
-    return points, legal > 0, plies, skips, state
+    points, capped, plies, skips = end_of_descent(walk, tally, king_weight)
+    return points, capped, plies, skips, state
 
 
 @numba.njit(cache=True)
 def empty_net():
-    """Placeholder net arrays for unguided launches (typed as the door's)."""
+    """Placeholder net arrays for unguided launches (typed as the evaluator's)."""
     return (
         np.zeros((128, 0)), np.zeros(0), np.zeros((0, 0)), np.zeros(0), np.zeros((0, 0)), np.zeros(0),
     )
@@ -190,11 +171,11 @@ def descend(position, history, playout, state):
     and the skipped draw counts toward ``max_moves`` as in the design document (its
     ``n_moves++`` comes before the ``continue``); after ``MAX_REDRAWS`` skips in a row the
     draw is taken anyway. (``guided_descend`` with ``guide_rate = 0`` is the same loop and
-    draws the same numbers, a test checks; plain launches run this one, which measured about
-    5 % faster than the guided loop.)
+    draws the same numbers, a test checks; plain launches run this one, which is faster
+    than the guided loop.)
 
     Args:
-        position: the position (``alphabeta.kernel.Position``, side to move first).
+        position: the position (``alphabeta.negamax.Position``, side to move first).
         history: its :data:`KingHistory` (the parent's mover is the opponent here; the
             side to move here moved from the grandparent).
         playout: :data:`PlayoutRules`; ``max_moves`` is the design document's
@@ -205,33 +186,13 @@ def descend(position, history, playout, state):
         ``(black_points, capped, plies, skips, state)``: 2/1/0 for a Black win/draw/loss,
         whether the cap decided, plies played, draws skipped.
     """
-    mover, opponent, kings, black_to_move = position
-    parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings = history
     max_moves, king_weight, cycle_check = playout
-    legal = count_moves(mover, opponent, kings, black_to_move)
-    draws = 0
-    plies = 0
-    skips = 0
-    skips_in_row = 0
-    while legal > 0 and draws < max_moves:
-        draws += 1
-        state, k = random_below(state, legal)
-        (
-            skipped, mover, opponent, kings, black_to_move,
-            parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
-        ) = play_draw(
-            mover, opponent, kings, black_to_move, k, cycle_check and skips_in_row < MAX_REDRAWS,
-            parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
-        )
-        if skipped:
-            skips += 1
-            skips_in_row += 1
-            continue
-        skips_in_row = 0
-        plies += 1
-        legal = count_moves(mover, opponent, kings, black_to_move)
-    points = black_points(mover, opponent, kings, black_to_move, legal, king_weight)
-    return points, legal > 0, plies, skips, state
+    walk, tally = start_descent(position[0], position[1], position[2], position[3], history)
+    while goes_on(tally, max_moves):
+        state, k = random_below(state, tally[0])
+        walk, tally = take_draw(walk, tally, k, cycle_check and tally[4] < MAX_REDRAWS)
+    points, capped, plies, skips = end_of_descent(walk, tally, king_weight)
+    return points, capped, plies, skips, state
 
 
 @numba.njit(cache=True, parallel=True)
@@ -258,7 +219,7 @@ def run_launch(children, history, arms, keep, proportional, threads, seed, playo
     child_movers, child_opponents, child_kings, child_black_to_move = children
     parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings = history
     max_moves, king_weight, cycle_check = playout
-    guide_rate, net, codes, width = guide
+    guide_rate, net, net_functions, width = guide
     wins, counts, draws, diagnostics = tallies
     n_arms = arms.shape[0]
     child_of = np.empty(threads, np.int64)
@@ -287,7 +248,7 @@ def run_launch(children, history, arms, keep, proportional, threads, seed, playo
             rules = PlayoutRules(max_moves, king_weight, cycle_check)
             if guide_rate > 0.0:
                 points, capped, plies, skips, state = guided_descend(
-                    position, kings_before, rules, state, Guide(guide_rate, net, codes, width), active, scratch,
+                    position, kings_before, rules, state, Guide(guide_rate, net, net_functions, width), active, scratch,
                     no_record,
                 )
             else:
@@ -317,13 +278,13 @@ class CpuRunner:
         self, children, context, max_moves: int, king_weight: float, cycle_check: bool, seed: int,
         guide=None, guide_rate: float = 0.0,
     ):
-        """``guide``: an ``Evaluator`` through the net door (or None), played with
+        """``guide``: an ``Evaluator`` through the net interface (or None), played with
         probability ``guide_rate`` at each ply (``guided_descend``)."""
         self.children = ChildPositions(children.movers, children.opponents, children.kings, bool(children.black_to_move))
         if guide is None or guide_rate <= 0.0:
             self.guide = Guide(0.0, empty_net(), np.zeros(3, np.int64), 1)
         else:
-            self.guide = Guide(float(guide_rate), guide.net, guide.codes, int(guide.width))
+            self.guide = Guide(float(guide_rate), guide.net, guide.net_functions, int(guide.width))
         self.history = KingHistory(*(int(kings) for kings in context))
         self.playout = PlayoutRules(int(max_moves), float(king_weight), bool(cycle_check))
         n = len(children.movers)

@@ -29,10 +29,10 @@ from numba.cuda.random import (
     xoroshiro128p_uniform_float64,
 )
 
-from checkers_env.bitboard import count_moves
-
 from .cpu import ChildPositions, KingHistory, PlayoutRules, Tallies
-from .playout import DRAW_POINTS, MAX_REDRAWS, WIN_POINTS, black_points, play_draw, proportional_arm
+from .playout import (
+    DRAW_POINTS, MAX_REDRAWS, WIN_POINTS, end_of_descent, goes_on, proportional_arm, start_descent, take_draw,
+)
 
 #: Threads per block (the design document launched blocks of 1024; 256 leaves more registers
 #: per thread).
@@ -73,35 +73,13 @@ def descent_kernel(children, history, arms, keep, proportional, threads, playout
         arm = proportional_arm(t, n_arms, keep_draw, keep[arms[arm]], other)
     child = arms[arm]
 
-    mover = child_movers[child]
-    opponent = child_opponents[child]
-    kings = child_kings[child]
-    black_to_move = child_black_to_move
-    parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings = history
-
-    legal = count_moves(mover, opponent, kings, black_to_move)
-    draws = 0
-    plies = 0
-    skips = 0
-    skips_in_row = 0
-    while legal > 0 and draws < max_moves:
-        draws += 1
-        k = _below(states, t, legal)
-        (
-            skipped, mover, opponent, kings, black_to_move,
-            parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
-        ) = play_draw(
-            mover, opponent, kings, black_to_move, k, cycle_check and skips_in_row < MAX_REDRAWS,
-            parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
-        )
-        if skipped:
-            skips += 1
-            skips_in_row += 1
-            continue
-        skips_in_row = 0
-        plies += 1
-        legal = count_moves(mover, opponent, kings, black_to_move)
-    points = black_points(mover, opponent, kings, black_to_move, legal, king_weight)
+    walk, tally = start_descent(
+        child_movers[child], child_opponents[child], child_kings[child], child_black_to_move, history
+    )
+    while goes_on(tally, max_moves):
+        k = _below(states, t, tally[0])
+        walk, tally = take_draw(walk, tally, k, cycle_check and tally[4] < MAX_REDRAWS)
+    points, capped, plies, skips = end_of_descent(walk, tally, king_weight)
     if child_black_to_move:
         points = WIN_POINTS - points
     cuda.atomic.add(wins, child, points)
@@ -110,7 +88,7 @@ def descent_kernel(children, history, arms, keep, proportional, threads, playout
         cuda.atomic.add(drawn, child, 1)
     cuda.atomic.add(diagnostics, PLIES, plies)
     cuda.atomic.add(diagnostics, SKIPS, skips)
-    if legal > 0:
+    if capped:
         cuda.atomic.add(diagnostics, CAPPED, 1)
 
 

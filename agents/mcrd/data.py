@@ -1,4 +1,4 @@
-"""Training data for the MCRD networks (issue #17): pseudo-random games with interpolated
+"""Training data for the MCRD networks: pseudo-random games with interpolated
 labels, and a database of positions labelled by MCRD searches.
 
     >>> from checkers_agents.mcrd.data import play_pseudo_random_games
@@ -16,7 +16,7 @@ Pseudo-random games (``kind = "interpolated"``)
     (``checkers_agents.alphabeta.selfplay.play_games``, ``POLICY_MIXED``) plays each game
     from the start position: every ply draws ``r`` uniformly in ``[0, 2**30)``; when
     ``r < minimax_rate * 2**30`` (default 0.5, the document's odd number) the move is the
-    suite's one alpha-beta search (``checkers_agents.alphabeta.kernel.search_to_depth``)
+    suite's one alpha-beta search (``checkers_agents.alphabeta.negamax.search_to_depth``)
     with the ``material`` evaluator (man 100, king 140), root moves in ``generate_moves``
     order and exact ties broken uniformly (``pick_tied``) on the game's xorshift stream;
     otherwise the move is ``random_below(n)`` of the ``n`` complete legal moves in
@@ -97,11 +97,13 @@ import numpy as np
 
 from checkers_env import BLACK, WHITE, Board, Game, Rules
 from checkers_env.errors import CheckersError
+from checkers_env.provenance import git_commit
 from checkers_env.shards import CARD, ShardFormat, build_shards, shard_path, start_folder, write_card
 from checkers_env.game_state import RULE_MAX_PLIES
 
 from checkers_agents.alphabeta.evaluators import MATERIAL
-from checkers_agents.alphabeta.kernel import TT_FIELDS, FlatMemory, Table, memory_sizes, no_egdb
+from checkers_agents.alphabeta.memory import TT_FIELDS, FlatMemory, Table, memory_sizes
+from checkers_agents.alphabeta.negamax import no_egdb
 from checkers_agents.alphabeta.selfplay import (
     MOVE_NONE,
     MOVE_RANDOM,
@@ -145,13 +147,13 @@ MCRD_ARRAYS = (
 )
 
 
-class DatabaseError(CheckersError):
+class McrdDataError(CheckersError):
     """A training database that is missing, truncated, corrupt, of another format version
     or inconsistent with its card; the message names the file."""
 
 
 #: The shards' and card's format and error (``checkers_env.shards``).
-SHARDS = ShardFormat(FORMAT_VERSION, DatabaseError)
+SHARDS = ShardFormat(FORMAT_VERSION, McrdDataError)
 
 
 # -- the pseudo-random games ------------------------------------------------------------------
@@ -217,7 +219,7 @@ def play_pseudo_random_games(
         GameBatch(int(seed), int(first_game), int(games), _start_row(start), rules_array),
         MovePolicy(POLICY_MIXED, float(minimax_rate), 0, int(minimax_depth), int(minimax_depth)),
         SearchSetup(
-            MATERIAL.scoring(), Table(entries, entries.view(np.float64)),
+            MATERIAL.valuation(), Table(entries, entries.view(np.float64)),
             FlatMemory(np.zeros(ints, np.int64), np.zeros(floats, np.float64), 1), no_egdb(), False,
         ),
         None,
@@ -355,7 +357,7 @@ def read_shard(path: str | os.PathLike, kind: str | None = None, shard: int | No
     """Every array of one shard, checked (version, kind, index, complete arrays).
 
     Raises:
-        DatabaseError: missing, corrupt, truncated, of another format version, or not the
+        McrdDataError: missing, corrupt, truncated, of another format version, or not the
             shard expected.
     """
     return SHARDS.read(path, shard, kind, _shard_arrays)
@@ -365,7 +367,7 @@ def read_card(folder: str | os.PathLike) -> dict:
     """The card of a database folder, checked for its format version."""
     card = SHARDS.read_card(folder)
     if card.get("kind") not in KINDS:
-        raise DatabaseError(f"{Path(folder) / CARD}: unknown kind {card.get('kind')!r}")
+        raise McrdDataError(f"{Path(folder) / CARD}: unknown kind {card.get('kind')!r}")
     return card
 
 
@@ -402,7 +404,7 @@ def generate(
         progress: show a progress bar.
 
     Raises:
-        DatabaseError: the folder holds a database of another kind, version or parameters.
+        McrdDataError: the folder holds a database of another kind, version or parameters.
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
@@ -411,13 +413,12 @@ def generate(
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     started = time.perf_counter()
-    from checkers_env.provenance import git_commit
 
     card_path = folder / CARD
     if card_path.exists():
         old = read_card(folder)
         if old["kind"] != kind or old["params"] != params or old["seed"] != seed:
-            raise DatabaseError(
+            raise McrdDataError(
                 f"{card_path}: a {old['kind']} database with other parameters or seed "
                 f"(params {old['params']}, seed {old['seed']}); use another folder"
             )
@@ -528,18 +529,18 @@ def command(card: dict, folder: str | os.PathLike) -> str:
 # -- loading -------------------------------------------------------------------------------------
 
 
-def load_database(folder: str | os.PathLike) -> dict[str, np.ndarray]:
+def load_mcrd_data(folder: str | os.PathLike) -> dict[str, np.ndarray]:
     """Every array of a database, concatenated over its shards in order, checked against
     its card (format version, kind, shard count, per-shard counts).
 
     Raises:
-        DatabaseError: missing card, unfinished generation, a missing, corrupt, truncated
+        McrdDataError: missing card, unfinished generation, a missing, corrupt, truncated
             or other-version shard, or counts that differ from the card's.
     """
     folder = Path(folder)
     card = read_card(folder)
     if not card.get("complete"):
-        raise DatabaseError(f"{folder / CARD}: generation not finished (run the same command again to resume)")
+        raise McrdDataError(f"{folder / CARD}: generation not finished (run the same command again to resume)")
     kind = card["kind"]
     parts = []
     for k in range(card["shards"]):
@@ -547,12 +548,12 @@ def load_database(folder: str | os.PathLike) -> dict[str, np.ndarray]:
         arrays = read_shard(path, kind, k)
         expected = card["shard_counts"][k]
         if _shard_records(kind, arrays) != expected:
-            raise DatabaseError(f"{path}: holds {_shard_records(kind, arrays)} records, the card says {expected}")
+            raise McrdDataError(f"{path}: holds {_shard_records(kind, arrays)} records, the card says {expected}")
         parts.append(arrays)
     names = _shard_arrays(kind)
     out = {name: np.concatenate([part[name] for part in parts]) for name in names}
     if len(out["value"]) != card["positions"]:
-        raise DatabaseError(f"{folder / CARD}: says {card['positions']} positions, the shards hold {len(out['value'])}")
+        raise McrdDataError(f"{folder / CARD}: says {card['positions']} positions, the shards hold {len(out['value'])}")
     return out
 
 
@@ -564,7 +565,7 @@ def torch_dataset(folder: str | os.PathLike):
 
     from checkers_env.encoding import board_planes
 
-    data = load_database(folder)
+    data = load_mcrd_data(folder)
     planes = board_planes(data["black"], data["white"], data["kings"], data["black_to_move"].astype(np.int64))
     return torch.utils.data.TensorDataset(torch.from_numpy(planes), torch.from_numpy(data["value"].astype(np.float32)))
 
@@ -578,7 +579,7 @@ def _check_int(name: str, value, minimum: int, maximum: int | None = None) -> No
 
 
 __all__ = [
-    "DatabaseError",
+    "McrdDataError",
     "FORMAT_VERSION",
     "MAX_CHILDREN",
     "MOVE_MINIMAX",
@@ -589,7 +590,7 @@ __all__ = [
     "games_params",
     "generate",
     "interpolated_values",
-    "load_database",
+    "load_mcrd_data",
     "mcrd_params",
     "play_pseudo_random_games",
     "read_card",

@@ -21,17 +21,17 @@ every cell of the 0/1 planes is a sum of the 128 sparse mover-frame inputs
 the opponent plane opponent men + opponent kings, the kings plane own kings + opponent
 kings. So the convolution *is* a dense layer over the 128 inputs, ``w_in[i] = conv(x_i) -
 conv(0)`` and ``b_in = conv(0)`` with ``x_i`` the planes of input ``i`` alone
-(:func:`fold`), and the whole net goes through the alpha-beta search's net door
+(:func:`fold`), and the whole net goes through the alpha-beta search's net interface
 (``checkers_agents.alphabeta.evaluators.mlp``) unchanged: ``w_in [128, 64 C]``, ReLU,
 ``w_mid [H, 64 C]`` (the first Linear), ReLU, and ``tanh(z) = 2 sigmoid(2 z) - 1``: the
-door's "one sigmoid output -> ``2 out - 1``" with the last Linear's weights and bias
-doubled. No kernel knows it is a CNN; the tests check the door's value against the torch
+evaluator interface's "one sigmoid output -> ``2 out - 1``" with the last Linear's weights and bias
+doubled. No kernel knows it is a CNN; the tests check the evaluator interface's value against the torch
 forward pass.
 
 **choice** sizes: ``C = 8`` channels and ``H = 32`` hidden units by default (the
 document gives none): eight 3 x 3 feature maps are the fewest that see each piece's four
 diagonal neighbours per plane with room to combine them. The folded first layer is ``64 C``
-wide whatever the board, so an evaluation through the door costs about ``24 x 64 C`` adds
+wide whatever the board, so an evaluation through the evaluator interface costs about ``24 x 64 C`` adds
 and ``64 C x H`` multiply-adds; ``C = 4, H = 16`` is the size to train when playouts per
 second matter more, and the file records the sizes. The speed of each size
 (:func:`evaluations_per_s`, ``benchmarks/bench_mcrd_guided.py``) is in
@@ -163,7 +163,7 @@ def untrained(seed: int | None = None, channels: int = CHANNELS, hidden: int = H
     return net.eval()
 
 
-# -- folding the convolution into the door -------------------------------------------------
+# -- folding the convolution into an MLP -------------------------------------------------
 
 
 def input_cells() -> list[list[tuple[int, int, int]]]:
@@ -180,7 +180,7 @@ def input_cells() -> list[list[tuple[int, int, int]]]:
 
 
 def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
-    """The CNN's tensors (``state_dict`` names) as an exact MLP through the search's door.
+    """The CNN's tensors (``state_dict`` names) as an exact MLP through the search's evaluator interface.
 
     ``w_in[i, 64 c + 8 y + x]`` is the convolution's response at channel ``c``, cell
     ``(y, x)`` to input ``i`` alone (bias excluded), ``b_in`` the bias per channel spread
@@ -297,15 +297,15 @@ def _rate(evaluator: Evaluator, boards, seconds: float) -> float:
     black = np.array([b.turn == BLACK for b in boards])
 
     @numba.njit(cache=False)
-    def sweep(movers, opponents, kings, black, net, codes, width):
+    def sweep(movers, opponents, kings, black, net, net_functions, width):
         active = np.empty(MAX_ACTIVE, np.int64)
         scratch = np.empty(2 * width, np.float64)
         total = 0.0
         for i in range(movers.shape[0]):
-            total += net_value(movers[i], opponents[i], kings[i], black[i], net, codes, active, scratch)
+            total += net_value(movers[i], opponents[i], kings[i], black[i], net, net_functions, active, scratch)
         return total
 
-    args = (movers, opponents, kings, black, evaluator.net, evaluator.codes, evaluator.width)
+    args = (movers, opponents, kings, black, evaluator.net, evaluator.net_functions, evaluator.width)
     sweep(*args)
     done, started = 0, time.perf_counter()
     while time.perf_counter() - started < seconds or done == 0:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numba
 
-from checkers_env.bitboard import apply_move, nth_move, popcount
+from checkers_env.bitboard import apply_move, count_moves, nth_move, popcount
 
 #: A draw that ``is_king_cycle`` rejects is redrawn from the same position, as the design
 #: document's ``continue`` does; after this many rejections in a row the next draw is
@@ -79,6 +79,53 @@ def play_draw(
                 grandparent_kings, grandparent_mover_kings)
     return (False, opponent_after, mover_after, kings_after, not black_to_move, kings, mover & kings,
             parent_kings, parent_mover_kings)
+
+
+@_inline
+def start_descent(mover, opponent, kings, black_to_move, history):
+    """A descent at its start, as :func:`take_draw` walks it: ``(walk, tally)`` with
+    ``walk`` the position and its king history (``play_draw``'s order: mover, opponent,
+    kings, black_to_move, then the four kings of ``history``) and ``tally``
+    ``(legal, draws, plies, skips, skips_in_row)``: the legal moves of the position, the
+    draws made, the plies played, the draws skipped, and those skipped in a row."""
+    parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings = history
+    black_to_move = black_to_move != 0  # a bool, as ``play_draw`` returns it
+    walk = (mover, opponent, kings, black_to_move, parent_kings, parent_mover_kings,
+            grandparent_kings, grandparent_mover_kings)
+    return walk, (count_moves(mover, opponent, kings, black_to_move), 0, 0, 0, 0)
+
+
+@_inline
+def goes_on(tally, max_moves):
+    """Whether a descent draws again: the side to move has a move and the cap
+    (``max_moves`` draws, skipped ones included, as the design document counts) is not
+    reached."""
+    return tally[0] > 0 and tally[1] < max_moves
+
+
+@_inline
+def take_draw(walk, tally, k, try_cycle_check):
+    """Draw ``k`` of a descent (``k`` below the position's ``tally[0]`` legal moves): the
+    move played (``play_draw``), or skipped by the king-cycle test; returns the new
+    ``(walk, tally)`` (see :func:`start_descent`). The CPU and the CUDA loops differ only in
+    where ``k`` comes from."""
+    legal, draws, plies, skips, skips_in_row = tally
+    (
+        skipped, mover, opponent, kings, black_to_move,
+        parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
+    ) = play_draw(walk[0], walk[1], walk[2], walk[3], k, try_cycle_check, walk[4], walk[5], walk[6], walk[7])
+    walk = (mover, opponent, kings, black_to_move, parent_kings, parent_mover_kings,
+            grandparent_kings, grandparent_mover_kings)
+    if skipped:
+        return walk, (legal, draws + 1, plies, skips + 1, skips_in_row + 1)
+    return walk, (count_moves(mover, opponent, kings, black_to_move), draws + 1, plies + 1, skips, 0)
+
+
+@_inline
+def end_of_descent(walk, tally, king_weight):
+    """``(black_points, capped, plies, skips)`` of a finished descent (``black_points``)."""
+    points = black_points(walk[0], walk[1], walk[2], walk[3], tally[0], king_weight)
+    return points, tally[0] > 0, tally[2], tally[3]
 
 
 @_inline

@@ -125,8 +125,8 @@ class Runner(Protocol):
 
 
 @dataclass
-class SearchResult:
-    """What one search found.
+class DescentResult:
+    """What one search of Monte Carlo random descents found: per root move, its playouts and score.
 
     Attributes:
         moves: the root's legal moves (children), sorted by path.

@@ -8,8 +8,8 @@
 The inputs are the search's own (:func:`checkers_env.encoding.active_inputs`, dense in
 :func:`checkers_env.encoding.input_planes`): own men, own kings, opponent men, opponent
 kings x 32 squares in the side to move's frame. So the net goes through the alpha-beta
-search's door (``checkers_agents.alphabeta.evaluators.mlp``) as it is: ``w_in`` is the
-first layer transposed, ReLU, the optional middle layer, and the door's "one sigmoid
+search's evaluator interface (``checkers_agents.alphabeta.evaluators.mlp``) as it is: ``w_in`` is the
+first layer transposed, ReLU, the optional middle layer, and the evaluator interface's "one sigmoid
 output -> ``2 out - 1``". It is trained by binary cross-entropy of ``sigmoid(z)`` against
 ``(result + 1) / 2`` (a draw is 1/2), so ``2 sigmoid(z) - 1`` estimates the expected result.
 
@@ -21,7 +21,7 @@ search visits about half as many nodes per second as with the positional points
 **choice** forced results in the search: a side with no legal move ``ply`` plies down
 scores ``-(2 - 0.001 ply)``, beyond the net's range (sooner wins first), and ``win_bound``
 1.5 lets the driver stop deepening on a forced result; an endgame database win scores the
-same way (``kernel.egdb_value``).
+same way (``negamax.egdb_value``).
 
 On disk: safetensors (no code runs when it loads), torch's ``state_dict`` names
 (``hidden.weight [H, 128]``, ``hidden.bias``, optional ``middle.weight [M, H]``,

@@ -4,7 +4,7 @@ The suite's self-play kernel (``checkers_agents.alphabeta.selfplay.play_games``,
 ``POLICY_SEARCH``) plays whole games: game ``g`` starts from 3-move
 ballot opening ``g mod 156`` (``checkers_env.match.ballot_openings``), plays
 ``random_plies`` uniformly random single moves, then every move is the search's
-(``checkers_agents.alphabeta.kernel.search_to_depth`` at ``depth`` plies, quiescence on,
+(``checkers_agents.alphabeta.negamax.search_to_depth`` at ``depth`` plies, quiescence on,
 the game's repetition and no-progress rules seen as the ``alphabeta`` agent sees them, exact
 ties broken on the game's stream), all on the xorshift stream ``seed_state(seed, g)``, so a
 game depends on ``(seed, g)`` and the parameters only, never on the shard or the worker it
@@ -38,7 +38,8 @@ from checkers_env.shards import ShardFormat, build_shards, shard_path, start_fol
 from checkers_env.egdb import EndgameDatabase
 from checkers_env.game_state import RULE_MAX_PLIES
 
-from checkers_agents.alphabeta.kernel import TT_FIELDS, EndgameProbe, FlatMemory, Table, memory_sizes, no_egdb
+from checkers_agents.alphabeta.memory import TT_FIELDS, FlatMemory, Table, memory_sizes
+from checkers_agents.alphabeta.negamax import EndgameProbe, no_egdb
 from checkers_agents.alphabeta.selfplay import (
     END_EGDB,
     POLICY_SEARCH,
@@ -129,7 +130,7 @@ def play_games(
         GameBatch(int(seed), int(first_game), int(games), start_positions(), rules),
         MovePolicy(POLICY_SEARCH, 1.0, int(random_plies), 1, int(depth)),
         SearchSetup(
-            ev.scoring(), Table(entries, entries.view(np.float64)),
+            ev.valuation(), Table(entries, entries.view(np.float64)),
             FlatMemory(np.zeros(ints, np.int64), np.zeros(floats, np.float64), int(ev.width)),
             egdb, True,
         ),

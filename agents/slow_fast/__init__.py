@@ -16,14 +16,14 @@ design document                 code
 NN with sigmoid output in (0, 1)  ``network.ValueNet``; ``network.white_values`` gives ``f``,
 over a position, positive = good  White's value whoever is to move
 for White
-reward ``0.1 ln(mB / mA)``,       ``kernels.move_reward`` (``material_ratio``,
+reward ``0.1 ln(mB / mA)``,       ``lookahead.move_reward`` (``material_ratio``,
 terminal -1 / 0 / 1               ``terminal_reward``, ``MATERIAL_REWARD_SCALE``)
-softmax expected value over a     ``kernels.select_explored`` (the mover's softmax) and
-partially explored subtree        ``kernels.expected_value_backup`` (the damped sum)
-moves explored: a fraction        ``kernels.exploration_scores`` (the linear combination) and
-chosen by noise + net evaluation  ``kernels.select_explored`` (the fraction)
+softmax expected value over a     ``lookahead.select_explored`` (the mover's softmax) and
+partially explored subtree        ``lookahead.expected_value_backup`` (the damped sum)
+moves explored: a fraction        ``lookahead.exploration_scores`` (the linear combination) and
+chosen by noise + net evaluation  ``lookahead.select_explored`` (the fraction)
 generated games                   ``episodes.generate_games``
-data kind 1: subtree at a random  ``episodes.tactical_data`` with ``kernels.skewed_points``
+data kind 1: subtree at a random  ``episodes.tactical_data`` with ``lookahead.skewed_points``
 point skewed toward captures
 data kind 2: subtree at the end,  ``episodes.endgame_data`` (the original line is forced into
 containing the original win/loss  the explored set; drawn games are never used)
@@ -38,7 +38,7 @@ the end of a set
 ================================  ============================================================
 
 The game side (generated games, subtree expansion, rewards, feature planes, the backups)
-is numba kernels over integer arrays (``kernels``) built on the rules core; the network
+is numba kernels over integer arrays (``lookahead``) built on the rules core; the network
 values a whole subtree level, or one ply of a whole batch of games, per forward pass.
 
 Choices where the design document leaves them open

@@ -31,7 +31,7 @@ def net_evaluator(net: ValueNet) -> Evaluator:
     the network as it was when it was made.
 
     Raises:
-        ValueError: more than two hidden layers (the search's net door takes at most two).
+        ValueError: more than two hidden layers (the search's net interface takes at most two).
     """
     linears = [layer for layer in net.layers if isinstance(layer, torch.nn.Linear)]
     if not 2 <= len(linears) <= 3:
@@ -132,7 +132,7 @@ class SlowFastAgent(BaseAgent):
     @property
     def evaluator(self):
         """The leaf evaluator of the agent's search (``checkers_agents.alphabeta.Evaluator``):
-        its value net, through the search's one door."""
+        its value net, through the search's one evaluator interface."""
         return self._searcher.evaluator
 
     def select_move(self, game: Game) -> Move:

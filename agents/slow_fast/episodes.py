@@ -1,7 +1,7 @@
 """What the slow net generates each episode: generated games, partially explored subtrees,
 and the two kinds of online data built from them.
 
-Python here only sequences the numba kernels of ``kernels`` and the network calls: a
+Python here only sequences the numba kernels of ``lookahead`` and the network calls: a
 generated game batch costs one forward pass per ply for all its games, and a subtree
 forest one forward pass per level for all its trees (``Evaluator`` is any function from a
 batch of positions to White's value ``f`` in (0, 1)).
@@ -17,7 +17,7 @@ import numpy as np
 from checkers_env import game_state
 from checkers_env.bitboard import BB_BLACK_START, BB_WHITE_START
 
-from . import kernels as K
+from . import lookahead as K
 
 #: ``evaluate(black, white, kings, black_to_move) -> f`` (float64, White's view, in (0, 1)).
 Evaluator = Callable[[np.ndarray, np.ndarray, np.ndarray, np.ndarray], np.ndarray]
@@ -124,7 +124,7 @@ def generate_games(
 ) -> tuple[GeneratedGames, int]:
     """Play ``games`` games from the start (or from ``start``, one position per game),
     every move the child with the highest exploration score
-    (``kernels.exploration_scores``: the network's evaluation plus noise).
+    (``lookahead.exploration_scores``: the network's evaluation plus noise).
 
     Games end under the suite's rules, decided by the core's game state
     (``checkers_env.game_state.advance_games``) as in ``Game`` and the envs: the mover has no
@@ -235,7 +235,7 @@ class Forest:
 
     def expected_values(self) -> np.ndarray:
         """The design document's softmax expected value at every node
-        (``kernels.expected_value_backup``)."""
+        (``lookahead.expected_value_backup``)."""
         return K.expected_value_backup(
             self.child_start, self.child_count, self.breadth, self.explored, self.probability,
             self.reward, self.outcome, self.f,
@@ -262,7 +262,7 @@ def grow_forest(
     """Search a partially explored subtree of ``depth`` plies from every root at once.
 
     Each level: every legal move of every frontier node is generated (numba), all children
-    are valued in one network call, and ``kernels.select_explored`` picks the explored
+    are valued in one network call, and ``lookahead.select_explored`` picks the explored
     fraction (network evaluation plus noise; ``line_moves[tree, step]``, when given, forces
     the moves of an original game line, -1 past its end). Explored children where the game
     goes on form the next frontier. With ``explore_fraction=1`` and ``min_explored`` large

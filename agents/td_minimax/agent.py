@@ -1,15 +1,13 @@
-"""``TDMinimaxAgent``: the suite's alpha-beta (``checkers_agents.alphabeta``) with the TD-trained net at the leaves."""
+"""``TDMinimaxAgent``: the suite's alpha-beta (``checkers_agents.alphabeta``) with the TD-trained net at the leaves
+and exact ties broken along the move generator's order."""
 
 from __future__ import annotations
 
 import os
-from pathlib import Path
 
-from checkers_agents.alphabeta import MAX_DEPTH, Draws, Evaluator, Searcher
-from checkers_agents.alphabeta.kernel import pick_tied
-from checkers_env import BLACK, BaseAgent, Board, Game, Move
+from checkers_agents.alphabeta import AlphaBetaAgent, Evaluator
+from checkers_env import BLACK, BaseAgent, Board
 from checkers_env.agent import file_path_or
-from checkers_env.board import move_from_row
 from checkers_env.errors import UnknownAgentError
 
 from .net import Net
@@ -40,14 +38,15 @@ def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
     return load_net(weights, seed).evaluator()
 
 
-class TDMinimaxAgent(BaseAgent):
+class TDMinimaxAgent(AlphaBetaAgent):
     """The TD-trained minimax net, a TD-Gammon-style learner: alpha-beta search (depth 2 by
     default) with a small net (128 inputs, 40 hidden units, 2 outputs) scoring the leaves,
     trained by self-play with temporal-difference learning.
 
-    The suite's one alpha-beta search (``checkers_agents.alphabeta``) with the net as its evaluator:
-    ``td-minimax:weights=W`` plays as ``alphabeta:eval=td-minimax,weights=W,depth=2`` does,
-    but breaks exact ties along the move generator's order with its own generator.
+    The suite's one alpha-beta agent (``checkers_agents.alphabeta.AlphaBetaAgent``) with the
+    net as its evaluator: ``td-minimax:weights=W`` plays as
+    ``alphabeta:eval=td-minimax,weights=W,depth=2`` does, but breaks exact ties along the
+    move generator's order with its own generator (``AlphaBetaAgent.ties_in_order``).
 
     Args:
         weights: path of a safetensors weights file written by ``checkers train td-minimax``, or
@@ -67,6 +66,8 @@ class TDMinimaxAgent(BaseAgent):
     """
 
     kind = "td-minimax"
+    ties_in_order = True
+    tt_bits = TT_BITS
 
     def __init__(
         self,
@@ -76,22 +77,15 @@ class TDMinimaxAgent(BaseAgent):
         quiescence: bool = True,
         seed: int | None = None,
     ):
-        super().__init__(seed=seed)
-        if not isinstance(depth, int) or not 1 <= depth <= MAX_DEPTH:
-            raise ValueError(f"td-minimax: depth must be an integer from 1 to {MAX_DEPTH}, got {depth!r}")
-        if time is not None and not (isinstance(time, (int, float)) and time > 0):
-            raise ValueError(f"td-minimax: time must be a positive number of seconds, got {time!r}")
+        BaseAgent.__init__(self, seed=seed)
+        self._check_limits(depth, time)
         if weights is None:
             raise UnknownAgentError(
                 "td-minimax: give weights=PATH (a net written by `checkers train td-minimax`), "
                 "use zoo:td-minimax for the trained agent, or weights=untrained for a net of initial weights"
             )
         self.weights = os.fspath(weights)
-        self.depth = depth
-        self.time = time
-        self.quiescence = bool(quiescence)
-        self.net = load_net(self.weights, seed)
-        self._setup()
+        self._start_net(load_net(self.weights, seed), depth, time, quiescence)
 
     @classmethod
     def from_net(
@@ -101,54 +95,17 @@ class TDMinimaxAgent(BaseAgent):
         is shared, not copied. Its spec names no weights file."""
         agent = cls.__new__(cls)
         BaseAgent.__init__(agent, seed=seed)
-        agent.weights, agent.depth, agent.time, agent.quiescence, agent.net = None, depth, time, quiescence, net
-        agent._setup()
+        agent.weights = None
+        agent._start_net(net, depth, time, quiescence)
         return agent
 
-    def _setup(self) -> None:
-        self._searcher = Searcher(self.net.evaluator(), tt_bits=TT_BITS, quiescence=self.quiescence)
-        self._rng_state = self._fresh_rng_state()
-        self.last_search: dict = {}
-
-    def _fresh_rng_state(self) -> int:
-        return int(self.rng.integers(1, 2**62))
-
-    @property
-    def evaluator(self):
-        """The leaf evaluator of the agent's search (``checkers_agents.alphabeta.Evaluator``):
-        its net, through the search's one door."""
-        return self._searcher.evaluator
-
-    def reset(self, seed: int | None = None) -> None:
-        super().reset(seed)
-        if seed is not None:
-            self._rng_state = self._fresh_rng_state()
+    def _start_net(self, net: Net, depth: int, time: float | None, quiescence: bool) -> None:
+        self.eval = self.kind
+        self.net = net
+        self.quiescence = bool(quiescence)
+        self._start(net.evaluator(), depth, time)
 
     def evaluate(self, board: Board) -> tuple[float, float]:
         """The net's ``(how well the side to move is doing, how well the opponent is doing)``."""
         mover, opponent = board.mover_bitboards
         return self.net.evaluate(mover, opponent, board.kings, board.turn == BLACK)
-
-    def select_move(self, game: Game | Board) -> Move:
-        """The move the search prefers under the game's draw rules (see ``checkers_agents.alphabeta``)."""
-        board = game.board if isinstance(game, Game) else game
-        searcher = self._searcher
-        if self.time is None:
-            # One kernel call (search and tie-break), no result object: the per-move cost
-            # the old search had.
-            row, self._rng_state, value, nodes = searcher.pick_row(board, self.depth, Draws.of_game(game),
-                                                                   self._rng_state)
-            if row < 0:
-                raise ValueError(f"{self} has no legal move in {board.fen()}")
-            self.last_search = {"depth": self.depth, "value": value, "nodes": nodes}
-            return move_from_row(searcher.moves[0, row])
-        else:
-            if not board.has_legal_moves():
-                raise ValueError(f"{self} has no legal move in {board.fen()}")
-            result = searcher.search(board, MAX_DEPTH, self.time, Draws.of_game(game), first_depth=self.depth,
-                                     root_in_order=True)
-            depth, nodes, scores, rows = result.depth, result.nodes, result.root_scores, result.rows
-            count = len(rows)
-        row, self._rng_state = pick_tied(scores, count, self._rng_state)
-        self.last_search = {"depth": depth, "value": float(scores[row]), "nodes": nodes}
-        return move_from_row(rows[row])

@@ -1,4 +1,4 @@
-"""One self-play training game of td-minimax as a single numba kernel.
+"""One self-play training game of td-minimax as a single numba function.
 
 The same net plays both sides. Each turn the side to move chooses its move by the search;
 then one backpropagation step takes the current position (inputs from the mover's view) to
@@ -10,6 +10,11 @@ on a draw both views towards ``(0, 0)``.
 
 The game ends under the suite's draw rules, decided by the core's
 ``checkers_env.game_state.end_of_game`` after every move, as in ``Game`` and the envs.
+Its moves follow the one self-play kernel's policy switch (``alphabeta.selfplay.searches``,
+``POLICY_EPSILON``: random plies, then epsilon). The game keeps a loop of its own beside
+``alphabeta.selfplay.play_games`` because it learns between moves (the net its search
+reads changes after every searched move) and keeps the search's killers and history from
+one move to the next.
 """
 
 from __future__ import annotations
@@ -27,37 +32,34 @@ from checkers_env.game_state import (
     END_NO_MOVES,
     END_NONE,
     NO_WINNER,
+    count_move,
     end_of_game,
     history_for,
     is_progress,
     position_key,
-    quiet_after,
-    remember_position,
     rules_array,
     winner_of,
 )
-from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below
+from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below
 
-from checkers_agents.alphabeta.evaluators import EVAL_NET, REWARD_NONE, SIGMOID, Scoring
-from checkers_agents.alphabeta.kernel import (
+from checkers_agents.alphabeta.evaluators import EVAL_NET, REWARD_NONE, SIGMOID, Valuation
+from checkers_agents.alphabeta.memory import (
     MAX_PLY,
     STACK_FIELDS,
     TT_FIELDS,
     TT_MIN_DEPTH,
     VALUE_FIELDS,
-    DrawRules,
-    Position,
     SearchMemory,
     Table,
     next_generation,
-    no_egdb,
-    search_kernel,
 )
+from checkers_agents.alphabeta.negamax import DrawRules, Position, no_egdb, pick_tied, search_kernel
+from checkers_agents.alphabeta.selfplay import POLICY_EPSILON, searches
 
-from .agent import TT_BITS, pick_tied
+from .agent import TT_BITS
 from .net import LOSS, LOSS_PER_PLY, MAX_ACTIVE, forward, sgd_step
 
-# Result codes returned in ``result[0]``: the core's winner encoding.
+# The results in ``result[R_WINNER]``: the core's winner encoding.
 BLACK_WON = COLOR_BLACK
 WHITE_WON = COLOR_WHITE
 DRAW = NO_WINNER
@@ -123,7 +125,7 @@ def play_training_game_from(start, w1, b1, w2, b2, game, rng, result):
     change).
 
     Args:
-        start: the start position (``alphabeta.kernel.Position``; ``mover`` is Black when
+        start: the start position (``alphabeta.negamax.Position``; ``mover`` is Black when
             ``black_to_move``).
         w1, b1, w2, b2: the net (updated in place).
         game: how the game is played and learnt from (:data:`TrainingGame`).
@@ -149,13 +151,12 @@ def play_training_game_from(start, w1, b1, w2, b2, game, rng, result):
     # The search: the suite's alpha-beta with this net (updated in place) at the leaves;
     # its repetition test reads the game state's keys (``keys[0, :quiet + 1]``).
     net = (w1, b1, np.zeros((0, width)), np.zeros(0), w2, b2)
-    codes = np.array([SIGMOID, SIGMOID, REWARD_NONE], dtype=np.int64)
-    scoring = Scoring(
-        EVAL_NET, codes, LOSS, LOSS_PER_PLY, 1.0 if game.blockade_counts else 0.0, 1.0, 1e-9, game.quiescence
+    net_functions = np.array([SIGMOID, SIGMOID, REWARD_NONE], dtype=np.int64)
+    valuation = Valuation(
+        EVAL_NET, net_functions, LOSS, LOSS_PER_PLY, 1.0 if game.blockade_counts else 0.0, 1.0, 1e-9, game.quiescence
     )
     # At depth TT_MIN_DEPTH or less only the root reaches the table, and a root searched in
-    # generator order takes nothing from it: one entry. (Zeroing the 64 KiB table took
-    # about 8 microseconds per game, 1-2 % of a game.)
+    # generator order takes nothing from it: one entry (zeroing a full table per game costs).
     entries = np.zeros((1 << TT_BITS if game.depth > TT_MIN_DEPTH else 1, TT_FIELDS), dtype=np.int64)
     memory = SearchMemory(
         np.zeros((MAX_PLY, 2), dtype=np.int64),
@@ -170,14 +171,14 @@ def play_training_game_from(start, w1, b1, w2, b2, game, rng, result):
         np.empty(2 * width, dtype=np.float64),
     )
     # The design's self-play knows no endgame database.
-    return _play(start, net, game, rng, result, buffers, scoring, Table(entries, entries.view(np.float64)), memory, no_egdb())
+    return _play(start, net, game, rng, result, buffers, valuation, Table(entries, entries.view(np.float64)), memory, no_egdb())
 
 
 # The game's loop, compiled without numba's reference counting (as the search kernel is,
-# see ``checkers_agents.alphabeta.kernel``): it allocates nothing, and counted, the arrays it hands
+# see ``checkers_agents.alphabeta.negamax``): it allocates nothing, and counted, the arrays it hands
 # each search and each learning step took atomic increments and decrements per move.
 @numba.njit(cache=True, _nrt=False)
-def _play(start, net, game, rng, result, buffers, scoring, table, memory, egdb):
+def _play(start, net, game, rng, result, buffers, valuation, table, memory, egdb):
     """:func:`play_training_game_from`'s game, in the buffers it allocated (``net``: the
     search's six arrays, ``w1, b1`` first and ``w2, b2`` last)."""
     w1, b1, _w_mid, _b_mid, w2, b2 = net
@@ -210,24 +211,20 @@ def _play(start, net, game, rng, result, buffers, scoring, table, memory, egdb):
         if termination != END_NONE:
             break
 
-        learn = True
-        explore = ply < random_plies
-        if not explore and epsilon > 0.0:
-            rng, r = random_below(rng, 1 << 30)
-            explore = r < epsilon * (1 << 30)
-        if explore:
+        # The policy switch of the one self-play kernel: random plies, then epsilon.
+        learn, rng = searches(POLICY_EPSILON, epsilon, random_plies, ply, rng)
+        if not learn:
             rng, choice = random_below(rng, n)
-            learn = False
         else:
             # A new table generation only: killers and history only order moves, and a
-            # net's values are exact whatever the order; clearing 2,300 entries before
-            # each search of a few dozen nodes cost 7 % of the trainer's time.
+            # net's values are exact whatever the order; clearing them before each search
+            # of a few dozen nodes is a cost of its own.
             generation = next_generation(generation, table.entries)
             draw_rules = DrawRules(
                 keys[0], min(quiet + 1, keys.shape[1]) if repetition > 0 else 0, quiet, no_progress_plies
             )
             _, _, count, visited, _ = search_kernel(
-                Position(mover, opponent, kings, black), depth, 1 << 62, True, scoring, net, draw_rules,
+                Position(mover, opponent, kings, black), depth, 1 << 62, True, valuation, net, draw_rules,
                 generation, table, memory, egdb,
             )
             choice, rng = pick_tied(root_scores, count, rng)
@@ -246,7 +243,6 @@ def _play(start, net, game, rng, result, buffers, scoring, table, memory, egdb):
             loss_sum += sgd_step(active, na, c1, c0, lr_game, w1, b1, w2, b2, hidden)
             steps += 1
 
-        quiet = quiet_after(quiet, progress)
         mover, opponent, kings, black = o, m, k, not black
         ply += 1
         if black:
@@ -257,7 +253,7 @@ def _play(start, net, game, rng, result, buffers, scoring, table, memory, egdb):
             history[ply, 1] = mover
         history[ply, 2] = kings
         history[ply, 3] = 1 if black else 0
-        remember_position(keys, 0, quiet, position_key(history[ply, 0], history[ply, 1]))
+        quiet = count_move(keys, 0, quiet, progress, history[ply, 0], history[ply, 1])
 
     # The game is over in (mover, opponent, kings) with ``black`` to move.
     winner = winner_of(termination, COLOR_BLACK if black else COLOR_WHITE)

@@ -19,7 +19,7 @@ from checkers_agents.alphabeta.evaluators import MATERIAL, POSITIONAL, WIN, hand
 from checkers_env import BLACK, WHITE, Board, Game, make_agent
 from checkers_env.bitboard import apply_move, jumpers
 from checkers_env.board import move_from_row
-from checkers_env.kernels import generate_moves_kernel, new_move_buffer
+from checkers_env.movegen import generate_moves_kernel, new_move_buffer
 
 MAN, KING = 100, 140  # the material evaluation's weights
 WIN_BOUND = WIN - 1000
@@ -480,7 +480,7 @@ def test_beats_random():
         assert game.winner is not None and isinstance(players[game.winner], AlphaBetaAgent)
 
 
-# -- the evaluator door ----------------------------------------------------------------------------------
+# -- the evaluator interface ----------------------------------------------------------------------------------
 
 
 def _net_minimax(evaluator, board: Board, depth: int, quiescence: bool, ply: int = 0) -> float:

@@ -10,7 +10,7 @@ import numpy as np
 import pytest
 
 from checkers_env import BLACK, WHITE, Board, Game
-from checkers_env.kernels import FROM, TO, CAPTURED, generate_moves, new_move_buffer, random_below, seed_state
+from checkers_env.movegen import FROM, TO, CAPTURED, generate_moves, new_move_buffer, random_below, seed_state
 from checkers_env.bitboard import apply_move
 
 from checkers_agents.alphabeta import Draws, Searcher
@@ -18,11 +18,11 @@ from checkers_agents.alphabeta.evaluators import MATERIAL
 from checkers_agents.mcrd.data import (
     MOVE_MINIMAX,
     MOVE_NONE,
-    DatabaseError,
+    McrdDataError,
     games_params,
     generate,
     interpolated_values,
-    load_database,
+    load_mcrd_data,
     mcrd_params,
     play_pseudo_random_games,
     shard_path,
@@ -138,7 +138,7 @@ def test_games_database_round_trips_and_resumes_identically(tmp_path):
     params = games_params(5, shard_size=2)
     card = generate(tmp_path / "db", "interpolated", params, seed=4, progress=False)
     assert card["complete"] and card["shards"] == 3 and card["games"] == 5
-    data = load_database(tmp_path / "db")
+    data = load_mcrd_data(tmp_path / "db")
     direct = play_pseudo_random_games(5, seed=4)
     for name, array in direct.items():
         assert np.array_equal(data[name], array), name
@@ -151,7 +151,7 @@ def test_games_database_round_trips_and_resumes_identically(tmp_path):
     assert card["built_now"] == 2
     assert _files(tmp_path / "db") == before
     assert not list((tmp_path / "db").glob("*.tmp"))
-    with pytest.raises(DatabaseError, match="other parameters"):
+    with pytest.raises(McrdDataError, match="other parameters"):
         generate(tmp_path / "db", "interpolated", games_params(6, shard_size=2), seed=4, progress=False)
 
 
@@ -163,7 +163,7 @@ def mcrd_db(tmp_path_factory):
 
 
 def test_mcrd_labels_are_consistent(mcrd_db):
-    data = load_database(mcrd_db)
+    data = load_mcrd_data(mcrd_db)
     n = len(data["value"])
     # Two shards of 3, each round(3 * 0.5) = 2 self-play positions and 1 pseudo-random one.
     assert n == 6 and sorted(data["source"].tolist()) == [0, 0, 1, 1, 1, 1]
@@ -206,7 +206,7 @@ def test_torch_dataset(mcrd_db):
     dataset = torch_dataset(mcrd_db)
     planes, values = dataset.tensors
     assert tuple(planes.shape) == (6, 3, 8, 8) and tuple(values.shape) == (6,)
-    data = load_database(mcrd_db)
+    data = load_mcrd_data(mcrd_db)
     own = np.where(data["black_to_move"], data["black"], data["white"])
     assert [int(planes[i, 0].sum()) for i in range(6)] == [bin(int(b)).count("1") for b in own]
 
@@ -238,23 +238,23 @@ def test_broken_databases_give_one_clear_error(mcrd_db, tmp_path):
     (version / shard).write_bytes(buffer.getvalue())
     for folder, message in ((corrupt, "corrupt or truncated"), (truncated, "corrupt or truncated"),
                             (version, "format version 99")):
-        with pytest.raises(DatabaseError, match=message) as caught:
-            load_database(folder)
+        with pytest.raises(McrdDataError, match=message) as caught:
+            load_mcrd_data(folder)
         assert str(folder / shard) in str(caught.value) and "\n" not in str(caught.value)
     counts = _copy_db(mcrd_db, tmp_path / "counts")
     card = json.loads((counts / "card.json").read_text())
     card["shard_counts"][0] += 1
     (counts / "card.json").write_text(json.dumps(card))
-    with pytest.raises(DatabaseError, match="the card says"):
-        load_database(counts)
+    with pytest.raises(McrdDataError, match="the card says"):
+        load_mcrd_data(counts)
     old = _copy_db(mcrd_db, tmp_path / "old")
     card["format_version"] = 0
     (old / "card.json").write_text(json.dumps(card))
-    with pytest.raises(DatabaseError, match="card of format version 0"):
-        load_database(old)
+    with pytest.raises(McrdDataError, match="card of format version 0"):
+        load_mcrd_data(old)
     (old / "card.json").unlink()
-    with pytest.raises(DatabaseError, match="missing card"):
-        load_database(old)
+    with pytest.raises(McrdDataError, match="missing card"):
+        load_mcrd_data(old)
 
 
 # -- the command line -----------------------------------------------------------------------------
@@ -266,7 +266,7 @@ def test_cli_data_games_and_bad_values(tmp_path, capsys):
     out = tmp_path / "games"
     assert main(["data", "games", "--games", "3", "--out", str(out), "--seed", "2", "--no-progress"]) == 0
     assert "3 games" in capsys.readouterr().out
-    assert load_database(out)["game_index"].tolist() == [0, 1, 2]
+    assert load_mcrd_data(out)["game_index"].tolist() == [0, 1, 2]
     assert main(["data", "games", "--games", "0", "--out", str(out)]) == 2
     assert main(["data", "mcrd", "--positions", "2", "--playouts", "8", "--out", str(out), "--minimax-rate", "1.5"]) == 2
     err = capsys.readouterr().err.strip().splitlines()

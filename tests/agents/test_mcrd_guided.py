@@ -13,7 +13,7 @@ from checkers_env.bitboard import apply_move, count_moves, nth_move  # noqa: E40
 from checkers_env.encoding import board_planes  # noqa: E402
 
 from checkers_agents.mcrd import MCRDAgent, net  # noqa: E402
-from checkers_agents.alphabeta.kernel import Position  # noqa: E402
+from checkers_agents.alphabeta.negamax import Position  # noqa: E402
 from checkers_agents.mcrd.cpu import Guide, KingHistory, PlayoutRules, descend, empty_net, guided_descend  # noqa: E402
 from checkers_agents.mcrd.playout import MAX_REDRAWS, is_king_cycle  # noqa: E402
 from checkers_agents.mcrd.root import cycle_context  # noqa: E402
@@ -55,7 +55,7 @@ def test_kernel_with_rate_zero_returns_plain_descents_and_streams(fen):
     for state in (1, 99, 12345, 2**40 + 7):
         expected = descend(Position(*pos), KingHistory(*context), PlayoutRules(150, 1.0, True), state)
         got = guided_descend(Position(*pos), KingHistory(*context), PlayoutRules(150, 1.0, True), state,
-                             Guide(0.0, evaluator.net, evaluator.codes, evaluator.width), *scratch,
+                             Guide(0.0, evaluator.net, evaluator.net_functions, evaluator.width), *scratch,
                              np.zeros(0, np.int64))
         assert got == expected
 
@@ -128,7 +128,7 @@ def test_fully_guided_descents_play_the_torch_nets_argmin(which):
             record = np.full(40, -1, np.int64)
             _, _, plies, skips, _ = guided_descend(
                 Position(*pos), KingHistory(*context), PlayoutRules(40, 1.0, cycle_check), 7,
-                Guide(1.0, evaluator.net, evaluator.codes, evaluator.width), *scratch, record,
+                Guide(1.0, evaluator.net, evaluator.net_functions, evaluator.width), *scratch, record,
             )
             assert skips == 0  # a guided ply is never skipped
             replay(cnn, fen, record, min(plies, 40), cycle_check)
@@ -144,7 +144,7 @@ def test_material_guide_prefers_the_bigger_capture():
     board, pos = position(fen)
     record = np.full(1, -1, np.int64)
     guided_descend(Position(*pos), KingHistory(*cycle_context(board, None)), PlayoutRules(1, 1.0, True), 3,
-                   Guide(1.0, evaluator.net, evaluator.codes, evaluator.width),
+                   Guide(1.0, evaluator.net, evaluator.net_functions, evaluator.width),
                    np.empty(32, np.int64), np.empty(2 * evaluator.width), record)
     legal = count_moves(*pos)
     taken = [bin(nth_move(*pos, j)[2]).count("1") for j in range(legal)]

@@ -1,4 +1,4 @@
-"""The MCRD document's CNN (``checkers_agents.mcrd.net``): the folded door value equals the
+"""The MCRD document's CNN (``checkers_agents.mcrd.net``): the folded net's value equals the
 torch forward pass, its files fail with one clear line, and the spec plays end to end."""
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """The outcome net and its self-play data: games are legal and labelled with their exact
 results, a game depends on its seed and index only, shards are the same however they are
-built, and the net through the search's door computes the torch forward pass."""
+built, and the net through the search's evaluator interface computes the torch forward pass."""
 
 from __future__ import annotations
 

@@ -3,7 +3,7 @@ the loops it replaced move for move, and its policy switch does what it says.
 
 The pinned figures are those of the former loops (``mcrd.data.games_kernel`` and
 ``outcome_net.selfplay.selfplay_kernel``, commit 0e0ea13) on the same seeds: game lengths,
-results, end codes and a CRC-32 of every position written.
+results, end kinds and a CRC-32 of every position written.
 """
 
 from __future__ import annotations
@@ -16,7 +16,8 @@ import pytest
 from checkers_env import Board, Rules
 
 from checkers_agents.alphabeta.evaluators import MATERIAL
-from checkers_agents.alphabeta.kernel import TT_FIELDS, FlatMemory, Table, memory_sizes, no_egdb
+from checkers_agents.alphabeta.memory import TT_FIELDS, FlatMemory, Table, memory_sizes
+from checkers_agents.alphabeta.negamax import no_egdb
 from checkers_agents.alphabeta.selfplay import (
     MOVE_NONE,
     MOVE_RANDOM,
@@ -66,7 +67,7 @@ def play(policy: int, rate: float, random_plies: int = 0, games: int = 3, seed: 
     ints, floats = memory_sizes(1)
     entries = np.zeros((1 << 10, TT_FIELDS), np.int64)
     setup = SearchSetup(
-        MATERIAL.scoring(), Table(entries, entries.view(np.float64)),
+        MATERIAL.valuation(), Table(entries, entries.view(np.float64)),
         FlatMemory(np.zeros(ints, np.int64), np.zeros(floats, np.float64), 1), no_egdb(), False,
     )
     n, nodes = play_games(

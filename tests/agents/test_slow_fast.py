@@ -13,7 +13,7 @@ from checkers_env import BLACK, Board, Game, Rules, game_state, make_agent
 from checkers_env.encoding import input_planes
 
 from checkers_agents.slow_fast import ReplayBuffer, SlowFastAgent, ValueNet, WeightsError, load_weights, save_weights, white_values
-from checkers_agents.slow_fast import kernels as K
+from checkers_agents.slow_fast import lookahead as K
 from checkers_agents.slow_fast.episodes import (
     KIND_ENDGAME,
     KIND_TACTICAL,

@@ -15,7 +15,7 @@ from checkers_agents.td_minimax.net import MAX_ACTIVE, train_kernel
 from checkers_env.encoding import active_inputs
 from checkers_agents.alphabeta import Draws, Searcher
 from checkers_agents.alphabeta.searcher import board_key
-from checkers_agents.td_minimax.agent import pick_tied
+from checkers_agents.alphabeta.negamax import pick_tied
 from checkers_env import BLACK, Board, Game, Rules, make_agent, square_to_bit
 
 
@@ -253,8 +253,25 @@ def test_agent_uses_time_and_depth(tmp_path):
     agent = TDMinimaxAgent(weights=str(path), depth=1, time=0.05, seed=0)
     move = agent.select_move(Game())
     assert move in Game().legal_moves()
-    assert agent.last_search["depth"] >= 1
+    assert agent.last_search.depth >= 1
     assert str(agent) == f"td-minimax:weights={path},depth=1,time=0.05,seed=0"
+
+
+def test_td_minimax_is_the_alphabeta_agent_with_ties_in_generator_order(tmp_path):
+    """One search class: td-minimax adds no search code, and reports its search as the
+    alpha-beta does (a ``SearchResult`` whose best moves hold the move played)."""
+    from checkers_agents.alphabeta import AlphaBetaAgent, SearchResult
+
+    assert issubclass(TDMinimaxAgent, AlphaBetaAgent) and TDMinimaxAgent.ties_in_order
+    for name in ("select_move", "search", "reset"):
+        assert getattr(TDMinimaxAgent, name) is getattr(AlphaBetaAgent, name)
+    path = tmp_path / "w.safetensors"
+    Net.initial(seed=1).save(path)
+    for spec in (f"td-minimax:weights={path},seed=3", f"td-minimax:weights={path},depth=1,time=0.05,seed=3"):
+        agent = make_agent(spec)
+        move = agent.select_move(Game())
+        assert isinstance(agent.last_search, SearchResult)
+        assert move in agent.last_search.best_moves and agent.last_search.nodes > 0
 
 
 def test_missing_and_corrupt_weights_are_clear_errors(tmp_path):

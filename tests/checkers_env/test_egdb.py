@@ -26,7 +26,7 @@ import reference_movegen as ref
 
 from checkers_env import BLACK, WHITE, Board, egdb
 from checkers_env import egdb_kernels as ek
-from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves
+from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves
 
 # Schaeffer et al., the counts of Chinook's endgame databases: positions with n pieces,
 # side to move given, a side possibly without pieces.

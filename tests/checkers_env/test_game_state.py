@@ -21,12 +21,12 @@ import pytest
 
 from checkers_env import Board, Game, Rules, game_state
 from checkers_env.board import move_from_row, square_row_col
-from checkers_env.kernels import generate_moves_kernel, new_move_buffer, random_below, seed_state
+from checkers_env.movegen import generate_moves_kernel, new_move_buffer, random_below, seed_state
 
-from checkers_agents.slow_fast import kernels as slow_fast_kernels
+from checkers_agents.slow_fast import lookahead as slow_fast_kernels
 from checkers_agents.slow_fast.episodes import Positions, generate_games
 from checkers_agents.td_minimax import Net
-from checkers_agents.alphabeta.kernel import Position
+from checkers_agents.alphabeta.negamax import Position
 from checkers_agents.td_minimax.learn import (
     R_PLIES, R_TERMINATION, R_WINNER, RESULT_FIELDS, play_training_game_from, training_game,
 )

@@ -17,7 +17,7 @@ from hypothesis import strategies as st
 
 from checkers_env import BLACK, WHITE, Board, IllegalMoveError, InvalidPositionError, Move
 from checkers_env import bitboard as bb
-from checkers_env.kernels import generate_moves_kernel, new_move_buffer
+from checkers_env.movegen import generate_moves_kernel, new_move_buffer
 
 # -- comparison helpers ---------------------------------------------------------------
 

@@ -235,7 +235,7 @@ def test_threads_of_a_step(parallel, monkeypatch):
     caller's numba thread count is restored after the step."""
     import numba
 
-    from checkers_env import env_kernels as core
+    from checkers_env import batch_step as core
 
     seen = []
     kernel = core.vector_step

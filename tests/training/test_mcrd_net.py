@@ -12,7 +12,7 @@ import pytest
 import torch
 from safetensors.numpy import load_file
 
-from checkers_agents.mcrd.data import DatabaseError, games_params, generate, mcrd_params, torch_dataset
+from checkers_agents.mcrd.data import McrdDataError, games_params, generate, mcrd_params, torch_dataset
 from checkers_agents.mcrd.net import CNN
 from checkers_env import Game, make_agent
 from checkers_training import mcrd_net
@@ -87,7 +87,7 @@ def test_bad_databases_are_refused_before_a_run_folder_is_made(databases, tmp_pa
         (truncated / path.name).write_bytes(path.read_bytes())
     shard = sorted(truncated.glob("shard-*.npz"))[0]
     shard.write_bytes(shard.read_bytes()[:100])
-    with pytest.raises(DatabaseError, match=shard.name):
+    with pytest.raises(McrdDataError, match=shard.name):
         run(databases, tmp_path / "runs" / "r", "--data", str(truncated))
     assert not (tmp_path / "runs").exists()
 

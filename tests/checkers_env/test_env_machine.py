@@ -1,4 +1,4 @@
-"""The environments' state machine (``env_kernels``) against the independent reference generator.
+"""The environments' state machine (``env_machine``) against the independent reference generator.
 
 The kernels check and play hops on the bitboards, without listing moves. Here every hop
 sequence the mask allows is followed from each position (depth first, on copies of the
@@ -18,7 +18,7 @@ import pytest
 import reference_movegen as ref
 
 from checkers_env import Board, Game, Rules
-from checkers_env import env_kernels as core
+from checkers_env import env_machine as core
 from checkers_env.board import move_from_row
 
 NO_DRAW_RULES = Rules.without_draws().as_array()

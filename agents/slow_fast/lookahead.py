@@ -23,7 +23,7 @@ from checkers_env.baselines import material
 from checkers_env.bitboard import apply_move, count_moves, jumpers
 from checkers_env.encoding import half_turn
 from checkers_env.game_state import is_progress
-from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, xorshift64
+from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, xorshift64
 
 #: How a position stands: the game goes on, or it is over with this result.
 ONGOING, WHITE_WINS, BLACK_WINS, DRAW = 0, 1, 2, 3

@@ -207,6 +207,22 @@ def random_below(state, n):
     return state, ((state >> 11) & 0xFFFFFFFF) * n >> 32
 
 
+@numba.njit(cache=True, inline="always")
+def keep_best(score, i, best, best_index, ties, state):
+    """One step of an argmax whose exact ties are broken uniformly by a reservoir draw:
+    item ``i`` with ``score`` against the best so far (``best`` at ``best_index``, shared
+    by ``ties`` items). Returns the new ``(best, best_index, ties, state)``; the draw
+    ``random_below(state, ties)`` is made on ties only."""
+    if score > best:
+        return score, i, 1, state
+    if score == best:
+        ties += 1
+        state, pick = random_below(state, ties)
+        if pick == 0:
+            best_index = i
+    return best, best_index, ties, state
+
+
 @numba.njit(cache=True)
 def random_playout(black, white, kings, black_to_move, max_plies, state):
     """Play uniformly random complete moves until a side cannot move or ``max_plies``.
@@ -279,6 +295,7 @@ __all__ = [
     "MOVE_FIELDS",
     "generate_moves",
     "generate_moves_kernel",
+    "keep_best",
     "new_move_buffer",
     "perft_kernel",
     "random_playout",

@@ -50,15 +50,14 @@ from .game_state import (
     END_NO_PROGRESS,
     END_NONE,
     END_REPETITION,
+    count_move,
     end_of_game,
     history_for,
     is_progress,
     position_key,
-    quiet_after,
-    remember_position,
     winner_of,
 )
-from .kernels import (
+from .movegen import (
     CAPTURED,
     FROM,
     HOPS,
@@ -190,13 +189,6 @@ def mask_words(masks: np.ndarray) -> np.ndarray:
     return masks.view(np.uint32)
 
 
-@numba.njit(cache=True)
-def write_mask(state, i, words):
-    """The legal next hops of the side to move, in its frame, into ``words`` (``uint32[32]``,
-    a ``mask_words`` view of an ``int8[128]`` mask; see ``_write_mask``)."""
-    _write_mask(state, i, words)
-
-
 @numba.njit(cache=True, inline="always")
 def _flip_directions(directions):
     """Directions (bit d) seen from the other chair: d becomes 3 - d."""
@@ -204,8 +196,9 @@ def _flip_directions(directions):
 
 
 @numba.njit(cache=True, inline="always")
-def _write_mask(state, i, words):
-    """The legal next hops of the side to move, in its frame: one word per square.
+def write_mask(state, i, words):
+    """The legal next hops of the side to move, in its frame, into ``words`` (``uint32[32]``,
+    a ``mask_words`` view of an ``int8[128]`` mask): one word per square.
 
     Read straight off the bitboards: during a multi-jump the jumps of the moving piece;
     otherwise every jump when a capture exists (any jump starts a legal capture), else
@@ -303,9 +296,7 @@ def play_move(state, positions, last, i, frm, to, captured, path, hops, rules):
     state[i, S_KINGS] = kings
     state[i, S_TURN] = 1 - state[i, S_TURN]
     state[i, S_PLY] += 1
-    quiet = quiet_after(state[i, S_QUIET], progress)
-    state[i, S_QUIET] = quiet
-    remember_position(positions, i, quiet, position_key(state[i, S_BLACK], state[i, S_WHITE]))
+    state[i, S_QUIET] = count_move(positions, i, state[i, S_QUIET], progress, state[i, S_BLACK], state[i, S_WHITE])
     return _update_end(state, positions, i, rules)
 
 
@@ -514,18 +505,13 @@ def _hop_move(state, i, action):
     return HOP_COMPLETES, origin, land, captured, path, move_hops
 
 
-@numba.njit(cache=True)
+# Inlined into the batch step: a call passing arrays costs their reference counts, a good
+# part of a step.
+@numba.njit(cache=True, inline="always")
 def step_board(state, moves, positions, last, i, action, opponent_kind, reward_mode, rules):
     """One environment step of board ``i``: the learner's hop, then (when its move is
     complete) the numba opponent's replies. Returns ``(reward, hop_status)``; the end
     code is in ``state[i, S_END]``."""
-    return _step_board(state, moves, positions, last, i, action, opponent_kind, reward_mode, rules)
-
-
-@numba.njit(cache=True, inline="always")
-def _step_board(state, moves, positions, last, i, action, opponent_kind, reward_mode, rules):
-    """``step_board``, inlined into the batch step (a call passing arrays costs their
-    reference counts, a good part of a step)."""
     mover_color = state[i, S_TURN]
     state[i, S_LAST_COUNT] = 0
     status, frm, to, captured, path, hops = _hop_move(state, i, action)
@@ -536,8 +522,7 @@ def _step_board(state, moves, positions, last, i, action, opponent_kind, reward_
     if status == HOP_CONTINUES:
         return 0.0, status
     # The learner's move, then the numba opponent's replies, through one play_move: it is
-    # inlined, and each copy adds code and register pressure to the batch kernel (one
-    # copy measured 2-3 % faster than two).
+    # inlined, and each copy adds code and register pressure to the batch kernel.
     while True:
         play_move(state, positions, last, i, frm, to, captured, path, hops, rules)
         if not _opponent_to_move(state, i, opponent_kind):
@@ -551,113 +536,11 @@ def _step_board(state, moves, positions, last, i, action, opponent_kind, reward_
     return reward, status
 
 
-# -- the batch step of the vector env -----------------------------------------------------
-
-
-#: Fields of a batch's episode settings (``int64[EPISODE_FIELDS]``, :func:`episode_settings`),
-#: a record the batch step reads like ``rules``: the start position (black, white, kings,
-#: turn), the learner's colour mode, the opponent's kind, the reward mode, and whether the
-#: step writes observations.
-E_START_BLACK, E_START_WHITE, E_START_KINGS, E_START_TURN = range(4)
-E_COLOR_MODE, E_OPPONENT_KIND, E_REWARD_MODE, E_OBSERVATIONS = range(4, 8)
-EPISODE_FIELDS = 8
-
-
-def episode_settings(start, color_mode: int, opponent_kind: int, reward_mode: int, observations: bool = True):
-    """The ``int64[EPISODE_FIELDS]`` record :func:`vector_step` takes: ``start`` (black,
-    white, kings, turn), the colour mode, the opponent's kind, the reward mode, and whether
-    to write observations (False: the state machine alone: hops, opponents' replies, ends,
-    resets, rewards and masks, for callers that encode the boards themselves)."""
-    return np.array(
-        [*(int(x) for x in start), int(color_mode), int(opponent_kind), int(reward_mode), int(bool(observations))],
-        dtype=np.int64,
-    )
-
-
-@numba.njit(cache=True, inline="always")
-def _vector_step_one(state, moves, positions, last, actions, episode, rules, observations, masks, i):
-    """``vector_step`` for board ``i``: writes its observation and mask, returns its
-    ``(reward, terminated, truncated)``."""
-    opponent_kind = episode[E_OPPONENT_KIND]
-    reward = 0.0
-    terminated = False
-    truncated = False
-    if state[i, S_END] != END_NONE:
-        reset_board(
-            state, positions, last, i, episode[E_START_BLACK], episode[E_START_WHITE], episode[E_START_KINGS],
-            episode[E_START_TURN], episode[E_COLOR_MODE], 0, rules,
-        )
-        _start_turns(state, moves, positions, last, i, opponent_kind, rules)
-    else:
-        reward, _ = _step_board(
-            state, moves, positions, last, i, actions[i], opponent_kind, episode[E_REWARD_MODE], rules
-        )
-        end = state[i, S_END]
-        if end == END_MAX_PLIES:
-            truncated = True
-        elif end != END_NONE:
-            terminated = True
-    if episode[E_OBSERVATIONS] != 0:
-        write_observation(state, i, observations[i])
-    _write_mask(state, i, masks[i])
-    return reward, terminated, truncated
-
-
-# Arrays one by one, not named tuples: numba's ``prange`` loops mishandle tuples of arrays.
-@numba.njit(cache=True, parallel=True)
-def vector_step(state, moves, positions, last, actions, episode, rules, observations, masks, rewards, terminated, truncated):
-    """Step every board (autoreset on the step after an episode ends, as Gymnasium's
-    ``NEXT_STEP`` mode) and write observations and masks (every element of the output
-    arrays is written, so they may come from ``np.empty``; ``masks`` is the
-    ``mask_words`` view of the ``int8[N, 128]`` masks). A board whose action was illegal
-    ends with ``S_END == END_ILLEGAL`` (no count is returned: a reduction over the threads
-    costs an allocation per call).
-
-    Args:
-        state, moves, positions, last: the batch (``new_batch``).
-        actions: ``int64[N]``, one per board.
-        episode: the episode settings (:func:`episode_settings`).
-        rules: ``int64[RULE_FIELDS]``, the draw rules.
-        observations, masks, rewards, terminated, truncated: what the step writes per board.
-
-    The boards are independent and spread over numba's threads (``numba.set_num_threads``
-    before the call picks how many; the results are the same for any number). Even on one
-    thread this ``prange`` loop runs about 1.5 times faster than the same loop compiled
-    without ``parallel=True`` (measured: 8 M against 5 M board-steps/s at N=4096), so it
-    is the only batch kernel."""
-    for i in numba.prange(state.shape[0]):
-        rewards[i], terminated[i], truncated[i] = _vector_step_one(
-            state, moves, positions, last, actions, episode, rules, observations, masks, i
-        )
-
-
 @numba.njit(cache=True)
-def _start_turns(state, moves, positions, last, i, opponent_kind, rules):
+def start_turns(state, moves, positions, last, i, opponent_kind, rules):
     """After a reset: the opponent moves first when the learner plays White."""
     opponent_turns(state, moves, positions, last, i, opponent_kind, rules)
     _remember_material(state, i)
-
-
-@numba.njit(cache=True)
-def vector_reset(
-    state, moves, positions, last, seeds, start, color_mode, opponent_kind, rules,
-    observations, masks,
-):
-    """Reset every board; ``seeds[i]`` seeds board ``i``'s random stream (0 keeps it);
-    ``masks`` as in ``vector_step``."""
-    for i in range(state.shape[0]):
-        reset_board(
-            state, positions, last, i, start[0], start[1], start[2], start[3], color_mode, seeds[i], rules,
-        )
-        _start_turns(state, moves, positions, last, i, opponent_kind, rules)
-        write_observation(state, i, observations[i])
-        write_mask(state, i, masks[i])
-
-
-@numba.njit(cache=True)
-def start_turns(state, moves, positions, last, i, opponent_kind, rules):
-    """Public wrapper of ``_start_turns`` for the single env."""
-    _start_turns(state, moves, positions, last, i, opponent_kind, rules)
 
 
 @numba.njit(cache=True)

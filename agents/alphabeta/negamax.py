@@ -1,8 +1,9 @@
-"""The one alpha-beta kernel: iterative negamax over complete moves, evaluator passed in.
+"""The one alpha-beta search: iterative negamax over complete moves, evaluator passed in.
 
-See the package docstring (``checkers_agents.alphabeta``) for what the search does; this module
-holds the numba kernel, its limits and the Zobrist hashing the table and the repetition
-rule share.
+See the package docstring (``checkers_agents.alphabeta``) for what the search does; this
+module holds the numba search, its move ordering and its entry points (one depth, iterative
+deepening, a call from Python). Its memory (transposition table, Zobrist keys, stack) is in
+``checkers_agents.alphabeta.memory``.
 """
 
 from __future__ import annotations
@@ -25,76 +26,62 @@ from checkers_env.bitboard import (
 from checkers_env.egdb_kernels import probe
 from checkers_env.encoding import half_turn
 from checkers_env.game_state import is_progress, position_key
-from checkers_env.kernels import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below
+from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, keep_best
 
 from .evaluators import (
     REWARD_MATERIAL_LOG,
-    Scoring,
+    Valuation,
     WIN,
-    MAX_ACTIVE,
     hand_value,
     material_log_reward,
     net_value,
+)
+from .memory import (
+    BOUND_EXACT,
+    BOUND_LOWER,
+    BOUND_UPPER,
+    MAX_PLY,
+    NO_MOVE,
+    SIDE_KEY,
+    STACK_FIELDS,
+    S_BEST_INDEX,
+    S_CAPTURES,
+    S_COUNT,
+    S_DEPTH,
+    S_HASH,
+    S_INDEX,
+    S_KINGS,
+    S_MOVER,
+    S_OPPONENT,
+    S_ORDERED,
+    S_QUIET,
+    S_REVERSIBLE,
+    S_SIDE,
+    TT_ENTRY,
+    TT_KEY_MASK,
+    TT_MIN_DEPTH,
+    TT_VALUE,
+    VALUE_FIELDS,
+    V_ALPHA,
+    V_BEST,
+    V_BETA,
+    V_ORIGINAL_ALPHA,
+    V_REWARD,
+    ZOBRIST,
+    FlatMemory,
+    SearchMemory,
+    Table,
+    begin_search,
+    memory_views,
+    position_hash,
 )
 
 # -- limits and scores ------------------------------------------------------------------
 
 #: Deepest nominal search (iterative deepening with ``time`` stops here at the latest).
 MAX_DEPTH = 64
-#: Plies the stack holds: the nominal depth plus quiescence (each capture removes a piece,
-#: so capture sequences add at most 24 plies); deeper nodes are evaluated statically.
-MAX_PLY = 128
 #: Beyond every score (wins included): the open window.
 INF = 2 * WIN
-
-#: Nodes with less remaining depth than this neither probe nor store the table (a table
-#: access is a cache miss; near the leaves it costs more than it saves).
-TT_MIN_DEPTH = 2
-#: Transposition table size: ``2**TT_BITS`` entries of 16 bytes (16 MiB).
-TT_BITS = 20
-#: Columns of a table entry, one 16-byte row (a probe touches one cache line): int64
-#: ``(hash >> 32) << 32 | depth | bound << 8 | move << 10 | generation << 18`` (the low
-#: hash bits are the slot), and the float64 value, read through a float64 view of the
-#: same array (``table.view(np.float64)``). A separate value array cost a second cache
-#: miss per probe: 9 % of the search's time at depth 14 (benchmarks.search_ab).
-TT_FIELDS = 2
-_TT_ENTRY, _TT_VALUE = 0, 1
-_TT_KEY_MASK = -(1 << 32)
-
-# -- Zobrist keys ---------------------------------------------------------------------------
-
-#: ``ZOBRIST[kind * 32 + bit]`` with kind 0 black man, 1 black king, 2 white man, 3 white
-#: king; ``ZOBRIST[128]`` is xored in when White is to move. Fixed seed: hashes are stable.
-ZOBRIST = np.random.default_rng(0x5EED_C4EC).integers(1, 2**63 - 1, size=129, dtype=np.int64)
-_SIDE_KEY = 128
-
-# -- transposition-table entry layout ---------------------------------------------------------
-
-_BOUND_EXACT, _BOUND_LOWER, _BOUND_UPPER = 0, 1, 2
-_NO_MOVE = 255
-
-# -- stack fields -------------------------------------------------------------------------------
-
-(
-    _S_MOVER,
-    _S_OPPONENT,
-    _S_KINGS,
-    _S_SIDE,  # 1 when Black is to move
-    _S_HASH,
-    _S_DEPTH,
-    _S_BEST_INDEX,
-    _S_INDEX,
-    _S_COUNT,
-    _S_REVERSIBLE,  # every move from the root to here was a king's non-capture
-    _S_CAPTURES,  # the node's moves are captures
-    _S_QUIET,  # plies since the last capture or man move, the game's included
-    _S_ORDERED,  # the node's moves are searched best-ordered (else in generate_moves order)
-) = range(13)
-STACK_FIELDS = 13
-
-# Float fields per ply.
-_V_ALPHA, _V_BETA, _V_BEST, _V_ORIGINAL_ALPHA, _V_REWARD = range(5)
-VALUE_FIELDS = 5
 
 # Move-ordering scores.
 _ORDER_TT = 1 << 40
@@ -116,38 +103,9 @@ Position = namedtuple("Position", "mover opponent kings black_to_move")
 #: current one included), ``quiet`` the plies since then, ``no_progress_plies`` the
 #: no-progress limit (0: off).
 DrawRules = namedtuple("DrawRules", "keys count quiet no_progress_plies")
-#: The transposition table: ``entries``, ``int64[2**k, TT_FIELDS]``, and ``values``, its
-#: ``float64`` view (the same memory: column 1 holds the values).
-Table = namedtuple("Table", "entries values")
-#: The search's working memory (see ``search_kernel``), views of two flat arrays
-#: (:func:`memory_views`).
-SearchMemory = namedtuple(
-    "SearchMemory",
-    "killers history_scores moves order_scores order_index stack active values root_scores scratch",
-)
-#: The search's memory as two flat arrays, ``int64[ints]`` and ``float64[floats]``
-#: (:func:`memory_sizes` for a net of ``width``): two arrays cross from Python into numba
-#: faster than ten (each is unboxed on every call).
-FlatMemory = namedtuple("FlatMemory", "ints floats width")
 #: The endgame database: ``EndgameDatabase.values``, ``.offsets`` and ``.pieces`` (0: off;
 #: :func:`no_egdb` gives arrays to pass).
 EndgameProbe = namedtuple("EndgameProbe", "values offsets pieces")
-
-
-@numba.njit(cache=True)
-def position_hash(black, white, kings, black_to_move):
-    """Zobrist hash of a position (the search updates the same hash incrementally)."""
-    h = 0
-    for colour in range(2):
-        pieces = black if colour == 0 else white
-        while pieces:
-            b = lowest_bit_index(pieces)
-            pieces &= pieces - 1
-            kind = 2 * colour + ((kings >> b) & 1)
-            h ^= ZOBRIST[kind * 32 + b]
-    if not black_to_move:
-        h ^= ZOBRIST[_SIDE_KEY]
-    return h
 
 
 @numba.njit(cache=True, inline="always")
@@ -187,10 +145,9 @@ def no_egdb():
 # allocation-free helpers use): the kernel allocates nothing and keeps no array beyond the
 # call. Counted, each of its ~20 arrays, each row view and each array passed to an inlined
 # evaluator took an atomic increment and decrement (over 50 per call, up to 18 more per net
-# evaluation). Search alone, depth 2, zoo net, 1,000 positions, min of 31 alternating runs
-# against the old td search: 0.92-0.94 counted, 0.97 without.
+# evaluation).
 @numba.njit(cache=True, _nrt=False)
-def search_kernel(position, depth, node_limit, root_in_order, scoring, net, draw_rules, generation, table, memory, egdb):
+def search_kernel(position, depth, node_limit, root_in_order, valuation, net, draw_rules, generation, table, memory, egdb):
     """One depth-``depth`` negamax alpha-beta search of the position (iterative, no allocation).
 
     Args:
@@ -199,7 +156,7 @@ def search_kernel(position, depth, node_limit, root_in_order, scoring, net, draw
         node_limit: give up (returning ``aborted``) after this many nodes.
         root_in_order: search the root's moves in ``generate_moves`` order (for a caller
             that breaks ties by that order), else best-ordered like every other node.
-        scoring: how positions are valued (:data:`Scoring`).
+        valuation: how positions are valued (:data:`Valuation`).
         net: the evaluator's ``net`` arrays (``evaluators.Evaluator.net``), None for the
             hand-written kinds (an argument of its own: ``net is None`` is then settled at
             compile time, and the hand-written kinds get a kernel without the net's code).
@@ -230,31 +187,31 @@ def search_kernel(position, depth, node_limit, root_in_order, scoring, net, draw
         ``(value, best_index, root_moves, nodes, aborted)``; indices are rows of ``moves[0]``.
     """
     mover, opponent, kings, black_to_move = position
-    kind, codes, loss, loss_per_ply, blockade_value, win_bound, tie_margin, quiescence = scoring
+    kind, net_functions, loss, loss_per_ply, blockade_value, win_bound, tie_margin, quiescence = valuation
     draws, n_draws, quiet, no_progress_plies = draw_rules
     entries, entry_values = table
     killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch = memory
     egdb_values, egdb_offsets, egdb_pieces = egdb
-    rewarded = False if net is None else codes[2] == REWARD_MATERIAL_LOG
+    rewarded = False if net is None else net_functions[2] == REWARD_MATERIAL_LOG
     # The no-progress rule makes a value depend on the path: within reach, the table only
     # orders moves.
     tt_cutoffs = no_progress_plies <= 0 or quiet + depth < no_progress_plies
     tt_mask = entries.shape[0] - 1
     nodes = 0
     ply = 0
-    stack[0, _S_MOVER] = mover
-    stack[0, _S_OPPONENT] = opponent
-    stack[0, _S_KINGS] = kings
-    stack[0, _S_SIDE] = 1 if black_to_move else 0
-    stack[0, _S_HASH] = position_hash(
+    stack[0, S_MOVER] = mover
+    stack[0, S_OPPONENT] = opponent
+    stack[0, S_KINGS] = kings
+    stack[0, S_SIDE] = 1 if black_to_move else 0
+    stack[0, S_HASH] = position_hash(
         mover if black_to_move else opponent, opponent if black_to_move else mover, kings, black_to_move
     )
-    stack[0, _S_DEPTH] = depth
-    stack[0, _S_REVERSIBLE] = 1
-    stack[0, _S_QUIET] = quiet
-    values[0, _V_ALPHA] = -INF
-    values[0, _V_BETA] = INF
-    values[0, _V_REWARD] = 0.0
+    stack[0, S_DEPTH] = depth
+    stack[0, S_REVERSIBLE] = 1
+    stack[0, S_QUIET] = quiet
+    values[0, V_ALPHA] = -INF
+    values[0, V_BETA] = INF
+    values[0, V_REWARD] = 0.0
     state = _ENTER
     value = 0.0
     while True:
@@ -262,15 +219,15 @@ def search_kernel(position, depth, node_limit, root_in_order, scoring, net, draw
             nodes += 1
             if nodes > node_limit:
                 return 0.0, -1, 0, nodes, True
-            m = stack[ply, _S_MOVER]
-            o = stack[ply, _S_OPPONENT]
-            k = stack[ply, _S_KINGS]
-            side = stack[ply, _S_SIDE] == 1
-            h = stack[ply, _S_HASH]
-            d = stack[ply, _S_DEPTH]
+            m = stack[ply, S_MOVER]
+            o = stack[ply, S_OPPONENT]
+            k = stack[ply, S_KINGS]
+            side = stack[ply, S_SIDE] == 1
+            h = stack[ply, S_HASH]
+            d = stack[ply, S_DEPTH]
             if ply > 0:
-                draw = no_progress_plies > 0 and stack[ply, _S_QUIET] >= no_progress_plies
-                if not draw and stack[ply, _S_REVERSIBLE] == 1 and n_draws > 0:
+                draw = no_progress_plies > 0 and stack[ply, S_QUIET] >= no_progress_plies
+                if not draw and stack[ply, S_REVERSIBLE] == 1 and n_draws > 0:
                     key = position_key(m, o) if side else position_key(o, m)
                     for i in range(n_draws):
                         if draws[i] == key:
@@ -280,18 +237,18 @@ def search_kernel(position, depth, node_limit, root_in_order, scoring, net, draw
                 if rewarded and not draw and has_moves(m, o, k, side):
                     p = ply - 1
                     reward = material_log_reward(
-                        stack[p, _S_MOVER], stack[p, _S_OPPONENT], stack[p, _S_KINGS], m, o, k, side
+                        stack[p, S_MOVER], stack[p, S_OPPONENT], stack[p, S_KINGS], m, o, k, side
                     )
-                values[ply, _V_REWARD] = reward
+                values[ply, V_REWARD] = reward
                 # The window of the parent, moved through the move's reward.
                 if ply == 1:
-                    best = values[0, _V_BEST]
+                    best = values[0, V_BEST]
                     # Root: lower the window by the margin so that every tie is exact.
-                    values[1, _V_ALPHA] = reward - INF
-                    values[1, _V_BETA] = INF if best <= -INF else reward - (best - tie_margin)
+                    values[1, V_ALPHA] = reward - INF
+                    values[1, V_BETA] = INF if best <= -INF else reward - (best - tie_margin)
                 else:
-                    values[ply, _V_ALPHA] = reward - values[ply - 1, _V_BETA]
-                    values[ply, _V_BETA] = reward - values[ply - 1, _V_ALPHA]
+                    values[ply, V_ALPHA] = reward - values[ply - 1, V_BETA]
+                    values[ply, V_BETA] = reward - values[ply - 1, V_ALPHA]
                 if draw:
                     value = 0.0
                     state = _RETURN
@@ -315,32 +272,32 @@ def search_kernel(position, depth, node_limit, root_in_order, scoring, net, draw
                     if net is None:
                         value = hand_value(m, o, k, side, kind)
                     else:
-                        value = net_value(m, o, k, side, net, codes, active, scratch)
+                        value = net_value(m, o, k, side, net, net_functions, active, scratch)
                 else:
                     value = terminal_value(m, ply, loss, loss_per_ply, blockade_value)
                 state = _RETURN
                 continue
-            alpha = values[ply, _V_ALPHA]
-            beta = values[ply, _V_BETA]
+            alpha = values[ply, V_ALPHA]
+            beta = values[ply, V_BETA]
             tt_move = -1
             slot = h & tt_mask
-            entry = entries[slot, _TT_ENTRY] if d >= TT_MIN_DEPTH else 0
-            if d >= TT_MIN_DEPTH and (entry & _TT_KEY_MASK) == (h & _TT_KEY_MASK):
+            entry = entries[slot, TT_ENTRY] if d >= TT_MIN_DEPTH else 0
+            if d >= TT_MIN_DEPTH and (entry & TT_KEY_MASK) == (h & TT_KEY_MASK):
                 data = entry
                 stored_move = (data >> 10) & 255
-                if stored_move != _NO_MOVE:
+                if stored_move != NO_MOVE:
                     tt_move = stored_move
                 if tt_cutoffs and ply > 0 and ((data >> 18) & 255) == generation and (data & 255) == d:
-                    v = entry_values[slot, _TT_VALUE]
+                    v = entry_values[slot, TT_VALUE]
                     if v > win_bound:
                         v -= loss_per_ply * ply
                     elif v < -win_bound:
                         v += loss_per_ply * ply
                     bound = (data >> 8) & 3
                     if (
-                        bound == _BOUND_EXACT
-                        or (bound == _BOUND_LOWER and v >= beta)
-                        or (bound == _BOUND_UPPER and v <= alpha)
+                        bound == BOUND_EXACT
+                        or (bound == BOUND_LOWER and v >= beta)
+                        or (bound == BOUND_UPPER and v <= alpha)
                     ):
                         value = v
                         state = _RETURN
@@ -387,48 +344,48 @@ def search_kernel(position, depth, node_limit, root_in_order, scoring, net, draw
                                 score += _ORDER_KILLER2
                     order_scores[ply, i] = score
                     order_index[ply, i] = i
-            stack[ply, _S_COUNT] = n
-            stack[ply, _S_INDEX] = 0
-            stack[ply, _S_BEST_INDEX] = -1
-            stack[ply, _S_CAPTURES] = 1 if jumping else 0
-            stack[ply, _S_ORDERED] = 1 if ordered else 0
-            values[ply, _V_BEST] = -INF
-            values[ply, _V_ORIGINAL_ALPHA] = alpha
+            stack[ply, S_COUNT] = n
+            stack[ply, S_INDEX] = 0
+            stack[ply, S_BEST_INDEX] = -1
+            stack[ply, S_CAPTURES] = 1 if jumping else 0
+            stack[ply, S_ORDERED] = 1 if ordered else 0
+            values[ply, V_BEST] = -INF
+            values[ply, V_ORIGINAL_ALPHA] = alpha
             state = _NEXT
         elif state == _NEXT:
-            i = stack[ply, _S_INDEX]
-            n = stack[ply, _S_COUNT]
+            i = stack[ply, S_INDEX]
+            n = stack[ply, S_COUNT]
             if i >= n:
                 # Node finished: store it and hand its value to the parent.
-                best = values[ply, _V_BEST]
-                h = stack[ply, _S_HASH]
-                d = max(stack[ply, _S_DEPTH], 0)
+                best = values[ply, V_BEST]
+                h = stack[ply, S_HASH]
+                d = max(stack[ply, S_DEPTH], 0)
                 slot = h & tt_mask
-                entry = entries[slot, _TT_ENTRY] if d >= TT_MIN_DEPTH else 0
+                entry = entries[slot, TT_ENTRY] if d >= TT_MIN_DEPTH else 0
                 if d >= TT_MIN_DEPTH and (
-                    (entry & _TT_KEY_MASK) == (h & _TT_KEY_MASK)
+                    (entry & TT_KEY_MASK) == (h & TT_KEY_MASK)
                     or ((entry >> 18) & 255) != generation
                     or d >= (entry & 255)
                 ):
-                    if best >= values[ply, _V_BETA]:
-                        bound = _BOUND_LOWER
-                    elif best <= values[ply, _V_ORIGINAL_ALPHA]:
-                        bound = _BOUND_UPPER
+                    if best >= values[ply, V_BETA]:
+                        bound = BOUND_LOWER
+                    elif best <= values[ply, V_ORIGINAL_ALPHA]:
+                        bound = BOUND_UPPER
                     else:
-                        bound = _BOUND_EXACT
+                        bound = BOUND_EXACT
                     stored = best
                     if stored > win_bound:
                         stored += loss_per_ply * ply
                     elif stored < -win_bound:
                         stored -= loss_per_ply * ply
-                    entries[slot, _TT_ENTRY] = (
-                        (h & _TT_KEY_MASK) | d | (bound << 8) | ((stack[ply, _S_BEST_INDEX] & 255) << 10) | (generation << 18)
+                    entries[slot, TT_ENTRY] = (
+                        (h & TT_KEY_MASK) | d | (bound << 8) | ((stack[ply, S_BEST_INDEX] & 255) << 10) | (generation << 18)
                     )
-                    entry_values[slot, _TT_VALUE] = stored
+                    entry_values[slot, TT_VALUE] = stored
                 value = best
                 state = _RETURN
                 continue
-            if stack[ply, _S_ORDERED] == 1:
+            if stack[ply, S_ORDERED] == 1:
                 # Pick the best-ordered remaining move (selection sort, one step per move).
                 pick = i
                 pick_score = order_scores[ply, i]
@@ -442,27 +399,27 @@ def search_kernel(position, depth, node_limit, root_in_order, scoring, net, draw
                     swap = order_index[ply, pick]
                     order_index[ply, pick] = order_index[ply, i]
                     order_index[ply, i] = swap
-            stack[ply, _S_INDEX] = i + 1
+            stack[ply, S_INDEX] = i + 1
             mi = order_index[ply, i]
             frm = moves[ply, mi, FROM]
             to = moves[ply, mi, TO]
             captured = moves[ply, mi, CAPTURED]
-            m = stack[ply, _S_MOVER]
-            o = stack[ply, _S_OPPONENT]
-            k = stack[ply, _S_KINGS]
-            side = stack[ply, _S_SIDE] == 1
+            m = stack[ply, S_MOVER]
+            o = stack[ply, S_OPPONENT]
+            k = stack[ply, S_KINGS]
+            side = stack[ply, S_SIDE] == 1
             m2, o2, k2 = apply_move(m, o, k, side, frm, to, captured)
             was_king = (k >> frm) & 1
             child = ply + 1
             progress = is_progress(k, frm, captured)
-            reversible = stack[ply, _S_REVERSIBLE] == 1 and not progress
-            child_depth = stack[ply, _S_DEPTH] - 1
+            reversible = stack[ply, S_REVERSIBLE] == 1 and not progress
+            child_depth = stack[ply, S_DEPTH] - 1
             # The child's hash serves the table only (depth >= TT_MIN_DEPTH, never deeper
             # down the line): most nodes, the leaves among them, do not need it.
             if child_depth >= TT_MIN_DEPTH:
                 # Incremental Zobrist update.
                 own_kind = 0 if side else 2
-                h = stack[ply, _S_HASH] ^ ZOBRIST[_SIDE_KEY]
+                h = stack[ply, S_HASH] ^ ZOBRIST[SIDE_KEY]
                 h ^= ZOBRIST[(own_kind + was_king) * 32 + frm]
                 h ^= ZOBRIST[(own_kind + ((k2 >> to) & 1)) * 32 + to]
                 other_kind = 2 - own_kind
@@ -471,69 +428,46 @@ def search_kernel(position, depth, node_limit, root_in_order, scoring, net, draw
                     b = lowest_bit_index(rest)
                     rest &= rest - 1
                     h ^= ZOBRIST[(other_kind + ((k >> b) & 1)) * 32 + b]
-                stack[child, _S_HASH] = h
-            stack[child, _S_MOVER] = o2
-            stack[child, _S_OPPONENT] = m2
-            stack[child, _S_KINGS] = k2
-            stack[child, _S_SIDE] = 0 if side else 1
-            stack[child, _S_DEPTH] = child_depth
-            stack[child, _S_REVERSIBLE] = 1 if reversible else 0
-            stack[child, _S_QUIET] = 0 if progress else stack[ply, _S_QUIET] + 1
+                stack[child, S_HASH] = h
+            stack[child, S_MOVER] = o2
+            stack[child, S_OPPONENT] = m2
+            stack[child, S_KINGS] = k2
+            stack[child, S_SIDE] = 0 if side else 1
+            stack[child, S_DEPTH] = child_depth
+            stack[child, S_REVERSIBLE] = 1 if reversible else 0
+            stack[child, S_QUIET] = 0 if progress else stack[ply, S_QUIET] + 1
             ply = child
             state = _ENTER
         else:  # _RETURN: ``value`` is the value of the node at ``ply``
             if ply == 0:
-                return value, stack[0, _S_BEST_INDEX], stack[0, _S_COUNT], nodes, False
-            score = values[ply, _V_REWARD] - value if rewarded else -value
+                return value, stack[0, S_BEST_INDEX], stack[0, S_COUNT], nodes, False
+            score = values[ply, V_REWARD] - value if rewarded else -value
             ply -= 1
-            mi = order_index[ply, stack[ply, _S_INDEX] - 1]
+            mi = order_index[ply, stack[ply, S_INDEX] - 1]
             if ply == 0:
                 root_scores[mi] = score
-                if score > values[0, _V_BEST]:
-                    values[0, _V_BEST] = score
-                    stack[0, _S_BEST_INDEX] = mi
-            elif score > values[ply, _V_BEST]:
-                values[ply, _V_BEST] = score
-                stack[ply, _S_BEST_INDEX] = mi
-                if score > values[ply, _V_ALPHA]:
-                    values[ply, _V_ALPHA] = score
-                    if score >= values[ply, _V_BETA]:
-                        if stack[ply, _S_CAPTURES] == 0:
+                if score > values[0, V_BEST]:
+                    values[0, V_BEST] = score
+                    stack[0, S_BEST_INDEX] = mi
+            elif score > values[ply, V_BEST]:
+                values[ply, V_BEST] = score
+                stack[ply, S_BEST_INDEX] = mi
+                if score > values[ply, V_ALPHA]:
+                    values[ply, V_ALPHA] = score
+                    if score >= values[ply, V_BETA]:
+                        if stack[ply, S_CAPTURES] == 0:
                             frm = moves[ply, mi, FROM]
                             to = moves[ply, mi, TO]
                             move_id = frm * 32 + to + 1
                             if killers[ply, 0] != move_id:
                                 killers[ply, 1] = killers[ply, 0]
                                 killers[ply, 0] = move_id
-                            d = max(stack[ply, _S_DEPTH], 1)
-                            side_index = stack[ply, _S_SIDE]
+                            d = max(stack[ply, S_DEPTH], 1)
+                            side_index = stack[ply, S_SIDE]
                             hist = history_scores[side_index, frm, to] + d * d
                             history_scores[side_index, frm, to] = min(hist, _HISTORY_CAP)
-                        stack[ply, _S_INDEX] = stack[ply, _S_COUNT]  # cut-off
+                        stack[ply, S_INDEX] = stack[ply, S_COUNT]  # cut-off
             state = _NEXT
-
-
-@numba.njit(cache=True, inline="always")
-def next_generation(generation, table):
-    """The table generation of a new search (1-255; the table is wiped when it wraps, so
-    no entry of an earlier search passes for this one's)."""
-    generation = generation % 255 + 1
-    if generation == 1:
-        table[:] = 0
-    return generation
-
-
-@numba.njit(cache=True, inline="always")
-def begin_search(generation, table, killers, history_scores):
-    """What every new search does to the memory of the last one: the next table
-    generation (1-255; the table is wiped when it wraps, so no entry of an earlier search
-    passes for this one's), no killers, history halved. Returns the generation."""
-    generation = next_generation(generation, table)
-    killers[:] = 0
-    flat = history_scores.reshape(-1)  # one contiguous loop (vectorised)
-    for i in range(flat.shape[0]):
-        flat[i] >>= 1
-    return generation
 
 
 @numba.njit(cache=True)
@@ -543,60 +477,16 @@ def pick_tied(root_scores, count, rng):
 
     ``root_scores`` must be exact wherever a move is not below the best of the moves
     before it (``search_kernel`` with ``root_in_order``)."""
-    best = 0
     value = root_scores[0]
+    best = 0
     ties = 1
     for i in range(1, count):
-        score = root_scores[i]
-        if score > value:
-            value = score
-            best = i
-            ties = 1
-        elif score == value:
-            ties += 1
-            rng, pick = random_below(rng, ties)
-            if pick == 0:
-                best = i
+        value, best, ties, rng = keep_best(root_scores[i], i, value, best, ties, rng)
     return best, rng
 
 
-def memory_sizes(width):
-    """``(int64 count, float64 count)`` of the search's buffers in :func:`memory_views`'s layout."""
-    ints = MAX_PLY * 2 + 2 * 32 * 32 + MAX_PLY * MAX_MOVES * MOVE_FIELDS + 2 * MAX_PLY * MAX_MOVES
-    ints += MAX_PLY * STACK_FIELDS + MAX_ACTIVE
-    return ints, MAX_PLY * VALUE_FIELDS + MAX_MOVES + 2 * width
-
-
-@numba.njit(cache=True, inline="always")
-def memory_views(ints, floats, width):
-    """The search's buffers as views of two flat arrays (``memory_sizes``): the
-    :data:`SearchMemory` that :func:`search_kernel` takes."""
-    a = 0
-    killers = ints[a : a + MAX_PLY * 2].reshape((MAX_PLY, 2))
-    a += MAX_PLY * 2
-    history_scores = ints[a : a + 2 * 32 * 32].reshape((2, 32, 32))
-    a += 2 * 32 * 32
-    moves = ints[a : a + MAX_PLY * MAX_MOVES * MOVE_FIELDS].reshape((MAX_PLY, MAX_MOVES, MOVE_FIELDS))
-    a += MAX_PLY * MAX_MOVES * MOVE_FIELDS
-    order_scores = ints[a : a + MAX_PLY * MAX_MOVES].reshape((MAX_PLY, MAX_MOVES))
-    a += MAX_PLY * MAX_MOVES
-    order_index = ints[a : a + MAX_PLY * MAX_MOVES].reshape((MAX_PLY, MAX_MOVES))
-    a += MAX_PLY * MAX_MOVES
-    stack = ints[a : a + MAX_PLY * STACK_FIELDS].reshape((MAX_PLY, STACK_FIELDS))
-    a += MAX_PLY * STACK_FIELDS
-    active = ints[a : a + MAX_ACTIVE]
-    values = floats[: MAX_PLY * VALUE_FIELDS].reshape((MAX_PLY, VALUE_FIELDS))
-    b = MAX_PLY * VALUE_FIELDS
-    root_scores = floats[b : b + MAX_MOVES]
-    b += MAX_MOVES
-    scratch = floats[b : b + 2 * width]
-    return SearchMemory(
-        killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch
-    )
-
-
 @numba.njit(cache=True)
-def search_to_depth(position, first_depth, depth, root_in_order, scoring, net, draw_rules, generation, table, flat, egdb, rng):
+def search_to_depth(position, first_depth, depth, root_in_order, valuation, net, draw_rules, generation, table, flat, egdb, rng):
     """A whole search without a time limit in one call: :func:`begin_search`, then
     iterative deepening from ``first_depth`` to ``depth`` (stopping early at a forced result
     within the nominal depth, as ``Searcher.search`` does). Arguments as
@@ -617,11 +507,11 @@ def search_to_depth(position, first_depth, depth, root_in_order, scoring, net, d
     reached = first_depth
     for d in range(first_depth, depth + 1):
         value, _best, count, used, _aborted = search_kernel(
-            position, d, 1 << 62, root_in_order, scoring, net, draw_rules, generation, table, memory, egdb
+            position, d, 1 << 62, root_in_order, valuation, net, draw_rules, generation, table, memory, egdb
         )
         nodes += used
         reached = d
-        if count == 0 or (abs(value) > scoring.win_bound and abs(value) >= scoring.loss - scoring.loss_per_ply * d):
+        if count == 0 or (abs(value) > valuation.win_bound and abs(value) >= valuation.loss - valuation.loss_per_ply * d):
             break
     row = -1
     if rng != 0 and count > 0:
@@ -630,13 +520,13 @@ def search_to_depth(position, first_depth, depth, root_in_order, scoring, net, d
 
 
 @numba.njit(cache=True)
-def search_from_python(position, first_depth, depth, root_in_order, scoring, net, draw_rules, generation, table, flat, egdb, rng):
+def search_from_python(position, first_depth, depth, root_in_order, valuation, net, draw_rules, generation, table, flat, egdb, rng):
     """:func:`search_to_depth` for a caller in Python (an agent's move, one call): the
     bundles come as plain tuples of their fields, in order (``tuple(bundle)``), and are
     named here. Numba's dispatcher types a plain tuple in C on every call, a named tuple in
     Python: tens of microseconds per call, a few percent of a shallow search."""
     return search_to_depth(
-        Position(*position), first_depth, depth, root_in_order, Scoring(*scoring), net, DrawRules(*draw_rules),
+        Position(*position), first_depth, depth, root_in_order, Valuation(*valuation), net, DrawRules(*draw_rules),
         generation, Table(*table), FlatMemory(*flat), EndgameProbe(*egdb), rng,
     )
 
@@ -644,27 +534,13 @@ def search_from_python(position, first_depth, depth, root_in_order, scoring, net
 __all__ = [
     "DrawRules",
     "EndgameProbe",
-    "FlatMemory",
     "INF",
     "MAX_DEPTH",
-    "MAX_PLY",
     "Position",
-    "STACK_FIELDS",
-    "Scoring",
-    "SearchMemory",
-    "TT_BITS",
-    "TT_FIELDS",
-    "Table",
-    "VALUE_FIELDS",
-    "ZOBRIST",
-    "begin_search",
+    "Valuation",
     "egdb_value",
     "no_egdb",
-    "next_generation",
-    "memory_sizes",
-    "memory_views",
     "pick_tied",
-    "position_hash",
     "search_from_python",
     "search_kernel",
     "search_to_depth",

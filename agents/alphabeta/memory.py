@@ -1,0 +1,205 @@
+"""The alpha-beta search's memory: the transposition table (layout, Zobrist keys,
+generations), the per-ply stack and value fields, and the working buffers as views of two
+flat arrays.
+
+``checkers_agents.alphabeta.negamax`` reads and writes all of it; callers allocate it once
+(``memory_sizes``) and hand it to every search.
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numba
+import numpy as np
+
+from checkers_env.bitboard import lowest_bit_index
+from checkers_env.movegen import MAX_MOVES, MOVE_FIELDS
+
+from .evaluators import MAX_ACTIVE
+
+#: Plies the stack holds: the nominal depth plus quiescence (each capture removes a piece,
+#: so capture sequences add at most 24 plies); deeper nodes are evaluated statically.
+MAX_PLY = 128
+#: Nodes with less remaining depth than this neither probe nor store the table (a table
+#: access is a cache miss; near the leaves it costs more than it saves).
+TT_MIN_DEPTH = 2
+#: Transposition table size: ``2**TT_BITS`` entries of 16 bytes (16 MiB).
+TT_BITS = 20
+#: Columns of a table entry, one 16-byte row (a probe touches one cache line): int64
+#: ``(hash >> 32) << 32 | depth | bound << 8 | move << 10 | generation << 18`` (the low
+#: hash bits are the slot), and the float64 value, read through a float64 view of the
+#: same array (``table.view(np.float64)``), so that a probe reads one cache line.
+TT_FIELDS = 2
+TT_ENTRY, TT_VALUE = 0, 1
+TT_KEY_MASK = -(1 << 32)
+
+# -- Zobrist keys ---------------------------------------------------------------------------
+
+#: ``ZOBRIST[kind * 32 + bit]`` with kind 0 black man, 1 black king, 2 white man, 3 white
+#: king; ``ZOBRIST[128]`` is xored in when White is to move. Fixed seed: hashes are stable.
+ZOBRIST = np.random.default_rng(0x5EED_C4EC).integers(1, 2**63 - 1, size=129, dtype=np.int64)
+SIDE_KEY = 128
+
+# -- transposition-table entry layout ---------------------------------------------------------
+
+BOUND_EXACT, BOUND_LOWER, BOUND_UPPER = 0, 1, 2
+NO_MOVE = 255
+
+# -- stack fields -------------------------------------------------------------------------------
+
+(
+    S_MOVER,
+    S_OPPONENT,
+    S_KINGS,
+    S_SIDE,  # 1 when Black is to move
+    S_HASH,
+    S_DEPTH,
+    S_BEST_INDEX,
+    S_INDEX,
+    S_COUNT,
+    S_REVERSIBLE,  # every move from the root to here was a king's non-capture
+    S_CAPTURES,  # the node's moves are captures
+    S_QUIET,  # plies since the last capture or man move, the game's included
+    S_ORDERED,  # the node's moves are searched best-ordered (else in generate_moves order)
+) = range(13)
+STACK_FIELDS = 13
+
+# Float fields per ply.
+V_ALPHA, V_BETA, V_BEST, V_ORIGINAL_ALPHA, V_REWARD = range(5)
+VALUE_FIELDS = 5
+
+# -- the search's memory (named tuples: numba takes them as typed tuples) -----------------------
+
+#: The transposition table: ``entries``, ``int64[2**k, TT_FIELDS]``, and ``values``, its
+#: ``float64`` view (the same memory: column 1 holds the values).
+Table = namedtuple("Table", "entries values")
+#: The search's working memory (see ``search_kernel``), views of two flat arrays
+#: (:func:`memory_views`).
+SearchMemory = namedtuple(
+    "SearchMemory",
+    "killers history_scores moves order_scores order_index stack active values root_scores scratch",
+)
+#: The search's memory as two flat arrays, ``int64[ints]`` and ``float64[floats]``
+#: (:func:`memory_sizes` for a net of ``width``): two arrays cross from Python into numba
+#: faster than ten (each is unboxed on every call).
+FlatMemory = namedtuple("FlatMemory", "ints floats width")
+
+
+@numba.njit(cache=True)
+def position_hash(black, white, kings, black_to_move):
+    """Zobrist hash of a position (the search updates the same hash incrementally)."""
+    h = 0
+    for colour in range(2):
+        pieces = black if colour == 0 else white
+        while pieces:
+            b = lowest_bit_index(pieces)
+            pieces &= pieces - 1
+            kind = 2 * colour + ((kings >> b) & 1)
+            h ^= ZOBRIST[kind * 32 + b]
+    if not black_to_move:
+        h ^= ZOBRIST[SIDE_KEY]
+    return h
+
+
+@numba.njit(cache=True, inline="always")
+def next_generation(generation, table):
+    """The table generation of a new search (1-255; the table is wiped when it wraps, so
+    no entry of an earlier search passes for this one's)."""
+    generation = generation % 255 + 1
+    if generation == 1:
+        table[:] = 0
+    return generation
+
+
+@numba.njit(cache=True, inline="always")
+def begin_search(generation, table, killers, history_scores):
+    """What every new search does to the memory of the last one: the next table
+    generation (1-255; the table is wiped when it wraps, so no entry of an earlier search
+    passes for this one's), no killers, history halved. Returns the generation."""
+    generation = next_generation(generation, table)
+    killers[:] = 0
+    flat = history_scores.reshape(-1)  # one contiguous loop (vectorised)
+    for i in range(flat.shape[0]):
+        flat[i] >>= 1
+    return generation
+
+
+def memory_sizes(width):
+    """``(int64 count, float64 count)`` of the search's buffers in :func:`memory_views`'s layout."""
+    ints = MAX_PLY * 2 + 2 * 32 * 32 + MAX_PLY * MAX_MOVES * MOVE_FIELDS + 2 * MAX_PLY * MAX_MOVES
+    ints += MAX_PLY * STACK_FIELDS + MAX_ACTIVE
+    return ints, MAX_PLY * VALUE_FIELDS + MAX_MOVES + 2 * width
+
+
+@numba.njit(cache=True, inline="always")
+def memory_views(ints, floats, width):
+    """The search's buffers as views of two flat arrays (``memory_sizes``): the
+    :data:`SearchMemory` that :func:`search_kernel` takes."""
+    a = 0
+    killers = ints[a : a + MAX_PLY * 2].reshape((MAX_PLY, 2))
+    a += MAX_PLY * 2
+    history_scores = ints[a : a + 2 * 32 * 32].reshape((2, 32, 32))
+    a += 2 * 32 * 32
+    moves = ints[a : a + MAX_PLY * MAX_MOVES * MOVE_FIELDS].reshape((MAX_PLY, MAX_MOVES, MOVE_FIELDS))
+    a += MAX_PLY * MAX_MOVES * MOVE_FIELDS
+    order_scores = ints[a : a + MAX_PLY * MAX_MOVES].reshape((MAX_PLY, MAX_MOVES))
+    a += MAX_PLY * MAX_MOVES
+    order_index = ints[a : a + MAX_PLY * MAX_MOVES].reshape((MAX_PLY, MAX_MOVES))
+    a += MAX_PLY * MAX_MOVES
+    stack = ints[a : a + MAX_PLY * STACK_FIELDS].reshape((MAX_PLY, STACK_FIELDS))
+    a += MAX_PLY * STACK_FIELDS
+    active = ints[a : a + MAX_ACTIVE]
+    values = floats[: MAX_PLY * VALUE_FIELDS].reshape((MAX_PLY, VALUE_FIELDS))
+    b = MAX_PLY * VALUE_FIELDS
+    root_scores = floats[b : b + MAX_MOVES]
+    b += MAX_MOVES
+    scratch = floats[b : b + 2 * width]
+    return SearchMemory(
+        killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch
+    )
+
+
+__all__ = [
+    "BOUND_EXACT",
+    "BOUND_LOWER",
+    "BOUND_UPPER",
+    "FlatMemory",
+    "MAX_PLY",
+    "NO_MOVE",
+    "SIDE_KEY",
+    "STACK_FIELDS",
+    "S_BEST_INDEX",
+    "S_CAPTURES",
+    "S_COUNT",
+    "S_DEPTH",
+    "S_HASH",
+    "S_INDEX",
+    "S_KINGS",
+    "S_MOVER",
+    "S_OPPONENT",
+    "S_ORDERED",
+    "S_QUIET",
+    "S_REVERSIBLE",
+    "S_SIDE",
+    "SearchMemory",
+    "TT_BITS",
+    "TT_ENTRY",
+    "TT_FIELDS",
+    "TT_KEY_MASK",
+    "TT_MIN_DEPTH",
+    "TT_VALUE",
+    "Table",
+    "VALUE_FIELDS",
+    "V_ALPHA",
+    "V_BEST",
+    "V_BETA",
+    "V_ORIGINAL_ALPHA",
+    "V_REWARD",
+    "ZOBRIST",
+    "begin_search",
+    "memory_sizes",
+    "memory_views",
+    "next_generation",
+    "position_hash",
+]
