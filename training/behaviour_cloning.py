@@ -21,7 +21,6 @@ from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
-from tqdm import tqdm
 
 from checkers_env.board import move_from_row
 from checkers_env.datasets import ACF_GAMES, game_dataset
@@ -31,13 +30,13 @@ from checkers_env.files import json_text
 from . import scaffold
 from .dependencies import optional_module
 from .scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, TrainingError, arg
+from .checkpoints import CHECKPOINT, WEIGHTS
+from .supervised import run_steps
 
 torch = optional_module("torch")
 
 TRAINER = "bc"
 NEEDS = ("torch", "safetensors")
-CHECKPOINT = "checkpoint.pt"
-WEIGHTS = "weights.safetensors"
 
 
 @dataclass
@@ -177,27 +176,10 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         scaffold.save_training_state(checkpoint, state, policy=policy, optimizer=optimizer, generator=generator)
         save_weights(policy, run.path / WEIGHTS, metadata)
 
-    bar = tqdm(total=args.steps, initial=state["step"], desc="steps", disable=not args.progress, dynamic_ncols=True)
-    try:
-        while state["step"] < args.steps:
-            batch = torch.randint(len(actions), (args.batch_size,), generator=generator)
-            logits = masked_logits(policy, observations[batch].float(), masks[batch])
-            loss = torch.nn.functional.cross_entropy(logits, actions[batch])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            state["step"] += 1
-            state["loss"] = loss.item()
-            writer.add_scalar("train/loss", state["loss"], state["step"])
-            bar.update(1)
-            if state["step"] % args.checkpoint_every == 0 or state["step"] == args.steps:
-                bar.set_postfix(loss=f"{state['loss']:.3f}")
-                save()
-    except KeyboardInterrupt:
-        save()
-        raise
-    finally:
-        bar.close()
+    def loss_of(batch):
+        return torch.nn.functional.cross_entropy(masked_logits(policy, observations[batch].float(), masks[batch]), actions[batch])
+
+    run_steps(args, state, len(actions), loss_of, optimizer, generator, writer, save)
     move_acc, hop_acc = move_accuracy(run.path / WEIGHTS, split.validation)
     writer.add_scalar("validation/move_accuracy", move_acc, state["step"])
     from checkers_agents.behaviour_cloning import BehaviourCloningAgent

@@ -11,6 +11,11 @@ from typing import Any
 from checkers_env.errors import WeightsError
 from checkers_env.files import write_atomic
 
+#: A run's torch checkpoint (what ``--resume`` reads), in its run folder.
+CHECKPOINT = "checkpoint.pt"
+#: The weights a run trains, in its run folder (what ``--promote`` copies into the zoo).
+WEIGHTS = "weights.safetensors"
+
 
 def read_checkpoint(path: Path) -> bytes:
     """The bytes of a run's checkpoint file.
@@ -89,5 +94,5 @@ def checkpoint_error(path: Path, fault: str, error: BaseException) -> WeightsErr
     return WeightsError(f"checkpoint {str(path)!r} {fault}: {text}")
 
 
-__all__ = ["checkpoint_error", "load_torch_checkpoint", "load_training_state", "read_checkpoint",
+__all__ = ["CHECKPOINT", "WEIGHTS", "checkpoint_error", "load_torch_checkpoint", "load_training_state", "read_checkpoint",
            "save_torch_checkpoint", "save_training_state"]

@@ -30,19 +30,18 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-from tqdm.auto import tqdm
 
 from checkers_env.files import json_text
 from checkers_training import scaffold
 from checkers_training.dependencies import optional_module
 from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, TrainingError, arg
+from checkers_training.checkpoints import CHECKPOINT, WEIGHTS
+from checkers_training.supervised import run_steps
 
 torch = optional_module("torch")
 
 TRAINER = "mcrd-net"
 NEEDS = ("torch", "safetensors")
-CHECKPOINT = "checkpoint.pt"
-WEIGHTS = "weights.safetensors"
 
 
 @dataclass
@@ -147,31 +146,19 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         scaffold.save_training_state(checkpoint, state, net=net, optimizer=optimizer, generator=generator)
         net.save(run.path / WEIGHTS)
 
-    bar = tqdm(total=args.steps, initial=state["step"], desc="steps", disable=not args.progress, dynamic_ncols=True)
-    try:
-        while state["step"] < args.steps:
-            batch = torch.randint(len(values), (args.batch_size,), generator=generator)
-            loss = torch.nn.functional.mse_loss(net(planes[batch]).reshape(-1), values[batch])
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            state["step"] += 1
-            state["loss"] = loss.item()
-            writer.add_scalar("train/loss", state["loss"], state["step"])
-            bar.update(1)
-            if state["step"] % args.checkpoint_every == 0 or state["step"] == args.steps:
-                if held_out is not None:
-                    held_out_mse = mean_squared_error(net, held_out[0], held_out[1])
-                    writer.add_scalar("held_out/mse", held_out_mse, state["step"])
-                    bar.set_postfix(loss=f"{state['loss']:.4f}", held_out_mse=f"{held_out_mse:.4f}")
-                else:
-                    bar.set_postfix(loss=f"{state['loss']:.4f}")
-                save()
-    except KeyboardInterrupt:
-        save()  # the steps since the last checkpoint are kept
-        raise
-    finally:
-        bar.close()
+    def loss_of(batch):
+        return torch.nn.functional.mse_loss(net(planes[batch]).reshape(-1), values[batch])
+
+    def report() -> dict[str, str]:
+        nonlocal held_out_mse
+        shown = {"loss": f"{state['loss']:.4f}"}
+        if held_out is not None:
+            held_out_mse = mean_squared_error(net, held_out[0], held_out[1])
+            writer.add_scalar("held_out/mse", held_out_mse, state["step"])
+            shown["held_out_mse"] = f"{held_out_mse:.4f}"
+        return shown
+
+    run_steps(args, state, len(values), loss_of, optimizer, generator, writer, save, report)
     evaluations = scaffold.final_evaluation(_agent(run.path / WEIGHTS, args), args, writer, state["step"])
     writer.close()
     summary = {

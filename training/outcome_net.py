@@ -47,11 +47,10 @@ from checkers_env.elo import rating_against_anchors
 from checkers_env.files import json_text
 from checkers_training import scaffold
 from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, MAX_WORKERS, SESSION, arg
+from checkers_training.checkpoints import CHECKPOINT, WEIGHTS
 
 TRAINER = "outcome-net"
 NEEDS = ("torch", "safetensors")
-CHECKPOINT = "checkpoint.pt"
-WEIGHTS = "weights.safetensors"
 CURVE = "curve.json"
 #: The default anchors and their fixed ratings: their Elo in the zoo league that was current
 #: when stage 1 was trained (the league before the outcome net joined it). Fixed, so that

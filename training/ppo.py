@@ -42,10 +42,10 @@ from checkers_env.agent import make_agent
 from checkers_env.errors import WeightsError
 from checkers_training import scaffold
 from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, arg
+from checkers_training.checkpoints import CHECKPOINT
 
 TRAINER = "ppo"
 NEEDS = ("torch", "stable_baselines3", "sb3_contrib", "safetensors")
-CHECKPOINT = "checkpoint.pt"
 #: SB3's zip of runs written before ``checkpoint.pt``: it holds pickles, so it is never loaded.
 OLD_MODEL = "model.zip"
 POLICY = "policy.safetensors"

@@ -57,11 +57,10 @@ from checkers_env.encoding import input_planes
 from checkers_env.files import json_text
 from checkers_training import scaffold
 from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, arg
+from checkers_training.checkpoints import CHECKPOINT, WEIGHTS
 
 TRAINER = "slow-fast"
 NEEDS = ("torch",)
-CHECKPOINT = "checkpoint.pt"
-WEIGHTS = "weights.safetensors"
 
 
 @dataclass
