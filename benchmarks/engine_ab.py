@@ -19,7 +19,8 @@ through the public API both trees share:
 - ``selfplay-outcome-net``: ``outcome_net.selfplay.play_games`` (positional, depth 3): games/s;
 - ``selfplay-td``: ``td_minimax.learn.play_training_game`` (depth 2): games/s;
 - ``vector-env``: ``gym.make_vec("Checkers-v0", 256)`` steps with random legal actions:
-  board-steps/s.
+  board-steps/s;
+- ``egdb-build``: ``checkers_env.egdb.build`` of the 4-piece database into a fresh folder.
 
 Both trees must produce the same work (node counts, playout counts, games' plies), or the
 comparison stops. Reports per part the ratio of the revision's time to this tree's (above
@@ -53,7 +54,7 @@ EVALS = ("material", "positional", "td-minimax", "slow-fast", "mcrd-net", "outco
 DEPTHS = {"material": 9, "positional": 9, "td-minimax": 7, "slow-fast": 5, "mcrd-net": 4, "outcome-net": 6}
 REPEATS = {"material": 6, "positional": 6, "td-minimax": 6, "slow-fast": 1, "mcrd-net": 4, "outcome-net": 12}
 PARTS = tuple(f"alphabeta-{e}" for e in EVALS) + (
-    "mcrd", "selfplay-mcrd", "selfplay-outcome-net", "selfplay-td", "vector-env",
+    "mcrd", "selfplay-mcrd", "selfplay-outcome-net", "selfplay-td", "vector-env", "egdb-build",
 )
 
 
@@ -180,12 +181,24 @@ def _vector_env():
     return work
 
 
+def _egdb_build():
+    import tempfile
+
+    from checkers_env import egdb
+
+    def work():
+        with tempfile.TemporaryDirectory() as folder:
+            return egdb.build(4, folder, progress=False).positions, "positions"
+
+    return work
+
+
 def _work(part: str):
     if part.startswith("alphabeta-"):
         return _alphabeta(part[len("alphabeta-"):])
     return {
         "mcrd": _mcrd, "selfplay-mcrd": _selfplay_mcrd, "selfplay-outcome-net": _selfplay_outcome,
-        "selfplay-td": _selfplay_td, "vector-env": _vector_env,
+        "selfplay-td": _selfplay_td, "vector-env": _vector_env, "egdb-build": _egdb_build,
     }[part]()
 
 
