@@ -39,7 +39,7 @@ alpha-beta evaluates at its leaves: ``zoo:td-minimax``, ``zoo:slow-fast``,
 ``zoo:mcrd-net``, ``zoo:mcrd-net-interpolated``, ``alphabeta:eval=<net>``): the net's
 value of each sampled quiet position (the side to move has a move and no capture
 pending: the only positions the searches ask the net about) against the truth, +1 won,
-0 drawn, -1 lost for the side to move. Every net goes through the search's one door
+0 drawn, -1 lost for the side to move. Every net goes through the search's one evaluator interface
 (``checkers_agents.alphabeta.evaluators.evaluate``), which gives the value for the side to
 move in (-1, 1): td-minimax's ``out[0] - out[1]`` (its targets are (1, 0) won, (0, 1)
 lost, (0, 0) drawn), slow-fast's ``2 f - 1`` (``f`` the sigmoid of the mover's logit: an
@@ -177,7 +177,7 @@ def value_function(agent) -> Callable[[Board], float] | None:
     [-1, 1], or None for an agent without one.
 
     An agent's own ``position_value(board)`` comes first; else the learned net the
-    alpha-beta search evaluates at its leaves (``agent.evaluator``), through the search's one door.
+    alpha-beta search evaluates at its leaves (``agent.evaluator``), through the search's one evaluator interface.
     """
     own = getattr(agent, "position_value", None)
     if callable(own):
