@@ -6,11 +6,11 @@ Measured in one run (the goals on the 2-core development machine in brackets):
   with bulk counting at the leaves (the last ply's moves counted by ``count_moves``, not
   made) [perft(11) >= 150 M nodes/s] and without (every leaf move listed and made). The
   node counts are checked against the published ones; ``perft_counts_ok`` says so.
-* ``playouts``: ``random_playouts`` from the start (uniformly random complete moves until
+* ``playouts``: ``random_playouts`` (defined here) from the start (uniformly random complete moves until
   a side cannot move, capped at 400 plies) on 1 thread [>= 350 k games/s] and on 2 threads
   with ``prange`` [>= 700 k games/s].
 * ``compile``: a fresh interpreter imports ``checkers_env`` and calls every public kernel of
-  ``bitboard.py`` and ``kernels.py`` once, first with an empty ``NUMBA_CACHE_DIR`` (cold:
+  ``bitboard.py`` and ``movegen.py`` once, first with an empty ``NUMBA_CACHE_DIR`` (cold:
   everything is compiled) [< 10 s], then again with the same folder (warm: everything
   is loaded from the cache) [< 1 s]. ``*_first_calls_s`` is the time of those first calls,
   ``*_import_s`` the import before them.
@@ -34,6 +34,17 @@ from pathlib import Path
 import numba
 import numpy as np
 
+from checkers_env.bitboard import (
+    apply_move,
+    count_captures,
+    count_steps,
+    crowning_row,
+    jumpers,
+    nth_capture,
+    nth_step,
+)
+from checkers_env.movegen import random_below, seed_state, xorshift64
+
 REPO_ROOT = Path(__file__).resolve().parent.parent  # runs as a script too
 
 #: Published perft counts from the start position (OEIS A133046).
@@ -49,7 +60,7 @@ _FIRST_CALLS = textwrap.dedent(
     import json, time
     started = time.perf_counter()
     import numpy as np
-    from checkers_env import bitboard as bb, kernels as k
+    from checkers_env import bitboard as bb, movegen as k
     imported = time.perf_counter()
     black, white, kings = 0x00000FFF, 0xFFF00000, 0
     bb.step(black, 1)
@@ -60,8 +71,6 @@ _FIRST_CALLS = textwrap.dedent(
     bb.apply_move(black, white, kings, True, 9, 13, 0)
     k.generate_moves_kernel(black, white, kings, True, k.new_move_buffer())
     k.perft_kernel(black, white, kings, True, 3, True, np.zeros((3, k.MAX_MOVES, k.MOVE_FIELDS), np.int64))
-    k.random_playout(black, white, kings, True, 400, 12345)
-    k.random_playouts(black, white, kings, True, 10, 400, 1)
     done = time.perf_counter()
     print(json.dumps({"import_s": imported - started, "first_calls_s": done - imported}))
     """
@@ -102,9 +111,73 @@ def _perft() -> dict:
     return results
 
 
-def _playouts() -> dict:
-    from checkers_env.movegen import random_playouts
+# The playout workload: uniformly random complete moves, as the move generator would pick
+# them but without listing them (the suite's agents play through generate_moves instead).
 
+
+@numba.njit(cache=True)
+def random_playout(black, white, kings, black_to_move, max_plies, state):
+    """Play uniformly random complete moves until a side cannot move or ``max_plies``.
+
+    Returns:
+        ``(winner, plies, state)``: winner 0 Black, 1 White, -1 unfinished at the cap.
+    """
+    if black_to_move:
+        mover, opponent = black, white
+    else:
+        mover, opponent = white, black
+    side = black_to_move != 0
+    for ply in range(max_plies):
+        # Move k of n in generate_moves' order, as count_moves + nth_move would pick it,
+        # but without listing: steps come straight from the popcounts, and only positions
+        # with a capture run the capture walk.
+        jumping = jumpers(mover, opponent, kings, side)
+        if jumping == 0:
+            n = count_steps(mover, opponent, kings, side)
+            if n == 0:
+                return (1 if side else 0), ply, state
+            state, k = random_below(state, n)
+            from_bb, to_bb = nth_step(mover, opponent, kings, side, k)
+            mover ^= from_bb | to_bb
+            if kings & from_bb:
+                kings ^= from_bb | to_bb
+            elif to_bb & crowning_row(side):
+                kings |= to_bb
+        else:
+            n = count_captures(mover, opponent, kings, side)
+            state, k = random_below(state, n)
+            frm, to, captured, _, _ = nth_capture(mover, opponent, kings, side, jumping, k)
+            mover, opponent, kings = apply_move(
+                mover, opponent, kings, side, frm, to, captured
+            )
+        mover, opponent = opponent, mover
+        side = not side
+    return -1, max_plies, state
+
+
+@numba.njit(cache=True, parallel=True)
+def random_playouts(black, white, kings, black_to_move, games, max_plies, seed):
+    """Many random playouts with ``prange``; returns ``int64[3]`` Black wins, White wins, caps."""
+    black_wins = 0
+    white_wins = 0
+    capped = 0
+    for g in numba.prange(games):
+        state = xorshift64(seed_state(seed, g))
+        winner, _, _ = random_playout(black, white, kings, black_to_move, max_plies, state)
+        if winner == 0:
+            black_wins += 1
+        elif winner == 1:
+            white_wins += 1
+        else:
+            capped += 1
+    result = np.empty(3, dtype=np.int64)
+    result[0] = black_wins
+    result[1] = white_wins
+    result[2] = capped
+    return result
+
+
+def _playouts() -> dict:
     black, white, kings = 0x00000FFF, 0xFFF00000, 0
     random_playouts(black, white, kings, True, 10, MAX_PLIES, 1)  # compile or load
     results = {}

@@ -15,14 +15,9 @@ from .bitboard import (
     apply_move,
     capture_walk_next,
     capture_walk_start,
-    count_captures,
     count_moves_inline,
-    count_steps,
-    crowning_row,
     jumpers,
     lowest_bit_index,
-    nth_capture,
-    nth_step,
     popcount,
     step_origin,
     step_targets,
@@ -223,68 +218,6 @@ def keep_best(score, i, best, best_index, ties, state):
     return best, best_index, ties, state
 
 
-@numba.njit(cache=True)
-def random_playout(black, white, kings, black_to_move, max_plies, state):
-    """Play uniformly random complete moves until a side cannot move or ``max_plies``.
-
-    Returns:
-        ``(winner, plies, state)``: winner 0 Black, 1 White, -1 unfinished at the cap.
-    """
-    if black_to_move:
-        mover, opponent = black, white
-    else:
-        mover, opponent = white, black
-    side = black_to_move != 0
-    for ply in range(max_plies):
-        # Move k of n in generate_moves' order, as count_moves + nth_move would pick it,
-        # but without listing: steps come straight from the popcounts, and only positions
-        # with a capture run the capture walk.
-        jumping = jumpers(mover, opponent, kings, side)
-        if jumping == 0:
-            n = count_steps(mover, opponent, kings, side)
-            if n == 0:
-                return (1 if side else 0), ply, state
-            state, k = random_below(state, n)
-            from_bb, to_bb = nth_step(mover, opponent, kings, side, k)
-            mover ^= from_bb | to_bb
-            if kings & from_bb:
-                kings ^= from_bb | to_bb
-            elif to_bb & crowning_row(side):
-                kings |= to_bb
-        else:
-            n = count_captures(mover, opponent, kings, side)
-            state, k = random_below(state, n)
-            frm, to, captured, _, _ = nth_capture(mover, opponent, kings, side, jumping, k)
-            mover, opponent, kings = apply_move(
-                mover, opponent, kings, side, frm, to, captured
-            )
-        mover, opponent = opponent, mover
-        side = not side
-    return -1, max_plies, state
-
-
-@numba.njit(cache=True, parallel=True)
-def random_playouts(black, white, kings, black_to_move, games, max_plies, seed):
-    """Many random playouts with ``prange``; returns ``int64[3]`` Black wins, White wins, caps."""
-    black_wins = 0
-    white_wins = 0
-    capped = 0
-    for g in numba.prange(games):
-        state = xorshift64(seed_state(seed, g))
-        winner, _, _ = random_playout(black, white, kings, black_to_move, max_plies, state)
-        if winner == 0:
-            black_wins += 1
-        elif winner == 1:
-            white_wins += 1
-        else:
-            capped += 1
-    result = np.empty(3, dtype=np.int64)
-    result[0] = black_wins
-    result[1] = white_wins
-    result[2] = capped
-    return result
-
-
 __all__ = [
     "CAPTURED",
     "FROM",
@@ -298,7 +231,5 @@ __all__ = [
     "keep_best",
     "new_move_buffer",
     "perft_kernel",
-    "random_playout",
-    "random_playouts",
     "popcount",
 ]

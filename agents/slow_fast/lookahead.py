@@ -21,7 +21,6 @@ import numpy as np
 
 from checkers_env.baselines import material
 from checkers_env.bitboard import apply_move, count_moves, jumpers
-from checkers_env.encoding import half_turn
 from checkers_env.game_state import is_progress
 from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, xorshift64
 
@@ -181,26 +180,6 @@ def expand_children(black, white, kings, black_to_move, offsets, total):
             row += 1
     return (out_black, out_white, out_kings, out_btm, out_parent, out_reward, out_outcome,
             out_progress, out_captures)
-
-
-# -- symmetry ------------------------------------------------------------------------------
-
-
-@_njit
-def colour_flip(black, white, kings, black_to_move):
-    """The same positions with colours swapped and the board turned (the rules' symmetry):
-    White's value of the flipped position is minus the original's (on the reward scale)."""
-    n = black.shape[0]
-    fb = np.empty(n, dtype=np.int64)
-    fw = np.empty(n, dtype=np.int64)
-    fk = np.empty(n, dtype=np.int64)
-    ft = np.empty(n, dtype=np.int8)
-    for i in range(n):
-        fb[i] = half_turn(white[i])
-        fw[i] = half_turn(black[i])
-        fk[i] = half_turn(kings[i])
-        ft[i] = 1 - black_to_move[i]
-    return fb, fw, fk, ft
 
 
 # -- random numbers ------------------------------------------------------------------------

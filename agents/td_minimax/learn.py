@@ -295,25 +295,12 @@ def _final_steps(final, draw, lr, w1, b1, w2, b2, loser_active, winner_active, h
         sgd_step(loser_active, loser_n, 0.0, 1.0, lr, w1, b1, w2, b2, hidden)
 
 
-@numba.njit(cache=True)
-def final_corrections(mover, opponent, kings, black, draw, lr, w1, b1, w2, b2):
-    """Python entry point of the end-of-game corrections (as :func:`play_training_game`
-    applies them): ``(mover, opponent, kings)`` is the final position with ``mover`` to
-    move (Black if ``black``); unless ``draw``, the side to move is the loser, as it always
-    is when a checkers game ends with a win (it has no legal move)."""
-    loser_active = np.empty(MAX_ACTIVE, dtype=np.int64)
-    winner_active = np.empty(MAX_ACTIVE, dtype=np.int64)
-    hidden = np.empty(w1.shape[1], dtype=np.float64)
-    _final_steps(Position(mover, opponent, kings, black), draw, lr, w1, b1, w2, b2, loser_active, winner_active, hidden)
-
-
 __all__ = [
     "BLACK_WON",
     "DRAW",
     "RESULT_FIELDS",
     "TrainingGame",
     "WHITE_WON",
-    "final_corrections",
     "play_training_game",
     "play_training_game_from",
     "training_game",

@@ -103,15 +103,6 @@ def evaluate_kernel(own, opponent, kings, own_is_black, w1, b1, w2, b2):
     return evaluate_position(own, opponent, kings, own_is_black, w1, b1, w2, b2, active, hidden)
 
 
-@numba.njit(cache=True)
-def train_kernel(own, opponent, kings, own_is_black, target0, target1, lr, w1, b1, w2, b2):
-    """One SGD step on one position (Python entry point); returns the error before it."""
-    active = np.empty(MAX_ACTIVE, dtype=np.int64)
-    hidden = np.empty(w1.shape[1], dtype=np.float64)
-    n = active_inputs(own, opponent, kings, own_is_black, active)
-    return sgd_step(active, n, target0, target1, lr, w1, b1, w2, b2, hidden)
-
-
 # -- the weights -------------------------------------------------------------------------
 
 
@@ -244,5 +235,4 @@ __all__ = [
     "forward",
     "read_metadata",
     "sgd_step",
-    "train_kernel",
 ]

@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import math
 
+import numba
 import numpy as np
 import pytest
 import torch
 
 from checkers_env import BLACK, Board, Game, Rules, game_state, make_agent
-from checkers_env.encoding import input_planes
+from checkers_env.encoding import half_turn, input_planes
 
 from checkers_agents.slow_fast import ReplayBuffer, SlowFastAgent, ValueNet, WeightsError, load_weights, save_weights, white_values
 from checkers_agents.slow_fast import lookahead as K
@@ -26,6 +27,18 @@ from checkers_agents.slow_fast.episodes import (
     grow_forest,
     tactical_data,
 )
+
+
+@numba.njit
+def colour_flip(black, white, kings, black_to_move):
+    """The same positions with colours swapped and the board turned (the rules' symmetry)."""
+    n = black.shape[0]
+    fb, fw, fk = np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64), np.empty(n, dtype=np.int64)
+    ft = np.empty(n, dtype=np.int8)
+    for i in range(n):
+        fb[i], fw[i], fk[i] = half_turn(white[i]), half_turn(black[i]), half_turn(kings[i])
+        ft[i] = 1 - black_to_move[i]
+    return fb, fw, fk, ft
 
 
 def arrays(*boards: Board) -> Positions:
@@ -121,7 +134,7 @@ def test_value_is_for_white_and_colour_symmetric():
     p = random_positions(30)
     f = white_values(net, p.black, p.white, p.kings, p.black_to_move)
     assert ((f > 0) & (f < 1)).all()
-    flipped = K.colour_flip(p.black, p.white, p.kings, p.black_to_move)
+    flipped = colour_flip(p.black, p.white, p.kings, p.black_to_move)
     f_flipped = white_values(net, *flipped)
     np.testing.assert_allclose(f_flipped, 1.0 - f, atol=1e-6)
 

@@ -5,18 +5,37 @@ from __future__ import annotations
 
 import random
 
+import numba
 import numpy as np
 import pytest
 import torch
 
 from checkers_agents.td_minimax import Net, TDMinimaxAgent, WeightsError
-from checkers_agents.td_minimax.learn import final_corrections, play_training_game, RESULT_FIELDS, training_game
-from checkers_agents.td_minimax.net import MAX_ACTIVE, train_kernel
+from checkers_agents.td_minimax.learn import Position, RESULT_FIELDS, _final_steps, play_training_game, training_game
+from checkers_agents.td_minimax.net import MAX_ACTIVE, sgd_step
 from checkers_env.encoding import active_inputs
 from checkers_agents.alphabeta import Draws, Searcher
 from checkers_agents.alphabeta.searcher import board_key
 from checkers_agents.alphabeta.negamax import pick_tied
 from checkers_env import BLACK, Board, Game, Rules, make_agent, square_to_bit
+
+
+@numba.njit
+def train_kernel(own, opponent, kings, own_is_black, target0, target1, lr, w1, b1, w2, b2):
+    """One SGD step of the learner (``sgd_step``) on one position; the error before it."""
+    active = np.empty(MAX_ACTIVE, dtype=np.int64)
+    hidden = np.empty(w1.shape[1], dtype=np.float64)
+    n = active_inputs(own, opponent, kings, own_is_black, active)
+    return sgd_step(active, n, target0, target1, lr, w1, b1, w2, b2, hidden)
+
+
+@numba.njit
+def final_corrections(mover, opponent, kings, black, draw, lr, w1, b1, w2, b2):
+    """The learner's end-of-game corrections (``_final_steps``) on a final position."""
+    loser_active = np.empty(MAX_ACTIVE, dtype=np.int64)
+    winner_active = np.empty(MAX_ACTIVE, dtype=np.int64)
+    hidden = np.empty(w1.shape[1], dtype=np.float64)
+    _final_steps(Position(mover, opponent, kings, black), draw, lr, w1, b1, w2, b2, loser_active, winner_active, hidden)
 
 
 def search(net: Net, board: Board, depth: int, quiescence: bool = True, draws: Draws | None = None, rng: int = 7):
