@@ -4,7 +4,7 @@
   pieces (goals: 4 pieces under 60 s, 5 under 1200 s), in a fresh process each (numba's
   compiled kernels come from its cache, warmed first); ``build_{4,5}_peak_rss_mb``: that
   process's peak resident memory; ``build_{4,5}_mb``: the files on disk.
-* ``probe_per_s``: ``egdb_kernels.probe_board`` called from a numba loop on one thread
+* ``probe_per_s``: ``egdb_index.probe_board`` called from a numba loop on one thread
   over ``PROBES`` positions drawn uniformly from the 5-piece slices (half of them with
   White to move); goal 10 M/s. ``count_moves_per_s`` is the core's move counter over the
   same positions in the same run, and ``probe_vs_count_moves`` the ratio of the two rates.
@@ -31,7 +31,7 @@ import numba
 import numpy as np
 
 from checkers_env.bitboard import apply_move, count_moves
-from checkers_env.egdb_kernels import probe_board
+from checkers_env.egdb_index import probe_board
 from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below, seed_state
 
 PROBES = 2_000_000
@@ -115,19 +115,19 @@ def _children(black, white, kings, black_to_move, count, out_black, out_white, o
 def sample_boards(pieces: int, count: int, seed: int = 0):
     """``count`` boards drawn uniformly from the slices with exactly ``pieces`` pieces, as
     arrays (black, white, kings, black_to_move); half have White to move."""
-    from checkers_env import egdb, egdb_kernels
+    from checkers_env import egdb, egdb_index
     from checkers_env.encoding import half_turn
 
     rng = np.random.default_rng(seed)
     slices = egdb.slices(pieces)
-    sizes = np.array([egdb_kernels.slice_size(*s) for s in slices], dtype=np.float64)
+    sizes = np.array([egdb_index.slice_size(*s) for s in slices], dtype=np.float64)
     chosen = rng.choice(len(slices), size=count, p=sizes / sizes.sum())
     black = np.empty(count, np.int64)
     white = np.empty(count, np.int64)
     kings = np.empty(count, np.int64)
     black_to_move = rng.random(count) < 0.5
     for i, k in enumerate(chosen):
-        mover, opponent, king_bits = egdb_kernels.slice_position(*slices[k], int(rng.integers(sizes[k])))
+        mover, opponent, king_bits = egdb_index.slice_position(*slices[k], int(rng.integers(sizes[k])))
         if black_to_move[i]:
             black[i], white[i], kings[i] = mover, opponent, king_bits
         else:

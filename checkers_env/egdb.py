@@ -12,8 +12,8 @@ Build once, then probe from Python or from numba kernels::
 The value is the game-theoretic one for the side to move with unlimited play (the
 automatic draw rules, repetition and no progress, are not part of it); the distance is the
 number of plies to the end of the game when the winner wins as fast as it can and the
-loser holds out as long as it can. ``checkers_env.egdb_kernels`` documents the index, the
-value bytes and the retrograde build.
+loser holds out as long as it can. ``checkers_env.egdb_index`` documents the index, the
+value bytes and the probe; ``checkers_env.egdb_retrograde`` the build.
 
 **Files.** One file per slice ``(mover men, mover kings, opponent men, opponent kings)``,
 ``slice-MM-MK-OM-OK.egdb`` in the database folder (``$CHECKERS_EGDB``, else the platform's
@@ -42,7 +42,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import egdb_kernels as kernels
+from . import egdb_index, egdb_retrograde
 from .board import Board, Color, Move
 from .errors import EndgameDatabaseError
 from .files import write_atomic
@@ -79,8 +79,8 @@ class Probe(NamedTuple):
 
 
 def decode(byte: int) -> Probe:
-    """The ``Probe`` of a value byte (``egdb_kernels``: 0 draw, d + 1 end in d plies)."""
-    if byte == kernels.DRAW:
+    """The ``Probe`` of a value byte (``egdb_index``: 0 draw, d + 1 end in d plies)."""
+    if byte == egdb_index.DRAW:
         return Probe(DRAW, None)
     distance = int(byte) - 1
     return Probe(WIN if distance % 2 else LOSS, distance)
@@ -142,7 +142,7 @@ def slices(pieces: int) -> list[Slice]:
         for mk in range(pieces + 1 - mm):
             for om in range(pieces + 1 - mm - mk):
                 ok = pieces - mm - mk - om
-                if mm + mk >= 1 and om + ok >= 1 and kernels.slice_size(mm, mk, om, ok) > 0:
+                if mm + mk >= 1 and om + ok >= 1 and egdb_index.slice_size(mm, mk, om, ok) > 0:
                     found.append((mm, mk, om, ok))
     return sorted(found, key=lambda s: (s[0] + s[2], s))
 
@@ -212,7 +212,7 @@ def complete_pieces(folder: str | os.PathLike | None = None) -> int | None:
 def write_slice(folder: Path, s: Slice, values: np.ndarray) -> Path:
     """Write one slice file atomically (header, then one byte per position)."""
     payload = values.tobytes()
-    max_distance = int(np.flatnonzero(kernels.value_counts(values))[-1]) - 1 if values.size else 0
+    max_distance = int(np.flatnonzero(egdb_retrograde.value_counts(values))[-1]) - 1 if values.size else 0
     header = _HEADER.pack(MAGIC, FORMAT_VERSION, *s, values.size, zlib.crc32(payload), max(max_distance, 0))
     return write_atomic(folder / slice_name(s), header.ljust(HEADER_SIZE, b"\x00") + payload)
 
@@ -231,7 +231,7 @@ def read_slice(path: Path, s: Slice, out: np.ndarray | None = None, pieces: int 
     pieces = sum(s) if pieces is None else pieces
     command = build_command(pieces, Path(path).parent)
     rebuild = f"delete it and run `{command}`"
-    expected = int(kernels.slice_size(*s))
+    expected = int(egdb_index.slice_size(*s))
     try:
         with open(path, "rb") as handle:
             header = handle.read(HEADER_SIZE)
@@ -275,12 +275,12 @@ def read_slice(path: Path, s: Slice, out: np.ndarray | None = None, pieces: int 
 
 def _layout(pieces: int) -> tuple[list[Slice], np.ndarray, int]:
     """Every slice up to ``pieces`` pieces, the offsets table and the total size."""
-    offsets = np.full((kernels.MAX_SIDE + 1,) * 4, -1, dtype=np.int64)
+    offsets = np.full((egdb_index.MAX_SIDE + 1,) * 4, -1, dtype=np.int64)
     order = [s for n in range(2, pieces + 1) for s in slices(n)]
     total = 0
     for s in order:
         offsets[s] = total
-        total += int(kernels.slice_size(*s))
+        total += int(egdb_index.slice_size(*s))
     return order, offsets, total
 
 
@@ -308,31 +308,31 @@ def _solve_pair(values: np.ndarray, offsets: np.ndarray, a: Slice, b: Slice) -> 
     regions = []
     for s in (a, b) if a != b else (a,):
         start = int(offsets[s])
-        size = int(kernels.slice_size(*s))
+        size = int(egdb_index.slice_size(*s))
         value = values[start : start + size]
         schedule = np.zeros(size, dtype=np.uint8)
         counter = np.zeros(size, dtype=np.uint8)
         longest = np.zeros(size, dtype=np.uint8)
-        kernels.init_slice(values, offsets, *s, schedule, counter, longest)
+        egdb_retrograde.init_slice(values, offsets, *s, schedule, counter, longest)
         regions.append((value, schedule, counter, longest))
     level = 0
     while True:
-        if level > kernels.MAX_DISTANCE:
-            raise EndgameDatabaseError(f"slice {slice_label(a)}: a distance over {kernels.MAX_DISTANCE} plies")
+        if level > egdb_index.MAX_DISTANCE:
+            raise EndgameDatabaseError(f"slice {slice_label(a)}: a distance over {egdb_index.MAX_DISTANCE} plies")
         resolved = later = 0
         for value, schedule, _, _ in regions:
-            r, w = kernels.resolve_level(level, value, schedule)
+            r, w = egdb_retrograde.resolve_level(level, value, schedule)
             resolved += r
             later += w
         if resolved:
             if a != b:
                 (va, sa, ca, la), (vb, sb, cb, lb) = regions
-                overflow = kernels.propagate_pair(level, np.array(a), np.array(b), va, vb, sa, sb, ca, cb, la, lb)
+                overflow = egdb_retrograde.propagate_pair(level, np.array(a), np.array(b), va, vb, sa, sb, ca, cb, la, lb)
             else:
                 va, sa, ca, la = regions[0]
-                overflow = kernels.propagate_slice(level, *a, va, va, sa, ca, la)
+                overflow = egdb_retrograde.propagate_slice(level, *a, va, va, sa, ca, la)
             if overflow:
-                raise EndgameDatabaseError(f"slice {slice_label(a)}: a distance over {kernels.MAX_DISTANCE} plies")
+                raise EndgameDatabaseError(f"slice {slice_label(a)}: a distance over {egdb_index.MAX_DISTANCE} plies")
         elif not later:
             return level
         level += 1
@@ -370,11 +370,11 @@ def build(pieces: int, folder: str | os.PathLike | None = None, progress: bool =
             for a, b in slice_pairs(n):
                 pair = (a, b) if a != b else (a,)
                 paths = [folder / slice_name(s) for s in pair]
-                size = sum(int(kernels.slice_size(*s)) for s in pair)
+                size = sum(int(egdb_index.slice_size(*s)) for s in pair)
                 if all(p.exists() for p in paths):
                     for s, p in zip(pair, paths):
                         start = int(offsets[s])
-                        read_slice(p, s, values[start : start + int(kernels.slice_size(*s))], pieces)
+                        read_slice(p, s, values[start : start + int(egdb_index.slice_size(*s))], pieces)
                     found += len(pair)
                     bar.update(size)
                     continue
@@ -382,7 +382,7 @@ def build(pieces: int, folder: str | os.PathLike | None = None, progress: bool =
                 _solve_pair(values, offsets, a, b)
                 for s, p in zip(pair, paths):
                     start = int(offsets[s])
-                    write_slice(folder, s, values[start : start + int(kernels.slice_size(*s))])
+                    write_slice(folder, s, values[start : start + int(egdb_index.slice_size(*s))])
                 solved += len(pair)
                 bar.update(size)
     on_disk = sum((folder / slice_name(s)).stat().st_size for s in order)
@@ -413,7 +413,7 @@ class SliceStats:
 class EndgameDatabase:
     """Every slice up to ``pieces`` pieces, in memory, with Python and numba probes.
 
-    Kernels probe with ``egdb_kernels.probe(db.values, db.offsets, mover, opponent, kings)``
+    Kernels probe with ``egdb_index.probe(db.values, db.offsets, mover, opponent, kings)``
     (mover's frame) or ``probe_board(db.values, db.offsets, black, white, kings,
     black_to_move)``.
     """
@@ -455,7 +455,7 @@ class EndgameDatabase:
         values = np.empty(total, dtype=np.uint8)
         for s in order:
             start = int(offsets[s])
-            read_slice(folder / slice_name(s), s, values[start : start + int(kernels.slice_size(*s))], pieces)
+            read_slice(folder / slice_name(s), s, values[start : start + int(egdb_index.slice_size(*s))], pieces)
         return cls(pieces, folder, values, offsets, order)
 
     @classmethod
@@ -488,9 +488,9 @@ class EndgameDatabase:
         return self.probe(board) is not None
 
     def probe_byte(self, board: Board) -> int:
-        """The raw value byte (``egdb_kernels``), -1 outside the database."""
+        """The raw value byte (``egdb_index``), -1 outside the database."""
         return int(
-            kernels.probe_board(
+            egdb_index.probe_board(
                 self.values, self.offsets, board.black, board.white, board.kings, board.turn == Color.BLACK
             )
         )
@@ -538,7 +538,7 @@ class EndgameDatabase:
         out = []
         for s in self.slices:
             start = int(self.offsets[s])
-            counts = kernels.value_counts(self.values[start : start + int(kernels.slice_size(*s))])
+            counts = egdb_retrograde.value_counts(self.values[start : start + int(egdb_index.slice_size(*s))])
             distances = np.arange(256) - 1
             wins = int(counts[2::2].sum())  # bytes 2, 4, ...: odd distances
             losses = int(counts[1::2].sum())

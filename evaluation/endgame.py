@@ -62,7 +62,7 @@ from typing import Callable, NamedTuple, Sequence
 import numpy as np
 
 from checkers_env import BaseAgent, Board, Game, Move, Rules, make_agent
-from checkers_env import egdb_kernels as kernels
+from checkers_env import egdb_index
 from checkers_env.board import BLACK, WHITE
 from checkers_env.egdb import DRAW, LOSS, WIN, EndgameDatabase, Probe, slices
 from checkers_env.encoding import half_turn
@@ -94,7 +94,7 @@ class Sampled(NamedTuple):
 
 
 def board_of(mover: int, opponent: int, kings: int, black_to_move: bool) -> Board:
-    """The ``Board`` of a position in the mover's frame (``egdb_kernels``), with Black or
+    """The ``Board`` of a position in the mover's frame (``egdb_index``), with Black or
     White to move."""
     if black_to_move:
         return Board(int(mover), int(opponent), int(kings), BLACK)
@@ -120,7 +120,7 @@ def sample_positions(db: EndgameDatabase, count: int, seed: int = 0, pieces: int
     if count < 1:
         raise ValueError(f"count must be >= 1, got {count}")
     chosen_slices = slices(pieces)
-    sizes = np.array([int(kernels.slice_size(*s)) for s in chosen_slices], dtype=np.int64)
+    sizes = np.array([int(egdb_index.slice_size(*s)) for s in chosen_slices], dtype=np.int64)
     ends = np.cumsum(sizes)
     total = int(ends[-1])
     rng = np.random.default_rng([seed, pieces])
@@ -130,7 +130,7 @@ def sample_positions(db: EndgameDatabase, count: int, seed: int = 0, pieces: int
     for index, black in zip(indices.tolist(), black_to_move.tolist()):
         k = int(np.searchsorted(ends, index, side="right"))
         local = index - (int(ends[k - 1]) if k else 0)
-        board = board_of(*kernels.slice_position(*chosen_slices[k], local), black)
+        board = board_of(*egdb_index.slice_position(*chosen_slices[k], local), black)
         sample.append(Sampled(board, db.probe(board)))
     return sample
 

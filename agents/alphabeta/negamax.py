@@ -23,7 +23,7 @@ from checkers_env.bitboard import (
     movers,
     popcount,
 )
-from checkers_env.egdb_kernels import probe
+from checkers_env.egdb_index import probe
 from checkers_env.encoding import half_turn
 from checkers_env.game_state import is_progress, position_key
 from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, keep_best
@@ -121,7 +121,7 @@ def terminal_value(mover, ply, loss, loss_per_ply, blockade_value):
 
 @numba.njit(cache=True, inline="always")
 def egdb_value(byte, ply, loss, loss_per_ply):
-    """Value of an endgame-database value byte (``egdb_kernels``: 0 draw, ``d + 1`` the
+    """Value of an endgame-database value byte (``egdb_index``: 0 draw, ``d + 1`` the
     game ends in ``d`` plies) for the side to move at a node ``ply`` plies below the root:
     the value of the terminal position ``d`` plies further down (a win, odd ``d``, scores
     as the opponent's loss at ``ply + d``; a loss as the mover's own), 0 for a draw."""

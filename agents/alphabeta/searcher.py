@@ -11,8 +11,8 @@ import numpy as np
 
 from checkers_env import BLACK, Board, Game, Move
 from checkers_env.bitboard import BB_SQUARES, apply_move
-from checkers_env.egdb_kernels import probe_board
-from checkers_env.egdb_kernels import MAX_SIDE as EGDB_MAX_SIDE
+from checkers_env.egdb_index import MAX_SIDE as EGDB_MAX_SIDE
+from checkers_env.egdb_index import probe_board
 from checkers_env.game_state import position_key
 from checkers_env.movegen import generate_moves_kernel, new_move_buffer
 

@@ -30,7 +30,7 @@ import numba
 import numpy as np
 
 from checkers_env.bitboard import apply_move, popcount
-from checkers_env.egdb_kernels import probe_board
+from checkers_env.egdb_index import probe_board
 from checkers_env.game_state import (
     COLOR_BLACK,
     COLOR_WHITE,
