@@ -21,6 +21,7 @@ from checkers_env.agent import BaseAgent, FilePath, PythonOnly
 from checkers_env.env import move_from_hops
 from checkers_env.errors import UnknownAgentError, WeightsError
 from checkers_env.game import Game
+from checkers_env.weights import read_weights
 from checkers_env.board import Move
 
 
@@ -62,27 +63,11 @@ def load_policy(weights: str, net_arch: str, trusted: bool = False):
             ``net_arch`` describes, or is a ``.zip`` without ``trusted``.
     """
     path = Path(weights)
-    if path.suffix == ".zip" and not trusted:
-        raise WeightsError(
-            f"ppo weights file {weights!r} is an SB3 zip, which holds pickled code: load it only if you made it, "
-            "with make_agent(spec, trusted=True) (on the command line: --trust-pickles), or give the run's policy.safetensors"
-        )
-    if not path.is_file():
-        raise WeightsError(f"ppo weights file {weights!r} does not exist")
     if path.suffix == ".zip":
-        from sb3_contrib import MaskablePPO
+        return _trusted_sb3_policy(path, trusted)
+    import torch
 
-        try:
-            return MaskablePPO.load(path, device="cpu").policy
-        except Exception as error:  # zipfile, pickle and torch all raise their own kinds
-            raise WeightsError(f"ppo model file {weights!r} is corrupt or not a MaskablePPO model: {error}") from None
-    from safetensors import SafetensorError
-    from safetensors.torch import load_file
-
-    try:
-        state = load_file(str(path))
-    except (SafetensorError, OSError, ValueError) as error:
-        raise WeightsError(f"ppo weights file {weights!r} is corrupt or not a safetensors file: {error}") from None
+    state = {name: torch.from_numpy(array) for name, array in read_weights(path, "ppo").tensors.items()}
     policy = build_policy(net_arch)
     try:
         policy.load_state_dict(state)
@@ -94,6 +79,24 @@ def load_policy(weights: str, net_arch: str, trusted: bool = False):
         ) from None
     policy.set_training_mode(False)
     return policy
+
+
+def _trusted_sb3_policy(path: Path, trusted: bool):
+    """The policy of an SB3 ``.zip``, which unpickles whatever the file holds: only when the
+    caller said ``trusted`` (a Python keyword or ``--trust-pickles``, never a spec string)."""
+    if not trusted:
+        raise WeightsError(
+            f"ppo weights file {str(path)!r} is an SB3 zip, which holds pickled code: load it only if you made it, "
+            "with make_agent(spec, trusted=True) (on the command line: --trust-pickles), or give the run's policy.safetensors"
+        )
+    if not path.is_file():
+        raise WeightsError(f"ppo weights file {str(path)!r} does not exist")
+    from sb3_contrib import MaskablePPO
+
+    try:
+        return MaskablePPO.load(path, device="cpu").policy  # trusted: checked above
+    except Exception as error:  # zipfile, pickle and torch all raise their own kinds
+        raise WeightsError(f"ppo model file {str(path)!r} is corrupt or not a MaskablePPO model: {error}") from None
 
 
 class PPOAgent(BaseAgent):
