@@ -51,7 +51,7 @@ def run() -> dict:
     try:
         for n in (1, 2):
             numba.set_num_threads(min(n, numba.config.NUMBA_NUM_THREADS))
-            rate, plies = max(cpu_rate(children, context, seed=n) for _ in range(REPEATS))
+            rate, plies, _ = max(cpu_rate(children, context, seed=n) for _ in range(REPEATS))
             results[f"cpu_{n}_thread{'s' if n > 1 else ''}_playouts_per_s"] = rate
             results["mean_descent_plies"] = plies
     finally:
@@ -73,9 +73,10 @@ def run() -> dict:
 
 
 def cpu_rate(children, context, seed: int = 1, seconds: float = SECONDS, launch: int = LAUNCH,
-             **runner_options) -> tuple[float, float]:
-    """(playouts per second, mean plies per playout) of even CPU launches of ``launch``
-    playouts for ``seconds``; ``runner_options`` go to ``CpuRunner`` (a guide, its rate)."""
+             **runner_options) -> tuple[float, float, float]:
+    """(playouts per second, mean plies, mean net evaluations per playout) of even CPU
+    launches of ``launch`` playouts for ``seconds``; ``runner_options`` go to ``CpuRunner``
+    (a guide and its settings)."""
     from checkers_agents.mcrd.cpu import CpuRunner
 
     runner = CpuRunner(children, context, max_moves=150, king_weight=1.0, cycle_check=True, seed=seed,
@@ -91,7 +92,7 @@ def cpu_rate(children, context, seed: int = 1, seconds: float = SECONDS, launch:
         if elapsed >= seconds:
             break
     _, counts, _, diagnostics = runner.read()
-    return done / elapsed, float(diagnostics[0] / counts.sum())
+    return done / elapsed, float(diagnostics[0] / counts.sum()), float(diagnostics[3] / counts.sum())
 
 
 def _have_openspiel() -> bool:
