@@ -65,7 +65,7 @@ def run() -> dict:
         results["cpu_2_threads_playouts_per_s"] / openspiel if openspiel else None
     )
     results["search_20000_playouts_s"] = _search_seconds()
-    results["cuda_playouts_per_s"] = _cuda_rate(children, context) if gpu_available() else None
+    results["cuda_playouts_per_s"] = cuda_rate(children, context) if gpu_available() else None
     results["numba_threads"] = numba.config.NUMBA_NUM_THREADS
     for key, value in results.items():
         print(f"   {key:32s} {value if value is None or isinstance(value, int) else f'{value:,.1f}'}")
@@ -132,18 +132,20 @@ def _search_seconds() -> float:
     return best
 
 
-def _cuda_rate(children, context, seconds: float = SECONDS) -> float:
+def cuda_rate(children, context, seconds: float = SECONDS, launch: int = CUDA_LAUNCH, repeats: int = REPEATS) -> float:
+    """Playouts per second of even CUDA launches of ``launch`` threads (best of ``repeats``
+    rounds of about ``seconds``, after a first launch that compiles the kernel)."""
     from checkers_agents.mcrd.cuda import CudaRunner
 
-    runner = CudaRunner(children, context, 150, 1.0, True, seed=1, max_threads=CUDA_LAUNCH)
     arms = np.arange(len(children.moves))
-    per_launch = CUDA_LAUNCH // len(arms) * len(arms)
+    per_launch = max(launch // len(arms), 1) * len(arms)
+    runner = CudaRunner(children, context, 150, 1.0, True, seed=1, max_threads=per_launch)
     runner.launch(arms, None, per_launch)  # compile
     best = 0.0
-    for _ in range(REPEATS):
+    for _ in range(repeats):
         done = 0
         started = time.perf_counter()
-        while (elapsed := time.perf_counter() - started) < seconds:
+        while done == 0 or time.perf_counter() - started < seconds:
             runner.launch(arms, None, per_launch)
             done += per_launch
         best = max(best, done / max(time.perf_counter() - started, 1e-9))
