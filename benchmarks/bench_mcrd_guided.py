@@ -2,8 +2,8 @@
 
 Measured in one run, from the 7 children of the start position as the agent plays them
 (``max_moves=150``, king cycle test on, uniform allocation, ``cpu.CpuRunner`` launches of
-``LAUNCH`` playouts, ``numba.set_num_threads(1)``), with the zoo's ``mcrd-net`` as the guide
-(the net ``mcrd:guide=zoo:mcrd-net`` plays with):
+the agent's ``GUIDED_LAUNCH`` playouts, 4096 unguided, ``numba.set_num_threads(1)``), with
+the zoo's ``mcrd-net`` as the guide (the net ``mcrd:guide=zoo:mcrd-net`` plays with):
 
 * ``plain_playouts_per_s``: no guide;
 * ``guided_<rate>_...`` at ``guide_rate`` 0.1 and 0.5 with the agent's default
@@ -29,7 +29,6 @@ from .bench_mcrd import cpu_rate
 
 SECONDS = 1.0
 REPEATS = 3
-LAUNCH = 64
 RATES = (0.1, 0.5)
 NOTE = ("measured on a 2-core machine shared with other jobs: settings alternate in rounds and each "
         "figure is its best round; ratios are same-run")
@@ -54,7 +53,7 @@ def run() -> dict:
     from checkers_env import Board
 
     from checkers_agents.mcrd import net
-    from checkers_agents.mcrd.agent import load_guide
+    from checkers_agents.mcrd.agent import GUIDED_LAUNCH, load_guide
     from checkers_agents.mcrd.root import cycle_context, make_children
 
     board = Board()
@@ -62,17 +61,17 @@ def run() -> dict:
     context = cycle_context(board, None)
     guide = load_guide("zoo:mcrd-net")
     threads = numba.get_num_threads()
-    results: dict = {"launch": LAUNCH, "guide": "zoo:mcrd-net", "note": NOTE}
+    results: dict = {"launch": GUIDED_LAUNCH, "guide": "zoo:mcrd-net", "note": NOTE}
     measured = {"plain": None, **settings()}
     best: dict = {}
     try:
         numba.set_num_threads(1)
         results["door_evaluations_per_s"] = net.evaluations_per_s(guide)
         for name, setting in measured.items():  # compile
-            cpu_rate(children, context, seconds=0.0, launch=LAUNCH, **_options(guide, setting))
+            cpu_rate(children, context, seconds=0.0, launch=GUIDED_LAUNCH, **_options(guide, setting))
         for _ in range(REPEATS):
             for name, setting in measured.items():
-                launch = 4096 if setting is None else LAUNCH
+                launch = 4096 if setting is None else GUIDED_LAUNCH
                 figures = cpu_rate(children, context, seconds=SECONDS, launch=launch, **_options(guide, setting))
                 if name not in best or figures[0] > best[name][0]:
                     best[name] = figures

@@ -68,8 +68,8 @@ def main(argv: list[str] | None = None) -> dict:
         "gap_best_second_median": float(np.median(gaps)), "gap_best_second_mean": float(np.mean(gaps)),
     }
     results.update({f"p_best_at_{t}": float(np.mean(p)) for t, p in p_best.items()})
-    for key, value in results.items():
-        print(f"   {key:28s} {value if isinstance(value, (int, str)) else f'{value:.3f}'}")
+    print("\n".join(f"   {key:28s} {value if isinstance(value, (int, str)) else f'{value:.3f}'}"
+                    for key, value in results.items()))
     write_study("mcrd_guide_temperature", results)
     return results
 

@@ -196,7 +196,7 @@ Guided descents
     launch, never per ply. **choice**: CPU only: ``backend=cuda`` with a guide is refused
     with one line, and ``auto`` with a guide chooses ``cpu``; guided launches are of 256
     playouts so that a clock can stop them. Cost: with these defaults a guided playout
-    spends about 2.2 evaluations at ``guide_rate=0.1`` and 10.8 at 0.5 (against 185 when
+    spends about 2.2 evaluations at ``guide_rate=0.1`` and 10.7 at 0.5 (against 190 when
     every ply and every move is evaluated), so its cost over a plain playout is set by what
     one evaluation costs through the evaluator door (``benchmarks/bench_mcrd_guided.py``,
     ``benchmarks/results/mcrd_guided.json``).
