@@ -32,21 +32,10 @@ Black's men move NW/NE, White's men SW/SE, kings all four. ``opposite(d) == 3 - 
 Every function here takes and returns plain integers (int64 holding a uint32), so the same
 code compiles for the CPU (``numba.njit``) and as CUDA device functions.
 
-Colours and turn, against that engine's write-up:
-
-- *Colour names.* The write-up calls its sides "red" and "black" (``RED 0``, ``BLK 1``),
-  Black on the low bits (``BLK_INIT_POS_BM 0x00000FFF``) and red on the high bits
-  (``RED_INIT_POS_BM 0xFFF00000``). Here they are Black and White, the names of the
-  English draughts rules (WCDF): the write-up's red is our White, on the same bits. Black
-  moves first (the rules; the write-up's ``FIRST_TURN`` is not given).
-- *The turn is handled by a branch.* The write-up writes its generator once from the
-  mover's view with masks that avoid branching on the turn: ``FORWD(turn, pos)`` computes
-  both colours' shifts and keeps one (``& IS_BLK(turn)`` / ``& IS_RED(turn)``), and it
-  leaves open whether this beats "code that branches once based on turn". This module
-  takes the other road: :func:`north_south` and :func:`crowning_row` branch once on
-  ``black_to_move`` (which of the mover's pieces step north, which south; which row
-  crowns), and everything after is colour-free shifts in the four board directions, so
-  no shift is computed for the side not to move. The two were not timed against each other.
+That engine's write-up calls its sides red and black, Black on the low bits as here: its red
+is our White (the WCDF rules' name); Black moves first. It masks by the turn instead of
+branching (``FORWD(turn, pos)`` shifts for both colours; never timed against a branch); here
+:func:`north_south` and :func:`crowning_row` are one branch on ``black_to_move``, then colour-free shifts.
 """
 
 from __future__ import annotations
@@ -553,9 +542,7 @@ def nth_capture(mover, opponent, kings, black_to_move, jumping, k):
     while jumping:
         origin = lowest_bit_index(jumping)
         jumping &= jumping - 1
-        n, to, captured, path, hops = capture_search(
-            mover, opponent, kings, black_to_move, origin, k
-        )
+        n, to, captured, path, hops = capture_search(mover, opponent, kings, black_to_move, origin, k)
         if k < n:
             return origin, to, captured, path, hops
         k -= n
