@@ -91,14 +91,15 @@ def cuda_simulator_enabled() -> bool:
 
 
 def gpu_available() -> bool:
-    """A real CUDA GPU (not the simulator) that numba can use."""
+    """A real CUDA GPU (not the simulator) that numba can use: a driver, the compiler and
+    at least one visible device (``CUDA_VISIBLE_DEVICES=""`` hides them all)."""
     if cuda_simulator_enabled():
         return False
     try:
         from numba import cuda
 
-        return bool(cuda.is_available())
-    except Exception:  # no driver, no toolkit, no numba-cuda: no GPU
+        return bool(cuda.is_available()) and len(cuda.gpus) > 0
+    except Exception:  # no driver, no toolkit, no numba-cuda, no device: no GPU
         return False
 
 
