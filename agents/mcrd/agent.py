@@ -150,9 +150,10 @@ class MCRDAgent(BaseAgent):
             ``td-minimax``, ``slow-fast``), a path to an ``mcrd-net`` ``.safetensors`` file,
             or ``untrained`` (an mcrd-net of initial weights from ``seed``; for tests). CPU
             backend only.
-        guide_rate: probability that a playout's move is the guide's choice rather than
-            a uniform draw (default 0.5, the design document's even-or-odd coin of its
-            pseudo-random games); 0 plays exactly as without a guide.
+        guide_rate: probability that a ply that may be guided (see ``guide_plies`` and
+            ``guide_skip_forced``) is the guide's choice rather than a uniform draw
+            (default 0.5, the design document's even-or-odd coin of its pseudo-random
+            games); 0 plays exactly as without a guide.
         guide_plies: only the first ``guide_plies`` plies of each playout may be guided
             (default 8; 0 or None: every ply).
         guide_skip_forced: a ply with one legal move is never guided, so it spends no
