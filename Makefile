@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # torch is pinned to the release whose wheel lies on this machine's disk.
 TORCH  := torch==2.13.0
 
-.PHONY: .venv test test-slow bench demo clean distclean
+.PHONY: .venv test test-slow bench gpu-check demo clean distclean
 
 .venv: $(STAMP)
 
@@ -24,6 +24,15 @@ test-slow: .venv
 bench: .venv
 	$(PY) -m pip install -e '.[bench]'
 	$(PY) -m benchmarks
+
+# Every CUDA path on the card against the CPU path; writes benchmarks/results/gpu.json.
+# Where the driver lists a GPU, the gpu extra (numba-cuda) is installed first; without a
+# GPU the check says so in one line and succeeds.
+gpu-check: .venv
+	@if nvidia-smi -L >/dev/null 2>&1; then \
+		$(PY) -m pip install -q -e '.[gpu]' || echo "gpu-check: could not install the gpu extra (numba-cuda): trying numba as installed"; \
+	fi
+	$(PY) -m benchmarks.gpu_check
 
 demo: .venv
 	$(PY) -m checkers_evaluation.demo

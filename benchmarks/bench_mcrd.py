@@ -51,7 +51,7 @@ def run() -> dict:
     try:
         for n in (1, 2):
             numba.set_num_threads(min(n, numba.config.NUMBA_NUM_THREADS))
-            rate, plies = max(cpu_rate(children, context, seed=n) for _ in range(REPEATS))
+            rate, plies, _ = max(cpu_rate(children, context, seed=n) for _ in range(REPEATS))
             results[f"cpu_{n}_thread{'s' if n > 1 else ''}_playouts_per_s"] = rate
             results["mean_descent_plies"] = plies
     finally:
@@ -65,7 +65,7 @@ def run() -> dict:
         results["cpu_2_threads_playouts_per_s"] / openspiel if openspiel else None
     )
     results["search_20000_playouts_s"] = _search_seconds()
-    results["cuda_playouts_per_s"] = _cuda_rate(children, context) if gpu_available() else None
+    results["cuda_playouts_per_s"] = cuda_rate(children, context) if gpu_available() else None
     results["numba_threads"] = numba.config.NUMBA_NUM_THREADS
     for key, value in results.items():
         print(f"   {key:32s} {value if value is None or isinstance(value, int) else f'{value:,.1f}'}")
@@ -73,9 +73,10 @@ def run() -> dict:
 
 
 def cpu_rate(children, context, seed: int = 1, seconds: float = SECONDS, launch: int = LAUNCH,
-             **runner_options) -> tuple[float, float]:
-    """(playouts per second, mean plies per playout) of even CPU launches of ``launch``
-    playouts for ``seconds``; ``runner_options`` go to ``CpuRunner`` (a guide, its rate)."""
+             **runner_options) -> tuple[float, float, float]:
+    """(playouts per second, mean plies, mean net evaluations per playout) of even CPU
+    launches of ``launch`` playouts for ``seconds``; ``runner_options`` go to ``CpuRunner``
+    (a guide and its settings)."""
     from checkers_agents.mcrd.cpu import CpuRunner
 
     runner = CpuRunner(children, context, max_moves=150, king_weight=1.0, cycle_check=True, seed=seed,
@@ -91,7 +92,7 @@ def cpu_rate(children, context, seed: int = 1, seconds: float = SECONDS, launch:
         if elapsed >= seconds:
             break
     _, counts, _, diagnostics = runner.read()
-    return done / elapsed, float(diagnostics[0] / counts.sum())
+    return done / elapsed, float(diagnostics[0] / counts.sum()), float(diagnostics[3] / counts.sum())
 
 
 def _have_openspiel() -> bool:
@@ -131,18 +132,20 @@ def _search_seconds() -> float:
     return best
 
 
-def _cuda_rate(children, context, seconds: float = SECONDS) -> float:
+def cuda_rate(children, context, seconds: float = SECONDS, launch: int = CUDA_LAUNCH, repeats: int = REPEATS) -> float:
+    """Playouts per second of even CUDA launches of ``launch`` threads (best of ``repeats``
+    rounds of about ``seconds``, after a first launch that compiles the kernel)."""
     from checkers_agents.mcrd.cuda import CudaRunner
 
-    runner = CudaRunner(children, context, 150, 1.0, True, seed=1, max_threads=CUDA_LAUNCH)
     arms = np.arange(len(children.moves))
-    per_launch = CUDA_LAUNCH // len(arms) * len(arms)
+    per_launch = max(launch // len(arms), 1) * len(arms)
+    runner = CudaRunner(children, context, 150, 1.0, True, seed=1, max_threads=per_launch)
     runner.launch(arms, None, per_launch)  # compile
     best = 0.0
-    for _ in range(REPEATS):
+    for _ in range(repeats):
         done = 0
         started = time.perf_counter()
-        while (elapsed := time.perf_counter() - started) < seconds:
+        while done == 0 or time.perf_counter() - started < seconds:
             runner.launch(arms, None, per_launch)
             done += per_launch
         best = max(best, done / max(time.perf_counter() - started, 1e-9))

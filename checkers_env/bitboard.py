@@ -31,6 +31,11 @@ Black's men move NW/NE, White's men SW/SE, kings all four. ``opposite(d) == 3 - 
 
 Every function here takes and returns plain integers (int64 holding a uint32), so the same
 code compiles for the CPU (``numba.njit``) and as CUDA device functions.
+
+That engine's write-up calls its sides red and black, Black on the low bits as here: its red
+is our White (the WCDF rules' name); Black moves first. It masks by the turn instead of
+branching (``FORWD(turn, pos)`` shifts for both colours; never timed against a branch); here
+:func:`north_south` and :func:`crowning_row` are one branch on ``black_to_move``, then colour-free shifts.
 """
 
 from __future__ import annotations
@@ -537,9 +542,7 @@ def nth_capture(mover, opponent, kings, black_to_move, jumping, k):
     while jumping:
         origin = lowest_bit_index(jumping)
         jumping &= jumping - 1
-        n, to, captured, path, hops = capture_search(
-            mover, opponent, kings, black_to_move, origin, k
-        )
+        n, to, captured, path, hops = capture_search(mover, opponent, kings, black_to_move, origin, k)
         if k < n:
             return origin, to, captured, path, hops
         k -= n

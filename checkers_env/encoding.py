@@ -156,9 +156,27 @@ def input_planes(black, white, kings, black_to_move):
 
 @numba.njit(cache=True)
 def board_planes(black, white, kings, black_to_move):
-    """The MCRD document's planes of a batch, ``float32[N, 3, 8, 8]``: the side to move's
-    pieces, the opponent's pieces and the kings of both sides, in the side to move's frame
-    (``black_to_move[i]`` non-zero when Black moves)."""
+    """The MCRD document's planes of a batch, ``float32[N, 3, 8, 8]``, 1.0 where a piece is.
+
+    The document gives only "an expanded 3 x 8 x 8 tensor of floats with values of ones and
+    zeros" made from its ``BitBoard`` (three ``uint32``: red, black, kings, and the turn).
+    Here the three planes are those three bitboards with the colours made relative:
+
+    - plane 0: the side to move's pieces, men and kings;
+    - plane 1: the opponent's pieces, men and kings;
+    - plane 2: the kings of both sides (so a king is 1 on plane 2 and on its side's plane);
+
+    in the side to move's frame: the board as seen from the mover's chair, row 0 its back
+    rank and column 0 its left (for White the half turn of the board: bit ``b`` is read as
+    ``31 - b``), so the mover's men always move toward higher rows and one net values the
+    positions of both colours. Frame bit ``b`` lies on cell ``FRAME_CELL[b] = 8 * (b // 4)
+    + 2 * (b % 4) + (b // 4) % 2`` (row ``b // 4``); the 32 light cells are always 0. The
+    turn is not a plane: the frame implies it.
+
+    Args:
+        black, white, kings: int64 bitboards, one per position.
+        black_to_move: non-zero where Black is to move.
+    """
     n = black.shape[0]
     out = np.zeros((n, BOARD_PLANES, 8, 8), dtype=np.float32)
     for i in range(n):

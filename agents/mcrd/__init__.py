@@ -85,6 +85,16 @@ Budgets
     the playouts per launch (default 4096 on the CPU, 131072 on a GPU). When both budgets
     are given, ``time`` wins.
 
+    **choice**, the default budget: the design document's budget is a clock, not a count:
+    its loop launches kernels until about 15 seconds a move are spent (``limit = 15 -
+    elapsed_time``), each launch up to the ~31k playouts its random states allowed, so it
+    ran as many playouts as its GPU managed in 15 s. Ours is a playout count, 20000 a move,
+    so that the default agent makes the same move for the same seed on any machine and
+    answers in a few hundredths of a second on a CPU; ``time=15`` is the document's budget.
+    More playouts change little: 800,000 playouts choose what four times as many choose in
+    98 % of master-game positions, a quarter of that in 93 %
+    (``benchmarks/results/mcrd_convergence.json``).
+
 Allocations
     ``uniform`` -- the design document's kernel "run evenly on all child boards": every
     launch gives each child ``launch // n`` playouts (at least one); with a playout budget
@@ -132,28 +142,64 @@ Guided descents
     being its CNN over the 3 x 8 x 8 planes (``net.py``: built in torch, folded exactly into
     the alpha-beta search's net interface, so the descent kernel runs it as plain arrays).
     ``guide=`` names the net (``zoo:mcrd-net``, ``zoo:td-minimax``, ``zoo:slow-fast``: any
-    zoo net through that interface; a path to an ``mcrd-net`` file; ``untrained`` for tests) and
-    ``guide_rate`` the share of guidance. **Precisely** (``cpu.guided_descend``): at each
-    iteration of the descent loop a uniform ``u`` is drawn, and when ``u < guide_rate`` the
-    move is the net's choice, otherwise the uniform draw as above. **choice**: the net's
-    choice is the legal complete move after which the position is worth least to its side
-    to move (the evaluator interface's value is the opponent's there), the search's negamax step at depth
-    1; with the slow/fast net, its move reward minus that value, as its search scores moves.
-    **choice**: a move after which the opponent cannot move is taken at once (the rules
-    decide a won position, not the net). **choice**: ties go to the first move in generator
-    order (no random number spent, so a guided descent is reproducible from its stream).
-    **choice** with the king-cycle test: the net chooses only among the moves that pass it
-    (a guided move is never a skipped draw), or among all moves when none passes or when
-    ``MAX_REDRAWS`` random draws were just skipped in a row, as a random draw would then be
-    taken; a guided ply counts toward ``max_moves`` like a draw and ends a run of skips.
-    **choice**: ``u`` is drawn only when ``0 < guide_rate < 1``: unguided descents
-    (``guide_rate=0`` or no guide) draw exactly plain MCRD's numbers and give the same
-    counts with the same seed, and ``guide_rate=1`` makes every move the net's (tests). The
-    net's scratch is allocated once per chunk of a launch, never per ply. **choice**: CPU
-    only: ``backend=cuda`` with a guide is refused with one line, and ``auto`` with a guide
-    chooses ``cpu``. A guided ply costs one forward pass per legal move: about 430 playouts
-    per second on one thread at ``guide_rate=0.5`` with the default net size, against
-    340,000 unguided (``benchmarks/results/mcrd_guided.json``).
+    zoo net through that interface; a path to an ``mcrd-net`` file; ``untrained`` for
+    tests). The document says only "partially guided"; how partially is five parameters
+    (``guided.guided_descend``, ``guided.guided_index``), every one a **choice**:
+
+    ======================  =======  ==========================================================
+    parameter               default  meaning
+    ======================  =======  ==========================================================
+    ``guide_rate``          0.5      probability that an eligible ply is guided: a uniform
+                                     ``u`` is drawn and the ply is the net's when
+                                     ``u < guide_rate``; 0.5 is the coin of the document's
+                                     own pseudo-random games ("if the number was even")
+    ``guide_plies``         8        only the first 8 plies of a descent are eligible (0 or
+                                     None: all): the plies nearest the root move say most
+                                     about it, and the rest of the descent stays as cheap as
+                                     a plain one
+    ``guide_skip_forced``   true     a ply with one legal move is never eligible: it spends
+                                     no evaluation and draws no ``u``
+    ``guide_sample``        4        a guided ply evaluates a uniform sample of 4 of its
+                                     moves (all when it has fewer; 0: all), drawn without
+                                     replacement by selection sampling
+    ``guide_temperature``   0.05     the move is drawn among the evaluated ones with
+                                     probability ``softmax(worth / 0.05)`` (0: argmax, ties to
+                                     the first in generator order)
+    ======================  =======  ==========================================================
+
+    A move's *worth* is the negated net value of the position it leads to (the evaluator's
+    value is the opponent's there), plus, with the slow/fast net, its move reward, as the
+    search scores moves. Why a softmax and not the argmax: a playout policy that always
+    plays its net's best move makes Monte Carlo estimates worse, not better (Gelly and
+    Silver, ICML 2007; Silver and Tesauro, ICML 2009, "Monte-Carlo simulation
+    balancing"): the descents lose the diversity they average over. Why 0.05: the
+    temperature is in the net's units; ``zoo:mcrd-net`` values the best two of a sample of
+    four moves a median 0.033 apart (its values are ``2 x`` an MCRD win rate ``- 1``), and at
+    0.05 the sample's best move is drawn 59 % of the time against 28 % by chance (47 % at
+    0.1, 69 % at 0.03, 86 % at 0.01): a clear preference that still plays every sampled
+    move often (``python -m benchmarks.mcrd_guide_temperature``,
+    ``benchmarks/results/mcrd_guide_temperature.json``). Another net may want another
+    temperature.
+
+    **choice**: a sampled move after which the opponent cannot move is taken at once (the
+    rules decide a won position, not the net). **choice** with the king-cycle test: the net
+    chooses only among the sampled moves that pass it (a guided move is never a skipped
+    draw), or, when none passes or ``MAX_REDRAWS`` random draws were just skipped in a row,
+    among the same sample without the test; a guided ply counts toward ``max_moves`` like a
+    draw and ends a run of skips. Every choice (the coin, the sample, the softmax draw, by
+    the Gumbel-max trick: one number per evaluated move) comes from the descent's own
+    xorshift64 stream, so a guided search is reproducible from its seed and does not depend
+    on the thread count. Plies that are not guided draw exactly plain MCRD's numbers:
+    ``guide_rate=0`` (or no guide) gives plain MCRD's counts with the same seed, and
+    ``guide_rate=1`` guides every eligible ply (tests). ``DescentResult.evaluations``
+    counts the net evaluations spent. The net's scratch is allocated once per chunk of a
+    launch, never per ply. **choice**: CPU only: ``backend=cuda`` with a guide is refused
+    with one line, and ``auto`` with a guide chooses ``cpu``; guided launches are of 256
+    playouts so that a clock can stop them. Cost: with these defaults a guided playout
+    spends about 2.2 evaluations at ``guide_rate=0.1`` and 10.7 at 0.5 (against 190 when
+    every ply and every move is evaluated), so its cost over a plain playout is set by what
+    one evaluation costs through the evaluator door (``benchmarks/bench_mcrd_guided.py``,
+    ``benchmarks/results/mcrd_guided.json``).
 
 What these choices measured to (allocations, budgets, strength) is in ``docs/experiments.md``
 and ``zoo/mcrd/card.json``.

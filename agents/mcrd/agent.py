@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import math
 import os
 import time as _time
 
@@ -11,6 +12,7 @@ import numpy as np
 from checkers_env import BaseAgent, Board, Game, Move
 from checkers_env.agent import file_path_or
 
+from .guided import DEFAULT_GUIDE_PLIES, DEFAULT_GUIDE_SAMPLE, DEFAULT_GUIDE_TEMPERATURE, GuideSettings
 from .root import (
     ALLOCATIONS,
     Budget,
@@ -31,14 +33,20 @@ DEFAULT_PLAYOUTS = 20_000
 #: about 10-20 ms here; a GPU launch should fill the device (the design document ran ~31k
 #: threads).
 DEFAULT_LAUNCH = {"cpu": 4096, "cuda": 131_072}
-#: Playouts per launch of guided descents (``guide_rate > 0``): a guided playout costs
-#: hundreds of plain ones (``benchmarks/bench_mcrd_guided.py``), and a clock can only stop
-#: the search between launches, so 4096 would overrun 0.5 s per move twentyfold.
-GUIDED_LAUNCH = 64
+#: Playouts per launch of guided descents (``guide_rate > 0``): with the default guide
+#: settings a guided playout costs tens of plain ones (``benchmarks/bench_mcrd_guided.py``),
+#: and a clock can only stop the search between launches, so a launch of 4096 would overrun
+#: 0.5 s per move.
+GUIDED_LAUNCH = 256
 
 
 #: Nets that run through the alpha-beta net interface (``eval=`` names), so they can guide.
 GUIDE_NETS = ("mcrd-net", "td-minimax", "slow-fast")
+
+
+def _is_number(value) -> bool:
+    """A real number, not a bool (``True`` is an int to Python, not a rate to a user)."""
+    return not isinstance(value, (bool, np.bool_)) and isinstance(value, (int, float, np.floating, np.integer))
 
 
 def load_guide(guide: str, seed: int | None = None):
@@ -83,14 +91,15 @@ def cuda_simulator_enabled() -> bool:
 
 
 def gpu_available() -> bool:
-    """A real CUDA GPU (not the simulator) that numba can use."""
+    """A real CUDA GPU (not the simulator) that numba can use: a driver, the compiler and
+    at least one visible device (``CUDA_VISIBLE_DEVICES=""`` hides them all)."""
     if cuda_simulator_enabled():
         return False
     try:
         from numba import cuda
 
-        return bool(cuda.is_available())
-    except Exception:  # no driver, no toolkit, no numba-cuda: no GPU
+        return bool(cuda.is_available()) and len(cuda.gpus) > 0
+    except Exception:  # no driver, no toolkit, no numba-cuda, no device: no GPU
         return False
 
 
@@ -130,7 +139,7 @@ class MCRDAgent(BaseAgent):
         backend: ``cpu`` (numba, parallel over the CPU cores), ``cuda`` (one playout per
             GPU thread; refused with a ValueError when the agent is built on a machine
             without a CUDA GPU) or ``auto`` (``cuda`` when a GPU is available).
-        launch: playouts per batch (default 4096 on the CPU, 64 with a guide, 131072 on a GPU).
+        launch: playouts per batch (default 4096 on the CPU, 256 with a guide, 131072 on a GPU).
         max_moves: random moves per playout before it is stopped and won by the side with
             more pieces (equal pieces: a draw).
         king_weight: a king's weight in that piece count (default 1, as much as a man).
@@ -141,9 +150,19 @@ class MCRDAgent(BaseAgent):
             ``td-minimax``, ``slow-fast``), a path to an ``mcrd-net`` ``.safetensors`` file,
             or ``untrained`` (an mcrd-net of initial weights from ``seed``; for tests). CPU
             backend only.
-        guide_rate: probability that a playout's move is the guide's choice (the move
-            after which the opponent's position is worth least) rather than a uniform
-            draw; 0 plays exactly as without a guide.
+        guide_rate: probability that a ply that may be guided (see ``guide_plies`` and
+            ``guide_skip_forced``) is the guide's choice rather than a uniform draw
+            (default 0.5, the design document's even-or-odd coin of its pseudo-random
+            games); 0 plays exactly as without a guide.
+        guide_plies: only the first ``guide_plies`` plies of each playout may be guided
+            (default 8; 0 or None: every ply).
+        guide_skip_forced: a ply with one legal move is never guided, so it spends no
+            net evaluation (default true).
+        guide_sample: a guided ply evaluates a random sample of this many of its moves
+            (default 4; 0: every move).
+        guide_temperature: the guided move is drawn among the evaluated ones with
+            probability ``softmax(value / guide_temperature)``, the value being the
+            moving side's (default 0.05; 0: always the best valued one).
         seed: seed of the agent's generator.
     """
 
@@ -161,6 +180,10 @@ class MCRDAgent(BaseAgent):
         cycle_check: bool = True,
         guide: file_path_or("untrained", prefixes=("zoo:",)) | None = None,
         guide_rate: float = 0.5,
+        guide_plies: int | None = DEFAULT_GUIDE_PLIES,
+        guide_skip_forced: bool = True,
+        guide_sample: int = DEFAULT_GUIDE_SAMPLE,
+        guide_temperature: float = DEFAULT_GUIDE_TEMPERATURE,
         seed: int | None = None,
     ):
         super().__init__(seed=seed)
@@ -186,16 +209,27 @@ class MCRDAgent(BaseAgent):
         self.max_moves = max_moves
         self.king_weight = king_weight
         self.cycle_check = cycle_check
-        if isinstance(guide_rate, bool) or not isinstance(guide_rate, (int, float, np.floating, np.integer)) or not (
-            0.0 <= guide_rate <= 1.0
-        ):
+        if not _is_number(guide_rate) or not 0.0 <= guide_rate <= 1.0:
             raise ValueError(f"guide_rate must be a probability from 0 to 1, got {guide_rate!r}")
+        if guide_plies is None:
+            guide_plies = 0
+        for name, value in (("guide_plies", guide_plies), ("guide_sample", guide_sample)):
+            if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < 0:
+                raise ValueError(f"{name} must be a whole number >= 0 (0: all), got {value!r}")
+        if not isinstance(guide_skip_forced, (bool, np.bool_)):
+            raise ValueError(f"guide_skip_forced must be true or false, got {guide_skip_forced!r}")
+        if not _is_number(guide_temperature) or not 0.0 <= guide_temperature < math.inf:
+            raise ValueError(f"guide_temperature must be a number >= 0 (0: argmax), got {guide_temperature!r}")
         if guide is not None and backend == "cuda":
             raise ValueError("guide runs on the CPU backend only (backend=cpu or auto); the CUDA kernel has no guide")
         if backend == "cuda":
             resolve_backend(backend)  # without a GPU the agent is refused now, not at its first move
         self.guide = guide
         self.guide_rate = float(guide_rate)
+        self.guide_plies = int(guide_plies)
+        self.guide_skip_forced = bool(guide_skip_forced)
+        self.guide_sample = int(guide_sample)
+        self.guide_temperature = float(guide_temperature)
         self.guide_evaluator = None if guide is None else load_guide(guide, seed)
         self.backend_used: str | None = None
         self.last_search: DescentResult | None = None
@@ -237,7 +271,7 @@ class MCRDAgent(BaseAgent):
         wins = np.zeros(n, np.int64)
         counts = np.zeros(n, np.int64)
         draws = np.zeros(n, np.int64)
-        diagnostics = np.zeros(3, np.int64)
+        diagnostics = np.zeros(4, np.int64)
         survivors: list[int] = []
         launches = 0
         chosen = -1
@@ -274,6 +308,7 @@ class MCRDAgent(BaseAgent):
             plies=int(diagnostics[0]),
             skips=int(diagnostics[1]),
             capped=int(diagnostics[2]),
+            evaluations=int(diagnostics[3]),
         )
         self.last_search = result
         return result
@@ -294,7 +329,10 @@ class MCRDAgent(BaseAgent):
             return CudaRunner(*args, max_threads=max(launch, len(children.moves)))
         from .cpu import CpuRunner
 
-        return CpuRunner(*args, guide=self.guide_evaluator, guide_rate=self.guide_rate)
+        settings = GuideSettings(
+            self.guide_rate, self.guide_plies, self.guide_sample, self.guide_temperature, self.guide_skip_forced
+        )
+        return CpuRunner(*args, guide=self.guide_evaluator, settings=settings)
 
     def select_move(self, game: Game) -> Move:
         moves = game.legal_moves()

@@ -7,24 +7,24 @@ seed gives the same per-child counts on 1 thread or 16.
 
 from __future__ import annotations
 
-import math
 from collections import namedtuple
 
 import numba
 import numpy as np
 
-from checkers_agents.alphabeta.evaluators import MAX_ACTIVE, REWARD_MATERIAL_LOG, material_log_reward, net_value
+from checkers_agents.alphabeta.evaluators import MAX_ACTIVE
 from checkers_agents.alphabeta.negamax import Position
-from checkers_env.bitboard import apply_move, count_moves, nth_move
-from checkers_env.movegen import random_below, seed_state, xorshift64
+from checkers_env.movegen import random_below, seed_state
 
+from .guided import Guide, GuideSettings, guided_descend, random_unit
 from .playout import (
-    DRAW_POINTS, MAX_REDRAWS, WIN_POINTS, end_of_descent, goes_on, is_king_cycle, proportional_arm, start_descent,
+    DIAGNOSTICS, DRAW_POINTS, MAX_REDRAWS, WIN_POINTS, end_of_descent, goes_on, proportional_arm, start_descent,
     take_draw,
 )
 
-#: ``diagnostics`` slots: plies played, draws skipped by the cycle test, capped playouts.
-PLIES, SKIPS, CAPPED = 0, 1, 2
+#: ``diagnostics`` slots: plies played, draws skipped by the cycle test, capped playouts,
+#: net evaluations of guided plies.
+PLIES, SKIPS, CAPPED, EVALUATIONS = range(DIAGNOSTICS)
 #: Playouts of a launch are split into this many interleaved chunks for ``prange`` (each
 #: allocates its net scratch once); more than the cores of any machine it runs on.
 CHUNKS = 256
@@ -37,121 +37,14 @@ KingHistory = namedtuple("KingHistory", "parent_kings parent_mover_kings grandpa
 #: adjudication, ``king_weight`` a king's weight there, ``cycle_check`` the king-cycle
 #: test on (False for comparison).
 PlayoutRules = namedtuple("PlayoutRules", "max_moves king_weight cycle_check")
-#: The net that guides playouts: ``rate`` the probability that a ply is its move,
-#: ``net`` and ``net_functions`` the evaluator's arrays (``Evaluator.net``, ``Evaluator.net_functions``;
-#: :func:`empty_net` when ``rate <= 0``), ``width`` its ``Evaluator.width``.
-Guide = namedtuple("Guide", "rate net net_functions width")
 #: The root's children as a launch takes them: ``movers``, ``opponents``, ``kings``
 #: (int64 arrays, side to move first) and their side to move, ``black_to_move``.
 ChildPositions = namedtuple("ChildPositions", "movers opponents kings black_to_move")
 #: Per-child tallies, added to by every launch: ``wins`` (doubled points of the side that
 #: chose the child), ``counts`` (playouts), ``draws`` (drawn playouts), and
-#: ``diagnostics``, ``int64[3]``: plies, skipped draws, capped playouts.
+#: ``diagnostics``, ``int64[DIAGNOSTICS]``: plies, skipped draws, capped playouts, net
+#: evaluations.
 Tallies = namedtuple("Tallies", "wins counts draws diagnostics")
-
-
-@numba.njit(cache=True, inline="always")
-def random_unit(state):
-    """(new_state, float in [0, 1)) with 32 random bits."""
-    state = xorshift64(state)
-    return state, ((state >> 11) & 0xFFFFFFFF) / 4294967296.0
-
-
-@numba.njit(cache=True, inline="always")
-def guided_index(position, legal, try_cycle_check, history, net, net_functions, active, scratch):
-    """The net's move: the index (``nth_move`` order) of the legal move whose position is
-    worth least to its side to move (the opponent), by the evaluator's forward pass.
-
-    A move that leaves the opponent no legal move wins and is taken at once (the rules
-    decide, not the net). With a move reward (the slow/fast evaluator), the move's worth is
-    its reward minus the child's value, the search's ``R + V``. When ``try_cycle_check``,
-    moves that fail the king-cycle test are not candidates unless every move fails it. Ties:
-    the first move in generator order (no random number is drawn).
-
-    Args:
-        position: the position (``alphabeta.negamax.Position``) and ``legal``, its number
-            of legal moves.
-        history: its :data:`KingHistory`.
-        net, net_functions, active, scratch: the evaluator's arrays and the evaluator's scratch.
-    """
-    mover, opponent, kings, black_to_move = position
-    parent_kings = history.parent_kings
-    grandparent_kings = history.grandparent_kings
-    grandparent_mover_kings = history.grandparent_mover_kings
-    best = -1
-    best_score = math.inf
-    for attempt in range(2):
-        check = try_cycle_check and attempt == 0
-        for j in range(legal):
-            frm, to, captured, _, _ = nth_move(mover, opponent, kings, black_to_move, j)
-            mover_after, opponent_after, kings_after = apply_move(
-                mover, opponent, kings, black_to_move, frm, to, captured
-            )
-            if check and is_king_cycle(
-                kings, mover_after, kings_after, parent_kings, grandparent_kings, grandparent_mover_kings
-            ):
-                continue
-            if count_moves(opponent_after, mover_after, kings_after, not black_to_move) == 0:
-                return j
-            score = net_value(opponent_after, mover_after, kings_after, not black_to_move, net, net_functions, active, scratch)
-            if net_functions[2] == REWARD_MATERIAL_LOG:
-                score -= material_log_reward(
-                    mover, opponent, kings, opponent_after, mover_after, kings_after, not black_to_move
-                )
-            if score < best_score:
-                best_score = score
-                best = j
-        if best >= 0:
-            return best
-    return 0
-
-
-@numba.njit(cache=True)
-def guided_descend(position, history, playout, state, guide, active, scratch, record):
-    """One descent, each ply the net's move with probability ``guide_rate``, else a uniform
-    draw: the design document's playout loop (see ``descend``) "partially guided by the
-    neural network".
-
-    Per loop iteration: when ``0 < guide_rate < 1`` a uniform ``u`` is drawn first, and the
-    ply is guided when ``u < guide_rate``; ``guide_rate >= 1`` guides every ply and
-    ``guide_rate <= 0`` none, drawing no ``u``, so an unguided descent draws exactly the
-    random numbers of the plain one. A guided ply counts toward ``max_moves`` like a draw,
-    is never skipped (the net chooses among the moves the cycle test allows, see
-    ``guided_index``) and ends a run of skipped draws.
-
-    Args:
-        position, history, playout, state: as ``descend``'s.
-        guide: the net (:data:`Guide`); ``guide.rate`` is ``guide_rate`` above.
-        active, scratch: the evaluator's scratch (``int64[MAX_ACTIVE]``, ``float64[2 width]``).
-        record: ``int64[m]``: the ``nth_move`` index of each of the first ``m`` plies
-            played is written there (length 0: nothing recorded).
-
-    Returns:
-        as ``descend``.
-    """
-    max_moves, king_weight, cycle_check = playout
-    guide_rate = guide.rate
-    walk, tally = start_descent(position[0], position[1], position[2], position[3], history)
-    while goes_on(tally, max_moves):
-        try_cycle_check = cycle_check and tally[4] < MAX_REDRAWS
-        guided = guide_rate >= 1.0
-        if 0.0 < guide_rate < 1.0:
-            state, u = random_unit(state)
-            guided = u < guide_rate
-        if guided:
-            k = guided_index(
-                Position(walk[0], walk[1], walk[2], walk[3]), tally[0], try_cycle_check,
-                KingHistory(walk[4], walk[5], walk[6], walk[7]), guide.net, guide.net_functions, active, scratch,
-            )
-            try_cycle_check = False  # the net's choice already passed the test (or nothing can)
-        else:
-            state, k = random_below(state, tally[0])
-        plies = tally[2]
-        walk, tally = take_draw(walk, tally, k, try_cycle_check)
-        if tally[2] > plies and plies < record.shape[0]:
-            record[plies] = k
-    points, capped, plies, skips = end_of_descent(walk, tally, king_weight)
-    return points, capped, plies, skips, state
 
 
 @numba.njit(cache=True)
@@ -219,7 +112,7 @@ def run_launch(children, history, arms, keep, proportional, threads, seed, playo
     child_movers, child_opponents, child_kings, child_black_to_move = children
     parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings = history
     max_moves, king_weight, cycle_check = playout
-    guide_rate, net, net_functions, width = guide
+    guide_rate, guide_plies, guide_sample, guide_temperature, skip_forced, net, net_functions, width = guide
     wins, counts, draws, diagnostics = tallies
     n_arms = arms.shape[0]
     child_of = np.empty(threads, np.int64)
@@ -227,6 +120,7 @@ def run_launch(children, history, arms, keep, proportional, threads, seed, playo
     plies_of = np.empty(threads, np.int64)
     skips_of = np.empty(threads, np.int64)
     capped_of = np.empty(threads, np.int64)
+    evaluations_of = np.zeros(threads, np.int64)
     no_record = np.zeros(0, np.int64)
     # Playouts go in a fixed number of chunks, each with its own net scratch allocated once:
     # nothing is allocated per ply or per playout, and the chunking (like the thread count)
@@ -247,9 +141,11 @@ def run_launch(children, history, arms, keep, proportional, threads, seed, playo
             kings_before = KingHistory(parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings)
             rules = PlayoutRules(max_moves, king_weight, cycle_check)
             if guide_rate > 0.0:
-                points, capped, plies, skips, state = guided_descend(
-                    position, kings_before, rules, state, Guide(guide_rate, net, net_functions, width), active, scratch,
-                    no_record,
+                guide_t = Guide(
+                    guide_rate, guide_plies, guide_sample, guide_temperature, skip_forced, net, net_functions, width
+                )
+                points, capped, plies, skips, state, evaluations_of[t] = guided_descend(
+                    position, kings_before, rules, state, guide_t, active, scratch, no_record,
                 )
             else:
                 points, capped, plies, skips, state = descend(position, kings_before, rules, state)
@@ -267,6 +163,7 @@ def run_launch(children, history, arms, keep, proportional, threads, seed, playo
         diagnostics[PLIES] += plies_of[t]
         diagnostics[SKIPS] += skips_of[t]
         diagnostics[CAPPED] += capped_of[t]
+        diagnostics[EVALUATIONS] += evaluations_of[t]
 
 
 class CpuRunner:
@@ -276,19 +173,23 @@ class CpuRunner:
 
     def __init__(
         self, children, context, max_moves: int, king_weight: float, cycle_check: bool, seed: int,
-        guide=None, guide_rate: float = 0.0,
+        guide=None, settings: GuideSettings | None = None,
     ):
-        """``guide``: an ``Evaluator`` through the net interface (or None), played with
-        probability ``guide_rate`` at each ply (``guided_descend``)."""
+        """``guide``: an ``Evaluator`` through the net interface (or None), guiding plies as
+        ``settings`` say (``guided.guided_descend``; unguided when None or rate 0)."""
         self.children = ChildPositions(children.movers, children.opponents, children.kings, bool(children.black_to_move))
-        if guide is None or guide_rate <= 0.0:
-            self.guide = Guide(0.0, empty_net(), np.zeros(3, np.int64), 1)
+        if guide is None or settings is None or settings.rate <= 0.0:
+            self.guide = Guide(0.0, 0, 0, 0.0, True, empty_net(), np.zeros(3, np.int64), 1)
         else:
-            self.guide = Guide(float(guide_rate), guide.net, guide.net_functions, int(guide.width))
+            rate, plies, sample, temperature, skip_forced = settings
+            self.guide = Guide(
+                float(rate), int(plies), int(sample), float(temperature), bool(skip_forced),
+                guide.net, guide.net_functions, int(guide.width),
+            )
         self.history = KingHistory(*(int(kings) for kings in context))
         self.playout = PlayoutRules(int(max_moves), float(king_weight), bool(cycle_check))
         n = len(children.movers)
-        self.tallies = Tallies(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(3, np.int64))
+        self.tallies = Tallies(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(DIAGNOSTICS, np.int64))
         self._seeds = np.random.default_rng(seed)
 
     def launch(self, arms: np.ndarray, keep: np.ndarray | None, threads: int) -> None:

@@ -29,15 +29,14 @@ from numba.cuda.random import (
     xoroshiro128p_uniform_float64,
 )
 
-from .cpu import ChildPositions, KingHistory, PlayoutRules, Tallies
+from .cpu import CAPPED, PLIES, SKIPS, ChildPositions, KingHistory, PlayoutRules, Tallies
 from .playout import (
-    DRAW_POINTS, MAX_REDRAWS, WIN_POINTS, end_of_descent, goes_on, proportional_arm, start_descent, take_draw,
+    DIAGNOSTICS, DRAW_POINTS, MAX_REDRAWS, WIN_POINTS, end_of_descent, goes_on, proportional_arm, start_descent, take_draw,
 )
 
 #: Threads per block (the design document launched blocks of 1024; 256 leaves more registers
 #: per thread).
 THREADS_PER_BLOCK = 256
-PLIES, SKIPS, CAPPED = 0, 1, 2
 
 
 @cuda.jit(device=True)
@@ -166,7 +165,7 @@ class CudaRunner:
             cuda.to_device(children.movers), cuda.to_device(children.opponents), cuda.to_device(children.kings),
             bool(children.black_to_move),
         )
-        self.tallies = Tallies(*(cuda.to_device(np.zeros(size, np.int64)) for size in (n, n, n, 3)))
+        self.tallies = Tallies(*(cuda.to_device(np.zeros(size, np.int64)) for size in (n, n, n, DIAGNOSTICS)))
         self.d_keep = cuda.to_device(np.ones(n, np.float64))
         # One state per thread of the largest launch; launches reuse them, each state
         # going on from where the previous launch left it (like the design document's

@@ -22,6 +22,10 @@ Pseudo-random games (``kind = "interpolated"``)
     otherwise the move is ``random_below(n)`` of the ``n`` complete legal moves in
     ``generate_moves`` order (each capture path one move). The search sees the game's draw
     rules (repetition keys, plies since progress) as the ``alphabeta`` agent does.
+    **choice**: the document's "minimax" is the suite's full alpha-beta, not a bare
+    minimax: pruning leaves the value at the horizon unchanged, but captures are searched
+    on past it until quiet (quiescence) and a transposition table orders moves, so its
+    moves are those of a depth-3 minimax that does not stop in the middle of an exchange.
     **choice**: ``minimax_depth=3`` by default (the document gives none): the mover's
     move, the reply and the mover's next move, captures searched on to quiet positions:
     the deepest that costs nothing next to the MCRD labels (``benchmarks/bench_mcrd_data.py``).
@@ -59,7 +63,14 @@ The MCRD database (``kind = "mcrd"``)
     padded; a position with more is skipped and counted) the move, the doubled ``wins``,
     ``draws``, ``losses`` and ``playouts``; ``chosen`` (the child MCRD plays); the value
     ``2 s - 1`` of the chosen child's score rate ``s = wins / (2 playouts)``, from the
-    mover's view; the budget. **choice**: child ``j`` is ``board.legal_moves()[j]`` (sorted
+    mover's view; the budget. **choice**, and a bias to know: the chosen child is the one
+    whose noisy rate is highest, so the label is a maximum over noisy estimates and is
+    biased upward (the winner's curse): when several children are about equal, the
+    winner's rate exceeds their true rate by up to about ``E[max of n standard normals]``
+    standard errors (1.4 for 8 children; 0.09 in value at 2000 playouts shared by 8
+    children). The per-child counts are stored, so other labels (the visit-weighted value
+    over the children) can be computed from the data; one free of this bias needs the
+    chosen child's rate from a second, independent search. **choice**: child ``j`` is ``board.legal_moves()[j]`` (sorted
     by path, MCRD's own order), and its path of squares is stored too (``move_path``, 0
     padded, ``MAX_PATH`` squares) so the data reads without the engine.
 
@@ -579,22 +590,8 @@ def _check_int(name: str, value, minimum: int, maximum: int | None = None) -> No
 
 
 __all__ = [
-    "McrdDataError",
-    "FORMAT_VERSION",
-    "MAX_CHILDREN",
-    "MOVE_MINIMAX",
-    "MOVE_NONE",
-    "MOVE_RANDOM",
-    "build_games_shard",
-    "build_mcrd_shard",
-    "games_params",
-    "generate",
-    "interpolated_values",
-    "load_mcrd_data",
-    "mcrd_params",
-    "play_pseudo_random_games",
-    "read_card",
-    "read_shard",
-    "shard_bytes",
+    "McrdDataError", "FORMAT_VERSION", "MAX_CHILDREN", "MOVE_MINIMAX", "MOVE_NONE", "MOVE_RANDOM",
+    "build_games_shard", "build_mcrd_shard", "games_params", "generate", "interpolated_values",
+    "load_mcrd_data", "mcrd_params", "play_pseudo_random_games", "read_card", "read_shard", "shard_bytes",
     "torch_dataset",
 ]

@@ -25,6 +25,9 @@ MAX_REDRAWS = 8
 #: Points of one playout for the side that chose the child: draws count half a win, and
 #: every count is kept doubled so that it stays an integer (atomics on the device).
 WIN_POINTS, DRAW_POINTS, LOSS_POINTS = 2, 1, 0
+#: Diagnostic counters summed over a search's playouts: plies, skipped draws, capped
+#: playouts, net evaluations (guided descents; none on the GPU).
+DIAGNOSTICS = 4
 
 _inline = numba.njit(cache=True, inline="always")
 

@@ -145,6 +145,7 @@ class DescentResult:
             the game at once); their ``rates`` are capped there.
         plies, skips, capped: descents' plies, draws skipped by the king-cycle test, and
             descents decided by the move cap, summed over all playouts.
+        evaluations: net evaluations spent by guided descents, summed over all playouts.
     """
 
     moves: list[Move]
@@ -161,6 +162,7 @@ class DescentResult:
     plies: int = 0
     skips: int = 0
     capped: int = 0
+    evaluations: int = 0
     rates: np.ndarray = field(init=False)
 
     def __post_init__(self) -> None:

@@ -73,6 +73,18 @@ Choices where the design document leaves them open
   ``(1 - w) z + w g`` with ``z`` the mover's value standardised over the siblings and ``g``
   standard normal noise (``w = 0.3``). Standardising keeps ``w`` meaningful while the
   net's outputs are still nearly equal. Subtrees are 4 plies deep.
+- **Exploring by value, not by reward.** The design document chooses the explored moves
+  by "a linear combination of noise and the NN's evaluation of the expected reward of a
+  given option"; here ``z`` standardises the net's *value* of the child position (its
+  ``V(Bm)``, or the exact value where the game is over) and leaves out the move's own
+  reward ``R(A, Bm)``. The reward enters the backup (``R + V`` inside the sum) and the
+  agent's play (``R + V``), but not the choice of what to explore or of the generated
+  games' moves, so a capture is explored as far as the net values the position after it
+  (taking one man when each side has 12 is a reward of about 0.009; the trained values of
+  ordinary moves differ by hundredths, see **Softmax**).
+- **Network size.** The design document gives none: ``network.ValueNet`` is an MLP with two
+  hidden layers of 256 and 128 ReLU units (``DEFAULT_HIDDEN``; ``--hidden 256,128`` of the
+  trainer), then one sigmoid output; ``zoo:slow-fast`` is that size.
 - **Generated games** are played by ``slow_net`` for both sides, each move the highest
   ``(1 - w) z + w g`` (``w = 0.3``: the same linear combination, top 1). They stop as a
   draw by the rules the agent is rated under, decided by the core's ``game_state``:

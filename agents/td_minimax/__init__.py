@@ -54,17 +54,23 @@ Mechanisms of the design document, as implemented here
 8. **Two learning rates**: in-game 0.005 for the per-move steps, after-game 0.01 for the
    final corrections (plain SGD on the squared error through both sigmoid layers).
 9. **At least 500,000 games** are suggested; the trainer's default is 500,000.
-10. **The curriculum** (``--curriculum``): in the design document's game the "real" win is
-    completing a path, and for the first half of training wins by the opponent running out
-    of pieces or of board locations count as {0, 0}. In checkers a game is won in one of two
-    ways: by *capturing every piece* of the opponent, or by *blockade* (the opponent still
-    has pieces but none can move). The checkers curriculum: for the first half of the games
-    (``--curriculum-fraction``, default 0.5) only wins by capturing every piece count; a
-    win by blockade is scored as a draw -- both end-of-game corrections go towards {0, 0}
-    and the search scores a blocked side-to-move as 0 instead of a loss. In the second half
-    every win counts. The idea carried over: first learn the plain way of winning
-     (material), then the subtle one (restricting the opponent's mobility); what it measured
-    to is in ``docs/experiments.md``.
+10. **The curriculum** (``--curriculum``): the design document's game is won "by a path"
+    (completing one), and also when the opponent runs out of pieces or of board
+    locations; "for the first half of the games a win only counted if it was completed by
+    a path", the other wins being scored {0, 0}. Checkers has no path: its two ways to win
+    are the document's *other* two, capturing every piece (the opponent is out of pieces)
+    and blockade (the opponent has pieces but no square to move to, the nearest thing to
+    running out of board locations). Taken literally, no win would count in the first
+    half. The mapping kept here is the curriculum's idea, one way of winning first and
+    every way after: the path's role is given to *capturing every piece*, the plain way to
+    win, and blockade stays uncounted, as the document's out-of-locations win was. For the
+    first half of the games (``--curriculum-fraction``, default 0.5) a win by blockade is
+    scored as a draw -- both end-of-game corrections go towards {0, 0} and the search
+    scores a blocked side to move as 0 instead of a loss; in the second half every win
+    counts. **Default: off** (``--curriculum`` is not given, and ``zoo:td-minimax`` was
+    trained without it), unlike the document, which always used its curriculum: in
+    checkers it changes few targets (blockade wins are about 10 % of self-play wins) and
+    two 30,000-game runs identical but for it scored alike (``docs/experiments.md``).
 
 Checkers adaptations beyond the design document
 -----------------------------------------------
