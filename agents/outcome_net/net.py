@@ -96,16 +96,16 @@ def sizes_of(tensors: dict[str, np.ndarray]) -> tuple[int, int]:
 
 
 def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
-    """The net as the search's evaluator (float64 copies of its weights)."""
-    f64 = lambda name: np.ascontiguousarray(tensors[name], np.float64)  # noqa: E731
+    """The net as the search's evaluator (float32 copies of its weights, ``mlp``'s)."""
     middle = "middle.weight" in tensors
     return mlp(
-        np.ascontiguousarray(f64("hidden.weight").T),
-        f64("hidden.bias"),
-        f64("output.weight"),
-        f64("output.bias"),
-        w_mid=f64("middle.weight") if middle else None,
-        b_mid=f64("middle.bias") if middle else None,
+        np.asarray(tensors["hidden.weight"]).T,
+        tensors["hidden.bias"],
+        tensors["output.weight"],
+        tensors["output.bias"],
+        w_mid=tensors["middle.weight"] if middle else None,
+        b_mid=tensors["middle.bias"] if middle else None,
+        dtype=np.float32,
         hidden_activation=RELU,
         output_activation=SIGMOID,
         loss=LOSS,
