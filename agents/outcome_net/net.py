@@ -14,9 +14,9 @@ output -> ``2 out - 1``". It is trained by binary cross-entropy of ``sigmoid(z)`
 ``(result + 1) / 2`` (a draw is 1/2), so ``2 sigmoid(z) - 1`` estimates the expected result.
 
 **choice** sizes: ``H = 32`` and no middle layer by default. The evaluation is a sum of
-<= 24 rows of ``w_in`` and ``H`` multiply-adds, so its cost grows with ``H``; with 32 the
-search visits about half as many nodes per second as with the positional points
-(``python -m benchmarks outcome_net``).
+<= 24 rows of ``w_in`` (updated move by move in the search) and ``H`` multiply-adds, so its
+cost grows with ``H``; with 32 the search visits about 0.6 times as many nodes per second as
+with the positional points (``python -m benchmarks net_door``, ``docs/experiments.md``).
 
 **choice** forced results in the search: a side with no legal move ``ply`` plies down
 scores ``-(2 - 0.001 ply)``, beyond the net's range (sooner wins first), and ``win_bound``

@@ -19,21 +19,16 @@ from checkers_agents.alphabeta.net_layers import child_sums, root_sums  # noqa: 
 from checkers_agents.alphabeta.searcher import Searcher, memory_for  # noqa: E402
 from checkers_agents.zoo import zoo_weights  # noqa: E402
 
+from .test_mcrd_net import random_boards  # noqa: E402  (positions of random games, kings included)
+
 TOLERANCE = 1e-4
 ZOO_NETS = ("outcome-net", "mcrd-net", "td-minimax", "slow-fast")
+#: Every zoo entry whose agent searches with a net: entry -> the net's kind.
+ZOO_ENTRIES = {name: name for name in ZOO_NETS} | {"mcrd-net-interpolated": "mcrd-net"}
 
 
-def random_boards(count: int, seed: int = 1) -> list[Board]:
-    """Positions of uniformly random games: both colours to move, kings, captures pending."""
-    rng = np.random.default_rng(seed)
-    boards = []
-    while len(boards) < count:
-        game = Game()
-        while not game.is_over() and len(boards) < count:
-            boards.append(game.board)
-            moves = game.legal_moves()
-            game.play(moves[int(rng.integers(len(moves)))])
-    return boards
+def zoo_evaluator(entry: str):
+    return make_evaluator(ZOO_ENTRIES[entry], weights=str(zoo_weights(entry)))
 
 
 def columns(boards):
@@ -44,9 +39,10 @@ def door_values(evaluator, boards) -> np.ndarray:
     return np.array([evaluate(evaluator, *b.mover_bitboards, b.kings, b.turn == BLACK) for b in boards])
 
 
-def torch_values_of_zoo_net(name: str, boards) -> np.ndarray:
+def torch_values_of_zoo_net(entry: str, boards) -> np.ndarray:
     """Each zoo net's value for the side to move, by its own torch module."""
-    path = zoo_weights(name)
+    path = zoo_weights(entry)
+    name = ZOO_ENTRIES[entry]
     with torch.no_grad():
         if name == "outcome-net":
             from checkers_agents.outcome_net import net
@@ -80,11 +76,11 @@ def torch_values_of_zoo_net(name: str, boards) -> np.ndarray:
         return (2 * torch.sigmoid(z) - 1).numpy()
 
 
-@pytest.mark.parametrize("name", ZOO_NETS)
+@pytest.mark.parametrize("name", ZOO_ENTRIES)
 def test_every_zoo_net_through_the_door_equals_its_torch_forward_pass(name):
     boards = random_boards(300, seed=4)
     assert {b.turn for b in boards} == {0, 1} and any(b.kings for b in boards)
-    evaluator = make_evaluator(name)
+    evaluator = zoo_evaluator(name)
     assert evaluator.dtype == np.float32
     expected = torch_values_of_zoo_net(name, boards)
     assert np.ptp(expected) > 0.05  # a trained net, not a constant
@@ -192,3 +188,73 @@ def test_sums_updated_move_by_move_equal_fresh_sums_after_every_make_and_unmake(
             child_sums(stack, ply, evaluator.w_in, board.turn == BLACK, frm, to, captured, board.kings, child.kings)
             boards.append(child)
     assert captures > 50 and king_captures > 0 and crownings > 0
+
+
+SEARCH_FENS = (
+    "B:W21-32:B1-12",
+    "B:W12,21,23,25,27,28,30,31,32:B3,4,5,6,7,9,10,14,20",
+    "W:W18,20,21,22,25,28,31:B1,2,9,11,12,14",
+    "B:WK2,13,17,25,30:B5,6,9,12,K23",
+    "W:W9,K14,19,22,27,30:B6,7,K16,18,26",
+)
+
+
+@pytest.mark.parametrize("name", list(ZOO_NETS) + ["random-512x32"])
+def test_searches_with_sums_updated_move_by_move_equal_searches_with_fresh_sums(name):
+    if name.startswith("random"):
+        evaluator = door_mlp(torch_mlp(512, 32, RELU, 1, seed=5), RELU, SIGMOID, np.float32)
+    else:
+        evaluator = make_evaluator(name)
+    incremental, fresh = Searcher(evaluator, incremental=True), Searcher(evaluator, incremental=False)
+    assert incremental.incremental and not fresh.incremental
+    depth = 4 if evaluator.width >= 256 else 6
+    for fen in SEARCH_FENS:
+        board = Board.from_fen(fen)
+        a, b = incremental.search(board, depth), fresh.search(board, depth)
+        assert (a.value, a.nodes, a.best_moves) == (b.value, b.nodes, b.best_moves), fen
+        np.testing.assert_array_equal(a.root_scores, b.root_scores)
+
+
+def test_float32_nets_update_their_sums_by_default_and_float64_nets_sum_afresh():
+    from checkers_agents.td_minimax import Net
+
+    assert Searcher(make_evaluator("outcome-net")).incremental
+    assert not Searcher(Net.initial(seed=1).evaluator()).incremental
+    assert memory_for(make_evaluator("outcome-net"), incremental=False).first_width == 0
+
+
+def test_float64_weights_are_shared_and_float32_weights_are_copies():
+    from checkers_agents.td_minimax import Net
+
+    net = Net.initial(seed=1)
+    assert net.evaluator().w_in is net.w1
+    copy = net.evaluator(np.float32)
+    assert copy.w_in.dtype == np.float32 and copy.w_in.base is not net.w1
+
+
+BAD_MLPS = [
+    (dict(dtype=np.float16), "dtype is np.float64 or np.float32"),
+    (dict(w_in=np.zeros((127, 8))), "w_in must have 128 rows"),
+    (dict(b_in=np.zeros(7)), "b_in must have shape"),
+    (dict(w_mid=np.zeros((4, 8))), "give both w_mid and b_mid"),
+    (dict(w_mid=np.zeros((4, 9)), b_mid=np.zeros(4)), "w_mid must be"),
+    (dict(w_out=np.zeros((3, 8)), b_out=np.zeros(3)), "1 or 2 outputs"),
+    (dict(w_out=np.zeros((1, 9))), "w_out must be"),
+    (dict(w_in=np.zeros((128, 8), np.float32)), "w_in must be a C-contiguous float64 array"),
+    (dict(b_out=np.zeros(2)), "b_out"),
+]
+
+
+@pytest.mark.parametrize("change, message", BAD_MLPS)
+def test_a_bad_net_is_refused_with_one_line_naming_what_is_wrong(change, message):
+    arrays = dict(w_in=np.zeros((128, 8)), b_in=np.zeros(8), w_out=np.zeros((1, 8)), b_out=np.zeros(1))
+    arrays.update(change)
+    with pytest.raises(ValueError, match=message):
+        mlp(**arrays)
+
+
+def test_sums_updated_move_by_move_need_a_float32_net():
+    from checkers_agents.td_minimax import Net
+
+    with pytest.raises(ValueError, match="need a float32 net"):
+        Searcher(Net.initial(seed=1).evaluator(), incremental=True)
