@@ -11,8 +11,8 @@ An evaluator is
   the mover's frame (:func:`checkers_env.encoding.active_inputs`);
 - the net's arrays (empty for the hand-written kinds): ``w_in [128, H1]`` (input-major, so
   the <= 24 active inputs add up contiguous rows), ``b_in [H1]``, an optional second hidden
-  layer ``w_mid [H1, H2]`` (input-major too), ``b_mid [H2]`` (``[0, 0]`` / ``[0]`` when
-  absent), and ``w_out [O, H]``, ``b_out [O]`` (torch's ``nn.Linear`` layout), all float64
+  layer ``w_mid [H2, H1]`` (torch's layout: a dot product per unit), ``b_mid [H2]``
+  (``[0, 0]`` / ``[0]`` when absent), and ``w_out [O, H]``, ``b_out [O]`` (torch's ``nn.Linear`` layout), all float64
   (a trainer's weights, updated in place) or all float32 (an agent's, with exact first-layer
   sums: ``checkers_agents.alphabeta.net_layers``), with ``net_functions`` =
   ``(hidden activation, output activation, move reward)``. The value of the net is
@@ -173,7 +173,7 @@ class Evaluator:
     @property
     def width(self) -> int:
         """Widest layer (the kernel's net scratch holds two of it)."""
-        return max(1, self.w_in.shape[1], self.w_mid.shape[1], self.w_out.shape[0])
+        return max(1, self.w_in.shape[1], self.w_mid.shape[0], self.w_out.shape[0])
 
     @property
     def dtype(self) -> np.dtype:
@@ -208,8 +208,8 @@ def mlp(
         w_out: ``[O, H]`` output weights (torch's layout), ``O`` 1 or 2, ``H`` the last
             hidden layer's width.
         b_out: ``[O]``.
-        w_mid: ``[H2, H1]`` second hidden layer (torch's layout; the evaluator keeps it
-            input-major), or None for one hidden layer.
+        w_mid: ``[H2, H1]`` second hidden layer (torch's layout), or None for one hidden
+            layer.
         b_mid: ``[H2]``.
         hidden_activation, output_activation, move_reward: ``IDENTITY``, ``SIGMOID``,
             ``RELU``; ``REWARD_NONE`` or ``REWARD_MATERIAL_LOG``.
@@ -254,7 +254,7 @@ def mlp(
     if w_mid is None:
         w_mid, b_mid = np.zeros((0, 0), dtype=dtype), np.zeros(0, dtype=dtype)
     else:
-        w_mid, b_mid = np.ascontiguousarray(np.asarray(w_mid).T, dtype=dtype), np.ascontiguousarray(b_mid, dtype=dtype)
+        w_mid, b_mid = np.ascontiguousarray(w_mid, dtype=dtype), np.ascontiguousarray(b_mid, dtype=dtype)
     return Evaluator(
         EVAL_NET, loss, loss_per_ply, win_bound, 1e-9, w_in, b_in, w_mid, b_mid, w_out, b_out, hidden_activation,
         output_activation, move_reward,

@@ -3,8 +3,8 @@ the later layers, and the float32 weights whose first-layer sums are exact.
 
 A net of ``checkers_agents.alphabeta.evaluators.mlp`` is ``w_in [128, H1]`` (input-major:
 an input that is 1 adds a contiguous row), ``b_in [H1]``, an optional second hidden layer
-``w_mid [H1, H2]`` (input-major too, so a hidden unit adds a contiguous row of it; absent:
-no rows), ``b_mid [H2]``, and ``w_out [O, H]``, ``b_out [O]``. Every kernel here takes the
+``w_mid [H2, H1]`` (torch's layout: each unit of the second layer a contiguous dot product
+over the first; absent: no rows), ``b_mid [H2]``, and ``w_out [O, H]``, ``b_out [O]``. Every kernel here takes the
 arrays in either float64 or float32 and numba compiles one version per dtype: the
 td-minimax trainer searches with the float64 weights its learning steps update in place,
 the agents with float32 copies (:func:`exact_first_layer`).
@@ -23,16 +23,17 @@ float32 weights onto such a grid, one per hidden unit (a step of ``2**-k`` with 
 26 largest ``|w|`` of the unit below ``2**(23 - k)``: for weights below 1 a step of about
 ``2e-6``, far below what training resolves).
 
-**Later layers.** :func:`later_layers` applies the hidden activation, the second hidden
-layer row by row of its input-major weights (skipping units a ReLU set to zero: a zero adds
-nothing), and the outputs. It is compiled on its own (a call from the search, not inlined)
-with ``fastmath`` flags ``reassoc`` (a dot product may be summed in any order, so that it
-vectorises), ``contract`` (a multiply and an add may fuse) and ``nsz`` (the sign of a zero
-may be ignored), no others: no assumption that values are finite or not NaN, no
-approximate functions. The values change in the last bits only, and the same position
-always gets the same value. (Measured on the outcome net: summing the dot products pairwise
-in a fixed order, which vectorises under strict arithmetic, searched 15-20 % fewer nodes
-per second, inlined into the search or not.) td-minimax's 128-H-2 sigmoid net takes
+**Later layers.** :func:`later_layers`, inlined into its caller, applies the hidden
+activation (one loop per kind), the second hidden layer and the outputs. The second layer
+(:func:`second_layer`, one dot product per unit over the whole first layer: 16,000
+multiply-adds for the MCRD CNN's 512 x 32) is a call compiled with ``fastmath`` flags
+``reassoc`` (a dot product may be summed in any order, so that it vectorises), ``contract``
+(a multiply and an add may fuse) and ``nsz`` (the sign of a zero may be ignored), no others:
+no assumption that values are finite or not NaN, no approximate functions. The outputs' dot
+products (:func:`output_dot`) run in strict arithmetic, in eight interleaved partial sums.
+The values change in the last bits only, and the same position always gets the same value.
+Measured on the outcome net (``docs/experiments.md``): a call for the whole of the later
+layers cost more than the work in it. td-minimax's 128-H-2 sigmoid net takes
 :func:`sigmoid_pair_from_sums` instead, strict in its old order, the sums its trainer's
 backpropagation repeats to the last bit.
 """
@@ -70,6 +71,19 @@ def activate(x, activation):
     if activation == RELU:
         return x if x > 0.0 else 0.0
     return x
+
+
+@numba.njit(cache=True, inline="always")
+def activate_all(units, start, count, activation):
+    """``units[start : start + count]`` through the activation, one loop per kind (so that
+    the ReLU's vectorises)."""
+    if activation == RELU:
+        for j in range(start, start + count):
+            x = units[j]
+            units[j] = x if x > 0.0 else 0.0
+    elif activation == SIGMOID:
+        for j in range(start, start + count):
+            units[j] = 1.0 / (1.0 + math.exp(-units[j]))
 
 
 @numba.njit(cache=True, inline="always")
@@ -163,38 +177,58 @@ def sigmoid_pair_forward(active, n, w_in, b_in, w_out, b_out, hidden):
 
 
 @numba.njit(cache=True, fastmath=FAST_FLAGS)
+def second_layer(w_mid, b_mid, scratch, width):
+    """The second hidden layer's sums ``scratch[width : width + H2]`` from the first
+    layer's units ``scratch[:width]``: a dot product per unit, vectorised (``fastmath``)."""
+    for o in range(w_mid.shape[0]):
+        z = b_mid[o]
+        for j in range(width):
+            z += w_mid[o, j] * scratch[j]
+        scratch[width + o] = z
+
+
+@numba.njit(cache=True, inline="always")
+def output_dot(w_out, o, scratch, current, width):
+    """``sum_j w_out[o, j] * scratch[current + j]`` in eight interleaved partial sums (lane
+    ``j mod 8``) added pairwise at the end: a fixed order, whose eight chains run side by
+    side (LLVM packs them into one vector) where one chain would wait on every add."""
+    if width % 8 != 0:
+        z = w_out[o, 0] * scratch[current]
+        for j in range(1, width):
+            z += w_out[o, j] * scratch[current + j]
+        return z
+    a0 = a1 = a2 = a3 = a4 = a5 = a6 = a7 = w_out[o, 0] - w_out[o, 0]
+    for j in range(0, width, 8):
+        a0 += w_out[o, j] * scratch[current + j]
+        a1 += w_out[o, j + 1] * scratch[current + j + 1]
+        a2 += w_out[o, j + 2] * scratch[current + j + 2]
+        a3 += w_out[o, j + 3] * scratch[current + j + 3]
+        a4 += w_out[o, j + 4] * scratch[current + j + 4]
+        a5 += w_out[o, j + 5] * scratch[current + j + 5]
+        a6 += w_out[o, j + 6] * scratch[current + j + 6]
+        a7 += w_out[o, j + 7] * scratch[current + j + 7]
+    return ((a0 + a1) + (a2 + a3)) + ((a4 + a5) + (a6 + a7))
+
+
+@numba.njit(cache=True, inline="always")
 def later_layers(w_mid, b_mid, w_out, b_out, net_functions, scratch):
     """The value of an MLP whose first-layer sums are in ``scratch[:H1]`` (``scratch``:
     ``2 * Evaluator.width`` long): hidden activation, the optional second hidden layer, the
     outputs: ``out0 - out1`` for two outputs, ``2 out0 - 1`` for one sigmoid output,
     ``out0`` for one other."""
     hidden_activation = net_functions[0]
-    width = w_mid.shape[0] if w_mid.shape[0] > 0 else w_out.shape[1]
-    for j in range(width):
-        scratch[j] = activate(scratch[j], hidden_activation)
+    width = w_mid.shape[1] if w_mid.shape[0] > 0 else w_out.shape[1]
+    activate_all(scratch, 0, width, hidden_activation)
     current = 0
     if w_mid.shape[0] > 0:
-        middle = w_mid.shape[1]
-        for o in range(middle):
-            scratch[width + o] = b_mid[o]
-        for j in range(width):
-            unit = scratch[j]
-            if unit != 0.0:
-                for o in range(middle):
-                    scratch[width + o] += w_mid[j, o] * unit
-        for o in range(middle):
-            scratch[width + o] = activate(scratch[width + o], hidden_activation)
+        second_layer(w_mid, b_mid, scratch, width)
+        activate_all(scratch, width, w_mid.shape[0], hidden_activation)
         current = width
-        width = middle
+        width = w_mid.shape[0]
     output_activation = net_functions[1]
-    z0 = b_out[0]
-    for j in range(width):
-        z0 += w_out[0, j] * scratch[current + j]
-    out0 = activate(np.float64(z0), output_activation)
+    out0 = activate(np.float64(b_out[0] + output_dot(w_out, 0, scratch, current, width)), output_activation)
     if w_out.shape[0] == 2:
-        z1 = b_out[1]
-        for j in range(width):
-            z1 += w_out[1, j] * scratch[current + j]
+        z1 = b_out[1] + output_dot(w_out, 1, scratch, current, width)
         return out0 - activate(np.float64(z1), output_activation)
     if output_activation == SIGMOID:
         return 2.0 * out0 - 1.0
@@ -251,6 +285,7 @@ __all__ = [
     "SIGMOID",
     "WHITE_VIEW",
     "activate",
+    "activate_all",
     "child_sums",
     "exact_first_layer",
     "first_layer_sums",
@@ -258,7 +293,9 @@ __all__ = [
     "is_sigmoid_pair",
     "later_layers",
     "move_sums",
+    "output_dot",
     "root_sums",
+    "second_layer",
     "sigmoid_pair_forward",
     "sigmoid_pair_from_sums",
     "value_of_sums",
