@@ -27,7 +27,9 @@ comparison stops; with ``--rates`` it goes on and compares work per second inste
 change of arithmetic, such as float32 nets, may cut other nodes). Reports per part the
 ratio of the revision's time to this tree's (above 1: this tree is faster; with ``--rates``,
 this tree's work per second over the revision's), over all timed rounds, with the per-round
-ratios' median and range. Writes ``benchmarks/results/engine_ab.json``, or ``--out``.
+ratios' median and range (``--cpu``: timed by each worker thread's CPU time, steadier than
+the wall clock on a busy machine). Writes ``benchmarks/results/engine_ab.json``, or
+``--out``.
 """
 
 from __future__ import annotations
@@ -214,9 +216,10 @@ def worker() -> None:
         try:
             if part not in cache:
                 cache[part] = _work(part)
-            started = time.perf_counter()
+            clock = time.thread_time if os.environ.get("ENGINE_AB_CLOCK") == "cpu" else time.perf_counter
+            started = clock()
             count, unit = cache[part]()
-            seconds = time.perf_counter() - started
+            seconds = clock() - started
             reply = {"seconds": seconds, "count": count, "unit": unit}
         except Exception as error:  # reported to the parent, which stops
             reply = {"error": f"{type(error).__name__}: {error}"}
@@ -237,13 +240,13 @@ def base_tree(ref: str, base: Path) -> Path:
     return links
 
 
-def _start(links: Path | None) -> subprocess.Popen:
+def _start(links: Path | None, cpu: bool = False) -> subprocess.Popen:
     """A worker of this tree (``links`` None) or of the tree whose packages ``links`` holds.
 
     The reference's worker runs outside this tree, whose ``checkers_env`` folder would
     otherwise come first on the path; it finds the worker's code through ``REPO_ROOT``,
     after the links."""
-    env = dict(os.environ, NUMBA_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    env = dict(os.environ, NUMBA_NUM_THREADS="1", OMP_NUM_THREADS="1", ENGINE_AB_CLOCK="cpu" if cpu else "wall")
     env.pop("PYTHONPATH", None)
     if links is not None:
         env["PYTHONPATH"] = f"{links}{os.pathsep}{REPO_ROOT}"
@@ -271,12 +274,14 @@ def main(argv=None) -> dict:
     parser.add_argument("--parts", nargs="*", default=list(PARTS), choices=PARTS)
     parser.add_argument("--rates", action="store_true",
                         help="compare work per second when the trees do different work, instead of stopping")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time each part by the worker thread's CPU time instead of the wall clock")
     parser.add_argument("--out", default=None, help="JSON file to write (default benchmarks/results/engine_ab.json)")
     args = parser.parse_args(argv)
     if args.rounds < 2:
         parser.error(f"--rounds must be at least 2 (the first is warm-up), got {args.rounds}")
     links = base_tree(args.ref, Path(args.base))
-    workers = {"reference": _start(links), "current": _start(None)}
+    workers = {"reference": _start(links, args.cpu), "current": _start(None, args.cpu)}
     times = {part: {"reference": [], "current": []} for part in args.parts}
     try:
         for r in range(args.rounds):
@@ -313,7 +318,8 @@ def main(argv=None) -> dict:
         }
         if t["reference_count"] != t["count"]:
             results[part]["reference_work"] = f"{t['reference_count']} {t['unit']} (times scaled to this tree's work)"
-    report = {"ref": args.ref, "threads": 1, "rounds_timed": args.rounds - 1, "parts": results}
+    report = {"ref": args.ref, "threads": 1, "rounds_timed": args.rounds - 1,
+              "clock": "thread CPU time" if args.cpu else "wall", "parts": results}
     out = Path(args.out) if args.out else REPO_ROOT / "benchmarks" / "results" / "engine_ab.json"
     out.write_text(json.dumps(report, indent=2) + "\n")
     for part, figures in results.items():
