@@ -23,9 +23,13 @@ through the public API both trees share:
 - ``egdb-build``: ``checkers_env.egdb.build`` of the 4-piece database into a fresh folder.
 
 Both trees must produce the same work (node counts, playout counts, games' plies), or the
-comparison stops. Reports per part the ratio of the revision's time to this tree's (above
-1: this tree is faster), over all timed rounds, with the per-round ratios' median and range.
-Writes ``benchmarks/results/engine_ab.json``.
+comparison stops; with ``--rates`` it goes on and compares work per second instead (a
+change of arithmetic, such as float32 nets, may cut other nodes). Reports per part the
+ratio of the revision's time to this tree's (above 1: this tree is faster; with ``--rates``,
+this tree's work per second over the revision's), over all timed rounds, with the per-round
+ratios' median and range (``--cpu``: timed by each worker thread's CPU time, steadier than
+the wall clock on a busy machine). Writes ``benchmarks/results/engine_ab.json``, or
+``--out``.
 """
 
 from __future__ import annotations
@@ -212,9 +216,10 @@ def worker() -> None:
         try:
             if part not in cache:
                 cache[part] = _work(part)
-            started = time.perf_counter()
+            clock = time.thread_time if os.environ.get("ENGINE_AB_CLOCK") == "cpu" else time.perf_counter
+            started = clock()
             count, unit = cache[part]()
-            seconds = time.perf_counter() - started
+            seconds = clock() - started
             reply = {"seconds": seconds, "count": count, "unit": unit}
         except Exception as error:  # reported to the parent, which stops
             reply = {"error": f"{type(error).__name__}: {error}"}
@@ -235,13 +240,13 @@ def base_tree(ref: str, base: Path) -> Path:
     return links
 
 
-def _start(links: Path | None) -> subprocess.Popen:
+def _start(links: Path | None, cpu: bool = False) -> subprocess.Popen:
     """A worker of this tree (``links`` None) or of the tree whose packages ``links`` holds.
 
     The reference's worker runs outside this tree, whose ``checkers_env`` folder would
     otherwise come first on the path; it finds the worker's code through ``REPO_ROOT``,
     after the links."""
-    env = dict(os.environ, NUMBA_NUM_THREADS="1", OMP_NUM_THREADS="1")
+    env = dict(os.environ, NUMBA_NUM_THREADS="1", OMP_NUM_THREADS="1", ENGINE_AB_CLOCK="cpu" if cpu else "wall")
     env.pop("PYTHONPATH", None)
     if links is not None:
         env["PYTHONPATH"] = f"{links}{os.pathsep}{REPO_ROOT}"
@@ -267,25 +272,33 @@ def main(argv=None) -> dict:
     parser.add_argument("--base", default="/tmp/ab-base", help="worktree of the revision (made when missing)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds, the first one warm-up")
     parser.add_argument("--parts", nargs="*", default=list(PARTS), choices=PARTS)
+    parser.add_argument("--rates", action="store_true",
+                        help="compare work per second when the trees do different work, instead of stopping")
+    parser.add_argument("--cpu", action="store_true",
+                        help="time each part by the worker thread's CPU time instead of the wall clock")
+    parser.add_argument("--out", default=None, help="JSON file to write (default benchmarks/results/engine_ab.json)")
     args = parser.parse_args(argv)
     if args.rounds < 2:
         parser.error(f"--rounds must be at least 2 (the first is warm-up), got {args.rounds}")
     links = base_tree(args.ref, Path(args.base))
-    workers = {"reference": _start(links), "current": _start(None)}
+    workers = {"reference": _start(links, args.cpu), "current": _start(None, args.cpu)}
     times = {part: {"reference": [], "current": []} for part in args.parts}
     try:
         for r in range(args.rounds):
             for part in args.parts:
                 order = ("reference", "current") if r % 2 else ("current", "reference")
                 replies = {name: _ask(workers[name], part) for name in order}
-                if replies["reference"]["count"] != replies["current"]["count"]:
+                if replies["reference"]["count"] != replies["current"]["count"] and not args.rates:
                     raise SystemExit(f"{part}: the trees did different work: {replies}")
                 print(f"round {r} {part}: " + ", ".join(
                     f"{name} {replies[name]['seconds']:.3f} s" for name in ("reference", "current")), flush=True)
                 if r > 0:
                     for name in replies:
-                        times[part][name].append(replies[name]["seconds"])
+                        # Time per unit of the current tree's work (the same unless --rates).
+                        scale = replies["current"]["count"] / replies[name]["count"]
+                        times[part][name].append(replies[name]["seconds"] * scale)
                     times[part]["count"] = replies["current"]["count"]
+                    times[part]["reference_count"] = replies["reference"]["count"]
                     times[part]["unit"] = replies["current"]["unit"]
     finally:
         for process in workers.values():
@@ -303,8 +316,11 @@ def main(argv=None) -> dict:
             "current_s": t["current"],
             "work": f"{t['count']} {t['unit']}",
         }
-    report = {"ref": args.ref, "threads": 1, "rounds_timed": args.rounds - 1, "parts": results}
-    out = REPO_ROOT / "benchmarks" / "results" / "engine_ab.json"
+        if t["reference_count"] != t["count"]:
+            results[part]["reference_work"] = f"{t['reference_count']} {t['unit']} (times scaled to this tree's work)"
+    report = {"ref": args.ref, "threads": 1, "rounds_timed": args.rounds - 1,
+              "clock": "thread CPU time" if args.cpu else "wall", "parts": results}
+    out = Path(args.out) if args.out else REPO_ROOT / "benchmarks" / "results" / "engine_ab.json"
     out.write_text(json.dumps(report, indent=2) + "\n")
     for part, figures in results.items():
         print(f"{part:24s} ratio {figures['ratio']:.3f} (rounds {figures['min_round_ratio']:.3f}"

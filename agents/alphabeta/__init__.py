@@ -28,7 +28,9 @@ Spec strings
   with the database, under its own name (``checkers_agents.egdb_agent``).
 
 Parts: ``negamax`` (the numba search), ``memory`` (its table and buffers), ``evaluators``
-(the evaluator interface: material, positional, the mover-frame MLP), ``searcher``
+(the evaluator interface: material, positional, the mover-frame MLP), ``net_layers``
+(the nets' kernels: first-layer sums summed fresh or updated move by move, later layers),
+``searcher``
 (``Searcher``, ``SearchResult``, ``Draws``: the driver and the game's draw rules),
 ``selfplay`` (the one self-play kernel).
 

@@ -11,8 +11,10 @@ An evaluator is
   the mover's frame (:func:`checkers_env.encoding.active_inputs`);
 - the net's arrays (empty for the hand-written kinds): ``w_in [128, H1]`` (input-major, so
   the <= 24 active inputs add up contiguous rows), ``b_in [H1]``, an optional second hidden
-  layer ``w_mid [H2, H1]``, ``b_mid [H2]`` (``[0, H1]`` / ``[0]`` when absent), and
-  ``w_out [O, H]``, ``b_out [O]`` (torch's ``nn.Linear`` layout), with ``net_functions`` =
+  layer ``w_mid [H2, H1]`` (torch's layout: a dot product per unit), ``b_mid [H2]``
+  (``[0, 0]`` / ``[0]`` when absent), and ``w_out [O, H]``, ``b_out [O]`` (torch's ``nn.Linear`` layout), all float64
+  (a trainer's weights, updated in place) or all float32 (an agent's, with exact first-layer
+  sums: ``checkers_agents.alphabeta.net_layers``), with ``net_functions`` =
   ``(hidden activation, output activation, move reward)``. The value of the net is
   ``out[0] - out[1]`` for two outputs (td-minimax: how well the mover does minus how well
   the opponent does), ``2 out[0] - 1`` for one sigmoid output (a win probability) and
@@ -27,7 +29,8 @@ An evaluator is
   learner's ``R + V``.
 
 A new net goes through the same interface: build an :class:`Evaluator` with :func:`mlp`
-(weights in the layouts above), no kernel changes. Deeper nets than two hidden layers need
+(weights in torch's layouts), no kernel changes; any widths (``512 x 32``, ``256 x 128``)
+run through the same kernels (``net_layers``). Deeper nets than two hidden layers need
 the interface widened.
 
 ``material``: man 100, king 140.
@@ -63,15 +66,21 @@ from checkers_env.baselines import material
 from checkers_env.bitboard import BB_ROW0, BB_ROW7, count_steps, popcount
 from checkers_env.encoding import active_inputs
 
+from .net_layers import (
+    IDENTITY,
+    RELU,
+    SIGMOID,
+    exact_first_layer,
+    first_layer_sums,
+    later_layers,
+    sigmoid_pair_forward,
+    value_of_sums,
+)
+
 
 EVAL_MATERIAL = 0
 EVAL_POSITIONAL = 1
 EVAL_NET = 2
-
-#: Activations (``net_functions[0]`` hidden, ``net_functions[1]`` output).
-IDENTITY = 0
-SIGMOID = 1
-RELU = 2
 
 #: Move rewards (``net_functions[2]``).
 REWARD_NONE = 0
@@ -166,6 +175,11 @@ class Evaluator:
         """Widest layer (the kernel's net scratch holds two of it)."""
         return max(1, self.w_in.shape[1], self.w_mid.shape[0], self.w_out.shape[0])
 
+    @property
+    def dtype(self) -> np.dtype:
+        """The dtype of the net's weights (float64 for the hand-written kinds)."""
+        return self.w_in.dtype
+
 
 MATERIAL = Evaluator(EVAL_MATERIAL)
 POSITIONAL = Evaluator(EVAL_POSITIONAL)
@@ -184,117 +198,92 @@ def mlp(
     loss: float = 1.0,
     loss_per_ply: float = 0.0,
     win_bound: float = math.inf,
+    dtype: type = np.float64,
 ) -> Evaluator:
-    """A mover-frame MLP evaluator. The arrays are used as they are (not copied): a trainer
-    that updates them in place searches with its current weights."""
-    for name, array in (("w_in", w_in), ("b_in", b_in), ("w_out", w_out), ("b_out", b_out)):
-        if array.dtype != np.float64 or not array.flags.c_contiguous:
-            raise ValueError(f"{name} must be a C-contiguous float64 array")
-    if w_in.shape[0] != NUM_INPUTS:
+    """A mover-frame MLP evaluator (see the module docstring).
+
+    Args:
+        w_in: ``[128, H1]`` first-layer weights, input-major.
+        b_in: ``[H1]``.
+        w_out: ``[O, H]`` output weights (torch's layout), ``O`` 1 or 2, ``H`` the last
+            hidden layer's width.
+        b_out: ``[O]``.
+        w_mid: ``[H2, H1]`` second hidden layer (torch's layout), or None for one hidden
+            layer.
+        b_mid: ``[H2]``.
+        hidden_activation, output_activation, move_reward: ``IDENTITY``, ``SIGMOID``,
+            ``RELU``; ``REWARD_NONE`` or ``REWARD_MATERIAL_LOG``.
+        loss, loss_per_ply, win_bound: the scores of forced results (module docstring).
+        dtype: ``np.float64``: ``w_in``, ``b_in``, ``w_out``, ``b_out`` must be C-contiguous
+            float64 and are used as they are, not copied (a trainer that updates them in
+            place searches with its current weights); ``np.float32``: float32 copies, the
+            first layer rounded onto the grid of ``net_layers.exact_first_layer``, so that
+            its sums are exact and a search may update them move by move (the agents'
+            weights).
+
+    Raises:
+        ValueError: an array of the wrong dtype or shape, or another ``dtype``.
+    """
+    if dtype not in (np.float64, np.float32):
+        raise ValueError(f"an mlp's dtype is np.float64 or np.float32, got {dtype!r}")
+    if dtype == np.float64:
+        for name, array in (("w_in", w_in), ("b_in", b_in), ("w_out", w_out), ("b_out", b_out)):
+            if array.dtype != np.float64 or not array.flags.c_contiguous:
+                raise ValueError(f"{name} must be a C-contiguous float64 array")
+    if w_in.ndim != 2 or w_in.shape[0] != NUM_INPUTS:
         raise ValueError(f"w_in must have {NUM_INPUTS} rows (the mover-frame inputs), got {w_in.shape}")
+    first = w_in.shape[1]
+    if b_in.shape != (first,):
+        raise ValueError(f"b_in must have shape ({first},) to match w_in {w_in.shape}, got {b_in.shape}")
+    if (w_mid is None) != (b_mid is None):
+        raise ValueError("give both w_mid and b_mid for a second hidden layer, or neither")
+    last = first
+    if w_mid is not None:
+        if w_mid.ndim != 2 or w_mid.shape[1] != first or b_mid.shape != (w_mid.shape[0],):
+            raise ValueError(
+                f"w_mid must be [H2, {first}] and b_mid [H2] after w_in {w_in.shape}, got {w_mid.shape} and {b_mid.shape}"
+            )
+        last = w_mid.shape[0]
+    if w_out.ndim != 2 or w_out.shape[0] not in (1, 2):
+        raise ValueError(f"a net's value comes from 1 or 2 outputs, got w_out {w_out.shape}")
+    if w_out.shape[1] != last or b_out.shape != (w_out.shape[0],):
+        raise ValueError(f"w_out must be [{w_out.shape[0]}, {last}] and b_out [{w_out.shape[0]}], got {w_out.shape} and {b_out.shape}")
+    if dtype == np.float32:
+        w_in, b_in = exact_first_layer(w_in, b_in)
+        w_out, b_out = (np.ascontiguousarray(a, dtype=np.float32) for a in (w_out, b_out))
     if w_mid is None:
-        w_mid, b_mid = np.zeros((0, w_in.shape[1])), np.zeros(0)
-    if w_out.shape[0] not in (1, 2):
-        raise ValueError(f"a net's value comes from 1 or 2 outputs, got {w_out.shape[0]}")
+        w_mid, b_mid = np.zeros((0, 0), dtype=dtype), np.zeros(0, dtype=dtype)
+    else:
+        w_mid, b_mid = np.ascontiguousarray(w_mid, dtype=dtype), np.ascontiguousarray(b_mid, dtype=dtype)
     return Evaluator(
-        EVAL_NET, loss, loss_per_ply, win_bound, 1e-9, w_in, b_in, np.ascontiguousarray(w_mid, dtype=np.float64),
-        np.ascontiguousarray(b_mid, dtype=np.float64), w_out, b_out, hidden_activation, output_activation, move_reward,
+        EVAL_NET, loss, loss_per_ply, win_bound, 1e-9, w_in, b_in, w_mid, b_mid, w_out, b_out, hidden_activation,
+        output_activation, move_reward,
     )
 
 
 # -- kernels ---------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True, inline="always")
-def _activate(x, activation):
-    if activation == SIGMOID:
-        return 1.0 / (1.0 + math.exp(-x))
-    if activation == RELU:
-        return x if x > 0.0 else 0.0
-    return x
-
-
-@numba.njit(cache=True, inline="always")
-def first_layer_sums(active, n, w_in, b_in, units):
-    """The first layer's sums for the inputs listed in ``active[:n]`` (each a one) into
-    ``units[:H]``: the bias plus the weight rows of the active inputs, in that order."""
-    width = b_in.shape[0]
-    for j in range(width):
-        units[j] = b_in[j]
-    for a in range(n):
-        row = active[a]
-        for j in range(width):
-            units[j] += w_in[row, j]
-
-
-@numba.njit(cache=True, inline="always")
-def sigmoid_pair_forward(active, n, w_in, b_in, w_out, b_out, hidden):
-    """Outputs ``(out0, out1)`` of a 128-H-2 net with sigmoid units and outputs (td-minimax's)
-    for the inputs listed in ``active[:n]``; ``hidden`` (length H) receives the hidden
-    activations (the trainer's backpropagation reads them; longer is fine). The same sums
-    in the same order as :func:`mlp_value`, so the same values to the last bit."""
-    width = b_in.shape[0]
-    first_layer_sums(active, n, w_in, b_in, hidden)
-    z0 = b_out[0]
-    z1 = b_out[1]
-    for j in range(width):
-        h = 1.0 / (1.0 + math.exp(-hidden[j]))
-        hidden[j] = h
-        z0 += w_out[0, j] * h
-        z1 += w_out[1, j] * h
-    return 1.0 / (1.0 + math.exp(-z0)), 1.0 / (1.0 + math.exp(-z1))
-
-
 @numba.njit(cache=True)
 def mlp_value(n, w_in, b_in, w_mid, b_mid, w_out, b_out, net_functions, active, scratch):
     """Any :func:`mlp`'s value for the inputs listed in ``active[:n]`` (``scratch``:
-    ``float64[2 * width]``, the first layer's units in its first half, the second's in the
-    other)."""
-    hidden_activation = net_functions[0]
-    width = b_in.shape[0]
+    ``2 * width`` long, of the weights' dtype for speed)."""
     first_layer_sums(active, n, w_in, b_in, scratch)
-    for j in range(width):
-        scratch[j] = _activate(scratch[j], hidden_activation)
-    current = 0
-    if w_mid.shape[0] > 0:
-        second = scratch.shape[0] // 2
-        for o in range(w_mid.shape[0]):
-            z = b_mid[o]
-            for j in range(width):
-                z += w_mid[o, j] * scratch[j]
-            scratch[second + o] = _activate(z, hidden_activation)
-        width = w_mid.shape[0]
-        current = second
-    output_activation = net_functions[1]
-    z0 = b_out[0]
-    for j in range(width):
-        z0 += w_out[0, j] * scratch[current + j]
-    out0 = _activate(z0, output_activation)
-    if w_out.shape[0] == 2:
-        z1 = b_out[1]
-        for j in range(width):
-            z1 += w_out[1, j] * scratch[current + j]
-        return out0 - _activate(z1, output_activation)
-    if output_activation == SIGMOID:
-        return 2.0 * out0 - 1.0
-    return out0
+    return later_layers(w_mid, b_mid, w_out, b_out, net_functions, scratch)
 
 
 @numba.njit(cache=True, inline="always")
 def net_value(mover, opponent, kings, black_to_move, net, net_functions, active, scratch):
-    """The MLP's value of a position for its side to move (``scratch``: ``float64[2 * width]``).
+    """The MLP's value of a position for its side to move, its first layer summed fresh
+    (``active``: ``int64[MAX_ACTIVE]``; ``scratch``: ``2 * width`` long, of the weights'
+    dtype for speed: float32 sums of float32 weights vectorise twice as wide).
 
-    td-minimax's 128-H-2 sigmoid net takes :func:`sigmoid_pair_forward`, inlined, every
-    other net :func:`mlp_value`, a call away, its arrays passed one by one (the search's
-    leaves are mostly net evaluations: a fused pass beside the general one in one compiled
-    function, a row view of a scratch per evaluation or the net passed as a tuple were all
-    slower)."""
-    w_in, b_in, w_mid, b_mid, w_out, b_out = net
+    td-minimax's 128-H-2 sigmoid net takes ``net_layers.sigmoid_pair_from_sums``, inlined,
+    every other net ``net_layers.later_layers``, a call away."""
+    w_in, b_in = net[0], net[1]
     n = active_inputs(mover, opponent, kings, black_to_move, active)
-    if w_mid.shape[0] == 0 and w_out.shape[0] == 2 and net_functions[0] == SIGMOID and net_functions[1] == SIGMOID:
-        out0, out1 = sigmoid_pair_forward(active, n, w_in, b_in, w_out, b_out, scratch)
-        return out0 - out1
-    return mlp_value(n, w_in, b_in, w_mid, b_mid, w_out, b_out, net_functions, active, scratch)
+    first_layer_sums(active, n, w_in, b_in, scratch)
+    return value_of_sums(net, net_functions, scratch)
 
 
 @numba.njit(cache=True, inline="always")
@@ -376,7 +365,7 @@ def evaluate_kernel(mover, opponent, kings, black_to_move, kind, net, net_functi
     if net is None:
         return hand_value(mover, opponent, kings, black_to_move, kind)
     active = np.empty(MAX_ACTIVE, dtype=np.int64)
-    scratch = np.empty(2 * width, dtype=np.float64)
+    scratch = np.empty(2 * width, dtype=net[1].dtype)
     return net_value(mover, opponent, kings, black_to_move, net, net_functions, active, scratch)
 
 

@@ -74,16 +74,18 @@ VALUE_FIELDS = 5
 #: The transposition table: ``entries``, ``int64[2**k, TT_FIELDS]``, and ``values``, its
 #: ``float64`` view (the same memory: column 1 holds the values).
 Table = namedtuple("Table", "entries values")
-#: The search's working memory (see ``search_kernel``), views of two flat arrays
+#: The search's working memory (see ``search_kernel``), views of flat arrays
 #: (:func:`memory_views`).
 SearchMemory = namedtuple(
     "SearchMemory",
-    "killers history_scores moves order_scores order_index stack active values root_scores scratch",
+    "killers history_scores moves order_scores order_index stack active values root_scores scratch accumulators",
 )
-#: The search's memory as two flat arrays, ``int64[ints]`` and ``float64[floats]``
-#: (:func:`memory_sizes` for a net of ``width``): two arrays cross from Python into numba
-#: faster than ten (each is unboxed on every call).
-FlatMemory = namedtuple("FlatMemory", "ints floats width")
+#: The search's memory as three flat arrays (:func:`flat_memory`): ``ints``, ``int64``;
+#: ``floats``, ``float64``; ``net_floats``, of the net's dtype: its scratch (``2 * width``)
+#: and, when ``first_width`` (the net's first layer, 0: none) is set, the first-layer sums
+#: of both views at every ply. Three arrays cross from Python into numba faster than a dozen
+#: (each is unboxed on every call).
+FlatMemory = namedtuple("FlatMemory", "ints floats net_floats width first_width")
 
 
 @numba.njit(cache=True)
@@ -125,17 +127,31 @@ def begin_search(generation, table, killers, history_scores):
     return generation
 
 
-def memory_sizes(width):
-    """``(int64 count, float64 count)`` of the search's buffers in :func:`memory_views`'s layout."""
+def memory_sizes(width, first_width=0):
+    """``(int64 count, float64 count, net count)`` of the search's buffers in
+    :func:`memory_views`'s layout."""
     ints = MAX_PLY * 2 + 2 * 32 * 32 + MAX_PLY * MAX_MOVES * MOVE_FIELDS + 2 * MAX_PLY * MAX_MOVES
     ints += MAX_PLY * STACK_FIELDS + MAX_ACTIVE
-    return ints, MAX_PLY * VALUE_FIELDS + MAX_MOVES + 2 * width
+    return ints, MAX_PLY * VALUE_FIELDS + MAX_MOVES, 2 * width + 2 * MAX_PLY * first_width
+
+
+def flat_memory(width: int = 1, dtype=np.float64, first_width: int = 0) -> FlatMemory:
+    """Zeroed memory for searches with a net of ``width`` (``Evaluator.width``; 1 for the
+    hand-written kinds) and weights of ``dtype``, keeping the first-layer sums of every ply
+    when ``first_width`` (the net's ``H1``) is set: the search then updates them move by move
+    instead of summing them at every leaf."""
+    ints, floats, net_floats = memory_sizes(width, first_width)
+    return FlatMemory(
+        np.zeros(ints, np.int64), np.zeros(floats, np.float64), np.zeros(net_floats, dtype), int(width), int(first_width)
+    )
 
 
 @numba.njit(cache=True, inline="always")
-def memory_views(ints, floats, width):
-    """The search's buffers as views of two flat arrays (``memory_sizes``): the
-    :data:`SearchMemory` that :func:`search_kernel` takes."""
+def memory_views(flat):
+    """The search's buffers as views of a :data:`FlatMemory` (``flat_memory``): the
+    :data:`SearchMemory` that :func:`search_kernel` takes (``accumulators``:
+    ``[MAX_PLY, 2, first_width]``, no rows without ``first_width``)."""
+    ints, floats, width, first_width = flat.ints, flat.floats, flat.width, flat.first_width
     a = 0
     killers = ints[a : a + MAX_PLY * 2].reshape((MAX_PLY, 2))
     a += MAX_PLY * 2
@@ -153,10 +169,12 @@ def memory_views(ints, floats, width):
     values = floats[: MAX_PLY * VALUE_FIELDS].reshape((MAX_PLY, VALUE_FIELDS))
     b = MAX_PLY * VALUE_FIELDS
     root_scores = floats[b : b + MAX_MOVES]
-    b += MAX_MOVES
-    scratch = floats[b : b + 2 * width]
+    scratch = flat.net_floats[: 2 * width]
+    rows = MAX_PLY if first_width > 0 else 0
+    accumulators = flat.net_floats[2 * width : 2 * width + rows * 2 * first_width].reshape((rows, 2, first_width))
     return SearchMemory(
-        killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch
+        killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch,
+        accumulators,
     )
 
 
@@ -198,6 +216,7 @@ __all__ = [
     "V_REWARD",
     "ZOBRIST",
     "begin_search",
+    "flat_memory",
     "memory_sizes",
     "memory_views",
     "next_generation",

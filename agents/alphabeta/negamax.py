@@ -36,6 +36,7 @@ from .evaluators import (
     material_log_reward,
     net_value,
 )
+from .net_layers import child_sums, move_sums, root_sums, value_of_sums
 from .memory import (
     BOUND_EXACT,
     BOUND_LOWER,
@@ -178,7 +179,11 @@ def search_kernel(position, depth, node_limit, root_in_order, valuation, net, dr
             move within the tie margin of the best (others hold an upper bound below it;
             with ``root_in_order``, exact for every move within the margin of the best of
             the moves before it); ``active``, ``scratch``: the net's buffers
-            (``int64[MAX_ACTIVE]``, ``float64[2 * width]``).
+            (``int64[MAX_ACTIVE]``, ``[2 * width]`` of the weights' dtype);
+            ``accumulators``, ``[MAX_PLY, 2, H1]``: the first-layer sums of both
+            colours' frames at every ply (``net_layers.child_sums``), updated move by move
+            as the search makes its moves; with no rows, every leaf sums its first layer
+            fresh (``net_value``).
         egdb: the endgame database (:data:`EndgameProbe`): every node below the root with
             at most ``egdb.pieces`` pieces that it holds scores its exact value
             (``egdb_value``) instead of being searched or evaluated, after the draw rules.
@@ -190,9 +195,14 @@ def search_kernel(position, depth, node_limit, root_in_order, valuation, net, dr
     kind, net_functions, loss, loss_per_ply, blockade_value, win_bound, tie_margin, quiescence = valuation
     draws, n_draws, quiet, no_progress_plies = draw_rules
     entries, entry_values = table
-    killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch = memory
+    killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch, accumulators = memory
     egdb_values, egdb_offsets, egdb_pieces = egdb
     rewarded = False if net is None else net_functions[2] == REWARD_MATERIAL_LOG
+    incremental = accumulators.shape[0] > 0
+    if net is not None:
+        if incremental:
+            black = mover if black_to_move else opponent
+            root_sums(accumulators, black, opponent if black_to_move else mover, kings, net[0], net[1], active)
     # The no-progress rule makes a value depend on the path: within reach, the table only
     # orders moves.
     tt_cutoffs = no_progress_plies <= 0 or quiet + depth < no_progress_plies
@@ -271,6 +281,15 @@ def search_kernel(position, depth, node_limit, root_in_order, valuation, net, dr
                     # evaluations get a kernel of their own, without the net's code.
                     if net is None:
                         value = hand_value(m, o, k, side, kind)
+                    elif incremental and ply > 0:
+                        # The side to move's view only: the parent's, and the move.
+                        p = ply - 1
+                        mi = order_index[p, stack[p, S_INDEX] - 1]
+                        move_sums(
+                            accumulators[p, 0 if side else 1], scratch, net[0], side, not side, moves[p, mi, FROM],
+                            moves[p, mi, TO], moves[p, mi, CAPTURED], stack[p, S_KINGS], k,
+                        )
+                        value = value_of_sums(net, net_functions, scratch)
                     else:
                         value = net_value(m, o, k, side, net, net_functions, active, scratch)
                 else:
@@ -302,6 +321,15 @@ def search_kernel(position, depth, node_limit, root_in_order, valuation, net, dr
                         value = v
                         state = _RETURN
                         continue
+            if net is not None:
+                if incremental and ply > 0:
+                    # A node that is searched on: its children's sums start from its own.
+                    p = ply - 1
+                    mi = order_index[p, stack[p, S_INDEX] - 1]
+                    child_sums(
+                        accumulators, ply, net[0], not side, moves[p, mi, FROM], moves[p, mi, TO],
+                        moves[p, mi, CAPTURED], stack[p, S_KINGS], k,
+                    )
             buffer = moves[ply]
             n = generate_moves(m, o, k, side, buffer)
             if n == 0:
@@ -499,7 +527,7 @@ def search_to_depth(position, first_depth, depth, root_in_order, valuation, net,
         ``(value, depth_reached, root_moves, nodes, generation, row, rng)``: ``row`` is the
         picked move's row of ``moves[0]`` (-1 without ``rng`` or without a legal move).
     """
-    memory = memory_views(flat.ints, flat.floats, flat.width)
+    memory = memory_views(flat)
     generation = begin_search(generation, table.entries, memory.killers, memory.history_scores)
     nodes = 0
     value = 0.0

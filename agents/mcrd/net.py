@@ -202,8 +202,9 @@ def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
         np.ascontiguousarray(b_in),
         np.ascontiguousarray(2.0 * np.asarray(tensors["output.weight"], np.float64)),
         np.ascontiguousarray(2.0 * np.asarray(tensors["output.bias"], np.float64)),
-        w_mid=np.ascontiguousarray(tensors["hidden.weight"], np.float64),
-        b_mid=np.ascontiguousarray(tensors["hidden.bias"], np.float64),
+        w_mid=np.asarray(tensors["hidden.weight"]),
+        b_mid=np.asarray(tensors["hidden.bias"]),
+        dtype=np.float32,
         hidden_activation=RELU,
         output_activation=SIGMOID,
         loss=LOSS,
@@ -299,7 +300,7 @@ def _rate(evaluator: Evaluator, boards, seconds: float) -> float:
     @numba.njit(cache=False)
     def sweep(movers, opponents, kings, black, net, net_functions, width):
         active = np.empty(MAX_ACTIVE, np.int64)
-        scratch = np.empty(2 * width, np.float64)
+        scratch = np.empty(2 * width, net[1].dtype)
         total = 0.0
         for i in range(movers.shape[0]):
             total += net_value(movers[i], opponents[i], kings[i], black[i], net, net_functions, active, scratch)

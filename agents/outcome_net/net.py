@@ -14,9 +14,9 @@ output -> ``2 out - 1``". It is trained by binary cross-entropy of ``sigmoid(z)`
 ``(result + 1) / 2`` (a draw is 1/2), so ``2 sigmoid(z) - 1`` estimates the expected result.
 
 **choice** sizes: ``H = 32`` and no middle layer by default. The evaluation is a sum of
-<= 24 rows of ``w_in`` and ``H`` multiply-adds, so its cost grows with ``H``; with 32 the
-search visits about half as many nodes per second as with the positional points
-(``python -m benchmarks outcome_net``).
+<= 24 rows of ``w_in`` (updated move by move in the search) and ``H`` multiply-adds, so its
+cost grows with ``H``; with 32 the search visits about 0.6 times as many nodes per second as
+with the positional points (``python -m benchmarks net_door``, ``docs/experiments.md``).
 
 **choice** forced results in the search: a side with no legal move ``ply`` plies down
 scores ``-(2 - 0.001 ply)``, beyond the net's range (sooner wins first), and ``win_bound``
@@ -96,16 +96,16 @@ def sizes_of(tensors: dict[str, np.ndarray]) -> tuple[int, int]:
 
 
 def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
-    """The net as the search's evaluator (float64 copies of its weights)."""
-    f64 = lambda name: np.ascontiguousarray(tensors[name], np.float64)  # noqa: E731
+    """The net as the search's evaluator (float32 copies of its weights, ``mlp``'s)."""
     middle = "middle.weight" in tensors
     return mlp(
-        np.ascontiguousarray(f64("hidden.weight").T),
-        f64("hidden.bias"),
-        f64("output.weight"),
-        f64("output.bias"),
-        w_mid=f64("middle.weight") if middle else None,
-        b_mid=f64("middle.bias") if middle else None,
+        np.asarray(tensors["hidden.weight"]).T,
+        tensors["hidden.bias"],
+        tensors["output.weight"],
+        tensors["output.bias"],
+        w_mid=tensors["middle.weight"] if middle else None,
+        b_mid=tensors["middle.bias"] if middle else None,
+        dtype=np.float32,
         hidden_activation=RELU,
         output_activation=SIGMOID,
         loss=LOSS,

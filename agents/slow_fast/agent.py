@@ -27,8 +27,8 @@ def net_evaluator(net: ValueNet) -> Evaluator:
     A leaf is worth ``2 f - 1`` to its side to move (``f``: the network's win probability
     for it), a move its material reward ``0.1 ln(m_B / m_A)`` (for the mover) minus the
     value of where it leads; a side with no move is worth -1 (the reward of a game-ending
-    move is the result, not material). The weights are copied out of torch: an agent sees
-    the network as it was when it was made.
+    move is the result, not material). The weights are copied out of torch in float32: an
+    agent sees the network as it was when it was made.
 
     Raises:
         ValueError: more than two hidden layers (the search's net interface takes at most two).
@@ -37,7 +37,7 @@ def net_evaluator(net: ValueNet) -> Evaluator:
     if not 2 <= len(linears) <= 3:
         raise ValueError(f"the search takes nets of one or two hidden layers, got {len(linears) - 1}")
     arrays = [
-        (layer.weight.detach().double().numpy().copy(), layer.bias.detach().double().numpy().copy())
+        (layer.weight.detach().float().numpy().copy(), layer.bias.detach().float().numpy().copy())
         for layer in linears
     ]
     w_in = np.ascontiguousarray(arrays[0][0].T)
@@ -45,6 +45,7 @@ def net_evaluator(net: ValueNet) -> Evaluator:
     return mlp(
         w_in, arrays[0][1], np.ascontiguousarray(arrays[-1][0]), arrays[-1][1], w_mid=middle[0], b_mid=middle[1],
         hidden_activation=RELU, output_activation=SIGMOID, move_reward=REWARD_MATERIAL_LOG, loss=1.0,
+        dtype=np.float32,
     )
 
 

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import os
 
+import numpy as np
+
 from checkers_agents.alphabeta import AlphaBetaAgent, Evaluator
 from checkers_env import BLACK, BaseAgent, Board
 from checkers_env.agent import file_path_or
@@ -34,8 +36,8 @@ def load_net(weights: str, seed: int | None = None) -> Net:
 
 
 def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
-    """The net of ``weights`` (see :func:`load_net`) as the search's leaf evaluator."""
-    return load_net(weights, seed).evaluator()
+    """The net of ``weights`` (see :func:`load_net`) as the search's leaf evaluator (float32)."""
+    return load_net(weights, seed).evaluator(np.float32)
 
 
 class TDMinimaxAgent(AlphaBetaAgent):
@@ -85,7 +87,7 @@ class TDMinimaxAgent(AlphaBetaAgent):
                 "use zoo:td-minimax for the trained agent, or weights=untrained for a net of initial weights"
             )
         self.weights = os.fspath(weights)
-        self._start_net(load_net(self.weights, seed), depth, time, quiescence)
+        self._start_net(load_net(self.weights, seed), depth, time, quiescence, np.float32)
 
     @classmethod
     def from_net(
@@ -99,11 +101,13 @@ class TDMinimaxAgent(AlphaBetaAgent):
         agent._start_net(net, depth, time, quiescence)
         return agent
 
-    def _start_net(self, net: Net, depth: int, time: float | None, quiescence: bool) -> None:
+    def _start_net(self, net: Net, depth: int, time: float | None, quiescence: bool, dtype=np.float64) -> None:
+        """Search with ``net``: float64 shares its arrays (a trainer's net, updated in place),
+        float32 searches a copy (a net read from a file)."""
         self.eval = self.kind
         self.net = net
         self.quiescence = bool(quiescence)
-        self._start(net.evaluator(), depth, time)
+        self._start(net.evaluator(dtype), depth, time)
 
     def evaluate(self, board: Board) -> tuple[float, float]:
         """The net's ``(how well the side to move is doing, how well the opponent is doing)``."""

@@ -169,6 +169,7 @@ def play_training_game_from(start, w1, b1, w2, b2, game, rng, result):
         np.empty((MAX_PLY, VALUE_FIELDS), dtype=np.float64),
         np.empty(MAX_MOVES, dtype=np.float64),
         np.empty(2 * width, dtype=np.float64),
+        np.empty((0, 2, width), dtype=np.float64),  # no per-ply sums: every leaf sums afresh
     )
     # The design's self-play knows no endgame database.
     return _play(start, net, game, rng, result, buffers, valuation, Table(entries, entries.view(np.float64)), memory, no_egdb())

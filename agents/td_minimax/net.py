@@ -141,13 +141,14 @@ class Net:
     def hidden(self) -> int:
         return self.w1.shape[1]
 
-    def evaluator(self) -> Evaluator:
-        """The net as the search's leaf evaluator (sharing these arrays, not copies):
-        ``out[0] - out[1]``; a side with no move at ``ply`` plies scores
-        ``-(LOSS - LOSS_PER_PLY * ply)``, outside the net's (-1, 1)."""
+    def evaluator(self, dtype=np.float64) -> Evaluator:
+        """The net as the search's leaf evaluator: ``out[0] - out[1]``; a side with no move
+        at ``ply`` plies scores ``-(LOSS - LOSS_PER_PLY * ply)``, outside the net's (-1, 1).
+        ``np.float64`` shares these arrays (the trainer's net, updated in place);
+        ``np.float32`` copies them (``evaluators.mlp``)."""
         return mlp(
             self.w1, self.b1, self.w2, self.b2, hidden_activation=SIGMOID, output_activation=SIGMOID,
-            loss=LOSS, loss_per_ply=LOSS_PER_PLY, win_bound=1.0,
+            loss=LOSS, loss_per_ply=LOSS_PER_PLY, win_bound=1.0, dtype=dtype,
         )
 
     def copy(self) -> Net:

@@ -16,7 +16,7 @@ import pytest
 from checkers_env import Board, Rules
 
 from checkers_agents.alphabeta.evaluators import MATERIAL
-from checkers_agents.alphabeta.memory import TT_FIELDS, FlatMemory, Table, memory_sizes
+from checkers_agents.alphabeta.memory import TT_FIELDS, Table, flat_memory
 from checkers_agents.alphabeta.negamax import no_egdb
 from checkers_agents.alphabeta.selfplay import (
     MOVE_NONE,
@@ -64,11 +64,10 @@ def play(policy: int, rate: float, random_plies: int = 0, games: int = 3, seed: 
     record = empty_record(games, 60)
     start = Board()
     starts = np.array([[start.black, start.white, start.kings, 1]], np.int64)
-    ints, floats = memory_sizes(1)
     entries = np.zeros((1 << 10, TT_FIELDS), np.int64)
     setup = SearchSetup(
         MATERIAL.valuation(), Table(entries, entries.view(np.float64)),
-        FlatMemory(np.zeros(ints, np.int64), np.zeros(floats, np.float64), 1), no_egdb(), False,
+        flat_memory(), no_egdb(), False,
     )
     n, nodes = play_games(
         GameBatch(seed, 0, games, starts, rules), MovePolicy(policy, rate, random_plies, 1, 2), setup, None, record

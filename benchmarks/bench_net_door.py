@@ -1,0 +1,109 @@
+"""The nets inside the one alpha-beta against the positional evaluator, in the same run:
+nodes per second of every zoo net through the evaluator door, with first-layer sums updated
+move by move (``incremental``) and summed at every leaf (``fresh``).
+
+Fixed-depth part: 24 positions of random games (``engine_ab``'s), each searched from an
+empty table at the net's depth, by the net both ways and by the positional evaluator at the
+same depth; rounds alternate the order of the searchers, and each figure is nodes over the
+thread's CPU seconds (the fairer clock on a shared machine). ``ratio_*`` is a net's nodes
+per second over the positional evaluator's at the same depth, the median over the rounds
+(with its range); ``incremental_over_fresh`` the same for the two ways of one net.
+
+Timed part (the zoo cards' and ``outcome_net.json``'s measure): 24 positions after ballot
+openings, ``SECONDS_PER_MOVE`` per search, the outcome net and the MCRD CNN against the
+positional evaluator: nodes per second and the depth reached.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+
+NETS = ("outcome-net", "mcrd-net", "td-minimax", "slow-fast")
+DEPTHS = {"outcome-net": 7, "mcrd-net": 5, "td-minimax": 7, "slow-fast": 5}
+ROUNDS = 5
+SECONDS_PER_MOVE = 0.5
+
+
+def _nodes_per_cpu_s(searcher, boards, depth) -> tuple[int, float]:
+    nodes = 0
+    seconds = 0.0
+    for board in boards:
+        searcher.clear()
+        started = time.thread_time()
+        nodes += searcher.search(board, depth).nodes
+        seconds += time.thread_time() - started
+    return nodes, seconds
+
+
+def _timed(searcher, boards) -> dict:
+    nodes = seconds = 0.0
+    depths = []
+    for board in boards:
+        searcher.clear()
+        result = searcher.search(board, seconds=SECONDS_PER_MOVE)
+        nodes += result.nodes
+        seconds += result.seconds
+        depths.append(result.depth)
+    return {"nodes_per_s": nodes / seconds, "mean_depth": statistics.fmean(depths)}
+
+
+def _summary(ratios: list[float]) -> dict:
+    return {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios)}
+
+
+def run() -> dict:
+    from benchmarks.bench_outcome_net import _positions as ballot_positions
+    from benchmarks.engine_ab import _positions
+    from checkers_agents.alphabeta import POSITIONAL, make_evaluator
+    from checkers_agents.alphabeta.searcher import Searcher
+
+    boards = _positions(24, seed=5)
+    searchers = {"positional": Searcher(POSITIONAL)}
+    for name in NETS:
+        evaluator = make_evaluator(name)
+        searchers[f"{name}/incremental"] = Searcher(evaluator, incremental=True)
+        searchers[f"{name}/fresh"] = Searcher(evaluator, incremental=False)
+    for searcher in searchers.values():  # compile or load the kernels
+        _nodes_per_cpu_s(searcher, boards[:2], 2)
+    jobs = [(key, DEPTHS[key.split("/")[0]]) for key in searchers if key != "positional"]
+    jobs += [("positional", depth) for depth in sorted(set(DEPTHS.values()))]
+    rates: dict[tuple[str, int], list[float]] = {job: [] for job in jobs}
+    nodes: dict[tuple[str, int], int] = {}
+    for r in range(ROUNDS):
+        for key, depth in jobs if r % 2 == 0 else reversed(jobs):
+            count, seconds = _nodes_per_cpu_s(searchers[key], boards, depth)
+            rates[(key, depth)].append(count / seconds)
+            nodes[(key, depth)] = count
+    results: dict = {"positions": len(boards), "rounds": ROUNDS, "clock": "thread CPU time"}
+    for depth in sorted(set(DEPTHS.values())):
+        results[f"positional_depth{depth}"] = {
+            "nodes": nodes[("positional", depth)], "nodes_per_s": statistics.median(rates[("positional", depth)])}
+    for name in NETS:
+        depth = DEPTHS[name]
+        positional = rates[("positional", depth)]
+        entry: dict = {"depth": depth}
+        for way in ("incremental", "fresh"):
+            key = (f"{name}/{way}", depth)
+            entry[way] = {
+                "nodes": nodes[key],
+                "nodes_per_s": statistics.median(rates[key]),
+                "ratio_to_positional": _summary([a / b for a, b in zip(rates[key], positional)]),
+            }
+        entry["incremental_over_fresh"] = _summary(
+            [a / b for a, b in zip(rates[(f"{name}/incremental", depth)], rates[(f"{name}/fresh", depth)])])
+        results[name] = entry
+
+    ballots = ballot_positions(24, seed=3)
+    timed = {"seconds_per_move": SECONDS_PER_MOVE, "positional": _timed(searchers["positional"], ballots)}
+    for name in ("outcome-net", "mcrd-net"):
+        timed[name] = _timed(searchers[f"{name}/incremental"], ballots)
+        timed[name]["ratio_to_positional"] = timed[name]["nodes_per_s"] / timed["positional"]["nodes_per_s"]
+    results["timed"] = timed
+    return results
+
+
+if __name__ == "__main__":
+    import json
+
+    print(json.dumps(run(), indent=2))

@@ -1,0 +1,260 @@
+"""The evaluator door's net kernels (``checkers_agents.alphabeta.net_layers``): every zoo net
+and random nets of every supported shape equal their torch forward pass, first-layer sums
+updated move by move equal fresh ones to the last bit, and so do the searches built on them."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+torch = pytest.importorskip("torch")
+
+from checkers_env import Board, Game  # noqa: E402
+from checkers_env.board import BLACK, move_to_row  # noqa: E402
+from checkers_env.encoding import board_planes, input_planes  # noqa: E402
+
+from checkers_agents.alphabeta import evaluate, make_evaluator, mlp  # noqa: E402
+from checkers_agents.alphabeta.evaluators import IDENTITY, RELU, SIGMOID  # noqa: E402
+from checkers_agents.alphabeta.net_layers import child_sums, root_sums  # noqa: E402
+from checkers_agents.alphabeta.searcher import Searcher, memory_for  # noqa: E402
+from checkers_agents.zoo import zoo_weights  # noqa: E402
+
+from .test_mcrd_net import random_boards  # noqa: E402  (positions of random games, kings included)
+
+TOLERANCE = 1e-4
+ZOO_NETS = ("outcome-net", "mcrd-net", "td-minimax", "slow-fast")
+#: Every zoo entry whose agent searches with a net: entry -> the net's kind.
+ZOO_ENTRIES = {name: name for name in ZOO_NETS} | {"mcrd-net-interpolated": "mcrd-net"}
+
+
+def zoo_evaluator(entry: str):
+    return make_evaluator(ZOO_ENTRIES[entry], weights=str(zoo_weights(entry)))
+
+
+def columns(boards):
+    return [np.array(c, np.int64) for c in zip(*((b.black, b.white, b.kings, b.turn == BLACK) for b in boards))]
+
+
+def door_values(evaluator, boards) -> np.ndarray:
+    return np.array([evaluate(evaluator, *b.mover_bitboards, b.kings, b.turn == BLACK) for b in boards])
+
+
+def torch_values_of_zoo_net(entry: str, boards) -> np.ndarray:
+    """Each zoo net's value for the side to move, by its own torch module."""
+    path = zoo_weights(entry)
+    name = ZOO_ENTRIES[entry]
+    with torch.no_grad():
+        if name == "outcome-net":
+            from checkers_agents.outcome_net import net
+
+            tensors = net.read(path)
+            module = net.value_net(*net.sizes_of(tensors))
+            module.load_state_dict({k: torch.from_numpy(np.array(v)) for k, v in tensors.items()})
+            z = module(torch.from_numpy(input_planes(*columns(boards)))).reshape(-1).double()
+            return (2 * torch.sigmoid(z) - 1).numpy()
+        if name == "mcrd-net":
+            from checkers_agents.mcrd import net
+
+            module = net.CNN.load(path)
+            return module(torch.from_numpy(board_planes(*columns(boards)))).double().numpy()
+        if name == "td-minimax":
+            from checkers_agents.td_minimax import Net
+
+            tensors = {k: torch.from_numpy(v) for k, v in Net.load(path).tensors().items()}
+            module = torch.nn.Sequential(
+                torch.nn.Linear(128, tensors["hidden.bias"].shape[0]), torch.nn.Sigmoid(),
+                torch.nn.Linear(tensors["hidden.bias"].shape[0], 2), torch.nn.Sigmoid(),
+            ).double()
+            module.load_state_dict({"0.weight": tensors["hidden.weight"], "0.bias": tensors["hidden.bias"],
+                                    "2.weight": tensors["output.weight"], "2.bias": tensors["output.bias"]})
+            out = module(torch.from_numpy(input_planes(*columns(boards))).double())
+            return (out[:, 0] - out[:, 1]).numpy()
+        from checkers_agents.slow_fast import load_weights
+
+        module = load_weights(path)
+        z = module(torch.from_numpy(input_planes(*columns(boards)))).double()
+        return (2 * torch.sigmoid(z) - 1).numpy()
+
+
+@pytest.mark.parametrize("name", ZOO_ENTRIES)
+def test_every_zoo_net_through_the_door_equals_its_torch_forward_pass(name):
+    boards = random_boards(300, seed=4)
+    assert {b.turn for b in boards} == {0, 1} and any(b.kings for b in boards)
+    evaluator = zoo_evaluator(name)
+    assert evaluator.dtype == np.float32
+    expected = torch_values_of_zoo_net(name, boards)
+    assert np.ptp(expected) > 0.05  # a trained net, not a constant
+    np.testing.assert_allclose(door_values(evaluator, boards), expected, atol=TOLERANCE, rtol=0)
+
+
+ACTIVATIONS = {RELU: torch.nn.ReLU, SIGMOID: torch.nn.Sigmoid}
+
+#: (first layer, second layer or 0, hidden activation, outputs, output activation)
+SHAPES = [
+    (32, 0, RELU, 1, SIGMOID),  # the outcome net's
+    (40, 0, SIGMOID, 2, SIGMOID),  # td-minimax's
+    (64, 0, SIGMOID, 1, IDENTITY),
+    (256, 32, RELU, 1, SIGMOID),
+    (512, 32, RELU, 2, SIGMOID),
+    (512, 32, RELU, 1, IDENTITY),
+    (256, 128, RELU, 1, SIGMOID),  # slow-fast's
+    (48, 24, SIGMOID, 2, SIGMOID),
+]
+
+
+def torch_mlp(first, second, hidden, outputs, seed):
+    torch.manual_seed(seed)
+    layers = [torch.nn.Linear(128, first), ACTIVATIONS[hidden]()]
+    if second:
+        layers += [torch.nn.Linear(first, second), ACTIVATIONS[hidden]()]
+    layers.append(torch.nn.Linear(second or first, outputs))
+    module = torch.nn.Sequential(*layers).double()
+    with torch.no_grad():  # biases and weights far enough from zero that ReLUs cut
+        for p in module.parameters():
+            p.add_(0.1 * torch.randn_like(p))
+    return module
+
+
+def torch_value(module, boards, outputs, output_activation):
+    with torch.no_grad():
+        z = module(torch.from_numpy(input_planes(*columns(boards))).double())
+    if output_activation == SIGMOID:
+        z = torch.sigmoid(z)
+    if outputs == 2:
+        return (z[:, 0] - z[:, 1]).numpy()
+    return (2 * z[:, 0] - 1).numpy() if output_activation == SIGMOID else z[:, 0].numpy()
+
+
+def door_mlp(module, hidden, output_activation, dtype):
+    weights = [(m.weight.detach().numpy(), m.bias.detach().numpy()) for m in module if isinstance(m, torch.nn.Linear)]
+    middle = weights[1] if len(weights) == 3 else (None, None)
+    return mlp(
+        np.ascontiguousarray(weights[0][0].T), np.ascontiguousarray(weights[0][1]), np.ascontiguousarray(weights[-1][0]),
+        np.ascontiguousarray(weights[-1][1]), w_mid=middle[0], b_mid=middle[1], hidden_activation=hidden,
+        output_activation=output_activation, dtype=dtype,
+    )
+
+
+@pytest.mark.parametrize("first, second, hidden, outputs, output_activation", SHAPES)
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_random_nets_of_every_shape_equal_their_torch_forward_pass(first, second, hidden, outputs, output_activation, dtype):
+    boards = random_boards(150, seed=first + second)
+    module = torch_mlp(first, second, hidden, outputs, seed=first * 7 + second)
+    expected = torch_value(module, boards, outputs, output_activation)
+    assert np.ptp(expected) > 0.01
+    evaluator = door_mlp(module, hidden, output_activation, dtype)
+    assert evaluator.dtype == dtype
+    np.testing.assert_allclose(door_values(evaluator, boards), expected, atol=TOLERANCE, rtol=0)
+
+
+def fresh_sums(evaluator, board: Board) -> np.ndarray:
+    out = np.zeros((1, 2, evaluator.w_in.shape[1]), evaluator.dtype)
+    root_sums(out, board.black, board.white, board.kings, evaluator.w_in, evaluator.b_in, np.zeros(32, np.int64))
+    return out[0]
+
+
+@pytest.mark.parametrize("name", ["outcome-net", "mcrd-net", "random-512x32"])
+def test_sums_updated_move_by_move_equal_fresh_sums_after_every_make_and_unmake(name):
+    if name.startswith("random"):
+        evaluator = door_mlp(torch_mlp(512, 32, RELU, 1, seed=3), RELU, SIGMOID, np.float32)
+    else:
+        evaluator = make_evaluator(name)
+    rng = np.random.default_rng(11)
+    width = evaluator.w_in.shape[1]
+    captures = crownings = king_captures = 0
+    for _game in range(12):
+        game = Game()
+        stack = np.zeros((400, 2, width), np.float32)
+        stack[0] = fresh_sums(evaluator, game.board)
+        boards = [game.board]
+        while not game.is_over() and len(boards) < 399:
+            board = boards[-1]
+            moves = game.legal_moves()
+            ply = len(boards)
+            # Make every legal move in turn and unmake it (the search's pattern), then play one.
+            for move in moves:
+                child = board.play(move)
+                frm, to, captured, _, _ = move_to_row(move)
+                child_sums(stack, ply, evaluator.w_in, board.turn == BLACK, frm, to, captured, board.kings, child.kings)
+                np.testing.assert_array_equal(stack[ply], fresh_sums(evaluator, child))
+                np.testing.assert_array_equal(stack[ply - 1], fresh_sums(evaluator, board))  # unmade: untouched
+                captures += move.captured != 0
+                king_captures += (move.captured & board.kings) != 0
+                crownings += (child.kings & ~board.kings & (child.black | child.white)) != 0 and move.captured == 0
+            move = moves[int(rng.integers(len(moves)))]
+            game.play(move)
+            child = board.play(move)
+            frm, to, captured, _, _ = move_to_row(move)
+            child_sums(stack, ply, evaluator.w_in, board.turn == BLACK, frm, to, captured, board.kings, child.kings)
+            boards.append(child)
+    assert captures > 50 and king_captures > 0 and crownings > 0
+
+
+SEARCH_FENS = (
+    "B:W21-32:B1-12",
+    "B:W12,21,23,25,27,28,30,31,32:B3,4,5,6,7,9,10,14,20",
+    "W:W18,20,21,22,25,28,31:B1,2,9,11,12,14",
+    "B:WK2,13,17,25,30:B5,6,9,12,K23",
+    "W:W9,K14,19,22,27,30:B6,7,K16,18,26",
+)
+
+
+@pytest.mark.parametrize("name", list(ZOO_NETS) + ["random-512x32"])
+def test_searches_with_sums_updated_move_by_move_equal_searches_with_fresh_sums(name):
+    if name.startswith("random"):
+        evaluator = door_mlp(torch_mlp(512, 32, RELU, 1, seed=5), RELU, SIGMOID, np.float32)
+    else:
+        evaluator = make_evaluator(name)
+    incremental, fresh = Searcher(evaluator, incremental=True), Searcher(evaluator, incremental=False)
+    assert incremental.incremental and not fresh.incremental
+    depth = 4 if evaluator.width >= 256 else 6
+    for fen in SEARCH_FENS:
+        board = Board.from_fen(fen)
+        a, b = incremental.search(board, depth), fresh.search(board, depth)
+        assert (a.value, a.nodes, a.best_moves) == (b.value, b.nodes, b.best_moves), fen
+        np.testing.assert_array_equal(a.root_scores, b.root_scores)
+
+
+def test_float32_nets_update_their_sums_by_default_and_float64_nets_sum_afresh():
+    from checkers_agents.td_minimax import Net
+
+    assert Searcher(make_evaluator("outcome-net")).incremental
+    assert not Searcher(Net.initial(seed=1).evaluator()).incremental
+    assert memory_for(make_evaluator("outcome-net"), incremental=False).first_width == 0
+
+
+def test_float64_weights_are_shared_and_float32_weights_are_copies():
+    from checkers_agents.td_minimax import Net
+
+    net = Net.initial(seed=1)
+    assert net.evaluator().w_in is net.w1
+    copy = net.evaluator(np.float32)
+    assert copy.w_in.dtype == np.float32 and copy.w_in.base is not net.w1
+
+
+BAD_MLPS = [
+    (dict(dtype=np.float16), "dtype is np.float64 or np.float32"),
+    (dict(w_in=np.zeros((127, 8))), "w_in must have 128 rows"),
+    (dict(b_in=np.zeros(7)), "b_in must have shape"),
+    (dict(w_mid=np.zeros((4, 8))), "give both w_mid and b_mid"),
+    (dict(w_mid=np.zeros((4, 9)), b_mid=np.zeros(4)), "w_mid must be"),
+    (dict(w_out=np.zeros((3, 8)), b_out=np.zeros(3)), "1 or 2 outputs"),
+    (dict(w_out=np.zeros((1, 9))), "w_out must be"),
+    (dict(w_in=np.zeros((128, 8), np.float32)), "w_in must be a C-contiguous float64 array"),
+    (dict(b_out=np.zeros(2)), "b_out"),
+]
+
+
+@pytest.mark.parametrize("change, message", BAD_MLPS)
+def test_a_bad_net_is_refused_with_one_line_naming_what_is_wrong(change, message):
+    arrays = dict(w_in=np.zeros((128, 8)), b_in=np.zeros(8), w_out=np.zeros((1, 8)), b_out=np.zeros(1))
+    arrays.update(change)
+    with pytest.raises(ValueError, match=message):
+        mlp(**arrays)
+
+
+def test_sums_updated_move_by_move_need_a_float32_net():
+    from checkers_agents.td_minimax import Net
+
+    with pytest.raises(ValueError, match="need a float32 net"):
+        Searcher(Net.initial(seed=1).evaluator(), incremental=True)
