@@ -128,7 +128,7 @@ def run_launch(children, history, arms, keep, proportional, threads, seed, playo
     chunks = min(threads, CHUNKS)
     for chunk in numba.prange(chunks):
         active = np.empty(MAX_ACTIVE, np.int64)
-        scratch = np.empty(2 * width, np.float64)
+        scratch = np.empty(2 * width, net[1].dtype)  # the weights' dtype: float32 sums vectorise twice as wide
         for t in range(chunk, threads, chunks):
             state = seed_state(seed, t)
             arm = t % n_arms

@@ -193,7 +193,7 @@ def guided_descend(position, history, playout, state, guide, active, scratch, re
     Args:
         position, history, playout, state: as ``cpu.descend``'s.
         guide: the net and its settings (:data:`Guide`).
-        active, scratch: the evaluator's scratch (``int64[MAX_ACTIVE]``, ``float64[2 width]``).
+        active, scratch: the evaluator's scratch (``int64[MAX_ACTIVE]``, ``[2 width]`` of the weights' dtype).
         record: ``int64[m]``: the ``nth_move`` index of each of the first ``m`` plies
             played is written there (length 0: nothing recorded).
 
