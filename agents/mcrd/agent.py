@@ -34,7 +34,7 @@ DEFAULT_PLAYOUTS = 20_000
 #: threads).
 DEFAULT_LAUNCH = {"cpu": 4096, "cuda": 131_072}
 #: Playouts per launch of guided descents (``guide_rate > 0``): with the default guide
-#: settings a guided playout costs tens of plain ones (``benchmarks/bench_mcrd_guided.py``),
+#: settings a guided playout costs a few plain ones (2-7) (``benchmarks/bench_mcrd_guided.py``),
 #: and a clock can only stop the search between launches, so a launch of 4096 would overrun
 #: 0.5 s per move.
 GUIDED_LAUNCH = 256
