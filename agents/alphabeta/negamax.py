@@ -209,6 +209,9 @@ def search_kernel(position, depth, node_limit, root_in_order, valuation, net, dr
     stack[0, S_DEPTH] = depth
     stack[0, S_REVERSIBLE] = 1
     stack[0, S_QUIET] = quiet
+    # The root's moves, none until it lists them (a root without a move returns these).
+    stack[0, S_COUNT] = 0
+    stack[0, S_BEST_INDEX] = -1
     values[0, V_ALPHA] = -INF
     values[0, V_BETA] = INF
     values[0, V_REWARD] = 0.0
