@@ -12,6 +12,7 @@ from collections import namedtuple
 
 import numba
 import numpy as np
+from numba.extending import register_jitable
 
 from checkers_env.bitboard import lowest_bit_index
 from checkers_env.movegen import MAX_MOVES, MOVE_FIELDS
@@ -125,11 +126,25 @@ def begin_search(generation, table, killers, history_scores):
     return generation
 
 
+@register_jitable
 def memory_sizes(width):
-    """``(int64 count, float64 count)`` of the search's buffers in :func:`memory_views`'s layout."""
+    """``(int64 count, float64 count)`` of the search's buffers in :func:`memory_views`'s
+    layout (a plain function in Python, compiled into a numba caller)."""
     ints = MAX_PLY * 2 + 2 * 32 * 32 + MAX_PLY * MAX_MOVES * MOVE_FIELDS + 2 * MAX_PLY * MAX_MOVES
     ints += MAX_PLY * STACK_FIELDS + MAX_ACTIVE
     return ints, MAX_PLY * VALUE_FIELDS + MAX_MOVES + 2 * width
+
+
+@register_jitable
+def flat_memory(width):
+    """A search's memory for a net of ``width`` (1 for the hand-written kinds): a
+    :data:`FlatMemory` whose killers and history are zero and whose other buffers, which a
+    search writes before it reads them, are left unset (a plain function in Python,
+    compiled into a numba caller)."""
+    ints, floats = memory_sizes(width)
+    memory = FlatMemory(np.empty(ints, np.int64), np.empty(floats, np.float64), width)
+    memory.ints[: MAX_PLY * 2 + 2 * 32 * 32] = 0  # the killers and history, first in the layout
+    return memory
 
 
 @numba.njit(cache=True, inline="always")
@@ -198,6 +213,7 @@ __all__ = [
     "V_REWARD",
     "ZOBRIST",
     "begin_search",
+    "flat_memory",
     "memory_sizes",
     "memory_views",
     "next_generation",

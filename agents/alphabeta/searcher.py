@@ -17,7 +17,7 @@ from checkers_env.game_state import position_key
 from checkers_env.movegen import generate_moves_kernel, new_move_buffer
 
 from .evaluators import POSITIONAL, WIN, Evaluator, Valuation
-from .memory import TT_BITS, TT_FIELDS, FlatMemory, Table, memory_sizes, memory_views
+from .memory import TT_BITS, TT_FIELDS, Table, flat_memory, memory_views
 from .negamax import (
     INF,
     MAX_DEPTH,
@@ -166,10 +166,7 @@ class Searcher:
         # The kernel's buffers: views of two flat arrays (``memory.memory_views``), which is
         # how one agent's call passes them.
         self.width = evaluator.width
-        int_count, float_count = memory_sizes(self.width)
-        self.flat = FlatMemory(
-            np.zeros(int_count, dtype=np.int64), np.zeros(float_count, dtype=np.float64), int(self.width)
-        )
+        self.flat = flat_memory(int(self.width))
         self.memory = memory_views(self.flat.ints, self.flat.floats, self.width)
         self.killers, self.history_scores = self.memory.killers, self.memory.history_scores
         self.moves, self.root_scores = self.memory.moves, self.memory.root_scores

@@ -102,7 +102,7 @@ from checkers_env.shards import CARD, ShardFormat, build_shards, shard_path, sta
 from checkers_env.game_state import RULE_MAX_PLIES
 
 from checkers_agents.alphabeta.evaluators import MATERIAL
-from checkers_agents.alphabeta.memory import TT_FIELDS, FlatMemory, Table, memory_sizes
+from checkers_agents.alphabeta.memory import TT_FIELDS, Table, flat_memory
 from checkers_agents.alphabeta.negamax import no_egdb
 from checkers_agents.alphabeta.selfplay import (
     MOVE_NONE,
@@ -213,14 +213,13 @@ def play_pseudo_random_games(
     rules_array = _rules(rules)
     start = Board() if start is None else start
     record = empty_record(games, rules_array[RULE_MAX_PLIES])
-    ints, floats = memory_sizes(1)
     entries = np.zeros((1 << TT_BITS, TT_FIELDS), np.int64)
     n, _nodes = play_games(
         GameBatch(int(seed), int(first_game), int(games), _start_row(start), rules_array),
         MovePolicy(POLICY_MIXED, float(minimax_rate), 0, int(minimax_depth), int(minimax_depth)),
         SearchSetup(
             MATERIAL.valuation(), Table(entries, entries.view(np.float64)),
-            FlatMemory(np.zeros(ints, np.int64), np.zeros(floats, np.float64), 1), no_egdb(), False,
+            flat_memory(1), no_egdb(), False,
         ),
         None,
         record,

@@ -38,7 +38,7 @@ from checkers_env.shards import ShardFormat, build_shards, shard_path, start_fol
 from checkers_env.egdb import EndgameDatabase
 from checkers_env.game_state import RULE_MAX_PLIES
 
-from checkers_agents.alphabeta.memory import TT_FIELDS, FlatMemory, Table, memory_sizes
+from checkers_agents.alphabeta.memory import TT_FIELDS, Table, flat_memory
 from checkers_agents.alphabeta.negamax import EndgameProbe, no_egdb
 from checkers_agents.alphabeta.selfplay import (
     END_EGDB,
@@ -124,14 +124,13 @@ def play_games(
     else:
         egdb = no_egdb()
     record = empty_record(games, rules[RULE_MAX_PLIES])
-    ints, floats = memory_sizes(ev.width)
     entries = np.zeros((1 << TT_BITS, TT_FIELDS), np.int64)
     n, _nodes = play_batch(
         GameBatch(int(seed), int(first_game), int(games), start_positions(), rules),
         MovePolicy(POLICY_SEARCH, 1.0, int(random_plies), 1, int(depth)),
         SearchSetup(
             ev.valuation(), Table(entries, entries.view(np.float64)),
-            FlatMemory(np.zeros(ints, np.int64), np.zeros(floats, np.float64), int(ev.width)),
+            flat_memory(int(ev.width)),
             egdb, True,
         ),
         ev.net,
