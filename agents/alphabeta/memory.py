@@ -12,6 +12,7 @@ from collections import namedtuple
 
 import numba
 import numpy as np
+from numba.extending import register_jitable
 
 from checkers_env.bitboard import lowest_bit_index
 from checkers_env.movegen import MAX_MOVES, MOVE_FIELDS
@@ -127,23 +128,27 @@ def begin_search(generation, table, killers, history_scores):
     return generation
 
 
+@register_jitable
 def memory_sizes(width, first_width=0):
     """``(int64 count, float64 count, net count)`` of the search's buffers in
-    :func:`memory_views`'s layout."""
+    :func:`memory_views`'s layout (a plain function in Python, compiled into a numba caller)."""
     ints = MAX_PLY * 2 + 2 * 32 * 32 + MAX_PLY * MAX_MOVES * MOVE_FIELDS + 2 * MAX_PLY * MAX_MOVES
     ints += MAX_PLY * STACK_FIELDS + MAX_ACTIVE
     return ints, MAX_PLY * VALUE_FIELDS + MAX_MOVES, 2 * width + 2 * MAX_PLY * first_width
 
 
-def flat_memory(width: int = 1, dtype=np.float64, first_width: int = 0) -> FlatMemory:
-    """Zeroed memory for searches with a net of ``width`` (``Evaluator.width``; 1 for the
-    hand-written kinds) and weights of ``dtype``, keeping the first-layer sums of every ply
-    when ``first_width`` (the net's ``H1``) is set: the search then updates them move by move
-    instead of summing them at every leaf."""
+@register_jitable
+def flat_memory(width=1, dtype=np.float64, first_width=0):
+    """A search's memory for a net of ``width`` (``Evaluator.width``; 1 for the hand-written
+    kinds) and weights of ``dtype``, keeping the first-layer sums of every ply when
+    ``first_width`` (the net's ``H1``) is set: the search then updates them move by move
+    instead of summing them at every leaf. Killers and history are zero; the other buffers,
+    which a search writes before it reads them, are left unset (a plain function in Python,
+    compiled into a numba caller)."""
     ints, floats, net_floats = memory_sizes(width, first_width)
-    return FlatMemory(
-        np.zeros(ints, np.int64), np.zeros(floats, np.float64), np.zeros(net_floats, dtype), int(width), int(first_width)
-    )
+    memory = FlatMemory(np.empty(ints, np.int64), np.empty(floats, np.float64), np.empty(net_floats, dtype), width, first_width)
+    memory.ints[: MAX_PLY * 2 + 2 * 32 * 32] = 0  # the killers and history, first in the layout
+    return memory
 
 
 @numba.njit(cache=True, inline="always")

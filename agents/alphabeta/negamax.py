@@ -219,6 +219,9 @@ def search_kernel(position, depth, node_limit, root_in_order, valuation, net, dr
     stack[0, S_DEPTH] = depth
     stack[0, S_REVERSIBLE] = 1
     stack[0, S_QUIET] = quiet
+    # The root's moves, none until it lists them (a root without a move returns these).
+    stack[0, S_COUNT] = 0
+    stack[0, S_BEST_INDEX] = -1
     values[0, V_ALPHA] = -INF
     values[0, V_BETA] = INF
     values[0, V_REWARD] = 0.0
@@ -513,22 +516,17 @@ def pick_tied(root_scores, count, rng):
     return best, rng
 
 
-@numba.njit(cache=True)
-def search_to_depth(position, first_depth, depth, root_in_order, valuation, net, draw_rules, generation, table, flat, egdb, rng):
-    """A whole search without a time limit in one call: :func:`begin_search`, then
-    iterative deepening from ``first_depth`` to ``depth`` (stopping early at a forced result
-    within the nominal depth, as ``Searcher.search`` does). Arguments as
-    :func:`search_kernel`'s, the memory as :data:`FlatMemory`; ``moves[0]`` and
-    ``root_scores`` hold the last iteration's root. With a nonzero xorshift state ``rng`` it
-    also picks the move (:func:`pick_tied`, for a search ``root_in_order``): an agent's move
-    in one call.
+@numba.njit(cache=True, inline="always")
+def deepen(position, first_depth, depth, root_in_order, valuation, net, draw_rules, generation, table, memory, egdb):
+    """Iterative deepening from ``first_depth`` to ``depth`` in the memory of a search the
+    caller began (:func:`begin_search`, or a new table generation only), stopping early at
+    a forced result within the nominal depth, as ``Searcher.search`` does. Arguments as
+    :func:`search_kernel`'s; ``moves[0]`` and ``root_scores`` hold the last iteration's
+    root.
 
     Returns:
-        ``(value, depth_reached, root_moves, nodes, generation, row, rng)``: ``row`` is the
-        picked move's row of ``moves[0]`` (-1 without ``rng`` or without a legal move).
+        ``(value, depth_reached, root_moves, nodes)``.
     """
-    memory = memory_views(flat)
-    generation = begin_search(generation, table.entries, memory.killers, memory.history_scores)
     nodes = 0
     value = 0.0
     count = 0
@@ -541,6 +539,26 @@ def search_to_depth(position, first_depth, depth, root_in_order, valuation, net,
         reached = d
         if count == 0 or (abs(value) > valuation.win_bound and abs(value) >= valuation.loss - valuation.loss_per_ply * d):
             break
+    return value, reached, count, nodes
+
+
+@numba.njit(cache=True)
+def search_to_depth(position, first_depth, depth, root_in_order, valuation, net, draw_rules, generation, table, flat, egdb, rng):
+    """A whole search without a time limit in one call: :func:`begin_search`, then
+    :func:`deepen` from ``first_depth`` to ``depth``. Arguments as :func:`search_kernel`'s,
+    the memory as :data:`FlatMemory`; ``moves[0]`` and ``root_scores`` hold the last
+    iteration's root. With a nonzero xorshift state ``rng`` it also picks the move
+    (:func:`pick_tied`, for a search ``root_in_order``): an agent's move in one call.
+
+    Returns:
+        ``(value, depth_reached, root_moves, nodes, generation, row, rng)``: ``row`` is the
+        picked move's row of ``moves[0]`` (-1 without ``rng`` or without a legal move).
+    """
+    memory = memory_views(flat)
+    generation = begin_search(generation, table.entries, memory.killers, memory.history_scores)
+    value, reached, count, nodes = deepen(
+        position, first_depth, depth, root_in_order, valuation, net, draw_rules, generation, table, memory, egdb
+    )
     row = -1
     if rng != 0 and count > 0:
         row, rng = pick_tied(memory.root_scores, count, rng)
@@ -566,6 +584,7 @@ __all__ = [
     "MAX_DEPTH",
     "Position",
     "Valuation",
+    "deepen",
     "egdb_value",
     "no_egdb",
     "pick_tied",

@@ -39,8 +39,9 @@ Mechanisms of the design document, as implemented here
    move (no pieces, or all blocked) has lost; such a node ``ply`` plies below the root is
    worth ``-(2 - 0.01 * ply)`` to its side to move, outside the net's range so a forced win
    always beats any evaluation, and a win sooner beats a win later.
-6. **Self-play training** (``learn.py``, driven by ``training/td_minimax.py``): the same net
-   plays both sides. Each turn the side to move picks its best move by the search; then one
+6. **Self-play training** (``learn.py``: the suite's one self-play loop,
+   ``checkers_agents.alphabeta.selfplay``, with a learning step after each searched move;
+   driven by ``training/td_minimax.py``): the same net plays both sides. Each turn the side to move picks its best move by the search; then one
    backpropagation step with the current position as input (mover's view) and, as target,
    the net's outputs for the chosen position *seen from the same player*. The chosen
    position has the opponent to move, so the net sees it from the opponent's chair and

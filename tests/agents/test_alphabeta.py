@@ -467,6 +467,15 @@ def test_no_legal_move_is_an_error():
         AlphaBetaAgent(depth=2).search(Game(lost, rules=Game().rules))
 
 
+def test_no_legal_move_is_an_error_after_other_searches():
+    """The root's move count is this search's, not the last one's left in the memory."""
+    lost = board(black=("a1",), white=("b2", "c3"))
+    agent = AlphaBetaAgent(depth=2)
+    agent.search(Game())
+    with pytest.raises(ValueError, match="no legal move"):
+        agent.search(Game(lost, rules=Game().rules))
+
+
 def test_beats_random():
     from checkers_env import make_agent as make
 
