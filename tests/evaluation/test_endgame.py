@@ -113,9 +113,10 @@ def test_value_functions_of_the_agents():
     assert value_function(make_agent("greedy")) is None
     td = make_agent("zoo:td-minimax")
     out0, out1 = td.evaluate(board)
-    assert math.isclose(value_function(td)(board), out0 - out1, abs_tol=1e-12)
+    # the agent's net evaluates in float32 through the search's door (within 1e-5 of float64)
+    assert math.isclose(value_function(td)(board), out0 - out1, abs_tol=1e-5)
     assert math.isclose(value_function(make_agent("alphabeta:eval=td-minimax,depth=1"))(board), out0 - out1,
-                        abs_tol=1e-12)
+                        abs_tol=1e-5)
     slow_fast = make_agent("zoo:slow-fast")
     from checkers_agents.slow_fast import white_values
 
