@@ -63,8 +63,13 @@ from checkers_env.weights import read_weights, write_weights
 
 KIND = "mcrd-net"
 FORMAT_VERSION = "1"
-CHANNELS = 8
-HIDDEN = 32
+#: The architectures (metadata ``architecture``; a file without it holds ``conv-dense``).
+CONV_DENSE = "conv-dense"
+CONV_CONV = "conv-conv"
+ARCHITECTURES = (CONV_DENSE, CONV_CONV)
+#: Default ``(channels, hidden)`` of each architecture (module docstring).
+SIZES = {CONV_DENSE: (8, 32), CONV_CONV: (8, 8)}
+CHANNELS, HIDDEN = SIZES[CONV_DENSE]
 #: ``weights=untrained``: seeded initial weights, and the agent's name says so.
 UNTRAINED = "untrained"
 INPUT_LAYOUT = (
@@ -74,7 +79,44 @@ INPUT_LAYOUT = (
 #: A side with no legal move ``ply`` plies below the root scores ``-(LOSS - LOSS_PER_PLY * ply)``.
 LOSS = 2.0
 LOSS_PER_PLY = 0.01
-TENSORS = ("conv.weight", "conv.bias", "hidden.weight", "hidden.bias", "output.weight", "output.bias")
+TENSORS = {
+    CONV_DENSE: ("conv.weight", "conv.bias", "hidden.weight", "hidden.bias", "output.weight", "output.bias"),
+    CONV_CONV: ("conv.weight", "conv.bias", "conv2.weight", "conv2.bias", "output.weight", "output.bias"),
+}
+#: The 32 dark cells of the 8 x 8 planes (``row * 8 + column``), in the order of the board's
+#: bits in the mover's frame: the only cells a piece can stand on.
+DARK_CELLS = np.asarray(FRAME_CELL, np.int64)
+#: Taps of the convolution over the dark squares: the square itself and its four diagonal
+#: neighbours (row, column offsets in the planes' frame).
+DARK_TAPS = ((0, 0), (-1, -1), (-1, 1), (1, -1), (1, 1))
+
+
+def _dark_neighbours() -> np.ndarray:
+    """``[32, 5]``: for each dark square (bit order) the dark square under each of
+    :data:`DARK_TAPS`, or ``32`` off the board (the index of a zero the layer appends)."""
+    square_of = {int(cell): bit for bit, cell in enumerate(DARK_CELLS)}
+    table = np.full((32, len(DARK_TAPS)), 32, np.int64)
+    for bit, cell in enumerate(DARK_CELLS):
+        row, column = divmod(int(cell), 8)
+        for k, (dy, dx) in enumerate(DARK_TAPS):
+            y, x = row + dy, column + dx
+            if 0 <= y < 8 and 0 <= x < 8:
+                table[bit, k] = square_of[y * 8 + x]
+    return table
+
+
+DARK_NEIGHBOURS = _dark_neighbours()
+
+
+def check_architecture(architecture: str) -> str:
+    """``architecture`` if it is one of :data:`ARCHITECTURES`.
+
+    Raises:
+        ValueError: one line naming the value and the choices.
+    """
+    if architecture not in ARCHITECTURES:
+        raise ValueError(f"architecture must be one of {', '.join(ARCHITECTURES)}, got {architecture!r}")
+    return architecture
 
 
 def _torch():
@@ -91,28 +133,71 @@ def _module_class():
     torch = _torch()
     nn = torch.nn
 
+    class DarkConv(nn.Module):
+        """A 3 x 3 convolution over the 32 dark squares: each square's units from its own and
+        its four diagonal neighbours' (:data:`DARK_TAPS`, zeros off the board); the light
+        squares are neither read nor written.
+
+        Args:
+            channels: input channels.
+            out_channels: output channels.
+        """
+
+        def __init__(self, channels: int, out_channels: int):
+            super().__init__()
+            bound = 1.0 / np.sqrt(channels * len(DARK_TAPS))  # torch's default for a convolution
+            self.weight = nn.Parameter(torch.empty(out_channels, channels, len(DARK_TAPS)).uniform_(-bound, bound))
+            self.bias = nn.Parameter(torch.empty(out_channels).uniform_(-bound, bound))
+            dark = torch.zeros(64)
+            dark[torch.from_numpy(DARK_CELLS)] = 1.0
+            self.register_buffer("dark", dark.view(1, 1, 8, 8), persistent=False)
+            self.register_buffer("dark_cells", torch.from_numpy(DARK_CELLS), persistent=False)
+            # Each tap's place in a 3 x 3 kernel (torch's convolutions correlate: (dy, dx) reads
+            # the cell dy rows down and dx columns right).
+            places = [(dy + 1) * 3 + dx + 1 for dy, dx in DARK_TAPS]
+            self.register_buffer("places", torch.tensor(places), persistent=False)
+
+        def forward(self, maps):
+            """``maps [N, C, 8, 8]`` -> ``[N, C2, 32]`` at the dark squares in bit order."""
+            out_channels, channels, _ = self.weight.shape
+            kernel = self.weight.new_zeros(out_channels, channels, 9).index_copy(2, self.places, self.weight)
+            squares = torch.nn.functional.conv2d(maps * self.dark, kernel.view(out_channels, channels, 3, 3), self.bias,
+                                                 padding=1)
+            return squares.flatten(2)[:, :, self.dark_cells]
+
     class CNN(nn.Module):
         """The MCRD document's CNN (see the module docstring): planes -> value in (-1, 1).
 
         Args:
-            channels: convolution channels ``C``.
-            hidden: units ``H`` of the fully connected hidden layer.
+            channels: channels ``C`` of the first convolution.
+            hidden: the second layer's size: units ``H`` of the fully connected hidden
+                layer (``conv-dense``), channels ``C2`` of the convolution over the dark
+                squares (``conv-conv``).
+            architecture: ``conv-dense`` or ``conv-conv``.
         """
 
-        def __init__(self, channels: int = CHANNELS, hidden: int = HIDDEN):
+        def __init__(self, channels: int = CHANNELS, hidden: int = HIDDEN, architecture: str = CONV_DENSE):
             super().__init__()
             if channels < 1 or hidden < 1:
                 raise ValueError(f"channels and hidden must be positive, got {channels}, {hidden}")
+            self.architecture = check_architecture(architecture)
             self.channels = int(channels)
             self.hidden_units = int(hidden)
             self.conv = nn.Conv2d(3, channels, 3, padding=1)
-            self.hidden = nn.Linear(64 * channels, hidden)
-            self.output = nn.Linear(hidden, 1)
+            if architecture == CONV_DENSE:
+                self.hidden = nn.Linear(64 * channels, hidden)
+                self.output = nn.Linear(hidden, 1)
+                return
+            self.conv2 = DarkConv(channels, hidden)
+            self.output = nn.Linear(32 * hidden, 1)
 
         def forward(self, planes):
             """``planes [N, 3, 8, 8]`` -> values ``[N]`` for each side to move, in (-1, 1)."""
-            x = torch.relu(self.conv(planes)).flatten(1)
-            x = torch.relu(self.hidden(x))
+            x = torch.relu(self.conv(planes))  # [N, C, 8, 8]
+            if self.architecture == CONV_DENSE:
+                x = torch.relu(self.hidden(x.flatten(1)))
+                return torch.tanh(self.output(x)).squeeze(-1)
+            x = torch.relu(self.conv2(x)).flatten(1)  # [N, 32 C2], channel-major
             return torch.tanh(self.output(x)).squeeze(-1)
 
         def tensors(self) -> dict[str, np.ndarray]:
@@ -130,8 +215,8 @@ def _module_class():
             Raises:
                 WeightsError: missing, corrupt, another kind of net, or misfitting shapes.
             """
-            tensors, channels, hidden = read(path)
-            net = cls(channels, hidden)
+            tensors, channels, hidden, architecture = read(path)
+            net = cls(channels, hidden, architecture)
             net.load_state_dict({k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in tensors.items()})
             return net.eval()
 
@@ -154,12 +239,12 @@ def __getattr__(name):  # ``CNN`` is built on first use, so importing this modul
     raise AttributeError(name)
 
 
-def untrained(seed: int | None = None, channels: int = CHANNELS, hidden: int = HIDDEN):
+def untrained(seed: int | None = None, channels: int = CHANNELS, hidden: int = HIDDEN, architecture: str = CONV_DENSE):
     """A :class:`CNN` of torch's initial weights, seeded (``0`` for None)."""
     torch = _torch()
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(0 if seed is None else int(seed))
-        net = __getattr__("CNN")(channels, hidden)
+        net = __getattr__("CNN")(channels, hidden, architecture)
     return net.eval()
 
 
@@ -179,31 +264,61 @@ def input_cells() -> list[list[tuple[int, int, int]]]:
     return cells
 
 
-def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
-    """The CNN's tensors (``state_dict`` names) as an exact MLP through the search's evaluator interface.
-
-    ``w_in[i, 64 c + 8 y + x]`` is the convolution's response at channel ``c``, cell
-    ``(y, x)`` to input ``i`` alone (bias excluded), ``b_in`` the bias per channel spread
-    over the 64 cells (``flatten`` order, as ``nn.Linear`` reads it).
-    """
-    conv_w = np.asarray(tensors["conv.weight"], np.float64)  # [C, 3, 3, 3]
-    conv_b = np.asarray(tensors["conv.bias"], np.float64)
+def _conv_rows(conv_w: np.ndarray) -> np.ndarray:
+    """``[128, C, 64]``: the first convolution's response (bias excluded) at each channel and
+    cell to each of the 128 inputs alone."""
     channels = conv_w.shape[0]
-    w_in = np.zeros((128, channels, 8, 8))
+    rows = np.zeros((128, channels, 8, 8))
     for i, cells in enumerate(input_cells()):
         for plane, row, column in cells:
             for y in range(max(row - 1, 0), min(row + 2, 8)):
                 for x in range(max(column - 1, 0), min(column + 2, 8)):
                     # output (y, x) reads input (y + dy - 1, x + dx - 1) through kernel (dy, dx)
-                    w_in[i, :, y, x] += conv_w[:, plane, row - y + 1, column - x + 1]
-    b_in = np.repeat(conv_b, 64)
+                    rows[i, :, y, x] += conv_w[:, plane, row - y + 1, column - x + 1]
+    return rows.reshape(128, channels, 64)
+
+
+def architecture_of(tensors: dict[str, np.ndarray]) -> str:
+    """The architecture whose tensor names ``tensors`` has."""
+    return CONV_CONV if "conv2.weight" in tensors else CONV_DENSE
+
+
+def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
+    """The CNN's tensors (``state_dict`` names) as an exact MLP through the search's evaluator interface.
+
+    ``conv-dense``: ``w_in[i, 64 c + 8 y + x]`` is the convolution's response at channel
+    ``c``, cell ``(y, x)`` to input ``i`` alone (bias excluded), ``b_in`` the bias per channel
+    spread over the 64 cells (``flatten`` order, as ``nn.Linear`` reads it), ``w_mid`` the
+    hidden Linear. ``conv-conv``: the same at the 32 dark cells only (``w_in[i, 32 c + s]``,
+    ``s`` the dark square's bit), and ``w_mid [32 C2, 32 C]`` the convolution over the dark
+    squares as a dense matrix (row ``32 o + s`` holds the kernel's weights at the columns of
+    ``s``'s taps, zeros elsewhere).
+    """
+    conv_w = np.asarray(tensors["conv.weight"], np.float64)  # [C, 3, 3, 3]
+    conv_b = np.asarray(tensors["conv.bias"], np.float64)
+    channels = conv_w.shape[0]
+    rows = _conv_rows(conv_w)
+    if architecture_of(tensors) == CONV_DENSE:
+        w_in, b_in = rows.reshape(128, 64 * channels), np.repeat(conv_b, 64)
+        w_mid, b_mid = np.asarray(tensors["hidden.weight"]), np.asarray(tensors["hidden.bias"])
+    else:
+        w_in, b_in = rows[:, :, DARK_CELLS].reshape(128, 32 * channels), np.repeat(conv_b, 32)
+        kernel = np.asarray(tensors["conv2.weight"], np.float64)  # [C2, C, 5]
+        out_channels = kernel.shape[0]
+        w_mid = np.zeros((out_channels, 32, channels, 32))
+        for square in range(32):
+            for tap, neighbour in enumerate(DARK_NEIGHBOURS[square]):
+                if neighbour < 32:
+                    w_mid[:, square, :, neighbour] = kernel[:, :, tap]
+        w_mid = w_mid.reshape(32 * out_channels, 32 * channels)
+        b_mid = np.repeat(np.asarray(tensors["conv2.bias"], np.float64), 32)
     return mlp(
-        np.ascontiguousarray(w_in.reshape(128, 64 * channels)),
+        np.ascontiguousarray(w_in),
         np.ascontiguousarray(b_in),
         np.ascontiguousarray(2.0 * np.asarray(tensors["output.weight"], np.float64)),
         np.ascontiguousarray(2.0 * np.asarray(tensors["output.bias"], np.float64)),
-        w_mid=np.asarray(tensors["hidden.weight"]),
-        b_mid=np.asarray(tensors["hidden.bias"]),
+        w_mid=w_mid,
+        b_mid=b_mid,
         dtype=np.float32,
         hidden_activation=RELU,
         output_activation=SIGMOID,
@@ -216,39 +331,52 @@ def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
 # -- files ---------------------------------------------------------------------------------
 
 
-def expected_shapes(channels: int, hidden: int) -> dict[str, tuple[int, ...]]:
-    return {
-        "conv.weight": (channels, 3, 3, 3),
-        "conv.bias": (channels,),
-        "hidden.weight": (hidden, 64 * channels),
-        "hidden.bias": (hidden,),
-        "output.weight": (1, hidden),
-        "output.bias": (1,),
-    }
+def expected_shapes(channels: int, hidden: int, architecture: str = CONV_DENSE) -> dict[str, tuple[int, ...]]:
+    """Every tensor's name and shape for an architecture and its sizes."""
+    if architecture == CONV_CONV:
+        second = {"conv2.weight": (hidden, channels, len(DARK_TAPS)), "conv2.bias": (hidden,)}
+        outputs = 32 * hidden
+    else:
+        second = {"hidden.weight": (hidden, 64 * channels), "hidden.bias": (hidden,)}
+        outputs = hidden
+    return {"conv.weight": (channels, 3, 3, 3), "conv.bias": (channels,), **second,
+            "output.weight": (1, outputs), "output.bias": (1,)}
 
 
 def save_tensors(path: str | os.PathLike, tensors: dict[str, np.ndarray]) -> None:
     """Write a net's tensors with the ``mcrd-net`` metadata (atomically)."""
-    channels, hidden = tensors["conv.weight"].shape[0], tensors["hidden.weight"].shape[0]
+    architecture = architecture_of(tensors)
+    second = "conv2.weight" if architecture == CONV_CONV else "hidden.weight"
+    channels, hidden = tensors["conv.weight"].shape[0], tensors[second].shape[0]
     metadata = {
-        "kind": KIND, "format": FORMAT_VERSION, "channels": str(channels), "hidden": str(hidden),
-        "inputs": INPUT_LAYOUT,
+        "kind": KIND, "format": FORMAT_VERSION, "architecture": architecture, "channels": str(channels),
+        "hidden": str(hidden), "inputs": INPUT_LAYOUT,
     }
-    write_weights(path, {k: tensors[k] for k in TENSORS}, metadata)
+    write_weights(path, {k: tensors[k] for k in TENSORS[architecture]}, metadata)
 
 
-def read(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], int, int]:
-    """The tensors, channels and hidden units of an ``mcrd-net`` file.
+def read(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], int, int, str]:
+    """The tensors, channels, second-layer size (``hidden``) and architecture of an
+    ``mcrd-net`` file (a file without the ``architecture`` metadata holds ``conv-dense``).
 
     Raises:
         WeightsError: one line naming the file: missing, unreadable, corrupt, not an
-            mcrd-net (metadata kind or format), or tensors of the wrong names or shapes.
+            mcrd-net (metadata kind or format), an unknown architecture, or tensors of the
+            wrong names or shapes.
     """
     metadata = {"kind": KIND, "format": FORMAT_VERSION}
+    found = read_weights(path, KIND, metadata=metadata).metadata
+    architecture = found.get("architecture", CONV_DENSE)
+    if architecture not in ARCHITECTURES:
+        raise WeightsError(
+            f"{str(path)!r} holds an mcrd-net of architecture {architecture!r}, which this version does not read "
+            f"({', '.join(ARCHITECTURES)})"
+        )
     tensors, _, (channels, hidden) = read_weights(
-        path, KIND, metadata=metadata, sizes=("channels", "hidden"), shapes=expected_shapes
+        path, KIND, metadata=metadata, sizes=("channels", "hidden"),
+        shapes=lambda channels, hidden: expected_shapes(channels, hidden, architecture),
     )
-    return tensors, channels, hidden
+    return tensors, channels, hidden, architecture
 
 
 def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
@@ -265,8 +393,7 @@ def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
         from checkers_agents.zoo import zoo_weights
 
         weights = zoo_weights(KIND)
-    tensors, _, _ = read(weights)
-    return fold(tensors)
+    return fold(read(weights)[0])
 
 
 def evaluations_per_s(evaluator: Evaluator, positions: int = 2000, seconds: float = 0.5, seed: int = 0) -> float:
@@ -316,14 +443,19 @@ def _rate(evaluator: Evaluator, boards, seconds: float) -> float:
 
 
 __all__ = [
+    "ARCHITECTURES",
     "CHANNELS",
+    "CONV_CONV",
+    "CONV_DENSE",
     "HIDDEN",
     "KIND",
     "UNTRAINED",
+    "architecture_of",
     "evaluations_per_s",
     "fold",
     "load_evaluator",
     "read",
     "save_tensors",
+    "SIZES",
     "untrained",
 ]
