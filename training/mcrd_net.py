@@ -5,7 +5,7 @@ games``), or the MCRD database (``checkers data mcrd``), whose labels are MCRD's
     checkers data mcrd --positions 20000 --playouts 2000 --out data/mcrd --seed 1
     checkers data mcrd --positions 2000 --playouts 2000 --out data/mcrd-held-out --seed 2
     checkers train mcrd-net --data data/mcrd --held-out data/mcrd-held-out --steps 20000
-    checkers train mcrd-net --data data/mcrd --held-out data/mcrd-held-out --architecture conv-conv
+    checkers train mcrd-net --data data/mcrd --held-out data/mcrd-held-out --architecture conv-local
     checkers train mcrd-net --out runs/mcrd-net/seed0__20261123T101500 --resume   # continue a stopped run
 
 The net learns the value of a position for the side to move, in (-1, 1), by mean squared
@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
-from checkers_agents.mcrd.net import ARCHITECTURES, CONV_CONV, CONV_DENSE, SIZES
+from checkers_agents.mcrd.net import ARCHITECTURES, CONV_LOCAL, CONV_DENSE, SIZES
 from checkers_env.files import json_text
 from checkers_training import scaffold
 from checkers_training.dependencies import optional_module
@@ -46,8 +46,8 @@ TRAINER = "mcrd-net"
 #: The zoo card's words for each architecture.
 LAYERS = {
     CONV_DENSE: "a convolution over the 3 x 8 x 8 board planes, then fully connected layers",
-    CONV_CONV: "a convolution over the 3 x 8 x 8 board planes feeding a second one over the dark squares, "
-    "then a fully connected output",
+    CONV_LOCAL: "a convolution over the 3 x 8 x 8 board planes feeding a locally connected layer over the dark "
+    "squares, then a fully connected output",
 }
 NEEDS = ("torch", "safetensors")
 
@@ -69,11 +69,11 @@ class Args(scaffold.RunArgs):
     weight_decay: float = arg(0.0, low=0.0)
     """L2 penalty (Adam's weight_decay)"""
     architecture: str = arg(CONV_DENSE, choices=ARCHITECTURES)
-    """conv-dense: a convolution, a fully connected hidden layer; conv-conv: a convolution, a second one over the dark squares (checkers_agents.mcrd.net)"""
+    """conv-dense: a convolution, a fully connected hidden layer; conv-local: a convolution, a locally connected layer over the dark squares (checkers_agents.mcrd.net)"""
     channels: int = arg(0, low=0, high=512)
     """filters of the first convolution (0: the architecture's default, 8)"""
     hidden: int = arg(0, low=0, high=MAX_WIDTH)
-    """the second layer: units of the hidden layer (conv-dense, 0: 32) or filters of the second convolution (conv-conv, 0: 8)"""
+    """the second layer: units of the hidden layer (conv-dense, 0: 32) or channels of the locally connected layer (conv-local, 0: 8)"""
     checkpoint_every: int = arg(1000, low=1, on_resume=SESSION)
     """steps between checkpoints (and held-out evaluations)"""
     eval_depth: int = arg(4, low=1)

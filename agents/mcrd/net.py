@@ -65,10 +65,10 @@ KIND = "mcrd-net"
 FORMAT_VERSION = "1"
 #: The architectures (metadata ``architecture``; a file without it holds ``conv-dense``).
 CONV_DENSE = "conv-dense"
-CONV_CONV = "conv-conv"
-ARCHITECTURES = (CONV_DENSE, CONV_CONV)
+CONV_LOCAL = "conv-local"
+ARCHITECTURES = (CONV_DENSE, CONV_LOCAL)
 #: Default ``(channels, hidden)`` of each architecture (module docstring).
-SIZES = {CONV_DENSE: (8, 32), CONV_CONV: (8, 8)}
+SIZES = {CONV_DENSE: (8, 32), CONV_LOCAL: (8, 8)}
 CHANNELS, HIDDEN = SIZES[CONV_DENSE]
 #: ``weights=untrained``: seeded initial weights, and the agent's name says so.
 UNTRAINED = "untrained"
@@ -81,7 +81,7 @@ LOSS = 2.0
 LOSS_PER_PLY = 0.01
 TENSORS = {
     CONV_DENSE: ("conv.weight", "conv.bias", "hidden.weight", "hidden.bias", "output.weight", "output.bias"),
-    CONV_CONV: ("conv.weight", "conv.bias", "conv2.weight", "conv2.bias", "output.weight", "output.bias"),
+    CONV_LOCAL: ("conv.weight", "conv.bias", "local.weight", "local.bias", "output.weight", "output.bias"),
 }
 #: The 32 dark cells of the 8 x 8 planes (``row * 8 + column``), in the order of the board's
 #: bits in the mover's frame: the only cells a piece can stand on.
@@ -133,10 +133,10 @@ def _module_class():
     torch = _torch()
     nn = torch.nn
 
-    class DarkConv(nn.Module):
-        """A 3 x 3 convolution over the 32 dark squares: each square's units from its own and
-        its four diagonal neighbours' (:data:`DARK_TAPS`, zeros off the board); the light
-        squares are neither read nor written.
+    class DarkLocal(nn.Module):
+        """A locally connected layer over the 32 dark squares: each square's units from its own
+        and its four diagonal neighbours' (:data:`DARK_TAPS`, zeros off the board), with
+        weights of its own (a 3 x 3 convolution whose kernel differs from square to square).
 
         Args:
             channels: input channels.
@@ -146,24 +146,17 @@ def _module_class():
         def __init__(self, channels: int, out_channels: int):
             super().__init__()
             bound = 1.0 / np.sqrt(channels * len(DARK_TAPS))  # torch's default for a convolution
-            self.weight = nn.Parameter(torch.empty(out_channels, channels, len(DARK_TAPS)).uniform_(-bound, bound))
-            self.bias = nn.Parameter(torch.empty(out_channels).uniform_(-bound, bound))
-            dark = torch.zeros(64)
-            dark[torch.from_numpy(DARK_CELLS)] = 1.0
-            self.register_buffer("dark", dark.view(1, 1, 8, 8), persistent=False)
+            shape = (out_channels, 32, channels, len(DARK_TAPS))
+            self.weight = nn.Parameter(torch.empty(shape).uniform_(-bound, bound))
+            self.bias = nn.Parameter(torch.empty(out_channels, 32).uniform_(-bound, bound))
             self.register_buffer("dark_cells", torch.from_numpy(DARK_CELLS), persistent=False)
-            # Each tap's place in a 3 x 3 kernel (torch's convolutions correlate: (dy, dx) reads
-            # the cell dy rows down and dx columns right).
-            places = [(dy + 1) * 3 + dx + 1 for dy, dx in DARK_TAPS]
-            self.register_buffer("places", torch.tensor(places), persistent=False)
+            self.register_buffer("neighbours", torch.from_numpy(DARK_NEIGHBOURS), persistent=False)
 
         def forward(self, maps):
             """``maps [N, C, 8, 8]`` -> ``[N, C2, 32]`` at the dark squares in bit order."""
-            out_channels, channels, _ = self.weight.shape
-            kernel = self.weight.new_zeros(out_channels, channels, 9).index_copy(2, self.places, self.weight)
-            squares = torch.nn.functional.conv2d(maps * self.dark, kernel.view(out_channels, channels, 3, 3), self.bias,
-                                                 padding=1)
-            return squares.flatten(2)[:, :, self.dark_cells]
+            squares = torch.nn.functional.pad(maps.flatten(2)[:, :, self.dark_cells], (0, 1))  # a zero off the board
+            taps = squares[:, :, self.neighbours]  # [N, C, 32, 5]
+            return torch.einsum("nisk,osik->nos", taps, self.weight) + self.bias
 
     class CNN(nn.Module):
         """The MCRD document's CNN (see the module docstring): planes -> value in (-1, 1).
@@ -172,8 +165,8 @@ def _module_class():
             channels: channels ``C`` of the first convolution.
             hidden: the second layer's size: units ``H`` of the fully connected hidden
                 layer (``conv-dense``), channels ``C2`` of the convolution over the dark
-                squares (``conv-conv``).
-            architecture: ``conv-dense`` or ``conv-conv``.
+                squares (``conv-local``).
+            architecture: ``conv-dense`` or ``conv-local``.
         """
 
         def __init__(self, channels: int = CHANNELS, hidden: int = HIDDEN, architecture: str = CONV_DENSE):
@@ -188,7 +181,7 @@ def _module_class():
                 self.hidden = nn.Linear(64 * channels, hidden)
                 self.output = nn.Linear(hidden, 1)
                 return
-            self.conv2 = DarkConv(channels, hidden)
+            self.local = DarkLocal(channels, hidden)
             self.output = nn.Linear(32 * hidden, 1)
 
         def forward(self, planes):
@@ -197,7 +190,7 @@ def _module_class():
             if self.architecture == CONV_DENSE:
                 x = torch.relu(self.hidden(x.flatten(1)))
                 return torch.tanh(self.output(x)).squeeze(-1)
-            x = torch.relu(self.conv2(x)).flatten(1)  # [N, 32 C2], channel-major
+            x = torch.relu(self.local(x)).flatten(1)  # [N, 32 C2], channel-major
             return torch.tanh(self.output(x)).squeeze(-1)
 
         def tensors(self) -> dict[str, np.ndarray]:
@@ -280,7 +273,7 @@ def _conv_rows(conv_w: np.ndarray) -> np.ndarray:
 
 def architecture_of(tensors: dict[str, np.ndarray]) -> str:
     """The architecture whose tensor names ``tensors`` has."""
-    return CONV_CONV if "conv2.weight" in tensors else CONV_DENSE
+    return CONV_LOCAL if "local.weight" in tensors else CONV_DENSE
 
 
 def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
@@ -289,7 +282,7 @@ def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
     ``conv-dense``: ``w_in[i, 64 c + 8 y + x]`` is the convolution's response at channel
     ``c``, cell ``(y, x)`` to input ``i`` alone (bias excluded), ``b_in`` the bias per channel
     spread over the 64 cells (``flatten`` order, as ``nn.Linear`` reads it), ``w_mid`` the
-    hidden Linear. ``conv-conv``: the same at the 32 dark cells only (``w_in[i, 32 c + s]``,
+    hidden Linear. ``conv-local``: the same at the 32 dark cells only (``w_in[i, 32 c + s]``,
     ``s`` the dark square's bit), and ``w_mid [32 C2, 32 C]`` the convolution over the dark
     squares as a dense matrix (row ``32 o + s`` holds the kernel's weights at the columns of
     ``s``'s taps, zeros elsewhere).
@@ -303,15 +296,15 @@ def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
         w_mid, b_mid = np.asarray(tensors["hidden.weight"]), np.asarray(tensors["hidden.bias"])
     else:
         w_in, b_in = rows[:, :, DARK_CELLS].reshape(128, 32 * channels), np.repeat(conv_b, 32)
-        kernel = np.asarray(tensors["conv2.weight"], np.float64)  # [C2, C, 5]
-        out_channels = kernel.shape[0]
+        kernels = np.asarray(tensors["local.weight"], np.float64)  # [C2, 32, C, 5]
+        out_channels = kernels.shape[0]
         w_mid = np.zeros((out_channels, 32, channels, 32))
         for square in range(32):
             for tap, neighbour in enumerate(DARK_NEIGHBOURS[square]):
                 if neighbour < 32:
-                    w_mid[:, square, :, neighbour] = kernel[:, :, tap]
+                    w_mid[:, square, :, neighbour] = kernels[:, square, :, tap]
         w_mid = w_mid.reshape(32 * out_channels, 32 * channels)
-        b_mid = np.repeat(np.asarray(tensors["conv2.bias"], np.float64), 32)
+        b_mid = np.asarray(tensors["local.bias"], np.float64).reshape(-1)
     return mlp(
         np.ascontiguousarray(w_in),
         np.ascontiguousarray(b_in),
@@ -333,8 +326,8 @@ def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
 
 def expected_shapes(channels: int, hidden: int, architecture: str = CONV_DENSE) -> dict[str, tuple[int, ...]]:
     """Every tensor's name and shape for an architecture and its sizes."""
-    if architecture == CONV_CONV:
-        second = {"conv2.weight": (hidden, channels, len(DARK_TAPS)), "conv2.bias": (hidden,)}
+    if architecture == CONV_LOCAL:
+        second = {"local.weight": (hidden, 32, channels, len(DARK_TAPS)), "local.bias": (hidden, 32)}
         outputs = 32 * hidden
     else:
         second = {"hidden.weight": (hidden, 64 * channels), "hidden.bias": (hidden,)}
@@ -346,7 +339,7 @@ def expected_shapes(channels: int, hidden: int, architecture: str = CONV_DENSE) 
 def save_tensors(path: str | os.PathLike, tensors: dict[str, np.ndarray]) -> None:
     """Write a net's tensors with the ``mcrd-net`` metadata (atomically)."""
     architecture = architecture_of(tensors)
-    second = "conv2.weight" if architecture == CONV_CONV else "hidden.weight"
+    second = "local.weight" if architecture == CONV_LOCAL else "hidden.weight"
     channels, hidden = tensors["conv.weight"].shape[0], tensors[second].shape[0]
     metadata = {
         "kind": KIND, "format": FORMAT_VERSION, "architecture": architecture, "channels": str(channels),
@@ -445,7 +438,7 @@ def _rate(evaluator: Evaluator, boards, seconds: float) -> float:
 __all__ = [
     "ARCHITECTURES",
     "CHANNELS",
-    "CONV_CONV",
+    "CONV_LOCAL",
     "CONV_DENSE",
     "HIDDEN",
     "KIND",

@@ -43,7 +43,7 @@ def door_values(evaluator, boards) -> np.ndarray:
 
 
 @pytest.mark.parametrize(
-    "architecture, channels, hidden", [("conv-dense", 8, 32), ("conv-dense", 3, 5), ("conv-conv", 8, 8), ("conv-conv", 3, 5)]
+    "architecture, channels, hidden", [("conv-dense", 8, 32), ("conv-dense", 3, 5), ("conv-local", 8, 8), ("conv-local", 3, 5)]
 )
 def test_door_value_is_the_torch_forward_pass(architecture, channels, hidden):
     boards = random_boards(400)
@@ -88,14 +88,14 @@ def test_the_second_convolution_sees_a_square_and_its_diagonal_neighbours_only()
     assert len(set(cells)) == 32 and len({(c // 8 + c % 8) % 2 for c in cells}) == 1  # one colour of square
 
 
-def test_conv_conv_round_trip_and_old_files_without_an_architecture_load_as_conv_dense(tmp_path):
+def test_conv_local_round_trip_and_old_files_without_an_architecture_load_as_conv_dense(tmp_path):
     from safetensors.numpy import save
 
-    cnn = net.untrained(seed=4, channels=3, hidden=2, architecture="conv-conv")
-    path = tmp_path / "conv-conv.safetensors"
+    cnn = net.untrained(seed=4, channels=3, hidden=2, architecture="conv-local")
+    path = tmp_path / "conv-local.safetensors"
     cnn.save(path)
     again = net.CNN.load(path)
-    assert (again.architecture, again.channels, again.hidden_units) == ("conv-conv", 3, 2)
+    assert (again.architecture, again.channels, again.hidden_units) == ("conv-local", 3, 2)
     boards = random_boards(50)
     np.testing.assert_array_equal(torch_values(again, boards), torch_values(cnn, boards))
     np.testing.assert_allclose(door_values(net.load_evaluator(str(path)), boards), torch_values(cnn, boards), atol=2e-5)
@@ -107,7 +107,7 @@ def test_conv_conv_round_trip_and_old_files_without_an_architecture_load_as_conv
 
 
 def test_an_unknown_architecture_is_refused_by_name():
-    with pytest.raises(ValueError, match="architecture must be one of conv-dense, conv-conv, got 'conv-deep'"):
+    with pytest.raises(ValueError, match="architecture must be one of conv-dense, conv-local, got 'conv-deep'"):
         net.untrained(seed=1, architecture="conv-deep")
 
 
@@ -137,8 +137,8 @@ def _bad_files(tmp_path):
     unknown = tmp_path / "unknown-architecture.safetensors"
     unknown.write_bytes(save(good, metadata={**meta, "hidden": "3", "architecture": "transformer"}))
     files["unknown architecture"] = unknown
-    crossed = tmp_path / "crossed.safetensors"  # conv-dense tensors under conv-conv metadata
-    crossed.write_bytes(save(good, metadata={**meta, "hidden": "3", "architecture": "conv-conv"}))
+    crossed = tmp_path / "crossed.safetensors"  # conv-dense tensors under conv-local metadata
+    crossed.write_bytes(save(good, metadata={**meta, "hidden": "3", "architecture": "conv-local"}))
     files["architecture mismatch"] = crossed
     nan = dict(good)
     nan["hidden.bias"] = np.full(3, np.nan, np.float32)
