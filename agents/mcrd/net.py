@@ -8,12 +8,23 @@ regions of the input ... and ultimately feed into a set of fully connected layer
 to move's frame). Its future work: train that CNN on MCRD's results and guide the playouts
 with it (``agent.MCRDAgent(guide=...)``, "Guided descents" in the package docstring).
 
-The net (:class:`CNN`)::
+The net (:class:`CNN`), in one of two architectures (metadata ``architecture``)::
 
+    conv-dense (the default):
     planes [N, 3, 8, 8] -> Conv2d(3, C, 3, padding=1) -> ReLU -> flatten [N, 64 C]
                         -> Linear(64 C, H) -> ReLU -> Linear(H, 1) -> tanh -> [N]
 
-the value of the position for its side to move (1 a win, -1 a loss).
+    conv-local (the document's "locally connected layers feeding other locally connected
+    layers, then fully connected layers", as deep as the evaluator door allows):
+    planes [N, 3, 8, 8] -> Conv2d(3, C, 3, padding=1) -> ReLU -> the 32 dark cells [N, C, 32]
+                        -> locally connected over the dark squares [N, H, 32] -> ReLU
+                        -> flatten [N, 32 H] -> Linear(32 H, 1) -> tanh -> [N]
+
+the value of the position for its side to move (1 a win, -1 a loss). The locally connected
+layer (``DarkLocal``) gives each dark square's ``H`` units a weighted sum of the ``C``
+units of the square itself and of its four diagonal neighbours (:data:`DARK_TAPS`; zeros
+off the board), with weights of that square's own: a 3 x 3 convolution whose kernel differs
+from square to square, restricted to the squares a piece can stand on.
 
 One net for torch and for the numba kernels. A convolution is linear in its input, and
 every cell of the 0/1 planes is a sum of the 128 sparse mover-frame inputs
@@ -22,28 +33,43 @@ the opponent plane opponent men + opponent kings, the kings plane own kings + op
 kings. So the convolution *is* a dense layer over the 128 inputs, ``w_in[i] = conv(x_i) -
 conv(0)`` and ``b_in = conv(0)`` with ``x_i`` the planes of input ``i`` alone
 (:func:`fold`), and the whole net goes through the alpha-beta search's net interface
-(``checkers_agents.alphabeta.evaluators.mlp``) unchanged: ``w_in [128, 64 C]``, ReLU,
-``w_mid [H, 64 C]`` (the first Linear), ReLU, and ``tanh(z) = 2 sigmoid(2 z) - 1``: the
-evaluator interface's "one sigmoid output -> ``2 out - 1``" with the last Linear's weights and bias
-doubled. No kernel knows it is a CNN; the tests check the evaluator interface's value against the torch
-forward pass.
+(``checkers_agents.alphabeta.evaluators.mlp``) unchanged: ``conv-dense`` as ``w_in [128,
+64 C]``, ReLU, ``w_mid [H, 64 C]`` (the first Linear), ReLU; ``conv-local`` as ``w_in
+[128, 32 C]`` (the convolution at the dark cells), ReLU, ``w_mid [32 H, 32 C]`` (the
+locally connected layer as a dense matrix, five non-zero taps per row and channel), ReLU;
+both then ``tanh(z) = 2 sigmoid(2 z) - 1``: the evaluator interface's "one sigmoid output
+-> ``2 out - 1``" with the last Linear's weights and bias doubled. No kernel knows it is a
+CNN; the tests check the evaluator interface's value against the torch forward pass.
 
-**choice** sizes: ``C = 8`` channels and ``H = 32`` hidden units by default (the
-document gives none): eight 3 x 3 feature maps are the fewest that see each piece's four
-diagonal neighbours per plane with room to combine them. The folded first layer is ``64 C``
-wide whatever the board, so an evaluation through the evaluator interface costs about ``24 x 64 C`` adds
-and ``64 C x H`` multiply-adds; ``C = 4, H = 16`` is the size to train when playouts per
-second matter more, and the file records the sizes. The speed of each size
-(:func:`evaluations_per_s`, ``benchmarks/bench_mcrd_guided.py``) is in
-``docs/experiments.md``.
+**choice** sizes: ``conv-dense`` ``C = 8`` channels and ``H = 32`` hidden units by default
+(the document gives none): eight 3 x 3 feature maps are the fewest that see each piece's
+four diagonal neighbours per plane with room to combine them. The search updates the first
+layer move by move, so a leaf costs mostly the second layer's multiply-adds: ``64 C x H``
+(16,384) for ``conv-dense``, ``32 C x 32 H`` for ``conv-local`` (the door's second layer is
+dense). ``conv-local`` defaults to ``C = 8, H = 8`` (65,536), the size whose held-out error
+came nearest the default ``conv-dense``'s in trials. The file records the architecture and
+the sizes.
+
+**choice** the architecture, measured (``docs/experiments.md``, "The MCRD networks"): the
+document leaves the layers open, and the door runs two hidden layers, so the deeper CNN has
+a locally connected second layer and no fully connected hidden layer. Locally connected
+rather than a shared convolution: at every size tried it fitted the held-out MCRD values
+better at the same leaf cost. Trained on 48,128 MCRD positions (20,000 steps of 256),
+``conv-local`` 8 x 8 reached a held-out error of 0.037 at about a third of ``conv-dense``'s
+evaluations per second, ``conv-dense`` 8 x 32 0.026: a hidden unit that sees the whole
+board fits MCRD's values better than local features summed, so ``conv-dense`` stays the
+default and the zoo's.
 
 **choice** terminal positions in the search: a side with no legal move ``ply`` plies down
 scores ``-(2 - 0.01 ply)`` (beyond the net's range, sooner wins first), as td-minimax's.
 
 On disk: safetensors (loaded without executing code), torch's ``state_dict`` names
-(``conv.weight [C, 3, 3, 3]``, ``conv.bias``, ``hidden.weight [H, 64 C]``,
-``hidden.bias``, ``output.weight [1, H]``, ``output.bias``) in float32, metadata ``kind``
-= ``mcrd-net``, ``format`` = ``1``, ``channels``, ``hidden``, ``inputs``. Reading a file
+(``conv.weight [C, 3, 3, 3]``, ``conv.bias``; ``conv-dense``: ``hidden.weight [H, 64 C]``,
+``hidden.bias``, ``output.weight [1, H]``; ``conv-local``: ``local.weight [H, 32, C, 5]``
+(output channel, square, input channel, tap), ``local.bias [H, 32]``, ``output.weight
+[1, 32 H]``; ``output.bias``) in float32, metadata ``kind`` = ``mcrd-net``, ``format`` =
+``1``, ``architecture`` (a file without it, written before there were two, holds
+``conv-dense``), ``channels``, ``hidden``, ``inputs``. Reading a file
 and folding it needs numpy only; building or training a :class:`CNN` needs torch (the
 ``train`` extra), and so does ``weights=untrained`` (torch's seeded initialisation).
 """
