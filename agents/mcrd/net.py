@@ -112,8 +112,8 @@ TENSORS = {
 #: The 32 dark cells of the 8 x 8 planes (``row * 8 + column``), in the order of the board's
 #: bits in the mover's frame: the only cells a piece can stand on.
 DARK_CELLS = np.asarray(FRAME_CELL, np.int64)
-#: Taps of the convolution over the dark squares: the square itself and its four diagonal
-#: neighbours (row, column offsets in the planes' frame).
+#: Taps of the locally connected layer over the dark squares: the square itself and its four
+#: diagonal neighbours (row, column offsets in the planes' frame).
 DARK_TAPS = ((0, 0), (-1, -1), (-1, 1), (1, -1), (1, 1))
 
 
@@ -179,7 +179,7 @@ def _module_class():
             self.register_buffer("neighbours", torch.from_numpy(DARK_NEIGHBOURS), persistent=False)
 
         def forward(self, maps):
-            """``maps [N, C, 8, 8]`` -> ``[N, C2, 32]`` at the dark squares in bit order."""
+            """``maps [N, C, 8, 8]`` -> ``[N, H, 32]`` at the dark squares in bit order."""
             squares = torch.nn.functional.pad(maps.flatten(2)[:, :, self.dark_cells], (0, 1))  # a zero off the board
             taps = squares[:, :, self.neighbours]  # [N, C, 32, 5]
             return torch.einsum("nisk,osik->nos", taps, self.weight) + self.bias
@@ -190,8 +190,8 @@ def _module_class():
         Args:
             channels: channels ``C`` of the first convolution.
             hidden: the second layer's size: units ``H`` of the fully connected hidden
-                layer (``conv-dense``), channels ``C2`` of the convolution over the dark
-                squares (``conv-local``).
+                layer (``conv-dense``), channels ``H`` of the locally connected layer over
+                the dark squares (``conv-local``).
             architecture: ``conv-dense`` or ``conv-local``.
         """
 
@@ -216,7 +216,7 @@ def _module_class():
             if self.architecture == CONV_DENSE:
                 x = torch.relu(self.hidden(x.flatten(1)))
                 return torch.tanh(self.output(x)).squeeze(-1)
-            x = torch.relu(self.local(x)).flatten(1)  # [N, 32 C2], channel-major
+            x = torch.relu(self.local(x)).flatten(1)  # [N, 32 H], channel-major
             return torch.tanh(self.output(x)).squeeze(-1)
 
         def tensors(self) -> dict[str, np.ndarray]:
@@ -309,9 +309,9 @@ def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
     ``c``, cell ``(y, x)`` to input ``i`` alone (bias excluded), ``b_in`` the bias per channel
     spread over the 64 cells (``flatten`` order, as ``nn.Linear`` reads it), ``w_mid`` the
     hidden Linear. ``conv-local``: the same at the 32 dark cells only (``w_in[i, 32 c + s]``,
-    ``s`` the dark square's bit), and ``w_mid [32 C2, 32 C]`` the convolution over the dark
-    squares as a dense matrix (row ``32 o + s`` holds the kernel's weights at the columns of
-    ``s``'s taps, zeros elsewhere).
+    ``s`` the dark square's bit), and ``w_mid [32 H, 32 C]`` the locally connected layer as
+    a dense matrix (row ``32 o + s`` holds square ``s``'s weights at the columns of its taps,
+    zeros elsewhere).
     """
     conv_w = np.asarray(tensors["conv.weight"], np.float64)  # [C, 3, 3, 3]
     conv_b = np.asarray(tensors["conv.bias"], np.float64)
@@ -322,7 +322,7 @@ def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
         w_mid, b_mid = np.asarray(tensors["hidden.weight"]), np.asarray(tensors["hidden.bias"])
     else:
         w_in, b_in = rows[:, :, DARK_CELLS].reshape(128, 32 * channels), np.repeat(conv_b, 32)
-        kernels = np.asarray(tensors["local.weight"], np.float64)  # [C2, 32, C, 5]
+        kernels = np.asarray(tensors["local.weight"], np.float64)  # [H, 32, C, 5]
         out_channels = kernels.shape[0]
         w_mid = np.zeros((out_channels, 32, channels, 32))
         for square in range(32):

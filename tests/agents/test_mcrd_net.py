@@ -73,7 +73,7 @@ def test_save_load_round_trip_and_metadata(tmp_path):
     assert meta["architecture"] == "conv-dense"
 
 
-def test_the_second_convolution_sees_a_square_and_its_diagonal_neighbours_only():
+def test_the_locally_connected_layer_sees_a_square_and_its_diagonal_neighbours_only():
     # Each dark square's taps: itself, then the dark squares that touch it diagonally (none
     # off the board).
     for square, taps in enumerate(net.DARK_NEIGHBOURS):
