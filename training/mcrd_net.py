@@ -5,6 +5,7 @@ games``), or the MCRD database (``checkers data mcrd``), whose labels are MCRD's
     checkers data mcrd --positions 20000 --playouts 2000 --out data/mcrd --seed 1
     checkers data mcrd --positions 2000 --playouts 2000 --out data/mcrd-held-out --seed 2
     checkers train mcrd-net --data data/mcrd --held-out data/mcrd-held-out --steps 20000
+    checkers train mcrd-net --data data/mcrd --held-out data/mcrd-held-out --architecture conv-local
     checkers train mcrd-net --out runs/mcrd-net/seed0__20261123T101500 --resume   # continue a stopped run
 
 The net learns the value of a position for the side to move, in (-1, 1), by mean squared
@@ -31,6 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 
+from checkers_agents.mcrd.net import ARCHITECTURES, CONV_LOCAL, CONV_DENSE, SIZES
 from checkers_env.files import json_text
 from checkers_training import scaffold
 from checkers_training.dependencies import optional_module
@@ -41,6 +43,12 @@ from checkers_training.supervised import run_steps
 torch = optional_module("torch")
 
 TRAINER = "mcrd-net"
+#: The zoo card's words for each architecture.
+LAYERS = {
+    CONV_DENSE: "a convolution over the 3 x 8 x 8 board planes, then fully connected layers",
+    CONV_LOCAL: "a convolution over the 3 x 8 x 8 board planes feeding a locally connected layer over the dark "
+    "squares, then a fully connected output",
+}
 NEEDS = ("torch", "safetensors")
 
 
@@ -60,10 +68,12 @@ class Args(scaffold.RunArgs):
     """Adam step size"""
     weight_decay: float = arg(0.0, low=0.0)
     """L2 penalty (Adam's weight_decay)"""
-    channels: int = arg(8, low=1, high=512)
-    """filters of the convolution"""
-    hidden: int = arg(32, low=1, high=MAX_WIDTH)
-    """units of the fully connected hidden layer"""
+    architecture: str = arg(CONV_DENSE, choices=ARCHITECTURES)
+    """conv-dense: a convolution, a fully connected hidden layer; conv-local: a convolution, a locally connected layer over the dark squares (checkers_agents.mcrd.net)"""
+    channels: int = arg(0, low=0, high=512)
+    """filters of the first convolution (0: the architecture's default, 8)"""
+    hidden: int = arg(0, low=0, high=MAX_WIDTH)
+    """the second layer: units of the hidden layer (conv-dense, 0: 32) or channels of the locally connected layer (conv-local, 0: 8)"""
     checkpoint_every: int = arg(1000, low=1, on_resume=SESSION)
     """steps between checkpoints (and held-out evaluations)"""
     eval_depth: int = arg(4, low=1)
@@ -79,6 +89,12 @@ class Args(scaffold.RunArgs):
 def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
     """``(options, names of the options given)`` of a ``checkers train mcrd-net`` command line."""
     return scaffold.parse_args(Args, argv, TRAINER, __doc__)
+
+
+def sizes(args: Args) -> tuple[int, int]:
+    """``(channels, hidden)`` of the run's net: the options, or the architecture's defaults for 0."""
+    channels, hidden = SIZES[args.architecture]
+    return args.channels or channels, args.hidden or hidden
 
 
 def data_command(card: dict, folder: str) -> str:
@@ -130,7 +146,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
     checkpoint = run.path / CHECKPOINT
     torch.manual_seed(args.seed)
-    net = CNN(channels=args.channels, hidden=args.hidden)
+    net = CNN(*sizes(args), args.architecture)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, weight_decay=args.weight_decay)
     generator = torch.Generator().manual_seed(args.seed)
     state = {"step": 0, "wall_s": 0.0, "loss": float("nan")}
@@ -195,8 +211,8 @@ def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
         "alphabeta",
         {"eval": "mcrd-net", "depth": args.eval_depth},
         (run.path / WEIGHTS).read_bytes(),
-        f"The MCRD document's CNN (a convolution over the 3 x 8 x 8 board planes, then fully connected "
-        f"layers, a value in (-1, 1)) trained on {labels.get(summary['labels'], summary['labels'])}, "
+        f"The MCRD document's CNN ({LAYERS[args.architecture]}, a value in (-1, 1)) trained on "
+        f"{labels.get(summary['labels'], summary['labels'])}, "
         f"as the leaf evaluator of the one alpha-beta at depth {args.eval_depth}.",
         {
             "data_commands": summary["data_commands"],

@@ -8,12 +8,23 @@ regions of the input ... and ultimately feed into a set of fully connected layer
 to move's frame). Its future work: train that CNN on MCRD's results and guide the playouts
 with it (``agent.MCRDAgent(guide=...)``, "Guided descents" in the package docstring).
 
-The net (:class:`CNN`)::
+The net (:class:`CNN`), in one of two architectures (metadata ``architecture``)::
 
+    conv-dense (the default):
     planes [N, 3, 8, 8] -> Conv2d(3, C, 3, padding=1) -> ReLU -> flatten [N, 64 C]
                         -> Linear(64 C, H) -> ReLU -> Linear(H, 1) -> tanh -> [N]
 
-the value of the position for its side to move (1 a win, -1 a loss).
+    conv-local (the document's "locally connected layers feeding other locally connected
+    layers, then fully connected layers", as deep as the evaluator door allows):
+    planes [N, 3, 8, 8] -> Conv2d(3, C, 3, padding=1) -> ReLU -> the 32 dark cells [N, C, 32]
+                        -> locally connected over the dark squares [N, H, 32] -> ReLU
+                        -> flatten [N, 32 H] -> Linear(32 H, 1) -> tanh -> [N]
+
+the value of the position for its side to move (1 a win, -1 a loss). The locally connected
+layer (``DarkLocal``) gives each dark square's ``H`` units a weighted sum of the ``C``
+units of the square itself and of its four diagonal neighbours (:data:`DARK_TAPS`; zeros
+off the board), with weights of that square's own: a 3 x 3 convolution whose kernel differs
+from square to square, restricted to the squares a piece can stand on.
 
 One net for torch and for the numba kernels. A convolution is linear in its input, and
 every cell of the 0/1 planes is a sum of the 128 sparse mover-frame inputs
@@ -22,28 +33,43 @@ the opponent plane opponent men + opponent kings, the kings plane own kings + op
 kings. So the convolution *is* a dense layer over the 128 inputs, ``w_in[i] = conv(x_i) -
 conv(0)`` and ``b_in = conv(0)`` with ``x_i`` the planes of input ``i`` alone
 (:func:`fold`), and the whole net goes through the alpha-beta search's net interface
-(``checkers_agents.alphabeta.evaluators.mlp``) unchanged: ``w_in [128, 64 C]``, ReLU,
-``w_mid [H, 64 C]`` (the first Linear), ReLU, and ``tanh(z) = 2 sigmoid(2 z) - 1``: the
-evaluator interface's "one sigmoid output -> ``2 out - 1``" with the last Linear's weights and bias
-doubled. No kernel knows it is a CNN; the tests check the evaluator interface's value against the torch
-forward pass.
+(``checkers_agents.alphabeta.evaluators.mlp``) unchanged: ``conv-dense`` as ``w_in [128,
+64 C]``, ReLU, ``w_mid [H, 64 C]`` (the first Linear), ReLU; ``conv-local`` as ``w_in
+[128, 32 C]`` (the convolution at the dark cells), ReLU, ``w_mid [32 H, 32 C]`` (the
+locally connected layer as a dense matrix, five non-zero taps per row and channel), ReLU;
+both then ``tanh(z) = 2 sigmoid(2 z) - 1``: the evaluator interface's "one sigmoid output
+-> ``2 out - 1``" with the last Linear's weights and bias doubled. No kernel knows it is a
+CNN; the tests check the evaluator interface's value against the torch forward pass.
 
-**choice** sizes: ``C = 8`` channels and ``H = 32`` hidden units by default (the
-document gives none): eight 3 x 3 feature maps are the fewest that see each piece's four
-diagonal neighbours per plane with room to combine them. The folded first layer is ``64 C``
-wide whatever the board, so an evaluation through the evaluator interface costs about ``24 x 64 C`` adds
-and ``64 C x H`` multiply-adds; ``C = 4, H = 16`` is the size to train when playouts per
-second matter more, and the file records the sizes. The speed of each size
-(:func:`evaluations_per_s`, ``benchmarks/bench_mcrd_guided.py``) is in
-``docs/experiments.md``.
+**choice** sizes: ``conv-dense`` ``C = 8`` channels and ``H = 32`` hidden units by default
+(the document gives none): eight 3 x 3 feature maps are the fewest that see each piece's
+four diagonal neighbours per plane with room to combine them. The search updates the first
+layer move by move, so a leaf costs mostly the second layer's multiply-adds: ``64 C x H``
+(16,384) for ``conv-dense``, ``32 C x 32 H`` for ``conv-local`` (the door's second layer is
+dense). ``conv-local`` defaults to ``C = 8, H = 8`` (65,536), the size whose held-out error
+came nearest the default ``conv-dense``'s in trials. The file records the architecture and
+the sizes.
+
+**choice** the architecture, measured (``docs/experiments.md``, "The MCRD networks"): the
+document leaves the layers open, and the door runs two hidden layers, so the deeper CNN has
+a locally connected second layer and no fully connected hidden layer. Locally connected
+rather than a shared convolution: at every size tried it fitted the held-out MCRD values
+better at the same leaf cost. Trained on 48,128 MCRD positions (20,000 steps of 256),
+``conv-local`` 8 x 8 reached a held-out error of 0.037 at about a third of ``conv-dense``'s
+evaluations per second, ``conv-dense`` 8 x 32 0.026: a hidden unit that sees the whole
+board fits MCRD's values better than local features summed, so ``conv-dense`` stays the
+default and the zoo's.
 
 **choice** terminal positions in the search: a side with no legal move ``ply`` plies down
 scores ``-(2 - 0.01 ply)`` (beyond the net's range, sooner wins first), as td-minimax's.
 
 On disk: safetensors (loaded without executing code), torch's ``state_dict`` names
-(``conv.weight [C, 3, 3, 3]``, ``conv.bias``, ``hidden.weight [H, 64 C]``,
-``hidden.bias``, ``output.weight [1, H]``, ``output.bias``) in float32, metadata ``kind``
-= ``mcrd-net``, ``format`` = ``1``, ``channels``, ``hidden``, ``inputs``. Reading a file
+(``conv.weight [C, 3, 3, 3]``, ``conv.bias``; ``conv-dense``: ``hidden.weight [H, 64 C]``,
+``hidden.bias``, ``output.weight [1, H]``; ``conv-local``: ``local.weight [H, 32, C, 5]``
+(output channel, square, input channel, tap), ``local.bias [H, 32]``, ``output.weight
+[1, 32 H]``; ``output.bias``) in float32, metadata ``kind`` = ``mcrd-net``, ``format`` =
+``1``, ``architecture`` (a file without it, written before there were two, holds
+``conv-dense``), ``channels``, ``hidden``, ``inputs``. Reading a file
 and folding it needs numpy only; building or training a :class:`CNN` needs torch (the
 ``train`` extra), and so does ``weights=untrained`` (torch's seeded initialisation).
 """
@@ -63,8 +89,13 @@ from checkers_env.weights import read_weights, write_weights
 
 KIND = "mcrd-net"
 FORMAT_VERSION = "1"
-CHANNELS = 8
-HIDDEN = 32
+#: The architectures (metadata ``architecture``; a file without it holds ``conv-dense``).
+CONV_DENSE = "conv-dense"
+CONV_LOCAL = "conv-local"
+ARCHITECTURES = (CONV_DENSE, CONV_LOCAL)
+#: Default ``(channels, hidden)`` of each architecture (module docstring).
+SIZES = {CONV_DENSE: (8, 32), CONV_LOCAL: (8, 8)}
+CHANNELS, HIDDEN = SIZES[CONV_DENSE]
 #: ``weights=untrained``: seeded initial weights, and the agent's name says so.
 UNTRAINED = "untrained"
 INPUT_LAYOUT = (
@@ -74,7 +105,44 @@ INPUT_LAYOUT = (
 #: A side with no legal move ``ply`` plies below the root scores ``-(LOSS - LOSS_PER_PLY * ply)``.
 LOSS = 2.0
 LOSS_PER_PLY = 0.01
-TENSORS = ("conv.weight", "conv.bias", "hidden.weight", "hidden.bias", "output.weight", "output.bias")
+TENSORS = {
+    CONV_DENSE: ("conv.weight", "conv.bias", "hidden.weight", "hidden.bias", "output.weight", "output.bias"),
+    CONV_LOCAL: ("conv.weight", "conv.bias", "local.weight", "local.bias", "output.weight", "output.bias"),
+}
+#: The 32 dark cells of the 8 x 8 planes (``row * 8 + column``), in the order of the board's
+#: bits in the mover's frame: the only cells a piece can stand on.
+DARK_CELLS = np.asarray(FRAME_CELL, np.int64)
+#: Taps of the locally connected layer over the dark squares: the square itself and its four
+#: diagonal neighbours (row, column offsets in the planes' frame).
+DARK_TAPS = ((0, 0), (-1, -1), (-1, 1), (1, -1), (1, 1))
+
+
+def _dark_neighbours() -> np.ndarray:
+    """``[32, 5]``: for each dark square (bit order) the dark square under each of
+    :data:`DARK_TAPS`, or ``32`` off the board (the index of a zero the layer appends)."""
+    square_of = {int(cell): bit for bit, cell in enumerate(DARK_CELLS)}
+    table = np.full((32, len(DARK_TAPS)), 32, np.int64)
+    for bit, cell in enumerate(DARK_CELLS):
+        row, column = divmod(int(cell), 8)
+        for k, (dy, dx) in enumerate(DARK_TAPS):
+            y, x = row + dy, column + dx
+            if 0 <= y < 8 and 0 <= x < 8:
+                table[bit, k] = square_of[y * 8 + x]
+    return table
+
+
+DARK_NEIGHBOURS = _dark_neighbours()
+
+
+def check_architecture(architecture: str) -> str:
+    """``architecture`` if it is one of :data:`ARCHITECTURES`.
+
+    Raises:
+        ValueError: one line naming the value and the choices.
+    """
+    if architecture not in ARCHITECTURES:
+        raise ValueError(f"architecture must be one of {', '.join(ARCHITECTURES)}, got {architecture!r}")
+    return architecture
 
 
 def _torch():
@@ -91,28 +159,64 @@ def _module_class():
     torch = _torch()
     nn = torch.nn
 
+    class DarkLocal(nn.Module):
+        """A locally connected layer over the 32 dark squares: each square's units from its own
+        and its four diagonal neighbours' (:data:`DARK_TAPS`, zeros off the board), with
+        weights of its own (a 3 x 3 convolution whose kernel differs from square to square).
+
+        Args:
+            channels: input channels.
+            out_channels: output channels.
+        """
+
+        def __init__(self, channels: int, out_channels: int):
+            super().__init__()
+            bound = 1.0 / np.sqrt(channels * len(DARK_TAPS))  # torch's default for a convolution
+            shape = (out_channels, 32, channels, len(DARK_TAPS))
+            self.weight = nn.Parameter(torch.empty(shape).uniform_(-bound, bound))
+            self.bias = nn.Parameter(torch.empty(out_channels, 32).uniform_(-bound, bound))
+            self.register_buffer("dark_cells", torch.from_numpy(DARK_CELLS), persistent=False)
+            self.register_buffer("neighbours", torch.from_numpy(DARK_NEIGHBOURS), persistent=False)
+
+        def forward(self, maps):
+            """``maps [N, C, 8, 8]`` -> ``[N, H, 32]`` at the dark squares in bit order."""
+            squares = torch.nn.functional.pad(maps.flatten(2)[:, :, self.dark_cells], (0, 1))  # a zero off the board
+            taps = squares[:, :, self.neighbours]  # [N, C, 32, 5]
+            return torch.einsum("nisk,osik->nos", taps, self.weight) + self.bias
+
     class CNN(nn.Module):
         """The MCRD document's CNN (see the module docstring): planes -> value in (-1, 1).
 
         Args:
-            channels: convolution channels ``C``.
-            hidden: units ``H`` of the fully connected hidden layer.
+            channels: channels ``C`` of the first convolution.
+            hidden: the second layer's size: units ``H`` of the fully connected hidden
+                layer (``conv-dense``), channels ``H`` of the locally connected layer over
+                the dark squares (``conv-local``).
+            architecture: ``conv-dense`` or ``conv-local``.
         """
 
-        def __init__(self, channels: int = CHANNELS, hidden: int = HIDDEN):
+        def __init__(self, channels: int = CHANNELS, hidden: int = HIDDEN, architecture: str = CONV_DENSE):
             super().__init__()
             if channels < 1 or hidden < 1:
                 raise ValueError(f"channels and hidden must be positive, got {channels}, {hidden}")
+            self.architecture = check_architecture(architecture)
             self.channels = int(channels)
             self.hidden_units = int(hidden)
             self.conv = nn.Conv2d(3, channels, 3, padding=1)
-            self.hidden = nn.Linear(64 * channels, hidden)
-            self.output = nn.Linear(hidden, 1)
+            if architecture == CONV_DENSE:
+                self.hidden = nn.Linear(64 * channels, hidden)
+                self.output = nn.Linear(hidden, 1)
+                return
+            self.local = DarkLocal(channels, hidden)
+            self.output = nn.Linear(32 * hidden, 1)
 
         def forward(self, planes):
             """``planes [N, 3, 8, 8]`` -> values ``[N]`` for each side to move, in (-1, 1)."""
-            x = torch.relu(self.conv(planes)).flatten(1)
-            x = torch.relu(self.hidden(x))
+            x = torch.relu(self.conv(planes))  # [N, C, 8, 8]
+            if self.architecture == CONV_DENSE:
+                x = torch.relu(self.hidden(x.flatten(1)))
+                return torch.tanh(self.output(x)).squeeze(-1)
+            x = torch.relu(self.local(x)).flatten(1)  # [N, 32 H], channel-major
             return torch.tanh(self.output(x)).squeeze(-1)
 
         def tensors(self) -> dict[str, np.ndarray]:
@@ -130,8 +234,8 @@ def _module_class():
             Raises:
                 WeightsError: missing, corrupt, another kind of net, or misfitting shapes.
             """
-            tensors, channels, hidden = read(path)
-            net = cls(channels, hidden)
+            tensors, channels, hidden, architecture = read(path)
+            net = cls(channels, hidden, architecture)
             net.load_state_dict({k: torch.from_numpy(np.ascontiguousarray(v)) for k, v in tensors.items()})
             return net.eval()
 
@@ -154,12 +258,12 @@ def __getattr__(name):  # ``CNN`` is built on first use, so importing this modul
     raise AttributeError(name)
 
 
-def untrained(seed: int | None = None, channels: int = CHANNELS, hidden: int = HIDDEN):
+def untrained(seed: int | None = None, channels: int = CHANNELS, hidden: int = HIDDEN, architecture: str = CONV_DENSE):
     """A :class:`CNN` of torch's initial weights, seeded (``0`` for None)."""
     torch = _torch()
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(0 if seed is None else int(seed))
-        net = __getattr__("CNN")(channels, hidden)
+        net = __getattr__("CNN")(channels, hidden, architecture)
     return net.eval()
 
 
@@ -179,31 +283,61 @@ def input_cells() -> list[list[tuple[int, int, int]]]:
     return cells
 
 
-def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
-    """The CNN's tensors (``state_dict`` names) as an exact MLP through the search's evaluator interface.
-
-    ``w_in[i, 64 c + 8 y + x]`` is the convolution's response at channel ``c``, cell
-    ``(y, x)`` to input ``i`` alone (bias excluded), ``b_in`` the bias per channel spread
-    over the 64 cells (``flatten`` order, as ``nn.Linear`` reads it).
-    """
-    conv_w = np.asarray(tensors["conv.weight"], np.float64)  # [C, 3, 3, 3]
-    conv_b = np.asarray(tensors["conv.bias"], np.float64)
+def _conv_rows(conv_w: np.ndarray) -> np.ndarray:
+    """``[128, C, 64]``: the first convolution's response (bias excluded) at each channel and
+    cell to each of the 128 inputs alone."""
     channels = conv_w.shape[0]
-    w_in = np.zeros((128, channels, 8, 8))
+    rows = np.zeros((128, channels, 8, 8))
     for i, cells in enumerate(input_cells()):
         for plane, row, column in cells:
             for y in range(max(row - 1, 0), min(row + 2, 8)):
                 for x in range(max(column - 1, 0), min(column + 2, 8)):
                     # output (y, x) reads input (y + dy - 1, x + dx - 1) through kernel (dy, dx)
-                    w_in[i, :, y, x] += conv_w[:, plane, row - y + 1, column - x + 1]
-    b_in = np.repeat(conv_b, 64)
+                    rows[i, :, y, x] += conv_w[:, plane, row - y + 1, column - x + 1]
+    return rows.reshape(128, channels, 64)
+
+
+def architecture_of(tensors: dict[str, np.ndarray]) -> str:
+    """The architecture whose tensor names ``tensors`` has."""
+    return CONV_LOCAL if "local.weight" in tensors else CONV_DENSE
+
+
+def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
+    """The CNN's tensors (``state_dict`` names) as an exact MLP through the search's evaluator interface.
+
+    ``conv-dense``: ``w_in[i, 64 c + 8 y + x]`` is the convolution's response at channel
+    ``c``, cell ``(y, x)`` to input ``i`` alone (bias excluded), ``b_in`` the bias per channel
+    spread over the 64 cells (``flatten`` order, as ``nn.Linear`` reads it), ``w_mid`` the
+    hidden Linear. ``conv-local``: the same at the 32 dark cells only (``w_in[i, 32 c + s]``,
+    ``s`` the dark square's bit), and ``w_mid [32 H, 32 C]`` the locally connected layer as
+    a dense matrix (row ``32 o + s`` holds square ``s``'s weights at the columns of its taps,
+    zeros elsewhere).
+    """
+    conv_w = np.asarray(tensors["conv.weight"], np.float64)  # [C, 3, 3, 3]
+    conv_b = np.asarray(tensors["conv.bias"], np.float64)
+    channels = conv_w.shape[0]
+    rows = _conv_rows(conv_w)
+    if architecture_of(tensors) == CONV_DENSE:
+        w_in, b_in = rows.reshape(128, 64 * channels), np.repeat(conv_b, 64)
+        w_mid, b_mid = np.asarray(tensors["hidden.weight"]), np.asarray(tensors["hidden.bias"])
+    else:
+        w_in, b_in = rows[:, :, DARK_CELLS].reshape(128, 32 * channels), np.repeat(conv_b, 32)
+        kernels = np.asarray(tensors["local.weight"], np.float64)  # [H, 32, C, 5]
+        out_channels = kernels.shape[0]
+        w_mid = np.zeros((out_channels, 32, channels, 32))
+        for square in range(32):
+            for tap, neighbour in enumerate(DARK_NEIGHBOURS[square]):
+                if neighbour < 32:
+                    w_mid[:, square, :, neighbour] = kernels[:, square, :, tap]
+        w_mid = w_mid.reshape(32 * out_channels, 32 * channels)
+        b_mid = np.asarray(tensors["local.bias"], np.float64).reshape(-1)
     return mlp(
-        np.ascontiguousarray(w_in.reshape(128, 64 * channels)),
+        np.ascontiguousarray(w_in),
         np.ascontiguousarray(b_in),
         np.ascontiguousarray(2.0 * np.asarray(tensors["output.weight"], np.float64)),
         np.ascontiguousarray(2.0 * np.asarray(tensors["output.bias"], np.float64)),
-        w_mid=np.asarray(tensors["hidden.weight"]),
-        b_mid=np.asarray(tensors["hidden.bias"]),
+        w_mid=w_mid,
+        b_mid=b_mid,
         dtype=np.float32,
         hidden_activation=RELU,
         output_activation=SIGMOID,
@@ -216,39 +350,52 @@ def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
 # -- files ---------------------------------------------------------------------------------
 
 
-def expected_shapes(channels: int, hidden: int) -> dict[str, tuple[int, ...]]:
-    return {
-        "conv.weight": (channels, 3, 3, 3),
-        "conv.bias": (channels,),
-        "hidden.weight": (hidden, 64 * channels),
-        "hidden.bias": (hidden,),
-        "output.weight": (1, hidden),
-        "output.bias": (1,),
-    }
+def expected_shapes(channels: int, hidden: int, architecture: str = CONV_DENSE) -> dict[str, tuple[int, ...]]:
+    """Every tensor's name and shape for an architecture and its sizes."""
+    if architecture == CONV_LOCAL:
+        second = {"local.weight": (hidden, 32, channels, len(DARK_TAPS)), "local.bias": (hidden, 32)}
+        outputs = 32 * hidden
+    else:
+        second = {"hidden.weight": (hidden, 64 * channels), "hidden.bias": (hidden,)}
+        outputs = hidden
+    return {"conv.weight": (channels, 3, 3, 3), "conv.bias": (channels,), **second,
+            "output.weight": (1, outputs), "output.bias": (1,)}
 
 
 def save_tensors(path: str | os.PathLike, tensors: dict[str, np.ndarray]) -> None:
     """Write a net's tensors with the ``mcrd-net`` metadata (atomically)."""
-    channels, hidden = tensors["conv.weight"].shape[0], tensors["hidden.weight"].shape[0]
+    architecture = architecture_of(tensors)
+    second = "local.weight" if architecture == CONV_LOCAL else "hidden.weight"
+    channels, hidden = tensors["conv.weight"].shape[0], tensors[second].shape[0]
     metadata = {
-        "kind": KIND, "format": FORMAT_VERSION, "channels": str(channels), "hidden": str(hidden),
-        "inputs": INPUT_LAYOUT,
+        "kind": KIND, "format": FORMAT_VERSION, "architecture": architecture, "channels": str(channels),
+        "hidden": str(hidden), "inputs": INPUT_LAYOUT,
     }
-    write_weights(path, {k: tensors[k] for k in TENSORS}, metadata)
+    write_weights(path, {k: tensors[k] for k in TENSORS[architecture]}, metadata)
 
 
-def read(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], int, int]:
-    """The tensors, channels and hidden units of an ``mcrd-net`` file.
+def read(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], int, int, str]:
+    """The tensors, channels, second-layer size (``hidden``) and architecture of an
+    ``mcrd-net`` file (a file without the ``architecture`` metadata holds ``conv-dense``).
 
     Raises:
         WeightsError: one line naming the file: missing, unreadable, corrupt, not an
-            mcrd-net (metadata kind or format), or tensors of the wrong names or shapes.
+            mcrd-net (metadata kind or format), an unknown architecture, or tensors of the
+            wrong names or shapes.
     """
     metadata = {"kind": KIND, "format": FORMAT_VERSION}
+    found = read_weights(path, KIND, metadata=metadata).metadata
+    architecture = found.get("architecture", CONV_DENSE)
+    if architecture not in ARCHITECTURES:
+        raise WeightsError(
+            f"{str(path)!r} holds an mcrd-net of architecture {architecture!r}, which this version does not read "
+            f"({', '.join(ARCHITECTURES)})"
+        )
     tensors, _, (channels, hidden) = read_weights(
-        path, KIND, metadata=metadata, sizes=("channels", "hidden"), shapes=expected_shapes
+        path, KIND, metadata=metadata, sizes=("channels", "hidden"),
+        shapes=lambda channels, hidden: expected_shapes(channels, hidden, architecture),
     )
-    return tensors, channels, hidden
+    return tensors, channels, hidden, architecture
 
 
 def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
@@ -265,8 +412,7 @@ def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
         from checkers_agents.zoo import zoo_weights
 
         weights = zoo_weights(KIND)
-    tensors, _, _ = read(weights)
-    return fold(tensors)
+    return fold(read(weights)[0])
 
 
 def evaluations_per_s(evaluator: Evaluator, positions: int = 2000, seconds: float = 0.5, seed: int = 0) -> float:
@@ -316,14 +462,19 @@ def _rate(evaluator: Evaluator, boards, seconds: float) -> float:
 
 
 __all__ = [
+    "ARCHITECTURES",
     "CHANNELS",
+    "CONV_LOCAL",
+    "CONV_DENSE",
     "HIDDEN",
     "KIND",
     "UNTRAINED",
+    "architecture_of",
     "evaluations_per_s",
     "fold",
     "load_evaluator",
     "read",
     "save_tensors",
+    "SIZES",
     "untrained",
 ]

@@ -42,11 +42,13 @@ def door_values(evaluator, boards) -> np.ndarray:
     return np.array([evaluate(evaluator, *b.mover_bitboards, b.kings, b.turn == BLACK) for b in boards])
 
 
-@pytest.mark.parametrize("channels, hidden", [(8, 32), (3, 5)])
-def test_door_value_is_the_torch_forward_pass(channels, hidden):
+@pytest.mark.parametrize(
+    "architecture, channels, hidden", [("conv-dense", 8, 32), ("conv-dense", 3, 5), ("conv-local", 8, 8), ("conv-local", 3, 5)]
+)
+def test_door_value_is_the_torch_forward_pass(architecture, channels, hidden):
     boards = random_boards(400)
     assert {b.turn for b in boards} == {0, 1} and any(b.kings for b in boards)
-    cnn = net.untrained(seed=7, channels=channels, hidden=hidden)
+    cnn = net.untrained(seed=7, channels=channels, hidden=hidden, architecture=architecture)
     with torch.no_grad():  # biases away from zero, so every term of the fold is exercised
         for p in cnn.parameters():
             p.add_(0.05 * torch.randn_like(p))
@@ -68,6 +70,45 @@ def test_save_load_round_trip_and_metadata(tmp_path):
     (size,) = struct.unpack("<Q", path.read_bytes()[:8])
     meta = json.loads(path.read_bytes()[8 : 8 + size])["__metadata__"]
     assert meta["kind"] == "mcrd-net" and meta["format"] == "1" and (meta["channels"], meta["hidden"]) == ("4", "6")
+    assert meta["architecture"] == "conv-dense"
+
+
+def test_the_locally_connected_layer_sees_a_square_and_its_diagonal_neighbours_only():
+    # Each dark square's taps: itself, then the dark squares that touch it diagonally (none
+    # off the board).
+    for square, taps in enumerate(net.DARK_NEIGHBOURS):
+        row, column = divmod(int(net.DARK_CELLS[square]), 8)
+        assert taps[0] == square
+        for (dy, dx), neighbour in zip(net.DARK_TAPS[1:], taps[1:]):
+            inside = 0 <= row + dy < 8 and 0 <= column + dx < 8
+            assert (neighbour < 32) == inside
+            if inside:
+                assert net.DARK_CELLS[neighbour] == (row + dy) * 8 + column + dx
+    cells = [int(c) for c in net.DARK_CELLS]
+    assert len(set(cells)) == 32 and len({(c // 8 + c % 8) % 2 for c in cells}) == 1  # one colour of square
+
+
+def test_conv_local_round_trip_and_old_files_without_an_architecture_load_as_conv_dense(tmp_path):
+    from safetensors.numpy import save
+
+    cnn = net.untrained(seed=4, channels=3, hidden=2, architecture="conv-local")
+    path = tmp_path / "conv-local.safetensors"
+    cnn.save(path)
+    again = net.CNN.load(path)
+    assert (again.architecture, again.channels, again.hidden_units) == ("conv-local", 3, 2)
+    boards = random_boards(50)
+    np.testing.assert_array_equal(torch_values(again, boards), torch_values(cnn, boards))
+    np.testing.assert_allclose(door_values(net.load_evaluator(str(path)), boards), torch_values(cnn, boards), atol=2e-5)
+    old = net.untrained(seed=5, channels=2, hidden=3)
+    old_path = tmp_path / "old.safetensors"  # the metadata of the files written before architectures
+    old_path.write_bytes(save(old.tensors(), metadata={"kind": "mcrd-net", "format": "1", "channels": "2", "hidden": "3"}))
+    assert net.CNN.load(old_path).architecture == "conv-dense"
+    np.testing.assert_allclose(door_values(net.load_evaluator(str(old_path)), boards), torch_values(old, boards), atol=2e-5)
+
+
+def test_an_unknown_architecture_is_refused_by_name():
+    with pytest.raises(ValueError, match="architecture must be one of conv-dense, conv-local, got 'conv-deep'"):
+        net.untrained(seed=1, architecture="conv-deep")
 
 
 def _bad_files(tmp_path):
@@ -93,6 +134,12 @@ def _bad_files(tmp_path):
     future = tmp_path / "future.safetensors"
     future.write_bytes(save(good, metadata={**meta, "hidden": "3", "format": "99"}))
     files["format"] = future
+    unknown = tmp_path / "unknown-architecture.safetensors"
+    unknown.write_bytes(save(good, metadata={**meta, "hidden": "3", "architecture": "transformer"}))
+    files["unknown architecture"] = unknown
+    crossed = tmp_path / "crossed.safetensors"  # conv-dense tensors under conv-local metadata
+    crossed.write_bytes(save(good, metadata={**meta, "hidden": "3", "architecture": "conv-local"}))
+    files["architecture mismatch"] = crossed
     nan = dict(good)
     nan["hidden.bias"] = np.full(3, np.nan, np.float32)
     nan_path = tmp_path / "nan.safetensors"

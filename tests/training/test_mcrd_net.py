@@ -13,6 +13,7 @@ import torch
 from safetensors.numpy import load_file
 
 from checkers_agents.mcrd.data import McrdDataError, games_params, generate, mcrd_params, torch_dataset
+from checkers_agents.mcrd import net
 from checkers_agents.mcrd.net import CNN
 from checkers_env import Game, make_agent
 from checkers_training import mcrd_net
@@ -46,6 +47,28 @@ def test_a_tiny_run_lowers_the_loss_on_its_data(databases, tmp_path):
     assert summary["steps"] == 150 and summary["examples_seen"] == 150 * 256
     assert summary["labels"] == "mcrd" and summary["positions"] == 48
     assert 0 <= summary["held_out_mse"] < 4
+
+
+def test_a_tiny_conv_local_run_lowers_the_loss_and_its_file_says_its_architecture(databases, tmp_path):
+    summary = run(databases, tmp_path / "c", "--steps", "150", "--learning-rate", "0.01", "--architecture", "conv-local",
+                  "--channels", "3", "--hidden", "2")
+    planes, values = torch_dataset(databases / "mcrd").tensors
+    torch.manual_seed(0)  # the run's seed: its initial net
+    before = mcrd_net.mean_squared_error(CNN(3, 2, "conv-local"), planes, values)
+    trained = CNN.load(Path(summary["run_dir"]) / mcrd_net.WEIGHTS)
+    assert (trained.architecture, trained.channels, trained.hidden_units) == ("conv-local", 3, 2)
+    after = mcrd_net.mean_squared_error(trained, planes, values)
+    assert after < 0.8 * before, (before, after)
+    assert summary["held_out_mse"] == pytest.approx(mcrd_net.mean_squared_error(trained, *torch_dataset(
+        databases / "held-out").tensors), rel=1e-6)
+
+
+def test_sizes_of_zero_are_the_architecture_defaults():
+    for architecture, sizes in (("conv-dense", (8, 32)), ("conv-local", net.SIZES["conv-local"])):
+        args, _ = mcrd_net.parse_args(["--data", "d", "--architecture", architecture])
+        assert mcrd_net.sizes(args) == sizes
+    args, _ = mcrd_net.parse_args(["--data", "d", "--architecture", "conv-local", "--hidden", "3"])
+    assert mcrd_net.sizes(args) == (net.SIZES["conv-local"][0], 3)
 
 
 def test_a_resumed_run_ends_with_the_weights_of_an_unbroken_one(databases, tmp_path):

@@ -24,7 +24,10 @@ CASES = [
     # Sizes that would ask for terabytes before the first step.
     (["bc", "--hidden", "100000000"], "--hidden: must be 1 to 4096, got '100000000'"),
     (["td-minimax", "--hidden", "100000000"], "--hidden: must be 1 to 4096, got '100000000'"),
-    (["mcrd-net", "--channels", "100000"], "--channels: must be 1 to 512, got '100000'"),
+    (["mcrd-net", "--channels", "100000"], "--channels: must be 0 to 512, got '100000'"),
+    (["mcrd-net", "--hidden", "-1"], "--hidden: must be 0 to 4096, got '-1'"),
+    (["mcrd-net", "--architecture", "conv-deep"],
+     "--architecture: invalid choice: 'conv-deep' (choose from 'conv-dense', 'conv-local')"),
     (["outcome-net", "--middle", "100000000"], "--middle: must be 0 to 4096, got '100000000'"),
     (["bc", "--batch-size", "100000000"], "--batch-size: must be 1 to 65536, got '100000000'"),
     (["outcome-net", "--workers", "100000"], "--workers: must be 1 to 256, got '100000'"),
