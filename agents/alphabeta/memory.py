@@ -81,12 +81,13 @@ SearchMemory = namedtuple(
     "SearchMemory",
     "killers history_scores moves order_scores order_index stack active values root_scores scratch accumulators",
 )
-#: The search's memory as three flat arrays (:func:`flat_memory`): ``ints``, ``int64``;
-#: ``floats``, ``float64``; ``net_floats``, of the net's dtype: its scratch (``2 * width``)
-#: and, when ``first_width`` (the net's first layer, 0: none) is set, the first-layer sums
-#: of both views at every ply. Three arrays cross from Python into numba faster than a dozen
-#: (each is unboxed on every call).
-FlatMemory = namedtuple("FlatMemory", "ints floats net_floats width first_width")
+#: The search's memory as flat arrays (:func:`flat_memory`): ``ints``, ``int64``; ``floats``,
+#: ``float64``; ``net_floats``, the net's scratch (``2 * width``) in its dtype; and
+#: ``accumulators``, the first-layer sums of both views at every ply (``[MAX_PLY, 2, H1]``
+#: of the net's dtype), or None for a search that sums them fresh at every leaf. None is a
+#: type of its own to numba: the kernel compiled for it has none of the sums' code. A few
+#: arrays cross from Python into numba faster than a dozen (each is unboxed on every call).
+FlatMemory = namedtuple("FlatMemory", "ints floats net_floats width accumulators")
 
 
 @numba.njit(cache=True)
@@ -129,24 +130,29 @@ def begin_search(generation, table, killers, history_scores):
 
 
 @register_jitable
-def memory_sizes(width, first_width=0):
-    """``(int64 count, float64 count, net count)`` of the search's buffers in
+def memory_sizes(width):
+    """``(int64 count, float64 count, net count)`` of the search's flat buffers in
     :func:`memory_views`'s layout (a plain function in Python, compiled into a numba caller)."""
     ints = MAX_PLY * 2 + 2 * 32 * 32 + MAX_PLY * MAX_MOVES * MOVE_FIELDS + 2 * MAX_PLY * MAX_MOVES
     ints += MAX_PLY * STACK_FIELDS + MAX_ACTIVE
-    return ints, MAX_PLY * VALUE_FIELDS + MAX_MOVES, 2 * width + 2 * MAX_PLY * first_width
+    return ints, MAX_PLY * VALUE_FIELDS + MAX_MOVES, 2 * width
 
 
 @register_jitable
-def flat_memory(width=1, dtype=np.float64, first_width=0):
+def flat_memory(width=1, dtype=np.float64, first_width=None):
     """A search's memory for a net of ``width`` (``Evaluator.width``; 1 for the hand-written
     kinds) and weights of ``dtype``, keeping the first-layer sums of every ply when
-    ``first_width`` (the net's ``H1``) is set: the search then updates them move by move
+    ``first_width`` (the net's ``H1``) is given: the search then updates them move by move
     instead of summing them at every leaf. Killers and history are zero; the other buffers,
     which a search writes before it reads them, are left unset (a plain function in Python,
     compiled into a numba caller)."""
-    ints, floats, net_floats = memory_sizes(width, first_width)
-    memory = FlatMemory(np.empty(ints, np.int64), np.empty(floats, np.float64), np.empty(net_floats, dtype), width, first_width)
+    ints, floats, net_floats = memory_sizes(width)
+    # ``first_width is None`` is settled when numba compiles this for its caller's types.
+    if first_width is None:
+        accumulators = None
+    else:
+        accumulators = np.empty((MAX_PLY, 2, first_width), dtype)
+    memory = FlatMemory(np.empty(ints, np.int64), np.empty(floats, np.float64), np.empty(net_floats, dtype), width, accumulators)
     memory.ints[: MAX_PLY * 2 + 2 * 32 * 32] = 0  # the killers and history, first in the layout
     return memory
 
@@ -154,9 +160,9 @@ def flat_memory(width=1, dtype=np.float64, first_width=0):
 @numba.njit(cache=True, inline="always")
 def memory_views(flat):
     """The search's buffers as views of a :data:`FlatMemory` (``flat_memory``): the
-    :data:`SearchMemory` that :func:`search_kernel` takes (``accumulators``:
-    ``[MAX_PLY, 2, first_width]``, no rows without ``first_width``)."""
-    ints, floats, width, first_width = flat.ints, flat.floats, flat.width, flat.first_width
+    :data:`SearchMemory` that :func:`search_kernel` takes (``accumulators`` as they are:
+    ``[MAX_PLY, 2, H1]`` or None)."""
+    ints, floats, width = flat.ints, flat.floats, flat.width
     a = 0
     killers = ints[a : a + MAX_PLY * 2].reshape((MAX_PLY, 2))
     a += MAX_PLY * 2
@@ -175,11 +181,9 @@ def memory_views(flat):
     b = MAX_PLY * VALUE_FIELDS
     root_scores = floats[b : b + MAX_MOVES]
     scratch = flat.net_floats[: 2 * width]
-    rows = MAX_PLY if first_width > 0 else 0
-    accumulators = flat.net_floats[2 * width : 2 * width + rows * 2 * first_width].reshape((rows, 2, first_width))
     return SearchMemory(
         killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch,
-        accumulators,
+        flat.accumulators,
     )
 
 

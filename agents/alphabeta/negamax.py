@@ -36,7 +36,8 @@ from .evaluators import (
     material_log_reward,
     net_value,
 )
-from .net_layers import child_sums, move_sums, root_sums, value_of_sums
+from .net_layers import value_of_sums
+from .search_sums import keep_node_sums, keep_root_sums, leaf_sums
 from .memory import (
     BOUND_EXACT,
     BOUND_LOWER,
@@ -182,8 +183,8 @@ def search_kernel(position, depth, node_limit, root_in_order, valuation, net, dr
             (``int64[MAX_ACTIVE]``, ``[2 * width]`` of the weights' dtype);
             ``accumulators``, ``[MAX_PLY, 2, H1]``: the first-layer sums of both
             colours' frames at every ply (``net_layers.child_sums``), updated move by move
-            as the search makes its moves; with no rows, every leaf sums its first layer
-            fresh (``net_value``).
+            as the search makes its moves (``search_sums``); None: every leaf sums its
+            first layer fresh (``net_value``), in a kernel compiled without the sums' code.
         egdb: the endgame database (:data:`EndgameProbe`): every node below the root with
             at most ``egdb.pieces`` pieces that it holds scores its exact value
             (``egdb_value``) instead of being searched or evaluated, after the draw rules.
@@ -198,11 +199,9 @@ def search_kernel(position, depth, node_limit, root_in_order, valuation, net, dr
     killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch, accumulators = memory
     egdb_values, egdb_offsets, egdb_pieces = egdb
     rewarded = False if net is None else net_functions[2] == REWARD_MATERIAL_LOG
-    incremental = accumulators.shape[0] > 0
     if net is not None:
-        if incremental:
-            black = mover if black_to_move else opponent
-            root_sums(accumulators, black, opponent if black_to_move else mover, kings, net[0], net[1], active)
+        black, white = (mover, opponent) if black_to_move else (opponent, mover)
+        keep_root_sums(accumulators, black, white, kings, net[0], net[1], active)
     # The no-progress rule makes a value depend on the path: within reach, the table only
     # orders moves.
     tt_cutoffs = no_progress_plies <= 0 or quiet + depth < no_progress_plies
@@ -284,14 +283,9 @@ def search_kernel(position, depth, node_limit, root_in_order, valuation, net, dr
                     # evaluations get a kernel of their own, without the net's code.
                     if net is None:
                         value = hand_value(m, o, k, side, kind)
-                    elif incremental and ply > 0:
-                        # The side to move's view only: the parent's, and the move.
-                        p = ply - 1
-                        mi = order_index[p, stack[p, S_INDEX] - 1]
-                        move_sums(
-                            accumulators[p, 0 if side else 1], scratch, net[0], side, not side, moves[p, mi, FROM],
-                            moves[p, mi, TO], moves[p, mi, CAPTURED], stack[p, S_KINGS], k,
-                        )
+                    elif leaf_sums(accumulators, ply, scratch, net[0], side, moves, order_index, stack, k):
+                        # Kept sums (``accumulators`` not None, settled at compile time):
+                        # the side to move's view from the parent's, and the move.
                         value = value_of_sums(net, net_functions, scratch)
                     else:
                         value = net_value(m, o, k, side, net, net_functions, active, scratch)
@@ -325,14 +319,8 @@ def search_kernel(position, depth, node_limit, root_in_order, valuation, net, dr
                         state = _RETURN
                         continue
             if net is not None:
-                if incremental and ply > 0:
-                    # A node that is searched on: its children's sums start from its own.
-                    p = ply - 1
-                    mi = order_index[p, stack[p, S_INDEX] - 1]
-                    child_sums(
-                        accumulators, ply, net[0], not side, moves[p, mi, FROM], moves[p, mi, TO],
-                        moves[p, mi, CAPTURED], stack[p, S_KINGS], k,
-                    )
+                # A node that is searched on: its children's sums start from its own.
+                keep_node_sums(accumulators, ply, net[0], not side, moves, order_index, stack, k)
             buffer = moves[ply]
             n = generate_moves(m, o, k, side, buffer)
             if n == 0:

@@ -86,7 +86,7 @@ def memory_for(evaluator: Evaluator, incremental: bool | None = None) -> FlatMem
             f"incremental first-layer sums need a float32 net (mlp(..., dtype=np.float32)), got {evaluator.dtype}"
         )
     on = exact if incremental is None else bool(incremental) and exact
-    return flat_memory(evaluator.width, evaluator.dtype, evaluator.w_in.shape[1] if on else 0)
+    return flat_memory(evaluator.width, evaluator.dtype, evaluator.w_in.shape[1] if on else None)
 
 
 def board_key(board: Board) -> int:
@@ -194,7 +194,7 @@ class Searcher:
         # how one agent's call passes them.
         self.width = evaluator.width
         self.flat = memory_for(evaluator, incremental)
-        self.incremental = self.flat.first_width > 0
+        self.incremental = self.flat.accumulators is not None
         self.memory = memory_views(self.flat)
         self.killers, self.history_scores = self.memory.killers, self.memory.history_scores
         self.moves, self.root_scores = self.memory.moves, self.memory.root_scores

@@ -220,7 +220,25 @@ def test_float32_nets_update_their_sums_by_default_and_float64_nets_sum_afresh()
 
     assert Searcher(make_evaluator("outcome-net")).incremental
     assert not Searcher(Net.initial(seed=1).evaluator()).incremental
-    assert memory_for(make_evaluator("outcome-net"), incremental=False).first_width == 0
+    assert memory_for(make_evaluator("outcome-net"), incremental=False).accumulators is None
+
+
+def test_a_memory_without_kept_sums_holds_none_so_the_kernel_compiles_without_them():
+    """Fresh sums are a property of the memory's type (None, not an array of no rows), in
+    Python and compiled into numba (how td-minimax's training game makes its memory): the
+    kernel numba compiles for it has none of the kept sums' code."""
+    import numba
+
+    from checkers_agents.alphabeta.memory import MAX_PLY, flat_memory
+
+    @numba.njit
+    def fresh_and_kept(width, first_width):
+        return flat_memory(width).accumulators is None, flat_memory(width, np.float32, first_width).accumulators.shape
+
+    assert flat_memory(8).accumulators is None
+    assert memory_for(Searcher(make_evaluator("material")).evaluator).accumulators is None
+    assert flat_memory(8, np.float32, 4).accumulators.shape == (MAX_PLY, 2, 4)
+    assert fresh_and_kept(8, 4) == (True, (MAX_PLY, 2, 4))
 
 
 def test_float64_weights_are_shared_and_float32_weights_are_copies():

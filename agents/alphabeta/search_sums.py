@@ -1,0 +1,63 @@
+"""The search's first-layer sums, kept move by move or not at all.
+
+A search's memory holds them (``accumulators``, ``[MAX_PLY, 2, H1]``: both colours' frames
+at every ply, ``net_layers.child_sums``) or None (its leaves sum their first layer fresh).
+The functions here take either: numba compiles each for the type it is given and settles
+``accumulators is None`` then, so a search without kept sums runs a kernel with none of
+their code (no test per node, no arithmetic), the way ``net is None`` gives the
+hand-written evaluations a kernel without the net's.
+"""
+
+from __future__ import annotations
+
+import numba
+
+from checkers_env.movegen import CAPTURED, FROM, TO
+
+from .memory import S_INDEX, S_KINGS
+from .net_layers import child_sums, move_sums, root_sums
+
+
+@numba.njit(cache=True)
+def keep_root_sums(accumulators, black, white, kings, w_in, b_in, active):
+    """The root's sums in both frames (``net_layers.root_sums``), when they are kept."""
+    if accumulators is None:
+        return
+    root_sums(accumulators, black, white, kings, w_in, b_in, active)
+
+
+@numba.njit(cache=True)
+def keep_node_sums(accumulators, ply, w_in, black_moved, moves, order_index, stack, kings):
+    """A node below the root that is searched on: its sums in both frames from its
+    parent's and the move that reached it (the parent's current move, ``stack[ply - 1]``),
+    when they are kept; ``kings``: the node's."""
+    if accumulators is None:
+        return
+    if ply > 0:
+        p = ply - 1
+        mi = order_index[p, stack[p, S_INDEX] - 1]
+        child_sums(
+            accumulators, ply, w_in, black_moved, moves[p, mi, FROM], moves[p, mi, TO], moves[p, mi, CAPTURED],
+            stack[p, S_KINGS], kings,
+        )
+
+
+@numba.njit(cache=True)
+def leaf_sums(accumulators, ply, scratch, w_in, black_to_move, moves, order_index, stack, kings):
+    """A leaf's first-layer sums in its side to move's frame into ``scratch[:H1]``, from its
+    parent's and the move that reached it. Returns whether it wrote them: False when the
+    sums are not kept (or at the root), and the leaf sums them fresh."""
+    if accumulators is None:
+        return False
+    if ply == 0:
+        return False
+    p = ply - 1
+    mi = order_index[p, stack[p, S_INDEX] - 1]
+    move_sums(
+        accumulators[p, 0 if black_to_move else 1], scratch, w_in, black_to_move, not black_to_move,
+        moves[p, mi, FROM], moves[p, mi, TO], moves[p, mi, CAPTURED], stack[p, S_KINGS], kings,
+    )
+    return True
+
+
+__all__ = ["keep_node_sums", "keep_root_sums", "leaf_sums"]
