@@ -35,7 +35,6 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-import numpy as np
 
 from checkers_agents.opponent_pool import OpponentPool
 from checkers_env.agent import make_agent

@@ -72,7 +72,6 @@ from .net_layers import (
     SIGMOID,
     exact_first_layer,
     first_layer_sums,
-    later_layers,
     sigmoid_pair_forward,
     value_of_sums,
 )
@@ -264,14 +263,6 @@ def mlp(
 # -- kernels ---------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
-def mlp_value(n, w_in, b_in, w_mid, b_mid, w_out, b_out, net_functions, active, scratch):
-    """Any :func:`mlp`'s value for the inputs listed in ``active[:n]`` (``scratch``:
-    ``2 * width`` long, of the weights' dtype for speed)."""
-    first_layer_sums(active, n, w_in, b_in, scratch)
-    return later_layers(w_mid, b_mid, w_out, b_out, net_functions, scratch)
-
-
 @numba.njit(cache=True, inline="always")
 def net_value(mover, opponent, kings, black_to_move, net, net_functions, active, scratch):
     """The MLP's value of a position for its side to move, its first layer summed fresh
@@ -388,7 +379,6 @@ __all__ = [
     "evaluate",
     "hand_value",
     "mlp",
-    "mlp_value",
     "net_value",
     "sigmoid_pair_forward",
 ]

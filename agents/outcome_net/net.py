@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import os
 from collections import OrderedDict
-from pathlib import Path
 
 import numpy as np
 
