@@ -172,6 +172,9 @@ def data(sizes: Sizes, folder: Path) -> dict:
     from checkers_agents.mcrd.data import generate, load_mcrd_data, mcrd_params
 
     out: dict = {"positions": sizes.data["positions"], "playouts": sizes.data["playouts"]}
+    for backend in ("cuda", "cpu"):  # compile both backends' kernels before either is timed
+        warm = dict(sizes.data, positions=2, playouts=sizes.data["playouts"] // 100 or 1)
+        generate(folder / f"warm-{backend}", "mcrd", mcrd_params(shard_size=2, backend=backend, **warm), progress=False)
     for backend in ("cuda", "cpu"):
         params = mcrd_params(shard_size=sizes.data["positions"], backend=backend, **sizes.data)
         started = time.perf_counter()

@@ -325,8 +325,10 @@ class MCRDAgent(BaseAgent):
         if backend == "cuda":
             from .cuda import CudaRunner
 
-            launch = self._launch_size(backend)
-            return CudaRunner(*args, max_threads=max(launch, len(children.moves)))
+            threads = self._launch_size(backend)
+            if self.time is None:  # no launch of a playout budget is larger than the budget
+                threads = min(threads, self.playouts or DEFAULT_PLAYOUTS)
+            return CudaRunner(*args, max_threads=max(threads, len(children.moves)))
         from .cpu import CpuRunner
 
         settings = GuideSettings(

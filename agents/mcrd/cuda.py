@@ -2,8 +2,8 @@
 ``random_descent`` kernel).
 
 As in the design document, the children are made on the host and copied to the device, every
-thread has its own random state (numba's xoroshiro128p states, its counterpart of the design
-document's ``curandState``), and the kernel adds each playout's points to the per-child
+thread has its own random state (numba's xoroshiro128p generator, its counterpart of the
+design document's ``curandState``, seeded on the device by ``seed_states_kernel``), and the kernel adds each playout's points to the per-child
 counters on the device (``cuda.atomic.add``, the design document's ``d_wins``); the counters
 are read back at the end of the budget, or after each launch when the allocation needs the
 current win rates. The per position work is the same njit scalar functions the CPU path uses
@@ -23,11 +23,7 @@ import math
 import numba
 import numpy as np
 from numba import cuda, uint64
-from numba.cuda.random import (
-    create_xoroshiro128p_states,
-    xoroshiro128p_dtype,
-    xoroshiro128p_uniform_float64,
-)
+from numba.cuda.random import xoroshiro128p_dtype, xoroshiro128p_uniform_float64
 
 from .cpu import CAPPED, PLIES, SKIPS, ChildPositions, KingHistory, PlayoutRules, Tallies
 from .playout import (
@@ -91,55 +87,52 @@ def descent_kernel(children, history, arms, keep, proportional, threads, playout
         cuda.atomic.add(diagnostics, CAPPED, 1)
 
 
-@numba.njit(cache=True)
-def xoroshiro128p_states_host(n, seed):
-    """The states ``create_xoroshiro128p_states(n, seed)`` makes, computed with njit.
+#: splitmix64's increment (the golden ratio in 64 bits) and its two mixing multipliers.
+_GOLDEN, _MIX1, _MIX2 = 0x9E3779B97F4A7C15, 0xBF58476D1CE4E5B9, 0x94D049BB133111EB
 
-    The same algorithm as numba's ``init_xoroshiro128p_states_cpu`` (splitmix64 of the seed,
-    then each state the previous one jumped ahead 2**64 steps), bit for bit (a test checks).
-    It exists for the simulator, where numba's version falls back to object mode and takes
-    about 25 ms per state; on a GPU numba's own function is used.
+
+@numba.njit(cache=True)
+def _splitmix64(x):
+    z = (x ^ (x >> uint64(30))) * uint64(_MIX1)
+    z = (z ^ (z >> uint64(27))) * uint64(_MIX2)
+    return z ^ (z >> uint64(31))
+
+
+@numba.njit(cache=True)
+def seeded_state(seed, thread):
+    """Thread ``thread``'s xoroshiro128p state for ``seed``: outputs ``2 * thread + 1`` and
+    ``2 * thread + 2`` of the splitmix64 sequence started at ``seed`` (the seeding that
+    xoroshiro's authors recommend). Each state costs O(1), where numba's
+    ``create_xoroshiro128p_states`` jumps every state 2**64 steps on from the previous one
+    on the host (about 20 ms for a launch of 131,072 threads, more than the launch itself).
 
     Returns:
-        ``uint64[n, 2]``: ``s0``, ``s1`` of each state.
+        ``(s0, s1)``, never both zero.
     """
-    out = np.empty((n, 2), np.uint64)
-    z = uint64(seed) + uint64(0x9E3779B97F4A7C15)
-    z = (z ^ (z >> uint64(30))) * uint64(0xBF58476D1CE4E5B9)
-    z = (z ^ (z >> uint64(27))) * uint64(0x94D049BB133111EB)
-    z = z ^ (z >> uint64(31))
-    s0 = z
-    s1 = z
-    jumps = (uint64(0xBEAC0467EBA5FACB), uint64(0xD86B048B86AA9922))
-    for i in range(n):
-        if i > 0:
-            j0 = uint64(0)
-            j1 = uint64(0)
-            for word in jumps:
-                for b in range(64):
-                    if (word >> uint64(b)) & uint64(1):
-                        j0 ^= s0
-                        j1 ^= s1
-                    s1 ^= s0
-                    s0 = ((s0 << uint64(55)) | (s0 >> uint64(9))) ^ s1 ^ (s1 << uint64(14))
-                    s1 = (s1 << uint64(36)) | (s1 >> uint64(28))
-            s0 = j0
-            s1 = j1
-        out[i, 0] = s0
-        out[i, 1] = s1
-    return out
+    base = uint64(seed) + uint64(2) * uint64(thread) * uint64(_GOLDEN)
+    s0 = _splitmix64(base + uint64(_GOLDEN))
+    s1 = _splitmix64(base + uint64(2) * uint64(_GOLDEN))
+    if s0 == uint64(0) and s1 == uint64(0):
+        s0 = uint64(1)
+    return s0, s1
 
 
-def make_states(n: int, seed: int, simulator: bool):
-    """Device xoroshiro128p states, one per thread: numba's ``create_xoroshiro128p_states``,
-    or under the simulator the identical states from ``xoroshiro128p_states_host``."""
-    if not simulator:
-        return create_xoroshiro128p_states(n, seed=seed)
-    host = np.empty(n, xoroshiro128p_dtype)
-    words = xoroshiro128p_states_host(n, seed)
-    host["s0"] = words[:, 0]
-    host["s1"] = words[:, 1]
-    return cuda.to_device(host)
+@cuda.jit
+def seed_states_kernel(states, seed):
+    """Thread ``t`` writes ``seeded_state(seed, t)`` into ``states[t]``."""
+    t = cuda.grid(1)
+    if t < states.shape[0]:
+        s0, s1 = seeded_state(seed, t)
+        states[t]["s0"] = s0
+        states[t]["s1"] = s1
+
+
+def make_states(n: int, seed: int):
+    """``n`` device xoroshiro128p states, seeded on the device (``seed_states_kernel``)."""
+    states = cuda.device_array(n, xoroshiro128p_dtype)
+    block = min(THREADS_PER_BLOCK, n)
+    seed_states_kernel[math.ceil(n / block), block](states, uint64(seed))
+    return states
 
 
 class CudaRunner:
@@ -170,9 +163,7 @@ class CudaRunner:
         # One state per thread of the largest launch; launches reuse them, each state
         # going on from where the previous launch left it (like the design document's
         # d_state).
-        from .agent import cuda_simulator_enabled
-
-        self.states = make_states(self.max_threads, seed % 2**63, cuda_simulator_enabled())
+        self.states = make_states(self.max_threads, seed % 2**63)
 
     def launch(self, arms: np.ndarray, keep: np.ndarray | None, threads: int) -> None:
         threads = int(threads)

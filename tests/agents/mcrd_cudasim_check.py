@@ -16,11 +16,10 @@ import warnings  # noqa: E402
 warnings.simplefilter("ignore")  # the simulator warns about its own arithmetic
 
 from checkers_env import Board  # noqa: E402
-from numba.cuda.random import create_xoroshiro128p_states  # noqa: E402
 
 from checkers_agents.mcrd import MCRDAgent  # noqa: E402
 from checkers_agents.mcrd.agent import resolve_backend  # noqa: E402
-from checkers_agents.mcrd.cuda import make_states  # noqa: E402
+from checkers_agents.mcrd.cuda import make_states, seeded_state  # noqa: E402
 
 # FEN -> (expected move, playouts); the same table is in test_mcrd.py.
 OBVIOUS = {
@@ -53,9 +52,11 @@ def search(fen, backend, **params):
 def main():
     began = time.perf_counter()
     out = {"auto_backend": resolve_backend("auto")}
-    out["states_identical"] = bool(
-        (create_xoroshiro128p_states(3, seed=99).copy_to_host() == make_states(3, 99, True).copy_to_host()).all()
-    )
+    states = make_states(300, 99).copy_to_host()
+    words = [(int(s["s0"]), int(s["s1"])) for s in states]
+    out["states_match_host"] = words == [tuple(int(w) for w in seeded_state(99, t)) for t in range(300)]
+    out["states_distinct"] = len(set(words)) == 300 and all(w != (0, 0) for w in words)
+    out["states_follow_seed"] = words[0] != tuple(int(w) for w in seeded_state(100, 0))
     out["obvious"] = {
         fen: {b: search(fen, b, playouts=n, launch=n, seed=3) for b in ("cuda", "cpu")}
         for fen, (_, n) in OBVIOUS.items()
