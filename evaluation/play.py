@@ -56,7 +56,7 @@ from checkers_env import (
     write_pdn,
 )
 
-from .agent_workers import AgentWorker
+from .agent_workers import AgentWorker, search_report
 
 #: Human games: every automatic draw rule, but no cap on the length.
 PLAY_RULES = Rules(max_plies=None)
@@ -289,6 +289,11 @@ class PlaySession:
         except IllegalMoveError as error:
             raise IllegalMoveError(f"the opponent {self.agent} played an illegal move: {error}") from None
         self.write(f"{self.agent} ({self.human.opponent}) plays {move}")
+        report = self.agent.last_report if isinstance(self.agent, AgentProcess) else search_report(self.agent)
+        if "depth" in report and report.get("pv"):
+            score = report.get("value")
+            score = f", score {score:+.2f}" if isinstance(score, (int, float)) else ""
+            self.write(f"  depth {report['depth']}{score}, expects {' '.join(report['pv'])}")
         self._shown = False
 
     # -- commands ------------------------------------------------------------------------
@@ -457,6 +462,8 @@ class AgentProcess:
         self._worker.send(("build", spec, seed))  # it builds while the person reads the board
         self.spec = spec
         self._ready = False
+        #: What the worker's agent reported of its last search (``search_report``).
+        self.last_report: dict = {}
 
     def __str__(self) -> str:
         return self.spec
@@ -493,7 +500,8 @@ class AgentProcess:
             self._ready = True
         self._worker.send(("move", self.spec, None, game.start.fen(), [str(move) for move in game.moves]))
         self._receive(tick)  # ("started",)
-        return game.board.parse_move(self._receive(tick)[1])
+        _, move, _seconds, self.last_report = self._receive(tick)
+        return game.board.parse_move(move)
 
     def close(self) -> None:
         """Stop the worker, even in the middle of a search."""

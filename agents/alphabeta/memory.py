@@ -63,8 +63,15 @@ NO_MOVE = 255
     S_CAPTURES,  # the node's moves are captures
     S_QUIET,  # plies since the last capture or man move, the game's included
     S_ORDERED,  # the node's moves are searched best-ordered (else in generate_moves order)
-) = range(13)
-STACK_FIELDS = 13
+    S_STAGE,  # how the current move is searched: STAGE_FIRST, STAGE_FULL_DEPTH, STAGE_FULL
+    S_SCOUT,  # the current move is searched with a null window above alpha
+    S_REDUCED,  # the current move is searched one ply shallower
+) = range(16)
+STACK_FIELDS = 16
+#: The search of one move at a node (``S_STAGE``): first try (possibly reduced and with a
+#: null window), again at full depth after a reduced search beat alpha, again with the
+#: node's full window after a null-window search fell inside it.
+STAGE_FIRST, STAGE_FULL_DEPTH, STAGE_FULL = 0, 1, 2
 
 # Float fields per ply.
 V_ALPHA, V_BETA, V_BEST, V_ORIGINAL_ALPHA, V_REWARD = range(5)
@@ -206,6 +213,12 @@ __all__ = [
     "S_MOVER",
     "S_OPPONENT",
     "S_ORDERED",
+    "S_REDUCED",
+    "S_SCOUT",
+    "S_STAGE",
+    "STAGE_FIRST",
+    "STAGE_FULL",
+    "STAGE_FULL_DEPTH",
     "S_QUIET",
     "S_REVERSIBLE",
     "S_SIDE",

@@ -1,8 +1,8 @@
 """The one alpha-beta search: iterative negamax over complete moves, evaluator passed in.
 
 See the package docstring (``checkers_agents.alphabeta``) for what the search does; this
-module holds the numba search, its move ordering and its entry points (one depth, iterative
-deepening, a call from Python). Its memory (transposition table, Zobrist keys, stack) is in
+module holds the numba search of one depth and its move ordering; iterative deepening and
+the one-call searches are in ``checkers_agents.alphabeta.deepening``. Its memory (transposition table, Zobrist keys, stack) is in
 ``checkers_agents.alphabeta.memory``.
 """
 
@@ -26,7 +26,7 @@ from checkers_env.bitboard import (
 from checkers_env.egdb_index import probe
 from checkers_env.encoding import half_turn
 from checkers_env.game_state import is_progress, position_key
-from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, keep_best
+from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves
 
 from .evaluators import (
     REWARD_MATERIAL_LOG,
@@ -37,6 +37,7 @@ from .evaluators import (
     net_value,
 )
 from .net_layers import value_of_sums
+from .pruning import KILLER_ORDER, begin_moves, deeper_cutoff, retry_move, scouted, try_move
 from .search_sums import keep_node_sums, keep_root_sums, leaf_sums
 from .memory import (
     BOUND_EXACT,
@@ -70,11 +71,8 @@ from .memory import (
     V_ORIGINAL_ALPHA,
     V_REWARD,
     ZOBRIST,
-    FlatMemory,
     SearchMemory,
     Table,
-    begin_search,
-    memory_views,
     position_hash,
 )
 
@@ -90,10 +88,11 @@ _ORDER_TT = 1 << 40
 _ORDER_CAPTURE = 1 << 30
 _ORDER_CROWN = 1 << 29
 _ORDER_KILLER1 = 1 << 28
-_ORDER_KILLER2 = 1 << 27
+_ORDER_KILLER2 = KILLER_ORDER
 _HISTORY_CAP = 1 << 26
 
 _ENTER, _NEXT, _RETURN = 0, 1, 2
+
 
 # -- the kernel's bundles (named tuples: numba takes them as typed tuples) ----------------------
 
@@ -108,8 +107,6 @@ DrawRules = namedtuple("DrawRules", "keys count quiet no_progress_plies")
 #: The endgame database: ``EndgameDatabase.values``, ``.offsets`` and ``.pieces`` (0: off;
 #: :func:`no_egdb` gives arrays to pass).
 EndgameProbe = namedtuple("EndgameProbe", "values offsets pieces")
-
-
 @numba.njit(cache=True, inline="always")
 def terminal_value(mover, ply, loss, loss_per_ply, blockade_value):
     """Value of a position ``ply`` plies below the root whose side to move (``mover``) has
@@ -149,15 +146,14 @@ def no_egdb():
 # evaluator took an atomic increment and decrement (over 50 per call, up to 18 more per net
 # evaluation).
 @numba.njit(cache=True, _nrt=False)
-def search_kernel(position, depth, node_limit, root_in_order, valuation, net, draw_rules, generation, table, memory, egdb):
+def search_kernel(position, depth, node_limit, options, valuation, net, draw_rules, generation, table, memory, egdb):
     """One depth-``depth`` negamax alpha-beta search of the position (iterative, no allocation).
 
     Args:
         position: the root (:data:`Position`).
         depth: the nominal depth in plies.
         node_limit: give up (returning ``aborted``) after this many nodes.
-        root_in_order: search the root's moves in ``generate_moves`` order (for a caller
-            that breaks ties by that order), else best-ordered like every other node.
+        options: how the tree is searched (``pruning.SearchOptions``).
         valuation: how positions are valued (:data:`Valuation`).
         net: the evaluator's ``net`` arrays (``evaluators.Evaluator.net``), None for the
             hand-written kinds (an argument of its own: ``net is None`` is then settled at
@@ -178,7 +174,7 @@ def search_kernel(position, depth, node_limit, root_in_order, valuation, net, dr
             ``values``, ``float64[MAX_PLY, VALUE_FIELDS]``; ``root_scores``,
             ``float64[MAX_MOVES]``, which receives each root move's score, exact for every
             move within the tie margin of the best (others hold an upper bound below it;
-            with ``root_in_order``, exact for every move within the margin of the best of
+            with ``options.root_in_order``, exact for every move within the margin of the best of
             the moves before it); ``active``, ``scratch``: the net's buffers
             (``int64[MAX_ACTIVE]``, ``[2 * width]`` of the weights' dtype);
             ``accumulators``, ``[MAX_PLY, 2, H1]``: the first-layer sums of both
@@ -193,6 +189,7 @@ def search_kernel(position, depth, node_limit, root_in_order, valuation, net, dr
         ``(value, best_index, root_moves, nodes, aborted)``; indices are rows of ``moves[0]``.
     """
     mover, opponent, kings, black_to_move = position
+    root_in_order, pruning = options
     kind, net_functions, loss, loss_per_ply, blockade_value, win_bound, tie_margin, quiescence = valuation
     draws, n_draws, quiet, no_progress_plies = draw_rules
     entries, entry_values = table
@@ -259,8 +256,12 @@ def search_kernel(position, depth, node_limit, root_in_order, valuation, net, dr
                     values[1, V_ALPHA] = reward - INF
                     values[1, V_BETA] = INF if best <= -INF else reward - (best - tie_margin)
                 else:
-                    values[ply, V_ALPHA] = reward - values[ply - 1, V_BETA]
-                    values[ply, V_BETA] = reward - values[ply - 1, V_ALPHA]
+                    parent_alpha = values[ply - 1, V_ALPHA]
+                    if scouted(pruning, stack, ply):
+                        values[ply, V_ALPHA] = reward - (parent_alpha + tie_margin)
+                    else:
+                        values[ply, V_ALPHA] = reward - values[ply - 1, V_BETA]
+                    values[ply, V_BETA] = reward - parent_alpha
                 if draw:
                     value = 0.0
                     state = _RETURN
@@ -303,7 +304,9 @@ def search_kernel(position, depth, node_limit, root_in_order, valuation, net, dr
                 stored_move = (data >> 10) & 255
                 if stored_move != NO_MOVE:
                     tt_move = stored_move
-                if tt_cutoffs and ply > 0 and ((data >> 18) & 255) == generation and (data & 255) == d:
+                if tt_cutoffs and ply > 0 and (
+                    (((data >> 18) & 255) == generation and (data & 255) == d) or deeper_cutoff(pruning, data & 255, d)
+                ):
                     v = entry_values[slot, TT_VALUE]
                     if v > win_bound:
                         v -= loss_per_ply * ply
@@ -368,6 +371,7 @@ def search_kernel(position, depth, node_limit, root_in_order, valuation, net, dr
             stack[ply, S_BEST_INDEX] = -1
             stack[ply, S_CAPTURES] = 1 if jumping else 0
             stack[ply, S_ORDERED] = 1 if ordered else 0
+            begin_moves(pruning, stack, ply)
             values[ply, V_BEST] = -INF
             values[ply, V_ORIGINAL_ALPHA] = alpha
             state = _NEXT
@@ -420,6 +424,9 @@ def search_kernel(position, depth, node_limit, root_in_order, valuation, net, dr
                     order_index[ply, i] = swap
             stack[ply, S_INDEX] = i + 1
             mi = order_index[ply, i]
+            # Below the root, with pruning: a null window after the first move, a reduced
+            # depth for a late quiet move, each until a retry lifts it.
+            reduced = try_move(pruning, stack, values, order_scores, ply, i, tie_margin)
             frm = moves[ply, mi, FROM]
             to = moves[ply, mi, TO]
             captured = moves[ply, mi, CAPTURED]
@@ -432,7 +439,7 @@ def search_kernel(position, depth, node_limit, root_in_order, valuation, net, dr
             child = ply + 1
             progress = is_progress(k, frm, captured)
             reversible = stack[ply, S_REVERSIBLE] == 1 and not progress
-            child_depth = stack[ply, S_DEPTH] - 1
+            child_depth = stack[ply, S_DEPTH] - 1 - reduced
             # The child's hash serves the table only (depth >= TT_MIN_DEPTH, never deeper
             # down the line): most nodes, the leaves among them, do not need it.
             if child_depth >= TT_MIN_DEPTH:
@@ -462,6 +469,9 @@ def search_kernel(position, depth, node_limit, root_in_order, valuation, net, dr
                 return value, stack[0, S_BEST_INDEX], stack[0, S_COUNT], nodes, False
             score = values[ply, V_REWARD] - value if rewarded else -value
             ply -= 1
+            if retry_move(pruning, stack, values, ply, score):
+                state = _NEXT
+                continue
             mi = order_index[ply, stack[ply, S_INDEX] - 1]
             if ply == 0:
                 root_scores[mi] = score
@@ -489,82 +499,6 @@ def search_kernel(position, depth, node_limit, root_in_order, valuation, net, dr
             state = _NEXT
 
 
-@numba.njit(cache=True)
-def pick_tied(root_scores, count, rng):
-    """The row of the best root move, exact ties broken uniformly along ``generate_moves``
-    order by a reservoir draw on the xorshift state ``rng``; returns ``(row, rng)``.
-
-    ``root_scores`` must be exact wherever a move is not below the best of the moves
-    before it (``search_kernel`` with ``root_in_order``)."""
-    value = root_scores[0]
-    best = 0
-    ties = 1
-    for i in range(1, count):
-        value, best, ties, rng = keep_best(root_scores[i], i, value, best, ties, rng)
-    return best, rng
-
-
-@numba.njit(cache=True, inline="always")
-def deepen(position, first_depth, depth, root_in_order, valuation, net, draw_rules, generation, table, memory, egdb):
-    """Iterative deepening from ``first_depth`` to ``depth`` in the memory of a search the
-    caller began (:func:`begin_search`, or a new table generation only), stopping early at
-    a forced result within the nominal depth, as ``Searcher.search`` does. Arguments as
-    :func:`search_kernel`'s; ``moves[0]`` and ``root_scores`` hold the last iteration's
-    root.
-
-    Returns:
-        ``(value, depth_reached, root_moves, nodes)``.
-    """
-    nodes = 0
-    value = 0.0
-    count = 0
-    reached = first_depth
-    for d in range(first_depth, depth + 1):
-        value, _best, count, used, _aborted = search_kernel(
-            position, d, 1 << 62, root_in_order, valuation, net, draw_rules, generation, table, memory, egdb
-        )
-        nodes += used
-        reached = d
-        if count == 0 or (abs(value) > valuation.win_bound and abs(value) >= valuation.loss - valuation.loss_per_ply * d):
-            break
-    return value, reached, count, nodes
-
-
-@numba.njit(cache=True)
-def search_to_depth(position, first_depth, depth, root_in_order, valuation, net, draw_rules, generation, table, flat, egdb, rng):
-    """A whole search without a time limit in one call: :func:`begin_search`, then
-    :func:`deepen` from ``first_depth`` to ``depth``. Arguments as :func:`search_kernel`'s,
-    the memory as :data:`FlatMemory`; ``moves[0]`` and ``root_scores`` hold the last
-    iteration's root. With a nonzero xorshift state ``rng`` it also picks the move
-    (:func:`pick_tied`, for a search ``root_in_order``): an agent's move in one call.
-
-    Returns:
-        ``(value, depth_reached, root_moves, nodes, generation, row, rng)``: ``row`` is the
-        picked move's row of ``moves[0]`` (-1 without ``rng`` or without a legal move).
-    """
-    memory = memory_views(flat)
-    generation = begin_search(generation, table.entries, memory.killers, memory.history_scores)
-    value, reached, count, nodes = deepen(
-        position, first_depth, depth, root_in_order, valuation, net, draw_rules, generation, table, memory, egdb
-    )
-    row = -1
-    if rng != 0 and count > 0:
-        row, rng = pick_tied(memory.root_scores, count, rng)
-    return value, reached, count, nodes, generation, row, rng
-
-
-@numba.njit(cache=True)
-def search_from_python(position, first_depth, depth, root_in_order, valuation, net, draw_rules, generation, table, flat, egdb, rng):
-    """:func:`search_to_depth` for a caller in Python (an agent's move, one call): the
-    bundles come as plain tuples of their fields, in order (``tuple(bundle)``), and are
-    named here. Numba's dispatcher types a plain tuple in C on every call, a named tuple in
-    Python: tens of microseconds per call, a few percent of a shallow search."""
-    return search_to_depth(
-        Position(*position), first_depth, depth, root_in_order, Valuation(*valuation), net, DrawRules(*draw_rules),
-        generation, Table(*table), FlatMemory(*flat), EndgameProbe(*egdb), rng,
-    )
-
-
 __all__ = [
     "DrawRules",
     "EndgameProbe",
@@ -572,12 +506,8 @@ __all__ = [
     "MAX_DEPTH",
     "Position",
     "Valuation",
-    "deepen",
     "egdb_value",
     "no_egdb",
-    "pick_tied",
-    "search_from_python",
     "search_kernel",
-    "search_to_depth",
     "terminal_value",
 ]

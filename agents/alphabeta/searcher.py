@@ -11,13 +11,17 @@ import numpy as np
 
 from checkers_env import BLACK, Board, Game, Move
 from checkers_env.bitboard import BB_SQUARES, apply_move
+from checkers_env.board import move_from_row
 from checkers_env.egdb_index import MAX_SIDE as EGDB_MAX_SIDE
 from checkers_env.egdb_index import probe_board
 from checkers_env.game_state import position_key
 from checkers_env.movegen import generate_moves_kernel, new_move_buffer
 
 from .evaluators import POSITIONAL, WIN, Evaluator, Valuation
-from .memory import TT_BITS, TT_FIELDS, FlatMemory, Table, flat_memory, memory_views
+from .deepening import search_from_python
+from .memory import (
+    NO_MOVE, TT_BITS, TT_ENTRY, TT_FIELDS, TT_KEY_MASK, FlatMemory, Table, flat_memory, memory_views, position_hash,
+)
 from .negamax import (
     INF,
     MAX_DEPTH,
@@ -25,9 +29,9 @@ from .negamax import (
     EndgameProbe,
     Position,
     egdb_value,
-    search_from_python,
     search_kernel,
 )
+from .pruning import search_options
 
 #: What the kernel gets without an endgame database (``negamax.no_egdb``'s arrays; with
 #: ``egdb_pieces = 0`` they are never read).
@@ -109,6 +113,9 @@ class SearchResult:
         rows: the root's moves as the kernel lists them (``generate_moves`` rows).
         root_scores: each row's score: exact for the best moves (see ``search_kernel``).
         ties: the rows of ``best_moves``, in ``generate_moves`` order.
+        pv: the principal variation: the move played, then the replies the search expects
+            (read from its transposition table, as deep as the table holds them); empty
+            when the searcher was not asked for it (``Searcher.principal_variation``).
     """
 
     value: float
@@ -119,6 +126,7 @@ class SearchResult:
     root_scores: np.ndarray
     ties: tuple[int, ...]
     board: Board
+    pv: tuple[Move, ...] = ()
 
     @cached_property
     def best_moves(self) -> tuple[Move, ...]:
@@ -150,6 +158,7 @@ class SearchResult:
             "nodes_per_s": self.nodes_per_s,
             "score": self.value,
             "best_moves": [str(move) for move in self.best_moves],
+            "pv": [str(move) for move in self.pv],
         }
 
 
@@ -170,6 +179,8 @@ class Searcher:
             float32 nets, where it is faster (1.06x the nodes per second for the MCRD CNN
             to 1.17x for the outcome net: ``python -m benchmarks net_door``,
             ``docs/experiments.md``), off otherwise.
+        table_cutoffs, pvs, reductions: the pruning of ``pruning.SearchOptions`` (each off
+            by default: the root values are then the exact minimax values).
 
     Raises:
         ValueError: ``incremental=True`` with a float64 net.
@@ -177,9 +188,10 @@ class Searcher:
 
     def __init__(
         self, evaluator: Evaluator = POSITIONAL, tt_bits: int = TT_BITS, quiescence: bool = True, egdb=None,
-        incremental: bool | None = None,
+        incremental: bool | None = None, table_cutoffs: bool = False, pvs: bool = False, reductions: bool = False,
     ):
         self.evaluator = evaluator
+        self.options = search_options(False, table_cutoffs, pvs, reductions)
         self.quiescence = bool(quiescence)
         self.egdb = egdb
         if egdb is None:
@@ -206,6 +218,38 @@ class Searcher:
         self._table_fields = tuple(self.table_bundle)
         self._flat_fields = tuple(self.flat)
         self._egdb_fields = tuple(self.egdb_probe)
+
+    def _options_fields(self, root_in_order: bool) -> tuple:
+        pruning = self.options.pruning
+        return bool(root_in_order), None if pruning is None else tuple(pruning)
+
+    def principal_variation(self, board: Board, first: Move, plies: int = MAX_DEPTH) -> tuple[Move, ...]:
+        """The line the last search expects after ``first`` (a legal move of ``board``, the
+        position it searched): ``first``, then each position's table move while the table
+        holds one from that search, at most ``plies`` moves in all, stopping at a repeated
+        position."""
+        line = [first]
+        seen = set()
+        position = board.play(first)
+        mask = self.table.shape[0] - 1
+        buffer = new_move_buffer()
+        while len(line) < plies:
+            h = int(position_hash(position.black, position.white, position.kings, position.turn == BLACK))
+            entry = int(self.table[h & mask, TT_ENTRY])
+            row = (entry >> 10) & 255
+            if (entry & TT_KEY_MASK) != (h & TT_KEY_MASK) or ((entry >> 18) & 255) != self.generation or row == NO_MOVE:
+                break
+            if h in seen:
+                break
+            seen.add(h)
+            mover, opponent = position.mover_bitboards
+            count = generate_moves_kernel(mover, opponent, position.kings, position.turn == BLACK, buffer)
+            if row >= count:
+                break
+            move = move_from_row(buffer[row])
+            line.append(move)
+            position = position.play(move)
+        return tuple(line)
 
     def clear(self) -> None:
         """Forget everything learned (table, killers, history)."""
@@ -242,7 +286,7 @@ class Searcher:
                 limit = max(int(left * rate), 1000)
             iteration_started = now
             value, _best, count, used, aborted = search_kernel(
-                position, d, limit, root_in_order, valuation, self.net, draw_rules, self.generation,
+                position, d, limit, self.options._replace(root_in_order=root_in_order), valuation, self.net, draw_rules, self.generation,
                 self.table_bundle, self.memory, self.egdb_probe,
             )
             nodes += used
@@ -277,7 +321,7 @@ class Searcher:
         An endgame database is probed below the root only (``search`` answers a root it
         holds from it)."""
         value, reached, count, nodes, self.generation, _row, _rng = search_from_python(
-            _position_fields(board), min(first_depth, depth), depth, root_in_order,
+            _position_fields(board), min(first_depth, depth), depth, self._options_fields(root_in_order),
             self._valuation_fields if valuation is None else tuple(valuation), self.net, tuple((draws or _NO_DRAWS).rules()),
             self.generation, self._table_fields, self._flat_fields, self._egdb_fields, 0,
         )
@@ -286,12 +330,12 @@ class Searcher:
     def pick_row(self, board: Board, depth: int, draws: Draws, rng: int) -> tuple[int, int, int, int]:
         """An agent's move in one kernel call: a fixed-depth search of ``board``'s moves in
         ``generate_moves`` order, exact ties broken by the xorshift state ``rng``
-        (``negamax.pick_tied``). Returns ``(row, rng, nodes, count)``: ``row`` indexes
+        (``deepening.pick_tied``). Returns ``(row, rng, nodes, count)``: ``row`` indexes
         ``self.moves[0]`` (scored in ``self.root_scores``) and is -1 when the side to move
         has no legal move; ``count`` is the number of root moves. An endgame database is
         probed below the root only."""
         _value, _reached, count, nodes, self.generation, row, rng = search_from_python(
-            _position_fields(board), depth, depth, True, self._valuation_fields, self.net, tuple(draws.rules()),
+            _position_fields(board), depth, depth, self._options_fields(True), self._valuation_fields, self.net, tuple(draws.rules()),
             self.generation, self._table_fields, self._flat_fields, self._egdb_fields, rng,
         )
         return row, rng, nodes, count

@@ -18,7 +18,7 @@ Policies (:data:`MovePolicy`), after ``random_plies`` uniformly random moves:
 
 A uniformly random move is ``random_below(rng, n)`` among the ``n`` moves that
 ``generate_moves`` lists; the search's is a new search each move, as
-``alphabeta.negamax.search_to_depth``'s: iterative deepening from ``first_depth`` to
+``alphabeta.deepening.search_to_depth``'s: iterative deepening from ``first_depth`` to
 ``depth``, its root in generator order, exact ties broken on the game's stream.
 
 The game loop is built of four numba pieces, each inlined where it is used, that every
@@ -60,7 +60,9 @@ from checkers_env.game_state import (
 from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below, seed_state
 
 from .memory import begin_search, memory_views, next_generation
-from .negamax import DrawRules, Position, deepen, pick_tied
+from .deepening import deepen, pick_tied
+from .negamax import DrawRules, Position
+from .pruning import SearchOptions
 
 POLICY_RANDOM, POLICY_SEARCH, POLICY_MIXED, POLICY_EPSILON = 0, 1, 2, 3
 #: ``move_kind`` of a position: its move was uniformly random, the search's, or it is the
@@ -159,7 +161,7 @@ def game_over(state, egdb, adjudicate):
 @numba.njit(cache=True, inline="always")
 def choose_move(state, count, policy, setup, memory, net, generation, rng, fresh):
     """The move at ``state``: the policy switch (:func:`searches`), then a uniformly random
-    move among the ``count`` listed or the search's (``negamax.deepen`` from
+    move among the ``count`` listed or the search's (``deepening.deepen`` from
     ``policy.first_depth`` to ``policy.depth``, its root in generator order, exact ties
     broken on ``rng``).
 
@@ -198,8 +200,9 @@ def choose_move(state, count, policy, setup, memory, net, generation, rng, fresh
         generation = begin_search(generation, table.entries, memory.killers, memory.history_scores)
     else:
         generation = next_generation(generation, table.entries)
+    in_order = SearchOptions(True, None)  # the exact search, its root in generator order
     value, _reached, searched_count, nodes = deepen(
-        state.position, policy.first_depth, policy.depth, True, setup.valuation, net, draw_rules, generation,
+        state.position, policy.first_depth, policy.depth, in_order, setup.valuation, net, draw_rules, generation,
         table, memory, setup.egdb,
     )
     row, rng = pick_tied(memory.root_scores, searched_count, rng)

@@ -3,10 +3,11 @@
 
 As in the design document, the children are made on the host and copied to the device, every
 thread has its own random state (numba's xoroshiro128p generator, its counterpart of the
-design document's ``curandState``, seeded on the device by ``seed_states_kernel``), and the kernel adds each playout's points to the per-child
-counters on the device (``cuda.atomic.add``, the design document's ``d_wins``); the counters
-are read back at the end of the budget, or after each launch when the allocation needs the
-current win rates. The per position work is the same njit scalar functions the CPU path uses
+design document's ``curandState``, seeded on the device by ``seed_states_kernel``), and the
+kernel adds each playout's points to the per-child counters on the device
+(``cuda.atomic.add``, the design document's ``d_wins``); the counters are read back at the
+end of the budget, or after each launch when the allocation needs the current win rates.
+The per position work is the same njit scalar functions the CPU path uses
 (``count_moves``, ``nth_move``, ``apply_move`` from ``checkers_env.bitboard`` (through
 ``playout.play_draw``); ``is_king_cycle`` and ``black_points`` from
 ``checkers_agents.mcrd.playout``), called from the kernel as device functions.

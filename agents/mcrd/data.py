@@ -16,7 +16,7 @@ Pseudo-random games (``kind = "interpolated"``)
     (``checkers_agents.alphabeta.selfplay.play_games``, ``POLICY_MIXED``) plays each game
     from the start position: every ply draws ``r`` uniformly in ``[0, 2**30)``; when
     ``r < minimax_rate * 2**30`` (default 0.5, the document's odd number) the move is the
-    suite's one alpha-beta search (``checkers_agents.alphabeta.negamax.search_to_depth``)
+    suite's one alpha-beta search (``checkers_agents.alphabeta.deepening.search_to_depth``)
     with the ``material`` evaluator (man 100, king 140), root moves in ``generate_moves``
     order and exact ties broken uniformly (``pick_tied``) on the game's xorshift stream;
     otherwise the move is ``random_below(n)`` of the ``n`` complete legal moves in

@@ -4,7 +4,7 @@ The suite's self-play kernel (``checkers_agents.alphabeta.selfplay.play_games``,
 ``POLICY_SEARCH``) plays whole games: game ``g`` starts from 3-move
 ballot opening ``g mod 156`` (``checkers_env.match.ballot_openings``), plays
 ``random_plies`` uniformly random single moves, then every move is the search's
-(``checkers_agents.alphabeta.negamax.search_to_depth`` at ``depth`` plies, quiescence on,
+(``checkers_agents.alphabeta.deepening.search_to_depth`` at ``depth`` plies, quiescence on,
 the game's repetition and no-progress rules seen as the ``alphabeta`` agent sees them, exact
 ties broken on the game's stream), all on the xorshift stream ``seed_state(seed, g)``, so a
 game depends on ``(seed, g)`` and the parameters only, never on the shard or the worker it

@@ -16,7 +16,7 @@ from checkers_agents.td_minimax.net import MAX_ACTIVE, sgd_step
 from checkers_env.encoding import active_inputs
 from checkers_agents.alphabeta import Draws, Searcher
 from checkers_agents.alphabeta.searcher import board_key
-from checkers_agents.alphabeta.negamax import pick_tied
+from checkers_agents.alphabeta.deepening import pick_tied
 from checkers_env import BLACK, Board, Game, Rules, make_agent, square_to_bit
 
 

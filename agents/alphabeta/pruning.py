@@ -1,0 +1,142 @@
+"""The alpha-beta's pruning switches and the kernel's pieces that apply them.
+
+``SearchOptions.pruning`` is None for the exact search: None is a type of its own to numba,
+and each function here settles ``pruning is None`` at compile time, so the exact search's
+kernel has none of this code (no test per node, no extra stack traffic).
+"""
+
+from __future__ import annotations
+
+from collections import namedtuple
+
+import numba
+
+from .memory import (
+    S_CAPTURES,
+    S_DEPTH,
+    S_INDEX,
+    S_ORDERED,
+    S_REDUCED,
+    S_SCOUT,
+    S_STAGE,
+    STAGE_FIRST,
+    STAGE_FULL,
+    STAGE_FULL_DEPTH,
+    V_ALPHA,
+    V_BETA,
+)
+
+#: Move-ordering scores at or above this are the table's move, captures, crownings and
+#: killers (``negamax``'s ordering): moves that are never reduced.
+KILLER_ORDER = 1 << 27
+#: Late-move reductions: at a node with at least ``REDUCE_MIN_DEPTH`` plies left whose moves
+#: are not captures, the moves after the first ``REDUCE_AFTER`` (in search order) that are
+#: neither the table's move, a killer nor a crowning are searched one ply shallower first.
+REDUCE_AFTER = 3
+REDUCE_MIN_DEPTH = 3
+
+#: How the tree is searched (every switch off: each root value is the exact depth-``d``
+#: minimax value):
+#:
+#: - ``root_in_order``: the root's moves in ``generate_moves`` order (for a caller that
+#:   breaks ties by that order), else best-ordered like every other node;
+#: - ``table_cutoffs``: a table entry of any earlier search or iteration cuts the search
+#:   off when it was searched at least as deep (else only an entry of this iteration at
+#:   exactly this depth does; older ones only order moves);
+#: - ``pvs``: principal variation search below the root: a node's first move with its
+#:   window, each later move with a null window above alpha, searched again with the full
+#:   window only when it lands inside;
+#: - ``reductions``: late-move reductions (``REDUCE_AFTER``, ``REDUCE_MIN_DEPTH``), searched
+#:   again at full depth when the reduced search beats alpha.
+#:
+#: The root is searched as always (every move within the tie margin of the best is
+#: exact), so the choice among moves stays the agent's; below it, values may then differ
+#: from the plain search's, as in every engine that prunes. ``pruning`` holds the last three
+#: (:data:`Pruning`), or is None for the exact search: None is a type of its own to numba,
+#: so the exact search runs a kernel without the pruning's code.
+SearchOptions = namedtuple("SearchOptions", "root_in_order pruning")
+Pruning = namedtuple("Pruning", "table_cutoffs pvs reductions")
+#: Its fields by index (a caller in Python passes a plain tuple: see ``search_from_python``).
+TABLE_CUTOFFS, PVS, REDUCTIONS = range(3)
+
+
+def search_options(root_in_order=False, table_cutoffs=False, pvs=False, reductions=False):
+    """The :data:`SearchOptions` of these switches (``pruning`` None when all are off)."""
+    pruning = Pruning(bool(table_cutoffs), bool(pvs), bool(reductions)) if table_cutoffs or pvs or reductions else None
+    return SearchOptions(bool(root_in_order), pruning)
+
+
+@numba.njit(cache=True)
+def deeper_cutoff(pruning, stored_depth, depth):
+    """Whether a table entry searched ``stored_depth`` deep may cut off a node of ``depth``
+    whatever search stored it."""
+    if pruning is None:
+        return False
+    return pruning[TABLE_CUTOFFS] and stored_depth >= depth
+
+
+@numba.njit(cache=True)
+def scouted(pruning, stack, ply):
+    """Whether the node at ``ply`` is searched with a null window above its parent's alpha."""
+    if pruning is None:
+        return False
+    return ply >= 2 and stack[ply - 1, S_SCOUT] == 1
+
+
+@numba.njit(cache=True)
+def begin_moves(pruning, stack, ply):
+    """A node's first move is tried as it comes."""
+    if pruning is None:
+        return
+    stack[ply, S_STAGE] = STAGE_FIRST
+    stack[ply, S_SCOUT] = 0
+    stack[ply, S_REDUCED] = 0
+
+
+@numba.njit(cache=True)
+def try_move(pruning, stack, values, order_scores, ply, i, margin):
+    """How the move at index ``i`` of the node at ``ply`` is tried: returns the plies it is
+    reduced by (0 or 1), and marks whether it gets a null window (``S_SCOUT``)."""
+    if pruning is None:
+        return 0
+    reduced = 0
+    scout = 0
+    stage = stack[ply, S_STAGE]
+    if ply > 0 and stage != STAGE_FULL:
+        if (
+            pruning[REDUCTIONS] and stage == STAGE_FIRST and i >= REDUCE_AFTER and stack[ply, S_CAPTURES] == 0
+            and stack[ply, S_DEPTH] >= REDUCE_MIN_DEPTH and stack[ply, S_ORDERED] == 1
+            and order_scores[ply, i] < KILLER_ORDER
+        ):
+            reduced = 1
+        if (pruning[PVS] and i > 0) or reduced == 1:
+            scout = 1 if values[ply, V_BETA] - values[ply, V_ALPHA] > margin else 0
+    stack[ply, S_SCOUT] = scout
+    stack[ply, S_REDUCED] = reduced
+    return reduced
+
+
+@numba.njit(cache=True)
+def retry_move(pruning, stack, values, ply, score):
+    """After a try of the node at ``ply``'s current move scored ``score``: whether to search
+    it again (at full depth when it beat alpha reduced; with the full window when a null
+    window let it in). Marks the stage of the next try."""
+    if pruning is None:
+        return False
+    retry = STAGE_FIRST
+    if (stack[ply, S_SCOUT] == 1 or stack[ply, S_REDUCED] == 1) and score > values[ply, V_ALPHA]:
+        if stack[ply, S_REDUCED] == 1:
+            retry = STAGE_FULL_DEPTH if pruning[PVS] else STAGE_FULL
+        elif score < values[ply, V_BETA]:
+            retry = STAGE_FULL
+    stack[ply, S_STAGE] = retry
+    if retry == STAGE_FIRST:
+        return False
+    stack[ply, S_INDEX] -= 1
+    return True
+
+
+__all__ = [
+    "KILLER_ORDER", "PVS", "Pruning", "REDUCE_AFTER", "REDUCE_MIN_DEPTH", "REDUCTIONS", "SearchOptions", "TABLE_CUTOFFS",
+    "begin_moves", "deeper_cutoff", "retry_move", "scouted", "search_options", "try_move",
+]

@@ -1,0 +1,45 @@
+"""Depth reached in 0.5 s per move, and nodes/s, for each of the search's pruning switches.
+
+On the 24 middlegame positions of ``bench_outcome_net`` (ballot openings and a few random
+moves), each evaluator (the positional points and the zoo's outcome net) searches with
+``time=0.5`` under every pruning setting: none (the exact search, the default), each switch
+of ``negamax.SearchOptions`` alone, and all three. ``mean_depth`` is the mean depth of the
+last complete iteration; ``nodes_per_s`` counts every node, quiescence included.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+SECONDS_PER_MOVE = 0.5
+SETTINGS = {
+    "exact": "",
+    "table_cutoffs": ",table_cutoffs=1",
+    "pvs": ",pvs=1",
+    "reductions": ",reductions=1",
+    "all": ",table_cutoffs=1,pvs=1,reductions=1",
+}
+EVALS = ("positional", "outcome-net")
+
+
+def run() -> dict:
+    from checkers_env import Game, make_agent
+
+    from .bench_outcome_net import _positions
+
+    boards = _positions(24, seed=3)
+    results: dict = {"positions": len(boards), "seconds_per_move": SECONDS_PER_MOVE}
+    for eval_name in EVALS:
+        row = results[eval_name] = {}
+        for name, extra in SETTINGS.items():
+            agent = make_agent(f"alphabeta:eval={eval_name},time={SECONDS_PER_MOVE},seed=1{extra}")
+            agent.select_move(Game(boards[0]))  # compile or load the kernel
+            depths, nodes, seconds = [], 0, 0.0
+            for board in boards:
+                agent.select_move(Game(board))
+                depths.append(agent.last_search.depth)
+                nodes += agent.last_search.nodes
+                seconds += agent.last_search.seconds
+            row[name] = {"mean_depth": float(np.mean(depths)), "min_depth": int(min(depths)),
+                         "nodes_per_s": nodes / seconds}
+    return results

@@ -1,0 +1,115 @@
+"""The alpha-beta's pruning switches (``pruning.SearchOptions``) and its principal variation.
+
+Principal variation search must keep every root value and tie exact (it changes windows,
+not values); the table's cut-offs and late-move reductions may change values, so they are
+checked by what they are for (fewer nodes) and by positions with one right move.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from checkers_agents.alphabeta import AlphaBetaAgent, Draws, Searcher
+from checkers_agents.alphabeta.evaluators import MATERIAL, POSITIONAL
+from checkers_env import Board, Game, make_agent
+from checkers_env.errors import UnknownAgentError
+from checkers_evaluation.agent_workers import search_report
+
+EVALUATORS = {"material": MATERIAL, "positional": POSITIONAL}
+#: Middle games from the ACF archive and the start (``benchmarks/bench_alphabeta.py``).
+MIDDLE_GAMES = (
+    "B:W21-32:B1-12",
+    "B:W12,21,23,25,27,28,30,31,32:B3,4,5,6,7,9,10,14,20",
+    "B:W18,20,21,22,25,28,31:B1,2,9,11,12,14",
+    "B:WK2,13,17,25,30:B5,6,9,12,K23",
+)
+
+
+def _random_games(count: int, seed: int) -> list[Game]:
+    rng = np.random.default_rng(seed)
+    games = []
+    while len(games) < count:
+        game = Game()
+        for _ in range(int(rng.integers(0, 70))):
+            moves = game.legal_moves()
+            if not moves:
+                break
+            game.play(moves[int(rng.integers(len(moves)))])
+        if not game.is_over():
+            games.append(game)
+    return games
+
+
+@pytest.mark.parametrize("eval_name", ["material", "positional"])
+def test_principal_variation_search_keeps_every_root_value_and_tie(eval_name):
+    plain = Searcher(EVALUATORS[eval_name], tt_bits=14)
+    pvs = Searcher(EVALUATORS[eval_name], tt_bits=14, pvs=True)
+    for game in _random_games(24, seed=5):
+        draws = Draws.of_game(game)
+        a = plain.search(game.board, 6, draws=draws)
+        b = pvs.search(game.board, 6, draws=draws)
+        assert b.value == a.value, game.board.fen()
+        assert set(b.best_moves) == set(a.best_moves), game.board.fen()
+
+
+@pytest.mark.parametrize("switch", ["pvs", "reductions"])
+def test_each_switch_searches_fewer_nodes(switch):
+    plain, pruned = Searcher(POSITIONAL), Searcher(POSITIONAL, **{switch: True})
+    nodes = {"plain": 0, "pruned": 0}
+    for fen in MIDDLE_GAMES:  # over the set: a king ending takes PVS about 1 % more nodes
+        plain.clear()
+        pruned.clear()
+        board = Board.from_fen(fen)
+        nodes["plain"] += plain.search(board, 9).nodes
+        nodes["pruned"] += pruned.search(board, 9).nodes
+    assert nodes["pruned"] < nodes["plain"], nodes
+
+
+def test_table_cutoffs_reuse_the_last_search():
+    """After a search, the position two plies down its principal variation is mostly in the
+    table already: with the cut-offs the next search visits fewer nodes."""
+    nodes = {}
+    for cutoffs in (False, True):
+        agent = AlphaBetaAgent(depth=9, table_cutoffs=cutoffs, seed=1)
+        game = Game(Board.from_fen(MIDDLE_GAMES[1]))
+        agent.select_move(game)
+        for move in agent.last_search.pv[:2]:
+            game.play(move)
+        agent.select_move(game)
+        nodes[cutoffs] = agent.last_search.nodes
+    assert nodes[True] < nodes[False], nodes
+
+
+def test_every_switch_on_finds_the_only_winning_move():
+    # King against man: only 23-18 keeps the man from crowning (test_alphabeta proves it).
+    agent = make_agent("alphabeta:depth=8,pvs=1,reductions=1,table_cutoffs=1,seed=2")
+    assert str(agent.select_move(Game(Board.from_fen("B:W17:BK23")))) == "23-18"
+    assert agent.last_search.win_in is not None and agent.last_search.win_in > 0
+
+
+@pytest.mark.parametrize("spec", ["alphabeta:depth=6", "alphabeta:depth=6,pvs=1,reductions=1,table_cutoffs=1",
+                                  "alphabeta:time=0.2", "td-minimax:weights=zoo,depth=4"])
+def test_principal_variation_is_a_legal_line_from_the_move_played(spec):
+    agent = make_agent(spec)
+    agent.select_move(Game())  # compiles the kernel, if need be, before the timed search
+    game = Game(Board.from_fen(MIDDLE_GAMES[1]))
+    move = agent.select_move(game)
+    pv = agent.last_search.pv
+    assert pv[0] == move and 2 <= len(pv) <= max(agent.last_search.depth, 2)
+    board = game.board
+    for step in pv:
+        assert step in board.legal_moves()
+        board = board.play(step)
+    report = search_report(agent)
+    assert report["pv"] == [str(step) for step in pv]
+    assert agent.last_search.as_dict()["pv"] == report["pv"]
+
+
+def test_switches_parse_from_the_spec_and_refuse_other_words():
+    agent = make_agent("alphabeta:depth=3,pvs=1,reductions=yes,table_cutoffs=true")
+    assert (agent.pvs, agent.reductions, agent.table_cutoffs) == (True, True, True)
+    assert agent.searcher.options.pruning == (True, True, True)
+    assert make_agent("alphabeta:depth=3").searcher.options.pruning is None  # the exact search's kernel
+    with pytest.raises(UnknownAgentError, match="pvs"):
+        make_agent("alphabeta:pvs=maybe")
