@@ -5,6 +5,10 @@ moves), each evaluator (the positional points and the zoo's outcome net) searche
 ``time=0.5`` under every pruning setting: none (the exact search, the default), each switch
 of ``negamax.SearchOptions`` alone, and all three. ``mean_depth`` is the mean depth of the
 last complete iteration; ``nodes_per_s`` counts every node, quiescence included.
+
+``nodes_at_depth_9``: the nodes of a depth-9 search from an empty table, per position of
+``bench_alphabeta`` and in all, for each setting and both hand-written evaluations (what
+each switch saves, without the clock).
 """
 
 from __future__ import annotations
@@ -42,4 +46,24 @@ def run() -> dict:
                 seconds += agent.last_search.seconds
             row[name] = {"mean_depth": float(np.mean(depths)), "min_depth": int(min(depths)),
                          "nodes_per_s": nodes / seconds}
+    results["nodes_at_depth_9"] = _nodes_at_depth(9)
     return results
+
+
+def _nodes_at_depth(depth: int) -> dict:
+    from checkers_agents.alphabeta import MATERIAL, POSITIONAL, Searcher
+    from checkers_env import Board
+
+    from .bench_alphabeta import POSITIONS
+
+    out: dict = {}
+    for eval_name, evaluator in (("material", MATERIAL), ("positional", POSITIONAL)):
+        for name, extra in SETTINGS.items():
+            switches = {key: True for key in extra.replace("=1", "").split(",") if key}
+            searcher = Searcher(evaluator, **switches)
+            per_position = {}
+            for position, fen, _depths in POSITIONS:
+                searcher.clear()
+                per_position[position] = searcher.search(Board.from_fen(fen), depth).nodes
+            out.setdefault(eval_name, {})[name] = {**per_position, "total": sum(per_position.values())}
+    return out

@@ -70,7 +70,7 @@ iterative deepening (depth 1, 2, ... up to ``depth``, or until ``time`` runs out
   ``pvs``, ``reductions``): table entries of earlier searches that cut the search off,
   principal variation search below the root, and late-move reductions. With them a value
   below the root is no longer always the exact minimax value (the root's ties stay exact
-  among what it sees). All three on: 13.5 plies in 0.5 s instead of 11.6 with the
+  among what it sees). All three on: 13.6 plies in 0.5 s instead of 11.6 with the
   positional points, and 57 % against the plain search with the outcome net at 0.2 s per
   move (200 games; ``docs/experiments.md``). They stay off by default until the match at
   0.5 s per move is played.

@@ -280,22 +280,6 @@ def test_agrees_with_exhaustive_search_on_every_two_piece_ending():
 # -- agreement with a plain minimax ------------------------------------------------------------------
 
 
-def _random_games(count: int, seed: int) -> list[Game]:
-    """Games from the start position after a random number of uniformly random moves."""
-    rng = np.random.default_rng(seed)
-    games = []
-    while len(games) < count:
-        game = Game()
-        for _ in range(int(rng.integers(0, 90))):
-            moves = game.legal_moves()
-            if not moves:
-                break
-            game.play(moves[int(rng.integers(len(moves)))])
-        if not game.is_over():
-            games.append(game)
-    return games
-
-
 def _game_draws(game: Game) -> set[tuple]:
     # Every earlier position of the game: the ones before the last irreversible move can
     # never come back, so this is the engine's rule written the simplest way.
@@ -307,10 +291,10 @@ def _positional(mover, opponent, kings, black_to_move):
 
 
 @pytest.mark.parametrize("eval_name, leaf, count", [("material", _material, 50), ("positional", _positional, 10)])
-def test_same_value_and_best_moves_as_plain_minimax(eval_name, leaf, count):
+def test_same_value_and_best_moves_as_plain_minimax(eval_name, leaf, count, random_games):
     searcher = Searcher(EVALUATORS[eval_name], tt_bits=14)  # one table for all: earlier searches must not leak in
     depth = 4
-    for game in _random_games(count, seed=11 if eval_name == "material" else 12):
+    for game in random_games(count, seed=11 if eval_name == "material" else 12):
         position = game.board
         mover, opponent = position.mover_bitboards
         side = position.turn == BLACK
@@ -333,11 +317,11 @@ def _half_turn(x: int) -> int:
 
 
 @pytest.mark.parametrize("eval_name", ["material", "positional"])
-def test_evaluation_is_the_same_for_either_colour(eval_name):
+def test_evaluation_is_the_same_for_either_colour(eval_name, random_games):
     """The evaluation is from the side to move's view: turning the board and swapping the
     colours changes nothing; it is symmetric between the two sides' terms."""
     kind = {"material": 0, "positional": 1}[eval_name]
-    for game in _random_games(30, seed=13):
+    for game in random_games(30, seed=13):
         b = game.board
         mover, opponent = b.mover_bitboards
         side = b.turn == BLACK
@@ -528,11 +512,11 @@ def _door_evaluators():
 
 
 @pytest.mark.parametrize("name", ["material", "positional", "td-minimax", "slow-fast"])
-def test_every_evaluator_through_the_door_equals_plain_minimax(name):
+def test_every_evaluator_through_the_door_equals_plain_minimax(name, random_games):
     evaluator, quiescence = _door_evaluators()[name]
     for depth in (1, 2, 3):
         searcher = Searcher(evaluator, tt_bits=12, quiescence=quiescence)
-        for game in _random_games(4, seed=30 + depth):
+        for game in random_games(4, seed=30 + depth):
             board = game.board
             result = searcher.search(board, depth, exact_root=True)
             for row, move in enumerate(result.rows):
@@ -546,7 +530,7 @@ def test_every_evaluator_through_the_door_equals_plain_minimax(name):
                 assert result.root_scores[row] == pytest.approx(expected, abs=1e-9), (name, depth, board.fen())
 
 
-def test_td_minimax_agent_is_alphabeta_with_its_net_at_depth_two(tmp_path):
+def test_td_minimax_agent_is_alphabeta_with_its_net_at_depth_two(tmp_path, random_games):
     from checkers_agents.td_minimax import Net
 
     path = tmp_path / "net.safetensors"
@@ -554,7 +538,7 @@ def test_td_minimax_agent_is_alphabeta_with_its_net_at_depth_two(tmp_path):
     td = make_agent(f"td-minimax:weights={path}")
     ab = make_agent(f"alphabeta:eval=td-minimax,weights={path},depth=2")
     assert str(ab) == f"alphabeta:depth=2,eval=td-minimax,weights={path}"
-    for game in _random_games(15, seed=41):
+    for game in random_games(15, seed=41):
         best = {str(m) for m in ab.search(game).best_moves}
         assert str(td.select_move(game)) in best, game.board.fen()
 

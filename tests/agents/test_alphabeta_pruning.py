@@ -7,7 +7,6 @@ checked by what they are for (fewer nodes) and by positions with one right move.
 
 from __future__ import annotations
 
-import numpy as np
 import pytest
 
 from checkers_agents.alphabeta import AlphaBetaAgent, Draws, Searcher
@@ -26,26 +25,11 @@ MIDDLE_GAMES = (
 )
 
 
-def _random_games(count: int, seed: int) -> list[Game]:
-    rng = np.random.default_rng(seed)
-    games = []
-    while len(games) < count:
-        game = Game()
-        for _ in range(int(rng.integers(0, 70))):
-            moves = game.legal_moves()
-            if not moves:
-                break
-            game.play(moves[int(rng.integers(len(moves)))])
-        if not game.is_over():
-            games.append(game)
-    return games
-
-
 @pytest.mark.parametrize("eval_name", ["material", "positional"])
-def test_principal_variation_search_keeps_every_root_value_and_tie(eval_name):
+def test_principal_variation_search_keeps_every_root_value_and_tie(eval_name, random_games):
     plain = Searcher(EVALUATORS[eval_name], tt_bits=14)
     pvs = Searcher(EVALUATORS[eval_name], tt_bits=14, pvs=True)
-    for game in _random_games(24, seed=5):
+    for game in random_games(24, seed=5):
         draws = Draws.of_game(game)
         a = plain.search(game.board, 6, draws=draws)
         b = pvs.search(game.board, 6, draws=draws)
