@@ -63,12 +63,18 @@ NO_MOVE = 255
     S_CAPTURES,  # the node's moves are captures
     S_QUIET,  # plies since the last capture or man move, the game's included
     S_ORDERED,  # the node's moves are searched best-ordered (else in generate_moves order)
-    S_STAGE,  # how the current move is searched: STAGE_FIRST, STAGE_FULL_DEPTH, STAGE_FULL
-    S_SCOUT,  # the current move is searched with a null window above alpha
-    S_REDUCED,  # the current move is searched one ply shallower
-) = range(16)
-STACK_FIELDS = 16
-#: The search of one move at a node (``S_STAGE``): first try (possibly reduced and with a
+) = range(13)
+STACK_FIELDS = 13
+
+# Fields per ply of the pruning's tries (``pruning``; a table of their own, so that the
+# exact search's stack rows stay as short as they were).
+(
+    T_STAGE,  # how the current move is searched: STAGE_FIRST, STAGE_FULL_DEPTH, STAGE_FULL
+    T_SCOUT,  # the current move is searched with a null window above alpha
+    T_REDUCED,  # the current move is searched one ply shallower
+) = range(3)
+TRY_FIELDS = 3
+#: The search of one move at a node (``T_STAGE``): first try (possibly reduced and with a
 #: null window), again at full depth after a reduced search beat alpha, again with the
 #: node's full window after a null-window search fell inside it.
 STAGE_FIRST, STAGE_FULL_DEPTH, STAGE_FULL = 0, 1, 2
@@ -86,7 +92,7 @@ Table = namedtuple("Table", "entries values")
 #: (:func:`memory_views`).
 SearchMemory = namedtuple(
     "SearchMemory",
-    "killers history_scores moves order_scores order_index stack active values root_scores scratch accumulators",
+    "killers history_scores moves order_scores order_index stack active values root_scores scratch accumulators tries",
 )
 #: The search's memory as flat arrays (:func:`flat_memory`): ``ints``, ``int64``; ``floats``,
 #: ``float64``; ``net_floats``, the net's scratch (``2 * width``) in its dtype; and
@@ -141,7 +147,7 @@ def memory_sizes(width):
     """``(int64 count, float64 count, net count)`` of the search's flat buffers in
     :func:`memory_views`'s layout (a plain function in Python, compiled into a numba caller)."""
     ints = MAX_PLY * 2 + 2 * 32 * 32 + MAX_PLY * MAX_MOVES * MOVE_FIELDS + 2 * MAX_PLY * MAX_MOVES
-    ints += MAX_PLY * STACK_FIELDS + MAX_ACTIVE
+    ints += MAX_PLY * STACK_FIELDS + MAX_ACTIVE + MAX_PLY * TRY_FIELDS
     return ints, MAX_PLY * VALUE_FIELDS + MAX_MOVES, 2 * width
 
 
@@ -184,13 +190,15 @@ def memory_views(flat):
     stack = ints[a : a + MAX_PLY * STACK_FIELDS].reshape((MAX_PLY, STACK_FIELDS))
     a += MAX_PLY * STACK_FIELDS
     active = ints[a : a + MAX_ACTIVE]
+    a += MAX_ACTIVE
+    tries = ints[a : a + MAX_PLY * TRY_FIELDS].reshape((MAX_PLY, TRY_FIELDS))
     values = floats[: MAX_PLY * VALUE_FIELDS].reshape((MAX_PLY, VALUE_FIELDS))
     b = MAX_PLY * VALUE_FIELDS
     root_scores = floats[b : b + MAX_MOVES]
     scratch = flat.net_floats[: 2 * width]
     return SearchMemory(
         killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch,
-        flat.accumulators,
+        flat.accumulators, tries,
     )
 
 
@@ -203,6 +211,10 @@ __all__ = [
     "NO_MOVE",
     "SIDE_KEY",
     "STACK_FIELDS",
+    "TRY_FIELDS",
+    "T_REDUCED",
+    "T_SCOUT",
+    "T_STAGE",
     "S_BEST_INDEX",
     "S_CAPTURES",
     "S_COUNT",
@@ -213,9 +225,6 @@ __all__ = [
     "S_MOVER",
     "S_OPPONENT",
     "S_ORDERED",
-    "S_REDUCED",
-    "S_SCOUT",
-    "S_STAGE",
     "STAGE_FIRST",
     "STAGE_FULL",
     "STAGE_FULL_DEPTH",

@@ -181,6 +181,8 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
             colours' frames at every ply (``net_layers.child_sums``), updated move by move
             as the search makes its moves (``search_sums``); None: every leaf sums its
             first layer fresh (``net_value``), in a kernel compiled without the sums' code.
+            ``tries``, ``int64[MAX_PLY, TRY_FIELDS]``: how each ply's current move is tried
+            (``pruning``; untouched by the exact search).
         egdb: the endgame database (:data:`EndgameProbe`): every node below the root with
             at most ``egdb.pieces`` pieces that it holds scores its exact value
             (``egdb_value``) instead of being searched or evaluated, after the draw rules.
@@ -193,7 +195,9 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
     kind, net_functions, loss, loss_per_ply, blockade_value, win_bound, tie_margin, quiescence = valuation
     draws, n_draws, quiet, no_progress_plies = draw_rules
     entries, entry_values = table
-    killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch, accumulators = memory
+    killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch, accumulators, tries = (
+        memory
+    )
     egdb_values, egdb_offsets, egdb_pieces = egdb
     rewarded = False if net is None else net_functions[2] == REWARD_MATERIAL_LOG
     if net is not None:
@@ -257,7 +261,7 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                     values[1, V_BETA] = INF if best <= -INF else reward - (best - tie_margin)
                 else:
                     parent_alpha = values[ply - 1, V_ALPHA]
-                    if scouted(pruning, stack, ply):
+                    if scouted(pruning, tries, ply):
                         values[ply, V_ALPHA] = reward - (parent_alpha + tie_margin)
                     else:
                         values[ply, V_ALPHA] = reward - values[ply - 1, V_BETA]
@@ -371,7 +375,7 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
             stack[ply, S_BEST_INDEX] = -1
             stack[ply, S_CAPTURES] = 1 if jumping else 0
             stack[ply, S_ORDERED] = 1 if ordered else 0
-            begin_moves(pruning, stack, ply)
+            begin_moves(pruning, tries, ply)
             values[ply, V_BEST] = -INF
             values[ply, V_ORIGINAL_ALPHA] = alpha
             state = _NEXT
@@ -426,7 +430,7 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
             mi = order_index[ply, i]
             # Below the root, with pruning: a null window after the first move, a reduced
             # depth for a late quiet move, each until a retry lifts it.
-            reduced = try_move(pruning, stack, values, order_scores, ply, i, tie_margin)
+            reduced = try_move(pruning, stack, tries, values, order_scores, ply, i, tie_margin)
             frm = moves[ply, mi, FROM]
             to = moves[ply, mi, TO]
             captured = moves[ply, mi, CAPTURED]
@@ -469,7 +473,7 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                 return value, stack[0, S_BEST_INDEX], stack[0, S_COUNT], nodes, False
             score = values[ply, V_REWARD] - value if rewarded else -value
             ply -= 1
-            if retry_move(pruning, stack, values, ply, score):
+            if retry_move(pruning, stack, tries, values, ply, score):
                 state = _NEXT
                 continue
             mi = order_index[ply, stack[ply, S_INDEX] - 1]

@@ -16,12 +16,12 @@ from .memory import (
     S_DEPTH,
     S_INDEX,
     S_ORDERED,
-    S_REDUCED,
-    S_SCOUT,
-    S_STAGE,
     STAGE_FIRST,
     STAGE_FULL,
     STAGE_FULL_DEPTH,
+    T_REDUCED,
+    T_SCOUT,
+    T_STAGE,
     V_ALPHA,
     V_BETA,
 )
@@ -76,32 +76,32 @@ def deeper_cutoff(pruning, stored_depth, depth):
 
 
 @numba.njit(cache=True)
-def scouted(pruning, stack, ply):
+def scouted(pruning, tries, ply):
     """Whether the node at ``ply`` is searched with a null window above its parent's alpha."""
     if pruning is None:
         return False
-    return ply >= 2 and stack[ply - 1, S_SCOUT] == 1
+    return ply >= 2 and tries[ply - 1, T_SCOUT] == 1
 
 
 @numba.njit(cache=True)
-def begin_moves(pruning, stack, ply):
+def begin_moves(pruning, tries, ply):
     """A node's first move is tried as it comes."""
     if pruning is None:
         return
-    stack[ply, S_STAGE] = STAGE_FIRST
-    stack[ply, S_SCOUT] = 0
-    stack[ply, S_REDUCED] = 0
+    tries[ply, T_STAGE] = STAGE_FIRST
+    tries[ply, T_SCOUT] = 0
+    tries[ply, T_REDUCED] = 0
 
 
 @numba.njit(cache=True)
-def try_move(pruning, stack, values, order_scores, ply, i, margin):
+def try_move(pruning, stack, tries, values, order_scores, ply, i, margin):
     """How the move at index ``i`` of the node at ``ply`` is tried: returns the plies it is
-    reduced by (0 or 1), and marks whether it gets a null window (``S_SCOUT``)."""
+    reduced by (0 or 1), and marks whether it gets a null window (``T_SCOUT``)."""
     if pruning is None:
         return 0
     reduced = 0
     scout = 0
-    stage = stack[ply, S_STAGE]
+    stage = tries[ply, T_STAGE]
     if ply > 0 and stage != STAGE_FULL:
         if (
             pruning[REDUCTIONS] and stage == STAGE_FIRST and i >= REDUCE_AFTER and stack[ply, S_CAPTURES] == 0
@@ -111,25 +111,25 @@ def try_move(pruning, stack, values, order_scores, ply, i, margin):
             reduced = 1
         if (pruning[PVS] and i > 0) or reduced == 1:
             scout = 1 if values[ply, V_BETA] - values[ply, V_ALPHA] > margin else 0
-    stack[ply, S_SCOUT] = scout
-    stack[ply, S_REDUCED] = reduced
+    tries[ply, T_SCOUT] = scout
+    tries[ply, T_REDUCED] = reduced
     return reduced
 
 
 @numba.njit(cache=True)
-def retry_move(pruning, stack, values, ply, score):
+def retry_move(pruning, stack, tries, values, ply, score):
     """After a try of the node at ``ply``'s current move scored ``score``: whether to search
     it again (at full depth when it beat alpha reduced; with the full window when a null
     window let it in). Marks the stage of the next try."""
     if pruning is None:
         return False
     retry = STAGE_FIRST
-    if (stack[ply, S_SCOUT] == 1 or stack[ply, S_REDUCED] == 1) and score > values[ply, V_ALPHA]:
-        if stack[ply, S_REDUCED] == 1:
+    if (tries[ply, T_SCOUT] == 1 or tries[ply, T_REDUCED] == 1) and score > values[ply, V_ALPHA]:
+        if tries[ply, T_REDUCED] == 1:
             retry = STAGE_FULL_DEPTH if pruning[PVS] else STAGE_FULL
         elif score < values[ply, V_BETA]:
             retry = STAGE_FULL
-    stack[ply, S_STAGE] = retry
+    tries[ply, T_STAGE] = retry
     if retry == STAGE_FIRST:
         return False
     stack[ply, S_INDEX] -= 1
