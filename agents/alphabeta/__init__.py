@@ -131,6 +131,7 @@ from checkers_env.errors import UnknownAgentError
 
 from .evaluators import MATERIAL, POSITIONAL, Evaluator, evaluate, mlp
 from .memory import TT_BITS, ZOBRIST, position_hash
+from .clock import move_budget
 from .deepening import pick_tied
 from .negamax import MAX_DEPTH, search_kernel
 from .searcher import Draws, SearchResult, Searcher, board_key
@@ -201,6 +202,11 @@ class AlphaBetaAgent(BaseAgent):
             Default: 6 without ``time``; with ``time``, as deep as the time allows.
         time: seconds per move; iterative deepening stops when it runs out (hard limit
             through a node budget). Timed searches are not reproducible.
+        game_time: seconds for the whole game instead (this side's clock; not with
+            ``time``): each move gets a share of what is left, more when the search's best
+            move or score is still moving, none for a forced move (``clock``). A game is
+            new (a full clock) after ``reset``, or when it is not the last one moved on:
+            another start, or moves that do not extend the last call's.
         eval: the evaluation: ``positional`` (default: material plus back-rank,
             centre, mobility, advancement and trading-down terms), ``material`` (man 100,
             king 140), or a learned net,
@@ -243,6 +249,8 @@ class AlphaBetaAgent(BaseAgent):
     quiescence = True
     #: The search's pruning (``pruning.SearchOptions``), off unless the spec asks for it.
     table_cutoffs = pvs = reductions = False
+    #: Seconds for the whole game (None: ``time`` per move, or ``depth``).
+    game_time: float | None = None
 
     def __init__(
         self,
@@ -256,8 +264,14 @@ class AlphaBetaAgent(BaseAgent):
         table_cutoffs: bool = False,
         pvs: bool = False,
         reductions: bool = False,
+        game_time: float | None = None,
     ):
         self._check_limits(depth, time)
+        if game_time is not None:
+            self._check_limits(None, game_time)
+            if time is not None:
+                raise ValueError(f"{self.kind}: give time (per move) or game_time (per game), not both")
+            self.game_time = float(game_time)
         self.table_cutoffs, self.pvs, self.reductions = bool(table_cutoffs), bool(pvs), bool(reductions)
         if eval not in evaluator_names():
             raise ValueError(f"alphabeta: eval must be one of {', '.join(evaluator_names())}, got {eval!r}")
@@ -291,6 +305,7 @@ class AlphaBetaAgent(BaseAgent):
         self.database = _egdb.EndgameDatabase.cached(self.egdb, self.egdb_folder) if self.egdb else None
         self.last_search: SearchResult | None = None
         self._searcher: Searcher | None = None
+        self._clock_used, self._clock_game = 0.0, None  # (start, moves) of the last move's game
         if self.ties_in_order:
             self._rng_state = self._fresh_rng_state()
 
@@ -302,6 +317,7 @@ class AlphaBetaAgent(BaseAgent):
         if self._searcher is not None:
             self._searcher.clear()
         self.last_search = None
+        self._clock_used, self._clock_game = 0.0, None
         if self.ties_in_order and seed is not None:
             self._rng_state = self._fresh_rng_state()
 
@@ -316,8 +332,20 @@ class AlphaBetaAgent(BaseAgent):
         return self._searcher
 
     def search(self, game: Game) -> SearchResult:
-        """Search the game's current position under the game's draw rules."""
-        return self.searcher.search(game.board, self.depth, self.time, Draws.of_game(game))
+        """Search the game's current position under the game's draw rules (and this
+        side's clock, with ``game_time``)."""
+        if self.game_time is None:
+            return self.searcher.search(game.board, self.depth, self.time, Draws.of_game(game))
+        moves = tuple(game.moves)
+        if self._clock_game is not None:
+            start, before = self._clock_game
+            if start != game.start or len(moves) <= len(before) or moves[: len(before)] != before:
+                self._clock_used = 0.0  # another game
+        soft, hard = move_budget(self.game_time - self._clock_used, len(moves) // 2)
+        result = self.searcher.search(game.board, self.depth, hard, Draws.of_game(game), soft_seconds=soft)
+        self._clock_used += result.seconds
+        self._clock_game = (game.start, moves)
+        return result
 
     def select_move(self, game: Game) -> Move:
         if self.ties_in_order:

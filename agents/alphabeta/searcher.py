@@ -18,6 +18,7 @@ from checkers_env.game_state import position_key
 from checkers_env.movegen import generate_moves_kernel, new_move_buffer
 
 from .evaluators import POSITIONAL, WIN, Evaluator, Valuation
+from .clock import DROP_NET, DROP_POINTS, keep_deepening
 from .deepening import search_from_python
 from .memory import (
     NO_MOVE, TT_BITS, TT_ENTRY, TT_FIELDS, TT_KEY_MASK, FlatMemory, Table, flat_memory, memory_views, position_hash,
@@ -257,9 +258,10 @@ class Searcher:
             array.fill(0)
         self.generation = 0
 
-    def _search_timed(self, board, depth, seconds, draws, first_depth, root_in_order, valuation, started):
-        """The iterations of a search within ``seconds``: ``((value, depth, count, root
-        scores, root rows) of the last complete iteration, nodes)``."""
+    def _search_timed(self, board, depth, seconds, draws, first_depth, root_in_order, valuation, started, soft):
+        """The iterations of a search within ``seconds``, aiming at ``soft`` (``clock``):
+        ``((value, depth, count, root scores, root rows) of the last complete iteration,
+        nodes)``."""
         if len(board.legal_moves()) == 1:
             depth = first_depth  # a forced move: no time to spend
         draw_rules = (draws or _NO_DRAWS).rules()
@@ -275,13 +277,15 @@ class Searcher:
         nodes = 0
         done = None  # (value, depth) of the last complete iteration
         last_took = 0.0
+        best_changed, score_drop = False, 0.0
+        drop_margin = DROP_NET if self.net is not None else DROP_POINTS
         for d in range(first_depth, depth + 1):
             now = _time.perf_counter()
             limit = 1 << 62
             if d > first_depth:
-                left = seconds - (now - started)
-                if left <= 0 or last_took * 3 > left:
+                if not keep_deepening(now - started, last_took, soft, seconds, best_changed, score_drop, drop_margin):
                     break
+                left = seconds - (now - started)
                 rate = nodes / max(now - started, 1e-6)
                 limit = max(int(left * rate), 1000)
             iteration_started = now
@@ -295,7 +299,11 @@ class Searcher:
                 break
             if count == 0:
                 raise ValueError(f"no legal move to search in {board.fen()}")
-            done = (float(value), d, int(count), self.root_scores[:count].copy(), self.moves[0, :count].copy())
+            scores = self.root_scores[:count].copy()
+            if done is not None:
+                best_changed = int(np.argmax(scores)) != int(np.argmax(done[3]))
+                score_drop = done[0] - float(value)
+            done = (float(value), d, int(count), scores, self.moves[0, :count].copy())
             if abs(value) > evaluator.win_bound and abs(value) >= evaluator.loss - evaluator.loss_per_ply * d:
                 # A forced result within the nominal depth: every deeper iteration gives the
                 # same value and the same best moves. (One found beyond it, through the
@@ -349,6 +357,7 @@ class Searcher:
         first_depth: int = 1,
         root_in_order: bool = False,
         exact_root: bool = False,
+        soft_seconds: float | None = None,
     ) -> SearchResult:
         """Iterative deepening from ``first_depth`` to ``depth``, within ``seconds`` if given.
 
@@ -362,6 +371,9 @@ class Searcher:
                 ``search_kernel``).
             exact_root: search every root move with the full window, so that every
                 ``root_scores`` entry is exact (a policy over all moves; slower).
+            soft_seconds: with ``seconds``, the time the search aims at: it starts no
+                iteration past it unless the last one changed the best move or dropped
+                the score, and then none past twice it (``clock.keep_deepening``).
 
         With an endgame database that holds ``board``, nothing is searched: the result is
         the database's (``database_result``).
@@ -386,7 +398,9 @@ class Searcher:
                 raise ValueError(f"no legal move to search in {board.fen()}")
             done = (value, reached, count, self.root_scores[:count].copy(), self.moves[0, :count].copy())
         else:
-            done, nodes = self._search_timed(board, depth, seconds, draws, first_depth, root_in_order, valuation, started)
+            done, nodes = self._search_timed(
+                board, depth, seconds, draws, first_depth, root_in_order, valuation, started, soft_seconds,
+            )
         value, reached, count, scores, rows = done
         ties = tuple(int(i) for i in np.flatnonzero(scores > value - self.evaluator.tie_margin))
         return SearchResult(value, reached, nodes, _time.perf_counter() - started, rows, scores, ties, board)

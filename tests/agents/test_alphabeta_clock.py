@@ -1,0 +1,64 @@
+"""The search's clock (``checkers_agents.alphabeta.clock``) and the agent's ``game_time``."""
+
+from __future__ import annotations
+
+import pytest
+
+from checkers_agents.alphabeta import AlphaBetaAgent
+from checkers_agents.alphabeta.clock import MIN_MOVES_TO_GO, MOVES_TO_GO, STRETCH, keep_deepening, move_budget
+from checkers_env import Game, make_agent
+
+
+def test_a_move_gets_a_share_of_what_is_left():
+    soft, hard = move_budget(60.0, 0)
+    assert soft == pytest.approx(60.0 / MOVES_TO_GO) and hard == pytest.approx(STRETCH * soft)
+    assert move_budget(60.0, 20)[0] > soft  # fewer moves to go
+    assert move_budget(60.0, 200)[0] == pytest.approx(60.0 / MIN_MOVES_TO_GO)  # never fewer than this
+    assert move_budget(30.0, 0)[0] < soft  # less time left
+    assert move_budget(-1.0, 0) == (0.0, 0.0)  # an overdrawn clock gives nothing
+
+
+def test_deepening_stops_at_the_target_unless_the_choice_is_moving():
+    go = dict(last_took=0.01, soft=1.0, hard=2.0, drop_margin=30.0)
+    assert keep_deepening(0.5, best_changed=False, score_drop=0.0, **go)
+    assert not keep_deepening(1.1, best_changed=False, score_drop=0.0, **go)  # past the target
+    assert keep_deepening(1.1, best_changed=True, score_drop=0.0, **go)  # the best move changed
+    assert keep_deepening(1.1, best_changed=False, score_drop=31.0, **go)  # the score fell
+    assert not keep_deepening(1.1, best_changed=False, score_drop=29.0, **go)
+    assert not keep_deepening(2.1, best_changed=True, score_drop=100.0, **go)  # never past the limit
+    # An iteration about three times the last one's that would not fit is not started.
+    assert not keep_deepening(0.5, 0.6, 1.0, 2.0, True, 0.0, 30.0)
+
+
+def test_without_a_target_the_whole_budget_is_used():
+    assert keep_deepening(0.9, 0.01, None, 1.0, False, 0.0, 30.0)
+    assert not keep_deepening(0.9, 0.05, None, 1.0, False, 0.0, 30.0)  # 3 x 0.05 > 0.1 left
+
+
+def test_game_time_is_checked_and_excludes_time():
+    with pytest.raises(ValueError, match="game_time"):
+        make_agent("alphabeta:time=0.5,game_time=60")
+    with pytest.raises(ValueError, match="time"):
+        make_agent("alphabeta:game_time=-3")
+    assert make_agent("alphabeta:game_time=60").game_time == 60.0
+
+
+def test_a_game_clock_is_spent_over_the_game_and_renewed_for_the_next():
+    agent = AlphaBetaAgent(game_time=2.0, seed=1)
+    opponent = make_agent("alphabeta:depth=2,seed=1")
+    agent.select_move(Game())  # compiles the kernel, if need be, off the clocks below
+    for _ in range(2):
+        game = Game()
+        spent = []
+        while not game.is_over() and len(game.moves) < 40:
+            if len(game.moves) % 2 == 0:
+                game.play(agent.select_move(game))
+                spent.append(agent.last_search.seconds)
+                # A new game starts on a full clock: what is used is this game's moves.
+                assert agent._clock_used == pytest.approx(sum(spent))
+            else:
+                game.play(opponent.select_move(game))
+        # Each move's limit is a share of what is left, so the clock is not overdrawn by
+        # more than an iteration's overrun.
+        assert sum(spent) < 2.0 + 0.5, spent  # slack for a loaded machine
+        assert max(spent) <= STRETCH * 2.0 / MOVES_TO_GO + 0.25, spent
