@@ -62,6 +62,7 @@ def test_the_wheel_holds_only_this_projects_names_and_the_zoo(wheel):
             assert f"checkers_zoo/{entry}/{card['weights']}" in names
     for data in ("acf_games.pdn", "ballots_3move.txt", "README.md"):
         assert f"checkers_env/data/{data}" in names
+    assert "checkers_agents/data/book.json" in names  # the opening book
     for package in FOLDERS.values():
         if package != "checkers_zoo":
             assert f"{package}/py.typed" in names

@@ -131,6 +131,7 @@ from checkers_env.errors import UnknownAgentError
 
 from .evaluators import MATERIAL, POSITIONAL, Evaluator, evaluate, mlp
 from .memory import TT_BITS, ZOBRIST, position_hash
+from ..book import OpeningBook
 from .clock import move_budget
 from .deepening import pick_tied
 from .negamax import MAX_DEPTH, search_kernel
@@ -207,6 +208,9 @@ class AlphaBetaAgent(BaseAgent):
             move or score is still moving, none for a forced move (``clock``). A game is
             new (a full clock) after ``reset``, or when it is not the last one moved on:
             another start, or moves that do not extend the last call's.
+        book: play the opening book's move where it has one with sound statistics
+            (``checkers_agents.book``: the ACF archive's master games), without a search
+            (``last_search`` is then None); off by default.
         eval: the evaluation: ``positional`` (default: material plus back-rank,
             centre, mobility, advancement and trading-down terms), ``material`` (man 100,
             king 140), or a learned net,
@@ -251,6 +255,8 @@ class AlphaBetaAgent(BaseAgent):
     table_cutoffs = pvs = reductions = False
     #: Seconds for the whole game (None: ``time`` per move, or ``depth``).
     game_time: float | None = None
+    #: Play the opening book's moves.
+    book = False
 
     def __init__(
         self,
@@ -265,8 +271,10 @@ class AlphaBetaAgent(BaseAgent):
         pvs: bool = False,
         reductions: bool = False,
         game_time: float | None = None,
+        book: bool = False,
     ):
         self._check_limits(depth, time)
+        self.book = bool(book)
         if game_time is not None:
             self._check_limits(None, game_time)
             if time is not None:
@@ -350,6 +358,11 @@ class AlphaBetaAgent(BaseAgent):
     def select_move(self, game: Game) -> Move:
         if self.ties_in_order:
             return self._select_in_order(game)
+        if self.book:
+            move = OpeningBook.default().choose(game.board)
+            if move is not None:
+                self.last_search = None
+                return move
         result = self.search(game)
         moves = result.best_moves
         move = moves[0] if len(moves) == 1 else moves[int(self.rng.integers(len(moves)))]
