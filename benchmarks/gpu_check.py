@@ -7,6 +7,9 @@ On a machine with an NVIDIA GPU that numba can use, in one run:
 * **speed**: plain MCRD playouts per second on the GPU (``mcrd.cuda.CudaRunner``, launches
   of ``launch`` threads from the 7 children of the start position, as the agent plays
   them) and on the CPU (``mcrd.cpu.CpuRunner``, every numba thread), and their ratio;
+* **search time**: one whole ``MCRDAgent(backend="cuda").search`` per playout budget
+  (200, 20,000 and a million), in milliseconds: the fixed cost of a search beside its
+  playouts;
 * **agreement**: the same position searched with the same seed and budget on both backends.
   The two backends draw different random numbers (xoroshiro128p per GPU thread, xorshift64
   per CPU playout), so what they promise is agreement in distribution, not identical
@@ -59,6 +62,8 @@ class Sizes:
         self.cpu_launch = 56 if tiny else 16_384
         self.agreement_fen = TINY_AGREEMENT_FEN if tiny else AGREEMENT_FEN
         self.agreement_playouts = 480 if tiny else 1_400_000
+        self.search_budgets = (14, 56) if tiny else (200, 20_000, 1_000_000)
+        self.search_repeats = 1 if tiny else 20
         self.data = dict(positions=2, playouts=12, selfplay_fraction=0.0) if tiny else dict(
             positions=64, playouts=20_000, selfplay_fraction=0.5, selfplay_playouts=200
         )
@@ -113,6 +118,24 @@ def speed(sizes: Sizes) -> dict:
               for _ in range(1 if sizes.tiny else 3))
     return {"gpu_playouts_per_s": gpu, "cpu_playouts_per_s": cpu, "cpu_threads": numba.get_num_threads(),
             "gpu_launch": sizes.gpu_launch, "gpu_over_cpu": gpu / cpu}
+
+
+def search_times(sizes: Sizes) -> dict:
+    """Milliseconds of one whole ``MCRDAgent(backend="cuda").search`` of the start position
+    per playout budget: the search's fixed cost (children, device buffers, random states)
+    next to its playouts."""
+    from checkers_agents.mcrd import MCRDAgent
+    from checkers_env import Board
+
+    out = {}
+    for playouts in sizes.search_budgets:
+        agent = MCRDAgent(playouts=playouts, backend="cuda", seed=1)
+        agent.search(Board())  # compile
+        began = time.perf_counter()
+        for _ in range(sizes.search_repeats):
+            agent.search(Board())
+        out[str(playouts)] = 1000 * (time.perf_counter() - began) / sizes.search_repeats
+    return out
 
 
 def score_z(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
@@ -216,6 +239,7 @@ def table(results: dict) -> str:
         ("plain MCRD playouts/s, GPU", f"{speed_['gpu_playouts_per_s']:,.0f}"),
         (f"plain MCRD playouts/s, CPU ({speed_['cpu_threads']} threads)", f"{speed_['cpu_playouts_per_s']:,.0f}"),
         ("GPU / CPU", f"{speed_['gpu_over_cpu']:.2f}x"),
+        *((f"one search of {int(budget):,} playouts, ms", f"{ms:.2f}") for budget, ms in results["search_ms"].items()),
         ("agreement position", agreement_["fen"]),
         ("playouts per backend", f"{agreement_['playouts_per_backend']:,}"),
         ("largest |z| of a child's score", f"{max(abs(c['z']) for c in agreement_['children']):.2f} (<= {SIGMAS})"),
@@ -249,6 +273,7 @@ def main(argv: list[str] | None = None) -> int:
     began = time.perf_counter()
     results: dict = {"device": words, "simulator": state == "simulator", "tiny": args.tiny}
     results["speed"] = speed(sizes)
+    results["search_ms"] = search_times(sizes)
     results["agreement"] = agreement(sizes)
     with tempfile.TemporaryDirectory(prefix="gpu-check-") as folder:
         results["data"] = data(sizes, Path(folder))

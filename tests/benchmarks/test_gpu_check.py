@@ -30,6 +30,8 @@ def test_gpu_check_under_the_simulator_runs_every_cuda_path(tmp_path):
     assert results["checks"] and all(results["checks"].values()), results["checks"]
     speed = results["speed"]
     assert speed["gpu_playouts_per_s"] > 0 and speed["cpu_playouts_per_s"] > 0
+    assert set(results["search_ms"]) == {"14", "56"} and all(ms > 0 for ms in results["search_ms"].values())
+    assert "one search of 56 playouts, ms" in completed.stdout
     agreement = results["agreement"]
     assert agreement["playouts_per_backend"] == 480 and len(agreement["children"]) == 6
     assert agreement["gpu_same_seed_same_counts"] and agreement["scores_agree"]
