@@ -71,9 +71,9 @@ iterative deepening (depth 1, 2, ... up to ``depth``, or until ``time`` runs out
   principal variation search below the root, and late-move reductions. With them a value
   below the root is no longer always the exact minimax value (the root's ties stay exact
   among what it sees). All three on: 13.6 plies in 0.5 s instead of 11.6 with the
-  positional points, and 57 % against the plain search with the outcome net at 0.2 s per
-  move (200 games; ``docs/experiments.md``). They stay off by default until the match at
-  0.5 s per move is played.
+  positional points, and 58 % against the plain search with the outcome net at 0.5 s per
+  move (200 games; ``docs/experiments.md``). Each alone is not measured yet: they stay off
+  by default.
 - **Principal variation.** ``last_search.pv``: the move played, then the table's move at
   each position below it, as deep as this search stored them.
 - **Ties.** Root moves are searched with the window lowered by the evaluator's tie margin
