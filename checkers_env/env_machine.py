@@ -134,7 +134,7 @@ def _mover_and_opponent(state, i):
 
 
 @numba.njit(cache=True, inline="always")
-def _turn_boards(state, i):
+def turn_boards(state, i):
     """``(mover, opponent, kings)`` as the side to move sees them now: during a
     multi-jump, with the hops so far played (the piece moved, the jumped pieces gone)."""
     if state[i, S_HOPS] > 0:
@@ -150,7 +150,7 @@ def _landing(path, i):
 
 
 @numba.njit(cache=True, inline="always")
-def _current_square(state, i):
+def current_square(state, i):
     """Where the piece of the move in progress stands now (-1 before the first hop)."""
     hops = state[i, S_HOPS]
     if hops == 0:
@@ -211,9 +211,9 @@ def write_mask(state, i, words):
         return
     color = state[i, S_TURN]
     black_to_move = color == 0
-    mover, opponent, kings = _turn_boards(state, i)
+    mover, opponent, kings = turn_boards(state, i)
     if state[i, S_HOPS] > 0:
-        bit = _current_square(state, i)
+        bit = current_square(state, i)
         directions = jump_hops(mover, opponent, kings, black_to_move, bit)
         if not black_to_move:
             directions = _flip_directions(directions)
@@ -247,10 +247,10 @@ def write_observation_for(state, i, color, out):
     During a multi-jump the board is shown as the hops so far left it: the piece on its
     current square (also marked in the ``continuing`` plane), the jumped pieces gone.
     """
-    mover, opponent, kings = _turn_boards(state, i)
+    mover, opponent, kings = turn_boards(state, i)
     if color != state[i, S_TURN]:
         mover, opponent = opponent, mover  # "own" is color's
-    write_planes(mover, opponent, kings, color == COLOR_BLACK, _current_square(state, i), out)
+    write_planes(mover, opponent, kings, color == COLOR_BLACK, current_square(state, i), out)
 
 
 # -- playing moves and ending games -------------------------------------------------------
@@ -346,6 +346,21 @@ def reset_board(state, positions, last, i, black, white, kings, turn, color_mode
     else:
         state[i, S_AGENT] = color_mode
     positions[i, 0] = position_key(black, white)
+    return _update_end(state, positions, i, rules)
+
+
+@numba.njit(cache=True)
+def resume_board(state, positions, last, i, black, white, kings, turn, plies, keys, rules):
+    """Board ``i`` set to a game in progress: its position, the plies played, and ``keys``
+    (``game_state``'s keys of the positions since the last progress, oldest first, the
+    current one last: ``Game.position_keys_since_progress()``), so that repetition and
+    no-progress end it exactly as they end the game. Returns the end code."""
+    reset_board(state, positions, last, i, black, white, kings, turn, -1, 0, rules)
+    quiet = len(keys) - 1
+    state[i, S_PLY] = plies
+    state[i, S_QUIET] = quiet
+    for q in range(min(len(keys), positions.shape[1])):
+        positions[i, q] = keys[q]
     return _update_end(state, positions, i, rules)
 
 
@@ -463,10 +478,10 @@ def _hop_move(state, i, action):
     d = action & 3
     direction = d if black_to_move else 3 - d
     hops = state[i, S_HOPS]
-    mover, opponent, kings = _turn_boards(state, i)
+    mover, opponent, kings = turn_boards(state, i)
     from_bb = np.int64(1) << frm
     if hops > 0:
-        if frm != _current_square(state, i):
+        if frm != current_square(state, i):
             return HOP_ILLEGAL, 0, 0, 0, 0, 0
     elif mover & from_bb == 0:
         return HOP_ILLEGAL, 0, 0, 0, 0, 0

@@ -14,10 +14,11 @@ from checkers_evaluation.options import UsageError
 #: ``checkers train NAME`` runs ``python -m checkers_training.<module>``'s ``main(argv)``.
 TRAINERS = {"bc": "checkers_training.behaviour_cloning", "td-minimax": "checkers_training.td_minimax",
             "slow-fast": "checkers_training.slow_fast", "ppo": "checkers_training.ppo",
-            "mcrd-net": "checkers_training.mcrd_net", "outcome-net": "checkers_training.outcome_net"}
+            "mcrd-net": "checkers_training.mcrd_net", "outcome-net": "checkers_training.outcome_net",
+            "alphazero": "checkers_training.alphazero"}
 
 
-HELP = "train a learning agent (bc, td-minimax, slow-fast, ppo, mcrd-net, outcome-net); --help after the name lists its options"
+HELP = "train a learning agent (bc, td-minimax, slow-fast, ppo, mcrd-net, outcome-net, alphazero); --help after the name lists its options"
 DESCRIPTION = (
     "Run one of the training scripts; everything after NAME goes to it "
     "(for example: checkers train td-minimax --games 1000). Every trainer shares the run "

@@ -4,12 +4,15 @@ with both colours."""
 
 from __future__ import annotations
 
+import io
 import sys
 from collections.abc import Iterable
+from pathlib import Path
 
 import numpy as np
 
 from checkers_env.errors import CheckersError
+from checkers_env.files import write_atomic, write_json_atomic
 
 from .arguments import TrainingError
 
@@ -17,6 +20,47 @@ from .arguments import TrainingError
 def opponent_specs(text: str) -> list[str]:
     """The specs of ``--eval-opponents`` (semicolon-separated)."""
     return [spec.strip() for spec in text.split(";") if spec.strip()]
+
+
+def anchors(specs: str, ratings: str) -> list[tuple[str, float]]:
+    """``[(spec, rating)]`` of ``--anchors`` and ``--anchor-ratings`` (the fixed-rating
+    opponents of a strength curve).
+
+    Raises:
+        ValueError: not as many ratings as anchors, or a rating that is not a number.
+    """
+    specs_, ratings_ = opponent_specs(specs), opponent_specs(ratings)
+    if len(specs_) != len(ratings_):
+        raise ValueError(f"gives {len(ratings_)} ratings for {len(specs_)} anchors (--anchors)")
+    try:
+        return [(spec, float(r)) for spec, r in zip(specs_, ratings_)]
+    except ValueError:
+        raise ValueError(f"must be numbers separated by semicolons, got {ratings!r}") from None
+
+
+def write_curve(folder: Path, curve: list[dict], title: str) -> None:
+    """``curve.json`` and ``curve.png`` in ``folder``: the rating after each generation
+    (``curve[k]``: ``generation``, ``rating``, ``wall_s``) against training time."""
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    write_json_atomic(folder / "curve.json", curve)
+    fig, ax = plt.subplots(figsize=(6, 3.5))
+    minutes = [p["wall_s"] / 60 for p in curve]
+    ax.plot(minutes, [p["rating"] for p in curve], marker="o")
+    for p, x in zip(curve, minutes):
+        ax.annotate(f"gen {p['generation']}", (x, p["rating"]), textcoords="offset points", xytext=(4, -12), fontsize=8)
+    ax.set_xlabel("training time (minutes)")
+    ax.set_ylabel("Elo against fixed anchors")
+    ax.set_title(title)
+    ax.grid(alpha=0.3)
+    buffer = io.BytesIO()
+    fig.tight_layout()
+    fig.savefig(buffer, format="png", dpi=100)
+    plt.close(fig)
+    write_atomic(folder / "curve.png", buffer.getvalue())
 
 
 def check_opponents(text: str, option: str = "--eval-opponents") -> None:

@@ -33,7 +33,6 @@ A generation is three steps, each written as it ends:
 
 from __future__ import annotations
 
-import io
 import json
 import math
 import sys
@@ -51,7 +50,6 @@ from checkers_training.checkpoints import CHECKPOINT, WEIGHTS
 
 TRAINER = "outcome-net"
 NEEDS = ("torch", "safetensors")
-CURVE = "curve.json"
 #: The default anchors and their fixed ratings: their Elo in the zoo league that was current
 #: when stage 1 was trained (the league before the outcome net joined it). Fixed, so that
 #: the points of one curve stay comparable; the re-run league in ``zoo/README.md`` differs.
@@ -102,21 +100,10 @@ class Args(scaffold.RunArgs):
     def check(self) -> list[tuple[str, str]]:
         problems = super().check()
         try:
-            anchors(self.anchors, self.anchor_ratings)
+            scaffold.anchors(self.anchors, self.anchor_ratings)
         except ValueError as error:
             problems.append(("anchor_ratings", str(error)))
         return problems
-
-
-def anchors(specs: str, ratings: str) -> list[tuple[str, float]]:
-    """``[(spec, rating)]`` of ``--anchors`` and ``--anchor-ratings``."""
-    specs_, ratings_ = scaffold.opponent_specs(specs), scaffold.opponent_specs(ratings)
-    if len(specs_) != len(ratings_):
-        raise ValueError(f"gives {len(ratings_)} ratings for {len(specs_)} anchors (--anchors)")
-    try:
-        return [(spec, float(r)) for spec, r in zip(specs_, ratings_)]
-    except ValueError:
-        raise ValueError(f"must be numbers separated by semicolons, got {ratings!r}") from None
 
 
 def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
@@ -219,7 +206,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
                 state["evaluated"] = g
                 writer.add_scalar("eval/rating", point["rating"], g + 1)
                 print(f"generation {g}: rating {point['rating']} ({point['line']})", file=sys.stderr)
-                _write_curve(run.path, state["curve"])
+                scaffold.write_curve(run.path, state["curve"], "outcome net: strength over training")
             state["generation"], state["epoch"] = g + 1, 0
             save()
     except KeyboardInterrupt:
@@ -247,35 +234,11 @@ def _agent(args: Args, weights: Path):
 def _evaluate(args: Args, weights: Path, generation: int) -> dict:
     """The strength point of one generation: games against the anchors, and the rating."""
     agent = _agent(args, weights)
-    fixed = anchors(args.anchors, args.anchor_ratings)
+    fixed = scaffold.anchors(args.anchors, args.anchor_ratings)
     results = scaffold.evaluate(agent, [spec for spec, _ in fixed], args.eval_games, seed=args.seed + generation)
     points = [(r, results[spec]["score"] * args.eval_games, args.eval_games) for spec, r in fixed]
     return {"rating": rating_against_anchors(points), "line": scaffold.evaluation_line(results),
             "scores": {spec: results[spec] for spec, _ in fixed}}
-
-
-def _write_curve(path: Path, curve: list[dict]) -> None:
-    """``curve.json`` and ``curve.png``: the rating after each generation against training time."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    scaffold.write_json_atomic(path / CURVE, curve)
-    fig, ax = plt.subplots(figsize=(6, 3.5))
-    minutes = [p["wall_s"] / 60 for p in curve]
-    ax.plot(minutes, [p["rating"] for p in curve], marker="o")
-    for p, x in zip(curve, minutes):
-        ax.annotate(f"gen {p['generation']}", (x, p["rating"]), textcoords="offset points", xytext=(4, -12), fontsize=8)
-    ax.set_xlabel("training time (minutes)")
-    ax.set_ylabel("Elo against fixed anchors")
-    ax.set_title("outcome net: strength over training")
-    ax.grid(alpha=0.3)
-    buffer = io.BytesIO()
-    fig.tight_layout()
-    fig.savefig(buffer, format="png", dpi=100)
-    plt.close(fig)
-    scaffold.write_atomic(path / "curve.png", buffer.getvalue())
 
 
 def _save_checkpoint(path: Path, net, optimizer, state: dict) -> None:

@@ -93,7 +93,7 @@ from .checkpoints import (
     save_training_state,
 )
 from .dependencies import check_dependencies
-from .games import check_opponents, evaluate, evaluation_line, final_evaluation, opponent_specs
+from .games import anchors, check_opponents, evaluate, evaluation_line, final_evaluation, opponent_specs, write_curve
 from .promotion import REPO_ROOT, git_commit, promote
 from .runs import (
     RUN_RECORD,
@@ -135,11 +135,11 @@ def script_main(main: Callable[[list[str] | None], int]) -> int:
 
 
 __all__ = [
-    "BUDGET", "MAX_BATCH", "MAX_SEED", "MAX_WIDTH", "MAX_WORKERS", "REPO_ROOT", "RUN", "RUN_RECORD", "SESSION",
+    "BUDGET", "MAX_BATCH", "anchors", "MAX_SEED", "MAX_WIDTH", "MAX_WORKERS", "REPO_ROOT", "RUN", "RUN_RECORD", "SESSION",
     "Run", "RunArgs", "TrainingError", "arg", "build_parser", "changed_fields", "check", "check_dependencies",
     "check_opponents", "checkpoint_error", "command_line", "evaluate", "evaluation_line", "field_docs",
     "final_evaluation", "flag", "git_commit", "load_torch_checkpoint", "load_training_state", "open_run",
     "opponent_specs", "parse_args", "promote", "read_checkpoint", "read_run_record", "save_torch_checkpoint",
     "save_training_state", "saved_args", "script_main", "set_torch_threads", "start_run", "stop_on_sigterm",
-    "tensorboard", "trainer_main", "write_atomic", "write_json_atomic", "zoo_name_problem",
+    "tensorboard", "trainer_main", "write_curve", "write_atomic", "write_json_atomic", "zoo_name_problem",
 ]

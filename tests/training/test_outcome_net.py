@@ -66,7 +66,7 @@ def test_the_strength_curve_is_written_and_promoted(tmp_path, monkeypatch):
     summary = run(tmp_path / "c", "--generations", "1", "--eval-games", "2", "--anchors", "random;greedy",
                   "--anchor-ratings", "0;150", "--eval-opponents", "random", "--eval-depth", "1",
                   "--promote", "tiny-net")
-    curve = json.loads((Path(summary["run_dir"]) / trainer.CURVE).read_text())
+    curve = json.loads((Path(summary["run_dir"]) / "curve.json").read_text())
     assert [p["generation"] for p in curve] == [0]
     assert set(curve[0]["scores"]) == {"random", "greedy"} and np.isfinite(curve[0]["rating"])
     assert (Path(summary["run_dir"]) / "curve.png").stat().st_size > 1000

@@ -61,7 +61,7 @@ def _one_line_status_2(argv: list[str], capsys) -> str:
     return captured.err
 
 
-@pytest.mark.parametrize("trainer", ["bc", "td-minimax", "slow-fast", "ppo", "mcrd-net", "outcome-net"])
+@pytest.mark.parametrize("trainer", ["bc", "td-minimax", "slow-fast", "ppo", "mcrd-net", "outcome-net", "alphazero"])
 def test_out_naming_a_file_is_refused(trainer, tmp_path, capsys):
     if trainer == "ppo":
         pytest.importorskip("sb3_contrib")
@@ -120,7 +120,7 @@ from checkers_evaluation.cli import main
 sys.exit(main(sys.argv[2:]))
 """
 
-TRAINERS = ["bc", "td-minimax", "slow-fast", "ppo", "mcrd-net", "outcome-net"]
+TRAINERS = ["bc", "td-minimax", "slow-fast", "ppo", "mcrd-net", "outcome-net", "alphazero"]
 
 
 def _without(modules: str, *argv: str, cwd=None):

@@ -1,0 +1,194 @@
+"""``alphazero:weights=zoo,simulations=64,time=0.5``: the policy-value net's tree search as
+an ``Agent``."""
+
+from __future__ import annotations
+
+import functools
+import time as clock
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from checkers_env.agent import BaseAgent, file_path_or
+from checkers_env.board import Move, move_from_row
+from checkers_env.env_machine import (
+    HOP_COMPLETES,
+    HOP_ILLEGAL,
+    NUM_ACTIONS,
+    S_END,
+    S_LAST_COUNT,
+    hop,
+    mask_words,
+    new_batch,
+    resume_board,
+    write_mask,
+)
+from checkers_env.errors import IllegalMoveError, UnknownAgentError
+from checkers_env.game import Game
+from checkers_env.game_state import END_NONE
+
+from .net import NetArrays, read_net, untrained_net
+from .search import conclude, new_leaves, new_rows, principal_hops, root_value, run_simulations, start_searches
+from .tree import METHODS, Settings, make_settings, new_tree
+
+#: ``weights=untrained``: a net of initial weights (from the agent's seed), named as such.
+UNTRAINED = "untrained"
+#: Nodes kept per simulation (the tree stops growing past them; the search goes on).
+NODES_PER_SIMULATION = 16
+#: Simulations a clock may grant one search at most.
+MAX_SIMULATIONS = 1 << 20
+#: Simulations between two looks at the clock.
+CHUNK = 128
+
+
+def load_net(weights: str, seed: int | None = None) -> NetArrays:
+    """The net of ``weights``: ``zoo`` (``zoo/alphazero``), ``untrained`` or a file.
+
+    Raises:
+        WeightsError: the file is missing, corrupt or not an alphazero net.
+    """
+    if weights == UNTRAINED:
+        return untrained_net(seed=seed or 0)
+    if weights == "zoo":
+        from checkers_agents.zoo import zoo_weights
+
+        weights = str(zoo_weights("alphazero"))
+    return read_net(weights)[0]
+
+
+@functools.lru_cache(maxsize=64)
+def _settings(method: str, simulations: int, considered: int) -> Settings:
+    return make_settings(method, simulations, considered)
+
+
+def _clock_budget(simulations: float) -> int:
+    """A simulation count from a clock, rounded down to two significant bits (so that few
+    schedules are ever built)."""
+    n = int(min(max(simulations, 8), MAX_SIMULATIONS))
+    shift = max(n.bit_length() - 2, 0)
+    return (n >> shift) << shift
+
+
+@dataclass
+class AlphaZeroSearch:
+    """What the agent's last search found (``agent.last_search``)."""
+
+    simulations: int = 0
+    value: float = 0.0
+    seconds: float = 0.0
+    pv: list[Move] = field(default_factory=list)
+
+
+class AlphaZeroAgent(BaseAgent):
+    """Gumbel AlphaZero's search (or PUCT's) with a policy-value net, one hop per tree level.
+
+    Args:
+        weights: ``zoo`` (``zoo/alphazero``), ``untrained`` (initial weights from ``seed``)
+            or a safetensors file written by ``checkers train alphazero``.
+        simulations: simulations per decision (after the root's evaluation).
+        time: seconds per move; when given, the simulations of each decision follow from
+            the agent's measured speed, and the search stops at the deadline.
+        search: ``gumbel`` (sequential halving at the root) or ``puct``.
+        considered: hops sampled at the root by Gumbel's sequential halving.
+        seed: for ``weights=untrained``; the search itself draws nothing when it plays.
+
+    Raises:
+        UnknownAgentError: a parameter out of range.
+        WeightsError: the weights are missing, corrupt or not an alphazero net.
+    """
+
+    kind = "alphazero"
+
+    def __init__(self, weights: file_path_or("zoo", UNTRAINED) = "zoo", simulations: int = 64,
+                 time: float | None = None, search: str = "gumbel", considered: int = 16, seed: int | None = None):
+        super().__init__(seed=seed)
+        if search not in METHODS:
+            raise UnknownAgentError(f"alphazero: search must be one of {', '.join(METHODS)}, got {search!r}")
+        if simulations < 1 or considered < 1:
+            raise UnknownAgentError(f"alphazero: simulations and considered must be at least 1, got {simulations}"
+                                    f" and {considered}")
+        if time is not None and not time > 0:
+            raise UnknownAgentError(f"alphazero: time must be a positive number of seconds, got {time!r}")
+        self.weights, self.simulations, self.time = weights, simulations, time
+        self.search, self.considered = search, considered
+        self.net = load_net(weights, seed)
+        self.leaves = new_leaves(1, self.net.scratch_size)
+        self.tree = new_tree(1, NODES_PER_SIMULATION * (simulations + 1) + 48)
+        self.rate: float | None = None  # simulations per second, measured
+        self.last_search: AlphaZeroSearch | None = None
+
+    def select_move(self, game: Game) -> Move:
+        if game.is_over():
+            raise IllegalMoveError(f"the game is over; no move to choose in {game.board.fen()}")
+        began = clock.perf_counter()
+        deadline = None if self.time is None else began + self.time
+        rules = game.rules.as_array()
+        rows = new_rows(1, rules)
+        _, _, _, move_record = new_batch(1, 1, 1)
+        board = game.board
+        resume_board(rows.root_state, rows.root_positions, rows.last, 0, board.black, board.white, board.kings,
+                     int(board.turn), len(game.moves), np.array(game.position_keys_since_progress()), rules)
+        mask = np.zeros((1, NUM_ACTIONS), np.int8)
+        words = mask_words(mask)
+        report = AlphaZeroSearch()
+        while True:
+            write_mask(rows.root_state, 0, words[0])
+            legal = np.flatnonzero(mask[0])
+            action = int(legal[0]) if len(legal) == 1 else self._search(rows, deadline, report)
+            status = hop(rows.root_state, rows.root_positions, move_record, 0, action, rules)
+            if status == HOP_ILLEGAL:  # the tree only holds legal hops
+                raise AssertionError(f"the search chose an illegal hop {action} in {board.fen()}")
+            if status == HOP_COMPLETES:
+                report.seconds = clock.perf_counter() - began
+                self.last_search = report
+                return move_from_row(move_record[0, 0])
+
+    def _search(self, rows, deadline: float | None, report: AlphaZeroSearch) -> int:
+        """One decision's search from the root row; returns its hop."""
+        started = clock.perf_counter()
+        n = self.simulations
+        if deadline is not None and self.rate is not None:
+            n = _clock_budget(self.rate * max(deadline - started, 0.0) * 0.8)
+        settings = _settings(self.search, n, self.considered)
+        nodes = NODES_PER_SIMULATION * (n + 1) + 48
+        if self.tree.parent.shape[1] < nodes:
+            self.tree = new_tree(1, nodes)
+        live = np.ones(1, np.bool_)
+        start_searches(self.tree, rows, self.leaves, self.net, live)
+        done = 0
+        while done < n:
+            step = n - done if deadline is None else min(CHUNK, n - done)
+            run_simulations(self.tree, rows, settings, self.leaves, self.net, live, done, done + step)
+            done += step
+            if deadline is not None and clock.perf_counter() > deadline:
+                break
+        seconds = clock.perf_counter() - started
+        if seconds > 0 and done > 0:
+            self.rate = done / seconds
+        policy = np.zeros(NUM_ACTIONS, np.float32)
+        action = int(conclude(self.tree, settings, self.leaves, 0, policy))
+        if report.simulations == 0:
+            report.value = float(root_value(self.tree, 0))
+            report.pv = _moves_of(rows, self.tree)
+        report.simulations += done
+        return action
+
+
+def _moves_of(rows, tree) -> list[Move]:
+    """The complete moves of the search's most visited line (its last move may be cut)."""
+    hops = np.zeros(64, np.int64)
+    n = principal_hops(tree, 0, hops)
+    state, positions = rows.root_state.copy(), rows.root_positions.copy()
+    _, _, _, record = new_batch(1, 1, 1)
+    moves = []
+    for action in hops[:n]:
+        record[:] = 0
+        state[0, S_LAST_COUNT] = 0  # record the next complete move in slot 0
+        if hop(state, positions, record, 0, int(action), rows.rules) == HOP_COMPLETES:
+            moves.append(move_from_row(record[0, 0]))
+            if state[0, S_END] != END_NONE:
+                break
+    return moves
+
+
+__all__ = ["AlphaZeroAgent", "AlphaZeroSearch", "load_net"]

@@ -1,0 +1,340 @@
+"""Self-play games of the search with its own net, every decision kept as a training target.
+
+:func:`play_games` plays ``games`` games in ``slots`` slots at once: each slot's tree
+searches its game's current hop, every tree's leaves go through the net as one batch
+(``search.run_simulations``), and a slot whose game ends starts the next game. Game ``g``
+starts from the initial position with ``random_plies`` uniformly random moves (a random
+legal hop at a time) and draws everything (those moves, the root's Gumbel noise) from its
+own xorshift stream ``seed_state(seed, g)``, so a game depends on ``(seed, g)``, the net and
+the settings only, never on its slot or the shard it falls in (tested).
+
+A decision is a hop with more than one legal choice: a forced hop is played without a search
+and is not kept. Each kept decision stores the position as its side to move sees it (the
+hops of a capture in progress played), the search's improved policy over the 128 hops
+(``tree.root_policy``), the legal hops, and the search's root value; each game its result,
+end and length. **choice** the search plays the hop it concludes (Gumbel: the sequential
+halving's winner under the drawn noise, which is the exploration; PUCT: the most visited,
+or a hop drawn by the visit counts for the first ``explore_plies`` plies).
+
+Shards (``checkers_env.shards``) are ``.npz`` files of ``SHARD_ARRAYS`` and ``GAME_ARRAYS``;
+:func:`generate` builds the missing shards of a folder in this process, in worker processes
+or as Ray tasks, the same bytes whichever way.
+"""
+
+from __future__ import annotations
+
+import functools
+import math
+import os
+from pathlib import Path
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+from checkers_env import Board, Rules
+from checkers_env.env_machine import (
+    HOP_COMPLETES,
+    NUM_ACTIONS,
+    S_END,
+    S_PLY,
+    S_TURN,
+    S_WINNER,
+    current_square,
+    hop,
+    reset_board,
+    turn_boards,
+    write_mask,
+)
+from checkers_env.errors import CheckersError
+from checkers_env.game_state import END_NONE, RULE_MAX_PLIES
+from checkers_env.movegen import random_below, seed_state, xorshift64
+from checkers_env.shards import ShardFormat, build_shards, shard_path, start_folder
+
+from .net import NetArrays, read_net, untrained_net
+from .search import conclude, new_leaves, new_rows, root_value, run_simulations, start_searches
+from .tree import PUCT, make_settings, new_tree
+
+FORMAT_VERSION = 1
+SHARD_ARRAYS = ("own", "opponent", "kings", "own_is_black", "continuing", "policy", "legal", "search", "game",
+                "mover")
+GAME_ARRAYS = ("game_index", "game_result", "game_end", "game_length")
+NODES_PER_SIMULATION = 16
+
+
+class SelfPlayDataError(CheckersError):
+    """A self-play shard that is missing, corrupt, truncated or of another version (the
+    message names the file)."""
+
+
+class Plan(NamedTuple):
+    """Which games, from where, and how they explore."""
+
+    seed: int
+    first_game: int
+    games: int
+    random_plies: int
+    explore_plies: int  # PUCT: plies whose hop is drawn by the visit counts
+    start: np.ndarray  # int64[4]: black, white, kings, turn
+
+
+class Record(NamedTuple):
+    """Per decision (``own ... mover``) and per game (``game_*``), filled by the kernel."""
+
+    own: np.ndarray
+    opponent: np.ndarray
+    kings: np.ndarray
+    own_is_black: np.ndarray
+    continuing: np.ndarray
+    policy: np.ndarray  # float32[R, 128]
+    legal: np.ndarray  # int8[R, 128]
+    search: np.ndarray  # float32[R]
+    game: np.ndarray
+    mover: np.ndarray
+    game_result: np.ndarray  # int8[G]: Black's result, 1 / 0 / -1
+    game_end: np.ndarray
+    game_length: np.ndarray
+
+
+def new_record(decisions: int, games: int) -> Record:
+    return Record(
+        np.zeros(decisions, np.int64), np.zeros(decisions, np.int64), np.zeros(decisions, np.int64),
+        np.zeros(decisions, np.bool_), np.zeros(decisions, np.int8), np.zeros((decisions, NUM_ACTIONS), np.float32),
+        np.zeros((decisions, NUM_ACTIONS), np.int8), np.zeros(decisions, np.float32), np.zeros(decisions, np.int64),
+        np.zeros(decisions, np.int8), np.zeros(games, np.int8), np.zeros(games, np.int8), np.zeros(games, np.int32),
+    )
+
+
+# -- the kernel ------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def _legal_count(rows, leaves, t):
+    write_mask(rows.root_state, t, leaves.words[t])
+    n, only = 0, -1
+    for a in range(NUM_ACTIONS):
+        if leaves.mask[t, a] != 0:
+            n += 1
+            only = a
+    return n, only
+
+
+@numba.njit(cache=True)
+def _start_game(plan, rows, leaves, t, game, rng):
+    """Game ``game`` in slot ``t``: the start, then its random moves. Returns the stream."""
+    rng[t] = seed_state(plan.seed, game)
+    start = plan.start
+    reset_board(rows.root_state, rows.root_positions, rows.last, t, start[0], start[1], start[2], start[3], -1, 0,
+                rows.rules)
+    moves = 0
+    while moves < plan.random_plies and rows.root_state[t, S_END] == END_NONE:
+        n, _only = _legal_count(rows, leaves, t)
+        state, k = random_below(rng[t], n)
+        rng[t] = state
+        for a in range(NUM_ACTIONS):
+            if leaves.mask[t, a] != 0:
+                if k == 0:
+                    if hop(rows.root_state, rows.root_positions, rows.last, t, a, rows.rules) == HOP_COMPLETES:
+                        moves += 1
+                    break
+                k -= 1
+
+
+@numba.njit(cache=True)
+def _uniform(rng, t):
+    rng[t] = xorshift64(rng[t])
+    return (((rng[t] >> 11) & 0x1FFFFFFFFFFFFF) + 0.5) / 9007199254740992.0
+
+
+@numba.njit(cache=True)
+def play_games(plan, tree, rows, settings, leaves, net, record):
+    """Play the plan's games (see the module docstring); returns the decisions kept."""
+    slots = len(rows.root_state)
+    game_of = np.full(slots, -1, np.int64)
+    rng = np.zeros(slots, np.int64)
+    live = np.zeros(slots, np.bool_)
+    policy = np.zeros(NUM_ACTIONS, np.float32)
+    next_game = 0
+    kept = 0
+    capacity = len(record.own)
+    while True:
+        # Fill the slots, play forced hops, finish the games that ended.
+        for t in range(slots):
+            while True:
+                if game_of[t] < 0:
+                    if next_game >= plan.games or kept >= capacity:
+                        break
+                    game_of[t] = next_game
+                    _start_game(plan, rows, leaves, t, plan.first_game + next_game, rng)
+                    next_game += 1
+                if rows.root_state[t, S_END] != END_NONE:
+                    g = game_of[t]
+                    winner = rows.root_state[t, S_WINNER]
+                    record.game_result[g] = 0 if winner < 0 else (1 if winner == 0 else -1)
+                    record.game_end[g] = rows.root_state[t, S_END]
+                    record.game_length[g] = rows.root_state[t, S_PLY]
+                    game_of[t] = -1
+                    continue
+                n, only = _legal_count(rows, leaves, t)
+                if n > 1:
+                    break
+                hop(rows.root_state, rows.root_positions, rows.last, t, only, rows.rules)
+            live[t] = game_of[t] >= 0 and kept + t < capacity
+        if not live.any():
+            return kept
+        # One decision of every live slot.
+        for t in range(slots):
+            if live[t]:
+                for a in range(NUM_ACTIONS):
+                    leaves.gumbel[t, a] = -math.log(-math.log(_uniform(rng, t))) if settings.method != PUCT else 0.0
+        start_searches(tree, rows, leaves, net, live)
+        run_simulations(tree, rows, settings, leaves, net, live, 0, settings.simulations)
+        for t in range(slots):
+            if not live[t]:
+                continue
+            action = conclude(tree, settings, leaves, t, policy)
+            if settings.method == PUCT and rows.root_state[t, S_PLY] < plan.explore_plies:
+                u = _uniform(rng, t)
+                for a in range(NUM_ACTIONS):
+                    u -= policy[a]
+                    if u <= 0.0 and policy[a] > 0.0:
+                        action = a
+                        break
+            own, opponent, kings = turn_boards(rows.root_state, t)
+            record.own[kept], record.opponent[kept], record.kings[kept] = own, opponent, kings
+            record.own_is_black[kept] = rows.root_state[t, S_TURN] == 0
+            record.continuing[kept] = current_square(rows.root_state, t)
+            record.policy[kept] = policy
+            _legal_count(rows, leaves, t)
+            record.legal[kept] = leaves.mask[t]
+            record.search[kept] = root_value(tree, t)
+            record.game[kept] = game_of[t]
+            record.mover[kept] = rows.root_state[t, S_TURN]
+            kept += 1
+            hop(rows.root_state, rows.root_positions, rows.last, t, action, rows.rules)
+
+
+# -- games and shards --------------------------------------------------------------------------
+
+
+def load_net(net: str | NetArrays, seed: int = 0) -> NetArrays:
+    """``untrained`` (initial weights from ``seed``), a weights file, or the arrays themselves."""
+    if isinstance(net, NetArrays):
+        return net
+    return untrained_net(seed=seed) if net == "untrained" else read_net(net)[0]
+
+
+def self_play(games: int, net: str | NetArrays = "untrained", seed: int = 0, first_game: int = 0,
+              simulations: int = 32, considered: int = 16, search: str = "gumbel", random_plies: int = 4,
+              explore_plies: int = 20, slots: int = 64) -> dict[str, np.ndarray]:
+    """Play self-play games and keep their decisions.
+
+    Args:
+        games: how many games.
+        net: the net (``untrained``, a weights file or ``NetArrays``).
+        seed: game ``g`` plays on stream ``(seed, g)``.
+        first_game: the index of the first game.
+        simulations, considered, search: the search's settings (``tree.make_settings``).
+        random_plies: uniformly random moves from the initial position.
+        explore_plies: PUCT only: plies whose hop is drawn by the visit counts.
+        slots: games searched at once (their leaves are one batch).
+
+    Returns:
+        Per decision ``SHARD_ARRAYS`` (``outcome``: the game's result for the side to move,
+        1 / 0 / -1) and per game ``GAME_ARRAYS``.
+    """
+    for name, value, low in (("games", games, 0), ("simulations", simulations, 1), ("random_plies", random_plies, 0),
+                             ("slots", slots, 1)):
+        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
+            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    arrays = load_net(net, seed)
+    rules = Rules().as_array()
+    slots = max(1, min(slots, games))
+    settings = make_settings(search, simulations, considered)
+    board = Board()
+    plan = Plan(int(seed), int(first_game), int(games), int(random_plies), int(explore_plies),
+                np.array([board.black, board.white, board.kings, int(board.turn)], np.int64))
+    record = new_record(games * (int(rules[RULE_MAX_PLIES]) + 100), max(games, 1))
+    tree = new_tree(slots, NODES_PER_SIMULATION * (simulations + 1) + 48)
+    kept = play_games(plan, tree, new_rows(slots, rules), settings, new_leaves(slots, arrays.scratch_size), arrays,
+                      record)
+    out = {name: getattr(record, name)[:kept].copy() for name in SHARD_ARRAYS}
+    result = record.game_result[out["game"]]
+    out["outcome"] = np.where(out["mover"] == 0, result, -result).astype(np.int8)
+    out["game"] = out["game"] + first_game
+    out["game_index"] = np.arange(first_game, first_game + games, dtype=np.int64)
+    for name in GAME_ARRAYS[1:]:
+        out[name] = getattr(record, name)[:games].copy()
+    return out
+
+
+#: The shards' format and error (``checkers_env.shards``).
+SHARDS = ShardFormat(FORMAT_VERSION, SelfPlayDataError)
+
+
+def shard_bytes(params: dict, seed: int, shard: int) -> bytes:
+    """Play shard ``shard`` (games ``shard * shard_size ...``) and return its ``.npz`` bytes."""
+    numba.set_num_threads(1)
+    size = min(params["shard_size"], params["games"] - shard * params["shard_size"])
+    arrays = self_play(size, params["net"], seed, shard * params["shard_size"], params["simulations"],
+                       params["considered"], params["search"], params["random_plies"], params["explore_plies"],
+                       params["slots"])
+    arrays["policy"] = arrays["policy"].astype(np.float16)
+    arrays["legal"] = np.packbits(arrays["legal"] != 0, axis=1)
+    return SHARDS.encode(shard, seed, arrays)
+
+
+def read_shard(path: str | os.PathLike, shard: int | None = None) -> dict[str, np.ndarray]:
+    """Every array of one shard, checked, ``policy`` as float32 and ``legal`` unpacked.
+
+    Raises:
+        SelfPlayDataError: missing, corrupt, truncated, of another format version, or not
+            the shard expected.
+    """
+    arrays = SHARDS.read(path, shard, required=SHARD_ARRAYS + ("outcome",) + GAME_ARRAYS)
+    if arrays["legal"].ndim != 2 or arrays["legal"].shape[1] != NUM_ACTIONS // 8 or arrays["policy"].shape[1:] != (
+            NUM_ACTIONS,):
+        raise SelfPlayDataError(f"{path}: policy or legal arrays of the wrong shape")
+    arrays["policy"] = arrays["policy"].astype(np.float32)
+    arrays["legal"] = np.unpackbits(arrays["legal"], axis=1).astype(np.int8)
+    return arrays
+
+
+def generate(folder: str | os.PathLike, params: dict, seed: int, workers: int = 1, ray: bool | str = False,
+             progress: bool = True) -> list[Path]:
+    """Build the shards of ``folder`` that are missing or unreadable; returns every shard's path.
+
+    Args:
+        folder: where the shards go (created).
+        params: ``games``, ``shard_size``, ``net`` (a weights file or ``untrained``),
+            ``simulations``, ``considered``, ``search``, ``random_plies``, ``explore_plies``,
+            ``slots``.
+        seed: the seed; a shard depends on ``(seed, shard)`` and ``params`` only.
+        workers: processes (1: this process).
+        ray: ``True`` (a local or initialised Ray) or a cluster address: one Ray task per shard.
+        progress: show a progress bar over games.
+    """
+    from tqdm.auto import tqdm
+
+    folder = start_folder(folder)
+    count = -(-params["games"] // params["shard_size"])
+    sizes = [min(params["shard_size"], params["games"] - k * params["shard_size"]) for k in range(count)]
+    todo = SHARDS.missing(folder, sizes, seed)
+    bar = tqdm(total=params["games"], initial=params["games"] - sum(sizes[k] for k in todo), unit="games",
+               desc="self-play", disable=not progress, dynamic_ncols=True)
+    try:
+        build_shards(folder, functools.partial(shard_bytes, params, seed), todo, lambda k: bar.update(sizes[k]),
+                     workers, ray, what="self-play on Ray (--ray)")
+    finally:
+        bar.close()
+    return [shard_path(folder, k) for k in range(count)]
+
+
+def load_shards(paths: list[Path]) -> dict[str, np.ndarray]:
+    """The decisions of several shards, concatenated."""
+    parts = [read_shard(path) for path in paths]
+    return {name: np.concatenate([part[name] for part in parts]) for name in SHARD_ARRAYS + ("outcome",)}
+
+
+__all__ = ["GAME_ARRAYS", "SHARD_ARRAYS", "SelfPlayDataError", "generate", "load_shards", "play_games", "read_shard",
+           "self_play"]

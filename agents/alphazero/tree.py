@@ -1,0 +1,297 @@
+"""The search tree in preallocated arrays, and the rules that choose a hop at a node.
+
+A batch of ``T`` trees of at most ``M`` nodes each is one :class:`Tree` of ``[T, M]``
+arrays (node 0 is the root). A node is one hop: its ``action`` (``4 * k + d`` in the mover's
+frame, the env's), its ``parent``, its children ``first_child ... first_child + children - 1``
+(``children`` is 0 until the node is expanded), the net's ``logit`` of its hop at the parent
+and ``raw_value`` at the node itself (for the side to move there), its ``visits`` and the
+sum of the values backed up through it, ``value_sum``, **for the side that chose its hop**
+(the side to move at the parent). A multi-jump is several levels with the same side to
+move, so the sign of a value is flipped on the way up only where the side to move changes
+(``mover``, known once a descent reached the node).
+
+Gumbel AlphaZero (Danihelka, Guez, Schrittwieser and Silver, "Policy improvement by planning
+with Gumbel", ICLR 2022), as its reference implementation (DeepMind's mctx) computes it:
+
+- **completed Q-values** (:func:`completed_sigma`): a visited child's mean value, an
+  unvisited child the *mixed value* ``v_mix = (raw_value + N * sum_b pi(b) q(b) /
+  sum_b pi(b)) / (1 + N)`` over the visited children ``b`` (``pi`` the net's prior, ``N``
+  the node's visits below it); rescaled to ``[0, 1]`` by their minimum and maximum, then
+  ``sigma(q) = (c_visit + max_b N(b)) * c_scale * q``;
+- **root** (:func:`root_child`): sequential halving over the Gumbel-top-``m`` hops, as a
+  schedule of visit counts (:func:`considered_visits`): simulation ``s`` goes to the hop,
+  among those with exactly ``schedule[m, s]`` visits, with the largest ``g(a) + logit(a) +
+  sigma(q(a))`` (``g`` the Gumbel noise drawn at the root, 0 when playing to win);
+- **below the root** (:func:`interior_child`): the deterministic ``argmax_a pi'(a) -
+  N(a) / (1 + sum_b N(b))`` with ``pi' = softmax(logits + sigma(q))``;
+- **the move** (:func:`final_child`): among the most visited root hops, the largest
+  ``g + logit + sigma(q)``; **the policy target**: ``softmax(logits + sigma(q))`` at the root.
+
+PUCT (AlphaZero; Silver et al., Science 2018) as the option: ``argmax_a Q(a) + c_puct
+pi(a) sqrt(N) / (1 + N(a))``, an unvisited hop valued at its parent's ``raw_value``
+(**choice**), the move the most visited hop (ties: the larger mean value), the policy
+target the visit counts.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import NamedTuple
+
+import numba
+import numpy as np
+
+#: Search methods.
+GUMBEL = 0
+PUCT = 1
+METHODS = {"gumbel": GUMBEL, "puct": PUCT}
+#: Most legal hops in a position (12 pieces, 4 directions each), for scratch rows.
+MAX_HOPS = 48
+#: ``mover`` of a node no descent has reached yet.
+UNREACHED = -1
+
+
+class Tree(NamedTuple):
+    """``T`` trees of at most ``M`` nodes (see the module docstring)."""
+
+    parent: np.ndarray  # int32[T, M]
+    action: np.ndarray  # int32[T, M]
+    first_child: np.ndarray  # int32[T, M]
+    children: np.ndarray  # int32[T, M]: 0 until expanded
+    visits: np.ndarray  # int32[T, M]
+    value_sum: np.ndarray  # float64[T, M]: for the side to move at the parent
+    logit: np.ndarray  # float32[T, M]: the net's logit of the node's hop at its parent
+    raw_value: np.ndarray  # float32[T, M]: the net's value for the side to move here
+    mover: np.ndarray  # int8[T, M]: side to move here, UNREACHED before a descent got here
+    end: np.ndarray  # int8[T, M]: game_state's END_* code here, once reached
+    size: np.ndarray  # int32[T]: nodes in use
+
+
+def new_tree(trees: int, nodes: int) -> Tree:
+    """Arrays for ``trees`` trees of at most ``nodes`` nodes each."""
+    shape = (trees, nodes)
+    return Tree(
+        np.zeros(shape, np.int32), np.zeros(shape, np.int32), np.zeros(shape, np.int32), np.zeros(shape, np.int32),
+        np.zeros(shape, np.int32), np.zeros(shape, np.float64), np.zeros(shape, np.float32),
+        np.zeros(shape, np.float32), np.zeros(shape, np.int8), np.zeros(shape, np.int8), np.zeros(trees, np.int32),
+    )
+
+
+class Settings(NamedTuple):
+    """How a search runs (see the module docstring)."""
+
+    method: int  # GUMBEL or PUCT
+    simulations: int  # after the root's evaluation
+    considered: int  # m: hops sampled at the root (Gumbel)
+    c_visit: float
+    c_scale: float
+    c_puct: float
+    schedule: np.ndarray  # int32[considered + 1, simulations]: considered_visits per m
+
+
+def considered_visits(considered: int, simulations: int) -> list[int]:
+    """Sequential halving as a visit schedule (mctx's ``get_sequence_of_considered_visits``):
+    entry ``s`` is the visit count a root hop must have to receive simulation ``s``. Each
+    phase gives every remaining hop ``max(1, n / (ceil(log2 m) * remaining))`` visits, then
+    halves the remaining hops (at least 2 remain)."""
+    if considered <= 1:
+        return list(range(simulations))
+    phases = math.ceil(math.log2(considered))
+    sequence: list[int] = []
+    visits = [0] * considered
+    remaining = considered
+    while len(sequence) < simulations:
+        extra = max(1, int(simulations / (phases * remaining)))
+        for _ in range(extra):
+            sequence.extend(visits[:remaining])
+            for k in range(remaining):
+                visits[k] += 1
+        remaining = max(2, remaining // 2)
+    return sequence[:simulations]
+
+
+def make_settings(method: str = "gumbel", simulations: int = 64, considered: int = 16, c_visit: float = 50.0,
+                  c_scale: float = 0.1, c_puct: float = 1.25) -> Settings:
+    """:class:`Settings` with its schedule table.
+
+    Raises:
+        ValueError: an unknown method or a count below 1.
+    """
+    if method not in METHODS:
+        raise ValueError(f"search must be one of {', '.join(METHODS)}, got {method!r}")
+    if simulations < 1 or considered < 1:
+        raise ValueError(f"simulations and considered must be at least 1, got {simulations} and {considered}")
+    schedule = np.zeros((considered + 1, simulations), np.int32)
+    for m in range(1, considered + 1):
+        schedule[m] = considered_visits(m, simulations)
+    return Settings(METHODS[method], int(simulations), int(considered), float(c_visit), float(c_scale),
+                    float(c_puct), schedule)
+
+
+# -- the rules of choice ------------------------------------------------------------------------
+
+
+@numba.njit(cache=True)
+def completed_sigma(tree, t, node, settings, sigma, prior):
+    """``sigma(completed q)`` of the children of ``node`` into ``sigma[:n]`` and the net's
+    prior ``softmax(logits)`` into ``prior[:n]``; returns ``n``."""
+    first = tree.first_child[t, node]
+    n = tree.children[t, node]
+    top = -np.inf
+    for k in range(n):
+        top = max(top, tree.logit[t, first + k])
+    total = 0.0
+    for k in range(n):
+        prior[k] = math.exp(tree.logit[t, first + k] - top)
+        total += prior[k]
+    visited_prior = 0.0
+    weighted = 0.0
+    below = 0
+    most = 0
+    for k in range(n):
+        prior[k] /= total
+        visits = tree.visits[t, first + k]
+        if visits > 0:
+            visited_prior += prior[k]
+            weighted += prior[k] * tree.value_sum[t, first + k] / visits
+            below += visits
+            most = max(most, visits)
+    mixed = tree.raw_value[t, node]
+    if visited_prior > 0.0:
+        mixed = (mixed + below * weighted / visited_prior) / (1.0 + below)
+    low, high = np.inf, -np.inf
+    for k in range(n):
+        visits = tree.visits[t, first + k]
+        q = tree.value_sum[t, first + k] / visits if visits > 0 else mixed
+        sigma[k] = q
+        low, high = min(low, q), max(high, q)
+    scale = (settings.c_visit + most) * settings.c_scale / max(high - low, 1e-8)
+    for k in range(n):
+        sigma[k] = (sigma[k] - low) * scale
+    return n
+
+
+@numba.njit(cache=True)
+def root_child(tree, t, settings, simulation, gumbel, sigma, prior):
+    """The root's child for simulation ``simulation`` under Gumbel sequential halving."""
+    n = completed_sigma(tree, t, 0, settings, sigma, prior)
+    first = tree.first_child[t, 0]
+    m = min(settings.considered, n)
+    target = settings.schedule[m, simulation] if simulation < settings.schedule.shape[1] else -1
+    best, best_score = -1, -np.inf
+    for k in range(n):
+        if target >= 0 and tree.visits[t, first + k] != target:
+            continue
+        score = gumbel[tree.action[t, first + k]] + tree.logit[t, first + k] + sigma[k]
+        if score > best_score:
+            best, best_score = k, score
+    if best < 0:  # past the schedule (a clock stopped it late): the rule below the root
+        return interior_child(tree, t, 0, settings, sigma, prior)
+    return first + best
+
+
+@numba.njit(cache=True)
+def interior_child(tree, t, node, settings, sigma, prior):
+    """The child of ``node`` a descent takes: Gumbel's deterministic rule or PUCT's."""
+    first = tree.first_child[t, node]
+    if settings.method == PUCT:
+        return puct_child(tree, t, node, settings, prior)
+    n = completed_sigma(tree, t, node, settings, sigma, prior)
+    top = -np.inf
+    below = 0
+    for k in range(n):
+        sigma[k] += tree.logit[t, first + k]
+        top = max(top, sigma[k])
+        below += tree.visits[t, first + k]
+    total = 0.0
+    for k in range(n):
+        sigma[k] = math.exp(sigma[k] - top)
+        total += sigma[k]
+    best, best_score = 0, -np.inf
+    for k in range(n):
+        score = sigma[k] / total - tree.visits[t, first + k] / (1.0 + below)
+        if score > best_score:
+            best, best_score = k, score
+    return first + best
+
+
+@numba.njit(cache=True)
+def puct_child(tree, t, node, settings, prior):
+    first = tree.first_child[t, node]
+    n = tree.children[t, node]
+    top = -np.inf
+    for k in range(n):
+        top = max(top, tree.logit[t, first + k])
+    total = 0.0
+    below = 0
+    for k in range(n):
+        prior[k] = math.exp(tree.logit[t, first + k] - top)
+        total += prior[k]
+        below += tree.visits[t, first + k]
+    reach = settings.c_puct * math.sqrt(max(below, 1)) / total
+    best, best_score = 0, -np.inf
+    for k in range(n):
+        visits = tree.visits[t, first + k]
+        q = tree.value_sum[t, first + k] / visits if visits > 0 else tree.raw_value[t, node]
+        score = q + reach * prior[k] / (1.0 + visits)
+        if score > best_score:
+            best, best_score = k, score
+    return first + best
+
+
+@numba.njit(cache=True)
+def final_child(tree, t, settings, gumbel, sigma, prior):
+    """The root's child the search plays (see the module docstring)."""
+    first = tree.first_child[t, 0]
+    n = tree.children[t, 0]
+    most = 0
+    for k in range(n):
+        most = max(most, tree.visits[t, first + k])
+    if settings.method == PUCT:
+        best, best_q = first, -np.inf
+        for k in range(n):
+            visits = tree.visits[t, first + k]
+            if visits == most and visits > 0 and tree.value_sum[t, first + k] / visits > best_q:
+                best, best_q = first + k, tree.value_sum[t, first + k] / visits
+        return best
+    completed_sigma(tree, t, 0, settings, sigma, prior)
+    best, best_score = first, -np.inf
+    for k in range(n):
+        if tree.visits[t, first + k] != most:
+            continue
+        score = gumbel[tree.action[t, first + k]] + tree.logit[t, first + k] + sigma[k]
+        if score > best_score:
+            best, best_score = first + k, score
+    return best
+
+
+@numba.njit(cache=True)
+def root_policy(tree, t, settings, sigma, prior, out):
+    """The improved policy at the root into ``out[128]`` (zero off the legal hops):
+    ``softmax(logits + sigma(q))`` (Gumbel) or the visit counts' shares (PUCT)."""
+    out[:] = 0.0
+    first = tree.first_child[t, 0]
+    n = tree.children[t, 0]
+    if settings.method == PUCT:
+        total = 0
+        for k in range(n):
+            total += tree.visits[t, first + k]
+        for k in range(n):
+            out[tree.action[t, first + k]] = tree.visits[t, first + k] / max(total, 1)
+        return
+    completed_sigma(tree, t, 0, settings, sigma, prior)
+    top = -np.inf
+    for k in range(n):
+        sigma[k] += tree.logit[t, first + k]
+        top = max(top, sigma[k])
+    total = 0.0
+    for k in range(n):
+        sigma[k] = math.exp(sigma[k] - top)
+        total += sigma[k]
+    for k in range(n):
+        out[tree.action[t, first + k]] = sigma[k] / total
+
+
+__all__ = ["GUMBEL", "MAX_HOPS", "METHODS", "PUCT", "Settings", "Tree", "UNREACHED", "completed_sigma",
+           "considered_visits", "final_child", "interior_child", "make_settings", "new_tree", "root_child",
+           "root_policy"]

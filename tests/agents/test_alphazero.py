@@ -1,0 +1,370 @@
+"""The AlphaZero search on tiny positions against the endgame database, its Gumbel root
+against the paper's sequential halving, its net against torch, its self-play and the agent."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from checkers_agents.alphazero.agent import AlphaZeroAgent
+from checkers_agents.alphazero.net import (
+    NUM_INPUTS,
+    arrays_of,
+    dense_inputs,
+    forward,
+    policy_value_net,
+    row_inputs,
+    save_net,
+    tensors_of,
+    untrained_net,
+)
+from checkers_agents.alphazero.search import (
+    begin_all,
+    conclude,
+    descend_all,
+    expand_all,
+    new_leaves,
+    new_rows,
+    run_simulations,
+    start_searches,
+)
+from checkers_agents.alphazero.selfplay import self_play
+from checkers_agents.alphazero.tree import considered_visits, make_settings, new_tree
+from checkers_env import BLACK, WHITE, Board, Game, Rules, make_agent
+from checkers_env.bitboard import bit_to_square
+from checkers_env.egdb import DRAW, LOSS, WIN
+from checkers_env.env_machine import (
+    HOP_CONTINUES,
+    NUM_ACTIONS,
+    S_END,
+    S_HOPS,
+    S_TURN,
+    current_square,
+    hop,
+    mask_words,
+    new_batch,
+    resume_board,
+    turn_boards,
+    write_mask,
+    write_observation,
+)
+from checkers_env.errors import UnknownAgentError, WeightsError
+from checkers_env.game_state import END_NO_MOVES, END_NONE
+
+# -- the Gumbel root ------------------------------------------------------------------------------
+
+
+def _halving_visits(m: int, n: int) -> list[int]:
+    """The visit counts sequential halving gives m arms over n simulations, from the paper's
+    description: ceil(log2 m) phases, each giving every remaining arm
+    max(1, floor(n / (ceil(log2 m) * remaining))) visits, then keeping the better half."""
+    import math
+
+    phases = math.ceil(math.log2(m))
+    visits = [0] * m
+    remaining, used = m, 0
+    while used < n:
+        extra = max(1, n // (phases * remaining))
+        for _ in range(extra):
+            for k in range(remaining):
+                if used < n:
+                    visits[k] += 1
+                    used += 1
+        remaining = max(2, remaining // 2)
+    return sorted(visits, reverse=True)
+
+
+@pytest.mark.parametrize("m, n", [(4, 8), (16, 32), (16, 64), (7, 50), (2, 9), (3, 3)])
+def test_the_visit_schedule_is_sequential_halving(m, n):
+    schedule = considered_visits(m, n)
+    assert len(schedule) == n
+    # Replaying the schedule (simulation s goes to an arm with schedule[s] visits) gives
+    # the visit counts of sequential halving.
+    visits = [0] * m
+    for target in schedule:
+        arm = visits.index(target)
+        visits[arm] += 1
+    assert sorted(visits, reverse=True) == _halving_visits(m, n)
+
+
+def _root(board: Board, rules=None, moves=()) -> tuple:
+    game = Game(start=board, rules=rules or Rules())
+    for move in moves:
+        game.play(move)
+    rules_array = game.rules.as_array()
+    rows = new_rows(1, rules_array)
+    b = game.board
+    resume_board(rows.root_state, rows.root_positions, rows.last, 0, b.black, b.white, b.kings, int(b.turn),
+                 len(game.moves), np.array(game.position_keys_since_progress()), rules_array)
+    return rows, game
+
+
+def test_the_search_visits_the_root_as_the_schedule_says():
+    net = untrained_net(seed=3)
+    for considered, n in ((4, 8), (16, 40), (3, 30)):
+        rows, game = _root(Board())
+        settings = make_settings("gumbel", n, considered)
+        tree, leaves, live = new_tree(1, 2000), new_leaves(1, net.scratch_size), np.ones(1, np.bool_)
+        leaves.gumbel[:] = np.random.default_rng(considered).gumbel(size=NUM_ACTIONS)
+        start_searches(tree, rows, leaves, net, live)
+        run_simulations(tree, rows, settings, leaves, net, live, 0, n)
+        first, count = tree.first_child[0, 0], tree.children[0, 0]
+        assert count == len(game.legal_moves()) == 7
+        visits = sorted(tree.visits[0, first:first + count], reverse=True)
+        m = min(considered, count)
+        assert visits == _halving_visits(m, n) + [0] * (count - m)
+        assert tree.visits[0, 0] == n + 1  # the root's evaluation and n simulations
+
+
+# -- against the endgame database -------------------------------------------------------------
+
+
+def _exact_value(egdb, state) -> float:
+    """The value of env row 0 for its side to move, from the database; mid-capture, the best
+    continuation's."""
+    own, opponent, kings = turn_boards(state, 0)
+    black_to_move = state[0, S_TURN] == 0
+    black, white = (own, opponent) if black_to_move else (opponent, own)
+    board = Board(int(black), int(white), int(kings), BLACK if black_to_move else WHITE)
+    if state[0, S_HOPS] == 0:
+        probe = egdb.probe(board)
+        if probe is None:  # no piece left to the opponent: the mover has won
+            return 1.0
+        return {WIN: 1.0, DRAW: 0.0, LOSS: -1.0}[probe.value]
+    square = bit_to_square(int(current_square(state, 0)))
+    values = []
+    for move in board.legal_moves():
+        if move.path[0] == square:
+            after = egdb.probe(board.play(move))
+            values.append(1.0 if after is None else {WIN: -1.0, DRAW: 0.0, LOSS: 1.0}[after.value])
+    return max(values)
+
+
+def _oracle_search(rows, egdb, simulations: int, perfect: bool) -> int:
+    """A Gumbel search whose leaves get a uniform prior and the database's exact value
+    (``perfect``) or 0; returns the hop it plays."""
+    settings = make_settings("gumbel", simulations, 16)
+    tree, leaves, live = new_tree(1, 16 * (simulations + 2)), new_leaves(1, 8), np.ones(1, np.bool_)
+
+    def evaluate():
+        leaves.logits[:] = 0.0
+        leaves.value[0] = _exact_value(egdb, rows.state) if perfect and leaves.node[0] >= 0 else 0.0
+
+    begin_all(tree, rows, leaves, live)
+    evaluate()
+    expand_all(tree, leaves, live)
+    for simulation in range(simulations):
+        descend_all(tree, rows, settings, leaves, live, simulation)
+        if leaves.node[0] >= 0:
+            evaluate()
+        expand_all(tree, leaves, live)
+    return int(conclude(tree, settings, leaves, 0, np.zeros(NUM_ACTIONS, np.float32)))
+
+
+def _small_positions(count: int, seed: int) -> list[Board]:
+    """Random positions of 3 pieces (2 against 1, men or kings) with a move to make."""
+    rng = np.random.default_rng(seed)
+    boards = []
+    while len(boards) < count:
+        squares = rng.choice(32, 3, replace=False)
+        black = 1 << int(squares[0]) | 1 << int(squares[1])
+        white = 1 << int(squares[2])
+        if rng.random() < 0.5:
+            black, white = white, black
+        kings = sum(1 << int(s) for s in squares if rng.random() < 0.6)
+        try:
+            board = Board(black, white, kings, BLACK if rng.random() < 0.5 else WHITE)
+        except ValueError:
+            continue  # a man on its crowning row
+        if board.legal_moves():
+            boards.append(board)
+    return boards
+
+
+def _first_hop_values(egdb, board: Board) -> dict[int, float]:
+    """The exact value of each first hop of ``board``'s moves for the side to move (a hop
+    in the middle of a capture: its best completion's)."""
+    rows, _ = _root(board)
+    mask = np.zeros((1, NUM_ACTIONS), np.int8)
+    write_mask(rows.root_state, 0, mask_words(mask)[0])
+    values = {}
+    for action in np.flatnonzero(mask[0]):
+        state, positions = rows.root_state.copy(), rows.root_positions.copy()
+        if hop(state, positions, rows.last, 0, int(action), rows.rules) == HOP_CONTINUES:
+            values[int(action)] = _exact_value(egdb, state)
+        elif state[0, S_END] == END_NO_MOVES:
+            values[int(action)] = 1.0
+        elif state[0, S_END] != END_NONE:
+            values[int(action)] = 0.0
+        else:
+            values[int(action)] = -_exact_value(egdb, state)
+    return values
+
+
+def test_with_a_perfect_value_the_search_keeps_the_exact_result(egdb4):
+    agreed = 0
+    for board in _small_positions(60, seed=5):
+        rows, _ = _root(board)
+        values = _first_hop_values(egdb4, board)
+        action = _oracle_search(rows, egdb4, 24, perfect=True)
+        assert values[action] == max(values.values()), board.fen()
+        agreed += 1
+    assert agreed == 60
+
+
+def test_with_no_knowledge_enough_simulations_find_a_short_win(egdb4):
+    # Wins within 3 plies, found by the search's own game ends alone (a uniform prior and
+    # a value of 0 at every leaf).
+    wins = 0
+    for board in _small_positions(200, seed=11):
+        probe = egdb4.probe(board)
+        if probe is None or probe.value != WIN or probe.distance > 3:
+            continue
+        rows, _ = _root(board)
+        values = _first_hop_values(egdb4, board)
+        action = _oracle_search(rows, egdb4, 200, perfect=False)
+        assert values[action] == 1.0, board.fen()
+        wins += 1
+    assert wins >= 5
+
+
+# -- the net --------------------------------------------------------------------------------------
+
+
+def _random_rows(count: int, seed: int):
+    """Env rows of random games, some in the middle of a capture."""
+    rng = np.random.default_rng(seed)
+    rules = Rules().as_array()
+    rows = []
+    state, _moves, positions, last = new_batch(1, 1000, 0)
+    mask = np.zeros((1, NUM_ACTIONS), np.int8)
+    while len(rows) < count:
+        board = Board()
+        resume_board(state, positions, last, 0, board.black, board.white, board.kings, 0, 0,
+                     np.array([0], np.int64), rules)
+        for _ in range(int(rng.integers(0, 120))):
+            write_mask(state, 0, mask_words(mask)[0])
+            legal = np.flatnonzero(mask[0])
+            if len(legal) == 0:
+                break
+            hop(state, positions, last, 0, int(rng.choice(legal)), rules)
+        write_mask(state, 0, mask_words(mask)[0])
+        if mask.any():
+            rows.append(state.copy())
+    return rows
+
+
+def test_the_search_net_equals_torch_on_inputs_and_observations():
+    import torch
+
+    torch_net = policy_value_net(64, 32, seed=2)
+    net = arrays_of(tensors_of(torch_net))
+    active = np.zeros(32, np.int64)
+    scratch = np.zeros(net.scratch_size, np.float32)
+    logits = np.zeros(NUM_ACTIONS, np.float32)
+    observation = np.zeros((5, 8, 8), np.float32)
+    mid_capture = 0
+    for state in _random_rows(300, seed=1):
+        n = row_inputs(state, 0, active)
+        value = forward(net, active, n, scratch, logits)
+        write_observation(state, 0, observation)
+        own, opponent, kings = turn_boards(state, 0)
+        dense = dense_inputs(np.array([own]), np.array([opponent]), np.array([kings]),
+                             np.array([state[0, S_TURN] == 0]), np.array([current_square(state, 0)], np.int8))
+        assert sorted(np.flatnonzero(dense[0])) == sorted(active[:n])
+        with torch.no_grad():
+            by_obs = torch_net(torch.from_numpy(observation[None]))
+            by_inputs = torch_net(torch.from_numpy(dense))
+        np.testing.assert_allclose(by_obs[0][0].numpy(), logits, atol=1e-4)
+        np.testing.assert_allclose(by_inputs[1].numpy(), [value], atol=1e-4)
+        mid_capture += state[0, S_HOPS] > 0
+    assert dense.shape == (1, NUM_INPUTS) and mid_capture > 0
+
+
+# -- self-play ------------------------------------------------------------------------------------
+
+
+def test_self_play_games_do_not_depend_on_slots_or_their_shard():
+    one = self_play(6, simulations=8, seed=4, slots=6)
+    two = self_play(6, simulations=8, seed=4, slots=2)
+    later = self_play(3, simulations=8, seed=4, first_game=3, slots=3)
+    order_one, order_two = np.argsort(one["game"], kind="stable"), np.argsort(two["game"], kind="stable")
+    for name in ("own", "opponent", "kings", "policy", "legal", "outcome", "game"):
+        np.testing.assert_array_equal(one[name][order_one], two[name][order_two])
+    rows = one["game"][order_one] >= 3
+    np.testing.assert_array_equal(one["own"][order_one][rows], later["own"][np.argsort(later["game"], kind="stable")])
+    np.testing.assert_array_equal(one["game_result"][3:], later["game_result"])
+
+
+def test_self_play_keeps_a_policy_over_legal_hops_and_the_result():
+    out = self_play(8, simulations=16, seed=9, slots=4)
+    assert len(out["own"]) > 100
+    np.testing.assert_allclose(out["policy"].sum(axis=1), 1.0, atol=1e-5)
+    assert not (out["policy"][out["legal"] == 0]).any()
+    assert (out["legal"].sum(axis=1) >= 2).all()  # forced hops are not kept
+    result = out["game_result"][out["game"]]
+    np.testing.assert_array_equal(out["outcome"], np.where(out["mover"] == 0, result, -result))
+    assert set(out["game_end"]) <= {1, 2, 3, 4} and (out["game_length"] > 0).all()
+
+
+# -- the agent ------------------------------------------------------------------------------------
+
+
+def test_the_agent_plays_legal_moves_and_reports_its_search():
+    agent = make_agent("alphazero:weights=untrained,simulations=16,seed=1")
+    assert str(agent) == "alphazero:weights=untrained,simulations=16,seed=1"
+    game = Game()
+    while not game.is_over() and len(game.moves) < 60:
+        move = agent.select_move(game)
+        assert move in game.legal_moves()
+        game.play(move)
+    report = agent.last_search
+    assert report is not None and report.seconds >= 0 and -1.0 <= report.value <= 1.0
+
+
+def test_the_agent_takes_the_games_history_into_account():
+    # Kings shuffle: the search sees the game's repetitions through resume_board.
+    game = Game(start=Board.from_fen("W:WK32:BK1"), rules=Rules())
+    for move in ("32-27", "1-6", "27-32", "6-1", "32-27", "1-6", "27-32"):
+        game.play(move)
+    agent = AlphaZeroAgent(weights="untrained", simulations=32)
+    move = agent.select_move(game)
+    assert move in game.legal_moves()
+
+
+def test_a_trained_file_loads_and_plays(tmp_path):
+    path = tmp_path / "net.safetensors"
+    save_net(path, tensors_of(policy_value_net(16, 8, seed=0)))
+    agent = make_agent(f"alphazero:weights={path},simulations=8")
+    assert agent.select_move(Game()) in Game().legal_moves()
+
+
+@pytest.mark.parametrize("spec, error, message", [
+    ("alphazero:weights=untrained,simulations=0", UnknownAgentError, "simulations"),
+    ("alphazero:weights=untrained,search=mcts", UnknownAgentError, "search must be one of gumbel, puct"),
+    ("alphazero:weights=untrained,time=0", UnknownAgentError, "time must be a positive"),
+    ("alphazero:weights=/nonexistent/az.safetensors", WeightsError, "does not exist"),
+])
+def test_bad_specs_are_clear_errors(spec, error, message):
+    with pytest.raises(error, match=message):
+        make_agent(spec)
+
+
+def test_weights_of_another_kind_or_shape_are_refused(tmp_path):
+    from checkers_env.weights import write_weights
+
+    other = tmp_path / "other.safetensors"
+    write_weights(other, {"w": np.ones((2, 2))}, {"kind": "outcome-net", "format": "1"})
+    with pytest.raises(WeightsError, match="other.safetensors.*not alphazero"):
+        make_agent(f"alphazero:weights={other}")
+    shaped = tmp_path / "shaped.safetensors"
+    tensors = tensors_of(policy_value_net(16, 8))
+    tensors["hidden.weight"] = tensors["hidden.weight"][:, :100]
+    write_weights(shaped, tensors, {"kind": "alphazero", "format": "1", "hidden": 16, "middle": 8})
+    with pytest.raises(WeightsError, match="shaped.safetensors.*does not fit"):
+        make_agent(f"alphazero:weights={shaped}")
+    truncated = tmp_path / "truncated.safetensors"
+    save_net(truncated, tensors_of(policy_value_net(16, 8)))
+    truncated.write_bytes(truncated.read_bytes()[:200])
+    with pytest.raises(WeightsError, match="truncated.safetensors.*corrupt"):
+        make_agent(f"alphazero:weights={truncated}")

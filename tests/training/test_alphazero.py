@@ -1,0 +1,106 @@
+"""The AlphaZero trainer: a tiny run lowers its losses, a run stopped after a generation and
+resumed ends with the weights of an unbroken one, the curve is written and promoted, and
+bad files give one clear error naming them."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+from safetensors.numpy import load_file
+
+from checkers_agents.alphazero import net as az_net
+from checkers_agents.alphazero import selfplay
+from checkers_env.errors import WeightsError
+from checkers_training import alphazero as trainer
+from checkers_training.scaffold import TrainingError
+
+TINY = ["--games", "6", "--shard-size", "3", "--simulations", "8", "--slots", "3", "--hidden", "16", "--middle", "8",
+        "--batch-size", "64", "--workers", "1", "--no-progress", "--no-tensorboard"]
+
+
+def run(out: Path, *options: str) -> dict:
+    args, given = trainer.parse_args([*TINY, "--out", str(out), "--eval-games", "0", *options])
+    return trainer.train(args, given)
+
+
+def _losses(weights: dict[str, np.ndarray] | None, data: dict) -> tuple[float, float]:
+    net = az_net.policy_value_net(16, 8, seed=0)
+    if weights is not None:
+        net.load_state_dict({k: torch.from_numpy(v) for k, v in weights.items()})
+    with torch.no_grad():
+        policy, value = trainer.losses(net, *trainer.training_batch(data, np.arange(len(data["own"]))))
+    return float(policy), float(value)
+
+
+def test_a_tiny_run_lowers_its_losses_on_its_data(tmp_path):
+    summary = run(tmp_path / "a", "--generations", "1", "--epochs", "40", "--learning-rate", "0.01")
+    folder = Path(summary["run_dir"])
+    data = selfplay.load_shards(sorted((folder / "data" / "gen-0").glob("shard-*.npz")))
+    assert len(data["own"]) > 200
+    before = _losses(None, data)
+    after = _losses(load_file(folder / trainer.WEIGHTS), data)
+    assert after[0] < 0.9 * before[0] and after[1] < 0.9 * before[1]
+
+
+def test_a_resumed_run_ends_with_the_weights_of_an_unbroken_one(tmp_path):
+    whole = run(tmp_path / "whole", "--generations", "2")
+    first = run(tmp_path / "broken", "--generations", "1")
+    args, given = trainer.parse_args(["--out", first["run_dir"], "--resume", "--generations", "2", "--no-progress"])
+    resumed = trainer.train(args, given)
+    assert resumed["generations"] == 2
+    a = load_file(Path(whole["run_dir"]) / trainer.WEIGHTS)
+    b = load_file(Path(resumed["run_dir"]) / trainer.WEIGHTS)
+    for name in a:
+        np.testing.assert_array_equal(a[name], b[name])
+    # generation 1 played with generation 0's net, the first with the initial weights
+    assert (Path(resumed["run_dir"]) / "weights-gen0.safetensors").exists()
+    assert (Path(resumed["run_dir"]) / trainer.INITIAL).exists()
+
+
+def test_the_strength_curve_is_written_and_promoted(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHECKERS_ZOO", str(tmp_path / "zoo"))
+    summary = run(tmp_path / "c", "--generations", "1", "--eval-games", "2", "--anchors", "random;greedy",
+                  "--anchor-ratings", "0;53", "--eval-opponents", "random", "--eval-simulations", "4",
+                  "--promote", "tiny-az")
+    curve = json.loads((Path(summary["run_dir"]) / "curve.json").read_text())
+    assert [p["generation"] for p in curve] == [0] and np.isfinite(curve[0]["rating"])
+    assert (Path(summary["run_dir"]) / "curve.png").stat().st_size > 1000
+    card = json.loads((tmp_path / "zoo" / "tiny-az" / "card.json").read_text())
+    assert card["kind"] == "alphazero" and card["params"] == {"time": 0.5}
+    assert card["training"]["curve"] == curve
+    from checkers_env import Game, make_agent
+
+    agent = make_agent("zoo:tiny-az,time=0.05")
+    assert agent.select_move(Game()) in Game().legal_moves()
+
+
+def test_bad_anchors_are_refused_before_a_run_folder_is_made(tmp_path):
+    with pytest.raises(TrainingError, match="anchor-ratings"):
+        run(tmp_path / "d", "--anchors", "random;greedy", "--anchor-ratings", "0")
+    assert not (tmp_path / "d").exists()
+
+
+def test_a_truncated_shard_is_an_error_naming_it_and_is_played_again(tmp_path):
+    summary = run(tmp_path / "e", "--generations", "1")
+    shard = Path(summary["run_dir"]) / "data" / "gen-0" / "shard-00001.npz"
+    whole = shard.read_bytes()
+    shard.write_bytes(whole[: len(whole) // 2])
+    with pytest.raises(selfplay.SelfPlayDataError, match="shard-00001.npz.*corrupt or truncated"):
+        selfplay.read_shard(shard)
+    args, given = trainer.parse_args(["--out", summary["run_dir"], "--resume", "--generations", "2", "--no-progress"])
+    trainer.train(args, given)
+    assert shard.read_bytes() == whole  # the same games, played again
+
+
+def test_a_checkpoint_of_another_shape_is_an_error_naming_it(tmp_path):
+    summary = run(tmp_path / "f", "--generations", "1")
+    record = json.loads((Path(summary["run_dir"]) / "run.json").read_text())
+    record["args"]["hidden"] = 32  # the saved checkpoint holds a 16-unit net
+    (Path(summary["run_dir"]) / "run.json").write_text(json.dumps(record))
+    args, given = trainer.parse_args(["--out", summary["run_dir"], "--resume", "--generations", "2", "--no-progress"])
+    with pytest.raises(WeightsError, match="checkpoint.pt.*does not match"):
+        trainer.train(args, given)

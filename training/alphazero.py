@@ -1,0 +1,309 @@
+"""Train the AlphaZero agent (``checkers_agents.alphazero``) from zero by self-play, generation
+by generation.
+
+    checkers train alphazero --generations 8 --games 2000 --workers 2
+    checkers train alphazero --out runs/alphazero/seed0__20261126T030000 --resume   # after a kill
+    checkers train alphazero --out runs/alphazero/seed0__20261126T030000 --resume --generations 12
+
+From zero: the first generation's games are played by a net of initial weights (from
+``--seed``), and nothing else goes in: no human games, no evaluation by hand, no endgame
+database. A generation is three steps, each written as it ends:
+
+1. **Self-play** (``selfplay.generate``): ``--games`` games of the search (``--search``,
+   ``--simulations``, ``--considered``) with the previous generation's net, from the
+   initial position and ``--random-plies`` random moves, ``--slots`` games at once whose
+   leaves go through the net as one batch. Shards go to ``RUN/data/gen-G/``, in
+   ``--workers`` processes or as Ray tasks (``--ray``), each written atomically: a killed
+   run keeps every finished shard and plays the others again, the same games.
+2. **Training** on the decisions of the newest ``--window`` generations: ``--epochs``
+   passes in minibatches of ``--batch-size`` drawn in a seeded order, AdamW
+   (``--learning-rate``, ``--weight-decay``) on the cross-entropy of the net's policy
+   (softmax over the legal hops) against the search's improved policy, plus
+   ``--value-weight`` times the squared error of its value against the game's result
+   for the side to move (1 won, 0 drawn, -1 lost). The net goes on from the previous
+   generation's weights. A checkpoint (``checkpoint.pt``: net, optimizer, generation,
+   epoch, curve) after every epoch, so ``--resume`` continues exactly.
+3. **Evaluation** (the strength curve): the agent (``--eval-simulations`` per decision)
+   plays ``--eval-games`` games on ballot openings against each of ``--anchors``, whose
+   ratings are fixed (``--anchor-ratings``: the zoo league's); its rating is the
+   maximum-likelihood Elo against them. ``curve.json`` and ``curve.png`` are rewritten
+   after every generation, and the curve goes to TensorBoard.
+
+``--promote NAME`` writes ``zoo/NAME`` with a card whose agent is ``alphazero:time=0.5``.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from checkers_env.elo import rating_against_anchors
+from checkers_env.files import json_text
+from checkers_training import scaffold
+from checkers_training.checkpoints import CHECKPOINT, WEIGHTS
+from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, MAX_WORKERS, SESSION, arg
+
+TRAINER = "alphazero"
+NEEDS = ("torch", "safetensors")
+INITIAL = "weights-init.safetensors"
+#: The default anchors and their fixed ratings in the zoo league (``zoo/README.md``).
+DEFAULT_ANCHORS = "alphabeta:depth=2;alphabeta:depth=4;alphabeta:depth=6"
+DEFAULT_RATINGS = "820;1088;1270"
+
+
+@dataclass
+class Args(scaffold.RunArgs):
+    """Options of the AlphaZero trainer."""
+
+    generations: int = arg(8, low=1, on_resume=BUDGET)
+    """generations of self-play and training (the budget)"""
+    games: int = arg(2000, low=1)
+    """self-play games per generation"""
+    shard_size: int = arg(250, low=1, high=100_000)
+    """games per data shard"""
+    simulations: int = arg(32, low=1, high=100_000)
+    """simulations per self-play decision"""
+    considered: int = arg(16, low=1, high=128)
+    """hops sampled at the root by Gumbel's sequential halving"""
+    search: str = arg("gumbel", choices=("gumbel", "puct"))
+    """the search: gumbel (sequential halving at the root) or puct"""
+    random_plies: int = arg(4, low=0)
+    """uniformly random moves from the initial position"""
+    slots: int = arg(64, low=1, high=4096)
+    """self-play games searched at once, their leaves one batch"""
+    hidden: int = arg(256, low=1, high=MAX_WIDTH)
+    """units of the first hidden layer"""
+    middle: int = arg(128, low=1, high=MAX_WIDTH)
+    """units of the second hidden layer"""
+    epochs: int = arg(2, low=1)
+    """passes over the training window per generation"""
+    window: int = arg(4, low=1)
+    """generations of self-play data trained on (the newest)"""
+    batch_size: int = arg(512, low=1, high=MAX_BATCH)
+    """decisions per optimizer step"""
+    learning_rate: float = arg(1e-3, low=0.0)
+    """AdamW step size"""
+    weight_decay: float = arg(1e-4, low=0.0)
+    """AdamW weight decay"""
+    value_weight: float = arg(1.0, low=0.0)
+    """weight of the value's squared error beside the policy's cross-entropy"""
+    workers: int = arg(2, low=1, high=MAX_WORKERS, on_resume=SESSION)
+    """self-play processes"""
+    ray: str = arg("", metavar="ADDRESS", on_resume=SESSION, const="local")
+    """play self-play shards as Ray tasks: on a local Ray (--ray alone) or the cluster at ADDRESS
+    (default: local processes)"""
+    eval_simulations: int = arg(64, low=1)
+    """simulations per decision of the agent in evaluation games"""
+    anchors: str = arg(DEFAULT_ANCHORS, metavar="SPECS")
+    """anchors of the strength curve (--eval-games games each per generation): agent specs separated by semicolons"""
+    anchor_ratings: str = arg(DEFAULT_RATINGS, metavar="ELOS")
+    """the anchors' fixed ratings, in the order of --anchors, separated by semicolons"""
+
+    def check(self) -> list[tuple[str, str]]:
+        problems = super().check()
+        try:
+            scaffold.anchors(self.anchors, self.anchor_ratings)
+        except ValueError as error:
+            problems.append(("anchor_ratings", str(error)))
+        return problems
+
+
+def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
+    """``(options, names of the options given)`` of a ``checkers train alphazero`` command line."""
+    return scaffold.parse_args(Args, argv, TRAINER, __doc__)
+
+
+def _net_file(run_path: Path, generation: int) -> Path:
+    """The net generation ``generation`` plays its self-play with."""
+    return run_path / (INITIAL if generation == 0 else f"weights-gen{generation - 1}.safetensors")
+
+
+def _selfplay_params(args: Args, run_path: Path, generation: int) -> dict:
+    return {"games": args.games, "shard_size": args.shard_size, "net": str(_net_file(run_path, generation)),
+            "simulations": args.simulations, "considered": args.considered, "search": args.search,
+            "random_plies": args.random_plies, "explore_plies": 20, "slots": args.slots}
+
+
+def training_batch(data: dict[str, np.ndarray], rows: np.ndarray):
+    """``(inputs, policy, legal, outcome)`` torch tensors of decisions ``rows``."""
+    import torch
+
+    from checkers_agents.alphazero.net import dense_inputs
+
+    inputs = dense_inputs(data["own"][rows], data["opponent"][rows], data["kings"][rows], data["own_is_black"][rows],
+                          data["continuing"][rows])
+    return (torch.from_numpy(inputs), torch.from_numpy(data["policy"][rows]), torch.from_numpy(data["legal"][rows] != 0),
+            torch.from_numpy(data["outcome"][rows].astype(np.float32)))
+
+
+def losses(net, inputs, policy, legal, outcome):
+    """``(policy cross-entropy, value squared error)``, means over the batch."""
+    import torch
+
+    logits, value = net(inputs)
+    log_probs = torch.log_softmax(logits.masked_fill(~legal, -1e9), dim=1)
+    return -(policy * log_probs).sum(dim=1).mean(), ((value - outcome) ** 2).mean()
+
+
+def train(args: Args, given: set[str] | None = None) -> dict:
+    """Run (or resume) training; returns a summary (also printed as one JSON line)."""
+    import torch
+    from tqdm.auto import tqdm
+
+    from checkers_agents.alphazero import net as az_net
+    from checkers_agents.alphazero import selfplay
+
+    scaffold.check(args)
+    scaffold.check_opponents(args.anchors, "--anchors")
+    run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
+    checkpoint = run.path / CHECKPOINT
+    net = az_net.policy_value_net(args.hidden, args.middle, seed=args.seed)
+    optimizer = torch.optim.AdamW(net.parameters(), lr=args.learning_rate, weight_decay=args.weight_decay)
+    state = {"generation": 0, "epoch": 0, "evaluated": -1, "wall_s": 0.0, "selfplay_s": 0.0, "curve": [],
+             "decisions": 0, "steps": 0}
+    if run.resumed and checkpoint.exists():
+        state = _load_checkpoint(checkpoint, net, optimizer)
+    if not (run.path / INITIAL).exists():
+        az_net.save_net(run.path / INITIAL, az_net.tensors_of(net))
+    writer = scaffold.tensorboard(run, args.tensorboard, state["steps"])
+    session_start, wall_before = time.perf_counter(), state["wall_s"]
+
+    def save() -> None:
+        state["wall_s"] = wall_before + time.perf_counter() - session_start
+        scaffold.save_torch_checkpoint(checkpoint, {"net": net.state_dict(), "optimizer": optimizer.state_dict(),
+                                                    "state": json_text(state)})
+
+    ray = False if not args.ray else (True if args.ray == "local" else args.ray)
+    try:
+        while state["generation"] < args.generations:
+            g = state["generation"]
+            if state["epoch"] < args.epochs:
+                began = time.perf_counter()
+                window = []
+                # The window's older generations too: a shard lost or damaged since is played
+                # again, the same games, with its own generation's net.
+                for k in range(max(0, g - args.window + 1), g + 1):
+                    window += selfplay.generate(run.path / "data" / f"gen-{k}", _selfplay_params(args, run.path, k),
+                                                seed=args.seed * 1000 + k, workers=args.workers, ray=ray,
+                                                progress=args.progress and k == g)
+                if state["epoch"] == 0:
+                    state["selfplay_s"] += time.perf_counter() - began
+                data = selfplay.load_shards(window)
+                state["decisions"] = count = len(data["own"])
+                steps = math.ceil(count / args.batch_size)
+                bar = tqdm(total=args.epochs * steps, initial=state["epoch"] * steps, desc=f"train gen {g}",
+                           disable=not args.progress, dynamic_ncols=True)
+                while state["epoch"] < args.epochs:
+                    order = np.random.default_rng([args.seed, g, state["epoch"]]).permutation(count)
+                    totals = np.zeros(2)
+                    for start in range(0, count, args.batch_size):
+                        rows = order[start:start + args.batch_size]
+                        policy_loss, value_loss = losses(net, *training_batch(data, rows))
+                        optimizer.zero_grad()
+                        (policy_loss + args.value_weight * value_loss).backward()
+                        optimizer.step()
+                        totals += (policy_loss.item() * len(rows), value_loss.item() * len(rows))
+                        state["steps"] += 1
+                        bar.update(1)
+                    state["epoch"] += 1
+                    state["policy_loss"], state["value_loss"] = (totals / count).tolist()
+                    writer.add_scalar("train/policy_loss", state["policy_loss"], state["steps"])
+                    writer.add_scalar("train/value_loss", state["value_loss"], state["steps"])
+                    bar.set_postfix(policy=f"{state['policy_loss']:.3f}", value=f"{state['value_loss']:.3f}")
+                    save()
+                bar.close()
+            # Generation g's net, whether trained now or read from the checkpoint.
+            az_net.save_net(run.path / f"weights-gen{g}.safetensors", az_net.tensors_of(net))
+            az_net.save_net(run.path / WEIGHTS, az_net.tensors_of(net))
+            if state["evaluated"] < g and args.eval_games:
+                point = _evaluate(args, run.path / f"weights-gen{g}.safetensors", g)
+                point.update(generation=g, wall_s=round(wall_before + time.perf_counter() - session_start, 1),
+                             games=(g + 1) * args.games, decisions=state["decisions"],
+                             policy_loss=state.get("policy_loss"), value_loss=state.get("value_loss"))
+                state["curve"].append(point)
+                state["evaluated"] = g
+                writer.add_scalar("eval/rating", point["rating"], g + 1)
+                print(f"generation {g}: rating {point['rating']} ({point['line']})", file=sys.stderr)
+                scaffold.write_curve(run.path, state["curve"], "AlphaZero: strength over training")
+            state["generation"], state["epoch"] = g + 1, 0
+            save()
+    except KeyboardInterrupt:
+        save()
+        raise
+    evaluations = scaffold.final_evaluation(_agent(args, run.path / WEIGHTS), args)
+    writer.close()
+    summary = {"run_dir": str(run.path), "generations": state["generation"], "steps": state["steps"],
+               "wall_s": round(wall_before + time.perf_counter() - session_start, 1),
+               "selfplay_s": round(state["selfplay_s"], 1), "curve": state["curve"], "evaluations": evaluations}
+    if args.promote:
+        summary["promoted"] = str(promote(run, args, summary))
+    print(json_text(summary), flush=True)
+    return summary
+
+
+def _agent(args: Args, weights: Path):
+    """The agent as the evaluation games play it (``--eval-simulations``)."""
+    from checkers_agents.alphazero import AlphaZeroAgent
+
+    return AlphaZeroAgent(weights=str(weights), simulations=args.eval_simulations, search=args.search,
+                          considered=args.considered)
+
+
+def _evaluate(args: Args, weights: Path, generation: int) -> dict:
+    """The strength point of one generation: games against the anchors, and the rating."""
+    fixed = scaffold.anchors(args.anchors, args.anchor_ratings)
+    results = scaffold.evaluate(_agent(args, weights), [spec for spec, _ in fixed], args.eval_games,
+                                seed=args.seed + generation)
+    points = [(r, results[spec]["score"] * args.eval_games, args.eval_games) for spec, r in fixed]
+    return {"rating": rating_against_anchors(points), "line": scaffold.evaluation_line(results),
+            "scores": {spec: results[spec] for spec, _ in fixed}}
+
+
+def _load_checkpoint(path: Path, net, optimizer) -> dict:
+    """Continue from the checkpoint ``train`` writes.
+
+    Raises:
+        WeightsError: the file is missing, truncated, corrupt, or from another network.
+    """
+    def restore(saved: dict) -> dict:
+        net.load_state_dict(saved["net"])
+        optimizer.load_state_dict(saved["optimizer"])
+        return json.loads(saved["state"])
+
+    return scaffold.load_torch_checkpoint(path, restore)
+
+
+def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
+    """Write the net and a fresh card to ``zoo/<args.promote>``."""
+    generations = summary["generations"]
+    return scaffold.promote(
+        args.promote,
+        "alphazero",
+        {"time": 0.5},
+        (run.path / WEIGHTS).read_bytes(),
+        f"Gumbel AlphaZero from zero: a {args.hidden}-{args.middle} policy-value net over the env's observation, "
+        f"trained on {generations} generation{'s' if generations != 1 else ''} of its own search's self-play "
+        f"({args.games} games each, {args.simulations} simulations per decision), searching at 0.5 s per move.",
+        {
+            "command": run.command,
+            "budget": f"{generations} x {args.games} self-play games, {args.epochs} epochs each",
+            "wall_time_s": summary["wall_s"],
+            "selfplay_s": summary["selfplay_s"],
+            "run": run.name,
+            "curve": summary["curve"],
+            "evaluations": summary.get("evaluations", {}),
+        },
+    )
+
+
+main = scaffold.trainer_main(Args, train, TRAINER, __doc__)
+
+
+if __name__ == "__main__":
+    sys.exit(scaffold.script_main(main))
