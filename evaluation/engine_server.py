@@ -163,8 +163,9 @@ class EngineServer:
     def _agent(self, limits: tuple) -> Agent:
         """The agent for ``go`` with ``limits`` (``(("depth", 4),)``): the spec's agent,
         or one built with those limits as parameters (those its kind does not take are
-        ignored). Each is warmed up once (so that loading its kernels is not counted in a
-        timed move) and reseeded with the game's seed."""
+        ignored), reseeded with the game's seed. A twin of each plays one move first, so
+        that loading its kernels is not counted in a timed move, while the agent itself
+        starts as fresh as one built in the driver's process."""
         if limits in self.agents:
             return self.agents[limits]
         try:
@@ -173,7 +174,8 @@ class EngineServer:
             if base is not None and str(agent) == str(base):
                 agent = base  # limits its kind does not take: the same agent, the same random stream
             else:
-                agent.select_move(Game(start=Board.from_fen(WARM_UP_FEN)))
+                twin = make_agent(self.spec, allow_files=self.allow_files, **dict(limits))
+                twin.select_move(Game(start=Board.from_fen(WARM_UP_FEN)))
                 agent.reset(seed=self.seed)
         except Exception as error:
             raise _CommandError(f"cannot build {self.spec!r} with {dict(limits) or 'no limits'}: {error}") from None
