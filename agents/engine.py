@@ -210,6 +210,7 @@ class EngineAgent(BaseAgent):
         self.last_search = None
         try:
             engine = self._running_engine()
+            engine.check_quiet()
             new_game, seed = self._new_game
             if new_game:
                 engine.send("newgame" if seed is None else f"newgame seed {seed}")
@@ -240,10 +241,16 @@ class EngineAgent(BaseAgent):
         return move
 
     def _running_engine(self) -> _EngineProcess:
-        """The engine process, started and ready (``hello``, ``isready``)."""
-        if self._engine is not None and self._engine.process.poll() is None:
+        """The engine process: the running one, or one started and ready (``hello``,
+        ``isready``) when there is none.
+
+        Raises:
+            ForfeitError: it exited since its last answer, or it could not start.
+        """
+        if self._engine is not None:
+            if self._engine.process.poll() is not None:
+                raise ForfeitError(self._engine.exit_story("since its last move"))
             return self._engine
-        self.close()
         self._engine = engine = _EngineProcess(self.argv, self.cmd)
         engine.send("hello")
         answer = engine.receive(self.timeout, "hello")
@@ -293,7 +300,22 @@ class _EngineProcess:
             self.process.stdin.write(line + "\n")
             self.process.stdin.flush()
         except OSError:  # a broken pipe: it has exited
-            raise ForfeitError(self._exit_story(f"before it could be sent {_quoted(line)}")) from None
+            raise ForfeitError(self.exit_story(f"before it could be sent {_quoted(line)}")) from None
+
+    def check_quiet(self) -> None:
+        """Check that the engine said nothing since its last answer (a second ``bestmove``
+        would be taken for the answer to the next ``go``).
+
+        Raises:
+            ForfeitError: it did.
+        """
+        try:
+            line = self.lines.get_nowait()
+        except queue.Empty:
+            return
+        if line is None:
+            raise ForfeitError(self.exit_story("since its last move"))
+        raise ForfeitError(f"engine {self.cmd!r} sent {_quoted(line.strip())} when nothing was asked")
 
     def receive(self, limit: float, command: str) -> str:
         """The engine's next line (its answer to ``command``), stripped.
@@ -307,10 +329,10 @@ class _EngineProcess:
         except queue.Empty:
             raise ForfeitError(f"engine {self.cmd!r} sent no answer to {command} within {limit:g} s") from None
         if line is None:
-            raise ForfeitError(self._exit_story(f"before it answered {command}"))
+            raise ForfeitError(self.exit_story(f"before it answered {command}"))
         return line.strip()
 
-    def _exit_story(self, when: str) -> str:
+    def exit_story(self, when: str) -> str:
         """``engine 'x' exited with status 3 before it answered go (stderr: ...)``."""
         try:
             status = self.process.wait(2)

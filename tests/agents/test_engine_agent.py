@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import shlex
 import sys
+import time
 from pathlib import Path
 
 import numpy as np
@@ -39,20 +40,21 @@ def test_cmd_names_a_program_so_a_stranger_s_spec_may_not_set_it():
             refuse()
 
 
-@pytest.mark.parametrize(
-    ("spec", "words"),
-    [
-        ("engine:cmd=", "cmd is empty"),
-        ("engine:cmd='python", "cannot be split into words"),
-        ("engine:cmd=no-such-engine-program --fast", "'no-such-engine-program' is not a program"),
-        (fake("good", time=0), "time must be a positive number"),
-        (fake("good", time=-1), "time must be a positive number"),
-        (fake("good", timeout="nan"), "timeout must be a positive number"),
-        (fake("good", margin=-0.5), "margin must be a positive number"),
-        (fake("good", depth=0), "depth must be at least 1"),
-        (fake("good", depth="deep"), "depth='deep' is not a whole number"),
-    ],
-)
+#: Engine specs refused when built, each with what the error names.
+BAD_SPECS = {
+    "engine:cmd=": "cmd is empty",
+    "engine:cmd='python": "cannot be split into words",
+    "engine:cmd=no-such-engine-program --fast": "'no-such-engine-program' is not a program",
+    fake("good", time=0): "time must be a positive number",
+    fake("good", time=-1): "time must be a positive number",
+    fake("good", timeout="nan"): "timeout must be a positive number",
+    fake("good", margin=-0.5): "margin must be a positive number",
+    fake("good", depth=0): "depth must be at least 1",
+    fake("good", depth="deep"): "depth='deep' is not a whole number",
+}
+
+
+@pytest.mark.parametrize(("spec", "words"), BAD_SPECS.items(), ids=list(BAD_SPECS))
 def test_bad_engine_specs_are_refused_when_built(spec, words):
     with pytest.raises(UnknownAgentError, match=words.replace("(", r"\(")):
         make_agent(spec)
@@ -113,12 +115,33 @@ def test_a_misbehaving_engine_forfeits_its_game(mode, params, words, engine_side
 
 
 def test_an_engine_that_ignores_quit_and_sigterm_is_killed():
-    engine = make_agent(fake("silent", timeout=0.5))
+    engine = make_agent(fake("silent", time=0.2, margin=0.3))
     engine._running_engine()
     process = engine._engine.process
     with pytest.raises(ForfeitError, match="sent no answer to go"):
         engine.select_move(Game())
     assert process.returncode == -9
+
+
+def test_an_engine_that_says_more_than_it_was_asked_forfeits():
+    engine, game = make_agent(fake("chatty")), Game()
+    game.play(engine.select_move(game))
+    for _ in range(3000):  # its extra line is on its way: wait until the reader has it
+        if not engine._engine.lines.empty():
+            break
+        time.sleep(0.01)
+    game.play("22-18" if "22-18" in {str(m) for m in game.legal_moves()} else game.legal_moves()[0])
+    with pytest.raises(ForfeitError, match="sent 'bestmove 11-15' when nothing was asked"):
+        engine.select_move(game)
+
+
+def test_an_engine_that_exits_between_moves_forfeits():
+    engine, game = make_agent(fake("once")), Game()
+    game.play(engine.select_move(game))
+    engine._engine.process.wait(30)
+    game.play(game.legal_moves()[0])
+    with pytest.raises(ForfeitError, match="exited with status 0 since its last move"):
+        engine.select_move(game)
 
 
 def test_after_a_forfeit_the_next_game_starts_a_fresh_engine():
@@ -152,19 +175,20 @@ def test_bestmove_lines_round_trip():
     assert parse_bestmove("bestmove 11-15 seldepth 9 depth 4") == ("11-15", EngineSearch(depth=4))
 
 
-@pytest.mark.parametrize(
-    ("line", "words"),
-    [
-        ("", "expected 'bestmove MOVE ...'"),
-        ("bestmove", "expected 'bestmove MOVE ...'"),
-        ("move 11-15", "expected 'bestmove MOVE ...'"),
-        ("bestmove 11-15 depth", "'depth' has no value"),
-        ("bestmove 11-15 depth 4.5", "depth '4.5' is not a number"),
-        ("bestmove 11-15 score high", "score 'high' is not a number"),
-        ("bestmove 11-15 nodes many", "nodes 'many' is not a number"),
-        ("bestmove 11-15 pv 11-15 23-99", "bad pv"),
-    ],
-)
+#: ``bestmove`` lines a reader refuses, each with what the error names.
+BAD_BESTMOVE_LINES = {
+    "": "expected 'bestmove MOVE ...'",
+    "bestmove": "expected 'bestmove MOVE ...'",
+    "move 11-15": "expected 'bestmove MOVE ...'",
+    "bestmove 11-15 depth": "'depth' has no value",
+    "bestmove 11-15 depth 4.5": "depth '4.5' is not a number",
+    "bestmove 11-15 score high": "score 'high' is not a number",
+    "bestmove 11-15 nodes many": "nodes 'many' is not a number",
+    "bestmove 11-15 pv 11-15 23-99": "bad pv",
+}
+
+
+@pytest.mark.parametrize(("line", "words"), BAD_BESTMOVE_LINES.items(), ids=list(BAD_BESTMOVE_LINES))
 def test_bad_bestmove_lines_name_what_is_wrong(line, words):
     with pytest.raises(ValueError, match=words):
         parse_bestmove(line)

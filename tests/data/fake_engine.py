@@ -10,6 +10,8 @@ Modes (each one way an outside engine can fail):
     error      answers ``error ...`` to go
     silent     never answers go (and ignores quit)
     late       answers go a second after it was asked
+    chatty     answers the first legal move, then says one line more
+    once       answers the first legal move, then exits
     crash      writes to stderr and exits with status 3 at go
     dead       exits at once, before hello
     badhello   answers hello with something else
@@ -20,8 +22,6 @@ Modes (each one way an outside engine can fail):
 import signal
 import sys
 import time
-
-from checkers_env import Board, Game
 
 mode = sys.argv[1]
 if mode == "dead":
@@ -46,11 +46,19 @@ for line in iter(sys.stdin.readline, ""):
     elif words[0] == "isready":
         say("not yet" if mode == "notready" else "readyok")
     elif words[0] == "position":
+        # Imported here, not at the start: a bare Python starts at once, so the limits on
+        # hello and isready never catch a slow import of the rules.
+        from checkers_env import Board, Game
+
         moves = words[words.index("moves") + 1:] if "moves" in words else []
         game = Game(start=Board.from_fen(words[2]), moves=moves)
     elif words[0] == "go":
-        if mode == "good":
+        if mode in ("good", "chatty", "once"):
             say(f"bestmove {game.legal_moves()[0]}")
+            if mode == "chatty":
+                say("bestmove 11-15")
+            elif mode == "once":
+                sys.exit(0)
         elif mode == "illegal":
             legal = {str(m) for m in game.legal_moves()}
             say("bestmove " + next(m for m in ("11-15", "22-18", "9-14", "23-19") if m not in legal))

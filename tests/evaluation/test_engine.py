@@ -161,7 +161,8 @@ def test_a_league_of_engine_processes_plays_the_moves_of_the_same_agents_in_proc
     agents = ["alphabeta:depth=3", "random:seed=7"]
     common = dict(games_per_pair=4, workers=1, progress=False, bootstrap=0, seed=3)
     League(agents, out=tmp_path / "in-process", **common).run()
-    League([f"engine:cmd={ENGINE} --agent {spec},name={spec.split(':')[0]}-engine" for spec in agents],
+    # A generous timeout: a cold numba cache compiles the search when the engine gets ready.
+    League([f"engine:cmd={ENGINE} --agent {spec},timeout=600,name={spec.split(':')[0]}-engine" for spec in agents],
            out=tmp_path / "engines", **common).run()
     in_process, engines = _moves_by_key(tmp_path / "in-process"), _moves_by_key(tmp_path / "engines")
     assert len(in_process) == 4 and in_process == engines
