@@ -16,8 +16,8 @@ garbage-collected, or at the interpreter's exit; on POSIX it runs in its own pro
 group, and stopping it kills the group and reaps it (no zombies).
 
 **Losing by forfeit.** An engine that cannot start, exits, stays silent past its limit,
-answers something that is not ``bestmove MOVE`` (or an ``error`` line), or plays an illegal
-move makes ``select_move`` raise ``ForfeitError`` naming what happened; the match loop
+answers something that is not ``bestmove MOVE`` (or an ``error`` line), says something when
+nothing was asked, or plays an illegal move makes ``select_move`` raise ``ForfeitError`` naming what happened; the match loop
 (``checkers_env.match.play_game``) scores that game as the engine's loss (termination
 ``forfeit``) and the league goes on. The engine is then stopped, and started afresh for the
 next move asked of it. A move must come within ``time + margin`` seconds of ``go`` when
