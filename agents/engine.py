@@ -235,7 +235,6 @@ class EngineAgent(BaseAgent):
                 raise ForfeitError(f"engine {self.cmd!r} played an illegal move: {error}") from None
         except ForfeitError:
             self.close()  # whatever state it is in, the next game starts a fresh one
-            self._new_game = (True, None)
             raise
         self.last_search = search
         return move
@@ -268,7 +267,9 @@ class EngineAgent(BaseAgent):
 
     def close(self) -> None:
         """Stop the engine (``quit``, then a kill if it lingers) and reap it; the next move
-        asked of the agent starts it again."""
+        asked of the agent starts it again, with ``newgame`` (and the seed of a ``reset``
+        not yet sent)."""
+        self._new_game = (True, self._new_game[1])
         engine, self._engine = self._engine, None
         if engine is not None:
             engine.stop()

@@ -71,6 +71,21 @@ def test_a_good_engine_plays_its_moves_and_is_reaped_on_close():
     assert process.returncode == 0  # it left on quit, and was waited for
 
 
+def test_the_seed_of_a_reset_reaches_the_engine_even_across_a_close():
+    engine = make_agent(f"engine:cmd={PYTHON} -m checkers_evaluation.cli engine --agent random")
+    here = make_agent("random")
+    for seed in (3, 4):
+        engine.reset(seed=seed)
+        engine.close()  # stopped before its first move: the seed is still sent when it starts again
+        here.reset(seed=seed)
+        game = Game()
+        for _ in range(6):
+            move = engine.select_move(game)
+            assert move == here.select_move(game)
+            game.play(move)
+    engine.close()
+
+
 def test_a_garbage_collected_engine_agent_leaves_no_process():
     engine = make_agent(fake("good"))
     engine.select_move(Game())
