@@ -27,6 +27,13 @@ class AmbiguousMoveError(IllegalMoveError):
     """A short capture such as ``9x27`` that fits several capture paths."""
 
 
+class ForfeitError(CheckersError):
+    """An agent that cannot go on with its game: an outside engine that crashed, went
+    silent past its time, answered something that is not a move, or played an illegal one.
+    ``checkers_env.match.play_game`` scores the game as lost by that agent (termination
+    ``forfeit``, the message kept in the record); elsewhere it is an error like the others."""
+
+
 class UnknownAgentError(CheckersError):
     """An agent spec that names an unknown kind or parameter, or gives a bad value."""
 
@@ -82,6 +89,7 @@ __all__ = [
     "EXTRA_OF_MODULE",
     "AmbiguousMoveError",
     "CheckersError",
+    "ForfeitError",
     "IllegalMoveError",
     "InvalidFenError",
     "InvalidMoveError",

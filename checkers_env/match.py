@@ -15,6 +15,13 @@ the side to move is the result (its win, its loss, or a draw), the termination i
 values assume unlimited play (no draw rules): an adjudicated win is the game-theoretic
 one, which perfect play converts but not always within the no-progress limit (the longest
 5-piece win takes 161 plies; ``checkers egdb stats``).
+
+**Forfeits.** An agent that raises ``ForfeitError`` from ``select_move`` (an outside
+engine that crashed, went silent past its time, answered garbage or played an illegal
+move: ``checkers_agents.engine``) loses the game there: termination ``forfeit``
+(``FORFEITED``), the error's message in ``GameRecord.forfeit``, the moves up to that point
+kept. Any other exception of an agent is a bug and propagates, as does an illegal move
+returned by an agent of the suite.
 """
 
 from __future__ import annotations
@@ -29,7 +36,7 @@ import numpy as np
 
 from .agent import Agent
 from .board import BLACK, Board, Color
-from .errors import IllegalMoveError
+from .errors import ForfeitError, IllegalMoveError
 from .game import Game, Rules
 
 if TYPE_CHECKING:
@@ -37,6 +44,9 @@ if TYPE_CHECKING:
 
 #: ``GameRecord.termination`` of a game ended by an endgame database (``adjudicate``).
 ADJUDICATED = "egdb"
+
+#: ``GameRecord.termination`` of a game lost by an agent that raised ``ForfeitError``.
+FORFEITED = "forfeit"
 
 
 @dataclass
@@ -49,7 +59,8 @@ class GameRecord:
         moves: every move of the game in PDN, the opening's included.
         result: ``1-0`` (Black won), ``0-1`` (White won) or ``1/2-1/2``.
         termination: why it ended (``no_moves``, ``repetition``, ``no_progress``, ``max_plies``,
-            or ``egdb``: adjudicated by an endgame database, see ``play_game``).
+            ``egdb``: adjudicated by an endgame database, or ``forfeit``: a player could
+            not go on; see ``play_game``).
         seed: the seed the agents were reset with.
         key: identifies the game within a league (pair, opening and colours).
         seconds: wall time of each side, ``{"black": s, "white": s}``.
@@ -58,6 +69,9 @@ class GameRecord:
             (``ballot_opening``) played from the start position, else None. The PDN of
             the game carries it as the tag ``[ACFNumber "5"]``, with ``[OpeningName]``
             where the opening has a name.
+        forfeit: why the loser forfeited (``termination`` ``forfeit``), naming the side
+            and what went wrong; ``""`` for a game played to its end. The PDN of the game
+            carries it as the tag ``[Forfeit "..."]``.
     """
 
     black: str
@@ -71,6 +85,7 @@ class GameRecord:
     seconds: dict[str, float] = field(default_factory=dict)
     start_fen: str = ""
     acf_number: int | None = None
+    forfeit: str = ""
 
     @property
     def plies(self) -> int:
@@ -109,6 +124,8 @@ class GameRecord:
                 "GameType": "21",
             }
         )
+        if self.forfeit:
+            game.headers["Forfeit"] = self.forfeit
         if self.acf_number is not None:
             game.headers["ACFNumber"] = str(self.acf_number)
             deck_opening = ballot_opening(self.opening)
@@ -226,6 +243,9 @@ def play_game(
             already end the game (no legal move, repetition, no progress, the move cap)
             end by the rules.
 
+    A player that raises ``ForfeitError`` loses the game there (termination ``forfeit``,
+    the reason in ``GameRecord.forfeit``).
+
     Raises:
         IllegalMoveError: the opening is illegal, or an agent returned an illegal move.
     """
@@ -241,6 +261,7 @@ def play_game(
         game.play(text)
     seconds = {"black": 0.0, "white": 0.0}
     result = termination = None
+    forfeit = ""
     while not game.is_over():
         if adjudicate is not None:
             verdict = adjudicate.probe(game.board)
@@ -249,7 +270,13 @@ def play_game(
                 break
         side, agent = ("black", black) if game.board.turn == 0 else ("white", white)
         began = time.perf_counter()
-        move = agent.select_move(game)
+        try:
+            move = agent.select_move(game)
+        except ForfeitError as error:
+            seconds[side] += time.perf_counter() - began
+            result, termination = ("0-1" if side == "black" else "1-0"), FORFEITED
+            forfeit = f"{side} ({agent}) forfeited: {error}"
+            break
         seconds[side] += time.perf_counter() - began
         try:
             game.play(move)
@@ -267,6 +294,7 @@ def play_game(
         seconds={k: round(v, 4) for k, v in seconds.items()},
         start_fen="" if start is None else start.fen(),
         acf_number=_acf_number(opening, start),
+        forfeit=forfeit,
     )
 
 

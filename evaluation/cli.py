@@ -35,7 +35,7 @@ from checkers_evaluation.train_command import TRAINERS  # noqa: F401  (every `ch
 EXIT_BROKEN_PIPE = 141
 
 #: The subcommands, in the order ``checkers --help`` lists them: ``checkers_evaluation.<name>_command``.
-SUBCOMMANDS: list[str] = ["perft", "show", "agents", "league", "play", "serve", "train", "data", "egdb"]
+SUBCOMMANDS: list[str] = ["perft", "show", "agents", "league", "play", "serve", "engine", "train", "data", "egdb"]
 
 
 def _version() -> str:

@@ -3,9 +3,10 @@ anything else with one TypeError naming what to pass (before, most raised Attrib
 
 from __future__ import annotations
 
-from pathlib import Path
-
 import inspect
+import shlex
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -25,6 +26,8 @@ SPECS = {
     "zoo": "zoo:td-minimax",
     # random weights of the bc net's shape (tests/data/README.md)
     "bc": "bc:weights=" + str(Path(__file__).resolve().parents[1] / "data" / "bc_tiny.safetensors"),
+    # the suite's own engine over a pipe
+    "engine": f"engine:cmd={shlex.quote(sys.executable)} -m checkers_evaluation.cli engine --agent greedy:seed=1",
 }
 #: A middle-game position with several moves for Black.
 FEN = "B:W18,19,21,23,24,26,29,30,31,32:B1,2,3,5,6,7,9,10,11,13"

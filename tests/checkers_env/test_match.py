@@ -1,12 +1,13 @@
-"""The match loop: adjudication by an endgame database (``play_game(..., adjudicate=db)``)."""
+"""The match loop: adjudication by an endgame database (``play_game(..., adjudicate=db)``), and
+forfeits (an agent that raises ``ForfeitError`` loses there)."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from checkers_env import Board, Game, Rules, make_agent
-from checkers_env.match import ADJUDICATED, GameRecord, play_game
+from checkers_env import Board, ForfeitError, Game, Rules, make_agent
+from checkers_env.match import ADJUDICATED, FORFEITED, GameRecord, play_game
 
 #: Five pieces, Black to move and forced to capture (14x23): the game enters the 4-piece
 #: database at once.
@@ -72,3 +73,40 @@ def test_a_position_the_rules_end_is_not_adjudicated(egdb4):
     start = Board.from_fen("W:W5:BK1")
     record = play_game(make_agent("random"), make_agent("random"), start=start, adjudicate=egdb4)
     assert record.termination == "no_moves" and record.result == "1-0"
+
+
+class _GivesUpAtPly:
+    """Plays greedy moves until ``ply``, then raises ``ForfeitError``."""
+
+    name = "gives-up"
+
+    def __init__(self, ply: int):
+        self.ply, self.greedy = ply, make_agent("greedy")
+
+    def __str__(self) -> str:
+        return self.name
+
+    def select_move(self, game):
+        if game.ply >= self.ply:
+            raise ForfeitError("lost the thread")
+        return self.greedy.select_move(game)
+
+    def reset(self, seed=None):
+        self.greedy.reset(seed)
+
+
+@pytest.mark.parametrize("ply", [0, 1, 6, 7])
+def test_an_agent_that_forfeits_loses_there_with_the_reason_on_record(ply):
+    quitter, other = _GivesUpAtPly(ply), make_agent("random")
+    black, white = (quitter, other) if ply % 2 == 0 else (other, quitter)
+    record = play_game(black, white, rng=np.random.default_rng(0))
+    side = "black" if ply % 2 == 0 else "white"
+    assert (record.result, record.termination, record.plies) == ("0-1" if side == "black" else "1-0", FORFEITED, ply)
+    assert record.forfeit == f"{side} (gives-up) forfeited: lost the thread"
+    again = GameRecord.from_dict(record.to_dict())
+    assert again == record and again.to_game().headers["Forfeit"] == record.forfeit
+    assert again.to_game().headers["Termination"] == "forfeit"
+    # Records written before forfeits existed read back with none.
+    old = record.to_dict()
+    del old["forfeit"]
+    assert GameRecord.from_dict(old).forfeit == ""
