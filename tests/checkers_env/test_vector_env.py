@@ -111,14 +111,6 @@ def test_vector_reset_with_a_list_of_seeds_and_a_fen():
         envs.reset(seed=[1, 2, 3])
 
 
-def test_vector_reset_refuses_unknown_options():
-    # Gymnasium's reset_mask (reset some boards) is not supported: saying so beats
-    # resetting every board while the caller believes only some were.
-    envs = make_vec(2)
-    with pytest.raises(ValueError, match=r"^reset options: unknown key 'reset_mask'; accepted keys: 'fen'"):
-        envs.reset(seed=0, options={"reset_mask": np.array([True, False])})
-
-
 def test_vector_env_self_play_matches_pettingzoo():
     n = 4
     envs = make_vec(n, self_play=True, reward="material", max_plies=60)
