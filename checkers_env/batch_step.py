@@ -8,7 +8,7 @@ import numba
 import numpy as np
 
 from .env_machine import S_END, S_WINNER, reset_board, start_turns, step_board, write_mask, write_observation
-from .game_state import END_NONE
+from .game_state import END_MAX_PLIES, END_NONE
 
 
 #: Fields of a batch's episode settings (``int64[EPISODE_FIELDS]``, :func:`episode_settings`),
@@ -24,10 +24,12 @@ EPISODE_FIELDS = 9
 #: written apart), or only when the caller resets it.
 AUTORESET_NEXT_STEP, AUTORESET_SAME_STEP, AUTORESET_DISABLED = range(3)
 
-#: Columns of the ``ends`` the batch step writes: the board's ``END_*`` code this step
-#: (``END_NONE`` when it goes on, or when it was reset at the start of the step) and the
-#: winner of a finished game (0 Black, 1 White, -1 none).
-ENDS_CODE, ENDS_WINNER = 0, 1
+#: Rows of the ``int8[ENDS_FIELDS, N]`` ends the batch step writes: terminated and truncated
+#: (0 or 1, read as bool views), the board's ``END_*`` code this step (``END_NONE`` when it
+#: goes on, or when it was reset at the start of the step) and the winner of a finished
+#: game (0 Black, 1 White, -1 none).
+ENDS_TERMINATED, ENDS_TRUNCATED, ENDS_CODE, ENDS_WINNER = range(4)
+ENDS_FIELDS = 4
 
 
 def episode_settings(
@@ -61,8 +63,10 @@ def _vector_step_one(state, moves, positions, last, actions, episode, rules, obs
     """``vector_step`` for board ``i``: writes its observation, mask and ends, returns its
     reward."""
     reward = 0.0
-    ends[i, ENDS_CODE] = END_NONE
-    ends[i, ENDS_WINNER] = -1
+    ends[ENDS_TERMINATED, i] = 0
+    ends[ENDS_TRUNCATED, i] = 0
+    ends[ENDS_CODE, i] = END_NONE
+    ends[ENDS_WINNER, i] = -1
     if state[i, S_END] != END_NONE:  # NEXT_STEP: the step after the end resets
         _restart(state, moves, positions, last, episode, rules, i)
     else:
@@ -71,8 +75,12 @@ def _vector_step_one(state, moves, positions, last, actions, episode, rules, obs
         )
         end = state[i, S_END]
         if end != END_NONE:
-            ends[i, ENDS_CODE] = end
-            ends[i, ENDS_WINNER] = state[i, S_WINNER]
+            if end == END_MAX_PLIES:
+                ends[ENDS_TRUNCATED, i] = 1
+            else:
+                ends[ENDS_TERMINATED, i] = 1
+            ends[ENDS_CODE, i] = end
+            ends[ENDS_WINNER, i] = state[i, S_WINNER]
             if episode[E_AUTORESET] == AUTORESET_SAME_STEP:
                 if episode[E_OBSERVATIONS] != 0:
                     write_observation(state, i, finals[i])
@@ -103,7 +111,7 @@ def vector_step(state, moves, positions, last, actions, episode, rules, observat
         episode: the episode settings (:func:`episode_settings`).
         rules: ``int64[RULE_FIELDS]``, the draw rules.
         observations, masks, rewards: what the step writes per board.
-        ends: ``int8[N, 2]``, the end code and winner of each board this step (``ENDS_*``).
+        ends: ``int8[ENDS_FIELDS, N]``, how each board ended this step (``ENDS_*``).
         finals: ``float32[N, C, 8, 8]``, the final observations (``SAME_STEP``; any array
             of that type otherwise, such as one with no rows).
 
@@ -140,6 +148,9 @@ __all__ = [
     "AUTORESET_NEXT_STEP",
     "AUTORESET_SAME_STEP",
     "ENDS_CODE",
+    "ENDS_FIELDS",
+    "ENDS_TERMINATED",
+    "ENDS_TRUNCATED",
     "ENDS_WINNER",
     "EPISODE_FIELDS",
     "episode_settings",

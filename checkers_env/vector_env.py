@@ -83,7 +83,7 @@ from .env import (
 from .errors import IllegalMoveError, missing_dependency
 from .game import Rules
 from .baselines import OPPONENT_EXTERNAL, OPPONENT_NONE
-from .game_state import END_ILLEGAL, END_MAX_PLIES, END_NONE
+from .game_state import END_ILLEGAL, END_NONE
 
 #: The batch kernel's code of each of Gymnasium's autoreset modes.
 AUTORESET_CODES = {
@@ -260,8 +260,8 @@ class CheckersVectorEnv(VectorEnv):
         self._started = True
         infos = {"action_mask": masks, "_action_mask": boards if every_board else boards.copy()}
         if self.autoreset_mode != AutoresetMode.SAME_STEP:
-            no_end = np.full((self.num_envs, 2), -1, dtype=np.int8)
-            no_end[:, batch.ENDS_CODE] = END_NONE
+            no_end = np.full((batch.ENDS_FIELDS, self.num_envs), -1, dtype=np.int8)
+            no_end[batch.ENDS_CODE] = END_NONE
             infos.update(_end_infos(no_end))
         return self._out(observations), self._out(infos)
 
@@ -311,7 +311,7 @@ class CheckersVectorEnv(VectorEnv):
         observations = np.empty((n, core.NUM_PLANES, 8, 8), dtype=np.float32)
         masks = np.empty((n, core.NUM_ACTIONS), dtype=np.int8)
         rewards = np.empty(n, dtype=np.float64)
-        ends = np.empty((n, 2), dtype=np.int8)
+        ends = np.empty((batch.ENDS_FIELDS, n), dtype=np.int8)
         # Untouched pages cost nothing: only the rows of boards that end are written.
         finals = np.empty_like(observations) if same_step else self._no_finals
         if self._episode is None:  # made again after a reset to another start position
@@ -333,9 +333,9 @@ class CheckersVectorEnv(VectorEnv):
             finally:
                 numba.set_num_threads(threads)
         self._masks = masks
-        code = ends[:, batch.ENDS_CODE]
-        truncated = code == END_MAX_PLIES
-        terminated = (code != END_NONE) & ~truncated
+        code = ends[batch.ENDS_CODE]
+        terminated = ends[batch.ENDS_TERMINATED].view(np.bool_)  # the kernel's 0 and 1, no copy
+        truncated = ends[batch.ENDS_TRUNCATED].view(np.bool_)
         infos = {"action_mask": masks, "_action_mask": np.ones(n, dtype=np.bool_)}
         if not same_step:
             infos.update(_end_infos(ends))
@@ -400,12 +400,12 @@ def _autoreset_mode(value) -> AutoresetMode:
 
 def _end_infos(ends: np.ndarray) -> dict[str, np.ndarray]:
     """``illegal_action`` and ``winner`` with their masks, from the step's ``ends``."""
-    code = ends[:, batch.ENDS_CODE]
+    code = ends[batch.ENDS_CODE]
     illegal = code == END_ILLEGAL
     return {
         "illegal_action": illegal,
         "_illegal_action": illegal.copy(),
-        "winner": ends[:, batch.ENDS_WINNER].astype(np.int64),
+        "winner": ends[batch.ENDS_WINNER].astype(np.int64),
         "_winner": code != END_NONE,
     }
 
@@ -414,12 +414,12 @@ def _final_infos(ends: np.ndarray, finals: np.ndarray) -> dict[str, Any]:
     """``SAME_STEP``'s ``final_obs`` and ``final_info`` of the boards that ended, built as
     ``SyncVectorEnv`` builds them: one observation per finished board in an object array,
     and the end's infos (a finished board has no legal action) under their masks."""
-    ended = ends[:, batch.ENDS_CODE] != END_NONE
-    final_obs = np.full(len(ends), None, dtype=object)
+    ended = ends[batch.ENDS_CODE] != END_NONE
+    final_obs = np.full(len(ended), None, dtype=object)
     for i in np.flatnonzero(ended):
         final_obs[i] = finals[i]
     final_info = {
-        "action_mask": np.zeros((len(ends), core.NUM_ACTIONS), dtype=np.int8),
+        "action_mask": np.zeros((len(ended), core.NUM_ACTIONS), dtype=np.int8),
         "_action_mask": ended.copy(),
         **_end_infos(ends),
     }
