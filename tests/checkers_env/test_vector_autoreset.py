@@ -15,6 +15,7 @@ from gymnasium.vector import AutoresetMode, SyncVectorEnv
 
 import checkers_env  # noqa: F401  (registers Checkers-v0)
 from checkers_env.vector_env import FinishedBoardError
+from masked_actions import choose_actions
 
 #: Info keys only one side has: the single env's text infos, the vector env's ``winner``.
 SINGLE_ONLY = {"result", "termination", "last_moves", "agent_color"}
@@ -26,19 +27,6 @@ def make_pair(num_envs, mode, **kwargs):
     ours = gym.make_vec("Checkers-v0", num_envs=num_envs, autoreset_mode=mode, **kwargs)
     theirs = SyncVectorEnv([lambda: gym.make("Checkers-v0", **kwargs) for _ in range(num_envs)], autoreset_mode=mode)
     return ours, theirs
-
-
-def choose_actions(chooser, masks, illegal_rate=0.0):
-    """A random legal action per board (now and then an illegal one; any action on a
-    board without legal ones)."""
-    actions = np.empty(len(masks), dtype=np.int64)
-    for i, mask in enumerate(masks):
-        legal = np.flatnonzero(mask)
-        if chooser.random() < illegal_rate or len(legal) == 0:
-            actions[i] = chooser.choice(np.flatnonzero(mask == 0))
-        else:
-            actions[i] = chooser.choice(legal)
-    return actions
 
 
 def assert_same_infos(ours, theirs, where):
