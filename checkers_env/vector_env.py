@@ -62,6 +62,7 @@ numpy env too, also without copies, except in ``SAME_STEP`` mode: it cannot conv
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numba
@@ -352,7 +353,7 @@ class CheckersVectorEnv(VectorEnv):
 
     def _boards_to_reset(self, options) -> np.ndarray | None:
         """``options["reset_mask"]`` checked, or ``None`` when there is none."""
-        if not isinstance(options, dict) or "reset_mask" not in options:
+        if not isinstance(options, Mapping) or "reset_mask" not in options:
             return None
         mask = options["reset_mask"]
         if self._torch is not None and isinstance(mask, self._torch.Tensor):

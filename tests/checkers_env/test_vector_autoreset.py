@@ -6,6 +6,8 @@ a finished board is stepped with autoreset disabled."""
 
 from __future__ import annotations
 
+from types import MappingProxyType
+
 import gymnasium as gym
 import numpy as np
 import pytest
@@ -130,14 +132,15 @@ def test_each_autoreset_mode_matches_gymnasium_sync_vector_env(mode, opponent, m
         assert counts["partial resets"] >= 3, counts
 
 
-def test_reset_mask_resets_only_those_boards():
+@pytest.mark.parametrize("options", [dict, MappingProxyType])  # any mapping, as Gymnasium's options
+def test_reset_mask_resets_only_those_boards(options):
     envs = gym.make_vec("Checkers-v0", num_envs=4, autoreset_mode=AutoresetMode.DISABLED)
     start, _ = envs.reset(seed=0)
     opening = np.full(4, 32)  # 9-14 on every board
     played, *_ = envs.step(opening)
     boards = [envs.unwrapped.board(i) for i in range(4)]
     mask = np.array([False, True, False, True])
-    obs, infos = envs.reset(options={"reset_mask": mask})
+    obs, infos = envs.reset(options=options({"reset_mask": mask}))
     np.testing.assert_array_equal(obs[mask], start[mask])
     np.testing.assert_array_equal(obs[~mask], played[~mask])
     assert [envs.unwrapped.board(i) for i in (0, 2)] == [boards[0], boards[2]]
