@@ -44,7 +44,7 @@ type or dtype; this env raises ``ValueError`` for every bad mask, naming ``reset
 ``device="torch"`` returns observations, rewards, terminated, truncated and every array of
 ``infos`` as CPU torch tensors on the very memory the kernel wrote (``torch.from_numpy``:
 no copy), ``final_obs`` as an object array of such tensors, and ``action_masks()`` as a bool
-tensor over the mask the kernel wrote (valid until the next step). ``step`` takes the
+tensor over the masks the kernel wrote in the last step or reset. ``step`` takes the
 actions as an int64 tensor (or anything numpy reads) without copying them. Each step
 writes new arrays, so nothing returned is overwritten later. Gymnasium's
 ``gymnasium.wrappers.vector.NumpyToTorch`` (which needs ``array-api-compat``) works on the
@@ -216,8 +216,9 @@ class CheckersVectorEnv(VectorEnv):
 
         Args:
             seed: as above; ``None`` keeps each board's random stream (after the first reset).
-            options: ``{"fen": ...}`` starts the boards from a position (and so do their
-                later autoresets); ``{"reset_mask": mask}`` resets only the boards where the
+            options: ``{"fen": ...}`` starts the boards from a position, and so do their
+                later autoresets (in ``SyncVectorEnv`` each env's later episodes start from
+                the usual position); ``{"reset_mask": mask}`` resets only the boards where the
                 numpy bool array ``mask`` is True (the others keep their game).
 
         Returns:
@@ -345,8 +346,9 @@ class CheckersVectorEnv(VectorEnv):
         return self._out(observations), self._out(rewards), self._out(terminated), self._out(truncated), self._out(infos)
 
     def action_masks(self):
-        """``bool (num_envs, 128)``: the legal actions of every board (a torch tensor on
-        the kernel's mask with ``device="torch"``, valid until the next step)."""
+        """``bool (num_envs, 128)``: the legal actions of every board (with
+        ``device="torch"``, a tensor on the masks the kernel wrote in the last step or reset,
+        the same memory as ``infos["action_mask"]``)."""
         if self._torch is not None:
             return self._torch.from_numpy(self._masks.view(np.bool_))
         return self._masks.astype(bool)
