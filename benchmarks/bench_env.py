@@ -13,6 +13,12 @@ Measured in one run (issue 3's goals in brackets):
   N = 1024 and 4096 [>= 2 M steps/s], with random legal actions picked by a small numba
   helper (its cost is included); ``parallel`` is the same with ``parallel=True`` (the
   boards on numba's threads);
+* ``autoreset``: the same on N = 1024 in each of Gymnasium's autoreset modes
+  (``next_step``, the default; ``same_step``, with its final observations and infos;
+  ``disabled``, where the loop resets the finished boards with ``reset_mask``) and with
+  ``device="torch"`` (``torch``: tensors on the kernel's arrays, actions given as a tensor;
+  None without torch). ``python -m benchmarks.bench_env autoreset`` runs these rows alone
+  and writes ``results/env_autoreset.json``;
 * ``vector_kernel``: the batch kernel ``batch_step.vector_step`` alone on N = 1024 and 4096 boards,
   the actions chosen outside the timing: ``raw`` is the state machine (the learner's hop,
   the random opponent's reply, ends, autoresets, rewards and the legal-hop masks) without
@@ -44,6 +50,7 @@ import numpy as np
 SECONDS = 0.6
 REPEATS = 5
 VECTOR_SIZES = (1024, 4096)
+AUTORESET_SIZE = 1024
 
 
 def run() -> dict:
@@ -60,6 +67,7 @@ def run() -> dict:
         results["vector_env_n4096_parallel_steps_per_s"] = _best(lambda: _vector_env_rate(4096, parallel=True))
     except TypeError:  # a vector env without the ``parallel`` switch
         results["vector_env_n4096_parallel_steps_per_s"] = None
+    results.update(autoreset_rows())
     for n in VECTOR_SIZES:
         for parallel in (False, True):
             for observations in (False, True):
@@ -84,6 +92,23 @@ def run() -> dict:
     results["numba_threads"] = numba.get_num_threads()
     _print_table(results)
     return results
+
+
+def autoreset_rows() -> dict:
+    """The vector env on ``AUTORESET_SIZE`` boards in each autoreset mode, and on torch."""
+    from gymnasium.vector import AutoresetMode
+
+    n = AUTORESET_SIZE
+    rows = {}
+    for mode in AutoresetMode:
+        rows[f"vector_env_n{n}_{mode.name.lower()}_steps_per_s"] = _best(lambda m=mode: _vector_env_rate(n, autoreset_mode=m))
+    try:
+        import torch  # noqa: F401
+    except ImportError:
+        rows[f"vector_env_n{n}_torch_steps_per_s"] = None
+    else:
+        rows[f"vector_env_n{n}_torch_steps_per_s"] = _best(lambda: _vector_env_rate(n, device="torch"))
+    return rows
 
 
 # -- measurements ------------------------------------------------------------------------
@@ -170,28 +195,49 @@ def pick_legal(masks, rng, out):
     rng[0] = s
 
 
-def _vector_env_rate(num_envs: int, seconds: float = SECONDS, parallel: bool | None = None) -> float:
+def _vector_env_rate(num_envs: int, seconds: float = SECONDS, parallel: bool | None = None, **kwargs) -> float:
+    """Steps per second of ``gym.make_vec`` with random legal actions; ``kwargs`` go to the
+    env (``autoreset_mode``, ``device``). With autoreset disabled the finished boards are
+    reset by ``reset_mask`` (part of the timing); on torch the masks are read and the
+    actions given as tensors, without copies."""
     import gymnasium as gym
+    from gymnasium.vector import AutoresetMode
 
     import checkers_env  # noqa: F401
 
-    kwargs = {} if parallel is None else {"parallel": parallel}
+    if parallel is not None:
+        kwargs["parallel"] = parallel
     envs = gym.make_vec("Checkers-v0", num_envs=num_envs, vectorization_mode="vector_entry_point", **kwargs)
+    disabled = kwargs.get("autoreset_mode") == AutoresetMode.DISABLED
+    on_torch = kwargs.get("device") == "torch"
     _, infos = envs.reset(seed=0)
     rng = np.array([0x9E3779B97F4A7C15 & 0x7FFFFFFFFFFFFFFF], dtype=np.int64)
     actions = np.zeros(num_envs, dtype=np.int64)
-    for _ in range(20):
-        pick_legal(infos["action_mask"], rng, actions)
-        _, _, _, _, infos = envs.step(actions)
-    steps = 0
+    given = actions
+    if on_torch:
+        import torch
+
+        given = torch.from_numpy(actions)  # the same memory: pick_legal writes the tensor's actions
+
+    def steps(count, infos):
+        for _ in range(count):
+            masks = infos["action_mask"]
+            pick_legal(masks.numpy() if on_torch else masks, rng, actions)
+            _, _, terminated, truncated, infos = envs.step(given)
+            if disabled:
+                finished = terminated | truncated
+                if finished.any():
+                    _, infos = envs.reset(options={"reset_mask": finished})
+        return infos
+
+    infos = steps(20, infos)
+    done = 0
     started = time.perf_counter()
     while (elapsed := time.perf_counter() - started) < seconds:
-        for _ in range(10):
-            pick_legal(infos["action_mask"], rng, actions)
-            _, _, _, _, infos = envs.step(actions)
-        steps += 10 * num_envs
+        infos = steps(10, infos)
+        done += 10 * num_envs
     envs.close()
-    return steps / elapsed
+    return done / elapsed
 
 
 _PLAIN_LOOP = None
@@ -207,11 +253,11 @@ def _plain_loop_kernel():
 
         @numba.njit(cache=True)
         def plain_vector_step(
-            state, moves, positions, last, actions, episode, rules, observations, masks, rewards, terminated, truncated
+            state, moves, positions, last, actions, episode, rules, observations, masks, rewards, ends, finals
         ):
             for i in range(state.shape[0]):
-                rewards[i], terminated[i], truncated[i] = step_one(
-                    state, moves, positions, last, actions, episode, rules, observations, masks, i
+                rewards[i] = step_one(
+                    state, moves, positions, last, actions, episode, rules, observations, masks, ends, finals, i
                 )
 
         _PLAIN_LOOP = plain_vector_step
@@ -238,14 +284,15 @@ def _vector_kernel_rate(
     kernel = _plain_loop_kernel() if plain_loop else batch_step.vector_step
     planes = np.zeros((num_envs, core.NUM_PLANES, 8, 8), dtype=np.float32)
     rewards = np.zeros(num_envs, dtype=np.float64)
-    terminated = np.zeros(num_envs, dtype=np.bool_)
-    truncated = np.zeros(num_envs, dtype=np.bool_)
-    masks = raw._masks
+    ends = np.zeros((batch_step.ENDS_FIELDS, num_envs), dtype=np.int8)
+    finals = np.zeros((0, core.NUM_PLANES, 8, 8), dtype=np.float32)
+    masks = np.zeros((num_envs, core.NUM_ACTIONS), dtype=np.int8)
+    masks[:] = raw._masks
     rng = np.array([0x2545F4914F6CDD1D], dtype=np.int64)
     actions = np.zeros(num_envs, dtype=np.int64)
     episode = batch_step.episode_settings(raw._start, raw._color_mode, raw._kind, 0, observations)
     arguments = (raw._state, raw._moves, raw._positions, raw._last, actions, episode, raw._rules, planes,
-                 raw._mask_words, rewards, terminated, truncated)
+                 core.mask_words(masks), rewards, ends, finals)
     for _ in range(20):
         pick_legal(masks, rng, actions)
         kernel(*arguments)
@@ -277,5 +324,13 @@ def _print_table(results: dict) -> None:
 
 if __name__ == "__main__":
     import json
+    import sys
 
-    print(json.dumps(run(), indent=2))
+    if sys.argv[1:] == ["autoreset"]:
+        from benchmarks import machine_info, write_study
+
+        rows = autoreset_rows()
+        _print_table(rows)
+        write_study("env_autoreset", {"benchmark": "env", "rows": "autoreset", "machine": machine_info(), "results": rows})
+    else:
+        print(json.dumps(run(), indent=2))

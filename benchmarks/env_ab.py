@@ -74,17 +74,26 @@ class _Boards:
         self.rewards = np.zeros(n)
         self.terminated = np.zeros(n, dtype=np.bool_)
         self.truncated = np.zeros(n, dtype=np.bool_)
+        self.ends = np.zeros((getattr(core, "ENDS_FIELDS", 0), n), dtype=np.int8)
+        self.finals = np.zeros((0, core.NUM_PLANES, 8, 8), dtype=np.float32)
         self.template = template
         seeds = np.arange(1, n + 1, dtype=np.int64) * 7919
+        boards = (np.ones(n, dtype=np.bool_),) if hasattr(core, "ENDS_FIELDS") else ()  # resets chosen boards
         core.vector_reset(
-            self.state, self.moves, self.positions, self.last, seeds, template._start,
+            self.state, self.moves, self.positions, self.last, *boards, seeds, template._start,
             template._color_mode, template._kind, template._rules, self.planes, self.words,
         )
 
     def step(self, actions) -> float:
         t = self.template
         core = self.core
-        if hasattr(core, "episode_settings"):  # the settings as one record
+        if hasattr(core, "ENDS_FIELDS"):  # ends as one record, final observations apart
+            arguments = (
+                self.state, self.moves, self.positions, self.last, actions,
+                core.episode_settings(t._start, t._color_mode, t._kind, 0, self.observations), t._rules,
+                self.planes, self.words, self.rewards, self.ends, self.finals,
+            )
+        elif hasattr(core, "episode_settings"):  # the settings as one record
             arguments = (
                 self.state, self.moves, self.positions, self.last, actions,
                 core.episode_settings(t._start, t._color_mode, t._kind, 0, self.observations), t._rules,

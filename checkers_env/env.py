@@ -160,24 +160,24 @@ def check_env_arguments(agent_color, reward, illegal_action, render_mode, render
 RESET_OPTIONS = {"fen": "a FEN string, the position to start from"}
 
 
-def unknown_reset_option(options) -> str | None:
+def unknown_reset_option(options, known: Mapping[str, str] = RESET_OPTIONS) -> str | None:
     """Why ``options`` is not a valid ``reset(options=...)`` (an unknown key, or not a
-    dict), naming what is accepted; ``None`` when it is valid."""
-    accepted = "; ".join(f"{key!r} ({meaning})" for key, meaning in RESET_OPTIONS.items())
+    dict), naming what is accepted (``known``: key -> meaning); ``None`` when it is valid."""
+    accepted = "; ".join(f"{key!r} ({meaning})" for key, meaning in known.items())
     if options is None:
         return None
     if not isinstance(options, Mapping):
         return f"reset options must be a dict, got {type(options).__name__} {options!r}; accepted keys: {accepted}"
     for key in options:
-        if key not in RESET_OPTIONS:
+        if key not in known:
             return f"reset options: unknown key {key!r}; accepted keys: {accepted}"
     return None
 
 
-def check_reset_options(options) -> Mapping:
+def check_reset_options(options, known: Mapping[str, str] = RESET_OPTIONS) -> Mapping:
     """``options`` (``{}`` for ``None``); ``ValueError`` for an unknown key, naming the
     accepted ones (an option nobody reads must not look as if it had worked)."""
-    problem = unknown_reset_option(options)
+    problem = unknown_reset_option(options, known)
     if problem is not None:
         raise ValueError(problem)
     return options or {}

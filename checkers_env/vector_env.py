@@ -8,20 +8,67 @@
 
 Every board behaves exactly like a single ``Checkers-v0`` env reset with seed ``seed + i``
 (same observations, rewards, masks and ends), with the in-kernel opponents ``random`` and
-``greedy``. ``self_play=True`` drops the opponent: each step is one hop by the side to
-move, observations are in its frame and rewards are from its point of view, so one
-policy plays both colours. Episodes reset on the step after they end (Gymnasium's
-``NEXT_STEP`` autoreset: that step's action is ignored). ``parallel=True`` steps the
-boards on numba's threads.
+``greedy``: the batch equals Gymnasium's ``SyncVectorEnv`` over ``Checkers-v0`` envs in
+each autoreset mode. ``self_play=True`` drops the opponent: each step is one hop by the
+side to move, observations are in its frame and rewards are from its point of view, so
+one policy plays both colours. ``parallel=True`` steps the boards on numba's threads.
+
+## Autoreset
+
+``autoreset_mode`` is one of Gymnasium's ``AutoresetMode`` (or its value, ``"NextStep"``,
+``"SameStep"``, ``"Disabled"``), given as a plain keyword:
+``gym.make_vec("Checkers-v0", num_envs=N, autoreset_mode=AutoresetMode.SAME_STEP)``.
+Gymnasium 1.x hands a vector entry point its options as keywords and refuses
+``vector_kwargs`` there (``gymnasium.error.Error``); ``vector_kwargs={"autoreset_mode": ...}``
+is the form of ``vectorization_mode="sync"``, Gymnasium's own loop over single envs.
+``metadata["autoreset_mode"]`` tells the mode in use. Finished boards start again inside
+the numba step, never in a Python loop.
+
+| mode | a board that ends | `infos` of a step |
+|---|---|---|
+| `NEXT_STEP` (default) | is reset by the next step, whose action it ignores (reward 0, not done) | `action_mask`, `illegal_action`, `winner` |
+| `SAME_STEP` | is reset in the same step: the observation and mask are the new episode's; reward, terminated and truncated are the end's | `action_mask`; where a board ended, `final_obs` (object array, the end's observation per board, `None` elsewhere) and `final_info` (`action_mask`, `illegal_action`, `winner` of the end) |
+| `DISABLED` | waits for `reset(options={"reset_mask": mask})`; stepping it before raises `FinishedBoardError` (an `AssertionError`, as `SyncVectorEnv` asserts, and a `ResetNeeded`) | as `NEXT_STEP` |
+
+Each key ``k`` comes with its ``_k`` bool mask, as ``SyncVectorEnv`` builds them: ``_action_mask``
+is every board (after a ``reset_mask`` reset, the boards reset, though every row of
+``action_mask`` holds its board's mask); ``_illegal_action`` the boards that ended on an
+illegal action; ``_winner`` the boards that ended (``winner``: 0 Black, 1 White, -1 draw).
+``reset(options={"reset_mask": mask})`` (a numpy bool array, one per board, at least one
+True) resets only those boards, in every mode; the others keep their game and their
+observation. Gymnasium's ``SyncVectorEnv`` raises ``TypeError`` for a mask of the wrong
+type or dtype; this env raises ``ValueError`` for every bad mask, naming ``reset_mask``.
+
+## Torch tensors without copies
+
+``device="torch"`` returns observations, rewards, terminated, truncated and every array of
+``infos`` as CPU torch tensors on the very memory the kernel wrote (``torch.from_numpy``:
+no copy), ``final_obs`` as an object array of such tensors, and ``action_masks()`` as a bool
+tensor over the masks the kernel wrote in the last step or reset. ``step`` takes the
+actions as an int64 tensor (or anything numpy reads) without copying them. Each step
+writes new arrays, so nothing returned is overwritten later. Gymnasium's
+``gymnasium.wrappers.vector.NumpyToTorch`` (which needs ``array-api-compat``) works on the
+numpy env too, also without copies, except in ``SAME_STEP`` mode: it cannot convert
+``final_obs`` (an object array), whether the batch is this env or ``SyncVectorEnv``.
+
+## Version History
+
+* v0: initial release, ``NEXT_STEP`` autoreset only.
+* v0, later: the three autoreset modes, ``reset_mask`` and ``device="torch"``;
+  ``_illegal_action`` marks the boards that ended on an illegal action, as
+  ``SyncVectorEnv`` does (it marked every finished board). Observations, rewards and ends
+  are unchanged.
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 import numba
 import numpy as np
 from gymnasium import spaces
+from gymnasium.error import ResetNeeded
 from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
@@ -31,11 +78,32 @@ from . import batch_step as batch
 from .agent import Agent, make_agent
 from .board import Board, Color
 from .env import (
-    COLOR_MODES, REWARD_MODES, check_env_arguments, check_reset_options, opponent_kind, resolve_max_plies,
+    COLOR_MODES, RESET_OPTIONS, REWARD_MODES, check_env_arguments, check_reset_options, opponent_kind,
+    resolve_max_plies,
 )
-from .errors import IllegalMoveError
+from .errors import IllegalMoveError, missing_dependency
 from .game import Rules
 from .baselines import OPPONENT_EXTERNAL, OPPONENT_NONE
+from .game_state import END_ILLEGAL, END_NONE
+
+#: The batch kernel's code of each of Gymnasium's autoreset modes.
+AUTORESET_CODES = {
+    AutoresetMode.NEXT_STEP: batch.AUTORESET_NEXT_STEP,
+    AutoresetMode.SAME_STEP: batch.AUTORESET_SAME_STEP,
+    AutoresetMode.DISABLED: batch.AUTORESET_DISABLED,
+}
+#: What ``reset(options=...)`` of the vector env accepts.
+VECTOR_RESET_OPTIONS = {
+    **RESET_OPTIONS,
+    "reset_mask": "a numpy bool array, one per board: reset only those boards",
+}
+DEVICES = ("numpy", "torch")
+
+
+class FinishedBoardError(ResetNeeded, AssertionError):
+    """A finished board was stepped with autoreset ``DISABLED``: reset it first
+    (``reset(options={"reset_mask": ...})``). An ``AssertionError`` too, which is what
+    Gymnasium's ``SyncVectorEnv`` raises in that case."""
 
 
 class CheckersVectorEnv(VectorEnv):
@@ -55,6 +123,14 @@ class CheckersVectorEnv(VectorEnv):
             batches on a machine with idle cores. Results are the same either way. Off by
             default: where the cores are shared with other work, a parallel step waits
             until every thread has been scheduled and can be several times slower.
+        autoreset_mode: a ``gymnasium.vector.AutoresetMode`` or its value (default
+            ``NEXT_STEP``; see the module docstring).
+        device: ``"numpy"`` (default) or ``"torch"``: CPU torch tensors on the kernel's
+            own arrays (needs torch).
+
+    Raises:
+        ValueError: a bad argument, named in the message.
+        MissingDependencyError: ``device="torch"`` without torch installed.
     """
 
     metadata = {
@@ -75,6 +151,8 @@ class CheckersVectorEnv(VectorEnv):
         illegal_action: str = "terminate",
         render_mode: str | None = None,
         parallel: bool = False,
+        autoreset_mode: AutoresetMode | str = AutoresetMode.NEXT_STEP,
+        device: str = "numpy",
     ):
         if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
@@ -88,6 +166,12 @@ class CheckersVectorEnv(VectorEnv):
         opponent = "random" if opponent is None else opponent
         agent_color = "black" if agent_color is None else agent_color
         check_env_arguments(agent_color, reward, illegal_action, render_mode, self.metadata["render_modes"])
+        self.autoreset_mode = _autoreset_mode(autoreset_mode)
+        self.metadata = {**type(self).metadata, "autoreset_mode": self.autoreset_mode}
+        if device not in DEVICES:
+            raise ValueError(f"device must be one of {DEVICES}, got {device!r}")
+        self.device = device
+        self._torch = _import_torch() if device == "torch" else None
         self.num_envs = int(num_envs)
         self.rules = rules if rules is not None else Rules()
         self.max_plies = resolve_max_plies(self.rules, max_plies)
@@ -120,19 +204,33 @@ class CheckersVectorEnv(VectorEnv):
         )
         start = Board()
         self._start = np.array([start.black, start.white, start.kings, int(start.turn)], dtype=np.int64)
-        n = self.num_envs
-        self._masks = np.zeros((n, core.NUM_ACTIONS), dtype=np.int8)
-        self._mask_words = core.mask_words(self._masks)  # what the kernels write through
+        self._masks = np.zeros((self.num_envs, core.NUM_ACTIONS), dtype=np.int8)  # the latest the kernel wrote
+        self._no_finals = np.empty((0, core.NUM_PLANES, 8, 8), dtype=np.float32)
         self._episode = None  # the batch step's settings (``batch_step.episode_settings``)
         self._started = False
         self.parallel = parallel
 
     def reset(self, *, seed: int | list[int] | None = None, options: dict[str, Any] | None = None):
-        """Reset every board. ``seed`` (an int: board ``i`` gets ``seed + i``, or one seed
+        """Reset the boards. ``seed`` (an int: board ``i`` gets ``seed + i``, or one seed
         per board) makes board ``i`` match ``Checkers-v0`` reset with that seed.
-        ``options={"fen": ...}`` starts all boards from a position (the only option: any
-        other key, such as Gymnasium's ``reset_mask``, raises ``ValueError``)."""
-        options = check_reset_options(options)
+
+        Args:
+            seed: as above; ``None`` keeps each board's random stream (after the first reset).
+            options: ``{"fen": ...}`` starts the boards from a position, and so do their
+                later autoresets (in ``SyncVectorEnv`` each env's later episodes start from
+                the usual position); ``{"reset_mask": mask}`` resets only the boards where the
+                numpy bool array ``mask`` is True (the others keep their game).
+
+        Returns:
+            ``(observations, infos)`` (tensors with ``device="torch"``).
+
+        Raises:
+            ValueError: an unknown option key, a bad ``reset_mask`` or a wrong number of seeds.
+        """
+        boards = self._boards_to_reset(options)
+        if boards is not None:
+            options = {key: value for key, value in options.items() if key != "reset_mask"}
+        options = check_reset_options(options, VECTOR_RESET_OPTIONS)
         if seed is None:
             seeds = [None] * self.num_envs
         elif isinstance(seed, (int, np.integer)):
@@ -151,15 +249,40 @@ class CheckersVectorEnv(VectorEnv):
             start = Board.from_fen(options["fen"])
             self._start = np.array([start.black, start.white, start.kings, int(start.turn)], dtype=np.int64)
             self._episode = None
+        every_board = boards is None
+        if every_board:
+            boards = np.ones(self.num_envs, dtype=np.bool_)
         observations = np.empty((self.num_envs, core.NUM_PLANES, 8, 8), dtype=np.float32)
+        masks = np.empty((self.num_envs, core.NUM_ACTIONS), dtype=np.int8)
         batch.vector_reset(
-            self._state, self._moves, self._positions, self._last, board_seeds, self._start,
-            self._color_mode, self._kind, self._rules, observations, self._mask_words,
+            self._state, self._moves, self._positions, self._last, boards, board_seeds, self._start,
+            self._color_mode, self._kind, self._rules, observations, core.mask_words(masks),
         )
+        self._masks = masks
         self._started = True
-        return observations, self._infos()
+        infos = {"action_mask": masks, "_action_mask": boards if every_board else boards.copy()}
+        if self.autoreset_mode != AutoresetMode.SAME_STEP:
+            no_end = np.full((batch.ENDS_FIELDS, self.num_envs), -1, dtype=np.int8)
+            no_end[batch.ENDS_CODE] = END_NONE
+            infos.update(_end_infos(no_end))
+        return self._out(observations), self._out(infos)
 
     def step(self, actions):
+        """Play one hop on every board (see the module docstring for autoresets).
+
+        Args:
+            actions: ``num_envs`` integers in ``[0, 128)`` (a numpy array, a list, or a CPU
+                torch tensor).
+
+        Returns:
+            ``(observations, rewards, terminated, truncated, infos)``.
+
+        Raises:
+            ValueError: actions of the wrong shape or type, or outside ``Discrete(128)``.
+            RuntimeError: before the first ``reset()``.
+            FinishedBoardError: autoreset ``DISABLED`` and a finished board not reset.
+            IllegalMoveError: an illegal action with ``illegal_action="raise"``.
+        """
         actions = np.asarray(actions)
         if actions.shape != (self.num_envs,) or not np.issubdtype(actions.dtype, np.integer):
             raise ValueError(f"actions must be {self.num_envs} integers, got {actions.dtype} {actions.shape}")
@@ -168,8 +291,14 @@ class CheckersVectorEnv(VectorEnv):
         if not self._started:
             raise RuntimeError("call reset() before step()")
         actions = actions.astype(np.int64, copy=False)
+        live = self._state[:, core.S_END] == END_NONE
+        if self.autoreset_mode == AutoresetMode.DISABLED and not live.all():
+            finished = np.flatnonzero(~live)
+            raise FinishedBoardError(
+                f"boards {finished.tolist()} have finished and autoreset_mode is DISABLED: reset them "
+                f"with reset(options={{'reset_mask': mask}}) before the next step"
+            )
         if self.illegal_action == "raise":
-            live = self._state[:, core.S_END] == core.END_NONE
             bad = live & (self._masks[np.arange(self.num_envs), actions] == 0)
             if bad.any():
                 i = int(np.flatnonzero(bad)[0])
@@ -178,20 +307,23 @@ class CheckersVectorEnv(VectorEnv):
                     + ", ".join(str(a) for a in np.flatnonzero(self._masks[i]))
                 )
         n = self.num_envs
+        same_step = self.autoreset_mode == AutoresetMode.SAME_STEP
         # Fresh outputs every step (the kernel writes every element): nothing returned is
         # shared with the env or with an earlier step, and no copy is needed.
         observations = np.empty((n, core.NUM_PLANES, 8, 8), dtype=np.float32)
+        masks = np.empty((n, core.NUM_ACTIONS), dtype=np.int8)
         rewards = np.empty(n, dtype=np.float64)
-        terminated = np.empty(n, dtype=np.bool_)
-        truncated = np.empty(n, dtype=np.bool_)
+        ends = np.empty((batch.ENDS_FIELDS, n), dtype=np.int8)
+        # Untouched pages cost nothing: only the rows of boards that end are written.
+        finals = np.empty_like(observations) if same_step else self._no_finals
         if self._episode is None:  # made again after a reset to another start position
             self._episode = batch.episode_settings(
-                self._start, self._color_mode, self._kind, REWARD_MODES[self.reward_mode]
+                self._start, self._color_mode, self._kind, REWARD_MODES[self.reward_mode],
+                autoreset=AUTORESET_CODES[self.autoreset_mode],
             )
-        episode = self._episode
         arguments = (
-            self._state, self._moves, self._positions, self._last, actions, episode, self._rules,
-            observations, self._mask_words, rewards, terminated, truncated,
+            self._state, self._moves, self._positions, self._last, actions, self._episode, self._rules,
+            observations, core.mask_words(masks), rewards, ends, finals,
         )
         if self.parallel:
             batch.vector_step(*arguments)
@@ -202,23 +334,48 @@ class CheckersVectorEnv(VectorEnv):
                 batch.vector_step(*arguments)
             finally:
                 numba.set_num_threads(threads)
-        return observations, rewards, terminated, truncated, self._infos()
+        self._masks = masks
+        code = ends[batch.ENDS_CODE]
+        terminated = ends[batch.ENDS_TERMINATED].view(np.bool_)  # the kernel's 0 and 1, no copy
+        truncated = ends[batch.ENDS_TRUNCATED].view(np.bool_)
+        infos = {"action_mask": masks, "_action_mask": np.ones(n, dtype=np.bool_)}
+        if not same_step:
+            infos.update(_end_infos(ends))
+        elif (code != END_NONE).any():
+            infos.update(_final_infos(ends, finals))
+        return self._out(observations), self._out(rewards), self._out(terminated), self._out(truncated), self._out(infos)
 
-    def action_masks(self) -> np.ndarray:
-        """``bool (num_envs, 128)``: the legal actions of every board."""
+    def action_masks(self):
+        """``bool (num_envs, 128)``: the legal actions of every board (with
+        ``device="torch"``, a tensor on the masks the kernel wrote in the last step or reset,
+        the same memory as ``infos["action_mask"]``)."""
+        if self._torch is not None:
+            return self._torch.from_numpy(self._masks.view(np.bool_))
         return self._masks.astype(bool)
 
-    def _infos(self) -> dict[str, Any]:
-        ended = self._state[:, core.S_END]
-        winners = self._state[:, core.S_WINNER]
-        return {
-            "action_mask": self._masks.copy(),
-            "_action_mask": np.ones(self.num_envs, dtype=np.bool_),
-            "illegal_action": ended == core.END_ILLEGAL,
-            "_illegal_action": ended != core.END_NONE,
-            "winner": np.where(ended != core.END_NONE, winners, -1),
-            "_winner": ended != core.END_NONE,
-        }
+    def _boards_to_reset(self, options) -> np.ndarray | None:
+        """``options["reset_mask"]`` checked, or ``None`` when there is none."""
+        if not isinstance(options, Mapping) or "reset_mask" not in options:
+            return None
+        mask = options["reset_mask"]
+        if self._torch is not None and isinstance(mask, self._torch.Tensor):
+            mask = mask.numpy()
+        expected = f"a numpy bool array of shape ({self.num_envs},)"
+        if not isinstance(mask, np.ndarray):
+            raise ValueError(f"reset_mask must be {expected}, got {type(mask).__name__} {mask!r}")
+        if mask.dtype != np.bool_:
+            raise ValueError(f"reset_mask must be {expected}, got dtype {mask.dtype}")
+        if mask.shape != (self.num_envs,):
+            raise ValueError(f"reset_mask must be {expected}, got shape {mask.shape}")
+        if not mask.any():
+            raise ValueError("reset_mask resets no board: it needs at least one True")
+        if not self._started:
+            raise ValueError("reset_mask resets some boards of a batch under way: the first reset() resets them all")
+        return mask
+
+    def _out(self, value):
+        """``value`` as returned: numpy, or torch tensors on the same memory."""
+        return value if self._torch is None else _as_tensors(self._torch, value)
 
     def board(self, i: int) -> Board:
         """The position of board ``i``."""
@@ -234,3 +391,64 @@ class CheckersVectorEnv(VectorEnv):
         if self.render_mode == "rgb_array":
             return board_image(self.board(0))
         return None
+
+
+def _autoreset_mode(value) -> AutoresetMode:
+    try:
+        return AutoresetMode(value)
+    except (ValueError, TypeError):
+        accepted = ", ".join(f"AutoresetMode.{mode.name} ({mode.value!r})" for mode in AutoresetMode)
+        raise ValueError(f"autoreset_mode must be one of {accepted}, got {value!r}") from None
+
+
+def _end_infos(ends: np.ndarray) -> dict[str, np.ndarray]:
+    """``illegal_action`` and ``winner`` with their masks, from the step's ``ends``."""
+    code = ends[batch.ENDS_CODE]
+    illegal = code == END_ILLEGAL
+    return {
+        "illegal_action": illegal,
+        "_illegal_action": illegal.copy(),
+        "winner": ends[batch.ENDS_WINNER].astype(np.int64),
+        "_winner": code != END_NONE,
+    }
+
+
+def _final_infos(ends: np.ndarray, finals: np.ndarray) -> dict[str, Any]:
+    """``SAME_STEP``'s ``final_obs`` and ``final_info`` of the boards that ended, built as
+    ``SyncVectorEnv`` builds them: one observation per finished board in an object array,
+    and the end's infos (a finished board has no legal action) under their masks."""
+    ended = ends[batch.ENDS_CODE] != END_NONE
+    final_obs = np.full(len(ended), None, dtype=object)
+    for i in np.flatnonzero(ended):
+        final_obs[i] = finals[i]
+    final_info = {
+        "action_mask": np.zeros((len(ended), core.NUM_ACTIONS), dtype=np.int8),
+        "_action_mask": ended.copy(),
+        **_end_infos(ends),
+    }
+    return {"final_obs": final_obs, "_final_obs": ended, "final_info": final_info, "_final_info": ended.copy()}
+
+
+def _import_torch():
+    try:
+        import torch
+    except ModuleNotFoundError as error:
+        raise missing_dependency(error, 'CheckersVectorEnv(device="torch")') or error from None
+    return torch
+
+
+def _as_tensors(torch, value):
+    """Every numeric array in ``value`` (an array or a dict of them, nested) as a torch
+    tensor on the same memory; an object array (``final_obs``) keeps its shape, holding
+    tensors."""
+    if isinstance(value, dict):
+        return {key: _as_tensors(torch, item) for key, item in value.items()}
+    if isinstance(value, np.ndarray):
+        if value.dtype != object:
+            return torch.from_numpy(value)
+        tensors = np.full(value.shape, None, dtype=object)
+        for i, item in enumerate(value):
+            if item is not None:
+                tensors[i] = torch.from_numpy(item)
+        return tensors
+    return value

@@ -12,22 +12,11 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 import checkers_env  # noqa: F401  (registers Checkers-v0)
 from checkers_env import IllegalMoveError
 from checkers_env.pettingzoo_env import raw_env
+from masked_actions import choose_actions
 
 
 def make_vec(num_envs, **kwargs):
     return gym.make_vec("Checkers-v0", num_envs=num_envs, vectorization_mode="vector_entry_point", **kwargs)
-
-
-def choose_actions(chooser, masks, illegal_rate=0.0):
-    """A random legal action per board (now and then an illegal one)."""
-    actions = np.empty(len(masks), dtype=np.int64)
-    for i, mask in enumerate(masks):
-        legal = np.flatnonzero(mask)
-        if chooser.random() < illegal_rate or len(legal) == 0:
-            actions[i] = chooser.choice(np.flatnonzero(mask == 0))
-        else:
-            actions[i] = chooser.choice(legal)
-    return actions
 
 
 def test_make_vec_gives_our_vector_env():
@@ -109,14 +98,6 @@ def test_vector_reset_with_a_list_of_seeds_and_a_fen():
     assert infos["action_mask"].sum(axis=1).tolist() == [1, 1]
     with pytest.raises(ValueError):
         envs.reset(seed=[1, 2, 3])
-
-
-def test_vector_reset_refuses_unknown_options():
-    # Gymnasium's reset_mask (reset some boards) is not supported: saying so beats
-    # resetting every board while the caller believes only some were.
-    envs = make_vec(2)
-    with pytest.raises(ValueError, match=r"^reset options: unknown key 'reset_mask'; accepted keys: 'fen'"):
-        envs.reset(seed=0, options={"reset_mask": np.array([True, False])})
 
 
 def test_vector_env_self_play_matches_pettingzoo():
