@@ -5,14 +5,66 @@
     >>> agent.select_move(Game()) in Game().legal_moves()
     True
 
-The map (each part's docstring gives its details):
+The parts (each module's docstring gives its details):
 
-- ``net.py``: the policy-value net (torch to train, numba to search);
-- ``tree.py``: the tree in preallocated arrays and the rules of Gumbel AlphaZero and PUCT;
+- ``net.py``: the policy-value net, torch to train and numba to search;
+- ``tree.py``: the tree in preallocated arrays, and Gumbel AlphaZero's rules (PUCT's as the
+  option);
 - ``search.py``: the search kernels, many trees at once with their leaves as one batch;
 - ``selfplay.py``: self-play games into shards (``checkers_env.shards``);
 - ``agent.py``: the ``alphazero`` agent kind;
-- ``training/alphazero.py``: ``checkers train alphazero``.
+- ``checkers_training.alphazero``: ``checkers train alphazero``.
+
+The choices, each a **choice** where the papers leave it open:
+
+Actions
+    **choice** the policy is over the 128 hop actions of ``Checkers-v0`` (``4 * k + d`` in
+    the mover's frame), so a multi-jump is several tree levels with the same side to move.
+    Why not complete moves: a complete move has no fixed index (a king's capture can take
+    many paths), so a policy over moves needs a variable-size head or a move encoder,
+    while the hop space is fixed, small, the one the envs, PPO and pgx-style learners
+    already use, and its logits come out of one linear layer. The cost is extra levels for
+    captures, and captures are mostly forced: a decision with one legal hop is played
+    without a search (in play and in self-play, where it is not kept as a target). Values
+    are stored for the side that chose a node and flipped on the way up only where the
+    side to move changes (``tree.py``).
+
+Search
+    Gumbel AlphaZero (Danihelka et al., ICLR 2022) by default: ``considered`` = 16 hops
+    sampled at the root (Gumbel-top-k), sequential halving over them, completed Q-values
+    with the mixed value, ``c_visit`` = 50 and ``c_scale`` = 0.1 (the reference
+    implementation's defaults, DeepMind's mctx), the deterministic rule below the root.
+    **choice** PUCT (``search=puct``, ``c_puct`` = 1.25, an unvisited hop valued at its
+    parent's net value) as the option. The game ends by the core's game state (no move,
+    threefold repetition, no progress, the move cap), the history of the game included;
+    a game end is valued exactly (-1 for the side with no move, 0 a draw), never by the net.
+    **choice** a fresh tree for every decision (no reuse of the last one's subtree), of at
+    most 16 nodes per simulation; past that the tree stops growing and the search goes on.
+
+Batches
+    ``search.run_simulations`` steps many trees at once: every live tree descends to a leaf,
+    the leaves of all the trees are evaluated as one batch, then each is expanded and backed
+    up. Self-play runs ``slots`` games so (64 by default). On the CPU an evaluation is a few
+    microseconds through the net's sparse first layer in numba, so the batch is evaluated
+    row by row there; ``search.descend_all`` and ``search.expand_all`` let any other
+    evaluator (a torch net on a device, the exact oracle of the tests) take the batch
+    between the two steps.
+
+Budgets
+    ``simulations`` (default 64 to play, 32 in self-play) after the root's evaluation.
+    **choice** with ``time=S`` the agent sets each decision's simulations from its measured
+    speed (80 % of the time left, rounded down to two significant bits so that few visit
+    schedules are built) and stops at the deadline; the move is then chosen among the
+    hops the halving kept, as the schedule's end would.
+
+From zero
+    Generation 0 plays with the initial weights of the net drawn from the run's seed; no
+    human game, evaluation by hand or endgame database enters the training targets (the
+    policy target is the search's improved policy ``softmax(logits + sigma(q))``, the value
+    target the game's result). **choice** games start from the initial position with 4
+    random moves (a uniformly random legal hop at a time), and the search's own Gumbel noise explores after them.
+
+What these choices measured to is in ``docs/experiments.md`` and ``zoo/alphazero/card.json``.
 """
 
 from .agent import AlphaZeroAgent, AlphaZeroSearch

@@ -18,6 +18,7 @@ SPECS = {
     "random": "random:seed=1",
     "greedy": "greedy:seed=1",
     "alphabeta": "alphabeta:depth=2,seed=1",
+    "alphazero": "alphazero:weights=untrained,simulations=8,seed=1",
     "egdb": "egdb:pieces=4,depth=2,seed=1",
     "mcrd": "mcrd:playouts=2000,backend=cpu,seed=1",
     "td-minimax": "td-minimax:weights=untrained,seed=1",

@@ -30,6 +30,7 @@ FILE_SPECS = [
     "bc:weights=policy.safetensors",
     "td-minimax:weights=../../etc/passwd",
     "slow-fast:weights=/tmp/net.safetensors",
+    "alphazero:weights=/tmp/az.safetensors",
     "alphabeta:eval=td-minimax,weights=/tmp/x.safetensors",
     "alphabeta:egdb=4,egdb_folder=/tmp",
     "egdb:pieces=4,folder=/var",
@@ -43,6 +44,7 @@ WORD_SPECS = [
     "td-minimax:weights=untrained",
     "td-minimax:weights=zoo",
     "slow-fast:weights=untrained",
+    "alphazero:weights=untrained",
     "alphabeta:eval=td-minimax,weights=zoo",
     "alphabeta:eval=mcrd-net,weights=untrained",
     "mcrd:guide=untrained",
@@ -81,7 +83,7 @@ def test_every_file_parameter_of_the_suite_is_declared():
             ]
             if any(isinstance(mark, NamesFile) for mark in marks):
                 declared.setdefault(kind, set()).add(name)
-    expected = {"alphabeta": {"weights", "egdb_folder"}, "bc": {"weights"}, "egdb": {"folder"}, "engine": {"cmd"}, "mcrd": {"guide"},
+    expected = {"alphabeta": {"weights", "egdb_folder"}, "alphazero": {"weights"}, "bc": {"weights"}, "egdb": {"folder"}, "engine": {"cmd"}, "mcrd": {"guide"},
                 "ppo": {"weights"}, "slow-fast": {"weights"}, "td-minimax": {"weights"}}
     assert declared == {kind: names for kind, names in expected.items() if kind in loaded}
     assert {"alphabeta", "egdb", "mcrd", "td-minimax", "bc"} <= loaded
