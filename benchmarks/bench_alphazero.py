@@ -1,0 +1,64 @@
+"""The AlphaZero agent's speed: self-play decisions (positions) and simulations per second on
+one thread, by the number of games searched at once and the simulations per decision, and
+the agent's simulations per second at 0.5 s per move from ballot positions.
+
+The net is the zoo's (``zoo/alphazero``) when it exists, else an untrained one of the same
+size (an evaluation costs the same whatever its weights; the games, and so their length,
+differ). A simulation is one descent with its leaf's evaluation; the roots' evaluations are
+not counted.
+"""
+
+from __future__ import annotations
+
+import time
+
+SECONDS_PER_MOVE = 0.5
+
+
+def _weights() -> str:
+    """``zoo`` when the zoo has an alphazero net, else ``untrained``."""
+    from checkers_agents.zoo import zoo_weights
+    from checkers_env.errors import WeightsError
+
+    try:
+        zoo_weights("alphazero")
+    except WeightsError:
+        return "untrained"
+    return "zoo"
+
+
+def run() -> dict:
+    import numba
+
+    from checkers_agents.alphazero.selfplay import self_play
+    from benchmarks.bench_outcome_net import _positions
+
+    numba.set_num_threads(1)
+    from checkers_agents.alphazero.agent import load_net
+
+    weights = _weights()
+    net = load_net(weights)
+    results: dict = {"net": "zoo/alphazero" if weights == "zoo" else "untrained (no zoo weights)", "threads": 1}
+    self_play(2, net, seed=0, simulations=8, slots=2)  # compile or load the kernels
+    for slots, simulations, games in ((1, 32, 8), (64, 32, 128), (64, 64, 64), (256, 32, 256)):
+        started = time.perf_counter()
+        data = self_play(games, net, seed=1, simulations=simulations, slots=slots)
+        seconds = time.perf_counter() - started
+        decisions = len(data["own"])
+        results[f"selfplay_slots{slots}_sims{simulations}"] = {
+            "games": games, "games_per_s": games / seconds, "decisions_per_s": decisions / seconds,
+            "simulations_per_s": decisions * simulations / seconds}
+    from checkers_env import Game
+    from checkers_agents.alphazero import AlphaZeroAgent
+
+    agent = AlphaZeroAgent(weights=weights, time=SECONDS_PER_MOVE)
+    boards = _positions(12, seed=3)
+    agent.select_move(Game(boards[0]))  # the first search measures the speed
+    simulations = seconds = 0.0
+    for board in boards:
+        agent.select_move(Game(board))
+        simulations += agent.last_search.simulations
+        seconds += agent.last_search.seconds
+    results["agent_time_0.5"] = {"positions": len(boards), "simulations_per_s": simulations / seconds,
+                                 "mean_simulations_per_move": simulations / len(boards)}
+    return results
