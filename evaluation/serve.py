@@ -42,7 +42,9 @@ method   path                              what
 =======  ===============================  ===================================================
 GET      /api/config                       agent kinds, ballot openings, leagues, limits
 POST     /api/games                        new game ``{black, white, fen?, opening?, seed?}``
+GET      /api/opponents                    the agents offered by name, with their zoo-league Elo
 GET      /api/games/{id}                   the game's state
+GET      /api/games/{id}/positions/{ply}   the game's position after ``ply`` plies
 POST     /api/games/{id}/move              a player's move ``{move: "11-15"}``
 POST     /api/games/{id}/agent             the agent to move plays
 POST     /api/games/{id}/takeback          back to the last position a human had to move in
@@ -73,12 +75,12 @@ from checkers_env import Board, Game
 from checkers_env.agent import check_spec, parse_spec
 from checkers_env.errors import CheckersError
 from checkers_env.match import GameRecord, ballot_openings
-from checkers_env import svg
 from checkers_agents.zoo import zoo_names
 
 # MAX_BODY is read here too, with the other limits of the page.
 from .serve_http import MAX_BODY, RequestError, RequestGuard, json_body, without_paths  # noqa: F401
 from .serve_leagues import LEAGUE_FILES, LeagueViews  # noqa: F401
+from .serve_views import GameViews, evaluation_bar, whole
 from .serve_pool import SERVE_RULES, THINK_LIMIT, AgentPool
 
 HUMAN = "human"
@@ -133,7 +135,7 @@ def _text(body: dict, name: str, required: bool = True) -> str | None:
     return value.strip()
 
 
-class Server(LeagueViews):
+class Server(GameViews, LeagueViews):
     """The app's state: games, the agent pool, league folders, the endgame database.
 
     Args:
@@ -291,8 +293,10 @@ class Server(LeagueViews):
             spec, session.seed + game.ply, game.start.fen(), [str(m) for m in game.moves]
         )
         move = game.board.parse_move(move_text)
+        black_moved = int(game.board.turn) == 0
         game.play(move)
-        session.replies.append({"ply": game.ply, "move": str(move), "agent": spec, "seconds": round(seconds, 4), "info": info})
+        session.replies.append({"ply": game.ply, "move": str(move), "agent": spec, "seconds": round(seconds, 4),
+                                "info": info, "evaluation": evaluation_bar(info, black_moved)})
         self._maybe_record(session)
 
     def take_back(self, session: Session) -> None:
@@ -336,41 +340,6 @@ class Server(LeagueViews):
             with open(self.record / "games.jsonl", "a", encoding="utf-8") as out:
                 out.write(line)
         session.recorded = True
-
-    def state(self, session: Session) -> dict:
-        """Everything the page shows of a game."""
-        game = session.game
-        board = game.board
-        last = game.moves[-1] if game.moves else None
-        legal = game.legal_moves()
-        return {
-            "id": session.id,
-            "black": session.black,
-            "white": session.white,
-            "turn": str(board.turn),
-            "to_move": None if game.is_over() else session.to_move,
-            "over": game.is_over(),
-            "result": game.result,
-            "termination": None if game.termination is None else str(game.termination),
-            "fen": board.fen(),
-            "start_fen": game.start.fen(),
-            "pdn": self._pdn(session),
-            "moves": [str(m) for m in game.moves],
-            "opening_plies": session.opening_plies,
-            "legal": [{"text": str(m), "path": list(m.path), "capture": m.is_capture} for m in legal],
-            "must_capture": bool(legal) and legal[0].is_capture,
-            "last_move": None if last is None else list(last.path),
-            "flipped": session.flipped,
-            "svg": str(svg.board(board, size=480, flipped=session.flipped, last_move=last)),
-            "replies": [reply for reply in session.replies if reply is not None][-20:],
-            "egdb": self.probe(board),
-        }
-
-    @staticmethod
-    def _pdn(session: Session) -> str:
-        game = session.game.copy()
-        game.headers.update({"Event": "checkers serve", "Black": session.black, "White": session.white})
-        return game.to_pdn()
 
     def config(self) -> dict:
         from checkers_env import agent_kinds
@@ -448,11 +417,6 @@ def create_app(server: Server | None = None, host: str = "127.0.0.1", **options)
 
         return wrapped
 
-    def whole(text: str, what: str) -> int:
-        if not (text.isascii() and text.isdigit()) or len(text) > 6:  # "²".isdigit() too
-            raise RequestError(404, f"{what} must be a whole number, got {text!r}")
-        return int(text)
-
     async def page(request: Request):
         name = request.path_params.get("name", "index.html")
         if name not in WEB_FILES:
@@ -469,6 +433,13 @@ def create_app(server: Server | None = None, host: str = "127.0.0.1", **options)
 
     async def get_game(request: Request):
         return JSONResponse(state.state(state.session(request.path_params["game"])))
+
+    async def game_position(request: Request):
+        session = state.session(request.path_params["game"])
+        return JSONResponse(state.position(session, whole(request.path_params["ply"], "ply")))
+
+    async def opponents(request: Request):
+        return JSONResponse({"opponents": await asyncio.to_thread(state.opponents)})
 
     def acting(action):
         async def handler(request: Request):
@@ -511,7 +482,9 @@ def create_app(server: Server | None = None, host: str = "127.0.0.1", **options)
         Route("/web/{name}", endpoint(page)),
         Route("/api/config", endpoint(config)),
         Route("/api/games", endpoint(new_game), methods=["POST"]),
+        Route("/api/opponents", endpoint(opponents)),
         Route("/api/games/{game}", endpoint(get_game)),
+        Route("/api/games/{game}/positions/{ply}", endpoint(game_position)),
         Route("/api/games/{game}/move", endpoint(acting(move)), methods=["POST"]),
         Route("/api/games/{game}/agent", endpoint(acting(agent)), methods=["POST"]),
         Route("/api/games/{game}/takeback", endpoint(acting(takeback)), methods=["POST"]),
