@@ -2,9 +2,10 @@
 (``chromium`` and ``chromium-driver``), driven by Selenium. Nothing is downloaded: without
 those packages every test here skips with one reason line (``.ci/run`` installs them).
 
-The README's picture of the page is this file's screenshot: run it with
-``CHECKERS_SERVE_SCREENSHOT=docs/images/serve.png`` to take it again (without that variable
-the screenshot goes to a temporary folder, so a test run leaves the work tree as it was)."""
+The README's pictures of the page are this file's screenshots (``serve.png``, the desktop;
+``serve-phone.png``, a phone's width; ``serve-setup.png``, setting up a position): run it with
+``CHECKERS_SERVE_SCREENSHOTS=docs/images`` to take them again (without that variable they
+go to a temporary folder, so a test run leaves the work tree as it was)."""
 
 from __future__ import annotations
 
@@ -25,6 +26,7 @@ from selenium.webdriver.common.by import By  # noqa: E402
 from selenium.webdriver.common.keys import Keys  # noqa: E402
 from selenium.webdriver.support.ui import Select, WebDriverWait  # noqa: E402
 
+from checkers_env import Board  # noqa: E402
 from checkers_evaluation import serve  # noqa: E402
 
 BROWSERS = ("chromium", "chromium-browser", "google-chrome")
@@ -63,8 +65,8 @@ def browser():
 
 
 @pytest.fixture(scope="module")
-def site(tiny_league):
-    server = serve.Server(leagues=[tiny_league], workers=2, think_limit=5.0, egdb=None)
+def site(tiny_league, egdb4):
+    server = serve.Server(leagues=[tiny_league], workers=2, think_limit=5.0, egdb=egdb4)
     with _live_server(serve.create_app(server)) as live:
         yield live
 
@@ -93,10 +95,22 @@ def _moves(browser) -> list[str]:
     return [line for line in browser.execute_script("return game.moves")]
 
 
+def _screenshot(browser, folder: Path, name: str) -> None:
+    path = Path(os.environ.get("CHECKERS_SERVE_SCREENSHOTS") or folder) / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    assert browser.save_screenshot(str(path)) and path.stat().st_size > 10_000
+
+
 def _new_game(browser, opponent="greedy", color="black", fen=None):
-    field = browser.find_element(By.ID, "opponent")
-    field.clear()
-    field.send_keys(opponent)
+    """A new game against ``opponent``: chosen from the list when it is there, else typed."""
+    choice = Select(browser.find_element(By.ID, "opponent-choice"))
+    if opponent in [option.get_attribute("value") for option in choice.options]:
+        choice.select_by_value(opponent)
+    else:
+        choice.select_by_value("other")
+        field = browser.find_element(By.ID, "opponent")
+        field.clear()
+        field.send_keys(opponent)
     Select(browser.find_element(By.ID, "color")).select_by_value(color)
     if fen is not None:
         Select(browser.find_element(By.ID, "start-kind")).select_by_value("fen")
@@ -176,13 +190,11 @@ def test_playing_white_the_agent_opens(browser, site, tmp_path):
     _new_game(browser, opponent="alphabeta:depth=2", color="white")
     assert len(_moves(browser)) == 1
     assert "alphabeta:depth=2" in browser.find_element(By.ID, "reply").text
-    assert "depth 2" in browser.find_element(By.ID, "reply").text
+    assert "depth 2" in browser.find_element(By.ID, "engine").text
     # The page's own screenshot for the README: a game under way against alpha-beta.
     _play(browser, browser.execute_script("return game.legal[0].path"))
     _click_square(browser, "board", browser.execute_script("return game.legal[0].path[0]"))
-    screenshot = Path(os.environ.get("CHECKERS_SERVE_SCREENSHOT") or tmp_path / "serve.png")
-    screenshot.parent.mkdir(parents=True, exist_ok=True)
-    assert browser.save_screenshot(str(screenshot)) and screenshot.stat().st_size > 10_000
+    _screenshot(browser, tmp_path, "serve.png")
 
 
 def test_a_watched_game(browser, site):
@@ -217,3 +229,135 @@ def test_a_league_game_replayed(browser, site, tiny_league):
     _wait(browser, lambda: "ply 1 of" in status.text)
     browser.find_element(By.ID, "replay-last").click()
     _wait(browser, lambda: first["result"] in status.text)
+
+
+def _status(browser) -> str:
+    return browser.find_element(By.ID, "status").text
+
+
+def test_opponents_from_the_list_with_their_ratings(browser, site):
+    _open(browser, site)
+    choice = Select(browser.find_element(By.ID, "opponent-choice"))
+    labels = {option.get_attribute("value"): option.text for option in choice.options}
+    assert labels["alphabeta:depth=6"].startswith("alphabeta:depth=6: Elo ")
+    assert labels["alphabeta:time=0.5"] == "alphabeta:time=0.5: unrated"
+    assert labels["zoo:td-minimax"].startswith("td-minimax (zoo:td-minimax): Elo ")
+    assert "other" in labels and browser.find_element(By.ID, "opponent-label").get_attribute("hidden")
+    groups = [group.get_attribute("label") for group in browser.find_elements(By.CSS_SELECTOR, "#opponent-choice optgroup")]
+    assert groups == ["Baselines", "The zoo"]
+    _new_game(browser, opponent="alphabeta:depth=2", color="white")
+    assert browser.execute_script("return game.black") == "alphabeta:depth=2"
+    # The typed spec stays, as the last option.
+    _new_game(browser, opponent="alphabeta:depth=1")
+    assert browser.execute_script("return game.white") == "alphabeta:depth=1"
+    assert browser.find_element(By.ID, "opponent-label").get_attribute("hidden") is None
+
+
+def test_the_engine_evaluation_bar_depth_and_line(browser, site):
+    _open(browser, site)
+    _new_game(browser, opponent="alphabeta:depth=4", color="white")
+    bar = browser.find_element(By.ID, "eval-bar")
+    assert bar.is_displayed()
+    share = browser.execute_script("return game.replies[0].evaluation.black")
+    _wait(browser, lambda: abs(browser.find_element(By.ID, "eval-black").size["height"] / bar.size["height"] - share) < 0.05)
+    engine = browser.find_element(By.ID, "engine").text
+    move = _moves(browser)[0]
+    assert "for Black" in engine and "depth 4" in engine and f"line {move}" in engine, engine
+
+
+def test_the_move_list_and_its_navigation(browser, site):
+    _open(browser, site)
+    _new_game(browser, opponent="greedy")
+    _play(browser, [11, 15])
+    _wait(browser, lambda: len(_moves(browser)) == 2 and not browser.execute_script("return busy"))
+    moves = _moves(browser)
+    plies = browser.find_elements(By.CSS_SELECTOR, "#move-list button[data-ply]")
+    assert [p.text for p in plies] == moves and "current" in plies[-1].get_attribute("class")
+    plies[0].click()
+    _wait(browser, lambda: _status(browser).startswith("Ply 1 of 2, after 11-15"))
+    assert browser.find_element(By.ID, "fen").get_attribute("value").startswith("W:")
+    _click_square(browser, "board", 22)  # an earlier position is read-only
+    assert "earlier position" in browser.find_element(By.ID, "message").text and _moves(browser) == moves
+    browser.find_element(By.ID, "nav-first").click()
+    _wait(browser, lambda: _status(browser).startswith("Ply 0 of 2, the start"))
+    browser.find_element(By.TAG_NAME, "body").send_keys(Keys.ARROW_RIGHT)
+    _wait(browser, lambda: _status(browser).startswith("Ply 1 of 2"))
+    browser.find_element(By.ID, "nav-next").click()
+    _wait(browser, lambda: _status(browser).startswith("black to move"))  # the last ply: the game as it is now
+    browser.find_element(By.ID, "nav-prev").click()
+    _wait(browser, lambda: _status(browser).startswith("Ply 1 of 2"))
+    browser.find_element(By.ID, "nav-last").click()
+    _wait(browser, lambda: _status(browser).startswith("black to move"))
+    _play(browser, browser.execute_script("return game.legal[0].path"))  # and play on
+
+
+def test_the_endgame_verdict(browser, site):
+    _open(browser, site)
+    _new_game(browser, opponent="greedy", fen="B:W14,23:B9")
+    verdict = browser.find_element(By.ID, "egdb").text
+    assert verdict == "Endgame database: Black wins in 1 plies with best play (exact, 4-piece database)"
+    _new_game(browser, opponent="greedy")
+    assert browser.find_element(By.ID, "egdb").text == ""  # 24 pieces: outside the database
+
+
+def test_flip_the_board(browser, site):
+    _open(browser, site)
+    _new_game(browser, opponent="greedy")
+    board = browser.find_element(By.ID, "board")
+    before = browser.find_element(By.CSS_SELECTOR, "#board rect.square[data-square='11']").location
+    browser.find_element(By.ID, "flip").click()
+    assert "flipped" in board.get_attribute("class")
+    after = browser.find_element(By.CSS_SELECTOR, "#board rect.square[data-square='11']").location
+    assert after["y"] < before["y"]  # Black's side now at the top
+    _play(browser, [11, 15])  # clicks still name the squares
+    assert _moves(browser)[0] == "11-15"
+    browser.find_element(By.ID, "flip").click()
+    assert "flipped" not in board.get_attribute("class")
+
+
+def test_a_phone_sized_window(browser, site, tmp_path):
+    browser.set_window_size(390, 844)
+    try:
+        _open(browser, site)
+        _new_game(browser, opponent="alphabeta:depth=2", color="white")
+        width = browser.execute_script("return document.documentElement.clientWidth")  # less the scroll bar
+        _play(browser, browser.execute_script("return game.legal[0].path"))
+        assert browser.execute_script("return document.documentElement.scrollWidth") <= width  # no sideways scrolling
+        board = browser.find_element(By.ID, "board")
+        assert board.rect["x"] >= 0 and board.rect["x"] + board.rect["width"] <= width
+        side = browser.find_element(By.CSS_SELECTOR, "#panel-play .side")
+        assert side.rect["y"] >= board.rect["y"] + board.rect["height"]  # one column: the controls below the board
+        browser.execute_script("window.scrollTo(0, 0)")
+        _screenshot(browser, tmp_path, "serve-phone.png")
+    finally:
+        browser.set_window_size(1200, 900)
+
+
+def test_setting_up_a_position_by_clicking(browser, site, tmp_path):
+    _open(browser, site)
+    Select(browser.find_element(By.ID, "start-kind")).select_by_value("setup")
+    _wait(browser, lambda: browser.find_elements(By.CSS_SELECTOR, "#board svg.setup-board"))
+    fen = browser.find_element(By.ID, "fen")
+    assert fen.get_attribute("value") == Board().fen()  # it starts from the position on the board
+    browser.find_element(By.ID, "setup-clear").click()
+    assert fen.get_attribute("value") == "B:W:B"
+    for square, clicks in ((9, 1), (14, 3), (23, 3), (32, 4), (1, 2)):
+        for _ in range(clicks):
+            _click_square(browser, "board", square)
+    assert fen.get_attribute("value") == "B:W14,23,K32:BK1,9"
+    _click_square(browser, "board", 1)
+    _click_square(browser, "board", 1)
+    _click_square(browser, "board", 1)  # the king cycles on: white man, white king, empty
+    assert fen.get_attribute("value") == "B:W14,23,K32:B9"
+    Select(browser.find_element(By.ID, "setup-turn")).select_by_value("W")
+    assert fen.get_attribute("value") == "W:W14,23,K32:B9"
+    Select(browser.find_element(By.ID, "setup-turn")).select_by_value("B")
+    _screenshot(browser, tmp_path, "serve-setup.png")
+    Select(browser.find_element(By.ID, "opponent-choice")).select_by_value("greedy")
+    old = browser.execute_script("return game.id")
+    browser.find_element(By.ID, "new-game").click()
+    _wait(browser, lambda: browser.execute_script("return game.id !== arguments[0] && !busy", old))
+    assert browser.execute_script("return game.start_fen") == Board.from_fen("B:W14,23,K32:B9").fen()
+    assert _moves(browser) == [] and browser.execute_script("return game.to_move") == "human"
+    assert browser.find_element(By.CSS_SELECTOR, "#board rect.square.forced").get_attribute("data-square") == "9"
+    assert Select(browser.find_element(By.ID, "start-kind")).first_selected_option.get_attribute("value") == "start"
