@@ -2,9 +2,12 @@
 
 A local web app (Starlette on uvicorn, the ``serve`` extra) with three tabs:
 
-- **Play**: any agent spec as the opponent, either colour, from the start, a ballot opening
-  or a FEN; moves by clicking squares; the agent's reply with its thinking time and what
-  its search reports; take back; PDN and FEN to copy; the endgame database's value.
+- **Play**: an opponent from a list (baselines and the zoo with their Elo,
+  ``serve_views``) or any agent spec, either colour, from the start, a ballot opening, a
+  FEN or a position set up by clicking; moves by clicking squares; the agent's reply with
+  its thinking time, an evaluation bar and what its search reports; a move list to step
+  through the game's positions; flip; take back; PDN and FEN to copy; the endgame
+  database's verdict.
 - **Watch**: two agent specs play each other at a chosen speed.
 - **League**: a league's output folder (``--league DIR``): ratings, heatmap, crosstable,
   and any game replayed move by move.

@@ -57,3 +57,15 @@ class LiveServer:
     def __exit__(self, *exc) -> None:
         self.server.should_exit = True
         self.thread.join(30)
+
+
+@pytest.fixture(scope="session")
+def new_game():
+    """``new_game(client, **body)``: the state of a game the server created (201), or a failed test."""
+
+    def new(client, **body) -> dict:
+        response = client.post("/api/games", json=body)
+        assert response.status_code == 201, response.text
+        return response.json()
+
+    return new

@@ -26,12 +26,6 @@ def client(egdb4):
         yield client
 
 
-def _new(client, **body):
-    response = client.post("/api/games", json=body)
-    assert response.status_code == 201, response.text
-    return response.json()
-
-
 def test_the_opponents_are_the_baselines_and_the_zoo_with_their_ratings(client):
     opponents = client.get("/api/opponents").json()["opponents"]
     specs = [entry["spec"] for entry in opponents]
@@ -57,8 +51,8 @@ def test_an_opponent_over_the_think_limit_is_not_offered():
     assert "zoo:outcome-net,time=0.1" in specs
 
 
-def test_every_position_of_a_game_with_the_replies_and_their_evaluation(client):
-    state = _new(client, black="human", white="alphabeta:depth=2", seed=3)
+def test_every_position_of_a_game_with_the_replies_and_their_evaluation(client, new_game):
+    state = new_game(client, black="human", white="alphabeta:depth=2", seed=3)
     game_id = state["id"]
     client.post(f"/api/games/{game_id}/move", json={"move": "11-15"})
     state = client.post(f"/api/games/{game_id}/agent").json()
@@ -75,8 +69,8 @@ def test_every_position_of_a_game_with_the_replies_and_their_evaluation(client):
     assert client.get(f"/api/games/{game_id}/positions/99").json()["ply"] == 2
 
 
-def test_the_endgame_verdict_of_an_earlier_position(client):
-    state = _new(client, black="human", white="human", fen="B:W14,23:B9")
+def test_the_endgame_verdict_of_an_earlier_position(client, new_game):
+    state = new_game(client, black="human", white="human", fen="B:W14,23:B9")
     client.post(f"/api/games/{state['id']}/move", json={"move": "9x18x27"})
     before = client.get(f"/api/games/{state['id']}/positions/0").json()
     assert before["egdb"] == {"value": "win", "distance": 1, "pieces": 4}
@@ -84,12 +78,12 @@ def test_the_endgame_verdict_of_an_earlier_position(client):
     assert after["egdb"] == {"value": "loss", "distance": 0, "pieces": 4}
 
 
-def test_no_database_means_no_verdict_and_none_is_built(tmp_path, monkeypatch):
+def test_no_database_means_no_verdict_and_none_is_built(tmp_path, monkeypatch, new_game):
     monkeypatch.setenv("CHECKERS_EGDB", str(tmp_path / "egdb"))
     server = serve.Server(workers=1, egdb="auto")
     app = serve.create_app(server)
     with TestClient(app, base_url="http://127.0.0.1") as client:
-        state = _new(client, black="human", white="human", fen="B:W14,23:B9")
+        state = new_game(client, black="human", white="human", fen="B:W14,23:B9")
         assert state["egdb"] is None
         assert client.get(f"/api/games/{state['id']}/positions/0").json()["egdb"] is None
     assert not (tmp_path / "egdb").exists()
@@ -111,8 +105,8 @@ def test_no_database_means_no_verdict_and_none_is_built(tmp_path, monkeypatch):
         ("POST", "/api/games/{id}/positions/0", {}, 405),
     ],
 )
-def test_bad_requests_for_the_views_are_refused(client, method, path, headers, status):
-    game_id = _new(client, black="human", white="human")["id"]
+def test_bad_requests_for_the_views_are_refused(client, method, path, headers, status, new_game):
+    game_id = new_game(client, black="human", white="human")["id"]
     response = client.request(method, path.format(id=game_id), headers=headers)
     assert response.status_code == status, response.text
     assert response.json()["error"]
