@@ -142,14 +142,15 @@ def _worker_main(connection, rules: Rules, options: dict[str, Any], warm_up: boo
 
 def search_report(agent: Any) -> dict[str, Any]:
     """What the agent's last search reports, as JSON: depth, value, nodes and best moves of
-    an alpha-beta search; per-move win rates and playouts of MCRD; nothing for the others."""
+    an alpha-beta search; value, simulations and line of AlphaZero's; per-move win rates
+    and playouts of MCRD; nothing for the others."""
     result = getattr(agent, "last_search", None)
     if result is None:
         return {}
     if isinstance(result, dict):
         return {k: _plain(v) for k, v in result.items() if isinstance(_plain(v), (int, float, str))}
     info: dict[str, Any] = {}
-    for name in ("depth", "value", "nodes", "seconds", "backend"):
+    for name in ("depth", "value", "nodes", "simulations", "seconds", "backend"):
         value = getattr(result, name, None)
         if value is not None:
             info[name] = _plain(value)

@@ -49,22 +49,23 @@ def evaluation_bar(info: dict[str, Any], black_moved: bool) -> dict[str, Any] | 
     (the mover's view): ``{"black": share, "text": ...}``, ``share`` from 0 (White wins)
     to 1 (Black wins); None when the agent reports no value.
 
-    The scale depends on the agent: a forced result (``WIN - plies``), whole points of a
-    hand-written evaluation (a man is 100), or an expected result from -1 to 1 (a net's
-    value, AlphaZero's). The text gives the agent's own number.
+    The scale depends on the agent: a forced result (``WIN - plies``), an expected result
+    from -1 to 1 (AlphaZero's, which reports ``simulations``, and a net's fraction), or
+    points (whole points of a hand-written evaluation, a man is 100; any larger number).
+    The text gives the agent's own number.
     """
     value = info.get("value")
     if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value):
         return None
-    for_black = value if black_moved else -value
+    for_black = (value if black_moved else -value) + 0.0  # no "-0"
     if abs(value) >= WIN_BOUND:
         plies = int(1_000_000 - abs(value))
         winner = "Black" if for_black > 0 else "White"
         return {"black": 1.0 if for_black > 0 else 0.0, "text": f"{winner} wins in {plies} plies (forced)"}
-    if float(value).is_integer() and value != 0 or abs(value) > 1:
-        share = 1 / (1 + 3 ** (-for_black / BAR_POINTS))
-        return {"black": round(share, 4), "text": f"{for_black:+g} points for Black"}
-    return {"black": round((1 + for_black) / 2, 4), "text": f"{for_black:+.2f} for Black (-1 White wins, +1 Black wins)"}
+    if "simulations" in info or (abs(value) <= 1 and not float(value).is_integer()):  # AlphaZero's, a net's
+        return {"black": round((1 + for_black) / 2, 4), "text": f"{for_black:+.2f} for Black (-1 White wins, +1 Black wins)"}
+    share = 1 / (1 + 3 ** (-for_black / BAR_POINTS))
+    return {"black": round(share, 4), "text": f"{for_black:+g} points for Black"}
 
 
 class GameViews:

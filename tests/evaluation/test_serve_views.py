@@ -69,6 +69,17 @@ def test_every_position_of_a_game_with_the_replies_and_their_evaluation(client, 
     assert client.get(f"/api/games/{game_id}/positions/99").json()["ply"] == 2
 
 
+def test_alphazero_reports_its_value_simulations_and_line(new_game):
+    pytest.importorskip("torch")
+    app = serve.create_app(workers=1, think_limit=60.0, egdb=None)  # a first move on a shared machine may be slow
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        state = new_game(client, black="alphazero:weights=untrained,simulations=8,seed=1", white="human")
+        state = client.post(f"/api/games/{state['id']}/agent").json()
+    reply = state["replies"][-1]
+    assert reply["info"]["simulations"] >= 8 and reply["info"]["pv"][0] == reply["move"]
+    assert reply["evaluation"]["text"].endswith("for Black (-1 White wins, +1 Black wins)")
+
+
 def test_the_endgame_verdict_of_an_earlier_position(client, new_game):
     state = new_game(client, black="human", white="human", fen="B:W14,23:B9")
     client.post(f"/api/games/{state['id']}/move", json={"move": "9x18x27"})
@@ -126,7 +137,9 @@ def test_the_opponents_list_takes_no_parameters(client):
         ({"value": 200.0}, True, {"black": 0.75, "text": "+200 points for Black"}),
         ({"value": 200.0}, False, {"black": 0.25, "text": "-200 points for Black"}),
         ({"value": 0.5}, False, {"black": 0.25, "text": "-0.50 for Black (-1 White wins, +1 Black wins)"}),
-        ({"value": 0.0}, True, {"black": 0.5, "text": "+0.00 for Black (-1 White wins, +1 Black wins)"}),
+        ({"value": 0.0}, False, {"black": 0.5, "text": "+0 points for Black"}),
+        ({"value": 1.0, "simulations": 64}, False, {"black": 0.0, "text": "-1.00 for Black (-1 White wins, +1 Black wins)"}),
+        ({"value": 0.0, "simulations": 64}, True, {"black": 0.5, "text": "+0.00 for Black (-1 White wins, +1 Black wins)"}),
         ({}, True, None),
         ({"value": "inf"}, True, None),
         ({"value": True}, True, None),
