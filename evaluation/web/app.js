@@ -485,7 +485,12 @@ $("league-select").addEventListener("change", () => openLeague(Number($("league-
 // -- the opponents offered by name ----------------------------------------------------------
 
 async function loadOpponents() {
-  const { opponents } = await api("GET", "/api/opponents");
+  let opponents = [];
+  try {
+    ({ opponents } = await api("GET", "/api/opponents"));
+  } catch (error) {  // the typed spec still works
+    say($("message"), `No list of opponents: ${error.message}`, true);
+  }
   const groups = { baseline: "Baselines", zoo: "The zoo" };
   let html = "";
   for (const [group, label] of Object.entries(groups)) {
