@@ -171,6 +171,45 @@ def build_shards(
     run_pieces(build, todo, done, workers, ray, initializer=initializer, initargs=initargs, what=what)
 
 
+def build_game_shards(
+    shards: ShardFormat,
+    folder: str | os.PathLike,
+    build: Callable[[int], bytes],
+    games: int,
+    shard_size: int,
+    seed: int,
+    workers: int = 1,
+    ray: bool | str = False,
+    progress: bool = True,
+) -> list[Path]:
+    """Build the shards of a folder of self-play games (``shard_size`` games each, the last
+    one the rest) that are missing or unreadable, with a progress bar over games; returns
+    every shard's path.
+
+    Args:
+        shards: the format the shards are checked against.
+        build: ``build(k)`` gives shard ``k``'s bytes (picklable).
+        games, shard_size: the games in all, and per shard.
+        seed: the seed the shards must hold.
+        workers, ray: as ``parallel.run_pieces`` (processes, or one Ray task per shard).
+        progress: show the progress bar.
+    """
+    from tqdm.auto import tqdm
+
+    folder = start_folder(folder)
+    count = -(-games // shard_size)
+    sizes = [min(shard_size, games - k * shard_size) for k in range(count)]
+    todo = shards.missing(folder, sizes, seed)
+    bar = tqdm(total=games, initial=games - sum(sizes[k] for k in todo), unit="games", desc="self-play",
+               disable=not progress, dynamic_ncols=True)
+    try:
+        build_shards(folder, build, todo, lambda k: bar.update(sizes[k]), workers, ray,
+                     what="self-play on Ray (--ray)")
+    finally:
+        bar.close()
+    return [shard_path(folder, k) for k in range(count)]
+
+
 def write_card(folder: str | os.PathLike, card: dict) -> Path:
     """Write the card of ``folder`` atomically."""
     return write_json_atomic(Path(folder) / CARD, card)

@@ -34,7 +34,6 @@ database. A generation is three steps, each written as it ends:
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 import time
@@ -43,11 +42,10 @@ from pathlib import Path
 
 import numpy as np
 
-from checkers_env.elo import rating_against_anchors
 from checkers_env.files import json_text
 from checkers_training import scaffold
 from checkers_training.checkpoints import CHECKPOINT, WEIGHTS
-from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, MAX_WORKERS, SESSION, arg
+from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, arg
 
 TRAINER = "alphazero"
 NEEDS = ("torch", "safetensors")
@@ -58,7 +56,7 @@ DEFAULT_RATINGS = "820;1088;1270"
 
 
 @dataclass
-class Args(scaffold.RunArgs):
+class Args(scaffold.GenerationArgs):
     """Options of the AlphaZero trainer."""
 
     generations: int = arg(8, low=1, on_resume=BUDGET)
@@ -93,25 +91,12 @@ class Args(scaffold.RunArgs):
     """AdamW weight decay"""
     value_weight: float = arg(1.0, low=0.0)
     """weight of the value's squared error beside the policy's cross-entropy"""
-    workers: int = arg(2, low=1, high=MAX_WORKERS, on_resume=SESSION)
-    """self-play processes"""
-    ray: str = arg("", metavar="ADDRESS", on_resume=SESSION, const="local")
-    """play self-play shards as Ray tasks: on a local Ray (--ray alone) or the cluster at ADDRESS
-    (default: local processes)"""
     eval_simulations: int = arg(64, low=1)
     """simulations per decision of the agent in evaluation games"""
     anchors: str = arg(DEFAULT_ANCHORS, metavar="SPECS")
     """anchors of the strength curve (--eval-games games each per generation): agent specs separated by semicolons"""
     anchor_ratings: str = arg(DEFAULT_RATINGS, metavar="ELOS")
     """the anchors' fixed ratings, in the order of --anchors, separated by semicolons"""
-
-    def check(self) -> list[tuple[str, str]]:
-        problems = super().check()
-        try:
-            scaffold.anchors(self.anchors, self.anchor_ratings)
-        except ValueError as error:
-            problems.append(("anchor_ratings", str(error)))
-        return problems
 
 
 def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
@@ -168,7 +153,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     state = {"generation": 0, "epoch": 0, "evaluated": -1, "wall_s": 0.0, "selfplay_s": 0.0, "curve": [],
              "decisions": 0, "steps": 0}
     if run.resumed and checkpoint.exists():
-        state = _load_checkpoint(checkpoint, net, optimizer)
+        state = scaffold.load_net_checkpoint(checkpoint, net, optimizer)
     if not (run.path / INITIAL).exists():
         az_net.save_net(run.path / INITIAL, az_net.tensors_of(net))
     writer = scaffold.tensorboard(run, args.tensorboard, state["steps"])
@@ -176,8 +161,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
 
     def save() -> None:
         state["wall_s"] = wall_before + time.perf_counter() - session_start
-        scaffold.save_torch_checkpoint(checkpoint, {"net": net.state_dict(), "optimizer": optimizer.state_dict(),
-                                                    "state": json_text(state)})
+        scaffold.save_net_checkpoint(checkpoint, net, optimizer, state)
 
     ray = False if not args.ray else (True if args.ray == "local" else args.ray)
     try:
@@ -257,26 +241,8 @@ def _agent(args: Args, weights: Path):
 
 def _evaluate(args: Args, weights: Path, generation: int) -> dict:
     """The strength point of one generation: games against the anchors, and the rating."""
-    fixed = scaffold.anchors(args.anchors, args.anchor_ratings)
-    results = scaffold.evaluate(_agent(args, weights), [spec for spec, _ in fixed], args.eval_games,
-                                seed=args.seed + generation)
-    points = [(r, results[spec]["score"] * args.eval_games, args.eval_games) for spec, r in fixed]
-    return {"rating": rating_against_anchors(points), "line": scaffold.evaluation_line(results),
-            "scores": {spec: results[spec] for spec, _ in fixed}}
-
-
-def _load_checkpoint(path: Path, net, optimizer) -> dict:
-    """Continue from the checkpoint ``train`` writes.
-
-    Raises:
-        WeightsError: the file is missing, truncated, corrupt, or from another network.
-    """
-    def restore(saved: dict) -> dict:
-        net.load_state_dict(saved["net"])
-        optimizer.load_state_dict(saved["optimizer"])
-        return json.loads(saved["state"])
-
-    return scaffold.load_torch_checkpoint(path, restore)
+    return scaffold.strength_point(_agent(args, weights), args.anchors, args.anchor_ratings, args.eval_games,
+                                   seed=args.seed + generation)
 
 
 def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:

@@ -350,8 +350,35 @@ def command_line(trainer: str, args: RunArgs, names: Collection[str] | None = No
     return " ".join(words)
 
 
+@dataclass
+class GenerationArgs(RunArgs):
+    """The options of a trainer that works in generations of self-play (its self-play
+    processes, and the anchors of its strength curve: a trainer redeclares ``anchors`` and
+    ``anchor_ratings`` with its own defaults)."""
+
+    workers: int = arg(2, low=1, high=MAX_WORKERS, on_resume=SESSION)
+    """self-play processes"""
+    ray: str = arg("", metavar="ADDRESS", on_resume=SESSION, const="local")
+    """play self-play shards as Ray tasks: on a local Ray (--ray alone) or the cluster at ADDRESS
+    (default: local processes)"""
+    anchors: str = arg("alphabeta:depth=4;alphabeta:depth=6", metavar="SPECS")
+    """anchors of the strength curve (--eval-games games each per generation): agent specs separated by semicolons"""
+    anchor_ratings: str = arg("1088;1270", metavar="ELOS")
+    """the anchors' fixed ratings, in the order of --anchors, separated by semicolons"""
+
+    def check(self) -> list[tuple[str, str]]:
+        from .games import anchors
+
+        problems = super().check()
+        try:
+            anchors(self.anchors, self.anchor_ratings)
+        except ValueError as error:
+            problems.append(("anchor_ratings", str(error)))
+        return problems
+
+
 __all__ = [
-    "BUDGET", "MAX_BATCH", "MAX_SEED", "MAX_WIDTH", "MAX_WORKERS", "RUN", "SESSION", "RunArgs", "TrainingError",
+    "BUDGET", "MAX_BATCH", "MAX_SEED", "MAX_WIDTH", "MAX_WORKERS", "GenerationArgs", "RUN", "SESSION", "RunArgs", "TrainingError",
     "arg", "build_parser", "changed_fields", "check", "command_line", "default_run_name", "field_docs", "flag",
     "parse_args", "zoo_name_problem",
 ]

@@ -87,6 +87,31 @@ def load_training_state(path: Path, network: str = "this run's network", **modul
     return load_torch_checkpoint(path, restore, network)
 
 
+def save_net_checkpoint(path: Path, net, optimizer, state: dict) -> None:
+    """A generation trainer's checkpoint: a torch net, its optimizer, and ``state`` (plain
+    numbers, text and lists of them) as JSON."""
+    from checkers_env.files import json_text
+
+    save_torch_checkpoint(path, {"net": net.state_dict(), "optimizer": optimizer.state_dict(),
+                                 "state": json_text(state)})
+
+
+def load_net_checkpoint(path: Path, net, optimizer) -> dict:
+    """Load :func:`save_net_checkpoint`'s file into ``net`` and ``optimizer``; returns the state.
+
+    Raises:
+        WeightsError: the file is missing, truncated, corrupt, or from another network.
+    """
+    import json
+
+    def restore(saved: dict) -> dict:
+        net.load_state_dict(saved["net"])
+        optimizer.load_state_dict(saved["optimizer"])
+        return json.loads(saved["state"])
+
+    return load_torch_checkpoint(path, restore)
+
+
 def checkpoint_error(path: Path, fault: str, error: BaseException) -> WeightsError:
     """A :class:`WeightsError` naming a checkpoint, what is wrong with it, and the loader's
     own message on one line (torch and SB3 messages run over many)."""
@@ -94,5 +119,5 @@ def checkpoint_error(path: Path, fault: str, error: BaseException) -> WeightsErr
     return WeightsError(f"checkpoint {str(path)!r} {fault}: {text}")
 
 
-__all__ = ["CHECKPOINT", "WEIGHTS", "checkpoint_error", "load_torch_checkpoint", "load_training_state", "read_checkpoint",
-           "save_torch_checkpoint", "save_training_state"]
+__all__ = ["CHECKPOINT", "WEIGHTS", "checkpoint_error", "load_net_checkpoint", "load_torch_checkpoint",
+           "load_training_state", "read_checkpoint", "save_net_checkpoint", "save_torch_checkpoint", "save_training_state"]

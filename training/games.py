@@ -38,6 +38,22 @@ def anchors(specs: str, ratings: str) -> list[tuple[str, float]]:
         raise ValueError(f"must be numbers separated by semicolons, got {ratings!r}") from None
 
 
+def strength_point(agent, anchors_text: str, ratings_text: str, games: int, seed: int) -> dict:
+    """One point of a strength curve: ``games`` games of ``agent`` against each anchor
+    (:func:`evaluate`) and its maximum-likelihood Elo against their fixed ratings.
+
+    Returns:
+        ``{"rating", "line" (the scores in words), "scores" (per anchor)}``.
+    """
+    from checkers_env.elo import rating_against_anchors
+
+    fixed = anchors(anchors_text, ratings_text)
+    results = evaluate(agent, [spec for spec, _ in fixed], games, seed=seed)
+    points = [(rating, results[spec]["score"] * games, games) for spec, rating in fixed]
+    return {"rating": rating_against_anchors(points), "line": evaluation_line(results),
+            "scores": {spec: results[spec] for spec, _ in fixed}}
+
+
 def write_curve(folder: Path, curve: list[dict], title: str) -> None:
     """``curve.json`` and ``curve.png`` in ``folder``: the rating after each generation
     (``curve[k]``: ``generation``, ``rating``, ``wall_s``) against training time."""

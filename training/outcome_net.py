@@ -33,7 +33,6 @@ A generation is three steps, each written as it ends:
 
 from __future__ import annotations
 
-import json
 import math
 import sys
 import time
@@ -42,10 +41,9 @@ from pathlib import Path
 
 import numpy as np
 
-from checkers_env.elo import rating_against_anchors
 from checkers_env.files import json_text
 from checkers_training import scaffold
-from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, MAX_WORKERS, SESSION, arg
+from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, arg
 from checkers_training.checkpoints import CHECKPOINT, WEIGHTS
 
 TRAINER = "outcome-net"
@@ -58,7 +56,7 @@ DEFAULT_RATINGS = "1306;1563"
 
 
 @dataclass
-class Args(scaffold.RunArgs):
+class Args(scaffold.GenerationArgs):
     """Options of the outcome-net trainer."""
 
     generations: int = arg(3, low=1, on_resume=BUDGET)
@@ -85,25 +83,12 @@ class Args(scaffold.RunArgs):
     """positions per Adam step"""
     learning_rate: float = arg(1e-3, low=0.0)
     """Adam step size"""
-    workers: int = arg(2, low=1, high=MAX_WORKERS, on_resume=SESSION)
-    """self-play processes"""
-    ray: str = arg("", metavar="ADDRESS", on_resume=SESSION, const="local")
-    """play self-play shards as Ray tasks: on a local Ray (--ray alone) or the cluster at ADDRESS
-    (default: local processes)"""
     eval_depth: int = arg(6, low=1)
     """depth of the net's search in evaluation games"""
     anchors: str = arg(DEFAULT_ANCHORS, metavar="SPECS")
     """anchors of the strength curve (--eval-games games each per generation): agent specs separated by semicolons"""
     anchor_ratings: str = arg(DEFAULT_RATINGS, metavar="ELOS")
     """the anchors' fixed ratings, in the order of --anchors, separated by semicolons"""
-
-    def check(self) -> list[tuple[str, str]]:
-        problems = super().check()
-        try:
-            scaffold.anchors(self.anchors, self.anchor_ratings)
-        except ValueError as error:
-            problems.append(("anchor_ratings", str(error)))
-        return problems
 
 
 def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
@@ -153,13 +138,13 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
     state = {"generation": 0, "epoch": 0, "evaluated": -1, "wall_s": 0.0, "curve": [], "positions": 0, "steps": 0}
     if run.resumed and checkpoint.exists():
-        state = _load_checkpoint(checkpoint, net, optimizer)
+        state = scaffold.load_net_checkpoint(checkpoint, net, optimizer)
     writer = scaffold.tensorboard(run, args.tensorboard, state["steps"])
     session_start, wall_before = time.perf_counter(), state["wall_s"]
 
     def save() -> None:
         state["wall_s"] = wall_before + time.perf_counter() - session_start
-        _save_checkpoint(checkpoint, net, optimizer, state)
+        scaffold.save_net_checkpoint(checkpoint, net, optimizer, state)
 
     ray = False if not args.ray else (True if args.ray == "local" else args.ray)
     try:
@@ -233,31 +218,8 @@ def _agent(args: Args, weights: Path):
 
 def _evaluate(args: Args, weights: Path, generation: int) -> dict:
     """The strength point of one generation: games against the anchors, and the rating."""
-    agent = _agent(args, weights)
-    fixed = scaffold.anchors(args.anchors, args.anchor_ratings)
-    results = scaffold.evaluate(agent, [spec for spec, _ in fixed], args.eval_games, seed=args.seed + generation)
-    points = [(r, results[spec]["score"] * args.eval_games, args.eval_games) for spec, r in fixed]
-    return {"rating": rating_against_anchors(points), "line": scaffold.evaluation_line(results),
-            "scores": {spec: results[spec] for spec, _ in fixed}}
-
-
-def _save_checkpoint(path: Path, net, optimizer, state: dict) -> None:
-    scaffold.save_torch_checkpoint(path, {"net": net.state_dict(), "optimizer": optimizer.state_dict(),
-                                          "state": json_text(state)})
-
-
-def _load_checkpoint(path: Path, net, optimizer) -> dict:
-    """Continue from :func:`_save_checkpoint`'s file.
-
-    Raises:
-        WeightsError: the file is missing, truncated, corrupt, or from another network.
-    """
-    def restore(saved: dict) -> dict:
-        net.load_state_dict(saved["net"])
-        optimizer.load_state_dict(saved["optimizer"])
-        return json.loads(saved["state"])
-
-    return scaffold.load_torch_checkpoint(path, restore)
+    return scaffold.strength_point(_agent(args, weights), args.anchors, args.anchor_ratings, args.eval_games,
+                                   seed=args.seed + generation)
 
 
 def _generations(n: int) -> str:

@@ -72,6 +72,7 @@ from .arguments import (
     MAX_WORKERS,
     RUN,
     SESSION,
+    GenerationArgs,
     RunArgs,
     TrainingError,
     arg,
@@ -86,14 +87,25 @@ from .arguments import (
 )
 from .checkpoints import (
     checkpoint_error,
+    load_net_checkpoint,
     load_torch_checkpoint,
     load_training_state,
     read_checkpoint,
+    save_net_checkpoint,
     save_torch_checkpoint,
     save_training_state,
 )
 from .dependencies import check_dependencies
-from .games import anchors, check_opponents, evaluate, evaluation_line, final_evaluation, opponent_specs, write_curve
+from .games import (
+    anchors,
+    check_opponents,
+    evaluate,
+    evaluation_line,
+    final_evaluation,
+    opponent_specs,
+    strength_point,
+    write_curve,
+)
 from .promotion import REPO_ROOT, git_commit, promote
 from .runs import (
     RUN_RECORD,
@@ -135,11 +147,11 @@ def script_main(main: Callable[[list[str] | None], int]) -> int:
 
 
 __all__ = [
-    "BUDGET", "MAX_BATCH", "anchors", "MAX_SEED", "MAX_WIDTH", "MAX_WORKERS", "REPO_ROOT", "RUN", "RUN_RECORD", "SESSION",
+    "BUDGET", "GenerationArgs", "MAX_BATCH", "anchors", "MAX_SEED", "MAX_WIDTH", "MAX_WORKERS", "REPO_ROOT", "RUN", "RUN_RECORD", "SESSION",
     "Run", "RunArgs", "TrainingError", "arg", "build_parser", "changed_fields", "check", "check_dependencies",
     "check_opponents", "checkpoint_error", "command_line", "evaluate", "evaluation_line", "field_docs",
-    "final_evaluation", "flag", "git_commit", "load_torch_checkpoint", "load_training_state", "open_run",
-    "opponent_specs", "parse_args", "promote", "read_checkpoint", "read_run_record", "save_torch_checkpoint",
-    "save_training_state", "saved_args", "script_main", "set_torch_threads", "start_run", "stop_on_sigterm",
+    "final_evaluation", "flag", "git_commit", "load_net_checkpoint", "load_torch_checkpoint", "load_training_state", "open_run",
+    "opponent_specs", "parse_args", "promote", "read_checkpoint", "read_run_record", "save_net_checkpoint", "save_torch_checkpoint",
+    "save_training_state", "saved_args", "script_main", "set_torch_threads", "start_run", "stop_on_sigterm", "strength_point",
     "tensorboard", "trainer_main", "write_curve", "write_atomic", "write_json_atomic", "zoo_name_problem",
 ]

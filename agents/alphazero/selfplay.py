@@ -49,7 +49,7 @@ from checkers_env.env_machine import (
 from checkers_env.errors import CheckersError
 from checkers_env.game_state import END_NONE, RULE_MAX_PLIES
 from checkers_env.movegen import random_below, seed_state, xorshift64
-from checkers_env.shards import ShardFormat, build_shards, shard_path, start_folder
+from checkers_env.shards import ShardFormat, build_game_shards
 
 from .net import NetArrays, read_net, untrained_net
 from .search import conclude, new_leaves, new_rows, root_value, run_simulations, start_searches
@@ -314,20 +314,8 @@ def generate(folder: str | os.PathLike, params: dict, seed: int, workers: int = 
         ray: ``True`` (a local or initialised Ray) or a cluster address: one Ray task per shard.
         progress: show a progress bar over games.
     """
-    from tqdm.auto import tqdm
-
-    folder = start_folder(folder)
-    count = -(-params["games"] // params["shard_size"])
-    sizes = [min(params["shard_size"], params["games"] - k * params["shard_size"]) for k in range(count)]
-    todo = SHARDS.missing(folder, sizes, seed)
-    bar = tqdm(total=params["games"], initial=params["games"] - sum(sizes[k] for k in todo), unit="games",
-               desc="self-play", disable=not progress, dynamic_ncols=True)
-    try:
-        build_shards(folder, functools.partial(shard_bytes, params, seed), todo, lambda k: bar.update(sizes[k]),
-                     workers, ray, what="self-play on Ray (--ray)")
-    finally:
-        bar.close()
-    return [shard_path(folder, k) for k in range(count)]
+    return build_game_shards(SHARDS, folder, functools.partial(shard_bytes, params, seed), params["games"],
+                             params["shard_size"], seed, workers, ray, progress)
 
 
 def load_shards(paths: list[Path]) -> dict[str, np.ndarray]:

@@ -191,25 +191,37 @@ def root_child(tree, t, settings, simulation, gumbel, sigma, prior):
 
 
 @numba.njit(cache=True)
-def interior_child(tree, t, node, settings, sigma, prior):
-    """The child of ``node`` a descent takes: Gumbel's deterministic rule or PUCT's."""
+def improved_policy(tree, t, node, settings, sigma, prior):
+    """Gumbel's improved policy at ``node``, ``softmax(logits + sigma(completed q))`` over
+    its children, into ``sigma[:n]``; returns ``n``."""
     first = tree.first_child[t, node]
-    if settings.method == PUCT:
-        return puct_child(tree, t, node, settings, prior)
     n = completed_sigma(tree, t, node, settings, sigma, prior)
     top = -np.inf
-    below = 0
     for k in range(n):
         sigma[k] += tree.logit[t, first + k]
         top = max(top, sigma[k])
-        below += tree.visits[t, first + k]
     total = 0.0
     for k in range(n):
         sigma[k] = math.exp(sigma[k] - top)
         total += sigma[k]
+    for k in range(n):
+        sigma[k] /= total
+    return n
+
+
+@numba.njit(cache=True)
+def interior_child(tree, t, node, settings, sigma, prior):
+    """The child of ``node`` a descent takes: Gumbel's deterministic rule or PUCT's."""
+    if settings.method == PUCT:
+        return puct_child(tree, t, node, settings, prior)
+    first = tree.first_child[t, node]
+    n = improved_policy(tree, t, node, settings, sigma, prior)
+    below = 0
+    for k in range(n):
+        below += tree.visits[t, first + k]
     best, best_score = 0, -np.inf
     for k in range(n):
-        score = sigma[k] / total - tree.visits[t, first + k] / (1.0 + below)
+        score = sigma[k] - tree.visits[t, first + k] / (1.0 + below)
         if score > best_score:
             best, best_score = k, score
     return first + best
@@ -279,19 +291,11 @@ def root_policy(tree, t, settings, sigma, prior, out):
         for k in range(n):
             out[tree.action[t, first + k]] = tree.visits[t, first + k] / max(total, 1)
         return
-    completed_sigma(tree, t, 0, settings, sigma, prior)
-    top = -np.inf
+    improved_policy(tree, t, 0, settings, sigma, prior)
     for k in range(n):
-        sigma[k] += tree.logit[t, first + k]
-        top = max(top, sigma[k])
-    total = 0.0
-    for k in range(n):
-        sigma[k] = math.exp(sigma[k] - top)
-        total += sigma[k]
-    for k in range(n):
-        out[tree.action[t, first + k]] = sigma[k] / total
+        out[tree.action[t, first + k]] = sigma[k]
 
 
 __all__ = ["GUMBEL", "MAX_HOPS", "METHODS", "PUCT", "Settings", "Tree", "UNREACHED", "completed_sigma",
-           "considered_visits", "final_child", "interior_child", "make_settings", "new_tree", "root_child",
+           "considered_visits", "final_child", "improved_policy", "interior_child", "make_settings", "new_tree", "root_child",
            "root_policy"]
