@@ -54,11 +54,14 @@ def run() -> dict:
     agent = AlphaZeroAgent(weights=weights, time=SECONDS_PER_MOVE)
     boards = _positions(12, seed=3)
     agent.select_move(Game(boards[0]))  # the first search measures the speed
-    simulations = seconds = 0.0
+    simulations = seconds = searched = 0
     for board in boards:
         agent.select_move(Game(board))
         simulations += agent.last_search.simulations
         seconds += agent.last_search.seconds
-    results["agent_time_0.5"] = {"positions": len(boards), "simulations_per_s": simulations / seconds,
-                                 "mean_simulations_per_move": simulations / len(boards)}
+        searched += agent.last_search.simulations > 0  # a forced move is played without a search
+    results["agent_time_0.5"] = {"positions": len(boards), "searched": searched,
+                                 "simulations_per_s": simulations / seconds,
+                                 "mean_simulations_per_search": simulations / max(searched, 1),
+                                 "mean_seconds_per_search": seconds / max(searched, 1)}
     return results

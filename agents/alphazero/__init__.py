@@ -53,9 +53,11 @@ Batches
 Budgets
     ``simulations`` (default 64 to play, 32 in self-play) after the root's evaluation.
     **choice** with ``time=S`` the agent sets each decision's simulations from its measured
-    speed (80 % of the time left, rounded down to two significant bits so that few visit
-    schedules are built) and stops at the deadline; the move is then chosen among the
-    hops the halving kept, as the schedule's end would.
+    speed (the time left, rounded down to three significant bits so that few visit
+    schedules are built; 20,000 simulations a second assumed before a search of at least
+    128 simulations has measured it, each such search then averaged in; the kernels are
+    compiled when the agent is made, so that no clock pays for it) and stops at the deadline;
+    the move is then chosen among the hops the halving kept, as the schedule's end would.
 
 From zero
     Generation 0 plays with the initial weights of the net drawn from the run's seed; no

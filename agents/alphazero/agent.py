@@ -39,6 +39,9 @@ NODES_PER_SIMULATION = 16
 MAX_SIMULATIONS = 1 << 20
 #: Simulations between two looks at the clock.
 CHUNK = 128
+#: With a clock, the simulations per second assumed before a search has measured them (a
+#: first search too long for the clock stops at its deadline all the same).
+FIRST_RATE = 20_000.0
 
 
 def load_net(weights: str, seed: int | None = None) -> NetArrays:
@@ -62,10 +65,10 @@ def _settings(method: str, simulations: int, considered: int) -> Settings:
 
 
 def _clock_budget(simulations: float) -> int:
-    """A simulation count from a clock, rounded down to two significant bits (so that few
+    """A simulation count from a clock, rounded down to three significant bits (so that few
     schedules are ever built)."""
     n = int(min(max(simulations, 8), MAX_SIMULATIONS))
-    shift = max(n.bit_length() - 2, 0)
+    shift = max(n.bit_length() - 3, 0)
     return (n >> shift) << shift
 
 
@@ -115,19 +118,30 @@ class AlphaZeroAgent(BaseAgent):
         self.leaves = new_leaves(1, self.net.scratch_size)
         self.tree = new_tree(1, NODES_PER_SIMULATION * (simulations + 1) + 48)
         self.rate: float | None = None  # simulations per second, measured
+        # Compile (or load) the kernels now, so that no clock pays for it.
+        clock_budget, self.time, self.simulations = self.time, None, 2
+        self.select_move(Game())
+        self.time, self.simulations = clock_budget, simulations
         self.last_search: AlphaZeroSearch | None = None
+
+    @staticmethod
+    def _rows(game: Game):
+        """Search rows whose root is the game's position, with its history."""
+        rules = game.rules.as_array()
+        rows = new_rows(1, rules)
+        board = game.board
+        resume_board(rows.root_state, rows.root_positions, rows.last, 0, board.black, board.white, board.kings,
+                     int(board.turn), len(game.moves), np.array(game.position_keys_since_progress()), rules)
+        return rows
 
     def select_move(self, game: Game) -> Move:
         if game.is_over():
             raise IllegalMoveError(f"the game is over; no move to choose in {game.board.fen()}")
         began = clock.perf_counter()
         deadline = None if self.time is None else began + self.time
-        rules = game.rules.as_array()
-        rows = new_rows(1, rules)
+        rows = self._rows(game)
         _, _, _, move_record = new_batch(1, 1, 1)
         board = game.board
-        resume_board(rows.root_state, rows.root_positions, rows.last, 0, board.black, board.white, board.kings,
-                     int(board.turn), len(game.moves), np.array(game.position_keys_since_progress()), rules)
         mask = np.zeros((1, NUM_ACTIONS), np.int8)
         words = mask_words(mask)
         report = AlphaZeroSearch()
@@ -135,7 +149,7 @@ class AlphaZeroAgent(BaseAgent):
             write_mask(rows.root_state, 0, words[0])
             legal = np.flatnonzero(mask[0])
             action = int(legal[0]) if len(legal) == 1 else self._search(rows, deadline, report)
-            status = hop(rows.root_state, rows.root_positions, move_record, 0, action, rules)
+            status = hop(rows.root_state, rows.root_positions, move_record, 0, action, rows.rules)
             if status == HOP_ILLEGAL:  # the tree only holds legal hops
                 raise AssertionError(f"the search chose an illegal hop {action} in {board.fen()}")
             if status == HOP_COMPLETES:
@@ -147,8 +161,8 @@ class AlphaZeroAgent(BaseAgent):
         """One decision's search from the root row; returns its hop."""
         started = clock.perf_counter()
         n = self.simulations
-        if deadline is not None and self.rate is not None:
-            n = _clock_budget(self.rate * max(deadline - started, 0.0) * 0.8)
+        if deadline is not None:
+            n = _clock_budget((self.rate or FIRST_RATE) * max(deadline - started, 0.0))
         settings = _settings(self.search, n, self.considered)
         nodes = NODES_PER_SIMULATION * (n + 1) + 48
         if self.tree.parent.shape[1] < nodes:
@@ -163,21 +177,23 @@ class AlphaZeroAgent(BaseAgent):
             if deadline is not None and clock.perf_counter() > deadline:
                 break
         seconds = clock.perf_counter() - started
-        if seconds > 0 and done > 0:
-            self.rate = done / seconds
+        if deadline is not None and done >= CHUNK and seconds > 0:
+            rate = done / seconds
+            self.rate = rate if self.rate is None else (self.rate + rate) / 2
         policy = np.zeros(NUM_ACTIONS, np.float32)
         action = int(conclude(self.tree, settings, self.leaves, 0, policy))
         if report.simulations == 0:
             report.value = float(root_value(self.tree, 0))
-            report.pv = _moves_of(rows, self.tree)
+            report.pv = _moves_of(rows, self.tree, action)
         report.simulations += done
         return action
 
 
-def _moves_of(rows, tree) -> list[Move]:
-    """The complete moves of the search's most visited line (its last move may be cut)."""
+def _moves_of(rows, tree, action: int) -> list[Move]:
+    """The complete moves of the line the search expects: the hop it plays, then the most
+    visited hops below it (the last move may be cut short)."""
     hops = np.zeros(64, np.int64)
-    n = principal_hops(tree, 0, hops)
+    n = principal_hops(tree, 0, action, hops)
     state, positions = rows.root_state.copy(), rows.root_positions.copy()
     _, _, _, record = new_batch(1, 1, 1)
     moves = []

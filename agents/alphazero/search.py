@@ -260,15 +260,15 @@ def root_value(tree, t):
 
 
 @numba.njit(cache=True)
-def principal_hops(tree, t, out):
-    """The most visited line from the root (hops, at most ``len(out)``) into ``out``;
-    returns its length."""
+def principal_hops(tree, t, action, out):
+    """The line the search expects into ``out`` (at most ``len(out)`` hops): ``action`` at
+    the root, then the most visited child at each node; returns its length."""
     node, n = 0, 0
     while n < len(out) and tree.children[t, node] > 0:
         first = tree.first_child[t, node]
         best, most = -1, 0
         for k in range(tree.children[t, node]):
-            if tree.visits[t, first + k] > most:
+            if (node == 0 and tree.action[t, first + k] == action) or (node > 0 and tree.visits[t, first + k] > most):
                 best, most = first + k, tree.visits[t, first + k]
         if best < 0:
             break
