@@ -131,10 +131,10 @@ def make_settings(method: str = "gumbel", simulations: int = 64, considered: int
 # -- the rules of choice ------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
-def completed_sigma(tree, t, node, settings, sigma, prior):
-    """``sigma(completed q)`` of the children of ``node`` into ``sigma[:n]`` and the net's
-    prior ``softmax(logits)`` into ``prior[:n]``; returns ``n``."""
+@numba.njit(cache=True, inline="always")
+def write_prior(tree, t, node, prior):
+    """The net's prior ``softmax(logits)`` over the children of ``node`` into ``prior[:n]``;
+    returns ``n``."""
     first = tree.first_child[t, node]
     n = tree.children[t, node]
     top = -np.inf
@@ -144,12 +144,22 @@ def completed_sigma(tree, t, node, settings, sigma, prior):
     for k in range(n):
         prior[k] = math.exp(tree.logit[t, first + k] - top)
         total += prior[k]
+    for k in range(n):
+        prior[k] /= total
+    return n
+
+
+@numba.njit(cache=True)
+def completed_sigma(tree, t, node, settings, sigma, prior):
+    """``sigma(completed q)`` of the children of ``node`` into ``sigma[:n]`` and the net's
+    prior ``softmax(logits)`` into ``prior[:n]``; returns ``n``."""
+    first = tree.first_child[t, node]
+    n = write_prior(tree, t, node, prior)
     visited_prior = 0.0
     weighted = 0.0
     below = 0
     most = 0
     for k in range(n):
-        prior[k] /= total
         visits = tree.visits[t, first + k]
         if visits > 0:
             visited_prior += prior[k]
@@ -229,18 +239,13 @@ def interior_child(tree, t, node, settings, sigma, prior):
 
 @numba.njit(cache=True)
 def puct_child(tree, t, node, settings, prior):
+    """PUCT's child of ``node`` (see the module docstring)."""
     first = tree.first_child[t, node]
-    n = tree.children[t, node]
-    top = -np.inf
-    for k in range(n):
-        top = max(top, tree.logit[t, first + k])
-    total = 0.0
+    n = write_prior(tree, t, node, prior)
     below = 0
     for k in range(n):
-        prior[k] = math.exp(tree.logit[t, first + k] - top)
-        total += prior[k]
         below += tree.visits[t, first + k]
-    reach = settings.c_puct * math.sqrt(max(below, 1)) / total
+    reach = settings.c_puct * math.sqrt(max(below, 1))
     best, best_score = 0, -np.inf
     for k in range(n):
         visits = tree.visits[t, first + k]
@@ -298,4 +303,4 @@ def root_policy(tree, t, settings, sigma, prior, out):
 
 __all__ = ["GUMBEL", "MAX_HOPS", "METHODS", "PUCT", "Settings", "Tree", "UNREACHED", "completed_sigma",
            "considered_visits", "final_child", "improved_policy", "interior_child", "make_settings", "new_tree", "root_child",
-           "root_policy"]
+           "root_policy", "write_prior"]

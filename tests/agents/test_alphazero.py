@@ -140,10 +140,10 @@ def _exact_value(egdb, state) -> float:
     return max(values)
 
 
-def _oracle_search(rows, egdb, simulations: int, perfect: bool) -> int:
-    """A Gumbel search whose leaves get a uniform prior and the database's exact value
-    (``perfect``) or 0; returns the hop it plays."""
-    settings = make_settings("gumbel", simulations, 16)
+def _oracle_search(rows, egdb, simulations: int, perfect: bool, method: str = "gumbel") -> int:
+    """A search whose leaves get a uniform prior and the database's exact value (``perfect``)
+    or 0; returns the hop it plays."""
+    settings = make_settings(method, simulations, 16)
     tree, leaves, live = new_tree(1, 16 * (simulations + 2)), new_leaves(1, 8), np.ones(1, np.bool_)
 
     def evaluate():
@@ -201,12 +201,13 @@ def _first_hop_values(egdb, board: Board) -> dict[int, float]:
     return values
 
 
-def test_with_a_perfect_value_the_search_keeps_the_exact_result(egdb4):
+@pytest.mark.parametrize("method", ["gumbel", "puct"])
+def test_with_a_perfect_value_the_search_keeps_the_exact_result(egdb4, method):
     agreed = 0
     for board in _small_positions(60, seed=5):
         rows, _ = _root(board)
         values = _first_hop_values(egdb4, board)
-        action = _oracle_search(rows, egdb4, 24, perfect=True)
+        action = _oracle_search(rows, egdb4, 24, perfect=True, method=method)
         assert values[action] == max(values.values()), board.fen()
         agreed += 1
     assert agreed == 60
