@@ -37,6 +37,8 @@ UNTRAINED = "untrained"
 NODES_PER_SIMULATION = 16
 #: Simulations a clock may grant one search at most.
 MAX_SIMULATIONS = 1 << 20
+#: Nodes of the agent's tree at most (about 160 MB); a longer search goes on in a full tree.
+MAX_NODES = 1 << 22
 #: Simulations between two looks at the clock.
 CHUNK = 128
 #: With a clock, the simulations per second assumed before a search has measured them (a
@@ -119,9 +121,9 @@ class AlphaZeroAgent(BaseAgent):
         self.tree = new_tree(1, NODES_PER_SIMULATION * (simulations + 1) + 48)
         self.rate: float | None = None  # simulations per second, measured
         # Compile (or load) the kernels now, so that no clock pays for it.
-        clock_budget, self.time, self.simulations = self.time, None, 2
+        self.time, self.simulations = None, 2
         self.select_move(Game())
-        self.time, self.simulations = clock_budget, simulations
+        self.time, self.simulations = time, simulations
         self.last_search: AlphaZeroSearch | None = None
 
     @staticmethod
@@ -164,7 +166,7 @@ class AlphaZeroAgent(BaseAgent):
         if deadline is not None:
             n = _clock_budget((self.rate or FIRST_RATE) * max(deadline - started, 0.0))
         settings = _settings(self.search, n, self.considered)
-        nodes = NODES_PER_SIMULATION * (n + 1) + 48
+        nodes = min(NODES_PER_SIMULATION * (n + 1) + 48, MAX_NODES)
         if self.tree.parent.shape[1] < nodes:
             self.tree = new_tree(1, nodes)
         live = np.ones(1, np.bool_)
