@@ -366,6 +366,12 @@ class GenerationArgs(RunArgs):
     anchor_ratings: str = arg("1088;1270", metavar="ELOS")
     """the anchors' fixed ratings, in the order of --anchors, separated by semicolons"""
 
+    @property
+    def ray_target(self) -> bool | str:
+        """``--ray`` as the shard runner takes it: False (local processes), True (a local
+        Ray) or a cluster address."""
+        return False if not self.ray else (True if self.ray == "local" else self.ray)
+
     def check(self) -> list[tuple[str, str]]:
         from .games import anchors
 

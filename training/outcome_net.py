@@ -146,7 +146,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         state["wall_s"] = wall_before + time.perf_counter() - session_start
         scaffold.save_net_checkpoint(checkpoint, net, optimizer, state)
 
-    ray = False if not args.ray else (True if args.ray == "local" else args.ray)
+    ray = args.ray_target
     try:
         while state["generation"] < args.generations:
             g = state["generation"]
