@@ -49,7 +49,7 @@ from checkers_env.env_machine import (
     write_observation,
 )
 from checkers_env.errors import UnknownAgentError, WeightsError
-from checkers_env.game_state import END_NO_MOVES, END_NONE
+from checkers_env.game_state import END_NO_MOVES, END_NONE, END_REPETITION
 
 # -- the Gumbel root ------------------------------------------------------------------------------
 
@@ -323,14 +323,29 @@ def test_the_agent_plays_legal_moves_and_reports_its_search():
     assert report is not None and report.seconds >= 0 and -1.0 <= report.value <= 1.0
 
 
-def test_the_agent_takes_the_games_history_into_account():
-    # Kings shuffle: the search sees the game's repetitions through resume_board.
+def _hops_ending_by_repetition(game: Game) -> list[int]:
+    """The hops of the agent's search rows for ``game`` whose move ends it by repetition."""
+    rows = AlphaZeroAgent._rows(game)
+    mask = np.zeros((1, NUM_ACTIONS), np.int8)
+    write_mask(rows.root_state, 0, mask_words(mask)[0])
+    ending = []
+    for action in np.flatnonzero(mask[0]):
+        state, positions = rows.root_state.copy(), rows.root_positions.copy()
+        hop(state, positions, rows.last, 0, int(action), rows.rules)
+        if state[0, S_END] == END_REPETITION:
+            ending.append(int(action))
+    return ending
+
+
+def test_the_search_sees_the_games_repetitions():
+    # Two kings shuffle: 6-1 would bring the start position back a third time.
     game = Game(start=Board.from_fen("W:WK32:BK1"), rules=Rules())
     for move in ("32-27", "1-6", "27-32", "6-1", "32-27", "1-6", "27-32"):
         game.play(move)
+    assert len(_hops_ending_by_repetition(game)) == 1
+    assert _hops_ending_by_repetition(Game(start=game.board, rules=Rules())) == []  # no history, no repetition
     agent = AlphaZeroAgent(weights="untrained", simulations=32)
-    move = agent.select_move(game)
-    assert move in game.legal_moves()
+    assert agent.select_move(game) in game.legal_moves()
 
 
 def test_a_trained_file_loads_and_plays(tmp_path):
