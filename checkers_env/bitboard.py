@@ -69,16 +69,16 @@ BB_WHITE_START = 0xFFF00000
 # Directions, named as Black sees the board.
 NW, NE, SW, SE = 0, 1, 2, 3
 
-# Each direction is two (mask, shift) components, one per row parity; the mask keeps the
-# squares from which that shift stays on the board (that engine's shift masks).
-_NW_EVEN = BB_EVEN_ROWS & ~col_mask(0) & FULL
-_NW_ODD = BB_ODD_ROWS & ~BB_ROW7 & FULL
-_NE_EVEN = BB_EVEN_ROWS
-_NE_ODD = BB_ODD_ROWS & ~col_mask(3) & ~BB_ROW7 & FULL
-_SW_EVEN = BB_EVEN_ROWS & ~col_mask(0) & ~BB_ROW0 & FULL
-_SW_ODD = BB_ODD_ROWS
-_SE_EVEN = BB_EVEN_ROWS & ~BB_ROW0 & FULL
-_SE_ODD = BB_ODD_ROWS & ~col_mask(3) & FULL
+# Each direction is two (mask, shift) components, even rows first; the mask keeps the squares
+# from which that shift stays on the board (that engine's shift masks); a positive shift goes left.
+DIRECTION_SHIFTS = (
+    ((BB_EVEN_ROWS & ~col_mask(0) & FULL, 3), (BB_ODD_ROWS & ~BB_ROW7 & FULL, 4)),  # NW
+    ((BB_EVEN_ROWS, 4), (BB_ODD_ROWS & ~col_mask(3) & ~BB_ROW7 & FULL, 5)),  # NE
+    ((BB_EVEN_ROWS & ~col_mask(0) & ~BB_ROW0 & FULL, -5), (BB_ODD_ROWS, -4)),  # SW
+    ((BB_EVEN_ROWS & ~BB_ROW0 & FULL, -4), (BB_ODD_ROWS & ~col_mask(3) & FULL, -3)),  # SE
+)
+_NW_EVEN, _NW_ODD, _NE_EVEN, _NE_ODD, _SW_EVEN, _SW_ODD, _SE_EVEN, _SE_ODD = (
+    mask for direction in DIRECTION_SHIFTS for mask, _ in direction)
 
 
 def bit_to_square(bit: int) -> Square:

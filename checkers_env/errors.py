@@ -62,6 +62,9 @@ EXTRA_OF_MODULE = {
     "tensorboard": "train",
     "ray": "ray",
     "pygame": "render",
+    "jax": "jax",
+    "pgx": "jax",
+    "mctx": "jax",
 }
 
 

@@ -134,3 +134,21 @@ def test_every_help_works_without_the_train_extra(tmp_path):
     statuses = json.loads(result.stderr.strip().splitlines()[-1])
     assert {"", "agents", "league", "play", "egdb build", "data mcrd", "train"} <= set(statuses)
     assert statuses == dict.fromkeys(statuses, 0), statuses
+
+
+@pytest.mark.parametrize("hidden", ["jax", "pgx"])
+def test_the_jax_env_names_its_extra(hidden, tmp_path):
+    result = run_without(
+        [hidden],
+        "try:\n"
+        "    import checkers_env.jax\n"
+        "except Exception as error:\n"
+        "    print(type(error).__name__, error)\n"
+        "import checkers_env; print(checkers_env.Board().fen())\n",
+        tmp_path,
+    )
+    assert result.returncode == 0, result.stderr
+    first, second = result.stdout.splitlines()
+    assert first == (f"MissingDependencyError checkers_env.jax needs {hidden}, which is not installed: "
+                     "pip install 'checkers-suite[jax]'")
+    assert second.startswith("B:W21")  # the rest of the core does not need it
