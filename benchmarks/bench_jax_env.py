@@ -35,18 +35,28 @@ REPEATS = 3
 def run() -> dict:
     import jax
 
-    results: dict = {"jax_device": str(jax.devices()[0]), "jax_version": jax.__version__}
-    for n in SIZES:
-        compile_s, jax_rate = _jax_rate(n)
-        numba_rate = max(_numba_rate(n) for _ in range(REPEATS))
-        results[f"n{n}"] = {
-            "jax_steps_per_s": jax_rate,
-            "numba_steps_per_s": numba_rate,
-            "jax_over_numba": jax_rate / numba_rate,
-            "jax_compile_s": compile_s,
-        }
-        print(f"N={n:>6}: jax {jax_rate:>13,.0f}  numba {numba_rate:>13,.0f} hops/s  "
-              f"(x{jax_rate / numba_rate:.2f}; compile {compile_s:.1f} s)", flush=True)
+    return {"jax_device": str(jax.devices()[0]), "jax_version": jax.__version__, **table(SIZES)}
+
+
+def table(sizes, numba_up_to: int | None = None) -> dict:
+    """The rows of ``sizes``: each ``{"jax_steps_per_s", "jax_compile_s", "numba_steps_per_s",
+    "jax_over_numba"}`` under ``n<N>``, the numba figures only up to ``numba_up_to`` games
+    (all when None). A size whose batch does not fit the device ends the table there, its
+    row saying why."""
+    results: dict = {}
+    for n in sizes:
+        try:
+            compile_s, jax_rate = _jax_rate(n)
+        except Exception as error:  # out of device memory at the largest sizes
+            results[f"n{n}"] = {"error": f"{type(error).__name__}: {str(error).splitlines()[0][:200]}"}
+            break
+        row = {"jax_steps_per_s": jax_rate, "jax_compile_s": compile_s}
+        if numba_up_to is None or n <= numba_up_to:
+            numba_rate = max(_numba_rate(n) for _ in range(REPEATS))
+            row.update(numba_steps_per_s=numba_rate, jax_over_numba=jax_rate / numba_rate)
+        results[f"n{n}"] = row
+        versus = f"  numba {row['numba_steps_per_s']:>13,.0f} (x{row['jax_over_numba']:.2f})" if "numba_steps_per_s" in row else ""
+        print(f"N={n:>8}: jax {jax_rate:>14,.0f} hops/s{versus}  compile {compile_s:.1f} s", flush=True)
     return results
 
 

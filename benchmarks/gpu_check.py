@@ -20,7 +20,13 @@ On a machine with an NVIDIA GPU that numba can use, in one run:
   ``mcrd``) labelled on the GPU, checked (count, card, values in [-1, 1], every position's
   budget spent), and the same part on the CPU for the time ratio;
 * **guided descents**: not built for the GPU (the guide runs on the CPU backend only);
-  recorded as such.
+  recorded as such;
+* **the JAX env** (``checkers_env.jax``, when the ``jax`` extra and a JAX that sees the GPU
+  are installed): random games through it on the card and through the numba vector env
+  agree step by step (``checkers_env.jax.truth.side_by_side``), and ``bench_jax_env``'s
+  table of hops per second on the card from 1 game to ``JAX_SIZES[-1]`` (the numba vector
+  env on the CPU beside it up to 65,536 games), with the goal of 10^8 hops per second.
+  Without JAX or a GPU for it, the section says which.
 
 It writes ``benchmarks/results/gpu.json`` (or ``--out``: the machine, the device, every
 figure and a pass/fail per check) and prints a table; the exit status is 1 when a check
@@ -48,6 +54,9 @@ from . import RESULTS_DIR, machine_info
 SIGMAS = 4.0
 #: A middlegame position (White to move, 10 pieces each) whose children win at different rates.
 AGREEMENT_FEN = "W:W21,22,23,24,25,26,27,28,30,31:B1,2,3,5,6,7,9,10,11,14"
+#: Batch sizes of the JAX env's table on the card (the largest that fits ends it) and its goal.
+JAX_SIZES = (1, 256, 4096, 65_536, 1_048_576, 4_194_304, 16_777_216)
+JAX_GOAL_STEPS_PER_S = 1e8
 #: Few pieces, short playouts: the simulator runs Python per thread.
 TINY_AGREEMENT_FEN = "B:W5:BK6,25"
 
@@ -218,6 +227,30 @@ def data(sizes: Sizes, folder: Path) -> dict:
     return out
 
 
+def jax_env(sizes: Sizes) -> dict | str:
+    """The JAX env on the card: agreement with the numba vector env, and the speed table
+    (``bench_jax_env.table``). A string when it cannot run: what is missing."""
+    try:
+        import jax
+
+        from checkers_env.jax.truth import side_by_side
+    except ModuleNotFoundError as error:
+        return f"not run: {error.name} is not installed (pip install 'checkers-suite[jax]')"
+    if jax.default_backend() != "gpu" and not sizes.tiny:
+        return f"not run: JAX sees no GPU (its backend is {jax.default_backend()})"
+    from . import bench_jax_env
+
+    games, steps = (16, 20) if sizes.tiny else (4096, 250)
+    agreement_ = side_by_side(num_games=games, steps=steps, seed=11)
+    if sizes.tiny:
+        bench_jax_env.SECONDS, bench_jax_env.REPEATS = 0.05, 1
+    rows = bench_jax_env.table((1, 16) if sizes.tiny else JAX_SIZES, numba_up_to=65_536)
+    best = max((row.get("jax_steps_per_s", 0.0) for row in rows.values()), default=0.0)
+    return {"device": str(jax.devices()[0]), "jax_version": jax.__version__, "agreement": agreement_,
+            "table": rows, "best_steps_per_s": best, "goal_steps_per_s": JAX_GOAL_STEPS_PER_S,
+            "goal_met": best >= JAX_GOAL_STEPS_PER_S}
+
+
 def checks_of(results: dict) -> dict[str, bool]:
     """The pass/fail of each check in ``results``."""
     agreement_ = results["agreement"]
@@ -228,6 +261,8 @@ def checks_of(results: dict) -> dict[str, bool]:
         "gpu_same_seed_same_counts": agreement_["gpu_same_seed_same_counts"],
     }
     checks.update({f"data_{name}": ok for name, ok in results["data"]["gpu_checks"].items()})
+    if isinstance(results["jax_env"], dict):
+        checks["jax_env_agrees_with_numba"] = results["jax_env"]["agreement"]["mismatches"] == 0
     return checks
 
 
@@ -248,6 +283,15 @@ def table(results: dict) -> str:
         ("database seconds GPU / CPU", f"{data_['cuda_s']:.2f} / {data_['cpu_s']:.2f}"),
         ("guided descents on the GPU", results["guided_descents"]),
     ]
+    jax_ = results["jax_env"]
+    if isinstance(jax_, dict):
+        rows.append(("JAX env device", jax_["device"]))
+        for size, row in jax_["table"].items():
+            figure = row["error"] if "error" in row else f"{row['jax_steps_per_s']:,.0f}"
+            rows.append((f"JAX env hops/s, {size[1:]} games", figure))
+        rows.append(("JAX env best / goal", f"{jax_['best_steps_per_s']:,.0f} / {jax_['goal_steps_per_s']:,.0f}"))
+    else:
+        rows.append(("JAX env", jax_))
     rows += [(f"check {name}", "pass" if ok else "FAIL") for name, ok in results["checks"].items()]
     width = max(len(name) for name, _ in rows)
     return "\n".join(f"{name:{width}s}  {value}" for name, value in rows)
@@ -278,6 +322,7 @@ def main(argv: list[str] | None = None) -> int:
     with tempfile.TemporaryDirectory(prefix="gpu-check-") as folder:
         results["data"] = data(sizes, Path(folder))
     results["guided_descents"] = "not built: the guide runs on the CPU backend only"
+    results["jax_env"] = jax_env(sizes)
     results["checks"] = checks_of(results)
     record = {"benchmark": "gpu_check", "machine": machine_info(), "seconds": round(time.perf_counter() - began, 3),
               "results": results}

@@ -40,6 +40,10 @@ def test_gpu_check_under_the_simulator_runs_every_cuda_path(tmp_path):
     assert data["positions"] == 2 and data["cuda_s"] > 0 and data["cpu_s"] > 0
     assert set(data["gpu_checks"]) == {"card_backend_cuda", "positions", "values_in_range", "budget_spent"}
     assert "CPU backend only" in results["guided_descents"]
+    jax_env = results["jax_env"]  # the test extra installs JAX: on the CPU here, tiny sizes
+    assert jax_env["agreement"]["mismatches"] == 0 and jax_env["agreement"]["steps"] > 0
+    assert set(jax_env["table"]) == {"n1", "n16"} and jax_env["table"]["n16"]["jax_steps_per_s"] > 0
+    assert results["checks"]["jax_env_agrees_with_numba"] and "JAX env hops/s, 16 games" in completed.stdout
     # The table names every check.
     for name in results["checks"]:
         assert f"check {name}" in completed.stdout
