@@ -120,3 +120,23 @@ def test_state_is_a_pytree_that_jit_and_vmap_keep():
     leaves = jax.tree.leaves(state)
     assert all(leaf.shape[0] == 3 for leaf in leaves)
     assert isinstance(state, State)
+
+
+def test_pgx_auto_reset_restarts_finished_games():
+    from pgx.experimental import auto_reset
+
+    env = Checkers(rules=Rules(max_plies=60))
+    step = jax.jit(jax.vmap(auto_reset(env.step, env.init)))
+    state = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(0), 32))
+    key = jax.random.PRNGKey(1)
+    ended = 0
+    for _ in range(150):
+        key, draw, keys = jax.random.split(key, 3)
+        action = jax.random.categorical(draw, jnp.where(state.legal_action_mask, 0.0, -jnp.inf))
+        state = step(state, action, jax.random.split(keys, 32))
+        ended += int((state.terminated | state.truncated).sum())
+        # A finished game is already the next one's start: its mask is the start's 7 moves.
+        done = np.asarray(state.terminated | state.truncated)
+        assert (np.asarray(state.legal_action_mask)[done].sum(axis=1) == 7).all()
+        assert (np.asarray(state._termination)[done] == 0).all()
+    assert ended >= 32  # 150 hops under a 60-ply cap: about two games per slot
