@@ -227,10 +227,10 @@ class Checkers(pgx.core.Env):
         mask = core.legal_action_mask(black, white, kings, turn, square)
         end = jnp.where(done, self._end(mask.any(), plies, quiet, history, black, white), END_NONE)
         # Only a side left without a move loses: +1 to the other player, -1 to its own.
-        stuck = jnp.arange(2) == state._player_order[turn]
+        stuck = jnp.arange(2) == jnp.where(turn == 0, state._player_order[0], state._player_order[1])
         rewards = jnp.where(end == END_NO_MOVES, jnp.where(stuck, -1.0, 1.0), 0.0).astype(jnp.float32)
         return state.replace(  # type: ignore[attr-defined]
-            current_player=state._player_order[turn], rewards=rewards,
+            current_player=jnp.where(turn == 0, state._player_order[0], state._player_order[1]), rewards=rewards,
             terminated=(end != END_NONE) & (end != END_MAX_PLIES), truncated=end == END_MAX_PLIES,
             legal_action_mask=mask, _black=black, _white=white, _kings=kings, _turn=turn, _square=square,
             _plies=plies, _quiet=quiet, _history=history, _termination=end,

@@ -24,17 +24,14 @@ from ..encoding import BIT_OF_ACTION_SQUARE, CELL_OF_BIT
 NUM_ACTIONS = 128
 
 
-def _tables():
-    """``ACTION_BIT[color, action]``: the board bit an action's hop starts from;
-    ``ACTION_DIRECTION[color, action]``: its board direction (the mover's forward-left is
-    White's SE)."""
+def _action_bits():
+    """``ACTION_BIT[color, action]``: the board bit an action's hop starts from (the action's
+    square ``action >> 2`` in ``color``'s frame, ``encoding.BIT_OF_ACTION_SQUARE``)."""
     action = np.arange(NUM_ACTIONS)
-    bit = np.stack([BIT_OF_ACTION_SQUARE[color, action >> 2] for color in (0, 1)]).astype(np.uint32)
-    direction = np.stack([action & 3, 3 - (action & 3)]).astype(np.int32)
-    return bit, direction
+    return np.stack([BIT_OF_ACTION_SQUARE[color, action >> 2] for color in (0, 1)]).astype(np.uint32)
 
 
-ACTION_BIT, ACTION_DIRECTION = (jnp.asarray(t) for t in _tables())
+ACTION_BIT = jnp.asarray(_action_bits())
 _BITS = jnp.arange(32, dtype=jnp.uint32)
 
 
@@ -64,8 +61,20 @@ def step(x, direction: int):
 
 
 def step_towards(x, direction):
-    """``step`` in a traced direction (all four computed, one kept)."""
-    return jnp.stack([step(x, d) for d in range(4)])[direction]
+    """``step`` in a traced direction (all four computed, one kept by selects: an index into
+    the four would be a gather, slow under vmap on a CPU)."""
+    return jnp.where(direction < 2, jnp.where(direction == 0, step(x, 0), step(x, 1)),
+                     jnp.where(direction == 2, step(x, 2), step(x, 3)))
+
+
+def hop_of(turn, action):
+    """``(bit, board direction)`` of an action of the side ``turn``: the square ``k = action
+    >> 2`` of the mover's frame is bit ``4 * (k // 4) + 3 - k % 4`` for Black and its half
+    turn ``31 - b`` for White, whose direction ``d`` is the board's ``3 - d``."""
+    k = action >> 2
+    bit = 4 * (k // 4) + 3 - k % 4
+    d = action & 3
+    return jnp.where(turn == 0, bit, 31 - bit), jnp.where(turn == 0, d, 3 - d)
 
 
 def bit_board(bit):
@@ -113,8 +122,10 @@ def legal_hops(black, white, kings, turn, square):
 def legal_action_mask(black, white, kings, turn, square):
     """``bool[128]``: the legal actions (hops in the mover's frame, ``4 * k + d``)."""
     sources = legal_hops(black, white, kings, turn, square)
-    per_action = sources[ACTION_DIRECTION[turn]]
-    return ((per_action >> ACTION_BIT[turn]) & jnp.uint32(1)) == 1
+    # Action 4k + d reads direction d (Black) or 3 - d (White): the four sources tiled.
+    per_action = jnp.tile(jnp.where(turn == 0, sources, sources[::-1]), NUM_ACTIONS // 4)
+    bits = jnp.where(turn == 0, ACTION_BIT[0], ACTION_BIT[1])
+    return ((per_action >> bits) & jnp.uint32(1)) == 1
 
 
 def play_hop(black, white, kings, turn, square, action):
@@ -124,8 +135,8 @@ def play_hop(black, white, kings, turn, square, action):
     the crowning row is crowned and its move ends, even mid-capture."""
     black_moves = turn == 0
     mover, opponent = sides(black, white, turn)
-    direction = ACTION_DIRECTION[turn, action]
-    start = jnp.uint32(1) << ACTION_BIT[turn, action]
+    bit, direction = hop_of(turn, action)
+    start = jnp.uint32(1) << bit.astype(jnp.uint32)
     jumps, _ = hop_sources(mover, opponent, kings, black_moves)
     jumping = (square >= 0) | jnp.any(jumps != 0)
     over = step_towards(start, direction)
@@ -169,6 +180,6 @@ def planes(black, white, kings, square, viewer):
 
 
 __all__ = [
-    "ACTION_BIT", "ACTION_DIRECTION", "NUM_ACTIONS", "bit_board", "hop_sources", "legal_action_mask",
+    "ACTION_BIT", "NUM_ACTIONS", "bit_board", "hop_of", "hop_sources", "legal_action_mask",
     "legal_hops", "lowest_bit", "planes", "play_hop", "repetitions", "sides", "step", "step_towards",
 ]

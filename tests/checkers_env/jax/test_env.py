@@ -140,3 +140,14 @@ def test_pgx_auto_reset_restarts_finished_games():
         assert (np.asarray(state.legal_action_mask)[done].sum(axis=1) == 7).all()
         assert (np.asarray(state._termination)[done] == 0).all()
     assert ended >= 32  # 150 hops under a 60-ply cap: about two games per slot
+
+
+def test_the_docstring_examples_run():
+    import doctest
+
+    import checkers_env.jax
+    from checkers_env.jax import truth
+
+    for module in (checkers_env.jax, truth):
+        result = doctest.testmod(module)
+        assert result.attempted > 0 and result.failed == 0, module.__name__
