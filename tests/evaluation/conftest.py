@@ -1,13 +1,23 @@
-"""Fixtures of the ``checkers serve`` tests: a tiny league folder and a real server on loopback."""
+"""Fixtures of the ``checkers serve`` tests: a tiny league folder and a real server on loopback.
+
+This folder goes on ``sys.path`` (worker processes inherit it), so that helper modules
+such as ``user_kinds`` import by their own names in the league's workers.
+"""
 
 from __future__ import annotations
 
 import json
+import sys
 import threading
 import time
+from pathlib import Path
 
 import numpy as np
 import pytest
+
+HERE = str(Path(__file__).resolve().parent)
+if HERE not in sys.path:
+    sys.path.insert(0, HERE)
 
 #: Agents of the tiny league: fast enough for a test, different enough to have results.
 LEAGUE_AGENTS = ("greedy", "random")

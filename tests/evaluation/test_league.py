@@ -242,17 +242,9 @@ def test_players_are_named_by_their_canonical_spec(tmp_path):
 
 # -- display names, gauntlets, new players, registered kinds ------------------------------------
 
-from checkers_env.agent import BaseAgent, agent_kinds, register_agent  # noqa: E402
+from checkers_env.agent import agent_kinds, register_agent  # noqa: E402
 from checkers_evaluation.league import split_display_name  # noqa: E402
-
-
-class FirstMoveAgent(BaseAgent):
-    """Plays the first legal move (a user's own kind, registered at run time)."""
-
-    kind = "first-move"
-
-    def select_move(self, game):
-        return game.legal_moves()[0]
+from user_kinds import FirstMoveAgent  # noqa: E402
 
 
 @pytest.fixture
