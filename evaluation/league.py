@@ -31,11 +31,13 @@ folder must be readable there too, ``$CHECKERS_EGDB`` or ``egdb_folder``).
 from __future__ import annotations
 
 import functools
+import importlib.machinery
 import json
 import math
 import os
 import pickle
 import signal
+import sys
 from dataclasses import asdict, dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
@@ -118,8 +120,33 @@ def kind_registrations(specs: list[str]) -> dict[str, object]:
                 f"agent kind {kind!r} was registered with {factory!r}, which worker processes cannot "
                 "load: register a class or a function defined at module level, or use one worker"
             ) from None
+        moved = _imported_elsewhere(factory)
+        if moved:
+            raise LeagueError(
+                f"agent kind {kind!r} was registered with {factory!r}, which worker processes cannot "
+                f"load: they import it by its module's name, and {moved}; move it to a module of its own "
+                "name, or use one worker"
+            )
         registrations[kind] = factory
     return registrations
+
+
+def _imported_elsewhere(factory) -> str | None:
+    """Why a worker process would import another module than the one ``factory`` comes
+    from, or None. Pickle sends a class or function by module name, and a worker imports
+    that name afresh from ``sys.path``, where a package of the same top-level name can come
+    first (pgx's wheel, for one, installs a package called ``tests``)."""
+    top = (getattr(factory, "__module__", None) or "").split(".")[0]
+    loaded = sys.modules.get(top)
+    if not top or top == "__main__" or loaded is None:
+        return None
+    found = importlib.machinery.PathFinder.find_spec(top, sys.path)
+    if found is None or found.origin is None or not os.path.isfile(found.origin):
+        return None  # built in, frozen, or a namespace package: the same wherever it is imported
+    here = getattr(loaded, "__file__", None)
+    if here is not None and os.path.realpath(here) == os.path.realpath(found.origin):
+        return None
+    return f"{top!r} there is {found.origin}, not the {top!r} loaded here ({here or 'a namespace package'})"
 
 
 # -- adjudication ------------------------------------------------------------------------

@@ -343,6 +343,33 @@ def test_a_registered_lambda_cannot_go_to_workers(tmp_path):
         agent_kinds().pop("lambda-kind", None)
 
 
+def test_a_kind_whose_module_workers_would_not_find_is_refused(tmp_path, monkeypatch):
+    """A kind from package ``shadowkind`` loaded from one folder, while another folder with
+    a package of that name comes first on ``sys.path``: a worker would import the other."""
+    import importlib
+    import sys
+
+    for folder in ("first", "second"):
+        package = tmp_path / folder / "shadowkind"
+        package.mkdir(parents=True)
+        (package / "__init__.py").write_text(
+            "from checkers_env.agent import BaseAgent\n\n"
+            "class Shadow(BaseAgent):\n    kind = 'shadow'\n\n"
+            "    def select_move(self, game):\n        return game.legal_moves()[0]\n")
+    monkeypatch.syspath_prepend(str(tmp_path / "first"))
+    shadow = importlib.import_module("shadowkind").Shadow
+    monkeypatch.syspath_prepend(str(tmp_path / "second"))
+    monkeypatch.setitem(sys.modules, "shadowkind", sys.modules["shadowkind"])
+    register_agent("shadow", shadow)
+    try:
+        with pytest.raises(LeagueError, match=r"worker processes cannot load.*'shadowkind' there is .*second"):
+            League(["random", "shadow"], out=tmp_path / "league", workers=2, progress=False)
+        League(["random", "shadow"], out=tmp_path / "league", workers=1, progress=False)  # fine in-process
+    finally:
+        agent_kinds().pop("shadow", None)
+        sys.modules.pop("shadowkind", None)
+
+
 def test_bad_league_arguments_are_refused_before_any_game(tmp_path):
     existing = tmp_path / "file"
     existing.write_text("")
