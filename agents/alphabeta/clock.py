@@ -30,6 +30,8 @@ def move_budget(remaining: float, moves_played: int) -> tuple[float, float]:
     """``(soft, hard)`` seconds for the next move with ``remaining`` seconds on the clock
     after ``moves_played`` of this side's moves."""
     remaining = max(float(remaining), 0.0)
+    # One fewer move to go for every two played: 30 at the start reach 12 after 36 moves,
+    # since a game runs about 50 a side.
     to_go = max(MIN_MOVES_TO_GO, MOVES_TO_GO - moves_played // 2)
     soft = remaining / to_go
     return soft, soft * STRETCH
