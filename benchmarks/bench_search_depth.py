@@ -2,8 +2,9 @@
 
 On the 24 middlegame positions of ``bench_outcome_net`` (ballot openings and a few random
 moves), each evaluator (the positional points and the zoo's outcome net) searches with
-``time=0.5`` under every pruning setting: none (the exact search, the default), each switch
-of ``negamax.SearchOptions`` alone, and all three. ``mean_depth`` is the mean depth of the
+``time=0.5`` under every setting of ``pruning.SearchOptions``: none (the exact search, the
+default), each switch alone, the three pruning switches (``all``), and those with the
+extensions. ``mean_depth`` is the mean depth of the
 last complete iteration; ``nodes_per_s`` counts every node, quiescence included.
 
 ``nodes_at_depth_9``: the nodes of a depth-9 search from an empty table, per position of
@@ -22,6 +23,8 @@ SETTINGS = {
     "pvs": ",pvs=1",
     "reductions": ",reductions=1",
     "all": ",table_cutoffs=1,pvs=1,reductions=1",
+    "extensions": ",extensions=1",
+    "all_and_extensions": ",table_cutoffs=1,pvs=1,reductions=1,extensions=1",
 }
 EVALS = ("positional", "outcome-net")
 

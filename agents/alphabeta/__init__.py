@@ -230,6 +230,7 @@ class AlphaBetaAgent(BaseAgent):
             off (``pruning.SearchOptions``; off by default, as are the two below).
         pvs: principal variation search below the root (null windows after the first move).
         reductions: late-move reductions (late quiet moves searched a ply shallower first).
+        extensions: a forced move (one legal move) does not use up a ply below the root.
 
     Raises:
         EndgameDatabaseError: ``egdb`` names a database that is not built (the message
@@ -252,7 +253,7 @@ class AlphaBetaAgent(BaseAgent):
     #: Search captures on at the horizon (see the package docstring).
     quiescence = True
     #: The search's pruning (``pruning.SearchOptions``), off unless the spec asks for it.
-    table_cutoffs = pvs = reductions = False
+    table_cutoffs = pvs = reductions = extensions = False
     #: Seconds for the whole game (None: ``time`` per move, or ``depth``).
     game_time: float | None = None
     #: Play the opening book's moves.
@@ -270,6 +271,7 @@ class AlphaBetaAgent(BaseAgent):
         table_cutoffs: bool = False,
         pvs: bool = False,
         reductions: bool = False,
+        extensions: bool = False,
         game_time: float | None = None,
         book: bool = False,
     ):
@@ -281,6 +283,7 @@ class AlphaBetaAgent(BaseAgent):
                 raise ValueError(f"{self.kind}: give time (per move) or game_time (per game), not both")
             self.game_time = float(game_time)
         self.table_cutoffs, self.pvs, self.reductions = bool(table_cutoffs), bool(pvs), bool(reductions)
+        self.extensions = bool(extensions)
         if eval not in evaluator_names():
             raise ValueError(f"alphabeta: eval must be one of {', '.join(evaluator_names())}, got {eval!r}")
         egdb = _egdb.check_pieces(egdb, f"{self.kind}: egdb", off=True)
@@ -335,7 +338,7 @@ class AlphaBetaAgent(BaseAgent):
         if self._searcher is None:
             self._searcher = Searcher(
                 self.evaluator, self.tt_bits, self.quiescence, egdb=self.database, table_cutoffs=self.table_cutoffs,
-                pvs=self.pvs, reductions=self.reductions,
+                pvs=self.pvs, reductions=self.reductions, extensions=self.extensions,
             )
         return self._searcher
 

@@ -37,7 +37,7 @@ from .evaluators import (
     net_value,
 )
 from .net_layers import value_of_sums
-from .pruning import KILLER_ORDER, begin_moves, deeper_cutoff, retry_move, scouted, try_move
+from .pruning import KILLER_ORDER, begin_moves, deeper_cutoff, extension, retry_move, scouted, try_move
 from .search_sums import keep_node_sums, keep_root_sums, leaf_sums
 from .memory import (
     BOUND_EXACT,
@@ -443,7 +443,7 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
             child = ply + 1
             progress = is_progress(k, frm, captured)
             reversible = stack[ply, S_REVERSIBLE] == 1 and not progress
-            child_depth = stack[ply, S_DEPTH] - 1 - reduced
+            child_depth = stack[ply, S_DEPTH] - 1 - reduced + extension(pruning, stack, ply)
             # The child's hash serves the table only (depth >= TT_MIN_DEPTH, never deeper
             # down the line): most nodes, the leaves among them, do not need it.
             if child_depth >= TT_MIN_DEPTH:

@@ -13,6 +13,7 @@ import numba
 
 from .memory import (
     S_CAPTURES,
+    S_COUNT,
     S_DEPTH,
     S_INDEX,
     S_ORDERED,
@@ -47,23 +48,27 @@ REDUCE_MIN_DEPTH = 3
 #:   window, each later move with a null window above alpha, searched again with the full
 #:   window only when it lands inside;
 #: - ``reductions``: late-move reductions (``REDUCE_AFTER``, ``REDUCE_MIN_DEPTH``), searched
-#:   again at full depth when the reduced search beats alpha.
+#:   again at full depth when the reduced search beats alpha;
+#: - ``extensions``: a move out of a node with one legal move (a forced capture, mostly)
+#:   does not use up a ply, so a line of forced moves is seen to its end within the
+#:   nominal depth (nodes with plies left only: quiescence already follows captures at
+#:   the horizon; the stack's ``MAX_PLY`` bounds a line).
 #:
 #: The root is searched as always (every move within the tie margin of the best is
 #: exact), so the choice among moves stays the agent's; below it, values may then differ
-#: from the plain search's, as in every engine that prunes. ``pruning`` holds the last three
+#: from the plain search's, as in every engine that prunes. ``pruning`` holds the last four
 #: (:data:`Pruning`), or is None for the exact search: None is a type of its own to numba,
 #: so the exact search runs a kernel without the pruning's code.
 SearchOptions = namedtuple("SearchOptions", "root_in_order pruning")
-Pruning = namedtuple("Pruning", "table_cutoffs pvs reductions")
+Pruning = namedtuple("Pruning", "table_cutoffs pvs reductions extensions")
 #: Its fields by index (a caller in Python passes a plain tuple: see ``search_from_python``).
-TABLE_CUTOFFS, PVS, REDUCTIONS = range(3)
+TABLE_CUTOFFS, PVS, REDUCTIONS, EXTENSIONS = range(4)
 
 
-def search_options(root_in_order=False, table_cutoffs=False, pvs=False, reductions=False):
+def search_options(root_in_order=False, table_cutoffs=False, pvs=False, reductions=False, extensions=False):
     """The :data:`SearchOptions` of these switches (``pruning`` None when all are off)."""
-    pruning = Pruning(bool(table_cutoffs), bool(pvs), bool(reductions)) if table_cutoffs or pvs or reductions else None
-    return SearchOptions(bool(root_in_order), pruning)
+    switches = (bool(table_cutoffs), bool(pvs), bool(reductions), bool(extensions))
+    return SearchOptions(bool(root_in_order), Pruning(*switches) if any(switches) else None)
 
 
 @numba.njit(cache=True)
@@ -117,6 +122,17 @@ def try_move(pruning, stack, tries, values, order_scores, ply, i, margin):
 
 
 @numba.njit(cache=True)
+def extension(pruning, stack, ply):
+    """Plies the moves of the node at ``ply`` are extended by (0 or 1): 1 below the root
+    for a node with one legal move and plies left, with ``extensions``."""
+    if pruning is None:
+        return 0
+    if pruning[EXTENSIONS] and ply > 0 and stack[ply, S_COUNT] == 1 and stack[ply, S_DEPTH] >= 1:
+        return 1
+    return 0
+
+
+@numba.njit(cache=True)
 def retry_move(pruning, stack, tries, values, ply, score):
     """After a try of the node at ``ply``'s current move scored ``score``: whether to search
     it again (at full depth when it beat alpha reduced; with the full window when a null
@@ -137,6 +153,6 @@ def retry_move(pruning, stack, tries, values, ply, score):
 
 
 __all__ = [
-    "KILLER_ORDER", "PVS", "Pruning", "REDUCE_AFTER", "REDUCE_MIN_DEPTH", "REDUCTIONS", "SearchOptions", "TABLE_CUTOFFS",
-    "begin_moves", "deeper_cutoff", "retry_move", "scouted", "search_options", "try_move",
+    "EXTENSIONS", "KILLER_ORDER", "PVS", "Pruning", "REDUCE_AFTER", "REDUCE_MIN_DEPTH", "REDUCTIONS", "SearchOptions", "TABLE_CUTOFFS",
+    "begin_moves", "deeper_cutoff", "extension", "retry_move", "scouted", "search_options", "try_move",
 ]

@@ -180,8 +180,9 @@ class Searcher:
             float32 nets, where it is faster (1.06x the nodes per second for the MCRD CNN
             to 1.17x for the outcome net: ``python -m benchmarks net_door``,
             ``docs/experiments.md``), off otherwise.
-        table_cutoffs, pvs, reductions: the pruning of ``pruning.SearchOptions`` (each off
-            by default: the root values are then the exact minimax values).
+        table_cutoffs, pvs, reductions, extensions: the pruning and extensions of
+            ``pruning.SearchOptions`` (each off by default: the root values are then the
+            exact minimax values).
 
     Raises:
         ValueError: ``incremental=True`` with a float64 net.
@@ -190,9 +191,10 @@ class Searcher:
     def __init__(
         self, evaluator: Evaluator = POSITIONAL, tt_bits: int = TT_BITS, quiescence: bool = True, egdb=None,
         incremental: bool | None = None, table_cutoffs: bool = False, pvs: bool = False, reductions: bool = False,
+        extensions: bool = False,
     ):
         self.evaluator = evaluator
-        self.options = search_options(False, table_cutoffs, pvs, reductions)
+        self.options = search_options(False, table_cutoffs, pvs, reductions, extensions)
         self.quiescence = bool(quiescence)
         self.egdb = egdb
         if egdb is None:

@@ -2,7 +2,8 @@
 
 Principal variation search must keep every root value and tie exact (it changes windows,
 not values); the table's cut-offs and late-move reductions may change values, so they are
-checked by what they are for (fewer nodes) and by positions with one right move.
+checked by what they are for (fewer nodes) and by positions with one right move; the
+extensions by wins they see that the same depth without them does not.
 """
 
 from __future__ import annotations
@@ -65,9 +66,20 @@ def test_table_cutoffs_reuse_the_last_search():
     assert nodes[True] < nodes[False], nodes
 
 
+@pytest.mark.parametrize("fen", ["W:W10,25,28,29,32:B26", "B:WK19:B1,14,18,20,K27"])
+def test_extensions_see_a_forced_line_to_its_end(fen):
+    """Wins in 7 plies through forced moves: past a depth-4 search, within the extended one."""
+    board = Board.from_fen(fen)
+    truth = Searcher(POSITIONAL).search(board, 14)
+    assert truth.win_in == 7
+    assert Searcher(POSITIONAL).search(board, 4).win_in is None
+    extended = Searcher(POSITIONAL, extensions=True).search(board, 4)
+    assert extended.win_in == 7 and set(extended.best_moves) <= set(truth.best_moves)
+
+
 def test_every_switch_on_finds_the_only_winning_move():
     # King against man: only 23-18 keeps the man from crowning (test_alphabeta proves it).
-    agent = make_agent("alphabeta:depth=8,pvs=1,reductions=1,table_cutoffs=1,seed=2")
+    agent = make_agent("alphabeta:depth=8,pvs=1,reductions=1,table_cutoffs=1,extensions=1,seed=2")
     assert str(agent.select_move(Game(Board.from_fen("B:W17:BK23")))) == "23-18"
     assert agent.last_search.win_in is not None and agent.last_search.win_in > 0
 
@@ -92,8 +104,9 @@ def test_principal_variation_is_a_legal_line_from_the_move_played(spec):
 
 def test_switches_parse_from_the_spec_and_refuse_other_words():
     agent = make_agent("alphabeta:depth=3,pvs=1,reductions=yes,table_cutoffs=true")
-    assert (agent.pvs, agent.reductions, agent.table_cutoffs) == (True, True, True)
-    assert agent.searcher.options.pruning == (True, True, True)
+    assert (agent.pvs, agent.reductions, agent.table_cutoffs, agent.extensions) == (True, True, True, False)
+    assert agent.searcher.options.pruning == (True, True, True, False)
+    assert make_agent("alphabeta:depth=3,extensions=1").searcher.options.pruning == (False, False, False, True)
     assert make_agent("alphabeta:depth=3").searcher.options.pruning is None  # the exact search's kernel
     with pytest.raises(UnknownAgentError, match="pvs"):
         make_agent("alphabeta:pvs=maybe")
