@@ -12,6 +12,10 @@ per second over the positional evaluator's at the same depth, the median over th
 Timed part (the zoo cards' and ``outcome_net.json``'s measure): 24 positions after ballot
 openings, ``SECONDS_PER_MOVE`` per search, the outcome net and the MCRD CNN against the
 positional evaluator: nodes per second and the depth reached.
+
+Evaluation part (``evaluation_ns``): nanoseconds per static evaluation of each evaluator,
+first layer summed fresh, over the positions of uniformly random games, best of
+``ROUNDS``: what a leaf costs apart from the search around it.
 """
 
 from __future__ import annotations
@@ -46,6 +50,55 @@ def _timed(searcher, boards) -> dict:
         seconds += result.seconds
         depths.append(result.depth)
     return {"nodes_per_s": nodes / seconds, "mean_depth": statistics.fmean(depths)}
+
+
+def _evaluation_ns(evaluators: dict, positions: int = 4000) -> dict:
+    import numba
+    import numpy as np
+
+    from checkers_agents.alphabeta.evaluators import MAX_ACTIVE, hand_value, net_value
+    from checkers_env import Game
+    from checkers_env.board import BLACK
+
+    @numba.njit(cache=False)
+    def sweep(movers, opponents, kings, black, kind, net, net_functions, width):
+        total = 0.0
+        if net is None:
+            for i in range(movers.shape[0]):
+                total += hand_value(movers[i], opponents[i], kings[i], black[i], kind)
+            return total
+        active = np.empty(MAX_ACTIVE, np.int64)
+        scratch = np.empty(2 * width, net[1].dtype)
+        for i in range(movers.shape[0]):
+            total += net_value(movers[i], opponents[i], kings[i], black[i], net, net_functions, active, scratch)
+        return total
+
+    rng = np.random.default_rng(0)
+    boards = []
+    while len(boards) < positions:
+        game = Game()
+        while not game.is_over() and len(boards) < positions:
+            boards.append(game.board)
+            moves = game.legal_moves()
+            game.play(moves[int(rng.integers(len(moves)))])
+    sides = (
+        np.array([b.black if b.turn == BLACK else b.white for b in boards], np.int64),
+        np.array([b.white if b.turn == BLACK else b.black for b in boards], np.int64),
+        np.array([b.kings for b in boards], np.int64),
+        np.array([b.turn == BLACK for b in boards]),
+    )
+    costs = {}
+    for name, evaluator in evaluators.items():
+        args = (*sides, evaluator.kind, evaluator.net, evaluator.net_functions, evaluator.width)
+        sweep(*args)  # compile
+        best = float("inf")
+        for _ in range(ROUNDS):
+            started = time.thread_time()
+            for _ in range(20):
+                sweep(*args)
+            best = min(best, (time.thread_time() - started) / (20 * len(boards)))
+        costs[name] = best * 1e9
+    return costs
 
 
 def _summary(ratios: list[float]) -> dict:
@@ -100,6 +153,8 @@ def run() -> dict:
         timed[name] = _timed(searchers[f"{name}/incremental"], ballots)
         timed[name]["ratio_to_positional"] = timed[name]["nodes_per_s"] / timed["positional"]["nodes_per_s"]
     results["timed"] = timed
+    results["evaluation_ns"] = _evaluation_ns(
+        {"positional": POSITIONAL, **{name: searchers[f"{name}/fresh"].evaluator for name in NETS}})
     return results
 
 
