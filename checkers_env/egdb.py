@@ -305,35 +305,48 @@ class BuildReport:
 def _solve_pair(values: np.ndarray, offsets: np.ndarray, a: Slice, b: Slice) -> int:
     """Solve one pair of slices in ``values`` (their regions must be zero); returns the
     number of levels."""
-    regions = []
-    for s in (a, b) if a != b else (a,):
+    pair = (a, b) if a != b else (a,)
+    works, buckets, pending = [], [], []
+    for s in pair:
         start = int(offsets[s])
         size = int(egdb_index.slice_size(*s))
-        value = values[start : start + size]
-        schedule = np.zeros(size, dtype=np.uint8)
-        counter = np.zeros(size, dtype=np.uint8)
-        longest = np.zeros(size, dtype=np.uint8)
-        egdb_retrograde.init_slice(values, offsets, *s, schedule, counter, longest)
-        regions.append((value, schedule, counter, longest))
+        if size >= 2**31:
+            raise EndgameDatabaseError(f"slice {slice_label(s)}: {size} positions, more than the build indexes")
+        work = np.zeros((size, egdb_retrograde.WORK_FIELDS), np.uint8)
+        egdb_retrograde.init_slice(values, offsets, *s, work)
+        works.append(work)
+        buckets.append(egdb_retrograde.bucket_by_level(work))
+        pending.append({})  # level -> positions the propagation scheduled there
+    # Events into a slice: each position at most twice (a loss, then a faster win) per
+    # level; numpy leaves the pages of the unused tail unallocated.
+    events = [egdb_retrograde.Events(np.empty(2 * len(w), np.int32), np.empty(2 * len(w), np.uint8)) for w in works]
+    pieces = np.array(pair, dtype=np.int64)
     level = 0
     while True:
         if level > egdb_index.MAX_DISTANCE:
             raise EndgameDatabaseError(f"slice {slice_label(a)}: a distance over {egdb_index.MAX_DISTANCE} plies")
-        resolved = later = 0
-        for value, schedule, _, _ in regions:
-            r, w = egdb_retrograde.resolve_level(level, value, schedule)
-            resolved += r
-            later += w
-        if resolved:
-            if a != b:
-                (va, sa, ca, la), (vb, sb, cb, lb) = regions
-                overflow = egdb_retrograde.propagate_pair(level, np.array(a), np.array(b), va, vb, sa, sb, ca, cb, la, lb)
+        frontiers, counts = [], np.zeros(2, np.int64)
+        for i, (work, (order, starts)) in enumerate(zip(works, buckets)):
+            candidates = [order[starts[level] : starts[level + 1]], *pending[i].pop(level, [])]
+            frontier = np.empty(sum(c.size for c in candidates), np.int32)
+            for c in candidates:
+                counts[i] = egdb_retrograde.resolve_candidates(level, work, c, frontier, counts[i])
+            frontiers.append(frontier)
+        if counts.any():
+            if len(pair) == 2:
+                written = egdb_retrograde.propagate_pair(level, pieces, tuple(frontiers), counts, tuple(works), tuple(events))
             else:
-                va, sa, ca, la = regions[0]
-                overflow = egdb_retrograde.propagate_slice(level, *a, va, va, sa, ca, la)
-            if overflow:
+                written = [egdb_retrograde.propagate_frontier(level, pieces[0], frontiers[0], counts[0], works[0], events[0])]
+            if min(written) < 0:
                 raise EndgameDatabaseError(f"slice {slice_label(a)}: a distance over {egdb_index.MAX_DISTANCE} plies")
-        elif not later:
+            # Slice 0's frontier scheduled positions of slice 1 and the other way round.
+            for into, n in zip(reversed(range(len(pair))), written):
+                index, at = events[into].index[:n], events[into].level[:n]
+                for target in np.unique(at):
+                    pending[into].setdefault(int(target), []).append(index[at == target])
+        elif not any(pending) and all(starts[level + 1] == starts[-1] for _, starts in buckets):
+            for s, work in zip(pair, works):
+                values[int(offsets[s]) : int(offsets[s]) + len(work)] = work[:, egdb_retrograde.VALUE]
             return level
         level += 1
 

@@ -13,7 +13,8 @@ solved by total pieces, then total men, ascending. For a pair:
    with a lost exit child is scheduled as a win at (its distance + 1); one whose every
    child is an exit won by the opponent is scheduled as a loss at (the longest + 1).
 2. *Levels* ``L = 0, 1, 2, ...``: resolve every position scheduled at ``L`` that is still
-   open (a win if ``L`` is odd, a loss if even); then, for each position resolved at ``L``,
+   open (a win if ``L`` is odd, a loss if even); then, for each position resolved at ``L``
+   (the level's *frontier*),
    generate its predecessors by un-making quiet moves (a king steps back any way, a man
    backward; the square left must be empty and the predecessor must have no capture, or
    the quiet move was not legal there). A predecessor of a loss is scheduled as a win at
@@ -25,9 +26,16 @@ solved by total pieces, then total men, ascending. For a pair:
 Positions are resolved in order of distance, so a win takes the shortest way and a loss
 the longest. Step 2 propagates from each slice of the pair into the other one, so the
 two slices run on two threads without sharing a write.
+
+No pass scans a slice for its level: the init pass's schedule is sorted into lists by
+level once (:func:`bucket_by_level`), and each propagation returns the positions it
+scheduled (:data:`Events`), so a level touches only its candidates and its frontier. A
+pair has up to 255 levels; scanning both slices at each one cost as much as the moves.
 """
 
 from __future__ import annotations
+
+from collections import namedtuple
 
 import numba
 import numpy as np
@@ -90,10 +98,19 @@ def _init_position(values, offsets, mover, opponent, kings, moves):
     return 0, counter, longest
 
 
+#: A slice's work while its pair is solved: ``uint8[positions, WORK_FIELDS]``, a position's
+#: four bytes in one row, so that an update from a predecessor touches one cache line: its
+#: value as it is being solved (copied into the database when the pair is done), and the
+#: init pass's schedule, counter and exit longest win (see ``_init_position``).
+WORK_FIELDS = 4
+VALUE, SCHEDULE, COUNTER, LONGEST = range(WORK_FIELDS)
+
+
 @numba.njit(cache=True, parallel=True)
-def init_slice(values, offsets, mm, mk, om, ok, schedule, counter, longest):
-    """Step 1 for one slice: fills ``schedule``, ``counter`` and ``longest`` (uint8 each)."""
-    size = schedule.shape[0]
+def init_slice(values, offsets, mm, mk, om, ok, work):
+    """Step 1 for one slice: fills the ``SCHEDULE``, ``COUNTER`` and ``LONGEST`` columns of
+    ``work``."""
+    size = work.shape[0]
     chunks = (size + CHUNK - 1) // CHUNK
     for c in prange(chunks):
         moves = np.empty((MAX_MOVES, MOVE_FIELDS), dtype=np.int64)
@@ -101,84 +118,103 @@ def init_slice(values, offsets, mm, mk, om, ok, schedule, counter, longest):
         for index in range(c * CHUNK, end):
             mover, opponent, kings = slice_position(mm, mk, om, ok, index)
             s, n, w = _init_position(values, offsets, mover, opponent, kings, moves)
-            schedule[index] = s
-            counter[index] = n
-            longest[index] = w
+            work[index, SCHEDULE] = s
+            work[index, COUNTER] = n
+            work[index, LONGEST] = w
 
 
-@numba.njit(cache=True, parallel=True)
-def resolve_level(level, value, schedule):
-    """Resolve the open positions scheduled at ``level``; returns ``(resolved, later)``:
-    how many were resolved and how many open positions are scheduled later."""
-    size = value.shape[0]
-    chunks = (size + CHUNK - 1) // CHUNK
-    counts = np.zeros((chunks, 2), dtype=np.int64)  # per chunk: resolved, scheduled later
-    for c in prange(chunks):
-        end = min(size, (c + 1) * CHUNK)
-        resolved = 0
-        later = 0
-        for index in range(c * CHUNK, end):
-            if value[index] != DRAW:
-                continue
-            s = schedule[index]
-            if s == level + 1:
-                value[index] = level + 1
-                resolved += 1
-            elif s > level + 1:
-                later += 1
-        counts[c, 0] = resolved
-        counts[c, 1] = later
-    resolved = 0
-    later = 0
-    for c in range(chunks):
-        resolved += counts[c, 0]
-        later += counts[c, 1]
-    return resolved, later
+#: Positions a level's propagation scheduled: ``index`` (int32) and ``level`` (uint8, the
+#: level each is resolved at); the kernel returns how many it wrote.
+Events = namedtuple("Events", "index level")
 
 
 @numba.njit(cache=True)
-def _predecessor(value, schedule, counter, longest, level, mover, opponent, kings, overflow):
-    """Step 2 for one predecessor (in its mover's frame); returns the new overflow flag."""
+def bucket_by_level(work):
+    """The positions the init pass scheduled, by level: ``(order, starts)``, the positions
+    resolved at level ``L`` being ``order[starts[L]:starts[L + 1]]`` (int32, ascending)."""
+    starts = np.zeros(MAX_DISTANCE + 3, dtype=np.int64)
+    for i in range(work.shape[0]):
+        if work[i, SCHEDULE]:
+            starts[work[i, SCHEDULE]] += 1  # level schedule - 1, counted one slot up
+    for level in range(1, starts.shape[0]):
+        starts[level] += starts[level - 1]
+    order = np.empty(starts[-1], dtype=np.int32)
+    fill = starts.copy()
+    for i in range(work.shape[0]):
+        s = work[i, SCHEDULE]
+        if s:
+            order[fill[s - 1]] = i
+            fill[s - 1] += 1
+    return order, starts
+
+
+@numba.njit(cache=True)
+def resolve_candidates(level, work, candidates, frontier, count):
+    """Resolve the candidates that are still open and scheduled at ``level`` (a win if
+    ``level`` is odd, a loss if even), appending them to ``frontier`` from ``count``;
+    returns the new count. A candidate resolved before, or moved to an earlier level, is
+    skipped: the lists are never pruned."""
+    for c in range(candidates.shape[0]):
+        index = candidates[c]
+        if work[index, VALUE] == DRAW and work[index, SCHEDULE] == level + 1:
+            work[index, VALUE] = level + 1
+            frontier[count] = index
+            count += 1
+    return count
+
+
+@numba.njit(cache=True)
+def _predecessor(into, level, mover, opponent, kings, events, n):
+    """Step 2 for one predecessor (in its mover's frame): schedules it in ``into`` and
+    records that in ``events`` at ``n``. Returns the new ``n``, or -1 when a distance
+    would pass ``MAX_DISTANCE``."""
     if jumpers(mover, opponent, kings, True) != 0:
-        return overflow  # a capture was there: the quiet move was not legal
+        return n  # a capture was there: the quiet move was not legal
     index = slice_index(mover, opponent, kings)
-    if value[index] != DRAW:
-        return overflow
+    if into[index, VALUE] != DRAW:
+        return n
+    schedule = into[index, SCHEDULE]
     if level % 2 == 0:
         # The child is lost for its mover: this is a win in level + 1.
         if level + 1 > MAX_DISTANCE:
-            return 1
-        if schedule[index] == 0 or schedule[index] > level + 2:
-            schedule[index] = level + 2
+            return -1
+        if schedule == 0 or schedule > level + 2:
+            into[index, SCHEDULE] = level + 2
+            events.index[n] = index
+            events.level[n] = level + 1
+            n += 1
     else:
-        counter[index] -= 1
-        if counter[index] == 0 and schedule[index] == 0:
-            at = max(level + 1, np.int64(longest[index]))
+        into[index, COUNTER] -= 1
+        if into[index, COUNTER] == 0 and schedule == 0:
+            at = max(level + 1, np.int64(into[index, LONGEST]))
             if at > MAX_DISTANCE:
-                return 1
-            schedule[index] = at + 1
-    return overflow
+                return -1
+            into[index, SCHEDULE] = at + 1
+            events.index[n] = index
+            events.level[n] = at
+            n += 1
+    return n
 
 
 @numba.njit(cache=True)
-def propagate_slice(level, mm, mk, om, ok, value, other_value, other_schedule, other_counter, other_longest):
-    """Step 2 from the positions of one slice resolved at ``level`` into the other slice of
-    the pair (``other_*``); returns 1 if a distance overflowed ``MAX_DISTANCE``."""
-    overflow = 0
-    for index in range(value.shape[0]):
-        if value[index] != level + 1:
-            continue
-        mover, opponent, kings = slice_position(mm, mk, om, ok, index)
+def propagate_frontier(level, pieces, frontier, count, into, events):
+    """Step 2 from the ``count`` positions of ``frontier``, resolved at ``level`` in the
+    slice ``pieces = (mm, mk, om, ok)``, into the other slice of the pair (``into``, its
+    work array). Returns how many positions it scheduled (written to ``events``),
+    or -1 when a distance would pass ``MAX_DISTANCE``."""
+    n = 0
+    for f in range(count):
+        mover, opponent, kings = slice_position(pieces[0], pieces[1], pieces[2], pieces[3], frontier[f])
         # The side that just moved, moving up.
         x = half_turn(opponent)
         y = half_turn(mover)
         k = half_turn(kings)
         x_kings = x & k
         empty = ~(x | y) & FULL
-        pieces = x
-        while pieces:
-            to = pieces & -pieces
-            pieces &= pieces - 1
+        rest = x
+        while rest:
+            to = rest & -rest
+            rest &= rest - 1
             for d in range(4):
                 if d == 0:
                     origin = step_sw(to)  # a man or king that moved NE
@@ -196,23 +232,30 @@ def propagate_slice(level, mm, mk, om, ok, value, other_value, other_schedule, o
                 before_kings = k
                 if to & x_kings:
                     before_kings = (k & ~to) | origin
-                overflow = _predecessor(
-                    other_value, other_schedule, other_counter, other_longest, level, before, y, before_kings, overflow
-                )
-    return overflow
+                n = _predecessor(into, level, before, y, before_kings, events, n)
+                if n < 0:
+                    return -1
+    return n
 
 
 @numba.njit(cache=True, parallel=True)
-def propagate_pair(level, a, b, value_a, value_b, sched_a, sched_b, counter_a, counter_b, longest_a, longest_b):
-    """Step 2 for a pair of distinct slices ``a = (mm, mk, om, ok)`` and ``b``, one thread
-    each: a's resolved positions feed b's arrays and the other way round."""
-    flags = np.zeros(2, dtype=np.int64)
+def propagate_pair(level, pieces, frontiers, counts, works, events):
+    """Step 2 for a pair of distinct slices, one thread each: slice 0's frontier feeds
+    slice 1's work and the other way round (``pieces``: ``int64[2, 4]``; the rest pairs of
+    arrays and of :data:`Events`). Returns the events written into each (-1: a distance
+    overflowed)."""
+    written = np.zeros(2, dtype=np.int64)
+    # A parallel loop takes arrays, not tuples of them: unpacked here, packed in its body.
+    frontier0, frontier1 = frontiers
+    work0, work1 = works
+    index0, at0 = events[0]
+    index1, at1 = events[1]
     for side in prange(2):
         if side == 0:
-            flags[0] = propagate_slice(level, a[0], a[1], a[2], a[3], value_a, value_b, sched_b, counter_b, longest_b)
+            written[0] = propagate_frontier(level, pieces[0], frontier0, counts[0], work1, Events(index1, at1))
         else:
-            flags[1] = propagate_slice(level, b[0], b[1], b[2], b[3], value_b, value_a, sched_a, counter_a, longest_a)
-    return flags[0] | flags[1]
+            written[1] = propagate_frontier(level, pieces[1], frontier1, counts[1], work0, Events(index0, at0))
+    return written
 
 
 @numba.njit(cache=True)
