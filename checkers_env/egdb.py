@@ -302,9 +302,13 @@ class BuildReport:
     bytes: int
 
 
-def _solve_pair(values: np.ndarray, offsets: np.ndarray, a: Slice, b: Slice) -> int:
+def _solve_pair(
+    values: np.ndarray, offsets: np.ndarray, a: Slice, b: Slice, bucket_from: int = egdb_retrograde.BUCKET_FROM,
+    chunk: int = egdb_retrograde.FRONTIER_CHUNK,
+) -> int:
     """Solve one pair of slices in ``values`` (their regions must be zero); returns the
-    number of levels."""
+    number of levels. ``bucket_from`` and ``chunk``: see
+    ``egdb_retrograde.propagate_frontier`` (the same bytes whatever they are)."""
     pair = (a, b) if a != b else (a,)
     works, buckets, pending = [], [], []
     for s in pair:
@@ -334,9 +338,11 @@ def _solve_pair(values: np.ndarray, offsets: np.ndarray, a: Slice, b: Slice) -> 
             frontiers.append(frontier)
         if counts.any():
             if len(pair) == 2:
-                written = egdb_retrograde.propagate_pair(level, pieces, tuple(frontiers), counts, tuple(works), tuple(events))
+                written = egdb_retrograde.propagate_pair(
+                    level, pieces, tuple(frontiers), counts, tuple(works), tuple(events), bucket_from, chunk)
             else:
-                written = [egdb_retrograde.propagate_frontier(level, pieces[0], frontiers[0], counts[0], works[0], events[0])]
+                written = [egdb_retrograde.propagate_frontier(
+                    level, pieces[0], frontiers[0], counts[0], works[0], events[0], bucket_from, chunk)]
             if min(written) < 0:
                 raise EndgameDatabaseError(f"slice {slice_label(a)}: a distance over {egdb_index.MAX_DISTANCE} plies")
             # Slice 0's frontier scheduled positions of slice 1 and the other way round.

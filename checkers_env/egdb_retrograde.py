@@ -31,6 +31,9 @@ No pass scans a slice for its level: the init pass's schedule is sorted into lis
 level once (:func:`bucket_by_level`), and each propagation returns the positions it
 scheduled (:data:`Events`), so a level touches only its candidates and its frontier. A
 pair has up to 255 levels; scanning both slices at each one cost as much as the moves.
+The updates a frontier sends into a large slice are gathered first and applied in memory
+order (:data:`BUCKET_BITS`): one at a random place of a slice far larger than the caches
+is a trip to memory each.
 """
 
 from __future__ import annotations
@@ -163,14 +166,21 @@ def resolve_candidates(level, work, candidates, frontier, count):
     return count
 
 
+#: A level's updates go into a slice in memory order, bucket by bucket of
+#: ``2**BUCKET_BITS`` positions (256 KiB of work rows, within a core's L2 cache), when the
+#: slice has more than ``BUCKET_FROM`` positions; a smaller slice's work stays in the
+#: caches anyway. Updates within a level commute, so the order changes no byte.
+BUCKET_BITS = 16
+BUCKET_FROM = 1 << 20
+#: Frontier positions whose predecessors are gathered at a time (bounds the buffers).
+FRONTIER_CHUNK = 1 << 20
+
+
 @numba.njit(cache=True)
-def _predecessor(into, level, mover, opponent, kings, events, n):
-    """Step 2 for one predecessor (in its mover's frame): schedules it in ``into`` and
-    records that in ``events`` at ``n``. Returns the new ``n``, or -1 when a distance
-    would pass ``MAX_DISTANCE``."""
-    if jumpers(mover, opponent, kings, True) != 0:
-        return n  # a capture was there: the quiet move was not legal
-    index = slice_index(mover, opponent, kings)
+def _schedule(into, level, index, events, n):
+    """Step 2 for one predecessor, ``into[index]``: schedules it and records that in
+    ``events`` at ``n``. Returns the new ``n``, or -1 when a distance would pass
+    ``MAX_DISTANCE``."""
     if into[index, VALUE] != DRAW:
         return n
     schedule = into[index, SCHEDULE]
@@ -197,13 +207,13 @@ def _predecessor(into, level, mover, opponent, kings, events, n):
 
 
 @numba.njit(cache=True)
-def propagate_frontier(level, pieces, frontier, count, into, events):
-    """Step 2 from the ``count`` positions of ``frontier``, resolved at ``level`` in the
-    slice ``pieces = (mm, mk, om, ok)``, into the other slice of the pair (``into``, its
-    work array). Returns how many positions it scheduled (written to ``events``),
-    or -1 when a distance would pass ``MAX_DISTANCE``."""
+def _gather_predecessors(pieces, frontier, start, end, targets):
+    """The indices of the predecessors of ``frontier[start:end]`` (positions of the slice
+    ``pieces``) into ``targets``, in the other slice of the pair; returns how many. A
+    predecessor is the position before a quiet move of the side that just moved, with
+    no capture there (or the quiet move was not legal)."""
     n = 0
-    for f in range(count):
+    for f in range(start, end):
         mover, opponent, kings = slice_position(pieces[0], pieces[1], pieces[2], pieces[3], frontier[f])
         # The side that just moved, moving up.
         x = half_turn(opponent)
@@ -232,14 +242,56 @@ def propagate_frontier(level, pieces, frontier, count, into, events):
                 before_kings = k
                 if to & x_kings:
                     before_kings = (k & ~to) | origin
-                n = _predecessor(into, level, before, y, before_kings, events, n)
-                if n < 0:
-                    return -1
+                if jumpers(before, y, before_kings, True) == 0:
+                    targets[n] = slice_index(before, y, before_kings)
+                    n += 1
+    return n
+
+
+@numba.njit(cache=True)
+def propagate_frontier(level, pieces, frontier, count, into, events, bucket_from, chunk):
+    """Step 2 from the ``count`` positions of ``frontier``, resolved at ``level`` in the
+    slice ``pieces = (mm, mk, om, ok)``, into the other slice of the pair (``into``, its
+    work array), ``chunk`` frontier positions at a time (:data:`FRONTIER_CHUNK`); the
+    updates go in bucket order when ``into`` has more than ``bucket_from`` positions
+    (:data:`BUCKET_FROM`). Returns how many positions it
+    scheduled (written to ``events``), or -1 when a distance would pass
+    ``MAX_DISTANCE``."""
+    if count == 0:
+        return 0
+    size = into.shape[0]
+    chunk = min(count, chunk)
+    # Each piece of the side that moved came from one of at most four squares.
+    targets = np.empty(chunk * 4 * (pieces[2] + pieces[3]), dtype=np.int32)
+    bucketed = size > bucket_from
+    buckets = (size >> BUCKET_BITS) + 1
+    in_order = np.empty(targets.shape[0] if bucketed else 0, dtype=np.int32)
+    starts = np.empty(buckets + 1, dtype=np.int64)
+    n = 0
+    for start in range(0, count, chunk):
+        m = _gather_predecessors(pieces, frontier, start, min(count, start + chunk), targets)
+        updates = targets
+        if bucketed:
+            # A counting sort by bucket: the updates then walk the slice in order.
+            starts[:] = 0
+            for t in range(m):
+                starts[(targets[t] >> BUCKET_BITS) + 1] += 1
+            for b in range(buckets):
+                starts[b + 1] += starts[b]
+            for t in range(m):
+                b = targets[t] >> BUCKET_BITS
+                in_order[starts[b]] = targets[t]
+                starts[b] += 1
+            updates = in_order
+        for t in range(m):
+            n = _schedule(into, level, updates[t], events, n)
+            if n < 0:
+                return -1
     return n
 
 
 @numba.njit(cache=True, parallel=True)
-def propagate_pair(level, pieces, frontiers, counts, works, events):
+def propagate_pair(level, pieces, frontiers, counts, works, events, bucket_from, chunk):
     """Step 2 for a pair of distinct slices, one thread each: slice 0's frontier feeds
     slice 1's work and the other way round (``pieces``: ``int64[2, 4]``; the rest pairs of
     arrays and of :data:`Events`). Returns the events written into each (-1: a distance
@@ -252,9 +304,9 @@ def propagate_pair(level, pieces, frontiers, counts, works, events):
     index1, at1 = events[1]
     for side in prange(2):
         if side == 0:
-            written[0] = propagate_frontier(level, pieces[0], frontier0, counts[0], work1, Events(index1, at1))
+            written[0] = propagate_frontier(level, pieces[0], frontier0, counts[0], work1, Events(index1, at1), bucket_from, chunk)
         else:
-            written[1] = propagate_frontier(level, pieces[1], frontier1, counts[1], work0, Events(index0, at0))
+            written[1] = propagate_frontier(level, pieces[1], frontier1, counts[1], work0, Events(index0, at0), bucket_from, chunk)
     return written
 
 
