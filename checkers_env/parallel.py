@@ -21,6 +21,32 @@ def _call(build: Callable[[Any], Any], k: Any) -> Any:
     return build(k)
 
 
+class WorkerDiedError(RuntimeError):
+    """A pool's worker process ended while pieces were still to do (killed, out of memory,
+    or failing as it started): the pool would wait for its piece for ever."""
+
+
+#: Seconds between checks that the pool's workers are alive while waiting for a piece.
+WATCH_SECONDS = 0.5
+
+
+def _watched(results, workers: list, what: str):
+    """The items of a pool's ``imap`` iterator, raising :class:`WorkerDiedError` when one
+    of the pool's first ``workers`` ends (a ``Pool`` replaces a dead worker but loses its
+    piece, and a worker that dies as it starts is replaced for ever)."""
+    while True:
+        try:
+            yield results.next(timeout=WATCH_SECONDS)
+        except StopIteration:
+            return
+        except multiprocessing.TimeoutError:
+            for process in workers:
+                if process.exitcode is not None:
+                    raise WorkerDiedError(
+                        f"{what}: a worker process ended (exit code {process.exitcode}) before its work was done"
+                    ) from None
+
+
 class _Keyed:
     """``k -> (k, build(k))`` as a picklable callable (a pool sends it with every task)."""
 
@@ -48,6 +74,10 @@ def run_pieces(
     their pieces; with ``ordered=False`` the pieces that had ended by then still go to
     ``done`` first.
 
+    Raises:
+        WorkerDiedError: a pool worker ended before the work was done (killed, or failing
+            as it started, for instance on an import); the pieces done before are kept.
+
     Args:
         build: a picklable callable (a module-level function or a ``functools.partial`` of one).
         todo: the pieces to do (picklable values: shard numbers, planned games).
@@ -60,21 +90,22 @@ def run_pieces(
             per piece; the results come back to this process, so no shared file system is
             needed. Ctrl-C cancels the tasks still running.
         initializer, initargs: run in each pool worker first.
-        what: named in the message when Ray is missing.
+        what: named in the message when Ray is missing or a worker dies.
         ordered: keep the order of ``todo`` (pool); False: hand each piece over as it ends.
     """
     if ray and todo:
         _run_ray(build, todo, done, ray, what)
     elif workers > 1 and len(todo) > 1:
         pool = multiprocessing.get_context("spawn").Pool(min(workers, len(todo)), initializer, initargs)
+        first_workers = list(pool._pool)  # the pool replaces a dead worker: watch these
         try:
             if ordered:
-                for k, result in zip(todo, pool.imap(build, todo)):
+                for k, result in zip(todo, _watched(pool.imap(build, todo), first_workers, what)):
                     done(k, result)
             else:
                 results = pool.imap_unordered(_Keyed(build), todo)
                 try:
-                    for k, result in results:
+                    for k, result in _watched(results, first_workers, what):
                         done(k, result)
                 except KeyboardInterrupt:
                     _hand_over_ended(results, done)
@@ -122,4 +153,4 @@ def _run_ray(build, todo, done, ray: bool | str, what: str) -> None:
             ray_module.cancel(ref, force=True)
 
 
-__all__ = ["run_pieces"]
+__all__ = ["WorkerDiedError", "run_pieces"]

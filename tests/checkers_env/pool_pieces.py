@@ -1,0 +1,22 @@
+"""Pieces of work for ``test_parallel``, in a module of their own so that the pool's spawned
+workers import them by this name (the folder is on ``sys.path``, see ``conftest``)."""
+
+from __future__ import annotations
+
+import os
+
+
+def square(k: int) -> int:
+    return k * k
+
+
+def die_on(k: int, fatal: int) -> int:
+    """``k``, or the worker's end (exit code 3) at piece ``fatal``."""
+    if k == fatal:
+        os._exit(3)
+    return k
+
+
+def die_at_start() -> None:
+    """A pool initializer that ends its worker (exit code 4)."""
+    os._exit(4)

@@ -1,0 +1,32 @@
+"""The one runner of numbered pieces of work (``checkers_env.parallel``): a dead worker is
+an error, never a wait for ever."""
+
+from __future__ import annotations
+
+import functools
+
+import pytest
+from pool_pieces import die_at_start, die_on, square
+
+from checkers_env.parallel import WorkerDiedError, run_pieces
+
+
+@pytest.mark.parametrize("ordered", [True, False])
+def test_pieces_come_back_in_a_pool(ordered):
+    got = {}
+    run_pieces(square, list(range(6)), got.__setitem__, workers=2, ordered=ordered)
+    assert got == {k: k * k for k in range(6)}
+
+
+@pytest.mark.parametrize("ordered", [True, False])
+def test_a_worker_killed_at_a_piece_is_an_error_that_keeps_what_was_done(ordered):
+    got = []
+    with pytest.raises(WorkerDiedError, match=r"the test run: a worker process ended \(exit code 3\)"):
+        run_pieces(functools.partial(die_on, fatal=0), [1, 2, 0, 3], lambda k, r: got.append(k), workers=2,
+                   ordered=ordered, what="the test run")
+    assert 0 not in got and set(got) <= {1, 2, 3}
+
+
+def test_a_worker_that_dies_as_it_starts_is_an_error():
+    with pytest.raises(WorkerDiedError, match=r"exit code 4"):
+        run_pieces(square, [1, 2, 3], lambda k, r: None, workers=2, initializer=die_at_start)
