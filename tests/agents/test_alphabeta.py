@@ -437,7 +437,10 @@ def test_time_limit():
         move = agent.select_move(game)
         assert move in game.legal_moves()
         assert 1 <= agent.last_search.depth <= MAX_DEPTH
-        assert agent.last_search.seconds < 0.2 + 0.5  # the node budget is a hard limit
+        # The node budget (time left x the rate measured so far) stops it; a loaded machine
+        # slows the rate after it is measured, hence the slack: an unlimited search from
+        # here would run for minutes.
+        assert agent.last_search.seconds < 0.2 + 1.5
         game.play(move)
     capped = AlphaBetaAgent(depth=3, time=30.0)
     capped.select_move(Game())
