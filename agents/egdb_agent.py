@@ -28,7 +28,7 @@ class EgdbAgent(AlphaBetaAgent):
     that few pieces.
 
     Args:
-        pieces: the database's size, 2 to 5 (default 5: build it once with
+        pieces: the database's size, 2 to 6 (default 5: build it once with
             ``checkers egdb build --pieces 5``, about a minute; the folder is
             ``$CHECKERS_EGDB`` or the platform's cache folder).
         depth: the search's nominal depth outside the database (default 6, or as deep as

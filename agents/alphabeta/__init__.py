@@ -218,7 +218,7 @@ class AlphaBetaAgent(BaseAgent):
             ``td-minimax``, ``slow-fast``, ``mcrd-net`` or ``outcome-net``.
         weights: the net's weights, for a learned ``eval``: ``zoo`` (the default: the zoo
             agent's), a file, or ``untrained``.
-        egdb: probe the endgame database of up to this many pieces (2 to 5; 0, the
+        egdb: probe the endgame database of up to this many pieces (2 to 6; 0, the
             default: off) at every node with that few pieces: an exact value there ends
             the search, and a position it holds is played from it without a search (a
             fastest win, a longest loss or a drawing move). It must be built

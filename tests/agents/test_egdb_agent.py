@@ -205,11 +205,11 @@ def test_spec_round_trips():
 @pytest.mark.parametrize(
     ("spec", "message"),
     [
-        ("egdb:pieces=1", "pieces must be a number of pieces from 2 to 5, got 1"),
+        ("egdb:pieces=1", "pieces must be a number of pieces from 2 to 6, got 1"),
         ("egdb:pieces=x", "pieces='x' is not a whole number"),
         ("egdb:pieces=4,colour=red", "no parameter 'colour'"),
         ("egdb:pieces=4,egdb=3", "no parameter 'egdb'"),
-        ("alphabeta:egdb=1", "egdb must be 0 \\(off\\) or a number of pieces from 2 to 5, got 1"),
+        ("alphabeta:egdb=1", "egdb must be 0 \\(off\\) or a number of pieces from 2 to 6, got 1"),
         ("alphabeta:egdb=x", "egdb='x' is not a whole number"),
     ],
 )

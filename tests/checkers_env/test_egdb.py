@@ -663,7 +663,7 @@ def test_cached_opens_each_database_once_per_process(egdb_folder, tmp_path, monk
     assert three is not first and three.pieces == 3
 
 
-@pytest.mark.parametrize("pieces", [1, 6, True, 4.0, "4"])
+@pytest.mark.parametrize("pieces", [1, 7, True, 4.0, "4"])
 def test_cached_refuses_what_open_refuses(egdb_folder, pieces):
     with pytest.raises(ValueError, match="pieces must be a number of pieces from 2 to"):
         egdb.EndgameDatabase.cached(pieces, egdb_folder)
