@@ -33,6 +33,8 @@ from checkers_evaluation.train_command import TRAINERS  # noqa: F401  (every `ch
 
 #: Exit status when the reader of stdout went away: 128 + SIGPIPE, as a shell reports it.
 EXIT_BROKEN_PIPE = 141
+#: Exit status when the work stopped on its own failure (not the user's input).
+EXIT_FAILED = 1
 
 #: The subcommands, in the order ``checkers --help`` lists them: ``checkers_evaluation.<name>_command``.
 SUBCOMMANDS: list[str] = ["perft", "show", "agents", "league", "play", "serve", "engine", "train", "data", "egdb"]
@@ -91,12 +93,19 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(f"checkers: error: {error}", file=sys.stderr)
         return EXIT_USAGE
+    except RuntimeError as error:
+        from checkers_env.parallel import WorkerDiedError
+
+        if not isinstance(error, WorkerDiedError):
+            raise
+        print(f"checkers: error: {error}; what was done before it is kept", file=sys.stderr)
+        return EXIT_FAILED
     except KeyboardInterrupt:
         print("checkers: interrupted", file=sys.stderr)
         return 130
 
 
-__all__ = ["EXIT_BROKEN_PIPE", "SUBCOMMANDS", "TRAINERS", "UsageError", "build_parser", "main"]
+__all__ = ["EXIT_BROKEN_PIPE", "EXIT_FAILED", "SUBCOMMANDS", "TRAINERS", "UsageError", "build_parser", "main"]
 
 
 if __name__ == "__main__":

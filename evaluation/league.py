@@ -515,7 +515,7 @@ class League:
         )
         run_pieces(
             play, todo, keep, workers=self.workers, initializer=_start_worker,
-            initargs=(os.getpid(), self.registrations), ordered=False,
+            initargs=(os.getpid(), self.registrations), ordered=False, what="the league",
         )
 
     def _progress_bar(self, initial: int):

@@ -75,6 +75,23 @@ def test_bad_input_is_one_line_and_status_2(argv, message, capsys):
     assert "Traceback" not in captured.err
 
 
+def test_a_dead_worker_is_one_line_and_a_failure_status(tmp_path, capsys, monkeypatch):
+    from checkers_env.parallel import WorkerDiedError
+    from checkers_evaluation import league
+
+    def dies(*args, **kwargs):
+        raise WorkerDiedError("the league: a worker process ended (exit code -9) before its work was done")
+
+    monkeypatch.setattr(league, "run_pieces", dies)
+    status = main(["league", "random", "greedy", "--games-per-pair", "2", "--workers", "2", "--out", str(tmp_path / "l")])
+    err = capsys.readouterr().err
+    assert status == 1 and "Traceback" not in err
+    assert err.strip().splitlines()[-1] == (
+        "checkers: error: the league: a worker process ended (exit code -9) before its work was done; "
+        "what was done before it is kept"
+    )
+
+
 # Each is refused when parsed: one line, status 2, and no work (no game, no folder) before it.
 _FILE = "<a file>"  # stands for a regular file in the test's folder
 _PARSE_ERRORS = [
