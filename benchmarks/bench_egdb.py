@@ -1,21 +1,25 @@
-"""Endgame databases (issue #18): build time, size and memory, and the probe rate.
+"""Endgame databases: build time, size and memory, and the probe rate.
 
 * ``build_{4,5}_seconds``: ``egdb.build(N)`` from an empty folder, every position up to N
   pieces (goals: 4 pieces under 60 s, 5 under 1200 s), in a fresh process each (numba's
   compiled kernels come from its cache, warmed first); ``build_{4,5}_peak_rss_mb``: that
   process's peak resident memory; ``build_{4,5}_mb``: the files on disk.
-* ``probe_per_s``: ``egdb_index.probe_board`` called from a numba loop on one thread
-  over ``PROBES`` positions drawn uniformly from the 5-piece slices (half of them with
-  White to move); goal 10 M/s. ``count_moves_per_s`` is the core's move counter over the
-  same positions in the same run, and ``probe_vs_count_moves`` the ratio of the two rates.
-  Uniform positions are the worst case: nearly every probe misses the caches.
+* ``probe_per_s``: ``egdb_index.probe_board`` (the win/draw/loss codes a search reads,
+  through the files' memory maps) called from a numba loop on one thread over ``PROBES``
+  positions drawn uniformly from the 5-piece slices (half of them with White to move);
+  goal 10 M/s. ``count_moves_per_s`` is the core's move counter over the same positions
+  in the same run, and ``probe_vs_count_moves`` the ratio of the two rates. Uniform
+  positions are the worst case: nearly every probe misses the caches.
 * ``probe_walk_per_s``: the same over ``PROBES`` positions of random games inside the
   5-piece database (each position one move from the one before, restarting from a
   uniform position when a game ends): the way a search probes, neighbouring positions
   sharing the men's part of the index and so the cache lines.
 * ``probe_children_per_s``: the children of those positions, each position's children one
   after another, as a search probes when it expands a node (siblings share a slice, and
-  siblings by a king move share the men's part of their index).
+  siblings by a king move share the men's part of their index); goal 5 M/s.
+* ``six_pieces``: the three rates over the 6-piece database of the default folder
+  (``$CHECKERS_EGDB``), when one is built there (``checkers egdb build --pieces 6``,
+  about twenty minutes): its open time (mapping and checking the codes) and files' size too.
 """
 
 from __future__ import annotations
@@ -51,11 +55,13 @@ def _build(pieces: int, folder: Path) -> dict:
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-@numba.njit(cache=True)
-def _probe_loop(values, offsets, black, white, kings, black_to_move):
+# Without reference counting, as the search's kernel is compiled: with it, taking each
+# probe's array out of the tables' tuple costs an atomic increment and decrement.
+@numba.njit(cache=True, _nrt=False)
+def _probe_loop(tables, offsets, black, white, kings, black_to_move):
     total = 0
     for i in range(black.shape[0]):
-        total += probe_board(values, offsets, black[i], white[i], kings[i], black_to_move[i])
+        total += probe_board(tables, offsets, black[i], white[i], kings[i], black_to_move[i])
     return total
 
 
@@ -145,6 +151,25 @@ def _best_rate(kernel, args, count: int, repeats: int = 3) -> float:
     return best
 
 
+def _probe_rates(db, pieces: int) -> dict:
+    """Probes a second of ``db`` over uniform positions, random walks and node expansions
+    of ``pieces`` pieces (best of 3, one thread)."""
+    boards = sample_boards(pieces, PROBES)
+    _probe_loop(db.tables, db.offsets, *(a[:10] for a in boards))
+    starts = sample_boards(pieces, 100_000, seed=1)
+    keep = starts[3]  # Black-to-move starts
+    walk = tuple(np.empty(PROBES, dtype) for dtype in (np.int64, np.int64, np.int64, np.bool_))
+    _walk(starts[0][keep], starts[1][keep], starts[2][keep], PROBES, 2, *walk)
+    children = tuple(np.empty(PROBES, dtype) for dtype in (np.int64, np.int64, np.int64, np.bool_))
+    made = _children(*walk, PROBES, *children)
+    children = tuple(a[:made] for a in children)
+    return {
+        "probe_per_s": _best_rate(_probe_loop, (db.tables, db.offsets, *boards), PROBES),
+        "probe_walk_per_s": _best_rate(_probe_loop, (db.tables, db.offsets, *walk), PROBES),
+        "probe_children_per_s": _best_rate(_probe_loop, (db.tables, db.offsets, *children), made),
+    }, boards
+
+
 def run() -> dict:
     from checkers_env import egdb
 
@@ -157,28 +182,23 @@ def run() -> dict:
             results[f"build_{pieces}_positions"] = figures["positions"]
             results[f"build_{pieces}_mb"] = figures["bytes"] / 1e6
             results[f"build_{pieces}_peak_rss_mb"] = figures["peak_mb"]
-        db = egdb.EndgameDatabase.open(5, Path(tmp) / "egdb5")
-        boards = sample_boards(5, PROBES)
-        _probe_loop(db.values, db.offsets, *(a[:10] for a in boards))
+        rates, boards = _probe_rates(egdb.EndgameDatabase.open(5, Path(tmp) / "egdb5"), 5)
+        results.update(rates)
         _count_loop(*(a[:10] for a in boards))
-        best_probe = _best_rate(_probe_loop, (db.values, db.offsets, *boards), PROBES)
-        best_count = _best_rate(_count_loop, boards, PROBES)
-        starts = sample_boards(5, 100_000, seed=1)
-        keep = starts[3]  # Black-to-move starts
-        walk = tuple(np.empty(PROBES, dtype) for dtype in (np.int64, np.int64, np.int64, np.bool_))
-        _walk(starts[0][keep], starts[1][keep], starts[2][keep], PROBES, 2, *walk)
-        children = tuple(np.empty(PROBES, dtype) for dtype in (np.int64, np.int64, np.int64, np.bool_))
-        made = _children(*walk, PROBES, *children)
-        children = tuple(a[:made] for a in children)
-        best_walk = _best_rate(_probe_loop, (db.values, db.offsets, *walk), PROBES)
-        best_children = _best_rate(_probe_loop, (db.values, db.offsets, *children), made)
-    results["probe_per_s"] = best_probe
-    results["probe_walk_per_s"] = best_walk
-    results["probe_children_per_s"] = best_children
-    results["count_moves_per_s"] = best_count
-    results["probe_vs_count_moves"] = best_probe / best_count
+        results["count_moves_per_s"] = _best_rate(_count_loop, boards, PROBES)
+        results["probe_vs_count_moves"] = results["probe_per_s"] / results["count_moves_per_s"]
+    if (egdb.complete_pieces() or 0) >= 6:
+        started = time.perf_counter()
+        six = egdb.EndgameDatabase.open(6)
+        opened = time.perf_counter() - started
+        rates, _ = _probe_rates(six, 6)
+        results["six_pieces"] = {**rates, "open_seconds": opened,
+                                 "mb": sum(f.path.stat().st_size for f in six.files) / 1e6}
     results["sizes"] = {"probes": PROBES}
     for key, value in results.items():
-        if not isinstance(value, dict):
+        if isinstance(value, dict):
+            for sub, figure in value.items():
+                print(f"   {key + '.' + sub:28s} {figure:,.2f}")
+        else:
             print(f"   {key:28s} {value:,.2f}")
     return results

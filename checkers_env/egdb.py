@@ -15,53 +15,46 @@ number of plies to the end of the game when the winner wins as fast as it can an
 loser holds out as long as it can. ``checkers_env.egdb_index`` documents the index, the
 value bytes and the probe; ``checkers_env.egdb_retrograde`` the build.
 
-**Files.** One file per slice ``(mover men, mover kings, opponent men, opponent kings)``,
-``slice-MM-MK-OM-OK.egdb`` in the database folder (``$CHECKERS_EGDB``, else the platform's
-cache folder, ``default_folder()``): a 32-byte header (magic ``CKEGDB``, format version,
-the four counts, the number of positions, a CRC-32 of the values) and one value byte per
-position in index order. Files are written atomically, pair by pair, so a killed build
-resumes at the first missing slice.
+**Files.** One file per piece count, ``egdb-N.egdb`` in the database folder
+(``$CHECKERS_EGDB``, else the platform's cache folder, ``default_folder()``): for every
+slice its win/draw/loss codes, 2 bits a position, which searches probe through a memory
+map (``EndgameDatabase.tables``), and its distances, compressed in blocks and read one
+block at a time (``checkers_env.egdb_files`` has the layout and its checks). A build writes
+each pair of slices to slice files (``slice-MM-MK-OM-OK.egdb``, the same format) as soon as
+it is solved and joins a piece count's slices into its file when they are all there, so a
+killed build resumes at the first missing pair.
 
-**Scale.** Up to 4 pieces: 6.4 million positions (6.4 MB, built in a few seconds); up to 5:
-146 million (146 MB, a minute or more on 2 cores), held in memory by ``open``; ``BUILD_TIME``
-and ``database_bytes`` give the figures. 6 pieces
-(2.4 billion positions) and beyond are planned in ``docs/egdb.md``.
+**Scale.** Up to 4 pieces: 6.4 million positions (2.7 MB, built in a few seconds); up to 5:
+146 million (78 MB, a minute or more on 2 cores); up to 6: 2.6 billion (1.38 GB, about
+twenty minutes more). ``BUILD_TIME`` and ``database_bytes`` give the figures; 7 and 8 pieces are
+planned in ``docs/egdb.md``.
 """
 
 from __future__ import annotations
 
 import os
 import shlex
-import struct
 import sys
-import time
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
 
 import numpy as np
 
-from . import egdb_index, egdb_retrograde
+from . import egdb_index
 from .board import Board, Color, Move
+from .egdb_files import EgdbFile
+from .egdb_index import slice_label
 from .errors import EndgameDatabaseError
-from .files import write_atomic
 
-#: Version of the file format and of the index; a file of another version is refused.
-FORMAT_VERSION = 1
-MAGIC = b"CKEGDB\x00\x00"
-_HEADER = struct.Struct("<8sI4BQII")  # magic, version, mm mk om ok, positions, crc32, max distance
-HEADER_SIZE = 32
-assert _HEADER.size <= HEADER_SIZE
-
-#: Largest database ``build`` accepts. 6 pieces: 2.6 GB on disk and in the memory of each
-#: process that opens it, 3.1 GB at the build's peak (docs/egdb.md has the figures).
+#: Largest database ``build`` accepts. 6 pieces: 3.1 GB of memory at the build's peak, the
+#: files' size (``database_bytes``) on disk (docs/egdb.md has the figures).
 MAX_BUILD_PIECES = 6
 
 #: How long ``build`` takes from an empty folder on a 2-core machine (docs/egdb.md has the
 #: measurements); ``checkers egdb build --help``, the demo and the README quote these words.
 BUILD_TIME = {
-    2: "under a second", 3: "about a second", 4: "a few seconds", 5: "a minute or more", 6: "about a quarter of an hour",
+    2: "under a second", 3: "about a second", 4: "a few seconds", 5: "a minute or more", 6: "about twenty minutes",
 }
 
 #: Value names, from the side to move's view.
@@ -126,14 +119,15 @@ def check_pieces(pieces, name: str = "pieces", off: bool = False) -> int:
 Slice = tuple[int, int, int, int]
 
 
+def level_name(pieces: int) -> str:
+    """File name of the database file of every slice with ``pieces`` pieces: ``egdb-N.egdb``."""
+    return f"egdb-{pieces}.egdb"
+
+
 def slice_name(s: Slice) -> str:
-    """File name of a slice: ``slice-MM-MK-OM-OK.egdb``."""
+    """File name of a slice solved by a build that has not finished its piece count:
+    ``slice-MM-MK-OM-OK.egdb``."""
     return "slice-{:02d}-{:02d}-{:02d}-{:02d}.egdb".format(*s)
-
-
-def slice_label(s: Slice) -> str:
-    """``2m1k-1m0k``: mover men and kings, then the opponent's."""
-    return f"{s[0]}m{s[1]}k-{s[2]}m{s[3]}k"
 
 
 def slices(pieces: int) -> list[Slice]:
@@ -163,15 +157,23 @@ def slice_pairs(pieces: int) -> list[tuple[Slice, Slice]]:
     return pairs
 
 
+#: Bytes on disk of the files of each piece count, as a build here writes them (the
+#: distances are compressed, so these are measured, not computed; another version of the
+#: LZMA library may differ by a few bytes).
+LEVEL_BYTES = {2: 1_812, 3: 92_621, 4: 2_615_762, 5: 75_474_232, 6: 1_297_045_584}
+
+
 def database_bytes(pieces: int) -> int:
-    """Bytes on disk of the whole ``pieces``-piece database (every slice file, headers included)."""
-    order, _, total = _layout(pieces)
-    return total + HEADER_SIZE * len(order)
+    """Bytes on disk of the whole ``pieces``-piece database (its files ``egdb-2.egdb`` to
+    ``egdb-N.egdb``; ``LEVEL_BYTES``)."""
+    return sum(LEVEL_BYTES[n] for n in range(2, check_pieces(pieces) + 1))
 
 
 def size_text(pieces: int) -> str:
     """The database's size on disk in words, as help texts and the README give it (``146 MB``)."""
     megabytes = database_bytes(pieces) / 1e6
+    if megabytes >= 1000:
+        return f"{megabytes / 1000:.2f} GB"
     return f"{megabytes:.1f} MB" if megabytes < 10 else f"{megabytes:.0f} MB"
 
 
@@ -193,14 +195,14 @@ def build_command(pieces: int, folder: str | os.PathLike | None = None) -> str:
 
 
 def complete_pieces(folder: str | os.PathLike | None = None) -> int | None:
-    """The largest ``N`` such that every slice with at most ``N`` pieces has its file in
-    ``folder`` (default ``default_folder()``; the files are not read), or None when even
-    the 2-piece slices are not all there."""
+    """The largest ``N`` such that the database files of 2 to ``N`` pieces are in ``folder``
+    (default ``default_folder()``; the files are not read), or None when even the 2-piece
+    file is not there."""
     folder = Path(folder) if folder is not None else default_folder()
     pieces = None
     n = 2
-    # exists, not is_file: a folder where a slice should be is reported by name when read
-    while n <= MAX_BUILD_PIECES and all((folder / slice_name(s)).exists() for s in slices(n)):
+    # exists, not is_file: a folder where a file should be is reported by name when read
+    while n <= MAX_BUILD_PIECES and (folder / level_name(n)).exists():
         pieces = n
         n += 1
     return pieces
@@ -211,68 +213,52 @@ def complete_pieces(folder: str | os.PathLike | None = None) -> int | None:
 # ---------------------------------------------------------------------------------------
 
 
-def write_slice(folder: Path, s: Slice, values: np.ndarray) -> Path:
-    """Write one slice file atomically (header, then one byte per position)."""
-    payload = values.tobytes()
-    max_distance = int(np.flatnonzero(egdb_retrograde.value_counts(values))[-1]) - 1 if values.size else 0
-    header = _HEADER.pack(MAGIC, FORMAT_VERSION, *s, values.size, zlib.crc32(payload), max(max_distance, 0))
-    return write_atomic(folder / slice_name(s), header.ljust(HEADER_SIZE, b"\x00") + payload)
-
-
-def read_slice(path: Path, s: Slice, out: np.ndarray | None = None, pieces: int | None = None) -> np.ndarray:
-    """Read and check one slice file into ``out`` (or a new array).
-
-    ``pieces`` is the database being read (default: the slice's own pieces): the error
-    messages name the command that builds all of it.
+def _open_file(path: Path, pieces: int, what: str) -> EgdbFile:
+    """Map and check one file of the ``pieces``-piece database; ``what`` names it in the
+    message when it is missing (``slice 1m0k-1m0k``, ``the 3-piece slices``).
 
     Raises:
-        EndgameDatabaseError: the file is missing, not a file, truncated, too long, corrupt, of
-            another format version, or holds another slice; the message names the slice's
-            file and how to rebuild.
+        EndgameDatabaseError: as ``EgdbFile`` does, or the file is missing.
     """
-    pieces = sum(s) if pieces is None else pieces
-    command = build_command(pieces, Path(path).parent)
-    rebuild = f"delete it and run `{command}`"
-    expected = int(egdb_index.slice_size(*s))
-    try:
-        with open(path, "rb") as handle:
-            header = handle.read(HEADER_SIZE)
-            if len(header) < HEADER_SIZE:
-                raise EndgameDatabaseError(f"{path}: truncated header ({len(header)} bytes); {rebuild}")
-            magic, version, mm, mk, om, ok, count, crc, _ = _HEADER.unpack_from(header)
-            if magic != MAGIC:
-                raise EndgameDatabaseError(f"{path}: not an endgame database file (magic {magic!r}); {rebuild}")
-            if version != FORMAT_VERSION:
-                raise EndgameDatabaseError(
-                    f"{path}: format version {version}, this version of checkers-suite reads {FORMAT_VERSION}; {rebuild}"
-                )
-            if (mm, mk, om, ok) != tuple(s) or count != expected:
-                raise EndgameDatabaseError(
-                    f"{path}: holds slice {slice_label((mm, mk, om, ok))} with {count} positions, "
-                    f"expected {slice_label(s)} with {expected}; {rebuild}"
-                )
-            target = np.empty(expected, dtype=np.uint8) if out is None else out
-            got = handle.readinto(memoryview(target))
-            if got != expected:
-                raise EndgameDatabaseError(f"{path}: truncated ({got} of {expected} values); {rebuild}")
-            if handle.read(1):
-                size = os.fstat(handle.fileno()).st_size
-                raise EndgameDatabaseError(
-                    f"{path}: too long ({size} bytes, a slice of {expected} positions has "
-                    f"{HEADER_SIZE + expected}); {rebuild}"
-                )
-    except IsADirectoryError:
+    command = build_command(pieces, path.parent)
+    if not path.exists():
         raise EndgameDatabaseError(
-            f"{path}: a folder where slice {slice_label(s)} should be a file; {rebuild}"
-        ) from None
-    except FileNotFoundError:
-        raise EndgameDatabaseError(
-            f"the {pieces}-piece endgame database is not built in {Path(path).parent} (missing slice "
-            f"{slice_label(s)}, {path}): run `{command}` (or point $CHECKERS_EGDB at the folder that holds it)"
-        ) from None
-    if zlib.crc32(memoryview(target)) != crc:
-        raise EndgameDatabaseError(f"{path}: checksum mismatch (the file is corrupt); {rebuild}")
-    return target
+            f"the {pieces}-piece endgame database is not built in {path.parent} (missing {what}, "
+            f"{path}): run `{command}` (or point $CHECKERS_EGDB at the folder that holds it)"
+        )
+    return EgdbFile(path, f"delete it and run `{command}`")
+
+
+def _check_slices(file: EgdbFile, expected: list[Slice]) -> None:
+    """Refuse a file that does not hold exactly ``expected``, with the right sizes."""
+    found = [(e.slice, e.positions) for e in file.entries.values()]
+    wanted = [(s, int(egdb_index.slice_size(*s))) for s in expected]
+    if found != wanted:
+        names = ", ".join(f"{slice_label(s)} ({n} positions)" for s, n in found[:4])
+        raise file.error(f"holds slices {names or 'none'}, expected {', '.join(slice_label(s) for s in expected[:4])}"
+                         + (" ..." if len(expected) > 4 else ""))
+
+
+def load_values(pieces: int, folder: str | os.PathLike | None = None) -> tuple[np.ndarray, np.ndarray, list[Slice]]:
+    """Every value byte up to ``pieces`` pieces in memory, as the build lays them out:
+    ``(values, offsets, slices)``, where slice ``s`` starts at ``values[offsets[s]]``
+    (``egdb_index.value_byte`` probes them). One byte a position: 146 MB up to 5 pieces,
+    2.6 GB up to 6.
+
+    Raises:
+        EndgameDatabaseError: as ``EndgameDatabase.open`` does.
+    """
+    folder = Path(folder) if folder is not None else default_folder()
+    pieces = check_pieces(pieces)
+    order, offsets, total = _layout(pieces)
+    values = np.empty(total, dtype=np.uint8)
+    for n in range(2, pieces + 1):
+        file = _open_file(folder / level_name(n), pieces, f"the {n}-piece slices")
+        _check_slices(file, slices(n))
+        for s in slices(n):
+            start = int(offsets[s])
+            file.slice_values(s, values[start : start + int(egdb_index.slice_size(*s))])
+    return values, offsets, order
 
 
 def _layout(pieces: int) -> tuple[list[Slice], np.ndarray, int]:
@@ -284,130 +270,6 @@ def _layout(pieces: int) -> tuple[list[Slice], np.ndarray, int]:
         offsets[s] = total
         total += int(egdb_index.slice_size(*s))
     return order, offsets, total
-
-
-# ---------------------------------------------------------------------------------------
-# Build
-# ---------------------------------------------------------------------------------------
-
-
-@dataclass(frozen=True)
-class BuildReport:
-    """What ``build`` did: slices solved and found, positions, seconds, bytes on disk."""
-
-    pieces: int
-    folder: Path
-    solved: int
-    found: int
-    positions: int
-    seconds: float
-    bytes: int
-
-
-def _solve_pair(
-    values: np.ndarray, offsets: np.ndarray, a: Slice, b: Slice, bucket_from: int = egdb_retrograde.BUCKET_FROM,
-    chunk: int = egdb_retrograde.FRONTIER_CHUNK,
-) -> int:
-    """Solve one pair of slices in ``values`` (their regions must be zero); returns the
-    number of levels. ``bucket_from`` and ``chunk``: see
-    ``egdb_retrograde.propagate_frontier`` (the same bytes whatever they are)."""
-    pair = (a, b) if a != b else (a,)
-    works, buckets, pending = [], [], []
-    for s in pair:
-        start = int(offsets[s])
-        size = int(egdb_index.slice_size(*s))
-        if size >= 2**31:
-            raise EndgameDatabaseError(f"slice {slice_label(s)}: {size} positions, more than the build indexes")
-        work = np.zeros((size, egdb_retrograde.WORK_FIELDS), np.uint8)
-        egdb_retrograde.init_slice(values, offsets, *s, work)
-        works.append(work)
-        buckets.append(egdb_retrograde.bucket_by_level(work))
-        pending.append({})  # level -> positions the propagation scheduled there
-    # Events into a slice: each position at most twice (a loss, then a faster win) per
-    # level; numpy leaves the pages of the unused tail unallocated.
-    events = [egdb_retrograde.Events(np.empty(2 * len(w), np.int32), np.empty(2 * len(w), np.uint8)) for w in works]
-    pieces = np.array(pair, dtype=np.int64)
-    level = 0
-    while True:
-        if level > egdb_index.MAX_DISTANCE:
-            raise EndgameDatabaseError(f"slice {slice_label(a)}: a distance over {egdb_index.MAX_DISTANCE} plies")
-        frontiers, counts = [], np.zeros(2, np.int64)
-        for i, (work, (order, starts)) in enumerate(zip(works, buckets)):
-            candidates = [order[starts[level] : starts[level + 1]], *pending[i].pop(level, [])]
-            frontier = np.empty(sum(c.size for c in candidates), np.int32)
-            for c in candidates:
-                counts[i] = egdb_retrograde.resolve_candidates(level, work, c, frontier, counts[i])
-            frontiers.append(frontier)
-        if counts.any():
-            if len(pair) == 2:
-                written = egdb_retrograde.propagate_pair(
-                    level, pieces, tuple(frontiers), counts, tuple(works), tuple(events), bucket_from, chunk)
-            else:
-                written = [egdb_retrograde.propagate_frontier(
-                    level, pieces[0], frontiers[0], counts[0], works[0], events[0], bucket_from, chunk)]
-            if min(written) < 0:
-                raise EndgameDatabaseError(f"slice {slice_label(a)}: a distance over {egdb_index.MAX_DISTANCE} plies")
-            # Slice 0's frontier scheduled positions of slice 1 and the other way round.
-            for into, n in zip(reversed(range(len(pair))), written):
-                index, at = events[into].index[:n], events[into].level[:n]
-                for target in np.unique(at):
-                    pending[into].setdefault(int(target), []).append(index[at == target])
-        elif not any(pending) and all(starts[level + 1] == starts[-1] for _, starts in buckets):
-            for s, work in zip(pair, works):
-                values[int(offsets[s]) : int(offsets[s]) + len(work)] = work[:, egdb_retrograde.VALUE]
-            return level
-        level += 1
-
-
-def build(pieces: int, folder: str | os.PathLike | None = None, progress: bool = True) -> BuildReport:
-    """Build (or finish building) every slice with at most ``pieces`` pieces.
-
-    Slices whose files are already there and check out are read, not solved again, so a
-    killed build resumes where it stopped.
-
-    Args:
-        pieces: 2 to ``MAX_BUILD_PIECES``.
-        folder: where the files go; default ``default_folder()``.
-        progress: show a progress bar (positions, with the slice being solved).
-
-    Raises:
-        ValueError: ``pieces`` out of range.
-        EndgameDatabaseError: ``folder`` is a file, or a slice there is not a file, corrupt
-            or of another version.
-    """
-    pieces = check_pieces(pieces)
-    folder = Path(folder) if folder is not None else default_folder()
-    if folder.exists() and not folder.is_dir():
-        raise EndgameDatabaseError(f"{folder} is a file, not a folder: choose a folder for the database")
-    folder.mkdir(parents=True, exist_ok=True)
-    order, offsets, total = _layout(pieces)
-    values = np.zeros(total, dtype=np.uint8)
-    started = time.perf_counter()
-    solved = found = 0
-    from tqdm.auto import tqdm
-
-    with tqdm(total=total, unit="pos", unit_scale=True, disable=not progress, desc=f"egdb {pieces} pieces") as bar:
-        for n in range(2, pieces + 1):
-            for a, b in slice_pairs(n):
-                pair = (a, b) if a != b else (a,)
-                paths = [folder / slice_name(s) for s in pair]
-                size = sum(int(egdb_index.slice_size(*s)) for s in pair)
-                if all(p.exists() for p in paths):
-                    for s, p in zip(pair, paths):
-                        start = int(offsets[s])
-                        read_slice(p, s, values[start : start + int(egdb_index.slice_size(*s))], pieces)
-                    found += len(pair)
-                    bar.update(size)
-                    continue
-                bar.set_postfix_str(" + ".join(slice_label(s) for s in pair))
-                _solve_pair(values, offsets, a, b)
-                for s, p in zip(pair, paths):
-                    start = int(offsets[s])
-                    write_slice(folder, s, values[start : start + int(egdb_index.slice_size(*s))])
-                solved += len(pair)
-                bar.update(size)
-    on_disk = sum((folder / slice_name(s)).stat().st_size for s in order)
-    return BuildReport(pieces, folder, solved, found, total, time.perf_counter() - started, on_disk)
 
 
 # ---------------------------------------------------------------------------------------
@@ -432,23 +294,30 @@ class SliceStats:
 
 
 class EndgameDatabase:
-    """Every slice up to ``pieces`` pieces, in memory, with Python and numba probes.
+    """Every slice up to ``pieces`` pieces, memory-mapped, with Python and numba probes.
 
-    Kernels probe with ``egdb_index.probe(db.values, db.offsets, mover, opponent, kings)``
-    (mover's frame) or ``probe_board(db.values, db.offsets, black, white, kings,
-    black_to_move)``.
+    Kernels probe the win/draw/loss codes with ``egdb_index.probe(db.tables, db.offsets,
+    mover, opponent, kings)`` (mover's frame) or ``probe_board(db.tables, db.offsets, black,
+    white, kings, black_to_move)``; Python reads distances too (``probe``), one compressed
+    block at a time.
     """
 
-    def __init__(self, pieces: int, folder: Path, values: np.ndarray, offsets: np.ndarray, order: list[Slice]):
+    def __init__(self, pieces: int, folder: Path, files: list[EgdbFile]):
         self.pieces = pieces
         self.folder = folder
-        self.values = values
-        self.offsets = offsets
-        self.slices = order
+        self.files = files
+        self.slices = [s for file in files for s in file.entries]
+        #: One array a piece count from 2 to ``MAX_BUILD_PIECES`` (a read-only byte where none is open).
+        self.tables = tuple(file.codes for file in files) + (_NO_TABLE,) * (MAX_BUILD_PIECES - 1 - len(files))
+        self.offsets = np.full((egdb_index.MAX_SIDE + 1,) * 4, -1, dtype=np.int64)
+        for file in files:
+            for s, entry in file.entries.items():
+                self.offsets[s] = entry.codes_at
 
     @classmethod
     def open(cls, pieces: int | None = None, folder: str | os.PathLike | None = None) -> EndgameDatabase:
-        """Load every slice up to ``pieces`` pieces, checking each file.
+        """Map the files up to ``pieces`` pieces, checking each (the codes in full: a
+        second or two for 6 pieces, which also brings them into the page cache).
 
         Args:
             pieces: the database's pieces, 2 to ``MAX_BUILD_PIECES``; default: the largest
@@ -457,32 +326,30 @@ class EndgameDatabase:
 
         Raises:
             ValueError: ``pieces`` out of range.
-            EndgameDatabaseError: no database in the folder, or a slice missing (the
+            EndgameDatabaseError: no database in the folder, or a file missing (the
                 message names it and the command that builds the whole database), not a
-                file, truncated, too long, corrupt or of another version.
+                file, truncated, too long, corrupt, of another version or holding other slices.
         """
         folder = Path(folder) if folder is not None else default_folder()
         if pieces is None:
             pieces = complete_pieces(folder)
             if pieces is None:
-                missing = next(s for s in slices(2) if not (folder / slice_name(s)).exists())
                 raise EndgameDatabaseError(
-                    f"no endgame database in {folder} (missing slice {slice_label(missing)}, "
-                    f"{slice_name(missing)}): run `{build_command(4, folder)}` "
-                    "(or point $CHECKERS_EGDB at the folder that holds one)"
+                    f"no endgame database in {folder} (missing {level_name(2)}): run "
+                    f"`{build_command(4, folder)}` (or point $CHECKERS_EGDB at the folder that holds one)"
                 )
         pieces = check_pieces(pieces)
-        order, offsets, total = _layout(pieces)
-        values = np.empty(total, dtype=np.uint8)
-        for s in order:
-            start = int(offsets[s])
-            read_slice(folder / slice_name(s), s, values[start : start + int(egdb_index.slice_size(*s))], pieces)
-        return cls(pieces, folder, values, offsets, order)
+        files = []
+        for n in range(2, pieces + 1):
+            file = _open_file(folder / level_name(n), pieces, f"the {n}-piece slices")
+            _check_slices(file, slices(n))
+            files.append(file)
+        return cls(pieces, folder, files)
 
     @classmethod
     def cached(cls, pieces: int | None = None, folder: str | os.PathLike | None = None) -> EndgameDatabase:
         """The database ``open`` gives, opened on the first call in this process and kept:
-        every agent, the league's adjudicator and the server share one copy in memory.
+        every agent, the league's adjudicator and the server share one map.
 
         Args:
             pieces, folder: as for ``open`` (the default ``pieces`` is the largest complete
@@ -506,15 +373,24 @@ class EndgameDatabase:
         return f"EndgameDatabase(pieces={self.pieces}, folder={str(self.folder)!r})"
 
     def __contains__(self, board: Board) -> bool:
-        return self.probe(board) is not None
+        return self.probe_code(board) >= 0
+
+    def probe_code(self, board: Board) -> int:
+        """The ``egdb_index.WDL_*`` code of ``board`` for the side to move, -1 outside."""
+        return int(egdb_index.probe_board(
+            self.tables, self.offsets, board.black, board.white, board.kings, board.turn == Color.BLACK))
 
     def probe_byte(self, board: Board) -> int:
-        """The raw value byte (``egdb_index``), -1 outside the database."""
-        return int(
-            egdb_index.probe_board(
-                self.values, self.offsets, board.black, board.white, board.kings, board.turn == Color.BLACK
-            )
-        )
+        """The value byte (``egdb_index``: 0 draw, ``d + 1`` the game ends in ``d`` plies),
+        -1 outside the database."""
+        code = self.probe_code(board)
+        if code <= egdb_index.WDL_DRAW:
+            return code
+        mm, mk, om, ok, index = egdb_index.locate(board.black, board.white, board.kings, board.turn == Color.BLACK)
+        if mm < 0:
+            return 1  # the side to move has no piece: lost, 0 plies
+        s = (int(mm), int(mk), int(om), int(ok))
+        return int(self.files[sum(s) - 2].block(s, int(index) // egdb_index.BLOCK)[int(index) % egdb_index.BLOCK])
 
     def probe(self, board: Board) -> Probe | None:
         """Value and distance of ``board`` for the side to move; ``None`` outside the database
@@ -529,7 +405,7 @@ class EndgameDatabase:
         Raises:
             EndgameDatabaseError: ``board`` is outside the database.
         """
-        if self.probe_byte(board) < 0:
+        if self.probe_code(board) < 0:
             raise EndgameDatabaseError(f"{board.fen()} is outside the {self.pieces}-piece database")
         out = []
         for move in board.legal_moves():
@@ -554,20 +430,24 @@ class EndgameDatabase:
         best = max(key)
         return [m for (m, _), k in zip(scored, key) if k == best]
 
-    def stats(self) -> list[SliceStats]:
-        """Wins, losses, draws and the longest win of every slice."""
-        out = []
-        for s in self.slices:
-            start = int(self.offsets[s])
-            counts = egdb_retrograde.value_counts(self.values[start : start + int(egdb_index.slice_size(*s))])
-            distances = np.arange(256) - 1
-            wins = int(counts[2::2].sum())  # bytes 2, 4, ...: odd distances
-            losses = int(counts[1::2].sum())
-            won = np.flatnonzero(counts[2::2])
-            longest = int(distances[2::2][won[-1]]) if won.size else 0
-            out.append(SliceStats(s, int(counts.sum()), wins, losses, int(counts[0]), longest))
-        return out
+    def slice_values(self, s: Slice) -> np.ndarray:
+        """Every value byte of slice ``s`` (decompressed: one byte a position).
 
+        Raises:
+            KeyError: ``s`` is not in the database.
+        """
+        return self.files[sum(s) - 2].slice_values(s)
+
+    def stats(self) -> list[SliceStats]:
+        """Wins, losses, draws and the longest win of every slice (the files' tables)."""
+        return [
+            SliceStats(e.slice, e.positions, e.wins, e.losses, e.draws, e.longest_win)
+            for file in self.files for e in file.entries.values()
+        ]
+
+
+#: The tables' filler for piece counts that are not open (a read-only byte, the type of a map).
+_NO_TABLE = np.frombuffer(b"\x00", dtype=np.uint8)
 
 #: Databases opened by ``EndgameDatabase.cached``, by (pieces, resolved folder).
 _OPENED: dict[tuple[int, Path], EndgameDatabase] = {}
@@ -581,3 +461,13 @@ def _preference(probe: Probe) -> tuple[int, int]:
     if probe.value == DRAW:
         return (1, 0)
     return (0, probe.distance)
+
+
+def __getattr__(name: str):
+    """``build`` and ``BuildReport`` live in ``checkers_env.egdb_build``, which reads this
+    module's names: it is imported when they are first asked for."""
+    if name in ("build", "BuildReport"):
+        from . import egdb_build
+
+        return getattr(egdb_build, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -32,6 +32,9 @@ published counts 120, 6 972, 261 224, 7 092 774, 148 688 232 for 1-5 pieces
 **Values.** One byte per position: ``0`` is a draw, ``d + 1`` is "the game ends in ``d``
 plies under best play": a win for the mover when ``d`` is odd (the mover makes the last
 move), a loss when ``d`` is even (``d = 0``: no legal move). So distances up to 254 fit.
+The files keep a 2-bit code a position (``WDL_*``), which is what a search probes
+(``probe``), and the distances apart (``checkers_env.egdb_files``); the build works on value
+bytes (``value_byte``).
 """
 
 from __future__ import annotations
@@ -53,6 +56,10 @@ DRAW = 0
 MAX_DISTANCE = 254
 #: Value byte meaning "not in the database" (probe results are int64).
 OUTSIDE = -1
+#: Codes of the probe tables (2 bits a position): the value for the side to move.
+WDL_DRAW, WDL_LOSS, WDL_WIN = 0, 1, 2
+#: Positions a block of compressed distances covers (``checkers_env.egdb_files``).
+BLOCK = 1 << 16
 
 ROW0 = 0x0000000F
 ROWS_1_TO_7 = 0xFFFFFFF0
@@ -69,6 +76,11 @@ def _binomials() -> np.ndarray:
 
 #: ``BINOMIAL[n, k]`` = C(n, k) for n, k <= 32 (zero when k > n).
 BINOMIAL = _binomials()
+
+
+def slice_label(s: tuple[int, int, int, int]) -> str:
+    """``2m1k-1m0k``: mover men and kings, then the opponent's."""
+    return f"{s[0]}m{s[1]}k-{s[2]}m{s[3]}k"
 
 
 # ---------------------------------------------------------------------------------------
@@ -213,9 +225,23 @@ def mover_frame(black, white, kings, black_to_move):
     return half_turn(white), half_turn(black), half_turn(kings)
 
 
+@numba.njit(cache=True, inline="always")
+def _slice_of(mover, opponent, kings):
+    """``(mm, mk, om, ok)`` of a position in the mover's frame, ``mm = -1`` when no slice
+    holds it (no opponent piece, or more than ``MAX_SIDE`` of a kind)."""
+    mover_kings = popcount(mover & kings)
+    opponent_kings = popcount(opponent & kings)
+    mm = popcount(mover) - mover_kings
+    om = popcount(opponent) - opponent_kings
+    if opponent == 0 or mm > MAX_SIDE or om > MAX_SIDE or mover_kings > MAX_SIDE or opponent_kings > MAX_SIDE:
+        return -1, 0, 0, 0
+    return mm, mover_kings, om, opponent_kings
+
+
 @numba.njit(cache=True)
-def probe(values, offsets, mover, opponent, kings):
-    """Value byte of a position in the mover's frame, or ``OUTSIDE`` (-1).
+def value_byte(values, offsets, mover, opponent, kings):
+    """Value byte of a position in the mover's frame, or ``OUTSIDE`` (-1), from tables of
+    value bytes (the build's layout, ``checkers_env.egdb.load_values``).
 
     Args:
         values: ``uint8[total]``, every loaded slice one after the other.
@@ -230,25 +256,111 @@ def probe(values, offsets, mover, opponent, kings):
     """
     if mover == 0:
         return 1
-    if opponent == 0:
+    mm, mk, om, ok = _slice_of(mover, opponent, kings)
+    if mm < 0 or offsets[mm, mk, om, ok] < 0:
         return OUTSIDE
-    mover_kings = popcount(mover & kings)
-    opponent_kings = popcount(opponent & kings)
-    mm = popcount(mover) - mover_kings
-    om = popcount(opponent) - opponent_kings
-    if mm > MAX_SIDE or om > MAX_SIDE or mover_kings > MAX_SIDE or opponent_kings > MAX_SIDE:
+    return np.int64(values[offsets[mm, mk, om, ok] + slice_index(mover, opponent, kings)])
+
+
+@numba.njit(cache=True, inline="always")
+def probe(tables, offsets, mover, opponent, kings):
+    """Win/draw/loss code (``WDL_*``) of a position in the mover's frame, or ``OUTSIDE``
+    (-1): what a search probes, through the memory maps of the database files.
+
+    Inlined into its caller; taking an array out of ``tables`` costs a reference count
+    where numba keeps them (three times the probe), nothing in a kernel compiled without
+    them (``_nrt=False``, as the search's is).
+
+    Args:
+        tables: one ``uint8`` array a piece count, 2 to 6 pieces (``EndgameDatabase.tables``:
+            the maps of the files ``egdb-N.egdb``; a one-byte array where none is open).
+        offsets: ``int64[13, 13, 13, 13]``: where slice ``(mm, mk, om, ok)``'s codes start in
+            its piece count's array, -1 for a slice that is not open.
+        mover, opponent, kings: the position, the side to move moving up.
+
+    Returns:
+        ``WDL_DRAW``, ``WDL_LOSS`` (a side to move without pieces too) or ``WDL_WIN``, or
+        ``OUTSIDE`` (no opponent piece, or a slice not open).
+    """
+    if mover == 0:
+        return WDL_LOSS
+    mm, mk, om, ok = _slice_of(mover, opponent, kings)
+    if mm < 0 or offsets[mm, mk, om, ok] < 0:
         return OUTSIDE
-    start = offsets[mm, mover_kings, om, opponent_kings]
-    if start < 0:
-        return OUTSIDE
-    return np.int64(values[start + slice_index(mover, opponent, kings)])
+    index = slice_index(mover, opponent, kings)
+    table = tables[mm + mk + om + ok - 2]
+    return np.int64((table[offsets[mm, mk, om, ok] + (index >> 2)] >> ((index & 3) << 1)) & 3)
+
+
+@numba.njit(cache=True, inline="always")
+def probe_board(tables, offsets, black, white, kings, black_to_move):
+    """``probe`` of a board given by colour (``Board`` fields)."""
+    mover, opponent, king_bits = mover_frame(black, white, kings, black_to_move)
+    return probe(tables, offsets, mover, opponent, king_bits)
 
 
 @numba.njit(cache=True)
-def probe_board(values, offsets, black, white, kings, black_to_move):
-    """``probe`` of a board given by colour (``Board`` fields)."""
+def locate(black, white, kings, black_to_move):
+    """``(mm, mk, om, ok, index)`` of a board given by colour: its slice and its index there;
+    ``mm = -1`` when no slice holds it."""
     mover, opponent, king_bits = mover_frame(black, white, kings, black_to_move)
-    return probe(values, offsets, mover, opponent, king_bits)
+    mm, mk, om, ok = _slice_of(mover, opponent, king_bits)
+    if mm < 0 or mover == 0:
+        return -1, 0, 0, 0, 0
+    return mm, mk, om, ok, slice_index(mover, opponent, king_bits)
+
+
+# ---------------------------------------------------------------------------------------
+# Codes and distances (the files, ``checkers_env.egdb_files``)
+# ---------------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True, inline="always")
+def code_of(byte):
+    """The ``WDL_*`` code of a value byte."""
+    if byte == DRAW:
+        return WDL_DRAW
+    return WDL_WIN if (byte - 1) % 2 == 1 else WDL_LOSS
+
+
+@numba.njit(cache=True)
+def pack_codes(values, codes):
+    """Pack value bytes into codes, 4 a byte (position ``i`` in bits ``2 (i % 4)`` of byte
+    ``i // 4``)."""
+    codes[:] = 0
+    for i in range(values.shape[0]):
+        codes[i >> 2] |= np.uint8(code_of(values[i]) << ((i & 3) << 1))
+
+
+@numba.njit(cache=True)
+def block_moves(values, start, stop, moves):
+    """The distances in moves (``d // 2``) of the positions ``start .. stop - 1`` that are
+    not drawn, in order, into ``moves``; returns how many."""
+    kept = 0
+    for i in range(start, stop):
+        if values[i] != DRAW:
+            moves[kept] = (values[i] - 1) >> 1
+            kept += 1
+    return kept
+
+
+@numba.njit(cache=True)
+def expand_block(codes, first, moves, values):
+    """The value bytes of positions ``first ..`` of a slice, ``values.size`` of them, from the
+    slice's packed codes and the distances in moves of those not drawn (``block_moves``);
+    returns how many distances it read (``moves.size`` for a sound block)."""
+    used = 0
+    for i in range(values.shape[0]):
+        position = first + i
+        code = (codes[position >> 2] >> ((position & 3) << 1)) & 3
+        if code == WDL_DRAW:
+            values[i] = DRAW
+        else:
+            if used == moves.shape[0]:
+                return used + 1
+            values[i] = 2 * moves[used] + (2 if code == WDL_WIN else 1)
+            used += 1
+    return used
 
 
 @numba.njit(cache=True)

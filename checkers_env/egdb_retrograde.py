@@ -45,7 +45,7 @@ import numpy as np
 from numba import prange
 
 from .bitboard import FULL, crowning_row, jumpers, step_ne, step_nw, step_se, step_sw
-from .egdb_index import DRAW, MAX_DISTANCE, child_frame, probe, slice_index, slice_position
+from .egdb_index import DRAW, MAX_DISTANCE, child_frame, slice_index, slice_position, value_byte
 from .encoding import half_turn
 from .movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves
 
@@ -84,7 +84,7 @@ def _init_position(values, offsets, mover, opponent, kings, moves):
             quiet += 1
             continue
         c_mover, c_opponent, c_kings = child_frame(mover, opponent, kings, frm, to, captured)
-        v = probe(values, offsets, c_mover, c_opponent, c_kings)
+        v = value_byte(values, offsets, c_mover, c_opponent, c_kings)
         if v == DRAW:
             drawn = 1
         elif (v - 1) % 2 == 0:

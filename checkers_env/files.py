@@ -12,6 +12,7 @@ import json
 import math
 import os
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 
 #: Mode of every file written: readable by all, as ``open()`` would make it under the usual
@@ -19,8 +20,9 @@ from pathlib import Path
 FILE_MODE = 0o644
 
 
-def write_atomic(path: str | os.PathLike, data: bytes) -> Path:
-    """Write ``data`` to ``path`` atomically (temporary file, fsync, rename); returns the path.
+def write_atomic(path: str | os.PathLike, data: bytes | Iterable[bytes]) -> Path:
+    """Write ``data`` (bytes, or chunks of bytes written in turn) to ``path`` atomically
+    (temporary file, fsync, rename); returns the path.
 
     The parent folder is created if needed; the file gets mode 0644.
     """
@@ -29,7 +31,8 @@ def write_atomic(path: str | os.PathLike, data: bytes) -> Path:
     fd, tmp = tempfile.mkstemp(prefix=path.name + ".", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
-            handle.write(data)
+            for chunk in [data] if isinstance(data, (bytes, bytearray, memoryview)) else data:
+                handle.write(chunk)
             handle.flush()
             os.fsync(handle.fileno())
         os.chmod(tmp, FILE_MODE)

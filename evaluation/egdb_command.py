@@ -8,7 +8,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from checkers_evaluation.options import DeprecatedAlias, UsageError, folder_path, max_egdb_pieces, whole_number
+from checkers_evaluation.options import (
+    DeprecatedAlias,
+    UsageError,
+    add_ray_option,
+    folder_path,
+    max_egdb_pieces,
+    whole_number,
+)
 
 
 HELP = "endgame databases: build, probe, statistics, and how well agents play endgames"
@@ -31,6 +38,7 @@ def add_arguments(parser) -> None:
         help="%(minimum)s to %(maximum)s (default 4)",
     )
     build.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+    add_ray_option(build, "solve the pairs of slices of each level (every node must see the database folder)")
     probe = kinds.add_parser(
         "probe", help="value and distance of positions (FEN arguments, or one FEN a line on stdin)",
         description="One line per position: the FEN, then win, loss or draw for the side to move "
@@ -87,7 +95,7 @@ def _egdb_build_description() -> str:
 
     return (
         f"Build every slice with at most N pieces by retrograde analysis ({egdb.build_figures()}, on 2 cores). "
-        "Slices already built are checked and kept."
+        "Slices already built are checked and kept; a killed build resumes from its files."
     )
 
 
@@ -102,7 +110,7 @@ def _egdb_build(args: argparse.Namespace) -> int:
     from checkers_env import egdb
 
     try:
-        report = egdb.build(args.pieces, args.egdb_folder, progress=args.progress)
+        report = egdb.build(args.pieces, args.egdb_folder, progress=args.progress, ray=args.ray)
     except ValueError as error:
         raise UsageError(str(error)) from None
     print(

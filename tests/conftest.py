@@ -35,6 +35,14 @@ def egdb4(egdb_folder):
     return egdb.EndgameDatabase.open(TEST_EGDB_PIECES, egdb_folder)
 
 
+@pytest.fixture(scope="session")
+def egdb4_values(egdb_folder):
+    """``egdb.load_values`` of ``egdb_folder``: every value byte up to 4 pieces in memory."""
+    from checkers_env import egdb
+
+    return egdb.load_values(TEST_EGDB_PIECES, egdb_folder)
+
+
 @pytest.fixture
 def pickle_payload(tmp_path):
     """``(zip, marker)``: a Stable-Baselines3 model file whose loading runs code, harmlessly:

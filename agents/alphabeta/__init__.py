@@ -97,15 +97,17 @@ iterative deepening (depth 1, 2, ... up to ``depth``, or until ``time`` runs out
   with at most ``P`` pieces (one popcount compared with ``P``, only when ``P > 0``) is
   looked up after the draw rules (a repetition or the no-progress limit still scores 0
   first) and before the table, the quiescence and the evaluation: a position the
-  database holds is not searched further; it scores its exact value, a draw 0 and a win
-  (loss) in ``d`` plies as the terminal position ``d`` plies further down would
-  (``negamax.egdb_value``: ``WIN - (ply + d)`` with the hand-written evaluations, so a
-  database win ranks with the wins the search sees itself, the fastest first). A root
-  the database holds is not searched at all: the agent plays one of its best moves
-  (``EndgameDatabase.best_moves``: a fastest win, a longest loss or a drawing move; ties
-  by the seeded generator), and ``last_search`` has depth 0. The database's values know
-  no draw rule (a long win may meet the no-progress limit). It is loaded once per
-  process (``EndgameDatabase.cached``), from ``checkers_env.egdb.default_folder()``
+  database holds is not searched further; it scores its exact win, draw or loss (the
+  2-bit code the files keep for the search, memory-mapped): a draw 0, a win (loss) as a
+  terminal position about the longest distance the database holds, 253 (252) plies further
+  down (``negamax.code_value``: ``WIN - (ply + 253)`` with the hand-written evaluations,
+  so a forced end the search sees itself ranks first for the winner, and among the
+  database's wins the one reached soonest). A root the database holds is not searched
+  at all: the agent plays one of its best moves by distance (``EndgameDatabase.best_moves``:
+  a fastest win, a longest loss or a drawing move; ties by the seeded generator), and
+  ``last_search`` has depth 0. The database's values know no draw rule (a long win may
+  meet the no-progress limit). It is mapped once per process
+  (``EndgameDatabase.cached``), from ``checkers_env.egdb.default_folder()``
   (``$CHECKERS_EGDB``).
 - **Time.** With ``time`` the next iteration starts only if it is expected to finish
   (its predecessor took less than a third of what is left), and the kernel gets a node

@@ -23,7 +23,7 @@ from checkers_env.bitboard import (
     movers,
     popcount,
 )
-from checkers_env.egdb_index import probe
+from checkers_env.egdb_index import MAX_DISTANCE, WDL_DRAW, WDL_WIN, probe
 from checkers_env.encoding import half_turn
 from checkers_env.game_state import is_progress, position_key
 from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves
@@ -104,9 +104,9 @@ Position = namedtuple("Position", "mover opponent kings black_to_move")
 #: current one included), ``quiet`` the plies since then, ``no_progress_plies`` the
 #: no-progress limit (0: off).
 DrawRules = namedtuple("DrawRules", "keys count quiet no_progress_plies")
-#: The endgame database: ``EndgameDatabase.values``, ``.offsets`` and ``.pieces`` (0: off;
+#: The endgame database: ``EndgameDatabase.tables``, ``.offsets`` and ``.pieces`` (0: off;
 #: :func:`no_egdb` gives arrays to pass).
-EndgameProbe = namedtuple("EndgameProbe", "values offsets pieces")
+EndgameProbe = namedtuple("EndgameProbe", "tables offsets pieces")
 @numba.njit(cache=True, inline="always")
 def terminal_value(mover, ply, loss, loss_per_ply, blockade_value):
     """Value of a position ``ply`` plies below the root whose side to move (``mover``) has
@@ -131,13 +131,28 @@ def egdb_value(byte, ply, loss, loss_per_ply):
     return value if distance % 2 == 1 else -value
 
 
+@numba.njit(cache=True, inline="always")
+def code_value(code, ply, loss, loss_per_ply):
+    """Value of an endgame-database code (``egdb_index.WDL_*``, what the search probes) at a
+    node ``ply`` plies below the root: 0 for a draw; a win as one 253 plies further down,
+    the longest odd distance a value byte holds, and a loss as one 252 plies down (so a win
+    and the loss one ply below it are the same end). The winner prefers a forced end it
+    sees itself and, among the database's wins, the one reached soonest; the loser the
+    other way round. The root, where the distance decides the move, reads it
+    (``Searcher``)."""
+    if code == WDL_DRAW:
+        return 0.0
+    return egdb_value(MAX_DISTANCE if code == WDL_WIN else MAX_DISTANCE - 1, ply, loss, loss_per_ply)
+
+
 @numba.njit(cache=True)
 def no_egdb():
     """The :data:`EndgameProbe` of a search without the endgame database, made in a kernel
-    (``Searcher`` passes full-size arrays of its own): one byte and a single offset of -1,
-    the types of ``EndgameDatabase.values`` and ``.offsets``, and 0 pieces, so the probe is
-    never reached and neither array is read."""
-    return EndgameProbe(np.zeros(1, dtype=np.uint8), np.full((1, 1, 1, 1), -1, dtype=np.int64), 0)
+    (``Searcher`` passes full-size arrays of its own): one byte for each piece count and a
+    single offset of -1, the types of ``EndgameDatabase.tables`` and ``.offsets``, and 0
+    pieces, so the probe is never reached and no array is read."""
+    table = np.zeros(1, dtype=np.uint8)
+    return EndgameProbe((table, table, table, table, table), np.full((1, 1, 1, 1), -1, dtype=np.int64), 0)
 
 
 # Compiled without numba's reference counting (``_nrt=False``, the option numba's own
@@ -185,7 +200,7 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
             (``pruning``; untouched by the exact search).
         egdb: the endgame database (:data:`EndgameProbe`): every node below the root with
             at most ``egdb.pieces`` pieces that it holds scores its exact value
-            (``egdb_value``) instead of being searched or evaluated, after the draw rules.
+            (``code_value``) instead of being searched or evaluated, after the draw rules.
 
     Returns:
         ``(value, best_index, root_moves, nodes, aborted)``; indices are rows of ``moves[0]``.
@@ -198,7 +213,7 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
     killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch, accumulators, tries = (
         memory
     )
-    egdb_values, egdb_offsets, egdb_pieces = egdb
+    egdb_tables, egdb_offsets, egdb_pieces = egdb
     rewarded = False if net is None else net_functions[2] == REWARD_MATERIAL_LOG
     if net is not None:
         black, white = (mover, opponent) if black_to_move else (opponent, mover)
@@ -274,11 +289,11 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                 # root is searched: its moves are wanted). Off, one comparison per node.
                 if egdb_pieces > 0 and popcount(m | o) <= egdb_pieces:
                     if side:
-                        byte = probe(egdb_values, egdb_offsets, m, o, k)
+                        code = probe(egdb_tables, egdb_offsets, m, o, k)
                     else:
-                        byte = probe(egdb_values, egdb_offsets, half_turn(m), half_turn(o), half_turn(k))
-                    if byte >= 0:
-                        value = egdb_value(byte, ply, loss, loss_per_ply)
+                        code = probe(egdb_tables, egdb_offsets, half_turn(m), half_turn(o), half_turn(k))
+                    if code >= 0:
+                        value = code_value(code, ply, loss, loss_per_ply)
                         state = _RETURN
                         continue
             jumping = jumpers(m, o, k, side)
@@ -510,6 +525,7 @@ __all__ = [
     "MAX_DEPTH",
     "Position",
     "Valuation",
+    "code_value",
     "egdb_value",
     "no_egdb",
     "search_kernel",

@@ -9,11 +9,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from checkers_env import BLACK, Board, Game, Move
+from checkers_env import BLACK, WHITE, Board, Game, Move
 from checkers_env.bitboard import BB_SQUARES, apply_move
 from checkers_env.board import move_from_row
+from checkers_env.egdb import MAX_BUILD_PIECES
 from checkers_env.egdb_index import MAX_SIDE as EGDB_MAX_SIDE
-from checkers_env.egdb_index import probe_board
 from checkers_env.game_state import position_key
 from checkers_env.movegen import generate_moves_kernel, new_move_buffer
 
@@ -36,7 +36,7 @@ from .pruning import search_options
 
 #: What the kernel gets without an endgame database (``negamax.no_egdb``'s arrays; with
 #: ``egdb_pieces = 0`` they are never read).
-NO_EGDB_VALUES = np.zeros(1, dtype=np.uint8)
+NO_EGDB_TABLES = (np.frombuffer(b"\x00", dtype=np.uint8),) * (MAX_BUILD_PIECES - 1)
 NO_EGDB_OFFSETS = np.full((EGDB_MAX_SIDE + 1,) * 4, -1, dtype=np.int64)
 
 
@@ -198,9 +198,9 @@ class Searcher:
         self.quiescence = bool(quiescence)
         self.egdb = egdb
         if egdb is None:
-            self.egdb_probe = EndgameProbe(NO_EGDB_VALUES, NO_EGDB_OFFSETS, 0)
+            self.egdb_probe = EndgameProbe(NO_EGDB_TABLES, NO_EGDB_OFFSETS, 0)
         else:
-            self.egdb_probe = EndgameProbe(egdb.values, egdb.offsets, int(egdb.pieces))
+            self.egdb_probe = EndgameProbe(egdb.tables, egdb.offsets, int(egdb.pieces))
         self.egdb_pieces = self.egdb_probe.pieces
         self.table = np.zeros((1 << tt_bits, TT_FIELDS), dtype=np.int64)
         # The values' column is read through a float64 view of the same memory.
@@ -423,7 +423,7 @@ class Searcher:
         """
         if self.egdb is None or (board.black | board.white).bit_count() > self.egdb_pieces:
             return None
-        if self.egdb.probe_byte(board) < 0:
+        if self.egdb.probe_code(board) < 0:
             return None
         started = _time.perf_counter() if started is None else started
         mover, opponent = board.mover_bitboards
@@ -437,7 +437,7 @@ class Searcher:
         for i in range(count):
             m, o, k = apply_move(mover, opponent, board.kings, black_to_move, rows[i, 0], rows[i, 1], rows[i, 2])
             black, white = (m, o) if black_to_move else (o, m)
-            byte = probe_board(self.egdb_probe.values, self.egdb_probe.offsets, black, white, k, not black_to_move)
+            byte = self.egdb.probe_byte(Board(black, white, k, WHITE if black_to_move else BLACK))
             scores[i] = -egdb_value(byte, 1, self.evaluator.loss, self.evaluator.loss_per_ply)
         by_row = _moves_by_row(board)
         best = set(self.egdb.best_moves(board))

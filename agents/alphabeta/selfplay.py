@@ -41,7 +41,7 @@ import numba
 import numpy as np
 
 from checkers_env.bitboard import apply_move, popcount
-from checkers_env.egdb_index import probe_board
+from checkers_env.egdb_index import WDL_DRAW, WDL_WIN, probe_board
 from checkers_env.game_state import (
     COLOR_BLACK,
     COLOR_WHITE,
@@ -148,11 +148,11 @@ def game_over(state, egdb, adjudicate):
     if end != END_NONE:
         return count, end, winner_of(end, COLOR_BLACK if black else COLOR_WHITE)
     if adjudicate and popcount(mover | opponent) <= egdb.pieces:
-        byte = probe_board(egdb.values, egdb.offsets, b, w, kings, black)
-        if byte >= 0:
-            if byte == 0:
+        code = probe_board(egdb.tables, egdb.offsets, b, w, kings, black)
+        if code >= 0:
+            if code == WDL_DRAW:
                 return count, END_EGDB, NO_WINNER
-            if (byte - 1) % 2 == 1:  # a win for the side to move
+            if code == WDL_WIN:  # for the side to move
                 return count, END_EGDB, COLOR_BLACK if black else COLOR_WHITE
             return count, END_EGDB, COLOR_WHITE if black else COLOR_BLACK
     return count, END_NONE, NO_WINNER

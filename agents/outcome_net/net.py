@@ -21,7 +21,7 @@ with the positional points (``python -m benchmarks net_door``, ``docs/experiment
 **choice** forced results in the search: a side with no legal move ``ply`` plies down
 scores ``-(2 - 0.001 ply)``, beyond the net's range (sooner wins first), and ``win_bound``
 1.5 lets the driver stop deepening on a forced result; an endgame database win scores the
-same way (``negamax.egdb_value``).
+same way (``negamax.code_value``).
 
 On disk: safetensors (no code runs when it loads), torch's ``state_dict`` names
 (``hidden.weight [H, 128]``, ``hidden.bias``, optional ``middle.weight [M, H]``,

@@ -121,7 +121,7 @@ def play_games(
     ev = _evaluator(evaluator)
     if egdb_pieces:
         database = EndgameDatabase.cached(egdb_pieces, egdb_folder)
-        egdb = EndgameProbe(database.values, database.offsets, int(egdb_pieces))
+        egdb = EndgameProbe(database.tables, database.offsets, int(egdb_pieces))
     else:
         egdb = no_egdb()
     record = empty_record(games, rules[RULE_MAX_PLIES])

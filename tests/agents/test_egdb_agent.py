@@ -16,7 +16,7 @@ from checkers_agents.egdb_agent import EgdbAgent
 from checkers_env import BLACK, WHITE, Board, Game, Rules, UnknownAgentError, egdb, make_agent
 from checkers_env.bitboard import square_to_bit
 from checkers_env.egdb import EndgameDatabaseError
-from checkers_env.egdb_index import slice_position, slice_size
+from checkers_env.egdb_index import WDL_DRAW, WDL_WIN, slice_position, slice_size
 from checkers_env.encoding import half_turn
 
 PIECES = 4
@@ -54,13 +54,13 @@ def pieces_of(board: Board) -> int:
     return (board.black | board.white).bit_count()
 
 
-def database_value(byte: int, ply: int) -> float:
-    """The search's score of a database byte at ``ply`` (hand-written evaluations): a win in
-    ``d`` plies is the opponent's loss ``d`` plies down, ``WIN - (ply + d)``."""
-    if byte == 0:
+def database_value(code: int, ply: int) -> float:
+    """The search's score of a database code at ``ply`` (hand-written evaluations): a win
+    (loss) is one 253 (252) plies further down, ``WIN - (ply + 253)``: the same end seen
+    from either side of a move."""
+    if code == WDL_DRAW:
         return 0.0
-    distance = byte - 1
-    return (WIN - ply - distance) * (1 if distance % 2 else -1)
+    return WIN - ply - 253 if code == WDL_WIN else -(WIN - ply - 252)
 
 
 def material(board: Board) -> float:
@@ -75,9 +75,9 @@ def reference_value(board: Board, depth: int, db, ply: int = 0) -> float:
     """Plain negamax without pruning: a node below the root that the database holds takes
     its value; no move loses (``-WIN + ply``); depth 0 with a capture pending searches on."""
     if ply > 0 and pieces_of(board) <= db.pieces:
-        byte = db.probe_byte(board)
-        if byte >= 0:
-            return database_value(byte, ply)
+        code = db.probe_code(board)
+        if code >= 0:
+            return database_value(code, ply)
     moves = board.legal_moves()
     if not moves:
         return -WIN + ply
@@ -103,18 +103,18 @@ def test_the_position_of_the_depth_one_tests_is_what_they_say(egdb4):
     assert plain.win_in is None
 
 
-def test_probing_below_the_root_keeps_the_shortest_win_at_depth_one(egdb4):
+def test_probing_below_the_root_keeps_the_win_at_depth_one(egdb4):
     """The kernel itself (``search_rows`` never answers from the database at the root):
-    every child is looked up, so depth 1 is exact."""
+    every child's win, draw or loss is looked up, so depth 1 keeps the only winning move."""
     board = Board.from_fen(WON)
     searcher = Searcher(POSITIONAL, tt_bits=12, egdb=egdb4)
     value, depth, count, _ = searcher.search_rows(board, 1)
-    assert (value, depth) == (WIN - 47, 1)
+    assert (value, depth) == (WIN - 253, 1)  # the child's loss 1 + 252 plies down
     scores = searcher.root_scores[:count]
     best = {tuple(int(x) for x in searcher.moves[0, i, :3]) for i in np.flatnonzero(scores == value)}
     assert best == {row_key(board.parse_move("23-18"))}
     by_move = {str(m): p for m, p in egdb4.move_values(board)}
-    assert sorted(scores.tolist()) == sorted(-database_value(egdb4.probe_byte(board.play(m)), 1)
+    assert sorted(scores.tolist()) == sorted(-database_value(egdb4.probe_code(board.play(m)), 1)
                                              for m in board.legal_moves())
     assert by_move["23-18"] == egdb.Probe("win", 47)
 
@@ -218,9 +218,9 @@ def test_bad_specs_name_the_parameter(spec, message):
         make_agent(spec)
 
 
-def test_a_missing_database_names_the_slice_and_the_build(tmp_path, monkeypatch):
+def test_a_missing_database_names_the_file_and_the_build(tmp_path, monkeypatch):
     monkeypatch.setenv("CHECKERS_EGDB", str(tmp_path))
-    message = r"4-piece endgame database is not built in .* \(missing slice 0m1k-0m1k.*`checkers egdb build --pieces 4`"
+    message = r"4-piece endgame database is not built in .* \(missing the 2-piece slices.*`checkers egdb build --pieces 4`"
     with pytest.raises(EndgameDatabaseError, match=message):
         EgdbAgent(pieces=4)
     with pytest.raises(EndgameDatabaseError, match=message):

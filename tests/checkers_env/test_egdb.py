@@ -7,18 +7,15 @@
   ``checkers_env``).
 * The values of 4 pieces: every position agrees with its children (Bellman consistency),
   checked by a numba kernel over the core move generator.
-* The Python API (``probe``, ``move_values``, ``best_moves``, ``stats``), the files (header,
-  checksum, version, missing slices) and the resumable build.
+* The codes a search probes (memory-mapped, 2 bits) are the values' win, draw or loss.
+* The Python API (``probe``, ``move_values``, ``best_moves``, ``stats``); the files and the
+  resumable build are ``test_egdb_files.py``.
 """
 
 from __future__ import annotations
 
-import functools
 
 import random
-import shutil
-import struct
-import zlib
 
 import brute_force_egdb as brute
 import numba
@@ -290,7 +287,7 @@ def _mark_inconsistent(values, offsets, mm, mk, om, ok, wrong, indices=None):
             c_mover, c_opponent, c_kings = ek.child_frame(
                 mover, opponent, kings, moves[k, FROM], moves[k, TO], moves[k, CAPTURED]
             )
-            child = ek.probe(values, offsets, c_mover, c_opponent, c_kings)
+            child = ek.value_byte(values, offsets, c_mover, c_opponent, c_kings)
             if child < 0:
                 outside = True
             elif child == 0:
@@ -336,19 +333,20 @@ def test_sampled_positions_of_the_largest_built_database_agree_with_their_childr
     pieces = egdb.complete_pieces()
     if pieces is None or pieces <= 4:
         pytest.skip("no database over 4 pieces in the default folder (checkers egdb build --pieces 5)")
-    db = egdb.EndgameDatabase.open(pieces)
+    values, offsets, _ = egdb.load_values(pieces)
     rng = np.random.default_rng(0)
     for s in egdb.slices(pieces):
         size = int(ek.slice_size(*s))
         indices = np.unique(rng.integers(0, size, 20_000)).astype(np.int64)
         wrong = np.zeros(indices.size, dtype=np.bool_)
-        assert _mark_inconsistent(db.values, db.offsets, *s, wrong, indices) == indices.size
+        assert _mark_inconsistent(values, offsets, *s, wrong, indices) == indices.size
         assert not wrong.any(), f"slice {egdb.slice_label(s)}: inconsistent at {indices[wrong][:5]}"
 
 
-def test_every_four_piece_position_agrees_with_its_children(egdb4):
+def test_every_four_piece_position_agrees_with_its_children(egdb4_values):
     """Every position of every 4-piece slice has the value and distance its children give."""
-    inconsistent, checked, examples = inconsistent_positions(egdb4.values, egdb4.offsets, egdb.slices(4))
+    values, offsets, _ = egdb4_values
+    inconsistent, checked, examples = inconsistent_positions(values, offsets, egdb.slices(4))
     assert checked == sum(int(ek.slice_size(*s)) for s in egdb.slices(4))
     one_side_empty = sum(int(ek.slice_size(*s)) for s in piece_counts(4) if not (s[0] + s[1] and s[2] + s[3]))
     assert checked == PUBLISHED_COUNTS[4] - one_side_empty
@@ -364,10 +362,11 @@ def test_every_four_piece_position_agrees_with_its_children(egdb4):
         ((2, 0, 2, 0), "win", lambda byte: byte - 1),  # a win made a loss
     ],
 )
-def test_the_consistency_check_finds_a_corrupted_four_piece_value(egdb4, s, kind, change):
+def test_the_consistency_check_finds_a_corrupted_four_piece_value(egdb4_values, s, kind, change):
     """The check can fail: one value byte changed in a copy of the tables is flagged."""
-    values = egdb4.values.copy()
-    start = int(egdb4.offsets[s])
+    values, offsets, _ = egdb4_values
+    values = values.copy()
+    start = int(offsets[s])
     table = values[start : start + int(ek.slice_size(*s))]
     if kind == "draw":
         candidates = np.flatnonzero(table == 0)
@@ -378,10 +377,31 @@ def test_the_consistency_check_finds_a_corrupted_four_piece_value(egdb4, s, kind
     index = int(candidates[len(candidates) // 2])
     table[index] = change(int(table[index]))
     wrong = np.zeros(table.size, dtype=np.bool_)
-    _mark_inconsistent(values, egdb4.offsets, *s, wrong)
+    _mark_inconsistent(values, offsets, *s, wrong)
     assert wrong[index]
-    inconsistent, _, _ = inconsistent_positions(values, egdb4.offsets, [s])
+    inconsistent, _, _ = inconsistent_positions(values, offsets, [s])
     assert inconsistent >= 1
+
+
+@numba.njit(cache=True)
+def _codes_differing(tables, offsets, values, start, mm, mk, om, ok):
+    """How many positions of a slice have a probed code other than their value byte's."""
+    differing = 0
+    for index in range(ek.slice_size(mm, mk, om, ok)):
+        mover, opponent, kings = ek.slice_position(mm, mk, om, ok, index)
+        if ek.probe(tables, offsets, mover, opponent, kings) != ek.code_of(values[start + index]):
+            differing += 1
+    return differing
+
+
+def test_the_memory_mapped_codes_are_the_win_draw_loss_of_every_value(egdb4, egdb4_values):
+    """What a search probes (the 2-bit codes, through the files' memory maps) is, for every
+    position up to 4 pieces, the win, draw or loss of its value byte."""
+    values, offsets, order = egdb4_values
+    assert all(not table.flags.writeable for table in egdb4.tables) and len(egdb4.tables) == egdb.MAX_BUILD_PIECES - 1
+    for s in order:
+        assert _codes_differing(egdb4.tables, egdb4.offsets, values, int(offsets[s]), *s) == 0, s
+    assert {ek.code_of(b) for b in (0, 1, 2, 3, 4)} == {ek.WDL_DRAW, ek.WDL_LOSS, ek.WDL_WIN}
 
 
 # ---------------------------------------------------------------------------------------
@@ -462,258 +482,3 @@ def test_move_values_outside_the_database_raise(egdb4):
         egdb4.move_values(Board())
     with pytest.raises(egdb.EndgameDatabaseError):
         egdb4.best_moves(Board())
-
-
-# ---------------------------------------------------------------------------------------
-# Files, errors and the resumable build
-# ---------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def egdb3(tmp_path, egdb_folder):
-    """A fresh folder holding a copy of the database up to 3 pieces."""
-    folder = tmp_path / "egdb3"
-    folder.mkdir()
-    for n in (2, 3):
-        for s in egdb.slices(n):
-            shutil.copy(egdb_folder / egdb.slice_name(s), folder / egdb.slice_name(s))
-    return folder
-
-
-def test_a_copy_of_three_pieces_opens_and_probes_as_the_four_piece_database(egdb3, egdb4):
-    """The 3-piece database opened from its files holds the same bytes as the 4-piece one."""
-    db = egdb.EndgameDatabase.open(3, egdb3)
-    assert db.values.size == sum(int(ek.slice_size(*s)) for n in (2, 3) for s in egdb.slices(n))
-    for s in db.slices:
-        a, b = int(db.offsets[s]), int(egdb4.offsets[s])
-        size = int(ek.slice_size(*s))
-        assert np.array_equal(db.values[a : a + size], egdb4.values[b : b + size]), s
-    assert db.probe(Board.from_fen("B:WK30,K31:BK1,K2")) is None
-
-
-def test_a_slice_file_has_the_documented_header_and_one_byte_per_position(egdb3):
-    """Magic, version, counts, positions, CRC-32 and longest distance, then the values."""
-    s = (1, 1, 0, 1)
-    data = (egdb3 / egdb.slice_name(s)).read_bytes()
-    size = int(ek.slice_size(*s))
-    assert len(data) == egdb.HEADER_SIZE + size
-    magic, version, mm, mk, om, ok, count, crc, longest = struct.Struct("<8sI4BQII").unpack_from(data)
-    payload = np.frombuffer(data[egdb.HEADER_SIZE :], dtype=np.uint8)
-    assert (magic, version, (mm, mk, om, ok), count) == (b"CKEGDB\x00\x00", egdb.FORMAT_VERSION, s, size)
-    assert crc == zlib.crc32(data[egdb.HEADER_SIZE :])
-    assert longest == int(payload.max()) - 1
-    assert np.array_equal(egdb.read_slice(egdb3 / egdb.slice_name(s), s), payload)
-
-
-def test_write_slice_then_read_slice_gives_the_values_back(tmp_path):
-    """``write_slice`` and ``read_slice`` round-trip a slice's values."""
-    s = (0, 1, 0, 2)
-    values = np.random.default_rng(3).integers(0, 40, int(ek.slice_size(*s)), dtype=np.uint8)
-    path = egdb.write_slice(tmp_path, s, values)
-    assert path == tmp_path / egdb.slice_name(s)
-    assert np.array_equal(egdb.read_slice(path, s), values)
-    out = np.zeros_like(values)
-    egdb.read_slice(path, s, out)
-    assert np.array_equal(out, values)
-
-
-def corrupt(path, change) -> None:
-    data = bytearray(path.read_bytes())
-    path.write_bytes(bytes(change(data)))
-
-
-def flip_payload_byte(data):
-    data[egdb.HEADER_SIZE + 17] ^= 0x01
-    return data
-
-
-def other_version(data):
-    struct.pack_into("<I", data, 8, egdb.FORMAT_VERSION + 6)
-    return data
-
-
-def wrong_magic(data):
-    data[:8] = b"GARBAGE!"
-    return data
-
-
-@pytest.mark.parametrize(
-    "change, words",
-    [
-        (flip_payload_byte, ["checksum"]),
-        (lambda data: data[:-1], ["truncated"]),
-        (lambda data: data + b"\x00", ["too long"]),
-        (lambda data: data[:20], ["truncated header"]),
-        (other_version, [f"format version {egdb.FORMAT_VERSION + 6}", f"reads {egdb.FORMAT_VERSION}"]),
-        (wrong_magic, ["not an endgame database file"]),
-    ],
-    ids=["corrupt", "truncated", "too-long", "truncated-header", "other-version", "garbage"],
-)
-def test_a_damaged_slice_file_is_refused_with_its_name(egdb3, change, words):
-    """Opening a database with one damaged file raises ``EndgameDatabaseError`` naming the
-    file, what is wrong with it, and the command that rebuilds it."""
-    s = (1, 0, 1, 1)
-    path = egdb3 / egdb.slice_name(s)
-    corrupt(path, change)
-    with pytest.raises(egdb.EndgameDatabaseError) as caught:
-        egdb.EndgameDatabase.open(3, egdb3)
-    message = str(caught.value)
-    assert str(path) in message
-    for word in words:
-        assert word in message
-    assert "checkers egdb build --pieces 3" in message
-
-
-def test_a_file_holding_another_slice_is_refused(egdb3):
-    """A slice file renamed to another slice's name is refused, both slices named."""
-    shutil.copy(egdb3 / egdb.slice_name((0, 2, 0, 1)), egdb3 / egdb.slice_name((0, 1, 0, 2)))
-    with pytest.raises(egdb.EndgameDatabaseError, match=r"holds slice 0m2k-0m1k .* expected 0m1k-0m2k"):
-        egdb.EndgameDatabase.open(3, egdb3)
-
-
-def test_a_missing_slice_is_named_with_the_command_that_builds_it(egdb3):
-    """Opening without one slice file names that file and the ``checkers egdb build``
-    command of the database being opened (which builds every missing slice)."""
-    with pytest.raises(egdb.EndgameDatabaseError) as caught:
-        egdb.EndgameDatabase.open(4, egdb3)
-    assert egdb.slice_name(egdb.slices(4)[0]) in str(caught.value)
-    assert "checkers egdb build --pieces 4" in str(caught.value)
-    s = (2, 0, 1, 0)
-    (egdb3 / egdb.slice_name(s)).unlink()
-    with pytest.raises(egdb.EndgameDatabaseError) as caught:
-        egdb.EndgameDatabase.open(3, egdb3)
-    message = str(caught.value)
-    assert str(egdb3 / egdb.slice_name(s)) in message
-    assert "missing slice 2m0k-1m0k" in message
-    assert "checkers egdb build --pieces 3" in message
-    with pytest.raises(egdb.EndgameDatabaseError) as caught:
-        egdb.EndgameDatabase.open(4, egdb3)
-    assert "missing slice 2m0k-1m0k" in str(caught.value)
-    assert "checkers egdb build --pieces 4" in str(caught.value)
-
-
-def test_a_build_resumes_by_solving_only_the_missing_pair_byte_for_byte(egdb3):
-    """With one 3-piece slice file deleted, ``build`` solves its pair again, reads every
-    other slice, and writes the same bytes as before."""
-    a, b = next((a, b) for a, b in egdb.slice_pairs(3) if a != b)
-    before = {s: (egdb3 / egdb.slice_name(s)).read_bytes() for s in (a, b)}
-    (egdb3 / egdb.slice_name(a)).unlink()
-    all_slices = len(egdb.slices(2)) + len(egdb.slices(3))
-    report = egdb.build(3, egdb3, progress=False)
-    assert (report.solved, report.found) == (2, all_slices - 2)
-    assert report.positions == sum(int(ek.slice_size(*s)) for n in (2, 3) for s in egdb.slices(n))
-    assert report.bytes == sum(p.stat().st_size for p in egdb3.iterdir())
-    for s in (a, b):
-        assert (egdb3 / egdb.slice_name(s)).read_bytes() == before[s], s
-    again = egdb.build(3, egdb3, progress=False)
-    assert (again.solved, again.found) == (0, all_slices)
-
-
-def test_updates_in_bucket_order_and_in_small_chunks_give_the_same_bytes(egdb_folder, tmp_path, monkeypatch):
-    """The build's memory-order updates (on for large slices only) and its chunked
-    frontiers change no byte: every slice up to four pieces, built with both on
-    everywhere, equals the usual build."""
-    monkeypatch.setattr(egdb, "_solve_pair", functools.partial(egdb._solve_pair, bucket_from=0, chunk=97))
-    egdb.build(4, tmp_path, progress=False)
-    for s in (s for n in range(2, 5) for s in egdb.slices(n)):
-        name = egdb.slice_name(s)
-        assert (tmp_path / name).read_bytes() == (egdb_folder / name).read_bytes(), name
-
-
-def test_a_build_refuses_a_corrupt_file_it_would_resume_from(egdb3):
-    """``build`` reads the files already there and stops at a corrupt one."""
-    path = egdb3 / egdb.slice_name((0, 1, 0, 1))
-    corrupt(path, flip_payload_byte)
-    with pytest.raises(egdb.EndgameDatabaseError, match="checksum"):
-        egdb.build(3, egdb3, progress=False)
-
-
-@pytest.mark.parametrize("pieces", [1, 9, 0, 2.0, "3"])
-def test_build_refuses_a_number_of_pieces_out_of_range(tmp_path, pieces):
-    """``build`` takes 2 to ``MAX_BUILD_PIECES`` pieces and says so."""
-    with pytest.raises(ValueError, match="pieces"):
-        egdb.build(pieces, tmp_path / "never", progress=False)
-    assert not (tmp_path / "never").exists()
-
-
-def test_open_refuses_fewer_than_two_pieces(tmp_path):
-    """A database of fewer than 2 pieces does not exist."""
-    with pytest.raises(ValueError, match="pieces"):
-        egdb.EndgameDatabase.open(1, tmp_path)
-
-
-def test_open_refuses_more_pieces_than_build_makes(tmp_path):
-    """The accepted range is what ``build`` makes (``MAX_BUILD_PIECES``), not whatever
-    the memory of the machine would be asked for."""
-    for pieces in (egdb.MAX_BUILD_PIECES + 1, 7, 100):
-        with pytest.raises(ValueError, match=f"pieces must be a number of pieces from 2 to {egdb.MAX_BUILD_PIECES}"):
-            egdb.EndgameDatabase.open(pieces, tmp_path)
-
-
-def test_cached_opens_each_database_once_per_process(egdb_folder, tmp_path, monkeypatch):
-    """Every user of a database (agents, the league, the server) shares one copy: the same
-    pieces and folder, however spelled, give the same object; the folder's largest
-    database is the default; another size is another database."""
-    first = egdb.EndgameDatabase.cached(4, egdb_folder)
-    assert egdb.EndgameDatabase.cached(4, str(egdb_folder / "." / "")) is first
-    assert egdb.EndgameDatabase.cached(folder=egdb_folder) is first
-    monkeypatch.setenv("CHECKERS_EGDB", str(egdb_folder))
-    assert egdb.EndgameDatabase.cached(4) is first
-    three = egdb.EndgameDatabase.cached(3, egdb_folder)
-    assert three is not first and three.pieces == 3
-
-
-@pytest.mark.parametrize("pieces", [1, 7, True, 4.0, "4"])
-def test_cached_refuses_what_open_refuses(egdb_folder, pieces):
-    with pytest.raises(ValueError, match="pieces must be a number of pieces from 2 to"):
-        egdb.EndgameDatabase.cached(pieces, egdb_folder)
-
-
-def test_cached_keeps_no_failed_open(egdb_folder, tmp_path):
-    """A folder without a database fails each time it is asked (no stale verdict), and
-    works once the database is there."""
-    for _ in range(2):
-        with pytest.raises(egdb.EndgameDatabaseError, match="no endgame database"):
-            egdb.EndgameDatabase.cached(folder=tmp_path)
-        with pytest.raises(egdb.EndgameDatabaseError, match="missing slice"):
-            egdb.EndgameDatabase.cached(2, tmp_path)
-    for path in egdb_folder.iterdir():
-        shutil.copy(path, tmp_path / path.name)
-    assert egdb.EndgameDatabase.cached(2, tmp_path).pieces == 2
-
-
-def test_a_slice_file_twice_its_size_is_too_long_not_truncated(egdb3):
-    path = egdb3 / egdb.slice_name((1, 0, 1, 1))
-    path.write_bytes(path.read_bytes() * 2)
-    with pytest.raises(egdb.EndgameDatabaseError) as caught:
-        egdb.EndgameDatabase.open(3, egdb3)
-    message = str(caught.value)
-    assert str(path) in message and "too long" in message and "truncated" not in message
-    assert f"({path.stat().st_size} bytes" in message
-
-
-@pytest.mark.parametrize("pieces", [3, None], ids=["pieces-3", "largest"])
-def test_a_folder_in_place_of_a_slice_is_named(egdb3, pieces):
-    """A folder where a slice file should be is reported by the slice's name, also when the
-    database's size is found from the files (it is not silently a smaller database)."""
-    path = egdb3 / egdb.slice_name((1, 0, 1, 1))
-    path.unlink()
-    path.mkdir()
-    with pytest.raises(egdb.EndgameDatabaseError, match="a folder where slice 1m0k-1m1k should be a file") as caught:
-        egdb.EndgameDatabase.open(pieces, egdb3)
-    assert str(path) in str(caught.value) and "checkers egdb build --pieces 3" in str(caught.value)
-    with pytest.raises(egdb.EndgameDatabaseError, match="1m0k-1m1k"):
-        egdb.build(3, egdb3, progress=False)
-
-
-def test_build_refuses_a_file_for_its_folder(tmp_path):
-    notes = tmp_path / "notes.txt"
-    notes.write_text("keep me")
-    with pytest.raises(egdb.EndgameDatabaseError, match="is a file, not a folder"):
-        egdb.build(2, notes, progress=False)
-    assert notes.read_text() == "keep me"
-
-
-def test_database_bytes_are_what_a_build_writes(egdb3):
-    assert egdb.database_bytes(3) == sum(path.stat().st_size for path in egdb3.iterdir())
-    assert egdb.size_text(5) == "146 MB" and egdb.size_text(4) == "6.4 MB"

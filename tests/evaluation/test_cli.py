@@ -306,7 +306,7 @@ def test_egdb_probe_reads_stdin_and_defaults_to_the_largest_database(egdb_folder
     ("argv", "message"),
     [
         (["egdb", "probe", "B:W18:B14", "B:W33:B1"], "'B:W33:B1'"),
-        (["egdb", "probe", "B:W18:B14", "--pieces", "5"], "missing slice"),
+        (["egdb", "probe", "B:W18:B14", "--pieces", "5"], "missing the 5-piece slices"),
         (["egdb", "stats", "--pieces", "5"], "`checkers egdb build --pieces 5 --egdb-folder "),
         (["egdb", "probe", "--pieces", "1", "B:W18:B14"], "--pieces: must be 2 to 6, got '1'"),
         (["egdb", "build", "--pieces", "7"], "--pieces: must be 2 to 6, got '7'"),
@@ -321,13 +321,13 @@ def test_egdb_bad_input_is_one_line_and_status_2(argv, message, egdb_folder, cap
     assert message in captured.err, captured.err
 
 
-def test_egdb_missing_database_names_the_slice_and_the_build_command(tmp_path, capsys):
+def test_egdb_missing_database_names_the_file_and_the_build_command(tmp_path, capsys):
     assert main(["egdb", "probe", "B:W18:B14", "--egdb-folder", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "0m1k-0m1k" in err and f"`checkers egdb build --pieces 4 --egdb-folder {tmp_path}`" in err
+    assert err.count("\n") == 1 and "egdb-2.egdb" in err and f"`checkers egdb build --pieces 4 --egdb-folder {tmp_path}`" in err
     assert main(["egdb", "stats", "--pieces", "3", "--egdb-folder", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "missing slice 0m1k-0m1k" in err
+    assert err.count("\n") == 1 and "missing the 2-piece slices" in err
     assert f"`checkers egdb build --pieces 3 --egdb-folder {tmp_path}`" in err
 
 
@@ -338,9 +338,8 @@ def test_egdb_probe_names_a_damaged_slice_in_one_line(damage, egdb_folder, tmp_p
     from checkers_env import egdb
 
     for n in (2, 3):
-        for s in egdb.slices(n):
-            shutil.copy(egdb_folder / egdb.slice_name(s), tmp_path / egdb.slice_name(s))
-    path = tmp_path / egdb.slice_name((1, 0, 1, 1))
+        shutil.copy(egdb_folder / egdb.level_name(n), tmp_path / egdb.level_name(n))
+    path = tmp_path / egdb.level_name(3)
     if damage == "doubled":
         path.write_bytes(path.read_bytes() * 2)
     else:
@@ -349,7 +348,7 @@ def test_egdb_probe_names_a_damaged_slice_in_one_line(damage, egdb_folder, tmp_p
     assert main(["egdb", "probe", "B:W18:B14", "--egdb-folder", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "Traceback" not in err and str(path) in err
-    assert ("too long" in err and "truncated" not in err) if damage == "doubled" else "slice 1m0k-1m1k" in err
+    assert ("too long" in err and "truncated" not in err) if damage == "doubled" else "a folder where" in err
 
 
 def test_egdb_build_prints_a_summary_and_resumes(tmp_path, capsys):
@@ -358,6 +357,19 @@ def test_egdb_build_prints_a_summary_and_resumes(tmp_path, capsys):
     assert out.startswith("egdb up to 2 pieces: 4 slices solved, 0 found, 3,488 positions") and str(tmp_path) in out
     assert main(["egdb", "build", "--pieces", "2", "--egdb-folder", str(tmp_path), "--no-progress"]) == 0
     assert "0 slices solved, 4 found" in capsys.readouterr().out
+
+
+def test_egdb_build_takes_ray_as_every_command_does(tmp_path, monkeypatch, capsys):
+    """``--ray [ADDRESS]`` reaches ``egdb.build`` (the Ray build itself is tested in
+    ``tests/checkers_env/test_egdb_files.py``)."""
+    from checkers_env import egdb
+
+    seen = []
+    real = egdb.build
+    monkeypatch.setattr(egdb, "build", lambda *a, **k: seen.append(k["ray"]) or real(*a, **{**k, "ray": False}))
+    for extra, expected in (([], False), (["--ray"], True), (["--ray=ray://head:10001"], "ray://head:10001")):
+        assert main(["egdb", "build", "--pieces", "2", "--egdb-folder", str(tmp_path), "--no-progress", *extra]) == 0
+        assert seen[-1] == expected
 
 
 def test_egdb_stats_lists_every_slice_and_the_totals(egdb_folder, egdb4, capsys):

@@ -421,7 +421,7 @@ def test_bad_adjudication_is_refused(egdb_folder, tmp_path):
         League(["random", "greedy"], out=tmp_path, adjudicate_pieces=4, progress=False)
     with pytest.raises(LeagueError, match="no endgame database in"):
         League(["random", "greedy"], out=tmp_path, adjudicate="egdb", egdb_folder=tmp_path, progress=False)
-    with pytest.raises(LeagueError, match="missing slice .* run `checkers egdb build --pieces 5 --egdb-folder "):
+    with pytest.raises(LeagueError, match="missing the 5-piece slices.* run `checkers egdb build --pieces 5 --egdb-folder "):
         League(["random", "greedy"], out=tmp_path, adjudicate="egdb", adjudicate_pieces=5, egdb_folder=egdb_folder,
                progress=False)
 
