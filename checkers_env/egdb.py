@@ -213,7 +213,7 @@ def complete_pieces(folder: str | os.PathLike | None = None) -> int | None:
 # ---------------------------------------------------------------------------------------
 
 
-def _open_file(path: Path, pieces: int, what: str) -> EgdbFile:
+def open_file(path: Path, pieces: int, what: str) -> EgdbFile:
     """Map and check one file of the ``pieces``-piece database; ``what`` names it in the
     message when it is missing (``slice 1m0k-1m0k``, ``the 3-piece slices``).
 
@@ -229,7 +229,7 @@ def _open_file(path: Path, pieces: int, what: str) -> EgdbFile:
     return EgdbFile(path, f"delete it and run `{command}`")
 
 
-def _check_slices(file: EgdbFile, expected: list[Slice]) -> None:
+def check_file_slices(file: EgdbFile, expected: list[Slice]) -> None:
     """Refuse a file that does not hold exactly ``expected``, with the right sizes."""
     found = [(e.slice, e.positions) for e in file.entries.values()]
     wanted = [(s, int(egdb_index.slice_size(*s))) for s in expected]
@@ -250,18 +250,18 @@ def load_values(pieces: int, folder: str | os.PathLike | None = None) -> tuple[n
     """
     folder = Path(folder) if folder is not None else default_folder()
     pieces = check_pieces(pieces)
-    order, offsets, total = _layout(pieces)
+    order, offsets, total = value_layout(pieces)
     values = np.empty(total, dtype=np.uint8)
     for n in range(2, pieces + 1):
-        file = _open_file(folder / level_name(n), pieces, f"the {n}-piece slices")
-        _check_slices(file, slices(n))
+        file = open_file(folder / level_name(n), pieces, f"the {n}-piece slices")
+        check_file_slices(file, slices(n))
         for s in slices(n):
             start = int(offsets[s])
             file.slice_values(s, values[start : start + int(egdb_index.slice_size(*s))])
     return values, offsets, order
 
 
-def _layout(pieces: int) -> tuple[list[Slice], np.ndarray, int]:
+def value_layout(pieces: int) -> tuple[list[Slice], np.ndarray, int]:
     """Every slice up to ``pieces`` pieces, the offsets table and the total size."""
     offsets = np.full((egdb_index.MAX_SIDE + 1,) * 4, -1, dtype=np.int64)
     order = [s for n in range(2, pieces + 1) for s in slices(n)]
@@ -341,8 +341,8 @@ class EndgameDatabase:
         pieces = check_pieces(pieces)
         files = []
         for n in range(2, pieces + 1):
-            file = _open_file(folder / level_name(n), pieces, f"the {n}-piece slices")
-            _check_slices(file, slices(n))
+            file = open_file(folder / level_name(n), pieces, f"the {n}-piece slices")
+            check_file_slices(file, slices(n))
             files.append(file)
         return cls(pieces, folder, files)
 

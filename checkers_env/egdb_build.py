@@ -32,15 +32,15 @@ import numpy as np
 from . import egdb_index, egdb_retrograde
 from .egdb import (
     Slice,
-    _check_slices,
-    _layout,
-    _open_file,
+    check_file_slices,
     check_pieces,
     default_folder,
     level_name,
+    open_file,
     slice_name,
     slice_pairs,
     slices,
+    value_layout,
 )
 from .egdb_files import FORMAT_VERSION, MAGIC, EgdbFile, encode_slice, write_file
 from .egdb_index import slice_label
@@ -142,7 +142,7 @@ def build(
     if folder.exists() and not folder.is_dir():
         raise EndgameDatabaseError(f"{folder} is a file, not a folder: choose a folder for the database")
     folder.mkdir(parents=True, exist_ok=True)
-    total = _layout(pieces)[2]
+    total = value_layout(pieces)[2]
     started = time.perf_counter()
     from tqdm.auto import tqdm
 
@@ -154,7 +154,7 @@ def build(
 
 def _build_here(pieces: int, folder: Path, bar, ray=False) -> tuple[int, int]:
     """The build in this process, every value in memory; returns (solved, found) slices."""
-    order, offsets, total = _layout(pieces)
+    order, offsets, total = value_layout(pieces)
     values = np.zeros(total, dtype=np.uint8)
 
     def region(s: Slice) -> np.ndarray:
@@ -165,8 +165,8 @@ def _build_here(pieces: int, folder: Path, bar, ray=False) -> tuple[int, int]:
     for n in range(2, pieces + 1):
         level = folder / level_name(n)
         if level.exists():
-            file = _open_file(level, pieces, f"the {n}-piece slices")
-            _check_slices(file, slices(n))
+            file = open_file(level, pieces, f"the {n}-piece slices")
+            check_file_slices(file, slices(n))
             for s in slices(n):
                 file.slice_values(s, region(s))
                 bar.update(region(s).size)
@@ -194,8 +194,8 @@ def _read_pair(folder: Path, pieces: int, pair: tuple[Slice, ...], region=None) 
     if not all(p.exists() for p in paths) or any(_older_format(p) for p in paths):
         return False  # solved again, and the files replaced
     for s, p in zip(pair, paths):
-        file = _open_file(p, pieces, f"slice {slice_label(s)}")
-        _check_slices(file, [s])
+        file = open_file(p, pieces, f"slice {slice_label(s)}")
+        check_file_slices(file, [s])
         if region is not None:
             file.slice_values(s, region(s))
     return True
@@ -225,7 +225,7 @@ def _build_in_tasks(pieces: int, folder: Path, bar, ray: bool | str) -> tuple[in
     for n in range(2, pieces + 1):
         level = folder / level_name(n)
         if level.exists():
-            _check_slices(_open_file(level, pieces, f"the {n}-piece slices"), slices(n))
+            check_file_slices(open_file(level, pieces, f"the {n}-piece slices"), slices(n))
             counts["found"] += len(slices(n))
             bar.update(sum(int(egdb_index.slice_size(*s)) for s in slices(n)))
             continue
@@ -282,7 +282,7 @@ def solve_pair_task(folder: str, pieces: int, pair: tuple[Slice, ...]) -> int:
         path = folder / level_name(sum(s))
         path = path if path.exists() else folder / slice_name(s)
         if path not in opened:
-            opened[path] = _open_file(path, pieces, f"slice {slice_label(s)}")
+            opened[path] = open_file(path, pieces, f"slice {slice_label(s)}")
         if s not in opened[path].entries:
             raise opened[path].error(f"does not hold slice {slice_label(s)}")
         opened[path].slice_values(s, region(s))
@@ -297,8 +297,8 @@ def _join_level(folder: Path, n: int, pieces: int) -> None:
     maps one array a piece count), then delete them."""
     parts = []
     for s in slices(n):
-        file = _open_file(folder / slice_name(s), pieces, f"slice {slice_label(s)}")
-        _check_slices(file, [s])
+        file = open_file(folder / slice_name(s), pieces, f"slice {slice_label(s)}")
+        check_file_slices(file, [s])
         parts.append(file.slice_data(s))
     write_file(folder / level_name(n), parts)
     del parts, file  # the slice files' maps, before their files go
