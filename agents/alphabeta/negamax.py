@@ -443,9 +443,6 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                     order_index[ply, i] = swap
             stack[ply, S_INDEX] = i + 1
             mi = order_index[ply, i]
-            # Below the root, with pruning: a null window after the first move, a reduced
-            # depth for a late quiet move, each until a retry lifts it.
-            reduced = try_move(pruning, stack, tries, values, order_scores, ply, i, tie_margin)
             frm = moves[ply, mi, FROM]
             to = moves[ply, mi, TO]
             captured = moves[ply, mi, CAPTURED]
@@ -454,6 +451,9 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
             k = stack[ply, S_KINGS]
             side = stack[ply, S_SIDE] == 1
             m2, o2, k2 = apply_move(m, o, k, side, frm, to, captured)
+            # Below the root, with pruning: a null window after the first move, a reduced
+            # depth for a late quiet move, each until a retry lifts it.
+            reduced = try_move(pruning, stack, tries, values, order_scores, ply, i, tie_margin, (o2, m2, k2, not side))
             was_king = (k >> frm) & 1
             child = ply + 1
             progress = is_progress(k, frm, captured)

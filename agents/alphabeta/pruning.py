@@ -11,6 +11,8 @@ from collections import namedtuple
 
 import numba
 
+from checkers_env.bitboard import jumpers
+
 from .memory import (
     S_CAPTURES,
     S_COUNT,
@@ -32,7 +34,8 @@ from .memory import (
 KILLER_ORDER = 1 << 27
 #: Late-move reductions: at a node with at least ``REDUCE_MIN_DEPTH`` plies left whose moves
 #: are not captures, the moves after the first ``REDUCE_AFTER`` (in search order) that are
-#: neither the table's move, a killer nor a crowning are searched one ply shallower first.
+#: neither the table's move, a killer nor a crowning, and that offer the opponent no capture
+#: (an exchange, a sacrifice: the start of a shot), are searched one ply shallower first.
 REDUCE_AFTER = 3
 REDUCE_MIN_DEPTH = 3
 
@@ -48,7 +51,9 @@ REDUCE_MIN_DEPTH = 3
 #:   window, each later move with a null window above alpha, searched again with the full
 #:   window only when it lands inside;
 #: - ``reductions``: late-move reductions (``REDUCE_AFTER``, ``REDUCE_MIN_DEPTH``), searched
-#:   again at full depth when the reduced search beats alpha;
+#:   again at full depth when the reduced search beats alpha; a move that offers the
+#:   opponent a capture is never reduced (in checkers a quiet-looking move is often the
+#:   first of a shot, whose point lies a ply or more below the capture it offers);
 #: - ``extensions``: a move out of a node with one legal move (a forced capture, mostly)
 #:   does not use up a ply, so a line of forced moves is seen to its end within the
 #:   nominal depth (nodes with plies left only: quiescence already follows captures at
@@ -99,9 +104,11 @@ def begin_moves(pruning, tries, ply):
 
 
 @numba.njit(cache=True)
-def try_move(pruning, stack, tries, values, order_scores, ply, i, margin):
+def try_move(pruning, stack, tries, values, order_scores, ply, i, margin, child):
     """How the move at index ``i`` of the node at ``ply`` is tried: returns the plies it is
-    reduced by (0 or 1), and marks whether it gets a null window (``T_SCOUT``)."""
+    reduced by (0 or 1), and marks whether it gets a null window (``T_SCOUT``). ``child``
+    is the position after the move, ``(mover, opponent, kings, black_to_move)`` with the
+    opponent to move."""
     if pruning is None:
         return 0
     reduced = 0
@@ -112,6 +119,7 @@ def try_move(pruning, stack, tries, values, order_scores, ply, i, margin):
             pruning[REDUCTIONS] and stage == STAGE_FIRST and i >= REDUCE_AFTER and stack[ply, S_CAPTURES] == 0
             and stack[ply, S_DEPTH] >= REDUCE_MIN_DEPTH and stack[ply, S_ORDERED] == 1
             and order_scores[ply, i] < KILLER_ORDER
+            and jumpers(child[0], child[1], child[2], child[3]) == 0
         ):
             reduced = 1
         if (pruning[PVS] and i > 0) or reduced == 1:

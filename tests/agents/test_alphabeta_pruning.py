@@ -8,11 +8,14 @@ extensions by wins they see that the same depth without them does not.
 
 from __future__ import annotations
 
+import numpy as np
 import pytest
 
 from checkers_agents.alphabeta import AlphaBetaAgent, Draws, Searcher
 from checkers_agents.alphabeta.evaluators import MATERIAL, POSITIONAL
-from checkers_env import Board, Game, make_agent
+from checkers_agents.alphabeta.memory import MAX_PLY, STACK_FIELDS, S_DEPTH, S_ORDERED, TRY_FIELDS, VALUE_FIELDS, V_BETA
+from checkers_agents.alphabeta.pruning import REDUCE_AFTER, begin_moves, search_options, try_move
+from checkers_env import Board, Color, Game, make_agent
 from checkers_env.errors import UnknownAgentError
 from checkers_evaluation.agent_workers import search_report
 
@@ -49,6 +52,30 @@ def test_each_switch_searches_fewer_nodes(switch):
         nodes["plain"] += plain.search(board, 9).nodes
         nodes["pruned"] += pruned.search(board, 9).nodes
     assert nodes["pruned"] < nodes["plain"], nodes
+
+
+@pytest.mark.parametrize("child_fen, reduced", [
+    ("W:W18:B14", 0),  # White to move can take 14: the move offered a capture
+    ("W:W19:B14", 1),  # nothing to take: a quiet move
+])
+def test_reductions_spare_a_move_that_offers_a_capture(child_fen, reduced):
+    """A late quiet move is searched a ply shallower first, unless it offers the opponent a
+    capture (an exchange, a sacrifice, the first move of a shot)."""
+    from checkers_env.movegen import MAX_MOVES
+
+    pruning = search_options(reductions=True).pruning
+    stack = np.zeros((MAX_PLY, STACK_FIELDS), dtype=np.int64)
+    stack[1, S_DEPTH] = 5
+    stack[1, S_ORDERED] = 1
+    tries = np.zeros((MAX_PLY, TRY_FIELDS), dtype=np.int64)
+    values = np.zeros((MAX_PLY, VALUE_FIELDS))
+    values[1, V_BETA] = 1.0
+    order_scores = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
+    child = Board.from_fen(child_fen)
+    mover, opponent = child.mover_bitboards
+    begin_moves(pruning, tries, 1)
+    assert try_move(pruning, stack, tries, values, order_scores, 1, REDUCE_AFTER, 0.0,
+                    (mover, opponent, child.kings, child.turn == Color.BLACK)) == reduced
 
 
 def test_table_cutoffs_reuse_the_last_search():
