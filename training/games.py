@@ -1,10 +1,13 @@
 """Evaluation games of a trainer: its agent against ``--eval-opponents`` through the suite's
 one match loop, :func:`checkers_env.match.play_game`, on 3-move ballot openings, each played
-with both colours."""
+with both colours; and the promotion match of a new generation against the one before
+(:func:`gate_match`), played in parallel and kept game by game."""
 
 from __future__ import annotations
 
+import functools
 import io
+import json
 import sys
 from collections.abc import Iterable
 from pathlib import Path
@@ -149,4 +152,73 @@ def final_evaluation(agent, args, writer=None, step: int = 0) -> dict[str, float
     return scores
 
 
-__all__ = ["check_opponents", "evaluate", "evaluation_line", "final_evaluation", "opponent_specs"]
+#: The agents of the gate's games, made once per process (a worker plays many games).
+_GATE_AGENTS: dict[str, object] = {}
+
+
+def _gate_game(candidate: str, incumbent: str, seed: int, k: int) -> dict:
+    """Game ``k`` of a gate match: ballot opening ``order[k // 2]``, the candidate Black
+    in even games; the :class:`~checkers_env.match.GameRecord` as a dict."""
+    from checkers_env import Rules, make_agent
+    from checkers_env.match import ballot_openings, play_game
+
+    for spec in (candidate, incumbent):
+        if spec not in _GATE_AGENTS:
+            _GATE_AGENTS[spec] = make_agent(spec)
+    openings = ballot_openings()
+    order = np.random.default_rng([seed, 0]).permutation(len(openings))
+    black, white = (candidate, incumbent) if k % 2 == 0 else (incumbent, candidate)
+    rng = np.random.default_rng([seed, 1, k])
+    record = play_game(_GATE_AGENTS[black], _GATE_AGENTS[white], openings[order[(k // 2) % len(openings)]], Rules(), rng,
+                       key=f"gate:{k}")
+    return record.to_dict()
+
+
+def gate_match(candidate: str, incumbent: str, games: int, folder: Path, seed: int = 0, workers: int = 1,
+               ray: bool | str = False, progress: bool = True) -> dict:
+    """A promotion match: ``games`` games of ``candidate`` against ``incumbent`` (agent
+    specs) on ballot openings drawn by ``seed``, each opening played with both colours, in
+    ``workers`` processes or as Ray tasks. Each game is appended to ``folder/games.jsonl``
+    as it ends, so a killed match resumes with the games it lacks; ``games.pdn`` holds
+    them all at the end.
+
+    Returns:
+        ``{"wins", "draws", "losses", "score"}`` of the candidate (``score``: points per game).
+    """
+    from tqdm.auto import tqdm
+
+    from checkers_env.match import GameRecord
+    from checkers_env.parallel import run_pieces
+    from checkers_env.pdn import write_pdn
+
+    folder.mkdir(parents=True, exist_ok=True)
+    path = folder / "games.jsonl"
+    records: dict[int, dict] = {}
+    if path.exists():
+        for line in path.read_text().splitlines():
+            if line.strip():  # a line cut by a kill is incomplete JSON only at the very end
+                try:
+                    record = json.loads(line)
+                except json.JSONDecodeError:
+                    continue
+                records[int(record["key"].split(":")[1])] = record
+    todo = [k for k in range(games) if k not in records]
+    bar = tqdm(total=games, initial=games - len(todo), desc="gate", disable=not progress, dynamic_ncols=True)
+    with path.open("a") as out:
+        def keep(k: int, record: dict) -> None:
+            records[k] = record
+            out.write(json.dumps(record) + "\n")
+            out.flush()
+            bar.update(1)
+
+        run_pieces(functools.partial(_gate_game, candidate, incumbent, seed), todo, keep, workers=workers, ray=ray,
+                   what="the gate match", ordered=False)
+    bar.close()
+    kept = [GameRecord.from_dict(records[k]) for k in range(games)]
+    write_pdn([record.to_game() for record in kept], folder / "games.pdn")
+    points = [1.0 - record.score(record.black) if k % 2 else record.score(record.black) for k, record in enumerate(kept)]
+    wins, losses = points.count(1.0), points.count(0.0)
+    return {"wins": wins, "draws": games - wins - losses, "losses": losses, "score": sum(points) / max(games, 1)}
+
+
+__all__ = ["check_opponents", "evaluate", "evaluation_line", "final_evaluation", "gate_match", "opponent_specs"]

@@ -17,15 +17,34 @@ A generation is three steps, each written as it ends:
 2. **Training**: ``--epochs`` passes over the quiet positions (no capture pending: the
    search evaluates no other) of the last ``--window`` generations' games, in minibatches
    of ``--batch-size`` drawn in a seeded order, Adam on the binary cross-entropy of
-   ``sigmoid(z)`` against ``(result + 1) / 2`` from the side to move's view. The net goes
-   on from the previous generation's weights. A checkpoint (``checkpoint.pt``: net, Adam,
-   generation, epoch, curve) after every epoch.
-3. **Evaluation** (the strength curve): the net's alpha-beta (``--eval-depth`` plies, the
+   ``sigmoid(z)`` against a target from the side to move's view: ``(result + 1) / 2``,
+   mixed with the self-play search's root value by ``--search-weight`` (below). The net
+   goes on from the previous generation's weights. A checkpoint (``checkpoint.pt``: net,
+   Adam, generation, epoch, curve) after every epoch.
+3. **The gate** (with ``--gate-games``): generation ``g > 0`` plays ``--gate-games`` games
+   at ``--gate-time`` seconds per move against the generation that played its self-play
+   games (the incumbent), both as ``_agent`` plays them with the clock; it replaces the
+   incumbent only if it scores at least ``--gate-score``. The next generation's self-play
+   is the incumbent's, and ``--promote`` promotes the incumbent; training goes on from the
+   newest weights either way (the AlphaGo Zero habit: the net learns on, the data's player
+   must have won). The games are kept in ``RUN/gate-gen-G/`` (``games.jsonl`` as they end,
+   ``games.pdn``); a killed gate resumes with the games it lacks. Without the gate every
+   generation becomes the incumbent.
+4. **Evaluation** (the strength curve): the net's alpha-beta (``--eval-depth`` plies, the
    database probed) plays ``--eval-games`` games on ballot openings against each anchor of
    ``--anchors`` (fixed ratings ``--anchor-ratings``, the zoo league's); its rating is
    the maximum-likelihood Elo against the anchors' fixed ratings. ``curve.json`` and
    ``curve.png`` (rating against training time) are rewritten after every generation,
    and the curve goes to TensorBoard.
+
+**choice** the search target. The shards keep each searched position's root value, in the
+units of the evaluator that searched it (the positional points for generation 0, the net's
+expected result after). It becomes a probability by one logistic fit per generation,
+``p = sigmoid(value / s)`` with the scale ``s`` that makes the games' results most likely
+(:func:`search_scale`; forced wins saturate to 0 or 1), and the target is
+``(1 - w) (result + 1) / 2 + w p`` with ``w = --search-weight`` (0 by default, so the
+trained runs of the zoo replay as they were). Positions that were not searched (the random
+plies) keep the result alone.
 
 ``--promote NAME`` writes ``zoo/NAME`` with a card whose agent is
 ``alphabeta:eval=outcome-net,time=0.5,egdb=5``, the curve and the commands.
@@ -41,7 +60,7 @@ from pathlib import Path
 
 import numpy as np
 
-from checkers_env.files import json_text
+from checkers_env.files import json_text, write_atomic
 from checkers_training import scaffold
 from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, arg
 from checkers_training.checkpoints import CHECKPOINT, WEIGHTS
@@ -83,6 +102,14 @@ class Args(scaffold.GenerationArgs):
     """positions per Adam step"""
     learning_rate: float = arg(1e-3, low=0.0)
     """Adam step size"""
+    search_weight: float = arg(0.0, low=0.0, high=1.0)
+    """weight of the self-play search's root value in the training target (0: the game's result alone)"""
+    gate_games: int = arg(0, low=0)
+    """games each generation plays against the incumbent to replace it (0: no gate, every generation does)"""
+    gate_time: float = arg(0.5, low=0.0)
+    """seconds per move in the gate's games"""
+    gate_score: float = arg(0.55, low=0.0, high=1.0)
+    """points per game a generation needs in the gate"""
     eval_depth: int = arg(6, low=1)
     """depth of the net's search in evaluation games"""
     anchors: str = arg(DEFAULT_ANCHORS, metavar="SPECS")
@@ -96,23 +123,71 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
     return scaffold.parse_args(Args, argv, TRAINER, __doc__)
 
 
-def _selfplay_params(args: Args, run_path: Path, generation: int) -> dict:
-    evaluator = "positional" if generation == 0 else str(run_path / f"weights-gen{generation - 1}.safetensors")
+def _selfplay_params(args: Args, run_path: Path, incumbent: int) -> dict:
+    """Self-play by the incumbent generation's net (-1: the positional points)."""
+    evaluator = "positional" if incumbent < 0 else str(_weights(run_path, incumbent))
     return {"games": args.games, "shard_size": args.shard_size, "evaluator": evaluator, "depth": args.depth,
             "random_plies": args.random_plies, "egdb_pieces": args.egdb_pieces}
+
+
+def _weights(run_path: Path, generation: int) -> Path:
+    return run_path / f"weights-gen{generation}.safetensors"
+
+
+def search_scale(values: np.ndarray, results: np.ndarray) -> float:
+    """The scale ``s`` that makes ``results`` (1 won, 0 drawn, -1 lost) most likely under
+    ``P(won) = sigmoid(values / s)``, a draw counting half (binary cross-entropy against
+    ``(result + 1) / 2``): a grid over eleven decades, then a finer one around its best."""
+    target = (results.astype(np.float64) + 1.0) / 2.0
+    values = values.astype(np.float64)
+
+    def loss(scale: float) -> float:
+        z = values / scale
+        return float(np.mean(np.logaddexp(0.0, z) - target * z))
+
+    grid = np.geomspace(1e-4, 1e7, 111)
+    best = grid[int(np.argmin([loss(s) for s in grid]))]
+    fine = np.geomspace(best / 1.3, best * 1.3, 27)
+    return float(fine[int(np.argmin([loss(s) for s in fine]))])
+
+
+def _targets(outcome: np.ndarray, search: np.ndarray, weight: float) -> np.ndarray:
+    """The training targets of one generation's positions (module docstring: the search target)."""
+    target = (outcome.astype(np.float64) + 1.0) / 2.0
+    searched = np.isfinite(search)
+    if weight > 0 and searched.any():
+        scale = search_scale(search[searched], outcome[searched])
+        p = 1.0 / (1.0 + np.exp(-np.clip(search[searched].astype(np.float64) / scale, -60.0, 60.0)))
+        target[searched] = (1.0 - weight) * target[searched] + weight * p
+    return target.astype(np.float32)
 
 
 def _training_data(args: Args, run_path: Path, generation: int) -> tuple[np.ndarray, ...]:
     from checkers_agents.outcome_net.quiet import quiet_mask
     from checkers_agents.outcome_net.selfplay import load_shards
 
-    paths = []
+    parts = []
     for g in range(max(0, generation - args.window + 1), generation + 1):
-        paths += sorted((run_path / "data" / f"gen-{g}").glob("shard-*.npz"))
-    data = load_shards(paths)
-    keep = quiet_mask(data["black"], data["white"], data["kings"], data["black_to_move"])
-    return (data["black"][keep], data["white"][keep], data["kings"][keep], data["black_to_move"][keep],
-            ((data["outcome"][keep].astype(np.float32) + 1.0) / 2.0))
+        # Each generation apart: its search values are in the units of its own evaluator.
+        data = load_shards(sorted((run_path / "data" / f"gen-{g}").glob("shard-*.npz")))
+        keep = quiet_mask(data["black"], data["white"], data["kings"], data["black_to_move"])
+        target = _targets(data["outcome"][keep], data["search"][keep], args.search_weight)
+        parts.append((data["black"][keep], data["white"][keep], data["kings"][keep], data["black_to_move"][keep], target))
+    return tuple(np.concatenate(arrays) for arrays in zip(*parts))
+
+
+def _gate(args: Args, run_path: Path, generation: int, incumbent: int) -> dict:
+    """Generation ``generation`` against the incumbent (``--gate-games`` games); the result
+    with ``promoted``."""
+    def spec(g: int) -> str:
+        return (f"alphabeta:eval=outcome-net,weights={_weights(run_path, g)},time={args.gate_time},"
+                f"egdb={args.egdb_pieces},seed={args.seed},name=gen{g}")
+
+    result = scaffold.gate_match(spec(generation), spec(incumbent), args.gate_games, run_path / f"gate-gen{generation}",
+                                 seed=args.seed + generation, workers=args.workers, ray=args.ray_target,
+                                 progress=args.progress)
+    result.update(generation=generation, incumbent=incumbent, promoted=result["score"] >= args.gate_score)
+    return result
 
 
 def train(args: Args, given: set[str] | None = None) -> dict:
@@ -136,9 +211,14 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     checkpoint = run.path / CHECKPOINT
     net = outcome_net.value_net(args.hidden, args.middle, seed=args.seed)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
-    state = {"generation": 0, "epoch": 0, "evaluated": -1, "wall_s": 0.0, "curve": [], "positions": 0, "steps": 0}
+    state = {"generation": 0, "epoch": 0, "evaluated": -1, "wall_s": 0.0, "curve": [], "positions": 0, "steps": 0,
+             "incumbent": -1, "gated": -1, "gates": []}
     if run.resumed and checkpoint.exists():
         state = scaffold.load_net_checkpoint(checkpoint, net, optimizer)
+        # A run begun before the gate existed: each generation played with the one before.
+        state.setdefault("incumbent", state["generation"] - 1)
+        state.setdefault("gated", state["generation"] - 1)
+        state.setdefault("gates", [])
     writer = scaffold.tensorboard(run, args.tensorboard, state["steps"])
     session_start, wall_before = time.perf_counter(), state["wall_s"]
 
@@ -151,7 +231,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         while state["generation"] < args.generations:
             g = state["generation"]
             if state["epoch"] < args.epochs:
-                selfplay.generate(run.path / "data" / f"gen-{g}", _selfplay_params(args, run.path, g),
+                selfplay.generate(run.path / "data" / f"gen-{g}", _selfplay_params(args, run.path, state["incumbent"]),
                                   seed=args.seed * 1000 + g, workers=args.workers, ray=ray, progress=args.progress)
                 black, white, kings, btm, target = _training_data(args, run.path, g)
                 state["positions"] = len(target)
@@ -181,11 +261,26 @@ def train(args: Args, given: set[str] | None = None) -> dict:
                 bar.close()
             # The net is generation g's here whether it was trained now or read from the
             # checkpoint (a kill between the last epoch and these files loses nothing).
-            outcome_net.save_tensors(run.path / f"weights-gen{g}.safetensors", outcome_net.tensors_of(net))
-            outcome_net.save_tensors(run.path / WEIGHTS, outcome_net.tensors_of(net))
+            outcome_net.save_tensors(_weights(run.path, g), outcome_net.tensors_of(net))
+            if state["gated"] < g:
+                if args.gate_games and state["incumbent"] >= 0:
+                    gate = _gate(args, run.path, g, state["incumbent"])
+                    state["gates"].append(gate)
+                    writer.add_scalar("gate/score", gate["score"], g)
+                    print(f"generation {g} against generation {state['incumbent']}: +{gate['wins']} ={gate['draws']} "
+                          f"-{gate['losses']}, {100 * gate['score']:.1f} % "
+                          f"({'promoted' if gate['promoted'] else 'kept out'})", file=sys.stderr)
+                    if gate["promoted"]:
+                        state["incumbent"] = g
+                else:
+                    state["incumbent"] = g
+                state["gated"] = g
+                save()
+            # What the run stands for (played, promoted) is the incumbent.
+            write_atomic(run.path / WEIGHTS, _weights(run.path, state["incumbent"]).read_bytes())
             if state["evaluated"] < g and args.eval_games:
                 point = _evaluate(args, run.path / f"weights-gen{g}.safetensors", g)
-                point.update(generation=g, wall_s=round(wall_before + time.perf_counter() - session_start, 1),
+                point.update(generation=g, incumbent=state["incumbent"], wall_s=round(wall_before + time.perf_counter() - session_start, 1),
                              games=(g + 1) * args.games, positions=state["positions"], loss=state.get("loss"))
                 state["curve"].append(point)
                 state["evaluated"] = g
@@ -199,7 +294,8 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         raise
     evaluations = scaffold.final_evaluation(_agent(args, run.path / WEIGHTS), args)
     writer.close()
-    summary = {"run_dir": str(run.path), "generations": state["generation"], "steps": state["steps"],
+    summary = {"run_dir": str(run.path), "generations": state["generation"], "incumbent": state["incumbent"],
+               "gates": state["gates"], "steps": state["steps"],
                "wall_s": round(wall_before + time.perf_counter() - session_start, 1), "curve": state["curve"],
                "evaluations": evaluations}
     if args.promote:
@@ -226,6 +322,17 @@ def _generations(n: int) -> str:
     return f"{n} generation" + ("" if n == 1 else "s")
 
 
+def _recipe(args: Args, summary: dict) -> str:
+    """The card's words for the search target and the gate, where the run used them."""
+    words = ""
+    if args.search_weight:
+        words += f" Targets mix the result with the search's root value (weight {args.search_weight:g})."
+    if args.gate_games:
+        words += (f" A generation replaced the one before only with at least {100 * args.gate_score:g} % over "
+                  f"{args.gate_games} games at {args.gate_time:g} s per move; this is generation {summary['incumbent']}.")
+    return words
+
+
 def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
     """Write the net and a fresh card to ``zoo/<args.promote>``."""
     return scaffold.promote(
@@ -233,16 +340,18 @@ def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
         "alphabeta",
         {"eval": "outcome-net", "time": 0.5, "egdb": 5},
         (run.path / WEIGHTS).read_bytes(),
-        f"A {args.hidden}-unit value net over the 128 mover-frame inputs, trained on the results of "
+        f"A {args.hidden}-unit value net{f' with a {args.middle}-unit second layer' if args.middle else ''} over the "
+        "128 mover-frame inputs, trained on the results of "
         f"{_generations(summary['generations'])} of the one alpha-beta's own self-play games ({args.games} games "
         f"each at depth {args.depth}, ended exactly by the {args.egdb_pieces}-piece endgame database), as that "
-        "alpha-beta's evaluator at 0.5 s per move with the database probed.",
+        "alpha-beta's evaluator at 0.5 s per move with the database probed." + _recipe(args, summary),
         {
             "command": run.command,
             "budget": f"{_generations(summary['generations'])} x {args.games} self-play games, {args.epochs} epochs each",
             "wall_time_s": summary["wall_s"],
             "run": run.name,
             "curve": summary["curve"],
+            "gates": summary["gates"],
             "evaluations": summary.get("evaluations", {}),
         },
     )

@@ -6,7 +6,7 @@ that a trainer reads ``scaffold.X``:
 - run folder and resume: :mod:`checkers_training.runs`;
 - checkpoints: :mod:`checkers_training.checkpoints`;
 - promotion into the zoo: :mod:`checkers_training.promotion`;
-- evaluation games: :mod:`checkers_training.games`.
+- evaluation games and the promotion match of a generation: :mod:`checkers_training.games`.
 
 A trainer (``training/<name>.py``, one readable script per algorithm, the cleanrl habit)
 declares its options as a dataclass that extends :class:`RunArgs`; the docstring under each
@@ -102,6 +102,7 @@ from .games import (
     evaluate,
     evaluation_line,
     final_evaluation,
+    gate_match,
     opponent_specs,
     strength_point,
     write_curve,
@@ -150,7 +151,7 @@ __all__ = [
     "BUDGET", "GenerationArgs", "MAX_BATCH", "anchors", "MAX_SEED", "MAX_WIDTH", "MAX_WORKERS", "REPO_ROOT", "RUN", "RUN_RECORD", "SESSION",
     "Run", "RunArgs", "TrainingError", "arg", "build_parser", "changed_fields", "check", "check_dependencies",
     "check_opponents", "checkpoint_error", "command_line", "evaluate", "evaluation_line", "field_docs",
-    "final_evaluation", "flag", "git_commit", "load_net_checkpoint", "load_torch_checkpoint", "load_training_state", "open_run",
+    "final_evaluation", "flag", "gate_match", "git_commit", "load_net_checkpoint", "load_torch_checkpoint", "load_training_state", "open_run",
     "opponent_specs", "parse_args", "promote", "read_checkpoint", "read_run_record", "save_net_checkpoint", "save_torch_checkpoint",
     "save_training_state", "saved_args", "script_main", "set_torch_threads", "start_run", "stop_on_sigterm", "strength_point",
     "tensorboard", "trainer_main", "write_curve", "write_atomic", "write_json_atomic", "zoo_name_problem",

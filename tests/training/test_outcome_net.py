@@ -106,3 +106,64 @@ def test_a_run_saved_under_the_old_egdb_name_resumes_with_its_value(tmp_path):
     assert saved["egdb_pieces"] == 0 and saved["seed"] == 1
     run, args = scaffold.open_run(trainer.TRAINER, trainer.Args(out=str(run_dir), resume=True), {"out", "resume"})
     assert args.egdb_pieces == 0 and args.seed == 1 and run.resumed
+
+
+def test_search_scale_makes_the_results_most_likely():
+    rng = np.random.default_rng(0)
+    values = rng.normal(0.0, 300.0, 20_000)
+    won = rng.random(values.size) < 1.0 / (1.0 + np.exp(-values / 150.0))
+    assert trainer.search_scale(values, np.where(won, 1, -1)) == pytest.approx(150.0, rel=0.1)
+
+
+def test_search_targets_mix_the_root_value_where_there_is_one():
+    outcome = np.array([1, 1, -1, 0, 1], dtype=np.int8)
+    search = np.array([500.0, -500.0, -1e6, 0.0, np.nan])
+    plain = trainer._targets(outcome, search, 0.0)
+    np.testing.assert_array_equal(plain, [1.0, 1.0, 0.0, 0.5, 1.0])
+    mixed = trainer._targets(outcome, search, 0.5)
+    assert mixed[4] == 1.0  # not searched: the result alone
+    assert mixed[2] == pytest.approx(0.0, abs=1e-6)  # a forced loss agrees with the result
+    assert 0.5 < mixed[1] < mixed[0] <= 1.0  # a won game the search thought lost counts less
+    assert mixed[3] == pytest.approx(0.5)
+
+
+def test_a_generation_that_fails_its_gate_does_not_play_the_next_games(tmp_path, monkeypatch):
+    from checkers_agents.outcome_net import selfplay
+
+    played_by, gated = [], []
+    generate = selfplay.generate
+
+    def spy_generate(folder, params, **kwargs):
+        played_by.append(Path(params["evaluator"]).name)
+        return generate(folder, params, **kwargs)
+
+    def fake_gate(candidate, incumbent, games, folder, **kwargs):
+        gated.append((candidate.split("name=")[1], incumbent.split("name=")[1], games))
+        score = {"gen1": 0.4, "gen2": 0.6}[candidate.split("name=")[1]]
+        return {"wins": 0, "draws": games, "losses": 0, "score": score}
+
+    monkeypatch.setattr(selfplay, "generate", spy_generate)
+    monkeypatch.setattr(trainer.scaffold, "gate_match", fake_gate)
+    summary = run(tmp_path / "g", "--generations", "3", "--gate-games", "4", "--search-weight", "0.3")
+    assert played_by == ["positional", "weights-gen0.safetensors", "weights-gen0.safetensors"]
+    assert gated == [("gen1", "gen0", 4), ("gen2", "gen0", 4)]
+    assert [g["promoted"] for g in summary["gates"]] == [False, True] and summary["incumbent"] == 2
+    run_dir = Path(summary["run_dir"])
+    assert (run_dir / trainer.WEIGHTS).read_bytes() == (run_dir / "weights-gen2.safetensors").read_bytes()
+
+
+def test_the_gate_match_keeps_every_game_and_resumes(tmp_path):
+    from checkers_training.games import gate_match
+
+    first = gate_match("greedy", "random", 2, tmp_path, seed=3, progress=False)
+    lines = (tmp_path / "games.jsonl").read_text().splitlines()
+    second = gate_match("greedy", "random", 4, tmp_path, seed=3, progress=False)
+    all_lines = (tmp_path / "games.jsonl").read_text().splitlines()
+    assert len(all_lines) == 4 and all_lines[:2] == lines  # only the two missing games were played
+    assert first["wins"] + first["draws"] + first["losses"] == 2
+    records = [json.loads(line) for line in all_lines]
+    points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
+    greedy = [points[r["result"]] if r["black"] == "greedy" else 1 - points[r["result"]] for r in records]
+    assert second["score"] == pytest.approx(sum(greedy) / 4)
+    assert [r["black"] for r in records] == ["greedy", "random", "greedy", "random"]
+    assert (tmp_path / "games.pdn").read_text().count("[Event ") == 4
