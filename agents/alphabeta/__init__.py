@@ -234,6 +234,9 @@ class AlphaBetaAgent(BaseAgent):
         pvs: principal variation search below the root (null windows after the first move).
         reductions: late-move reductions (late quiet moves searched a ply shallower first).
         extensions: a forced move (one legal move) does not use up a ply below the root.
+        partial: with ``time`` or ``game_time``, use the whole time: iterations go on
+            until it runs out, and the last one, unfinished, still decides the move when
+            it finished the best move of the one before (``Searcher``'s ``partial``).
 
     Raises:
         EndgameDatabaseError: ``egdb`` names a database that is not built (the message
@@ -257,6 +260,8 @@ class AlphaBetaAgent(BaseAgent):
     quiescence = True
     #: The search's pruning (``pruning.SearchOptions``), off unless the spec asks for it.
     table_cutoffs = pvs = reductions = extensions = False
+    #: A timed search's unfinished last iteration may decide the move.
+    partial = False
     #: Seconds for the whole game (None: ``time`` per move, or ``depth``).
     game_time: float | None = None
     #: Play the opening book's moves.
@@ -277,6 +282,7 @@ class AlphaBetaAgent(BaseAgent):
         extensions: bool = False,
         game_time: float | None = None,
         book: bool = False,
+        partial: bool = False,
     ):
         self._check_limits(depth, time)
         self.book = bool(book)
@@ -286,7 +292,7 @@ class AlphaBetaAgent(BaseAgent):
                 raise ValueError(f"{self.kind}: give time (per move) or game_time (per game), not both")
             self.game_time = float(game_time)
         self.table_cutoffs, self.pvs, self.reductions = bool(table_cutoffs), bool(pvs), bool(reductions)
-        self.extensions = bool(extensions)
+        self.extensions, self.partial = bool(extensions), bool(partial)
         if eval not in evaluator_names():
             raise ValueError(f"alphabeta: eval must be one of {', '.join(evaluator_names())}, got {eval!r}")
         egdb = _egdb.check_pieces(egdb, f"{self.kind}: egdb", off=True)
@@ -341,7 +347,7 @@ class AlphaBetaAgent(BaseAgent):
         if self._searcher is None:
             self._searcher = Searcher(
                 self.evaluator, self.tt_bits, self.quiescence, egdb=self.database, table_cutoffs=self.table_cutoffs,
-                pvs=self.pvs, reductions=self.reductions, extensions=self.extensions,
+                pvs=self.pvs, reductions=self.reductions, extensions=self.extensions, partial=self.partial,
             )
         return self._searcher
 

@@ -21,7 +21,7 @@ from .evaluators import POSITIONAL, WIN, Evaluator, Valuation
 from .clock import DROP_NET, DROP_POINTS, keep_deepening
 from .deepening import search_from_python
 from .memory import (
-    NO_MOVE, TT_BITS, TT_ENTRY, TT_FIELDS, TT_KEY_MASK, FlatMemory, Table, flat_memory, memory_views, position_hash,
+    NO_MOVE, S_INDEX, TT_BITS, TT_ENTRY, TT_FIELDS, TT_KEY_MASK, FlatMemory, Table, flat_memory, memory_views, position_hash,
 )
 from .negamax import (
     INF,
@@ -183,6 +183,13 @@ class Searcher:
         table_cutoffs, pvs, reductions, extensions: the pruning and extensions of
             ``pruning.SearchOptions`` (each off by default: the root values are then the
             exact minimax values).
+        partial: a timed search uses its whole time: under a time per move it starts
+            another iteration while any time is left, and an iteration the time cuts short
+            still decides the move when its finished root moves include the best move of
+            the iteration before (searched first, from the table): the best of those
+            moves is the best at the deeper depth among moves that include the last
+            choice. Off: a search starts no iteration it does not expect to finish (one
+            takes about three times the one before), and an unfinished one is dropped.
 
     Raises:
         ValueError: ``incremental=True`` with a float64 net.
@@ -191,10 +198,11 @@ class Searcher:
     def __init__(
         self, evaluator: Evaluator = POSITIONAL, tt_bits: int = TT_BITS, quiescence: bool = True, egdb=None,
         incremental: bool | None = None, table_cutoffs: bool = False, pvs: bool = False, reductions: bool = False,
-        extensions: bool = False,
+        extensions: bool = False, partial: bool = False,
     ):
         self.evaluator = evaluator
         self.options = search_options(False, table_cutoffs, pvs, reductions, extensions)
+        self.partial = bool(partial)
         self.quiescence = bool(quiescence)
         self.egdb = egdb
         if egdb is None:
@@ -281,11 +289,16 @@ class Searcher:
         last_took = 0.0
         best_changed, score_drop = False, 0.0
         drop_margin = DROP_NET if self.net is not None else DROP_POINTS
+        # Only a root searched best-first puts the last choice first (see ``partial``).
+        partial = self.partial and not root_in_order
         for d in range(first_depth, depth + 1):
             now = _time.perf_counter()
             limit = 1 << 62
             if d > first_depth:
-                if not keep_deepening(now - started, last_took, soft, seconds, best_changed, score_drop, drop_margin):
+                if partial and soft is None:
+                    if now - started >= seconds:
+                        break
+                elif not keep_deepening(now - started, last_took, soft, seconds, best_changed, score_drop, drop_margin):
                     break
                 left = seconds - (now - started)
                 rate = nodes / max(now - started, 1e-6)
@@ -298,6 +311,8 @@ class Searcher:
             nodes += used
             last_took = _time.perf_counter() - iteration_started
             if aborted:
+                if partial and done is not None:
+                    done = self._unfinished_iteration(done)
                 break
             if count == 0:
                 raise ValueError(f"no legal move to search in {board.fen()}")
@@ -313,6 +328,20 @@ class Searcher:
                 # that win as fast: go on.)
                 break
         return done, nodes
+
+    def _unfinished_iteration(self, done: tuple) -> tuple:
+        """The result of an iteration the clock cut short, where it may decide the move
+        (``partial``): ``done`` (the last complete iteration's) otherwise. The root moves
+        it finished keep their scores (exact within the tie margin of their best, as in a
+        complete one); the others score NaN, never a best move. The depth stays the
+        complete iteration's."""
+        value, depth, count, scores, rows = done
+        finished = self.memory.order_index[0, : max(int(self.memory.stack[0, S_INDEX]) - 1, 0)]
+        if int(np.argmax(scores)) not in finished:
+            return done
+        deeper = np.full(count, np.nan)
+        deeper[finished] = self.root_scores[finished]
+        return float(deeper[finished].max()), depth, count, deeper, rows
 
     def search_rows(
         self,

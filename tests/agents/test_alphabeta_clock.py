@@ -73,3 +73,46 @@ def test_a_game_clock_is_spent_over_the_game_and_renewed_for_the_next():
     budgets.clear()
     agent.select_move(Game())
     assert budgets == [pytest.approx(move_budget(2.0, 0))]
+
+
+def test_an_unfinished_iteration_decides_with_the_moves_it_finished():
+    """``partial``: an iteration cut short keeps the scores of the root moves it finished,
+    which are those of the complete iteration, and plays the best of them when they include
+    the last choice; here a move the depth-7 search placed below it wins at depth 8."""
+    import numpy as np
+
+    from checkers_agents.alphabeta import Draws, Searcher
+    from checkers_agents.alphabeta.memory import S_INDEX
+    from checkers_agents.alphabeta.negamax import search_kernel
+    from checkers_agents.alphabeta.searcher import _position
+    from checkers_env import Board
+
+    board = Board()
+
+    def depth_8(searcher, node_limit):
+        return search_kernel(_position(board), 8, node_limit, searcher.options, searcher.valuation, searcher.net,
+                             Draws.none().rules(), searcher.generation, searcher.table_bundle, searcher.memory,
+                             searcher.egdb_probe)
+
+    whole, cut = Searcher(partial=True), Searcher(partial=True)
+    whole.search(board, 7)
+    seven = cut.search(board, 7)
+    whole_nodes = depth_8(whole, 1 << 62)[3]
+    assert depth_8(cut, int(0.9 * whole_nodes))[4]  # aborted
+    finished = cut.memory.order_index[0, : cut.memory.stack[0, S_INDEX] - 1]
+    assert 2 <= len(finished) < seven.rows.shape[0]
+    done = (seven.value, 7, seven.rows.shape[0], seven.root_scores.copy(), seven.rows)
+    value, depth, _count, scores, _rows = cut._unfinished_iteration(done)
+    np.testing.assert_array_equal(scores[finished], whole.root_scores[finished])
+    assert np.isnan(np.delete(scores, finished)).all() and depth == 7
+    assert value == np.nanmax(scores) == whole.root_scores[finished].max()
+    assert int(np.nanargmax(scores)) != int(np.argmax(seven.root_scores))  # the deeper look changed the move
+    # Where the last choice is not among the finished moves, the complete iteration stands.
+    unfinished_choice = (seven.value, 7, seven.rows.shape[0], np.where(np.isin(np.arange(len(scores)), finished), -1e9, 0.0),
+                         seven.rows)
+    assert cut._unfinished_iteration(unfinished_choice) is unfinished_choice
+
+
+def test_partial_is_read_from_the_spec():
+    assert make_agent("alphabeta:time=0.5,partial=1").searcher.partial
+    assert not make_agent("alphabeta:time=0.5").searcher.partial
