@@ -17,7 +17,9 @@ SECONDS_PER_MOVE = 0.5
 
 
 def _positions(count: int, seed: int):
-    """Positions after each of ``count`` ballot openings and a few random moves."""
+    """``count`` decisions: positions after ballot openings and a few random moves, drawn by
+    ``seed``, each with at least two legal moves (an agent plays a forced move without a
+    search, so its depth and time say nothing of the search)."""
     import random
 
     from checkers_env import Game
@@ -26,7 +28,7 @@ def _positions(count: int, seed: int):
     rng = random.Random(seed)
     openings = ballot_openings()
     boards = []
-    for opening in rng.sample(openings, count):
+    for opening in rng.sample(openings, len(openings)):
         game = Game()
         for move in opening.split():
             game.play(move)
@@ -35,8 +37,10 @@ def _positions(count: int, seed: int):
             if not moves:
                 break
             game.play(rng.choice(moves))
-        if game.legal_moves():
+        if len(game.legal_moves()) >= 2:
             boards.append(game.board)
+            if len(boards) == count:
+                break
     return boards
 
 

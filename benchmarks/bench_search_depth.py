@@ -4,8 +4,10 @@ On the 24 middlegame positions of ``bench_outcome_net`` (ballot openings and a f
 moves), each evaluator (the positional points and the zoo's outcome net) searches with
 ``time=0.5`` under every setting of ``pruning.SearchOptions``: none (the exact search, the
 default), each switch alone, the three pruning switches (``all``), and those with the
-extensions. ``mean_depth`` is the mean depth of the
-last complete iteration; ``nodes_per_s`` counts every node, quiescence included.
+extensions, and the three with ``partial`` (the whole time spent, an unfinished last
+iteration deciding). ``mean_depth`` is the mean depth of the last complete iteration;
+``nodes_per_s`` counts every node, quiescence included; ``mean_seconds`` is the time a
+search took of its ``SECONDS_PER_MOVE``.
 
 ``nodes_at_depth_9``: the nodes of a depth-9 search from an empty table, per position of
 ``bench_alphabeta`` and in all, for each setting and both hand-written evaluations (what
@@ -25,7 +27,10 @@ SETTINGS = {
     "all": ",table_cutoffs=1,pvs=1,reductions=1",
     "extensions": ",extensions=1",
     "all_and_extensions": ",table_cutoffs=1,pvs=1,reductions=1,extensions=1",
+    "all_partial": ",table_cutoffs=1,pvs=1,reductions=1,partial=1",
 }
+#: Settings that change only the clock, not the tree (left out of ``nodes_at_depth_9``).
+CLOCK_ONLY = ("all_partial",)
 EVALS = ("positional", "outcome-net")
 
 
@@ -48,7 +53,7 @@ def run() -> dict:
                 nodes += agent.last_search.nodes
                 seconds += agent.last_search.seconds
             row[name] = {"mean_depth": float(np.mean(depths)), "min_depth": int(min(depths)),
-                         "nodes_per_s": nodes / seconds}
+                         "nodes_per_s": nodes / seconds, "mean_seconds": seconds / len(boards)}
     results["nodes_at_depth_9"] = _nodes_at_depth(9)
     return results
 
@@ -62,6 +67,8 @@ def _nodes_at_depth(depth: int) -> dict:
     out: dict = {}
     for eval_name, evaluator in (("material", MATERIAL), ("positional", POSITIONAL)):
         for name, extra in SETTINGS.items():
+            if name in CLOCK_ONLY:
+                continue
             switches = {key: True for key in extra.replace("=1", "").split(",") if key}
             searcher = Searcher(evaluator, **switches)
             per_position = {}
