@@ -67,14 +67,18 @@ iterative deepening (depth 1, 2, ... up to ``depth``, or until ``time`` runs out
   depth-``d`` minimax value (the tests check it against a plain minimax), so the choice
   among moves never depends on what the table happened to hold.
 - **Pruning and extensions, off by default** (``pruning.SearchOptions``; spec keys
-  ``table_cutoffs``, ``pvs``, ``reductions``, ``extensions``): table entries of earlier
-  searches that cut the search off, principal variation search below the root, late-move
-  reductions, and forced moves that do not use up a ply. With them a value below the root
+  ``table_cutoffs``, ``pvs``, ``reductions``, ``spare_shots``, ``extensions``,
+  ``aspiration``): table entries of earlier searches that cut the search off, principal
+  variation search below the root, late-move reductions (sparing moves that offer a
+  capture, with ``spare_shots``), forced moves that do not use up a ply, and aspiration
+  windows at the root. With them a value below the root
   is no longer always the exact minimax value (the root's ties stay exact among what it
   sees). The three pruning switches on: 13.6 plies in 0.5 s instead of 11.6 with the
   positional points, and 58 % against the plain search with the outcome net at 0.5 s per
   move (200 games); each alone scores 43-51 % (``docs/experiments.md``), so they stay off
   by default.
+- **Time.** ``time`` and ``game_time`` through ``clock``; ``partial`` spends the whole
+  time and lets an unfinished last iteration decide (``Searcher``).
 - **Principal variation.** ``last_search.pv``: the move played, then the table's move at
   each position below it, as deep as this search stored them.
 - **Ties.** Root moves are searched with the window lowered by the evaluator's tie margin
@@ -234,6 +238,11 @@ class AlphaBetaAgent(BaseAgent):
         pvs: principal variation search below the root (null windows after the first move).
         reductions: late-move reductions (late quiet moves searched a ply shallower first).
         extensions: a forced move (one legal move) does not use up a ply below the root.
+        spare_shots: with ``reductions``, a move that offers the opponent a capture (the
+            start of an exchange or a shot) is never reduced.
+        aspiration: each iteration of iterative deepening searches the root in a narrow
+            window around the value of the one before, and again where the value falls
+            outside (root values and ties stay exact).
         partial: with ``time`` or ``game_time``, use the whole time: iterations go on
             until it runs out, and the last one, unfinished, still decides the move when
             it finished the best move of the one before (``Searcher``'s ``partial``).
@@ -260,8 +269,12 @@ class AlphaBetaAgent(BaseAgent):
     quiescence = True
     #: The search's pruning (``pruning.SearchOptions``), off unless the spec asks for it.
     table_cutoffs = pvs = reductions = extensions = False
+    #: Late-move reductions spare moves that offer a capture.
+    spare_shots = False
     #: A timed search's unfinished last iteration may decide the move.
     partial = False
+    #: Aspiration windows at the root.
+    aspiration = False
     #: Seconds for the whole game (None: ``time`` per move, or ``depth``).
     game_time: float | None = None
     #: Play the opening book's moves.
@@ -283,6 +296,8 @@ class AlphaBetaAgent(BaseAgent):
         game_time: float | None = None,
         book: bool = False,
         partial: bool = False,
+        aspiration: bool = False,
+        spare_shots: bool = False,
     ):
         self._check_limits(depth, time)
         self.book = bool(book)
@@ -292,7 +307,8 @@ class AlphaBetaAgent(BaseAgent):
                 raise ValueError(f"{self.kind}: give time (per move) or game_time (per game), not both")
             self.game_time = float(game_time)
         self.table_cutoffs, self.pvs, self.reductions = bool(table_cutoffs), bool(pvs), bool(reductions)
-        self.extensions, self.partial = bool(extensions), bool(partial)
+        self.extensions, self.partial, self.aspiration = bool(extensions), bool(partial), bool(aspiration)
+        self.spare_shots = bool(spare_shots)
         if eval not in evaluator_names():
             raise ValueError(f"alphabeta: eval must be one of {', '.join(evaluator_names())}, got {eval!r}")
         egdb = _egdb.check_pieces(egdb, f"{self.kind}: egdb", off=True)
@@ -347,7 +363,8 @@ class AlphaBetaAgent(BaseAgent):
         if self._searcher is None:
             self._searcher = Searcher(
                 self.evaluator, self.tt_bits, self.quiescence, egdb=self.database, table_cutoffs=self.table_cutoffs,
-                pvs=self.pvs, reductions=self.reductions, extensions=self.extensions, partial=self.partial,
+                pvs=self.pvs, reductions=self.reductions, extensions=self.extensions, spare_shots=self.spare_shots,
+                partial=self.partial, aspiration=self.aspiration,
             )
         return self._searcher
 

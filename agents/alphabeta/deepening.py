@@ -1,4 +1,5 @@
-"""Iterative deepening over the one search kernel, in numba: :func:`deepen` (the iterations
+"""Iterative deepening over the one search kernel, in numba: :func:`search_iteration` (one
+iteration, in its aspiration window), :func:`deepen` (the iterations
 of a search already begun), :func:`search_to_depth` (a whole search in one call, the move
 picked too), :func:`search_from_python` (the same for a caller in Python) and
 :func:`pick_tied` (the best root move, exact ties broken on a xorshift stream).
@@ -7,13 +8,14 @@ picked too), :func:`search_from_python` (the same for a caller in Python) and
 from __future__ import annotations
 
 import numba
+import numpy as np
 
 from checkers_env.movegen import keep_best
 
 from .evaluators import Valuation
-from .memory import FlatMemory, Table, begin_search, memory_views
+from .memory import V_ALPHA, V_BETA, FlatMemory, Table, begin_search, memory_views
 from .negamax import DrawRules, EndgameProbe, Position, search_kernel
-from .pruning import SearchOptions
+from .pruning import OPEN, SearchOptions, aspiration_width
 
 
 @numba.njit(cache=True)
@@ -31,6 +33,39 @@ def pick_tied(root_scores, count, rng):
     return best, rng
 
 
+@numba.njit(cache=True)
+def search_iteration(position, depth, node_limit, options, valuation, net, draw_rules, generation, table, memory, egdb,
+                     previous):
+    """One iteration of iterative deepening: :func:`search_kernel` at ``depth``, within an
+    aspiration window of half-width ``options.pruning.aspiration`` around ``previous`` (the
+    iteration before's value; NaN for none) when there is one, searched again with the
+    side it fell out of open. Arguments and returns as :func:`search_kernel`'s (the nodes
+    of every try)."""
+    width = aspiration_width(options.pruning)
+    if width <= 0.0:
+        return search_kernel(position, depth, node_limit, options, valuation, net, draw_rules, generation, table, memory, egdb)
+    alpha, beta = -OPEN, OPEN
+    if abs(previous) < valuation.win_bound:  # not NaN, not a forced result
+        alpha, beta = previous - width, previous + width
+    nodes = 0
+    while True:
+        memory.values[0, V_ALPHA] = alpha
+        memory.values[0, V_BETA] = beta
+        value, best, count, used, aborted = search_kernel(
+            position, depth, node_limit - nodes, options, valuation, net, draw_rules, generation, table, memory, egdb
+        )
+        nodes += used
+        if aborted or count == 0:
+            return value, best, count, nodes, aborted
+        if value >= beta:
+            beta = OPEN
+        elif value - valuation.tie_margin < alpha:
+            # Below: the moves within the margin of the best may be bounds, not values.
+            alpha = -OPEN
+        else:
+            return value, best, count, nodes, False
+
+
 @numba.njit(cache=True, inline="always")
 def deepen(position, first_depth, depth, options, valuation, net, draw_rules, generation, table, memory, egdb):
     """Iterative deepening from ``first_depth`` to ``depth`` in the memory of a search the
@@ -44,12 +79,14 @@ def deepen(position, first_depth, depth, options, valuation, net, draw_rules, ge
     """
     nodes = 0
     value = 0.0
+    previous = np.nan
     count = 0
     reached = first_depth
     for d in range(first_depth, depth + 1):
-        value, _best, count, used, _aborted = search_kernel(
-            position, d, 1 << 62, options, valuation, net, draw_rules, generation, table, memory, egdb
+        value, _best, count, used, _aborted = search_iteration(
+            position, d, 1 << 62, options, valuation, net, draw_rules, generation, table, memory, egdb, previous
         )
+        previous = value
         nodes += used
         reached = d
         if count == 0 or (abs(value) > valuation.win_bound and abs(value) >= valuation.loss - valuation.loss_per_ply * d):
@@ -92,4 +129,4 @@ def search_from_python(position, first_depth, depth, options, valuation, net, dr
     )
 
 
-__all__ = ["deepen", "pick_tied", "search_from_python", "search_to_depth"]
+__all__ = ["deepen", "pick_tied", "search_from_python", "search_iteration", "search_to_depth"]

@@ -37,7 +37,7 @@ from .evaluators import (
     net_value,
 )
 from .net_layers import value_of_sums
-from .pruning import KILLER_ORDER, begin_moves, deeper_cutoff, extension, retry_move, scouted, try_move
+from .pruning import KILLER_ORDER, begin_moves, deeper_cutoff, extension, retry_move, root_window, scouted, try_move
 from .search_sums import keep_node_sums, keep_root_sums, leaf_sums
 from .memory import (
     BOUND_EXACT,
@@ -237,8 +237,7 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
     # The root's moves, none until it lists them (a root without a move returns these).
     stack[0, S_COUNT] = 0
     stack[0, S_BEST_INDEX] = -1
-    values[0, V_ALPHA] = -INF
-    values[0, V_BETA] = INF
+    values[0, V_ALPHA], values[0, V_BETA] = root_window(pruning, values)
     values[0, V_REWARD] = 0.0
     state = _ENTER
     value = 0.0
@@ -271,9 +270,11 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                 # The window of the parent, moved through the move's reward.
                 if ply == 1:
                     best = values[0, V_BEST]
-                    # Root: lower the window by the margin so that every tie is exact.
-                    values[1, V_ALPHA] = reward - INF
-                    values[1, V_BETA] = INF if best <= -INF else reward - (best - tie_margin)
+                    # Root: lower the window by the margin so that every tie is exact (its
+                    # own window is open unless aspiration narrows it).
+                    low = values[0, V_ALPHA] if best <= -INF else max(best - tie_margin, values[0, V_ALPHA])
+                    values[1, V_ALPHA] = reward - values[0, V_BETA]
+                    values[1, V_BETA] = INF if low <= -INF else reward - low
                 else:
                     parent_alpha = values[ply - 1, V_ALPHA]
                     if scouted(pruning, tries, ply):
@@ -497,6 +498,9 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                 if score > values[0, V_BEST]:
                     values[0, V_BEST] = score
                     stack[0, S_BEST_INDEX] = mi
+                    if score >= values[0, V_BETA]:
+                        # Above an aspiration window: the iteration is searched again.
+                        stack[0, S_INDEX] = stack[0, S_COUNT]
             elif score > values[ply, V_BEST]:
                 values[ply, V_BEST] = score
                 stack[ply, S_BEST_INDEX] = mi

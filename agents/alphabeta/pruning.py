@@ -13,6 +13,7 @@ import numba
 
 from checkers_env.bitboard import jumpers
 
+from .evaluators import WIN
 from .memory import (
     S_CAPTURES,
     S_COUNT,
@@ -34,8 +35,8 @@ from .memory import (
 KILLER_ORDER = 1 << 27
 #: Late-move reductions: at a node with at least ``REDUCE_MIN_DEPTH`` plies left whose moves
 #: are not captures, the moves after the first ``REDUCE_AFTER`` (in search order) that are
-#: neither the table's move, a killer nor a crowning, and that offer the opponent no capture
-#: (an exchange, a sacrifice: the start of a shot), are searched one ply shallower first.
+#: neither the table's move, a killer nor a crowning (nor, with ``spare_shots``, a move that
+#: offers the opponent a capture) are searched one ply shallower first.
 REDUCE_AFTER = 3
 REDUCE_MIN_DEPTH = 3
 
@@ -51,29 +52,63 @@ REDUCE_MIN_DEPTH = 3
 #:   window, each later move with a null window above alpha, searched again with the full
 #:   window only when it lands inside;
 #: - ``reductions``: late-move reductions (``REDUCE_AFTER``, ``REDUCE_MIN_DEPTH``), searched
-#:   again at full depth when the reduced search beats alpha; a move that offers the
-#:   opponent a capture is never reduced (in checkers a quiet-looking move is often the
-#:   first of a shot, whose point lies a ply or more below the capture it offers);
+#:   again at full depth when the reduced search beats alpha;
+#: - ``spare_shots``: with ``reductions``, a move that offers the opponent a capture (an
+#:   exchange, a sacrifice) is never reduced: in checkers a quiet-looking move is often the
+#:   first of a shot, whose point lies a ply or more below the capture it offers;
 #: - ``extensions``: a move out of a node with one legal move (a forced capture, mostly)
 #:   does not use up a ply, so a line of forced moves is seen to its end within the
 #:   nominal depth (nodes with plies left only: quiescence already follows captures at
-#:   the horizon; the stack's ``MAX_PLY`` bounds a line).
+#:   the horizon; the stack's ``MAX_PLY`` bounds a line);
+#: - ``aspiration``: the half-width of an aspiration window (0.0: none): an iteration of
+#:   iterative deepening searches the root within ``aspiration`` of the iteration before's
+#:   value, and again with that side open when its value falls outside
+#:   (``deepening.search_iteration``; the window reaches the kernel in ``values[0]``, see
+#:   :func:`root_window`).
 #:
 #: The root is searched as always (every move within the tie margin of the best is
 #: exact), so the choice among moves stays the agent's; below it, values may then differ
-#: from the plain search's, as in every engine that prunes. ``pruning`` holds the last four
+#: from the plain search's, as in every engine that prunes. ``pruning`` holds the last six
 #: (:data:`Pruning`), or is None for the exact search: None is a type of its own to numba,
 #: so the exact search runs a kernel without the pruning's code.
 SearchOptions = namedtuple("SearchOptions", "root_in_order pruning")
-Pruning = namedtuple("Pruning", "table_cutoffs pvs reductions extensions")
+Pruning = namedtuple("Pruning", "table_cutoffs pvs reductions extensions spare_shots aspiration")
 #: Its fields by index (a caller in Python passes a plain tuple: see ``search_from_python``).
-TABLE_CUTOFFS, PVS, REDUCTIONS, EXTENSIONS = range(4)
+TABLE_CUTOFFS, PVS, REDUCTIONS, EXTENSIONS, SPARE_SHOTS, ASPIRATION = range(6)
+#: Beyond every score: an open side of the root's window (``negamax.INF``).
+OPEN = 2 * WIN
+#: The aspiration window's half-width with ``aspiration`` on: a quarter of a man for the
+#: hand-written evaluations (points), a fortieth of a net's range of 2.
+ASPIRATION_POINTS, ASPIRATION_NET = 25.0, 0.05
 
 
-def search_options(root_in_order=False, table_cutoffs=False, pvs=False, reductions=False, extensions=False):
-    """The :data:`SearchOptions` of these switches (``pruning`` None when all are off)."""
-    switches = (bool(table_cutoffs), bool(pvs), bool(reductions), bool(extensions))
-    return SearchOptions(bool(root_in_order), Pruning(*switches) if any(switches) else None)
+def search_options(root_in_order=False, table_cutoffs=False, pvs=False, reductions=False, extensions=False,
+                   spare_shots=False, aspiration=0.0):
+    """The :data:`SearchOptions` of these switches and aspiration half-width (``pruning``
+    None when all are off)."""
+    switches = (bool(table_cutoffs), bool(pvs), bool(reductions), bool(extensions), bool(spare_shots))
+    if not any(switches) and not aspiration > 0:
+        return SearchOptions(bool(root_in_order), None)
+    return SearchOptions(bool(root_in_order), Pruning(*switches, float(aspiration)))
+
+
+@numba.njit(cache=True)
+def aspiration_width(pruning):
+    """The aspiration window's half-width (0.0: none)."""
+    if pruning is None:
+        return 0.0
+    return pruning[ASPIRATION]
+
+
+@numba.njit(cache=True)
+def root_window(pruning, values):
+    """The root's window ``(alpha, beta)``: open, or with an aspiration half-width the one
+    its caller (``deepening.search_iteration``) left in ``values[0]``."""
+    if pruning is None:
+        return -OPEN, OPEN
+    if pruning[ASPIRATION] <= 0.0:
+        return -OPEN, OPEN
+    return values[0, V_ALPHA], values[0, V_BETA]
 
 
 @numba.njit(cache=True)
@@ -119,7 +154,7 @@ def try_move(pruning, stack, tries, values, order_scores, ply, i, margin, child)
             pruning[REDUCTIONS] and stage == STAGE_FIRST and i >= REDUCE_AFTER and stack[ply, S_CAPTURES] == 0
             and stack[ply, S_DEPTH] >= REDUCE_MIN_DEPTH and stack[ply, S_ORDERED] == 1
             and order_scores[ply, i] < KILLER_ORDER
-            and jumpers(child[0], child[1], child[2], child[3]) == 0
+            and (not pruning[SPARE_SHOTS] or jumpers(child[0], child[1], child[2], child[3]) == 0)
         ):
             reduced = 1
         if (pruning[PVS] and i > 0) or reduced == 1:
@@ -161,6 +196,8 @@ def retry_move(pruning, stack, tries, values, ply, score):
 
 
 __all__ = [
-    "EXTENSIONS", "KILLER_ORDER", "PVS", "Pruning", "REDUCE_AFTER", "REDUCE_MIN_DEPTH", "REDUCTIONS", "SearchOptions", "TABLE_CUTOFFS",
-    "begin_moves", "deeper_cutoff", "extension", "retry_move", "scouted", "search_options", "try_move",
+    "ASPIRATION", "ASPIRATION_NET", "ASPIRATION_POINTS", "EXTENSIONS", "KILLER_ORDER", "OPEN", "PVS", "Pruning",
+    "REDUCE_AFTER", "REDUCE_MIN_DEPTH", "REDUCTIONS", "SPARE_SHOTS", "SearchOptions", "TABLE_CUTOFFS",
+    "aspiration_width", "begin_moves", "deeper_cutoff", "extension", "retry_move", "root_window", "scouted",
+    "search_options", "try_move",
 ]

@@ -19,9 +19,10 @@ from checkers_env.movegen import generate_moves_kernel, new_move_buffer
 
 from .evaluators import POSITIONAL, WIN, Evaluator, Valuation
 from .clock import DROP_NET, DROP_POINTS, keep_deepening
-from .deepening import search_from_python
+from .deepening import search_from_python, search_iteration
 from .memory import (
-    NO_MOVE, S_INDEX, TT_BITS, TT_ENTRY, TT_FIELDS, TT_KEY_MASK, FlatMemory, Table, flat_memory, memory_views, position_hash,
+    NO_MOVE, S_INDEX, TT_BITS, TT_ENTRY, TT_FIELDS, TT_KEY_MASK, V_ALPHA, V_BETA, FlatMemory, Table, flat_memory, memory_views,
+    position_hash,
 )
 from .negamax import (
     INF,
@@ -30,9 +31,8 @@ from .negamax import (
     EndgameProbe,
     Position,
     egdb_value,
-    search_kernel,
 )
-from .pruning import search_options
+from .pruning import ASPIRATION_NET, ASPIRATION_POINTS, search_options
 
 #: What the kernel gets without an endgame database (``negamax.no_egdb``'s arrays; with
 #: ``egdb_pieces = 0`` they are never read).
@@ -180,9 +180,12 @@ class Searcher:
             float32 nets, where it is faster (1.06x the nodes per second for the MCRD CNN
             to 1.17x for the outcome net: ``python -m benchmarks net_door``,
             ``docs/experiments.md``), off otherwise.
-        table_cutoffs, pvs, reductions, extensions: the pruning and extensions of
-            ``pruning.SearchOptions`` (each off by default: the root values are then the
-            exact minimax values).
+        table_cutoffs, pvs, reductions, extensions, spare_shots: the pruning and
+            extensions of ``pruning.SearchOptions`` (each off by default: the root values
+            are then the exact minimax values).
+        aspiration: each iteration searches the root in a window around the value of the
+            one before (``pruning.ASPIRATION_POINTS``, ``ASPIRATION_NET``), again with
+            the side it fell out of open (``deepening.search_iteration``).
         partial: a timed search uses its whole time: under a time per move it starts
             another iteration while any time is left, and an iteration the time cuts short
             still decides the move when its finished root moves include the best move of
@@ -198,10 +201,11 @@ class Searcher:
     def __init__(
         self, evaluator: Evaluator = POSITIONAL, tt_bits: int = TT_BITS, quiescence: bool = True, egdb=None,
         incremental: bool | None = None, table_cutoffs: bool = False, pvs: bool = False, reductions: bool = False,
-        extensions: bool = False, partial: bool = False,
+        extensions: bool = False, spare_shots: bool = False, partial: bool = False, aspiration: bool = False,
     ):
         self.evaluator = evaluator
-        self.options = search_options(False, table_cutoffs, pvs, reductions, extensions)
+        width = (ASPIRATION_NET if evaluator.net is not None else ASPIRATION_POINTS) if aspiration else 0.0
+        self.options = search_options(False, table_cutoffs, pvs, reductions, extensions, spare_shots, width)
         self.partial = bool(partial)
         self.quiescence = bool(quiescence)
         self.egdb = egdb
@@ -304,9 +308,9 @@ class Searcher:
                 rate = nodes / max(now - started, 1e-6)
                 limit = max(int(left * rate), 1000)
             iteration_started = now
-            value, _best, count, used, aborted = search_kernel(
+            value, _best, count, used, aborted = search_iteration(
                 position, d, limit, self.options._replace(root_in_order=root_in_order), valuation, self.net, draw_rules, self.generation,
-                self.table_bundle, self.memory, self.egdb_probe,
+                self.table_bundle, self.memory, self.egdb_probe, np.nan if done is None else done[0],
             )
             nodes += used
             last_took = _time.perf_counter() - iteration_started
@@ -339,9 +343,13 @@ class Searcher:
         finished = self.memory.order_index[0, : max(int(self.memory.stack[0, S_INDEX]) - 1, 0)]
         if int(np.argmax(scores)) not in finished:
             return done
+        best = float(self.root_scores[finished].max())
+        alpha, beta = self.memory.values[0, V_ALPHA], self.memory.values[0, V_BETA]
+        if not alpha <= best - self.valuation.tie_margin or best >= beta:
+            return done  # outside an aspiration window: bounds, not values
         deeper = np.full(count, np.nan)
         deeper[finished] = self.root_scores[finished]
-        return float(deeper[finished].max()), depth, count, deeper, rows
+        return best, depth, count, deeper, rows
 
     def search_rows(
         self,

@@ -14,7 +14,9 @@ import pytest
 from checkers_agents.alphabeta import AlphaBetaAgent, Draws, Searcher
 from checkers_agents.alphabeta.evaluators import MATERIAL, POSITIONAL
 from checkers_agents.alphabeta.memory import MAX_PLY, STACK_FIELDS, S_DEPTH, S_ORDERED, TRY_FIELDS, VALUE_FIELDS, V_BETA
-from checkers_agents.alphabeta.pruning import REDUCE_AFTER, begin_moves, search_options, try_move
+from checkers_agents.alphabeta.pruning import (
+    ASPIRATION_NET, ASPIRATION_POINTS, REDUCE_AFTER, begin_moves, search_options, try_move,
+)
 from checkers_env import Board, Color, Game, make_agent
 from checkers_env.errors import UnknownAgentError
 from checkers_evaluation.agent_workers import search_report
@@ -41,6 +43,41 @@ def test_principal_variation_search_keeps_every_root_value_and_tie(eval_name, ra
         assert set(b.best_moves) == set(a.best_moves), game.board.fen()
 
 
+@pytest.mark.parametrize("eval_name", ["material", "positional"])
+def test_aspiration_windows_keep_every_root_value_and_tie(eval_name, random_games):
+    plain = Searcher(EVALUATORS[eval_name], tt_bits=14)
+    narrow = Searcher(EVALUATORS[eval_name], tt_bits=14, aspiration=True)
+    for game in random_games(24, seed=5):
+        draws = Draws.of_game(game)
+        a = plain.search(game.board, 6, draws=draws)
+        b = narrow.search(game.board, 6, draws=draws)
+        assert b.value == a.value, game.board.fen()
+        assert set(b.best_moves) == set(a.best_moves), game.board.fen()
+
+
+@pytest.mark.parametrize("miss", [-300.0, 0.0, 300.0])
+def test_a_value_outside_the_aspiration_window_is_searched_again(miss):
+    """An iteration whose value falls below or above its window (a guess ``miss`` points off)
+    ends with the open window's value and scores of the best moves."""
+    import numpy as np
+
+    from checkers_agents.alphabeta.deepening import search_iteration
+    from checkers_agents.alphabeta.searcher import _position
+
+    board = Board.from_fen(MIDDLE_GAMES[1])
+    results = {}
+    for name, searcher in (("open", Searcher(POSITIONAL)), ("narrow", Searcher(POSITIONAL, aspiration=True))):
+        value = searcher.search(board, 6).value
+        guess = value + miss if name == "narrow" else np.nan
+        out = search_iteration(_position(board), 7, 1 << 62, searcher.options, searcher.valuation, searcher.net,
+                               Draws.none().rules(), searcher.generation, searcher.table_bundle, searcher.memory,
+                               searcher.egdb_probe, guess)
+        count = out[2]
+        scores = searcher.root_scores[:count].copy()
+        results[name] = (out[0], set(np.flatnonzero(scores > out[0] - POSITIONAL.tie_margin)))
+    assert results["narrow"] == results["open"]
+
+
 @pytest.mark.parametrize("switch", ["pvs", "reductions"])
 def test_each_switch_searches_fewer_nodes(switch):
     plain, pruned = Searcher(POSITIONAL), Searcher(POSITIONAL, **{switch: True})
@@ -58,12 +95,12 @@ def test_each_switch_searches_fewer_nodes(switch):
     ("W:W18:B14", 0),  # White to move can take 14: the move offered a capture
     ("W:W19:B14", 1),  # nothing to take: a quiet move
 ])
-def test_reductions_spare_a_move_that_offers_a_capture(child_fen, reduced):
-    """A late quiet move is searched a ply shallower first, unless it offers the opponent a
-    capture (an exchange, a sacrifice, the first move of a shot)."""
+def test_spare_shots_keeps_a_move_that_offers_a_capture_unreduced(child_fen, reduced):
+    """A late quiet move is searched a ply shallower first, unless, with ``spare_shots``, it
+    offers the opponent a capture (an exchange, a sacrifice, the first move of a shot)."""
     from checkers_env.movegen import MAX_MOVES
 
-    pruning = search_options(reductions=True).pruning
+    pruning = search_options(reductions=True, spare_shots=True).pruning
     stack = np.zeros((MAX_PLY, STACK_FIELDS), dtype=np.int64)
     stack[1, S_DEPTH] = 5
     stack[1, S_ORDERED] = 1
@@ -73,9 +110,12 @@ def test_reductions_spare_a_move_that_offers_a_capture(child_fen, reduced):
     order_scores = np.zeros((MAX_PLY, MAX_MOVES), dtype=np.int64)
     child = Board.from_fen(child_fen)
     mover, opponent = child.mover_bitboards
+    child_position = (mover, opponent, child.kings, child.turn == Color.BLACK)
     begin_moves(pruning, tries, 1)
-    assert try_move(pruning, stack, tries, values, order_scores, 1, REDUCE_AFTER, 0.0,
-                    (mover, opponent, child.kings, child.turn == Color.BLACK)) == reduced
+    assert try_move(pruning, stack, tries, values, order_scores, 1, REDUCE_AFTER, 0.0, child_position) == reduced
+    plain = search_options(reductions=True).pruning  # without the switch, every late quiet move
+    begin_moves(plain, tries, 1)
+    assert try_move(plain, stack, tries, values, order_scores, 1, REDUCE_AFTER, 0.0, child_position) == 1
 
 
 def test_table_cutoffs_reuse_the_last_search():
@@ -132,8 +172,11 @@ def test_principal_variation_is_a_legal_line_from_the_move_played(spec):
 def test_switches_parse_from_the_spec_and_refuse_other_words():
     agent = make_agent("alphabeta:depth=3,pvs=1,reductions=yes,table_cutoffs=true")
     assert (agent.pvs, agent.reductions, agent.table_cutoffs, agent.extensions) == (True, True, True, False)
-    assert agent.searcher.options.pruning == (True, True, True, False)
-    assert make_agent("alphabeta:depth=3,extensions=1").searcher.options.pruning == (False, False, False, True)
+    assert agent.searcher.options.pruning == (True, True, True, False, False, 0.0)
+    assert make_agent("alphabeta:depth=3,extensions=1").searcher.options.pruning == (False, False, False, True, False, 0.0)
+    assert make_agent("alphabeta:depth=3,reductions=1,spare_shots=1").searcher.options.pruning.spare_shots
+    assert make_agent("alphabeta:depth=3,aspiration=1").searcher.options.pruning.aspiration == ASPIRATION_POINTS
+    assert make_agent("alphabeta:depth=3,eval=outcome-net,aspiration=1").searcher.options.pruning.aspiration == ASPIRATION_NET
     assert make_agent("alphabeta:depth=3").searcher.options.pruning is None  # the exact search's kernel
     with pytest.raises(UnknownAgentError, match="pvs"):
         make_agent("alphabeta:pvs=maybe")
