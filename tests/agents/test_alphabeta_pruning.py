@@ -1,9 +1,10 @@
 """The alpha-beta's pruning switches (``pruning.SearchOptions``) and its principal variation.
 
-Principal variation search must keep every root value and tie exact (it changes windows,
-not values); the table's cut-offs and late-move reductions may change values, so they are
-checked by what they are for (fewer nodes) and by positions with one right move; the
-extensions by wins they see that the same depth without them does not.
+Principal variation search and aspiration windows must keep every root value and tie
+exact (they change windows, not values); the table's cut-offs and late-move reductions may
+change values, so they are checked by what they are for (fewer nodes) and by positions
+with one right move; the extensions by wins they see that the same depth without them does
+not.
 """
 
 from __future__ import annotations
@@ -31,26 +32,16 @@ MIDDLE_GAMES = (
 )
 
 
+@pytest.mark.parametrize("switch", ["pvs", "aspiration"])
 @pytest.mark.parametrize("eval_name", ["material", "positional"])
-def test_principal_variation_search_keeps_every_root_value_and_tie(eval_name, random_games):
+def test_switches_that_move_windows_keep_every_root_value_and_tie(eval_name, switch, random_games):
+    """Principal variation search and aspiration windows change windows, not values."""
     plain = Searcher(EVALUATORS[eval_name], tt_bits=14)
-    pvs = Searcher(EVALUATORS[eval_name], tt_bits=14, pvs=True)
+    windowed = Searcher(EVALUATORS[eval_name], tt_bits=14, **{switch: True})
     for game in random_games(24, seed=5):
         draws = Draws.of_game(game)
         a = plain.search(game.board, 6, draws=draws)
-        b = pvs.search(game.board, 6, draws=draws)
-        assert b.value == a.value, game.board.fen()
-        assert set(b.best_moves) == set(a.best_moves), game.board.fen()
-
-
-@pytest.mark.parametrize("eval_name", ["material", "positional"])
-def test_aspiration_windows_keep_every_root_value_and_tie(eval_name, random_games):
-    plain = Searcher(EVALUATORS[eval_name], tt_bits=14)
-    narrow = Searcher(EVALUATORS[eval_name], tt_bits=14, aspiration=True)
-    for game in random_games(24, seed=5):
-        draws = Draws.of_game(game)
-        a = plain.search(game.board, 6, draws=draws)
-        b = narrow.search(game.board, 6, draws=draws)
+        b = windowed.search(game.board, 6, draws=draws)
         assert b.value == a.value, game.board.fen()
         assert set(b.best_moves) == set(a.best_moves), game.board.fen()
 
