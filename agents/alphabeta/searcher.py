@@ -316,7 +316,7 @@ class Searcher:
             last_took = _time.perf_counter() - iteration_started
             if aborted:
                 if partial and done is not None:
-                    done = self._unfinished_iteration(done)
+                    done = self._unfinished_iteration(done, valuation.tie_margin)
                 break
             if count == 0:
                 raise ValueError(f"no legal move to search in {board.fen()}")
@@ -333,10 +333,10 @@ class Searcher:
                 break
         return done, nodes
 
-    def _unfinished_iteration(self, done: tuple) -> tuple:
+    def _unfinished_iteration(self, done: tuple, tie_margin: float) -> tuple:
         """The result of an iteration the clock cut short, where it may decide the move
         (``partial``): ``done`` (the last complete iteration's) otherwise. The root moves
-        it finished keep their scores (exact within the tie margin of their best, as in a
+        it finished keep their scores (exact within ``tie_margin`` of their best, as in a
         complete one); the others score NaN, never a best move. The depth stays the
         complete iteration's."""
         value, depth, count, scores, rows = done
@@ -345,7 +345,7 @@ class Searcher:
             return done
         best = float(self.root_scores[finished].max())
         alpha, beta = self.memory.values[0, V_ALPHA], self.memory.values[0, V_BETA]
-        if not alpha <= best - self.valuation.tie_margin or best >= beta:
+        if not alpha <= best - tie_margin or best >= beta:
             return done  # outside an aspiration window: bounds, not values
         deeper = np.full(count, np.nan)
         deeper[finished] = self.root_scores[finished]

@@ -102,7 +102,7 @@ def test_an_unfinished_iteration_decides_with_the_moves_it_finished():
     finished = cut.memory.order_index[0, : cut.memory.stack[0, S_INDEX] - 1]
     assert 2 <= len(finished) < seven.rows.shape[0]
     done = (seven.value, 7, seven.rows.shape[0], seven.root_scores.copy(), seven.rows)
-    value, depth, _count, scores, _rows = cut._unfinished_iteration(done)
+    value, depth, _count, scores, _rows = cut._unfinished_iteration(done, cut.valuation.tie_margin)
     np.testing.assert_array_equal(scores[finished], whole.root_scores[finished])
     assert np.isnan(np.delete(scores, finished)).all() and depth == 7
     assert value == np.nanmax(scores) == whole.root_scores[finished].max()
@@ -110,7 +110,7 @@ def test_an_unfinished_iteration_decides_with_the_moves_it_finished():
     # Where the last choice is not among the finished moves, the complete iteration stands.
     unfinished_choice = (seven.value, 7, seven.rows.shape[0], np.where(np.isin(np.arange(len(scores)), finished), -1e9, 0.0),
                          seven.rows)
-    assert cut._unfinished_iteration(unfinished_choice) is unfinished_choice
+    assert cut._unfinished_iteration(unfinished_choice, cut.valuation.tie_margin) is unfinished_choice
 
 
 def test_partial_is_read_from_the_spec():
