@@ -73,8 +73,8 @@ iterative deepening (depth 1, 2, ... up to ``depth``, or until ``time`` runs out
   capture, with ``spare_shots``), forced moves that do not use up a ply, and aspiration
   windows at the root. With them a value below the root
   is no longer always the exact minimax value (the root's ties stay exact among what it
-  sees). The three pruning switches on: 13.6 plies in 0.5 s instead of 11.6 with the
-  positional points, and 58 % against the plain search with the outcome net at 0.5 s per
+  sees). The three pruning switches on: 18.5 plies in 0.5 s instead of 16.2 with the
+  positional points (the benchmark's decisions), and 58 % against the plain search with the outcome net at 0.5 s per
   move (200 games); each alone scores 43-51 % (``docs/experiments.md``), so they stay off
   by default.
 - **Time.** ``time`` and ``game_time`` through ``clock``; ``partial`` spends the whole
