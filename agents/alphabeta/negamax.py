@@ -37,7 +37,9 @@ from .evaluators import (
     net_value,
 )
 from .net_layers import value_of_sums
-from .pruning import KILLER_ORDER, begin_moves, deeper_cutoff, extension, retry_move, root_window, scouted, try_move
+from .pruning import (
+    KILLER_ORDER, aspiration_width, begin_moves, deeper_cutoff, extension, retry_move, scouted, spare_shot, try_move,
+)
 from .search_sums import keep_node_sums, keep_root_sums, leaf_sums
 from .memory import (
     BOUND_EXACT,
@@ -237,7 +239,9 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
     # The root's moves, none until it lists them (a root without a move returns these).
     stack[0, S_COUNT] = 0
     stack[0, S_BEST_INDEX] = -1
-    values[0, V_ALPHA], values[0, V_BETA] = root_window(pruning, values)
+    if aspiration_width(pruning) <= 0.0:  # else the caller's window is in values[0]
+        values[0, V_ALPHA] = -INF
+        values[0, V_BETA] = INF
     values[0, V_REWARD] = 0.0
     state = _ENTER
     value = 0.0
@@ -444,6 +448,9 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                     order_index[ply, i] = swap
             stack[ply, S_INDEX] = i + 1
             mi = order_index[ply, i]
+            # Below the root, with pruning: a null window after the first move, a reduced
+            # depth for a late quiet move, each until a retry lifts it.
+            reduced = try_move(pruning, stack, tries, values, order_scores, ply, i, tie_margin)
             frm = moves[ply, mi, FROM]
             to = moves[ply, mi, TO]
             captured = moves[ply, mi, CAPTURED]
@@ -452,9 +459,8 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
             k = stack[ply, S_KINGS]
             side = stack[ply, S_SIDE] == 1
             m2, o2, k2 = apply_move(m, o, k, side, frm, to, captured)
-            # Below the root, with pruning: a null window after the first move, a reduced
-            # depth for a late quiet move, each until a retry lifts it.
-            reduced = try_move(pruning, stack, tries, values, order_scores, ply, i, tie_margin, (o2, m2, k2, not side))
+            if reduced == 1:
+                reduced = spare_shot(pruning, tries, ply, o2, m2, k2, not side)
             was_king = (k >> frm) & 1
             child = ply + 1
             progress = is_progress(k, frm, captured)

@@ -63,8 +63,8 @@ REDUCE_MIN_DEPTH = 3
 #: - ``aspiration``: the half-width of an aspiration window (0.0: none): an iteration of
 #:   iterative deepening searches the root within ``aspiration`` of the iteration before's
 #:   value, and again with that side open when its value falls outside
-#:   (``deepening.search_iteration``; the window reaches the kernel in ``values[0]``, see
-#:   :func:`root_window`).
+#:   (``deepening.search_iteration``; the window reaches the kernel in ``values[0]``,
+#:   which the kernel opens itself otherwise).
 #:
 #: The root is searched as always (every move within the tie margin of the best is
 #: exact), so the choice among moves stays the agent's; below it, values may then differ
@@ -101,17 +101,6 @@ def aspiration_width(pruning):
 
 
 @numba.njit(cache=True)
-def root_window(pruning, values):
-    """The root's window ``(alpha, beta)``: open, or with an aspiration half-width the one
-    its caller (``deepening.search_iteration``) left in ``values[0]``."""
-    if pruning is None:
-        return -OPEN, OPEN
-    if pruning[ASPIRATION] <= 0.0:
-        return -OPEN, OPEN
-    return values[0, V_ALPHA], values[0, V_BETA]
-
-
-@numba.njit(cache=True)
 def deeper_cutoff(pruning, stored_depth, depth):
     """Whether a table entry searched ``stored_depth`` deep may cut off a node of ``depth``
     whatever search stored it."""
@@ -139,11 +128,9 @@ def begin_moves(pruning, tries, ply):
 
 
 @numba.njit(cache=True)
-def try_move(pruning, stack, tries, values, order_scores, ply, i, margin, child):
+def try_move(pruning, stack, tries, values, order_scores, ply, i, margin):
     """How the move at index ``i`` of the node at ``ply`` is tried: returns the plies it is
-    reduced by (0 or 1), and marks whether it gets a null window (``T_SCOUT``). ``child``
-    is the position after the move, ``(mover, opponent, kings, black_to_move)`` with the
-    opponent to move."""
+    reduced by (0 or 1), and marks whether it gets a null window (``T_SCOUT``)."""
     if pruning is None:
         return 0
     reduced = 0
@@ -154,7 +141,6 @@ def try_move(pruning, stack, tries, values, order_scores, ply, i, margin, child)
             pruning[REDUCTIONS] and stage == STAGE_FIRST and i >= REDUCE_AFTER and stack[ply, S_CAPTURES] == 0
             and stack[ply, S_DEPTH] >= REDUCE_MIN_DEPTH and stack[ply, S_ORDERED] == 1
             and order_scores[ply, i] < KILLER_ORDER
-            and (not pruning[SPARE_SHOTS] or jumpers(child[0], child[1], child[2], child[3]) == 0)
         ):
             reduced = 1
         if (pruning[PVS] and i > 0) or reduced == 1:
@@ -162,6 +148,21 @@ def try_move(pruning, stack, tries, values, order_scores, ply, i, margin, child)
     tries[ply, T_SCOUT] = scout
     tries[ply, T_REDUCED] = reduced
     return reduced
+
+
+@numba.njit(cache=True)
+def spare_shot(pruning, tries, ply, mover, opponent, kings, black_to_move):
+    """With ``spare_shots``, lift the reduction of the move just made at ``ply`` when it
+    offers a capture to the side to move after it (``mover``, ``opponent``, ``kings``,
+    ``black_to_move``); returns the plies it stays reduced by (called for a reduced move)."""
+    if pruning is None:
+        return 0
+    if not pruning[SPARE_SHOTS] or jumpers(mover, opponent, kings, black_to_move) == 0:
+        return 1
+    tries[ply, T_REDUCED] = 0
+    if not pruning[PVS]:  # the null window was the reduction's
+        tries[ply, T_SCOUT] = 0
+    return 0
 
 
 @numba.njit(cache=True)
@@ -198,6 +199,6 @@ def retry_move(pruning, stack, tries, values, ply, score):
 __all__ = [
     "ASPIRATION", "ASPIRATION_NET", "ASPIRATION_POINTS", "EXTENSIONS", "KILLER_ORDER", "OPEN", "PVS", "Pruning",
     "REDUCE_AFTER", "REDUCE_MIN_DEPTH", "REDUCTIONS", "SPARE_SHOTS", "SearchOptions", "TABLE_CUTOFFS",
-    "aspiration_width", "begin_moves", "deeper_cutoff", "extension", "retry_move", "root_window", "scouted",
-    "search_options", "try_move",
+    "aspiration_width", "begin_moves", "deeper_cutoff", "extension", "retry_move", "scouted", "search_options",
+    "spare_shot", "try_move",
 ]

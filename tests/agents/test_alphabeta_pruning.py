@@ -14,9 +14,11 @@ import pytest
 
 from checkers_agents.alphabeta import AlphaBetaAgent, Draws, Searcher
 from checkers_agents.alphabeta.evaluators import MATERIAL, POSITIONAL
-from checkers_agents.alphabeta.memory import MAX_PLY, STACK_FIELDS, S_DEPTH, S_ORDERED, TRY_FIELDS, VALUE_FIELDS, V_BETA
+from checkers_agents.alphabeta.memory import (
+    MAX_PLY, STACK_FIELDS, S_DEPTH, S_ORDERED, TRY_FIELDS, T_REDUCED, T_SCOUT, VALUE_FIELDS, V_BETA,
+)
 from checkers_agents.alphabeta.pruning import (
-    ASPIRATION_NET, ASPIRATION_POINTS, REDUCE_AFTER, begin_moves, search_options, try_move,
+    ASPIRATION_NET, ASPIRATION_POINTS, REDUCE_AFTER, begin_moves, search_options, spare_shot, try_move,
 )
 from checkers_env import Board, Color, Game, make_agent
 from checkers_env.errors import UnknownAgentError
@@ -102,11 +104,12 @@ def test_spare_shots_keeps_a_move_that_offers_a_capture_unreduced(child_fen, red
     child = Board.from_fen(child_fen)
     mover, opponent = child.mover_bitboards
     child_position = (mover, opponent, child.kings, child.turn == Color.BLACK)
-    begin_moves(pruning, tries, 1)
-    assert try_move(pruning, stack, tries, values, order_scores, 1, REDUCE_AFTER, 0.0, child_position) == reduced
-    plain = search_options(reductions=True).pruning  # without the switch, every late quiet move
-    begin_moves(plain, tries, 1)
-    assert try_move(plain, stack, tries, values, order_scores, 1, REDUCE_AFTER, 0.0, child_position) == 1
+    for switches, expected in ((pruning, reduced), (search_options(reductions=True).pruning, 1)):
+        begin_moves(switches, tries, 1)
+        assert try_move(switches, stack, tries, values, order_scores, 1, REDUCE_AFTER, 0.0) == 1
+        # Without spare_shots every late quiet move stays reduced.
+        assert spare_shot(switches, tries, 1, *child_position) == expected
+        assert tries[1, T_REDUCED] == expected and tries[1, T_SCOUT] == expected  # no null window left without PVS
 
 
 def test_table_cutoffs_reuse_the_last_search():
