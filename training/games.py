@@ -194,14 +194,17 @@ def gate_match(candidate: str, incumbent: str, games: int, folder: Path, seed: i
     folder.mkdir(parents=True, exist_ok=True)
     path = folder / "games.jsonl"
     records: dict[int, dict] = {}
-    if path.exists():
-        for line in path.read_text().splitlines():
-            if line.strip():  # a line cut by a kill is incomplete JSON only at the very end
-                try:
-                    record = json.loads(line)
-                except json.JSONDecodeError:
-                    continue
-                records[int(record["key"].split(":")[1])] = record
+    text = path.read_text() if path.exists() else ""
+    for line in text.splitlines():
+        if line.strip():
+            try:
+                record = json.loads(line)
+            except json.JSONDecodeError:  # the last line, cut by a kill
+                continue
+            records[int(record["key"].split(":")[1])] = record
+    if text and not text.endswith("\n"):
+        # Drop the cut line, so that the next game is not appended to it.
+        write_atomic(path, "".join(json.dumps(record) + "\n" for record in records.values()).encode())
     todo = [k for k in range(games) if k not in records]
     bar = tqdm(total=games, initial=games - len(todo), desc="gate", disable=not progress, dynamic_ncols=True)
     with path.open("a") as out:

@@ -27,7 +27,7 @@ A generation is three steps, each written as it ends:
    incumbent only if it scores at least ``--gate-score``. The next generation's self-play
    is the incumbent's, and ``--promote`` promotes the incumbent; training goes on from the
    newest weights either way (the AlphaGo Zero habit: the net learns on, the data's player
-   must have won). The games are kept in ``RUN/gate-gen-G/`` (``games.jsonl`` as they end,
+   must have won). The games are kept in ``RUN/gate-genG/`` (``games.jsonl`` as they end,
    ``games.pdn``); a killed gate resumes with the games it lacks. Without the gate every
    generation becomes the incumbent.
 4. **Evaluation** (the strength curve): the net's alpha-beta (``--eval-depth`` plies, the
@@ -106,7 +106,7 @@ class Args(scaffold.GenerationArgs):
     """weight of the self-play search's root value in the training target (0: the game's result alone)"""
     gate_games: int = arg(0, low=0)
     """games each generation plays against the incumbent to replace it (0: no gate, every generation does)"""
-    gate_time: float = arg(0.5, low=0.0)
+    gate_time: float = arg(0.5, low=0.001)
     """seconds per move in the gate's games"""
     gate_score: float = arg(0.55, low=0.0, high=1.0)
     """points per game a generation needs in the gate"""

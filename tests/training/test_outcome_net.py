@@ -167,3 +167,9 @@ def test_the_gate_match_keeps_every_game_and_resumes(tmp_path):
     assert second["score"] == pytest.approx(sum(greedy) / 4)
     assert [r["black"] for r in records] == ["greedy", "random", "greedy", "random"]
     assert (tmp_path / "games.pdn").read_text().count("[Event ") == 4
+    # A kill that cut the last line: the cut game is played again, the file stays readable.
+    (tmp_path / "games.jsonl").write_text("\n".join(all_lines[:3]) + "\n" + all_lines[3][:20])
+    again = gate_match("greedy", "random", 4, tmp_path, seed=3, progress=False)
+    assert again == second
+    assert [json.loads(line)["key"] for line in (tmp_path / "games.jsonl").read_text().splitlines()] == [
+        r["key"] for r in records]
