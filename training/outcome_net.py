@@ -23,7 +23,8 @@ A generation is three steps, each written as it ends:
    Adam, generation, epoch, curve) after every epoch.
 3. **The gate** (with ``--gate-games``): generation ``g > 0`` plays ``--gate-games`` games
    at ``--gate-time`` seconds per move against the generation that played its self-play
-   games (the incumbent), both as ``_agent`` plays them with the clock; it replaces the
+   games (the incumbent), both as the promoted agent plays (the database probed, the
+   ``--search`` parameters), with the clock; it replaces the
    incumbent only if it scores at least ``--gate-score``. The next generation's self-play
    is the incumbent's, and ``--promote`` promotes the incumbent; training goes on from the
    newest weights either way (the AlphaGo Zero habit: the net learns on, the data's player
@@ -47,7 +48,9 @@ trained runs of the zoo replay as they were). Positions that were not searched (
 plies) keep the result alone.
 
 ``--promote NAME`` writes ``zoo/NAME`` with a card whose agent is
-``alphabeta:eval=outcome-net,time=0.5,egdb=5``, the curve and the commands.
+``alphabeta:eval=outcome-net,time=0.5,egdb=5`` with the ``--search`` parameters (the
+pruning switches, for example), the curve and the commands; the gate's players search with
+them too, so a generation is promoted for how the zoo will play it.
 """
 
 from __future__ import annotations
@@ -110,6 +113,8 @@ class Args(scaffold.GenerationArgs):
     """seconds per move in the gate's games"""
     gate_score: float = arg(0.55, low=0.0, high=1.0)
     """points per game a generation needs in the gate"""
+    search: str = arg("", metavar="PARAMS")
+    """search parameters of the gate's players and the promoted agent, as in an alphabeta spec (for example table_cutoffs=1,pvs=1,reductions=1)"""
     eval_depth: int = arg(6, low=1)
     """depth of the net's search in evaluation games"""
     anchors: str = arg(DEFAULT_ANCHORS, metavar="SPECS")
@@ -176,12 +181,53 @@ def _training_data(args: Args, run_path: Path, generation: int) -> tuple[np.ndar
     return tuple(np.concatenate(arrays) for arrays in zip(*parts))
 
 
+def search_params(text: str) -> dict[str, int | float | str]:
+    """The parameters of ``--search`` (``key=value,...``), checked on an alphabeta agent.
+
+    Raises:
+        TrainingError: a parameter the alphabeta agent does not take, or one the trainer
+            sets itself (``eval``, ``weights``, ``time``, ``egdb``, ``seed``, ``name``).
+    """
+    from checkers_env import make_agent
+    from checkers_env.agent import parse_spec
+    from checkers_env.errors import CheckersError
+
+    from .arguments import TrainingError
+
+    if not text.strip():
+        return {}
+    try:
+        _kind, params = parse_spec(f"alphabeta:{text}")
+    except CheckersError as error:
+        raise TrainingError(f"--search: {error}") from None
+    own = sorted(set(params) & {"eval", "weights", "time", "depth", "egdb", "seed", "name"})
+    if own:
+        raise TrainingError(f"--search: {', '.join(own)} is set by the trainer, not by --search")
+    try:
+        make_agent(f"alphabeta:time=0.5,{text}")
+    except (CheckersError, ValueError) as error:
+        raise TrainingError(f"--search: {text!r}: {error}") from None
+    return {key: _number(value) for key, value in params.items()}
+
+
+def _number(text: str) -> int | float | str:
+    """A spec value as the card keeps it: a number where it is one."""
+    for kind in (int, float):
+        try:
+            return kind(text)
+        except ValueError:
+            pass
+    return text
+
+
 def _gate(args: Args, run_path: Path, generation: int, incumbent: int) -> dict:
     """Generation ``generation`` against the incumbent (``--gate-games`` games); the result
     with ``promoted``."""
+    search = "".join(f",{key}={value}" for key, value in search_params(args.search).items())
+
     def spec(g: int) -> str:
         return (f"alphabeta:eval=outcome-net,weights={_weights(run_path, g)},time={args.gate_time},"
-                f"egdb={args.egdb_pieces},seed={args.seed},name=gen{g}")
+                f"egdb={args.egdb_pieces},seed={args.seed}{search},name=gen{g}")
 
     result = scaffold.gate_match(spec(generation), spec(incumbent), args.gate_games, run_path / f"gate-gen{generation}",
                                  seed=args.seed + generation, workers=args.workers, ray=args.ray_target,
@@ -201,6 +247,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
 
     scaffold.check(args)
     scaffold.check_opponents(args.anchors, "--anchors")
+    search_params(args.search)
     # A resume goes on with the run's own --egdb-pieces, not the parser's default.
     egdb = scaffold.saved_args(args, TRAINER)["egdb_pieces"]
     if egdb:
@@ -325,6 +372,8 @@ def _generations(n: int) -> str:
 def _recipe(args: Args, summary: dict) -> str:
     """The card's words for the search target and the gate, where the run used them."""
     words = ""
+    if args.search.strip():
+        words += f" It searches with {args.search.strip()}."
     if args.search_weight:
         words += f" Targets mix the result with the search's root value (weight {args.search_weight:g})."
     if args.gate_games:
@@ -338,7 +387,7 @@ def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
     return scaffold.promote(
         args.promote,
         "alphabeta",
-        {"eval": "outcome-net", "time": 0.5, "egdb": 5},
+        {"eval": "outcome-net", "time": 0.5, "egdb": 5, **search_params(args.search)},
         (run.path / WEIGHTS).read_bytes(),
         f"A {args.hidden}-unit value net{f' with a {args.middle}-unit second layer' if args.middle else ''} over the "
         "128 mover-frame inputs, trained on the results of "

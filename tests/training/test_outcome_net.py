@@ -65,13 +65,14 @@ def test_the_strength_curve_is_written_and_promoted(tmp_path, monkeypatch):
     monkeypatch.setenv("CHECKERS_ZOO", str(tmp_path / "zoo"))
     summary = run(tmp_path / "c", "--generations", "1", "--eval-games", "2", "--anchors", "random;greedy",
                   "--anchor-ratings", "0;150", "--eval-opponents", "random", "--eval-depth", "1",
-                  "--promote", "tiny-net")
+                  "--promote", "tiny-net", "--search", "pvs=1, reductions=1")
     curve = json.loads((Path(summary["run_dir"]) / "curve.json").read_text())
     assert [p["generation"] for p in curve] == [0]
     assert set(curve[0]["scores"]) == {"random", "greedy"} and np.isfinite(curve[0]["rating"])
     assert (Path(summary["run_dir"]) / "curve.png").stat().st_size > 1000
     card = json.loads((tmp_path / "zoo" / "tiny-net" / "card.json").read_text())
-    assert card["params"]["eval"] == "outcome-net" and card["training"]["curve"] == curve
+    assert card["params"] == {"eval": "outcome-net", "time": 0.5, "egdb": 5, "pvs": 1, "reductions": 1}
+    assert card["training"]["curve"] == curve and "It searches with pvs=1, reductions=1." in card["description"]
     assert set(summary["evaluations"]) == {"random"}  # the shared end-of-run evaluation
 
 
@@ -81,6 +82,17 @@ def test_bad_anchors_are_refused_before_a_run_folder_is_made(tmp_path):
     with pytest.raises(TrainingError, match="--anchors: 'nosuchkind'"):
         run(tmp_path, "--anchors", "random;nosuchkind", "--anchor-ratings", "0;0")
     assert not (tmp_path / "outcome-net").exists()
+
+
+@pytest.mark.parametrize("search, message", [
+    ("pvs=1,bogus=2", "no parameter 'bogus'"),
+    ("time=2", "time is set by the trainer"),
+    ("pvs", "'pvs' is not key=value"),
+])
+def test_bad_search_parameters_are_refused_before_a_run_folder_is_made(tmp_path, search, message):
+    with pytest.raises(TrainingError, match=message):
+        run(tmp_path / "r", "--search", search)
+    assert not (tmp_path / "r").exists()
 
 
 def test_old_spellings_of_egdb_pieces_and_ray_still_work(capsys):
@@ -130,7 +142,7 @@ def test_search_targets_mix_the_root_value_where_there_is_one():
 def test_a_generation_that_fails_its_gate_does_not_play_the_next_games(tmp_path, monkeypatch):
     from checkers_agents.outcome_net import selfplay
 
-    played_by, gated = [], []
+    played_by, gated, specs = [], [], []
     generate = selfplay.generate
 
     def spy_generate(folder, params, **kwargs):
@@ -139,14 +151,17 @@ def test_a_generation_that_fails_its_gate_does_not_play_the_next_games(tmp_path,
 
     def fake_gate(candidate, incumbent, games, folder, **kwargs):
         gated.append((candidate.split("name=")[1], incumbent.split("name=")[1], games))
+        specs.extend((candidate, incumbent))
         score = {"gen1": 0.4, "gen2": 0.6}[candidate.split("name=")[1]]
         return {"wins": 0, "draws": games, "losses": 0, "score": score}
 
     monkeypatch.setattr(selfplay, "generate", spy_generate)
     monkeypatch.setattr(trainer.scaffold, "gate_match", fake_gate)
-    summary = run(tmp_path / "g", "--generations", "3", "--gate-games", "4", "--search-weight", "0.3")
+    summary = run(tmp_path / "g", "--generations", "3", "--gate-games", "4", "--search-weight", "0.3",
+                  "--search", "table_cutoffs=1")
     assert played_by == ["positional", "weights-gen0.safetensors", "weights-gen0.safetensors"]
     assert gated == [("gen1", "gen0", 4), ("gen2", "gen0", 4)]
+    assert all(",table_cutoffs=1," in spec for spec in specs)
     assert [g["promoted"] for g in summary["gates"]] == [False, True] and summary["incumbent"] == 2
     run_dir = Path(summary["run_dir"])
     assert (run_dir / trainer.WEIGHTS).read_bytes() == (run_dir / "weights-gen2.safetensors").read_bytes()
