@@ -186,7 +186,7 @@ def search_params(text: str) -> dict[str, int | float | str]:
 
     Raises:
         TrainingError: a parameter the alphabeta agent does not take, or one the trainer
-            sets itself (``eval``, ``weights``, ``time``, ``egdb``, ``seed``, ``name``).
+            sets itself (``eval``, ``weights``, ``time``, ``depth``, ``egdb``, ``seed``, ``name``).
     """
     from checkers_env import make_agent
     from checkers_env.agent import parse_spec
