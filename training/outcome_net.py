@@ -227,7 +227,7 @@ def _gate(args: Args, run_path: Path, generation: int, incumbent: int) -> dict:
 
     def spec(g: int) -> str:
         return (f"alphabeta:eval=outcome-net,weights={_weights(run_path, g)},time={args.gate_time},"
-                f"egdb={args.egdb_pieces},seed={args.seed}{search},name=gen{g}")
+                f"egdb={args.egdb_pieces},seed={args.seed}{search}")
 
     result = scaffold.gate_match(spec(generation), spec(incumbent), args.gate_games, run_path / f"gate-gen{generation}",
                                  seed=args.seed + generation, workers=args.workers, ray=args.ray_target,

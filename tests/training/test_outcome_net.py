@@ -5,6 +5,7 @@ bad options are refused before a run folder is made."""
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import numpy as np
@@ -13,6 +14,7 @@ import torch
 from safetensors.numpy import load_file
 
 from checkers_agents.outcome_net import net as outcome_net
+from checkers_env import make_agent
 from checkers_training import outcome_net as trainer
 from checkers_training.scaffold import TrainingError
 
@@ -149,10 +151,15 @@ def test_a_generation_that_fails_its_gate_does_not_play_the_next_games(tmp_path,
         played_by.append(Path(params["evaluator"]).name)
         return generate(folder, params, **kwargs)
 
+    def generation(spec: str) -> str:
+        return re.search(r"weights-(gen\d+)\.safetensors", spec).group(1)
+
     def fake_gate(candidate, incumbent, games, folder, **kwargs):
-        gated.append((candidate.split("name=")[1], incumbent.split("name=")[1], games))
+        for spec in (candidate, incumbent):
+            make_agent(spec)  # the real gate makes its players from these specs
+        gated.append((generation(candidate), generation(incumbent), games))
         specs.extend((candidate, incumbent))
-        score = {"gen1": 0.4, "gen2": 0.6}[candidate.split("name=")[1]]
+        score = {"gen1": 0.4, "gen2": 0.6}[generation(candidate)]
         return {"wins": 0, "draws": games, "losses": 0, "score": score}
 
     monkeypatch.setattr(selfplay, "generate", spy_generate)
@@ -161,7 +168,7 @@ def test_a_generation_that_fails_its_gate_does_not_play_the_next_games(tmp_path,
                   "--search", "table_cutoffs=1")
     assert played_by == ["positional", "weights-gen0.safetensors", "weights-gen0.safetensors"]
     assert gated == [("gen1", "gen0", 4), ("gen2", "gen0", 4)]
-    assert all(",table_cutoffs=1," in spec for spec in specs)
+    assert all("table_cutoffs=1" in spec.split(",") for spec in specs)
     assert [g["promoted"] for g in summary["gates"]] == [False, True] and summary["incumbent"] == 2
     run_dir = Path(summary["run_dir"])
     assert (run_dir / trainer.WEIGHTS).read_bytes() == (run_dir / "weights-gen2.safetensors").read_bytes()
