@@ -9,6 +9,9 @@ iteration deciding). ``mean_depth`` is the mean depth of the last complete itera
 ``nodes_per_s`` counts every node, quiescence included; ``mean_seconds`` is the time a
 search took of its ``SECONDS_PER_MOVE``.
 
+``zoo``: the same figures for the zoo's outcome nets as their cards play them (their own
+weights, switches and endgame database), ``mean_depth`` per agent.
+
 ``nodes_at_depth_9``: the nodes of a depth-9 search from an empty table, per position of
 ``bench_alphabeta`` and in all, for each setting and both hand-written evaluations (what
 each switch saves, without the clock).
@@ -32,10 +35,11 @@ SETTINGS = {
 #: Settings that change only the clock, not the tree (left out of ``nodes_at_depth_9``).
 CLOCK_ONLY = ("all_partial",)
 EVALS = ("positional", "outcome-net")
+ZOO_AGENTS = ("zoo:outcome-net", "zoo:outcome-net-2")
 
 
 def run() -> dict:
-    from checkers_env import Game, make_agent
+    from checkers_env import make_agent
 
     from .bench_outcome_net import _positions
 
@@ -45,17 +49,25 @@ def run() -> dict:
         row = results[eval_name] = {}
         for name, extra in SETTINGS.items():
             agent = make_agent(f"alphabeta:eval={eval_name},time={SECONDS_PER_MOVE},seed=1{extra}")
-            agent.select_move(Game(boards[0]))  # compile or load the kernel
-            depths, nodes, seconds = [], 0, 0.0
-            for board in boards:
-                agent.select_move(Game(board))
-                depths.append(agent.last_search.depth)
-                nodes += agent.last_search.nodes
-                seconds += agent.last_search.seconds
-            row[name] = {"mean_depth": float(np.mean(depths)), "min_depth": int(min(depths)),
-                         "nodes_per_s": nodes / seconds, "mean_seconds": seconds / len(boards)}
+            row[name] = _timed_searches(agent, boards)
+    results["zoo"] = {spec: _timed_searches(make_agent(spec), boards) for spec in ZOO_AGENTS}
     results["nodes_at_depth_9"] = _nodes_at_depth(9)
     return results
+
+
+def _timed_searches(agent, boards: list) -> dict:
+    """Depth, nodes/s and time of one timed search from each board by ``agent``."""
+    from checkers_env import Game
+
+    agent.select_move(Game(boards[0]))  # compile or load the kernel
+    depths, nodes, seconds = [], 0, 0.0
+    for board in boards:
+        agent.select_move(Game(board))
+        depths.append(agent.last_search.depth)
+        nodes += agent.last_search.nodes
+        seconds += agent.last_search.seconds
+    return {"mean_depth": float(np.mean(depths)), "min_depth": int(min(depths)),
+            "nodes_per_s": nodes / seconds, "mean_seconds": seconds / len(boards)}
 
 
 def _nodes_at_depth(depth: int) -> dict:
