@@ -35,7 +35,7 @@ SETTINGS = {
 #: Settings that change only the clock, not the tree (left out of ``nodes_at_depth_9``).
 CLOCK_ONLY = ("all_partial",)
 EVALS = ("positional", "outcome-net")
-ZOO_AGENTS = ("zoo:outcome-net", "zoo:outcome-net-2")
+ZOO_AGENTS = ("zoo:outcome-net", "zoo:outcome-net-2", "zoo:outcome-net-3")
 
 
 def run() -> dict:
