@@ -167,14 +167,33 @@ def _targets(outcome: np.ndarray, search: np.ndarray, weight: float) -> np.ndarr
     return target.astype(np.float32)
 
 
+def _window_shards(args: Args, run_path: Path, generation: int, last: int) -> list[list[Path]]:
+    """The self-play shards of each generation of ``generation``'s training window up to ``last``.
+
+    Raises:
+        TrainingError: one of them has none (a run copied without its ``data`` folder).
+    """
+    from .arguments import TrainingError
+
+    window = []
+    for g in range(max(0, generation - args.window + 1), last + 1):
+        folder = run_path / "data" / f"gen-{g}"
+        window.append(sorted(folder.glob("shard-*.npz")))
+        if not window[-1]:
+            raise TrainingError(f"generation {generation} trains on the last {args.window} generations' games, "
+                                f"and {folder} has no self-play shards of generation {g}")
+    return window
+
+
 def _training_data(args: Args, run_path: Path, generation: int) -> tuple[np.ndarray, ...]:
+    """The quiet positions and targets of the last ``--window`` generations' games."""
     from checkers_agents.outcome_net.quiet import quiet_mask
     from checkers_agents.outcome_net.selfplay import load_shards
 
     parts = []
-    for g in range(max(0, generation - args.window + 1), generation + 1):
+    for shards in _window_shards(args, run_path, generation, generation):
         # Each generation apart: its search values are in the units of its own evaluator.
-        data = load_shards(sorted((run_path / "data" / f"gen-{g}").glob("shard-*.npz")))
+        data = load_shards(shards)
         keep = quiet_mask(data["black"], data["white"], data["kings"], data["black_to_move"])
         target = _targets(data["outcome"][keep], data["search"][keep], args.search_weight)
         parts.append((data["black"][keep], data["white"][keep], data["kings"][keep], data["black_to_move"][keep], target))
@@ -278,6 +297,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         while state["generation"] < args.generations:
             g = state["generation"]
             if state["epoch"] < args.epochs:
+                _window_shards(args, run.path, g, g - 1)  # before the hours of self-play, not after
                 selfplay.generate(run.path / "data" / f"gen-{g}", _selfplay_params(args, run.path, state["incumbent"]),
                                   seed=args.seed * 1000 + g, workers=args.workers, ray=ray, progress=args.progress)
                 black, white, kings, btm, target = _training_data(args, run.path, g)

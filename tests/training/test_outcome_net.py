@@ -48,6 +48,18 @@ def test_a_tiny_run_lowers_the_loss_on_its_data(tmp_path):
     assert len(target) > 100 and set(np.unique(target)) <= {0.0, 0.5, 1.0}
 
 
+def test_a_generation_whose_window_lacks_games_names_the_missing_folder(tmp_path):
+    summary = run(tmp_path / "a", "--generations", "1", "--epochs", "1")
+    args, _ = trainer.parse_args([*TINY, "--out", str(tmp_path / "x")])
+    with pytest.raises(TrainingError, match=r"gen-1 has no self-play shards of generation 1"):
+        trainer._training_data(args, Path(summary["run_dir"]), 1)  # only generation 0 was played
+    for shard in (Path(summary["run_dir"]) / "data" / "gen-0").glob("shard-*.npz"):
+        shard.unlink()  # a run copied without its games: the next generation stops before its self-play
+    with pytest.raises(TrainingError, match=r"gen-0 has no self-play shards of generation 0"):
+        run(tmp_path / "a", "--generations", "2", "--epochs", "1", "--resume")
+    assert not (Path(summary["run_dir"]) / "data" / "gen-1").exists()
+
+
 def test_a_resumed_run_ends_with_the_weights_of_an_unbroken_one(tmp_path):
     whole = run(tmp_path / "whole", "--generations", "2")
     first = run(tmp_path / "broken", "--generations", "1")
