@@ -65,7 +65,7 @@ import numpy as np
 
 from checkers_env.files import json_text, write_atomic
 from checkers_training import scaffold
-from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, arg
+from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, arg
 from checkers_training.checkpoints import CHECKPOINT, WEIGHTS
 
 TRAINER = "outcome-net"
@@ -99,8 +99,9 @@ class Args(scaffold.GenerationArgs):
     """units of a second hidden layer (0: none)"""
     epochs: int = arg(2, low=1)
     """passes over the training window per generation"""
-    window: int = arg(2, low=1)
-    """generations of self-play data trained on (the newest)"""
+    window: int = arg(2, low=1, on_resume=SESSION)
+    """generations of self-play data trained on (the newest); a resumed run may shorten it, for
+    example when an earlier generation's shards were not kept"""
     batch_size: int = arg(1024, low=1, high=MAX_BATCH)
     """positions per Adam step"""
     learning_rate: float = arg(1e-3, low=0.0)
@@ -181,7 +182,8 @@ def _window_shards(args: Args, run_path: Path, generation: int, last: int) -> li
         window.append(sorted(folder.glob("shard-*.npz")))
         if not window[-1]:
             raise TrainingError(f"generation {generation} trains on the last {args.window} generations' games, "
-                                f"and {folder} has no self-play shards of generation {g}")
+                                f"and {folder} has no self-play shards of generation {g} "
+                                f"(resume with a shorter --window to train on the games the run has)")
     return window
 
 

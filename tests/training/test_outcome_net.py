@@ -55,9 +55,13 @@ def test_a_generation_whose_window_lacks_games_names_the_missing_folder(tmp_path
         trainer._training_data(args, Path(summary["run_dir"]), 1)  # only generation 0 was played
     for shard in (Path(summary["run_dir"]) / "data" / "gen-0").glob("shard-*.npz"):
         shard.unlink()  # a run copied without its games: the next generation stops before its self-play
-    with pytest.raises(TrainingError, match=r"gen-0 has no self-play shards of generation 0"):
+    with pytest.raises(TrainingError, match=r"gen-0 has no self-play shards of generation 0 .*shorter --window"):
         run(tmp_path / "a", "--generations", "2", "--epochs", "1", "--resume")
     assert not (Path(summary["run_dir"]) / "data" / "gen-1").exists()
+    # the error's advice: a shorter window trains generation 1 on its own games alone
+    resumed = run(tmp_path / "a", "--generations", "2", "--epochs", "1", "--resume", "--window", "1")
+    assert resumed["generations"] == 2
+    assert sorted((Path(summary["run_dir"]) / "data" / "gen-1").glob("shard-*.npz"))
 
 
 def test_a_resumed_run_ends_with_the_weights_of_an_unbroken_one(tmp_path):
