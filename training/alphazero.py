@@ -21,8 +21,10 @@ database. A generation is three steps, each written as it ends:
    (softmax over the legal hops) against the search's improved policy, plus
    ``--value-weight`` times the squared error of its value against the game's result
    for the side to move (1 won, 0 drawn, -1 lost). The net goes on from the previous
-   generation's weights. A checkpoint (``checkpoint.pt``: net, optimizer, generation,
-   epoch, curve) after every epoch, so ``--resume`` continues exactly.
+   generation's weights, on ``--device`` (a GPU when torch sees one; self-play stays in
+   numba on the CPU). A checkpoint (``checkpoint.pt``: net, optimizer, generation, epoch,
+   curve) after every epoch, so ``--resume`` continues exactly (on the same device: a GPU's
+   arithmetic differs from a CPU's in the last bits).
 3. **Evaluation** (the strength curve): the agent (``--eval-simulations`` per decision)
    plays ``--eval-games`` games on ballot openings against each of ``--anchors``, whose
    ratings are fixed (``--anchor-ratings``: the zoo league's); its rating is the
@@ -146,14 +148,19 @@ def train(args: Args, given: set[str] | None = None) -> dict:
 
     scaffold.check(args)
     scaffold.check_opponents(args.anchors, "--anchors")
+    if not args.resume:
+        scaffold.torch_device(args.device)  # a GPU that is not there stops the run before its folder is made
     run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
+    device = scaffold.torch_device(args.device)
     checkpoint = run.path / CHECKPOINT
-    net = az_net.policy_value_net(args.hidden, args.middle, seed=args.seed)
+    net = az_net.policy_value_net(args.hidden, args.middle, seed=args.seed).to(device)
     optimizer = torch.optim.AdamW(net.parameters(), lr=args.learning_rate, weight_decay=args.weight_decay)
     state = {"generation": 0, "epoch": 0, "evaluated": -1, "wall_s": 0.0, "selfplay_s": 0.0, "curve": [],
-             "decisions": 0, "steps": 0}
+             "decisions": 0, "steps": 0, "played": 0, "train_s": 0.0, "trained": 0}
     if run.resumed and checkpoint.exists():
         state = scaffold.load_net_checkpoint(checkpoint, net, optimizer)
+        for counter in ("played", "train_s", "trained"):  # a run begun before these were counted
+            state.setdefault(counter, 0)
     if not (run.path / INITIAL).exists():
         az_net.save_net(run.path / INITIAL, az_net.tensors_of(net))
     writer = scaffold.tensorboard(run, args.tensorboard, state["steps"])
@@ -173,22 +180,26 @@ def train(args: Args, given: set[str] | None = None) -> dict:
                 # The window's older generations too: a shard lost or damaged since is played
                 # again, the same games, with its own generation's net.
                 for k in range(max(0, g - args.window + 1), g + 1):
-                    window += selfplay.generate(run.path / "data" / f"gen-{k}", _selfplay_params(args, run.path, k),
-                                                seed=args.seed * 1000 + k, workers=args.workers, ray=ray,
-                                                progress=args.progress and k == g)
-                if state["epoch"] == 0:
-                    state["selfplay_s"] += time.perf_counter() - began
+                    newest = selfplay.generate(run.path / "data" / f"gen-{k}", _selfplay_params(args, run.path, k),
+                                               seed=args.seed * 1000 + k, workers=args.workers, ray=ray,
+                                               progress=args.progress and k == g)
+                    window += newest
                 data = selfplay.load_shards(window)
                 state["decisions"] = count = len(data["own"])
+                if state["epoch"] == 0:
+                    state["selfplay_s"] += time.perf_counter() - began
+                    state["played"] += len(selfplay.load_shards(newest)["own"])  # generation g's decisions
                 steps = math.ceil(count / args.batch_size)
                 bar = tqdm(total=args.epochs * steps, initial=state["epoch"] * steps, desc=f"train gen {g}",
                            disable=not args.progress, dynamic_ncols=True)
                 while state["epoch"] < args.epochs:
                     order = np.random.default_rng([args.seed, g, state["epoch"]]).permutation(count)
                     totals = np.zeros(2)
+                    began = time.perf_counter()
                     for start in range(0, count, args.batch_size):
                         rows = order[start:start + args.batch_size]
-                        policy_loss, value_loss = losses(net, *training_batch(data, rows))
+                        batch = (tensor.to(device, non_blocking=True) for tensor in training_batch(data, rows))
+                        policy_loss, value_loss = losses(net, *batch)
                         optimizer.zero_grad()
                         (policy_loss + args.value_weight * value_loss).backward()
                         optimizer.step()
@@ -196,6 +207,8 @@ def train(args: Args, given: set[str] | None = None) -> dict:
                         state["steps"] += 1
                         bar.update(1)
                     state["epoch"] += 1
+                    state["train_s"] += time.perf_counter() - began
+                    state["trained"] += count
                     state["policy_loss"], state["value_loss"] = (totals / count).tolist()
                     writer.add_scalar("train/policy_loss", state["policy_loss"], state["steps"])
                     writer.add_scalar("train/value_loss", state["value_loss"], state["steps"])
@@ -224,11 +237,19 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     writer.close()
     summary = {"run_dir": str(run.path), "generations": state["generation"], "steps": state["steps"],
                "wall_s": round(wall_before + time.perf_counter() - session_start, 1),
-               "selfplay_s": round(state["selfplay_s"], 1), "curve": state["curve"], "evaluations": evaluations}
+               "selfplay_s": round(state["selfplay_s"], 1), "train_s": round(state["train_s"], 1),
+               "device": str(device), **speeds(state), "curve": state["curve"], "evaluations": evaluations}
     if args.promote:
         summary["promoted"] = str(promote(run, args, summary))
     print(json_text(summary), flush=True)
     return summary
+
+
+def speeds(state: dict) -> dict:
+    """Self-play decisions (positions kept as targets) per second, and training samples (a
+    decision in one epoch) per second, over what the run's counters saw (0 before any)."""
+    return {"selfplay_decisions_per_s": round(state["played"] / state["selfplay_s"], 1) if state["selfplay_s"] else 0.0,
+            "train_samples_per_s": round(state["trained"] / state["train_s"], 1) if state["train_s"] else 0.0}
 
 
 def _agent(args: Args, weights: Path):
@@ -261,6 +282,10 @@ def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
             "budget": f"{generations} x {args.games} self-play games, {args.epochs} epochs each",
             "wall_time_s": summary["wall_s"],
             "selfplay_s": summary["selfplay_s"],
+            "train_s": summary["train_s"],
+            "device": summary["device"],
+            "selfplay_decisions_per_s": summary["selfplay_decisions_per_s"],
+            "train_samples_per_s": summary["train_samples_per_s"],
             "run": run.name,
             "curve": summary["curve"],
             "evaluations": summary.get("evaluations", {}),

@@ -361,6 +361,8 @@ class GenerationArgs(RunArgs):
     ray: str = arg("", metavar="ADDRESS", on_resume=SESSION, const="local")
     """play self-play shards as Ray tasks: on a local Ray (--ray alone) or the cluster at ADDRESS
     (default: local processes)"""
+    device: str = arg("auto", choices=("auto", "cpu", "cuda"), on_resume=SESSION)
+    """where torch trains the net: cpu, cuda, or auto (cuda when torch sees a GPU); self-play runs in numba on the CPU"""
     anchors: str = arg("alphabeta:depth=4;alphabeta:depth=6", metavar="SPECS")
     """anchors of the strength curve (--eval-games games each per generation): agent specs separated by semicolons"""
     anchor_ratings: str = arg("1088;1270", metavar="ELOS")

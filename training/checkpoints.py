@@ -54,7 +54,7 @@ def load_torch_checkpoint(path: Path, restore: Callable[[dict], Any], network: s
 
     data = read_checkpoint(path)
     try:
-        saved = torch.load(io.BytesIO(data), weights_only=True)
+        saved = torch.load(io.BytesIO(data), weights_only=True, map_location="cpu")  # a GPU run resumes anywhere
     except Exception as error:  # torch raises several kinds for a damaged zip or pickle
         raise checkpoint_error(path, "is truncated or corrupt", error) from None
     try:

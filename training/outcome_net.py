@@ -19,7 +19,8 @@ A generation is three steps, each written as it ends:
    of ``--batch-size`` drawn in a seeded order, Adam on the binary cross-entropy of
    ``sigmoid(z)`` against a target from the side to move's view: ``(result + 1) / 2``,
    mixed with the self-play search's root value by ``--search-weight`` (below). The net
-   goes on from the previous generation's weights. A checkpoint (``checkpoint.pt``: net,
+   goes on from the previous generation's weights, on ``--device`` (a GPU when torch sees
+   one). A checkpoint (``checkpoint.pt``: net,
    Adam, generation, epoch, curve) after every epoch.
 3. **The gate** (with ``--gate-games``): generation ``g > 0`` plays ``--gate-games`` games
    at ``--gate-time`` seconds per move against the generation that played its self-play
@@ -275,9 +276,12 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         from checkers_env.egdb import EndgameDatabase
 
         EndgameDatabase.cached(egdb)  # a missing database stops the run before any folder is made
+    if not args.resume:
+        scaffold.torch_device(args.device)  # a GPU that is not there stops the run before its folder is made
     run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
+    device = scaffold.torch_device(args.device)
     checkpoint = run.path / CHECKPOINT
-    net = outcome_net.value_net(args.hidden, args.middle, seed=args.seed)
+    net = outcome_net.value_net(args.hidden, args.middle, seed=args.seed).to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
     state = {"generation": 0, "epoch": 0, "evaluated": -1, "wall_s": 0.0, "curve": [], "positions": 0, "steps": 0,
              "incumbent": -1, "gated": -1, "gates": []}
@@ -313,9 +317,10 @@ def train(args: Args, given: set[str] | None = None) -> dict:
                     total = 0.0
                     for start in range(0, len(order), args.batch_size):
                         batch = order[start:start + args.batch_size]
-                        inputs = torch.from_numpy(input_planes(black[batch], white[batch], kings[batch], btm[batch]))
+                        planes = input_planes(black[batch], white[batch], kings[batch], btm[batch])
+                        inputs = torch.from_numpy(planes).to(device)
                         loss = torch.nn.functional.binary_cross_entropy_with_logits(
-                            net(inputs).reshape(-1), targets[batch])
+                            net(inputs).reshape(-1), targets[batch].to(device))
                         optimizer.zero_grad()
                         loss.backward()
                         optimizer.step()

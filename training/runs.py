@@ -258,6 +258,23 @@ def set_torch_threads(threads: int) -> None:
     torch.set_num_threads(threads)
 
 
+def torch_device(name: str):
+    """The ``torch.device`` of a ``--device`` option: ``cpu``, ``cuda``, or ``auto`` (``cuda``
+    when torch sees a GPU, else ``cpu``).
+
+    Raises:
+        TrainingError: ``cuda`` where torch sees no GPU.
+    """
+    import torch
+
+    if name == "auto":
+        name = "cuda" if torch.cuda.is_available() else "cpu"
+    if name == "cuda" and not torch.cuda.is_available():
+        raise TrainingError("--device cuda: torch sees no GPU here (torch.cuda.is_available() is False); "
+                            "give --device cpu or auto")
+    return torch.device(name)
+
+
 def _interrupt(signum, frame):
     raise KeyboardInterrupt
 

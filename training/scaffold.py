@@ -118,6 +118,7 @@ from .runs import (
     start_run,
     stop_on_sigterm,
     tensorboard,
+    torch_device,
 )
 
 
@@ -154,5 +155,5 @@ __all__ = [
     "final_evaluation", "flag", "gate_match", "git_commit", "load_net_checkpoint", "load_torch_checkpoint", "load_training_state", "open_run",
     "opponent_specs", "parse_args", "promote", "read_checkpoint", "read_run_record", "save_net_checkpoint", "save_torch_checkpoint",
     "save_training_state", "saved_args", "script_main", "set_torch_threads", "start_run", "stop_on_sigterm", "strength_point",
-    "tensorboard", "trainer_main", "write_curve", "write_atomic", "write_json_atomic", "zoo_name_problem",
+    "tensorboard", "torch_device", "trainer_main", "write_curve", "write_atomic", "write_json_atomic", "zoo_name_problem",
 ]

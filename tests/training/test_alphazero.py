@@ -16,6 +16,8 @@ from checkers_agents.alphazero import net as az_net
 from checkers_agents.alphazero import selfplay
 from checkers_env.errors import WeightsError
 from checkers_training import alphazero as trainer
+from checkers_training import scaffold
+from checkers_training.checkpoints import CHECKPOINT
 from checkers_training.scaffold import TrainingError
 
 TINY = ["--games", "6", "--shard-size", "3", "--simulations", "8", "--slots", "3", "--hidden", "16", "--middle", "8",
@@ -44,6 +46,37 @@ def test_a_tiny_run_lowers_its_losses_on_its_data(tmp_path):
     before = _losses(None, data)
     after = _losses(load_file(folder / trainer.WEIGHTS), data)
     assert after[0] < 0.9 * before[0] and after[1] < 0.9 * before[1]
+
+
+def test_the_summary_gives_the_device_and_the_speeds_of_self_play_and_training(tmp_path):
+    summary = run(tmp_path / "a", "--generations", "2", "--device", "cpu")
+    assert summary["device"] == "cpu"
+    folder = Path(summary["run_dir"])
+    net = az_net.policy_value_net(16, 8)
+    state = scaffold.load_net_checkpoint(folder / CHECKPOINT, net, torch.optim.AdamW(net.parameters()))
+    played = [len(selfplay.load_shards(sorted((folder / "data" / f"gen-{g}").glob("shard-*.npz")))["own"])
+              for g in range(2)]
+    assert state["played"] == sum(played)
+    # two epochs a generation; generation 1's window holds both generations' decisions
+    assert state["trained"] == 2 * played[0] + 2 * sum(played)
+    assert summary["selfplay_decisions_per_s"] == pytest.approx(state["played"] / state["selfplay_s"], rel=1e-3)
+    assert summary["train_samples_per_s"] == pytest.approx(state["trained"] / state["train_s"], rel=1e-3)
+
+
+@pytest.mark.skipif(torch.cuda.is_available(), reason="torch sees a GPU here")
+def test_device_cuda_without_a_gpu_is_refused_naming_the_option(tmp_path):
+    with pytest.raises(TrainingError, match="--device cuda: torch sees no GPU"):
+        run(tmp_path / "a", "--generations", "1", "--device", "cuda")
+    assert not (tmp_path / "a").exists()
+    # --device is a session option: a resume may name another (a GPU run goes on on a CPU)
+    first = run(tmp_path / "b", "--generations", "1")
+    args, given = trainer.parse_args(["--out", first["run_dir"], "--resume", "--generations", "2", "--device", "cuda",
+                                      "--no-progress"])
+    with pytest.raises(TrainingError, match="--device cuda"):
+        trainer.train(args, given)
+    args, given = trainer.parse_args(["--out", first["run_dir"], "--resume", "--generations", "2", "--device", "cpu",
+                                      "--no-progress"])
+    assert trainer.train(args, given)["generations"] == 2
 
 
 def test_a_resumed_run_ends_with_the_weights_of_an_unbroken_one(tmp_path):
