@@ -7,7 +7,10 @@ by generation.
 
 From zero: the first generation's games are played by a net of initial weights (from
 ``--seed``), and nothing else goes in: no human games, no evaluation by hand, no endgame
-database. A generation is three steps, each written as it ends:
+database. A later stage in a new run folder (the one before it not kept) goes on from a
+net this trainer wrote: ``--init-weights zoo`` (``zoo/alphazero``) or a weights file gives
+generation 0's net, and training continues from it. A generation is three steps, each
+written as it ends:
 
 1. **Self-play** (``selfplay.generate``): ``--games`` games of the search (``--search``,
    ``--simulations``, ``--considered``) with the previous generation's net, from the
@@ -99,6 +102,39 @@ class Args(scaffold.GenerationArgs):
     """anchors of the strength curve (--eval-games games each per generation): agent specs separated by semicolons"""
     anchor_ratings: str = arg(DEFAULT_RATINGS, metavar="ELOS")
     """the anchors' fixed ratings, in the order of --anchors, separated by semicolons"""
+    init_weights: str = arg("", metavar="FILE")
+    """start from this net instead of initial weights from --seed: zoo (zoo/alphazero) or an alphazero weights file of --hidden and --middle units"""
+
+
+def initial_tensors(args: Args) -> dict[str, np.ndarray] | None:
+    """The tensors ``--init-weights`` names (None without it); see :func:`net_tensors`."""
+    if not args.init_weights:
+        return None
+    if args.init_weights == "zoo":
+        from checkers_agents.zoo import zoo_weights
+
+        return net_tensors(zoo_weights("alphazero"), args)
+    return net_tensors(Path(args.init_weights), args)
+
+
+def net_tensors(path: Path, args: Args) -> dict[str, np.ndarray]:
+    """The tensors of the alphazero weights file ``path``, of the run's sizes.
+
+    Raises:
+        WeightsError: the file is missing, corrupt, not an alphazero net, or of other sizes
+            than ``--hidden`` and ``--middle`` (the message names the file).
+    """
+    from checkers_agents.alphazero import net as az_net
+    from checkers_env.errors import WeightsError
+    from checkers_env.weights import read_weights
+
+    weights = read_weights(path, az_net.KIND, metadata={"kind": az_net.KIND, "format": az_net.FORMAT_VERSION},
+                           sizes=("hidden", "middle"), shapes=az_net.expected_shapes)
+    hidden, middle = weights.sizes
+    if (hidden, middle) != (args.hidden, args.middle):
+        raise WeightsError(f"{path}: a {hidden}-{middle} net, but the run's net is {args.hidden}-{args.middle} "
+                           f"(give --hidden {hidden} --middle {middle})")
+    return dict(weights.tensors)
 
 
 def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
@@ -150,6 +186,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     scaffold.check_opponents(args.anchors, "--anchors")
     if not args.resume:
         scaffold.torch_device(args.device)  # a GPU that is not there stops the run before its folder is made
+        initial_tensors(args)  # and so does a bad --init-weights
     run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
     device = scaffold.torch_device(args.device)
     checkpoint = run.path / CHECKPOINT
@@ -161,6 +198,11 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         state = scaffold.load_net_checkpoint(checkpoint, net, optimizer)
         for counter in ("played", "train_s", "trained"):  # a run begun before these were counted
             state.setdefault(counter, 0)
+    else:  # generation 0 trains on from the net its games were played with
+        start = (net_tensors(run.path / INITIAL, args) if (run.path / INITIAL).exists()
+                 else initial_tensors(args))
+        if start is not None:
+            net.load_state_dict({name: torch.from_numpy(value) for name, value in start.items()})
     if not (run.path / INITIAL).exists():
         az_net.save_net(run.path / INITIAL, az_net.tensors_of(net))
     writer = scaffold.tensorboard(run, args.tensorboard, state["steps"])
@@ -267,29 +309,42 @@ def _evaluate(args: Args, weights: Path, generation: int) -> dict:
 
 
 def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
-    """Write the net and a fresh card to ``zoo/<args.promote>``."""
+    """Write the net and a fresh card to ``zoo/<args.promote>``. A run that went on from
+    ``zoo/alphazero`` keeps that card's training as its earlier stages."""
     generations = summary["generations"]
+    training = {
+        "command": run.command,
+        "budget": f"{generations} x {args.games} self-play games, {args.epochs} epochs each",
+        "wall_time_s": summary["wall_s"],
+        "selfplay_s": summary["selfplay_s"],
+        "train_s": summary["train_s"],
+        "device": summary["device"],
+        "selfplay_decisions_per_s": summary["selfplay_decisions_per_s"],
+        "train_samples_per_s": summary["train_samples_per_s"],
+        "run": run.name,
+        "curve": summary["curve"],
+        "evaluations": summary.get("evaluations", {}),
+    }
+    origin = "from zero"
+    if args.init_weights:
+        training["init_weights"] = args.init_weights
+        origin = f"from the net in {args.init_weights}"
+        if args.init_weights == "zoo":
+            from checkers_agents.zoo import load_card
+
+            earlier = dict(load_card("alphazero")[0].get("training", {}))
+            training["earlier_stages"] = [*earlier.pop("earlier_stages", []), earlier]
+            origin = (f"from zero in {len(training['earlier_stages']) + 1} stages, this one going on from the "
+                      "net of the earlier ones (training.earlier_stages)")
     return scaffold.promote(
         args.promote,
         "alphazero",
         {"time": 0.5},
         (run.path / WEIGHTS).read_bytes(),
-        f"Gumbel AlphaZero from zero: a {args.hidden}-{args.middle} policy-value net over the env's observation, "
+        f"Gumbel AlphaZero {origin}: a {args.hidden}-{args.middle} policy-value net over the env's observation, "
         f"trained on {generations} generation{'s' if generations != 1 else ''} of its own search's self-play "
         f"({args.games} games each, {args.simulations} simulations per decision), searching at 0.5 s per move.",
-        {
-            "command": run.command,
-            "budget": f"{generations} x {args.games} self-play games, {args.epochs} epochs each",
-            "wall_time_s": summary["wall_s"],
-            "selfplay_s": summary["selfplay_s"],
-            "train_s": summary["train_s"],
-            "device": summary["device"],
-            "selfplay_decisions_per_s": summary["selfplay_decisions_per_s"],
-            "train_samples_per_s": summary["train_samples_per_s"],
-            "run": run.name,
-            "curve": summary["curve"],
-            "evaluations": summary.get("evaluations", {}),
-        },
+        training,
     )
 
 

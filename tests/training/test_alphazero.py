@@ -137,3 +137,51 @@ def test_a_checkpoint_of_another_shape_is_an_error_naming_it(tmp_path):
     args, given = trainer.parse_args(["--out", summary["run_dir"], "--resume", "--generations", "2", "--no-progress"])
     with pytest.raises(WeightsError, match="checkpoint.pt.*does not match"):
         trainer.train(args, given)
+
+
+def test_a_run_goes_on_from_given_weights_and_resumes_to_the_same_net(tmp_path):
+    first = Path(run(tmp_path / "first", "--generations", "1")["run_dir"]) / trainer.WEIGHTS
+    whole = run(tmp_path / "whole", "--generations", "1", "--seed", "3", "--init-weights", str(first))
+    folder = Path(whole["run_dir"])
+    start, given = load_file(folder / trainer.INITIAL), load_file(first)
+    for name in given:  # generation 0 played with the given net, not with one drawn from --seed
+        np.testing.assert_array_equal(start[name], given[name])
+    # killed before its first checkpoint: the resume trains on from the given net too
+    broken = Path(run(tmp_path / "broken", "--generations", "1", "--seed", "3", "--init-weights", str(first))["run_dir"])
+    for written in [broken / CHECKPOINT, *broken.glob("weights-gen*.safetensors"), broken / trainer.WEIGHTS]:
+        written.unlink()
+    args, given_options = trainer.parse_args(["--out", str(broken), "--resume", "--no-progress"])
+    trainer.train(args, given_options)
+    a, b = load_file(folder / trainer.WEIGHTS), load_file(broken / trainer.WEIGHTS)
+    for name in a:
+        np.testing.assert_array_equal(a[name], b[name])
+    assert any(not np.array_equal(a[name], given[name]) for name in a)  # and it trained
+
+
+def test_init_weights_of_another_shape_or_kind_are_refused_naming_the_file(tmp_path):
+    first = Path(run(tmp_path / "first", "--generations", "1")["run_dir"]) / trainer.WEIGHTS
+    with pytest.raises(WeightsError, match=r"weights.safetensors: a 16-8 net, but the run's net is 32-8 \(give --hidden 16"):
+        run(tmp_path / "wide", "--hidden", "32", "--init-weights", str(first))
+    assert not (tmp_path / "wide").exists()
+    bad = tmp_path / "bad.safetensors"
+    bad.write_bytes(b"not a net")
+    with pytest.raises(WeightsError, match="bad.safetensors"):
+        run(tmp_path / "bad", "--init-weights", str(bad))
+    assert not (tmp_path / "bad").exists()
+
+
+def test_a_stage_from_the_zoo_net_keeps_the_earlier_stages_on_its_card(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHECKERS_ZOO", str(tmp_path / "zoo"))
+    stage1 = run(tmp_path / "s1", "--generations", "1", "--promote", "alphazero")
+    stage2 = run(tmp_path / "s2", "--generations", "1", "--init-weights", "zoo", "--promote", "alphazero")
+    start = load_file(Path(stage2["run_dir"]) / trainer.INITIAL)
+    given = load_file(Path(stage1["run_dir"]) / trainer.WEIGHTS)
+    assert all(np.array_equal(start[name], given[name]) for name in given)
+    card = json.loads((tmp_path / "zoo" / "alphazero" / "card.json").read_text())
+    assert card["training"]["init_weights"] == "zoo"
+    assert [stage["run"] for stage in card["training"]["earlier_stages"]] == ["s1"]
+    assert "in 2 stages" in card["description"]
+    stage3 = run(tmp_path / "s3", "--generations", "1", "--init-weights", "zoo", "--promote", "alphazero")
+    card = json.loads((tmp_path / "zoo" / "alphazero" / "card.json").read_text())
+    assert [stage["run"] for stage in card["training"]["earlier_stages"]] == ["s1", "s2"]
+    assert card["training"]["run"] == Path(stage3["run_dir"]).name == "s3"
