@@ -310,7 +310,7 @@ def _evaluate(args: Args, weights: Path, generation: int) -> dict:
 
 def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
     """Write the net and a fresh card to ``zoo/<args.promote>``. A run that went on from
-    ``zoo/alphazero`` keeps that card's training as its earlier stages."""
+    ``zoo/alphazero`` keeps that card's training and measures as its earlier stages."""
     generations = summary["generations"]
     training = {
         "command": run.command,
@@ -332,7 +332,10 @@ def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
         if args.init_weights == "zoo":
             from checkers_agents.zoo import load_card
 
-            earlier = dict(load_card("alphazero")[0].get("training", {}))
+            card = load_card("alphazero")[0]
+            earlier = dict(card.get("training", {}))
+            if card.get("measures"):  # what was measured of the earlier net stays with it
+                earlier["measures"] = card["measures"]
             training["earlier_stages"] = [*earlier.pop("earlier_stages", []), earlier]
             origin = (f"from zero in {len(training['earlier_stages']) + 1} stages, this one going on from the "
                       "net of the earlier ones (training.earlier_stages)")

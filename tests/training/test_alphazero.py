@@ -173,6 +173,10 @@ def test_init_weights_of_another_shape_or_kind_are_refused_naming_the_file(tmp_p
 def test_a_stage_from_the_zoo_net_keeps_the_earlier_stages_on_its_card(tmp_path, monkeypatch):
     monkeypatch.setenv("CHECKERS_ZOO", str(tmp_path / "zoo"))
     stage1 = run(tmp_path / "s1", "--generations", "1", "--promote", "alphazero")
+    card_file = tmp_path / "zoo" / "alphazero" / "card.json"
+    card = json.loads(card_file.read_text())
+    card["measures"] = {"vs_anchor": {"score": 0.5}}
+    card_file.write_text(json.dumps(card))
     stage2 = run(tmp_path / "s2", "--generations", "1", "--init-weights", "zoo", "--promote", "alphazero")
     start = load_file(Path(stage2["run_dir"]) / trainer.INITIAL)
     given = load_file(Path(stage1["run_dir"]) / trainer.WEIGHTS)
@@ -180,6 +184,7 @@ def test_a_stage_from_the_zoo_net_keeps_the_earlier_stages_on_its_card(tmp_path,
     card = json.loads((tmp_path / "zoo" / "alphazero" / "card.json").read_text())
     assert card["training"]["init_weights"] == "zoo"
     assert [stage["run"] for stage in card["training"]["earlier_stages"]] == ["s1"]
+    assert card["training"]["earlier_stages"][0]["measures"] == {"vs_anchor": {"score": 0.5}}
     assert "in 2 stages" in card["description"]
     stage3 = run(tmp_path / "s3", "--generations", "1", "--init-weights", "zoo", "--promote", "alphazero")
     card = json.loads((tmp_path / "zoo" / "alphazero" / "card.json").read_text())
