@@ -124,12 +124,10 @@ def net_tensors(path: Path, args: Args) -> dict[str, np.ndarray]:
         WeightsError: the file is missing, corrupt, not an alphazero net, or of other sizes
             than ``--hidden`` and ``--middle`` (the message names the file).
     """
-    from checkers_agents.alphazero import net as az_net
+    from checkers_agents.alphazero.net import read_net_file
     from checkers_env.errors import WeightsError
-    from checkers_env.weights import read_weights
 
-    weights = read_weights(path, az_net.KIND, metadata={"kind": az_net.KIND, "format": az_net.FORMAT_VERSION},
-                           sizes=("hidden", "middle"), shapes=az_net.expected_shapes)
+    weights = read_net_file(path)
     hidden, middle = weights.sizes
     if (hidden, middle) != (args.hidden, args.middle):
         raise WeightsError(f"{path}: a {hidden}-{middle} net, but the run's net is {args.hidden}-{args.middle} "

@@ -42,7 +42,7 @@ from checkers_agents.alphabeta.net_layers import RELU, activate_all, first_layer
 from checkers_env.encoding import FRAME_CELL, NET_PLANES, NUM_PLANES, active_inputs, frame_bit
 from checkers_env.env_machine import NUM_ACTIONS, S_TURN, current_square, turn_boards
 from checkers_env.errors import WeightsError
-from checkers_env.weights import read_weights, write_weights
+from checkers_env.weights import Weights, read_weights, write_weights
 
 KIND = "alphazero"
 FORMAT_VERSION = "1"
@@ -93,15 +93,22 @@ def arrays_of(tensors: dict[str, np.ndarray]) -> NetArrays:
                      f32("heads.weight"), f32("heads.bias"))
 
 
-def read_net(path: str | os.PathLike) -> tuple[NetArrays, dict[str, str]]:
-    """The net in an ``alphazero`` weights file, and the file's metadata.
+def read_net_file(path: str | os.PathLike) -> Weights:
+    """An ``alphazero`` weights file as written: its tensors (torch's names and layout), its
+    metadata and its sizes ``(hidden, middle)``.
 
     Raises:
         WeightsError: missing, corrupt, of another kind or format, or tensors that do not
             fit its sizes.
     """
-    weights = read_weights(path, KIND, metadata={"kind": KIND, "format": FORMAT_VERSION},
-                           sizes=("hidden", "middle"), shapes=expected_shapes)
+    return read_weights(path, KIND, metadata={"kind": KIND, "format": FORMAT_VERSION},
+                        sizes=("hidden", "middle"), shapes=expected_shapes)
+
+
+def read_net(path: str | os.PathLike) -> tuple[NetArrays, dict[str, str]]:
+    """The net in an ``alphazero`` weights file as the search reads it, and the file's
+    metadata (errors as :func:`read_net_file`)."""
+    weights = read_net_file(path)
     return arrays_of(weights.tensors), weights.metadata
 
 
@@ -213,4 +220,4 @@ def save_net(path: str | os.PathLike, tensors: dict[str, np.ndarray]) -> None:
 
 
 __all__ = ["HIDDEN", "KIND", "MIDDLE", "NUM_INPUTS", "NetArrays", "arrays_of", "dense_inputs", "forward",
-           "policy_value_net", "read_net", "row_inputs", "save_net", "tensors_of", "untrained_net"]
+           "policy_value_net", "read_net", "read_net_file", "row_inputs", "save_net", "tensors_of", "untrained_net"]
