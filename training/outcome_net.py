@@ -13,7 +13,9 @@ A generation is three steps, each written as it ends:
    positional points (the classical searcher the net is to beat bootstraps it); generation
    ``g > 0`` with the net of generation ``g - 1``. Shards go to ``RUN/data/gen-G/``, in
    ``--workers`` processes or as Ray tasks (``--ray``), each shard atomically; a killed run
-   keeps every finished shard.
+   keeps every finished shard. A shard depends on its seed and the run's options only, so a
+   run folder kept without its shards (about 170 MB a generation of 40,000 games) plays an
+   earlier generation's games again, the same games, when the window needs them.
 2. **Training**: ``--epochs`` passes over the quiet positions (no capture pending: the
    search evaluates no other) of the last ``--window`` generations' games, in minibatches
    of ``--batch-size`` drawn in a seeded order, Adam on the binary cross-entropy of
@@ -101,8 +103,8 @@ class Args(scaffold.GenerationArgs):
     epochs: int = arg(2, low=1)
     """passes over the training window per generation"""
     window: int = arg(2, low=1, on_resume=SESSION)
-    """generations of self-play data trained on (the newest); a resumed run may shorten it, for
-    example when an earlier generation's shards were not kept"""
+    """generations of self-play data trained on (the newest); a run folder copied without an earlier
+    generation's shards plays its games again, or a resumed run may shorten the window"""
     batch_size: int = arg(1024, low=1, high=MAX_BATCH)
     """positions per Adam step"""
     learning_rate: float = arg(1e-3, low=0.0)
@@ -169,8 +171,41 @@ def _targets(outcome: np.ndarray, search: np.ndarray, weight: float) -> np.ndarr
     return target.astype(np.float32)
 
 
-def _window_shards(args: Args, run_path: Path, generation: int, last: int) -> list[list[Path]]:
-    """The self-play shards of each generation of ``generation``'s training window up to ``last``.
+def _played_by(state: dict, generation: int) -> int:
+    """The generation whose net played ``generation``'s games (-1: the positional points):
+    the incumbent its gate met, else (no gate) the generation before."""
+    return next((gate["incumbent"] for gate in state["gates"] if gate["generation"] == generation), generation - 1)
+
+
+def _replay_window(args: Args, run_path: Path, generation: int, state: dict) -> None:
+    """Play again the games of ``generation``'s window that the run folder lacks (a run
+    copied without its ``data`` folder): a shard depends on its seed and the run's options
+    only, so these are the games the run played, at the cost of their self-play.
+
+    Raises:
+        TrainingError: the net that played them is not in the run folder.
+    """
+    from checkers_agents.outcome_net import selfplay
+
+    from .arguments import TrainingError
+
+    for g in range(max(0, generation - args.window + 1), generation):
+        folder = run_path / "data" / f"gen-{g}"
+        if len(list(folder.glob("shard-*.npz"))) == -(-args.games // args.shard_size):
+            continue
+        player = _played_by(state, g)
+        if player >= 0 and not _weights(run_path, player).is_file():
+            raise TrainingError(f"generation {generation} trains on the last {args.window} generations' games; "
+                                f"{folder} lacks generation {g}'s, and {_weights(run_path, player)}, the net that "
+                                f"played them, is missing (resume with a shorter --window)")
+        if args.progress:
+            print(f"generation {g}'s games are not in {folder}: playing them again (the same games)")
+        selfplay.generate(folder, _selfplay_params(args, run_path, player), seed=args.seed * 1000 + g,
+                          workers=args.workers, ray=args.ray_target, progress=args.progress)
+
+
+def _window_shards(args: Args, run_path: Path, generation: int) -> list[list[Path]]:
+    """The self-play shards of each generation of ``generation``'s training window.
 
     Raises:
         TrainingError: one of them has none (a run copied without its ``data`` folder).
@@ -178,7 +213,7 @@ def _window_shards(args: Args, run_path: Path, generation: int, last: int) -> li
     from .arguments import TrainingError
 
     window = []
-    for g in range(max(0, generation - args.window + 1), last + 1):
+    for g in range(max(0, generation - args.window + 1), generation + 1):
         folder = run_path / "data" / f"gen-{g}"
         window.append(sorted(folder.glob("shard-*.npz")))
         if not window[-1]:
@@ -194,7 +229,7 @@ def _training_data(args: Args, run_path: Path, generation: int) -> tuple[np.ndar
     from checkers_agents.outcome_net.selfplay import load_shards
 
     parts = []
-    for shards in _window_shards(args, run_path, generation, generation):
+    for shards in _window_shards(args, run_path, generation):
         # Each generation apart: its search values are in the units of its own evaluator.
         data = load_shards(shards)
         keep = quiet_mask(data["black"], data["white"], data["kings"], data["black_to_move"])
@@ -303,7 +338,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         while state["generation"] < args.generations:
             g = state["generation"]
             if state["epoch"] < args.epochs:
-                _window_shards(args, run.path, g, g - 1)  # before the hours of self-play, not after
+                _replay_window(args, run.path, g, state)
                 selfplay.generate(run.path / "data" / f"gen-{g}", _selfplay_params(args, run.path, state["incumbent"]),
                                   seed=args.seed * 1000 + g, workers=args.workers, ray=ray, progress=args.progress)
                 black, white, kings, btm, target = _training_data(args, run.path, g)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import numpy as np
@@ -49,19 +50,41 @@ def test_a_tiny_run_lowers_the_loss_on_its_data(tmp_path):
 
 
 def test_a_generation_whose_window_lacks_games_names_the_missing_folder(tmp_path):
-    summary = run(tmp_path / "a", "--generations", "1", "--epochs", "1")
+    summary = run(tmp_path / "a", "--generations", "2", "--epochs", "1")
+    run_dir = Path(summary["run_dir"])
     args, _ = trainer.parse_args([*TINY, "--out", str(tmp_path / "x")])
-    with pytest.raises(TrainingError, match=r"gen-1 has no self-play shards of generation 1"):
-        trainer._training_data(args, Path(summary["run_dir"]), 1)  # only generation 0 was played
-    for shard in (Path(summary["run_dir"]) / "data" / "gen-0").glob("shard-*.npz"):
-        shard.unlink()  # a run copied without its games: the next generation stops before its self-play
-    with pytest.raises(TrainingError, match=r"gen-0 has no self-play shards of generation 0 .*shorter --window"):
-        run(tmp_path / "a", "--generations", "2", "--epochs", "1", "--resume")
-    assert not (Path(summary["run_dir"]) / "data" / "gen-1").exists()
-    # the error's advice: a shorter window trains generation 1 on its own games alone
-    resumed = run(tmp_path / "a", "--generations", "2", "--epochs", "1", "--resume", "--window", "1")
-    assert resumed["generations"] == 2
-    assert sorted((Path(summary["run_dir"]) / "data" / "gen-1").glob("shard-*.npz"))
+    with pytest.raises(TrainingError, match=r"gen-2 has no self-play shards of generation 2"):
+        trainer._training_data(args, run_dir, 2)  # only generations 0 and 1 were played
+    shutil.rmtree(run_dir / "data" / "gen-1")
+    (run_dir / "weights-gen0.safetensors").unlink()  # the net that played generation 1
+    with pytest.raises(TrainingError, match=r"lacks generation 1's.*weights-gen0.safetensors.*shorter --window"):
+        run(tmp_path / "a", "--generations", "3", "--epochs", "1", "--resume")
+    assert not (run_dir / "data" / "gen-2").exists()  # stopped before the generation's self-play
+    # the error's advice: a shorter window trains generation 2 on its own games alone
+    resumed = run(tmp_path / "a", "--generations", "3", "--epochs", "1", "--resume", "--window", "1")
+    assert resumed["generations"] == 3
+    assert sorted((run_dir / "data" / "gen-2").glob("shard-*.npz"))
+
+
+def test_a_run_kept_without_its_games_plays_them_again_and_trains_as_an_unbroken_run(tmp_path):
+    whole = run(tmp_path / "whole", "--generations", "3", "--gate-games", "0")
+    first = Path(run(tmp_path / "kept", "--generations", "2", "--gate-games", "0")["run_dir"])
+    played = {p.relative_to(first): p.read_bytes() for p in (first / "data").rglob("shard-*.npz")}
+    shutil.rmtree(first / "data")  # the shards are not kept, as in a run folder kept in git
+    resumed = run(tmp_path / "kept", "--generations", "3", "--resume")
+    assert {p.relative_to(first): p.read_bytes() for p in (first / "data" / "gen-1").rglob("shard-*.npz")} == {
+        k: v for k, v in played.items() if k.parts[1] == "gen-1"}  # generation 2's window: 1 and 2
+    assert not (first / "data" / "gen-0").exists()
+    a = load_file(Path(whole["run_dir"]) / trainer.WEIGHTS)
+    b = load_file(Path(resumed["run_dir"]) / trainer.WEIGHTS)
+    for name in a:
+        np.testing.assert_array_equal(a[name], b[name])
+
+
+def test_a_generation_s_games_were_played_by_the_incumbent_its_gate_met():
+    gates = [{"generation": 1, "incumbent": 0}, {"generation": 2, "incumbent": 1}, {"generation": 3, "incumbent": 1}]
+    assert [trainer._played_by({"gates": gates}, g) for g in range(4)] == [-1, 0, 1, 1]
+    assert [trainer._played_by({"gates": []}, g) for g in range(3)] == [-1, 0, 1]  # no gate: the one before
 
 
 def test_a_resumed_run_ends_with_the_weights_of_an_unbroken_one(tmp_path):
