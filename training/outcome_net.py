@@ -11,7 +11,8 @@ A generation is three steps, each written as it ends:
    ``--depth`` plies from the 156 ballot openings plus ``--random-plies`` random moves,
    ended exactly by the ``--egdb-pieces``-piece endgame database. Generation 0 searches with the
    positional points (the classical searcher the net is to beat bootstraps it); generation
-   ``g > 0`` with the net of generation ``g - 1``. Shards go to ``RUN/data/gen-G/``, in
+   ``g > 0`` with the incumbent's net: generation ``g - 1``, or with ``--gate-games`` the
+   last generation that passed its gate. Shards go to ``RUN/data/gen-G/``, in
    ``--workers`` processes or as Ray tasks (``--ray``), each shard atomically; a killed run
    keeps every finished shard. A shard depends on its seed and the run's options only, so a
    run folder kept without its shards (about 170 MB a generation of 40,000 games) plays an
@@ -139,6 +140,11 @@ def _selfplay_params(args: Args, run_path: Path, incumbent: int) -> dict:
             "random_plies": args.random_plies, "egdb_pieces": args.egdb_pieces}
 
 
+def _selfplay_seed(args: Args, generation: int) -> int:
+    """The seed of ``generation``'s self-play games."""
+    return args.seed * 1000 + generation
+
+
 def _weights(run_path: Path, generation: int) -> Path:
     return run_path / f"weights-gen{generation}.safetensors"
 
@@ -200,7 +206,7 @@ def _replay_window(args: Args, run_path: Path, generation: int, state: dict) -> 
                                 f"played them, is missing (resume with a shorter --window)")
         if args.progress:
             print(f"generation {g}'s games are not in {folder}: playing them again (the same games)")
-        selfplay.generate(folder, _selfplay_params(args, run_path, player), seed=args.seed * 1000 + g,
+        selfplay.generate(folder, _selfplay_params(args, run_path, player), seed=_selfplay_seed(args, g),
                           workers=args.workers, ray=args.ray_target, progress=args.progress)
 
 
@@ -208,7 +214,7 @@ def _window_shards(args: Args, run_path: Path, generation: int) -> list[list[Pat
     """The self-play shards of each generation of ``generation``'s training window.
 
     Raises:
-        TrainingError: one of them has none (a run copied without its ``data`` folder).
+        TrainingError: one of them has none (its games were neither kept nor played again).
     """
     from .arguments import TrainingError
 
@@ -340,7 +346,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
             if state["epoch"] < args.epochs:
                 _replay_window(args, run.path, g, state)
                 selfplay.generate(run.path / "data" / f"gen-{g}", _selfplay_params(args, run.path, state["incumbent"]),
-                                  seed=args.seed * 1000 + g, workers=args.workers, ray=ray, progress=args.progress)
+                                  seed=_selfplay_seed(args, g), workers=args.workers, ray=ray, progress=args.progress)
                 black, white, kings, btm, target = _training_data(args, run.path, g)
                 state["positions"] = len(target)
                 targets = torch.from_numpy(target)
