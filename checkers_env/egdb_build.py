@@ -239,7 +239,7 @@ def _build_in_tasks(pieces: int, folder: Path, bar, ray: bool | str) -> tuple[in
                 else:
                     todo.append(pair)
             task = functools.partial(solve_pair_task, str(folder), pieces)
-            run_pieces(task, todo, done, ray=ray, what="checkers egdb build --ray", ordered=False)
+            run_pieces(task, todo, done, ray=ray, what="checkers egdb build", ordered=False)
         _join_level(folder, n, pieces)
     return counts["solved"], counts["found"]
 

@@ -90,7 +90,8 @@ def run_pieces(
             per piece; the results come back to this process, so no shared file system is
             needed. Ctrl-C cancels the tasks still running.
         initializer, initargs: run in each pool worker first.
-        what: named in the message when Ray is missing or a worker dies.
+        what: the job, named in the message when a worker dies or (``"WHAT with --ray"``)
+            when Ray is missing.
         ordered: keep the order of ``todo`` (pool); False: hand each piece over as it ends.
     """
     if ray and todo:
@@ -138,7 +139,7 @@ def _run_ray(build, todo, done, ray: bool | str, what: str) -> None:
     except ModuleNotFoundError as error:
         from .errors import missing_dependency
 
-        raise (missing_dependency(error, what) or error) from None
+        raise (missing_dependency(error, f"{what} with --ray") or error) from None
     if not ray_module.is_initialized():
         ray_module.init(address=None if ray is True else str(ray), include_dashboard=False, log_to_driver=False)
     task = ray_module.remote(_call)

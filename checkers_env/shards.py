@@ -204,7 +204,7 @@ def build_game_shards(
                disable=not progress, dynamic_ncols=True)
     try:
         build_shards(folder, build, todo, lambda k: bar.update(sizes[k]), workers, ray,
-                     what="self-play on Ray (--ray)")
+                     what="self-play")
     finally:
         bar.close()
     return [shard_path(folder, k) for k in range(count)]

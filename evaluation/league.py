@@ -508,7 +508,7 @@ class League:
                 play_registered, rules=self.rules, overrides=self.agent_overrides,
                 registrations=self.registrations, adjudicate=self.adjudication,
             )
-            run_pieces(play, todo, keep, ray=self.ray, what="--ray")
+            run_pieces(play, todo, keep, ray=self.ray, what="the league")
             return
         play = functools.partial(
             play_planned, rules=self.rules, overrides=self.agent_overrides, adjudicate=self.adjudication

@@ -454,7 +454,7 @@ def generate(
     try:
         threads = max(1, (os.cpu_count() or 1) // workers)
         build_shards(folder, functools.partial(shard_bytes, kind, params, seed), todo, written, workers, ray,
-                     initializer=_worker_init, initargs=(threads,), what="data generation with --ray")
+                     initializer=_worker_init, initargs=(threads,), what="data generation")
     finally:
         bar.close()
     card.update(

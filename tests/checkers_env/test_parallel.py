@@ -4,6 +4,7 @@ an error, never a wait for ever."""
 from __future__ import annotations
 
 import functools
+import sys
 
 import pytest
 from pool_pieces import die_at_start, die_on, square
@@ -30,3 +31,11 @@ def test_a_worker_killed_at_a_piece_is_an_error_that_keeps_what_was_done(ordered
 def test_a_worker_that_dies_as_it_starts_is_an_error():
     with pytest.raises(WorkerDiedError, match=r"exit code 4"):
         run_pieces(square, [1, 2, 3], lambda k, r: None, workers=2, initializer=die_at_start)
+
+
+def test_ray_that_is_not_installed_is_named_with_the_job_and_its_flag(monkeypatch):
+    from checkers_env.errors import MissingDependencyError
+
+    monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ModuleNotFoundError
+    with pytest.raises(MissingDependencyError, match=r"^self-play with --ray needs ray, which is not installed"):
+        run_pieces(square, [1, 2], lambda k, r: None, ray=True, what="self-play")
