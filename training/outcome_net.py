@@ -4,15 +4,18 @@ self-play games, generation by generation.
     checkers train outcome-net --generations 3 --games 40000 --workers 2
     checkers train outcome-net --out runs/outcome-net/seed0__20261124T101500 --resume   # after a kill
     checkers train outcome-net --out runs/outcome-net/seed0__20261124T101500 --resume --generations 5
+    checkers train outcome-net --init-weights zoo:outcome-net-3 --hidden 128 --middle 32 --depth 8
 
 A generation is three steps, each written as it ends:
 
 1. **Self-play** (``selfplay.generate``): ``--games`` games of the one alpha-beta at
    ``--depth`` plies from the 156 ballot openings plus ``--random-plies`` random moves,
    ended exactly by the ``--egdb-pieces``-piece endgame database. Generation 0 searches with the
-   positional points (the classical searcher the net is to beat bootstraps it); generation
-   ``g > 0`` with the incumbent's net: generation ``g - 1``, or with ``--gate-games`` the
-   last generation that passed its gate. Shards go to ``RUN/data/gen-G/``, in
+   positional points (the classical searcher the net is to beat bootstraps it), or with the
+   net of ``--init-weights`` (a later stage going on from a trained net: ``zoo:NAME`` or a
+   file, kept in the run as ``weights-init.safetensors``); generation ``g > 0`` with the
+   incumbent's net: generation ``g - 1``, or with ``--gate-games`` the last generation that
+   passed its gate. Shards go to ``RUN/data/gen-G/``, in
    ``--workers`` processes or as Ray tasks (``--ray``), each shard atomically; a killed run
    keeps every finished shard. A shard depends on its seed and the run's options only, so a
    run folder kept without its shards (about 170 MB a generation of 40,000 games) plays an
@@ -22,10 +25,12 @@ A generation is three steps, each written as it ends:
    of ``--batch-size`` drawn in a seeded order, Adam on the binary cross-entropy of
    ``sigmoid(z)`` against a target from the side to move's view: ``(result + 1) / 2``,
    mixed with the self-play search's root value by ``--search-weight`` (below). The net
-   goes on from the previous generation's weights, on ``--device`` (a GPU when torch sees
+   goes on from the previous generation's weights (generation 0's from ``--init-weights``'s
+   net where there is one), on ``--device`` (a GPU when torch sees
    one). A checkpoint (``checkpoint.pt``: net,
    Adam, generation, epoch, curve) after every epoch.
-3. **The gate** (with ``--gate-games``): generation ``g > 0`` plays ``--gate-games`` games
+3. **The gate** (with ``--gate-games``): generation ``g > 0`` (and generation 0 of a run
+   begun from ``--init-weights``, against that net) plays ``--gate-games`` games
    at ``--gate-time`` seconds per move against the generation that played its self-play
    games (the incumbent), both as the promoted agent plays (the database probed, the
    ``--search`` parameters), with the clock; it replaces the
@@ -73,6 +78,9 @@ from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, ar
 from checkers_training.checkpoints import CHECKPOINT, WEIGHTS
 
 TRAINER = "outcome-net"
+#: The net a run begun from ``--init-weights`` started from: generation 0's self-play player
+#: and first incumbent (generation -1 in the run's records).
+INITIAL = "weights-init.safetensors"
 NEEDS = ("torch", "safetensors")
 #: The default anchors and their fixed ratings: their Elo in the zoo league that was current
 #: when stage 1 was trained (the league before the outcome net joined it). Fixed, so that
@@ -120,6 +128,8 @@ class Args(scaffold.GenerationArgs):
     """points per game a generation needs in the gate"""
     search: str = arg("", metavar="PARAMS")
     """search parameters of the gate's players and the promoted agent, as in an alphabeta spec (for example table_cutoffs=1,pvs=1,reductions=1)"""
+    init_weights: str = arg("", metavar="NET")
+    """start from this net instead of the positional points: zoo:NAME (the zoo entry's weights) or an outcome-net weights file of --hidden and --middle units; it plays generation 0's games, training goes on from it, and with --gate-games generation 0 must beat it"""
     eval_depth: int = arg(6, low=1)
     """depth of the net's search in evaluation games"""
     anchors: str = arg(DEFAULT_ANCHORS, metavar="SPECS")
@@ -133,9 +143,44 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
     return scaffold.parse_args(Args, argv, TRAINER, __doc__)
 
 
+def initial_tensors(args: Args) -> dict[str, np.ndarray] | None:
+    """The tensors ``--init-weights`` names (None without it).
+
+    Raises:
+        WeightsError: no such zoo entry, or the file is missing, corrupt, not an outcome
+            net, or of other sizes than ``--hidden`` and ``--middle`` (the message names it).
+    """
+    from checkers_agents.outcome_net import net as outcome_net
+    from checkers_env.errors import WeightsError
+
+    if not args.init_weights:
+        return None
+    path = Path(args.init_weights)
+    if args.init_weights.startswith("zoo:"):
+        from checkers_agents.zoo import zoo_weights
+
+        path = zoo_weights(args.init_weights.removeprefix("zoo:"))
+    tensors = outcome_net.read(path)
+    if outcome_net.sizes_of(tensors) != (args.hidden, args.middle):
+        hidden, middle = outcome_net.sizes_of(tensors)
+        raise WeightsError(f"--init-weights {args.init_weights}: a {hidden}-{middle} net, but the run's net is "
+                           f"{args.hidden}-{args.middle} (give --hidden {hidden} --middle {middle})")
+    return tensors
+
+
+def _plays(run_path: Path, generation: int) -> bool:
+    """Whether ``generation`` is a net: every generation is, and -1 is where the run began
+    from ``--init-weights`` (else -1 is the positional points)."""
+    return generation >= 0 or (run_path / INITIAL).is_file()
+
+
+def _name(generation: int) -> str:
+    return "the initial net" if generation < 0 else f"generation {generation}"
+
+
 def _selfplay_params(args: Args, run_path: Path, incumbent: int) -> dict:
-    """Self-play by the incumbent generation's net (-1: the positional points)."""
-    evaluator = "positional" if incumbent < 0 else str(_weights(run_path, incumbent))
+    """Self-play by the incumbent generation's net (-1: the initial net or the positional points)."""
+    evaluator = str(_weights(run_path, incumbent)) if _plays(run_path, incumbent) else "positional"
     return {"games": args.games, "shard_size": args.shard_size, "evaluator": evaluator, "depth": args.depth,
             "random_plies": args.random_plies, "egdb_pieces": args.egdb_pieces}
 
@@ -146,7 +191,8 @@ def _selfplay_seed(args: Args, generation: int) -> int:
 
 
 def _weights(run_path: Path, generation: int) -> Path:
-    return run_path / f"weights-gen{generation}.safetensors"
+    """The net of ``generation`` (-1: the one ``--init-weights`` gave)."""
+    return run_path / (INITIAL if generation < 0 else f"weights-gen{generation}.safetensors")
 
 
 def search_scale(values: np.ndarray, results: np.ndarray) -> float:
@@ -319,10 +365,16 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         EndgameDatabase.cached(egdb)  # a missing database stops the run before any folder is made
     if not args.resume:
         scaffold.torch_device(args.device)  # a GPU that is not there stops the run before its folder is made
+        initial_tensors(args)  # and so does a bad --init-weights
     run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
     device = scaffold.torch_device(args.device)
     checkpoint = run.path / CHECKPOINT
-    net = outcome_net.value_net(args.hidden, args.middle, seed=args.seed).to(device)
+    net = outcome_net.value_net(args.hidden, args.middle, seed=args.seed)
+    if args.init_weights and not (run.path / INITIAL).exists():
+        outcome_net.save_tensors(run.path / INITIAL, initial_tensors(args))
+    if (run.path / INITIAL).exists():  # generation 0 trains on from the net its games were played with
+        net.load_state_dict({name: torch.from_numpy(value) for name, value in outcome_net.read(run.path / INITIAL).items()})
+    net = net.to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
     state = {"generation": 0, "epoch": 0, "evaluated": -1, "wall_s": 0.0, "curve": [], "positions": 0, "steps": 0,
              "incumbent": -1, "gated": -1, "gates": []}
@@ -378,11 +430,11 @@ def train(args: Args, given: set[str] | None = None) -> dict:
             # checkpoint (a kill between the last epoch and these files loses nothing).
             outcome_net.save_tensors(_weights(run.path, g), outcome_net.tensors_of(net))
             if state["gated"] < g:
-                if args.gate_games and state["incumbent"] >= 0:
+                if args.gate_games and _plays(run.path, state["incumbent"]):
                     gate = _gate(args, run.path, g, state["incumbent"])
                     state["gates"].append(gate)
                     writer.add_scalar("gate/score", gate["score"], g)
-                    print(f"generation {g} against generation {state['incumbent']}: +{gate['wins']} ={gate['draws']} "
+                    print(f"generation {g} against {_name(state['incumbent'])}: +{gate['wins']} ={gate['draws']} "
                           f"-{gate['losses']}, {100 * gate['score']:.1f} % "
                           f"({'promoted' if gate['promoted'] else 'kept out'})", file=sys.stderr)
                     if gate["promoted"]:
@@ -440,13 +492,15 @@ def _generations(n: int) -> str:
 def _recipe(args: Args, summary: dict) -> str:
     """The card's words for the search target and the gate, where the run used them."""
     words = ""
+    if args.init_weights:
+        words += f" Its first generation's games were played by, and its training went on from, the net {args.init_weights}."
     if args.search.strip():
         words += f" It searches with {args.search.strip()}."
     if args.search_weight:
         words += f" Targets mix the result with the search's root value (weight {args.search_weight:g})."
     if args.gate_games:
         words += (f" A generation replaced the one before only with at least {100 * args.gate_score:g} % over "
-                  f"{args.gate_games} games at {args.gate_time:g} s per move; this is generation {summary['incumbent']}.")
+                  f"{args.gate_games} games at {args.gate_time:g} s per move; this is {_name(summary['incumbent'])}.")
     return words
 
 

@@ -213,6 +213,56 @@ def test_a_generation_that_fails_its_gate_does_not_play_the_next_games(tmp_path,
     assert (run_dir / trainer.WEIGHTS).read_bytes() == (run_dir / "weights-gen2.safetensors").read_bytes()
 
 
+def test_a_run_from_init_weights_plays_trains_on_from_and_gates_against_that_net(tmp_path, monkeypatch):
+    from checkers_agents.outcome_net import selfplay
+
+    start = tmp_path / "start.safetensors"
+    outcome_net.save_tensors(start, outcome_net.tensors_of(outcome_net.value_net(8, seed=5)))
+    played_by, gated = [], []
+    generate = selfplay.generate
+
+    def spy_generate(folder, params, **kwargs):
+        played_by.append(Path(params["evaluator"]).name)
+        return generate(folder, params, **kwargs)
+
+    def fake_gate(candidate, incumbent, games, folder, **kwargs):
+        make_agent(incumbent)  # the real gate makes its players from these specs
+        gated.append(tuple(re.search(r"weights-(gen\d+|init)\.safetensors", spec).group(1) for spec in (candidate, incumbent)))
+        return {"wins": 0, "draws": games, "losses": 0, "score": 0.4}
+
+    monkeypatch.setattr(selfplay, "generate", spy_generate)
+    monkeypatch.setattr(trainer.scaffold, "gate_match", fake_gate)
+    # A learning rate of 0: generation 0 is the initial net itself only if training went on from it.
+    summary = run(tmp_path / "i", "--generations", "1", "--epochs", "1", "--learning-rate", "0", "--gate-games", "2",
+                  "--init-weights", str(start))
+    run_dir = Path(summary["run_dir"])
+    assert played_by == [trainer.INITIAL]
+    assert gated == [("gen0", "init")]
+    for name in (trainer.INITIAL, "weights-gen0.safetensors"):
+        got = outcome_net.read(run_dir / name)
+        assert all(np.array_equal(got[k], v) for k, v in outcome_net.read(start).items())
+    assert summary["incumbent"] == -1 and not summary["gates"][0]["promoted"]
+    assert (run_dir / trainer.WEIGHTS).read_bytes() == (run_dir / trainer.INITIAL).read_bytes()
+
+
+@pytest.mark.parametrize("init, message", [
+    ("missing.safetensors", r"missing\.safetensors"),
+    ("wide", r"a 16-0 net, but the run's net is 8-0 \(give --hidden 16 --middle 0\)"),
+    ("zoo:no-such-net", r"no-such-net"),
+])
+def test_bad_init_weights_are_refused_before_a_run_folder_is_made(tmp_path, init, message):
+    from checkers_env.errors import WeightsError
+
+    if init == "wide":
+        init = str(tmp_path / "wide.safetensors")
+        outcome_net.save_tensors(init, outcome_net.tensors_of(outcome_net.value_net(16, seed=0)))
+    elif not init.startswith("zoo:"):
+        init = str(tmp_path / init)
+    with pytest.raises(WeightsError, match=message):
+        run(tmp_path / "runs" / "r", "--init-weights", init)
+    assert not (tmp_path / "runs").exists()
+
+
 def test_the_gate_match_keeps_every_game_and_resumes(tmp_path):
     from checkers_training.games import gate_match
 
