@@ -155,12 +155,15 @@ def initial_tensors(args: Args) -> dict[str, np.ndarray] | None:
 
     if not args.init_weights:
         return None
-    path = Path(args.init_weights)
-    if args.init_weights.startswith("zoo:"):
-        from checkers_agents.zoo import zoo_weights
+    try:
+        path = Path(args.init_weights)
+        if args.init_weights.startswith("zoo:"):
+            from checkers_agents.zoo import zoo_weights
 
-        path = zoo_weights(args.init_weights.removeprefix("zoo:"))
-    tensors = outcome_net.read(path)
+            path = zoo_weights(args.init_weights.removeprefix("zoo:"))
+        tensors = outcome_net.read(path)
+    except WeightsError as error:
+        raise WeightsError(f"--init-weights {args.init_weights}: {error}") from None
     if outcome_net.sizes_of(tensors) != (args.hidden, args.middle):
         hidden, middle = outcome_net.sizes_of(tensors)
         raise WeightsError(f"--init-weights {args.init_weights}: a {hidden}-{middle} net, but the run's net is "

@@ -246,9 +246,9 @@ def test_a_run_from_init_weights_plays_trains_on_from_and_gates_against_that_net
 
 
 @pytest.mark.parametrize("init, message", [
-    ("missing.safetensors", r"missing\.safetensors"),
+    ("missing.safetensors", r"--init-weights .*missing\.safetensors"),
     ("wide", r"a 16-0 net, but the run's net is 8-0 \(give --hidden 16 --middle 0\)"),
-    ("zoo:no-such-net", r"no-such-net"),
+    ("zoo:no-such-net", r"--init-weights zoo:no-such-net: .*no-such-net"),
 ])
 def test_bad_init_weights_are_refused_before_a_run_folder_is_made(tmp_path, init, message):
     from checkers_env.errors import WeightsError
