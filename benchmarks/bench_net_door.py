@@ -9,6 +9,10 @@ thread's CPU seconds (the fairer clock on a shared machine). ``ratio_*`` is a ne
 per second over the positional evaluator's at the same depth, the median over the rounds
 (with its range); ``incremental_over_fresh`` the same for the two ways of one net.
 
+``outcome-net-patterns``: a net of ``zoo:outcome-net-3``'s shape (128-32) with pattern
+inputs (``checkers_env.encoding.pattern_inputs``), its weights random (the cost of a leaf
+does not depend on their values), measured the same way at the outcome net's depth.
+
 Timed part (the zoo cards' and ``outcome_net.json``'s measure): 24 positions after ballot
 openings, ``SECONDS_PER_MOVE`` per search, the outcome net and the MCRD CNN against the
 positional evaluator: nodes per second and the depth reached.
@@ -23,8 +27,8 @@ from __future__ import annotations
 import statistics
 import time
 
-NETS = ("outcome-net", "mcrd-net", "td-minimax", "slow-fast")
-DEPTHS = {"outcome-net": 7, "mcrd-net": 5, "td-minimax": 7, "slow-fast": 5}
+NETS = ("outcome-net", "mcrd-net", "td-minimax", "slow-fast", "outcome-net-patterns")
+DEPTHS = {"outcome-net": 7, "mcrd-net": 5, "td-minimax": 7, "slow-fast": 5, "outcome-net-patterns": 7}
 ROUNDS = 5
 SECONDS_PER_MOVE = 0.5
 
@@ -101,6 +105,21 @@ def _evaluation_ns(evaluators: dict, positions: int = 4000) -> dict:
     return costs
 
 
+def _evaluator(name: str):
+    """The zoo net ``name``, or the random pattern net of ``outcome-net-patterns``."""
+    from checkers_agents.alphabeta import make_evaluator
+
+    if name != "outcome-net-patterns":
+        return make_evaluator(name)
+    import numpy as np
+
+    from checkers_agents.outcome_net import net
+
+    tensors = net.tensors_of(net.value_net(128, 32, seed=0, patterns=True))
+    tensors["blocks.weight"] = np.random.default_rng(0).normal(0.0, 0.05, tensors["blocks.weight"].shape).astype(np.float32)
+    return net.fold(tensors)
+
+
 def _summary(ratios: list[float]) -> dict:
     return {"median": statistics.median(ratios), "min": min(ratios), "max": max(ratios)}
 
@@ -108,13 +127,13 @@ def _summary(ratios: list[float]) -> dict:
 def run() -> dict:
     from benchmarks.bench_outcome_net import _positions as ballot_positions
     from benchmarks.engine_ab import _positions
-    from checkers_agents.alphabeta import POSITIONAL, make_evaluator
+    from checkers_agents.alphabeta import POSITIONAL
     from checkers_agents.alphabeta.searcher import Searcher
 
     boards = _positions(24, seed=5)
     searchers = {"positional": Searcher(POSITIONAL)}
     for name in NETS:
-        evaluator = make_evaluator(name)
+        evaluator = _evaluator(name)
         searchers[f"{name}/incremental"] = Searcher(evaluator, incremental=True)
         searchers[f"{name}/fresh"] = Searcher(evaluator, incremental=False)
     for searcher in searchers.values():  # compile or load the kernels

@@ -15,6 +15,15 @@ below starts from ``frame_boards``; they differ only in how they lay the four bo
 - ``active_inputs``: the sparse 0/1 inputs of the nets, ``32 * plane + frame bit`` for the
   first four planes (128 inputs, at most 24 of them 1), listed into a caller's buffer.
 - ``input_planes``: the same 128 inputs dense, float32 ``[N, 128]`` for a batch (torch).
+- ``pattern_inputs``: the optional pattern inputs of the nets, one per block of four dark
+  squares (``BLOCK_SQUARES``: two neighbouring squares of a row and the two of the next
+  row at the same places, 21 blocks), read as one of ``5**4`` states (each square empty,
+  own man, own king, opponent man or opponent king): input ``NUM_INPUTS + 625 * block +
+  state``, exactly 21 of them 1. They see what no sum over single squares can (a man
+  backed up or left hanging, a bridge, a trade on offer), and a move changes only the
+  blocks of the squares it touches, so a net's first layer stays a sum of rows updated
+  move by move. ``block_inputs`` gives them for a batch, ``int64[N, 21]`` of
+  ``625 * block + state`` (an embedding's indices).
 - ``board_planes``: the MCRD document's "3 x 8 x 8 tensor of floats with values of ones and
   zeros" for a batch, float32 ``[N, 3, 8, 8]``: the side to move's pieces, the opponent's
   pieces, the kings of both, on the cells of ``write_planes``. Every cell is a sum of the
@@ -38,6 +47,41 @@ from .bitboard import FULL, lowest_bit_index
 #: Planes of the nets' inputs (own men, own kings, opponent men, opponent kings), 32 each.
 NET_PLANES = 4
 NUM_INPUTS = 32 * NET_PLANES
+#: Blocks of the pattern inputs: ``BLOCK_SQUARES[b, k]`` is the frame bit of square ``k``
+#: of block ``b`` (worth ``5**k`` in its state): frame bits ``4 r + c`` and ``4 r + c + 1``
+#: of row ``r`` and the two of row ``r + 1`` at the same places, ``r`` 0-6, ``c`` 0-2.
+BLOCK_SQUARES = np.array(
+    [[4 * r + c, 4 * r + c + 1, 4 * r + 4 + c, 4 * r + 5 + c] for r in range(7) for c in range(3)], dtype=np.int64
+)
+BLOCKS = len(BLOCK_SQUARES)
+#: States of a block: five per square (empty, own man, own king, opponent man, opponent king).
+BLOCK_STATES = 5**4
+#: Pattern inputs, after the ``NUM_INPUTS`` square inputs.
+PATTERN_INPUTS = BLOCKS * BLOCK_STATES
+#: ``BLOCK_SHIFTS[b]``: block ``b``'s lowest frame bit; its squares are the bits 0, 1, 4, 5
+#: above it (``BLOCK_MASKS[b]``, in the viewer's frame).
+BLOCK_SHIFTS = BLOCK_SQUARES[:, 0].copy()
+BLOCK_MASKS = np.array([0b110011 << int(s) for s in BLOCK_SHIFTS], dtype=np.int64)
+
+
+def _block_state_table() -> np.ndarray:
+    """``table[own << 8 | opponent << 4 | kings]``: the state of a block whose squares
+    ``k = 0..3`` hold the bits ``k`` of the three nibbles."""
+    table = np.zeros(16**3, dtype=np.int64)
+    for own in range(16):
+        for opponent in range(16):
+            for kings in range(16):
+                state = 0
+                for k in range(4):
+                    if own >> k & 1:
+                        state += 5**k * (2 if kings >> k & 1 else 1)
+                    elif opponent >> k & 1:
+                        state += 5**k * (4 if kings >> k & 1 else 3)
+                table[own << 8 | opponent << 4 | kings] = state
+    return table
+
+
+BLOCK_STATE_TABLE = _block_state_table()
 #: Planes of ``board_planes`` (the MCRD document's 3 x 8 x 8): own pieces, opponent pieces, kings.
 BOARD_PLANES = 3
 #: Planes of the envs' observations: the four above and the piece continuing a capture.
@@ -136,6 +180,65 @@ def active_inputs(own, opponent, kings, own_is_black, active):
     return n
 
 
+@numba.njit(cache=True, inline="always")
+def _block_nibble(board, shift):
+    """The four squares of the block at ``shift`` of a frame board, as bits 0-3."""
+    return ((board >> shift) & 3) | ((board >> (shift + 2)) & 12)
+
+
+@numba.njit(cache=True, inline="always")
+def frame_block_state(own, opponent, kings, block):
+    """The state of block ``block`` (``0 <= state < BLOCK_STATES``) of boards already in
+    the viewer's frame: the sum over its squares of ``5**k`` times 0 empty, 1 own man, 2
+    own king, 3 opponent man, 4 opponent king (a table lookup, no branch)."""
+    shift = BLOCK_SHIFTS[block]
+    return BLOCK_STATE_TABLE[
+        (_block_nibble(own, shift) << 8) | (_block_nibble(opponent, shift) << 4) | _block_nibble(kings, shift)
+    ]
+
+
+@numba.njit(cache=True, inline="always")
+def frame_position(own, opponent, kings, own_is_black):
+    """``(own, opponent, kings)`` turned into the frame of the owner of ``own``."""
+    if own_is_black:
+        return own, opponent, kings
+    return half_turn(own), half_turn(opponent), half_turn(kings)
+
+
+@numba.njit(cache=True, inline="always")
+def block_state(own, opponent, kings, own_is_black, block):
+    """The state of block ``block`` in the frame of the owner of ``own``
+    (:func:`frame_block_state`)."""
+    own, opponent, kings = frame_position(own, opponent, kings, own_is_black)
+    return frame_block_state(own, opponent, kings, block)
+
+
+@numba.njit(cache=True, inline="always")
+def pattern_inputs(own, opponent, kings, own_is_black, active, n):
+    """Write the indices of the 21 pattern inputs that are 1 into ``active[n:]`` (one per
+    block, in block order); return ``n + 21``."""
+    own, opponent, kings = frame_position(own, opponent, kings, own_is_black)
+    for block in range(BLOCKS):
+        active[n] = NUM_INPUTS + BLOCK_STATES * block + frame_block_state(own, opponent, kings, block)
+        n += 1
+    return n
+
+
+@numba.njit(cache=True)
+def block_inputs(black, white, kings, black_to_move):
+    """The pattern inputs of a batch: ``int64[N, BLOCKS]``, ``BLOCK_STATES * block + state``
+    of each block, each position seen from its side to move."""
+    n = black.shape[0]
+    out = np.empty((n, BLOCKS), dtype=np.int64)
+    for i in range(n):
+        black_moves = black_to_move[i] != 0
+        own, opponent = (black[i], white[i]) if black_moves else (white[i], black[i])
+        own, opponent, king = frame_position(own, opponent, kings[i], black_moves)
+        for block in range(BLOCKS):
+            out[i, block] = BLOCK_STATES * block + frame_block_state(own, opponent, king, block)
+    return out
+
+
 @numba.njit(cache=True)
 def input_planes(black, white, kings, black_to_move):
     """The nets' inputs of a batch, dense: ``float32[N, NUM_INPUTS]``, each position seen
@@ -210,6 +313,12 @@ def write_planes(own, opponent, kings, own_is_black, continuing, out):
 
 __all__ = [
     "ACTION_SQUARE_OF_BIT",
+    "BLOCKS",
+    "BLOCK_MASKS",
+    "BLOCK_SHIFTS",
+    "BLOCK_SQUARES",
+    "BLOCK_STATES",
+    "BLOCK_STATE_TABLE",
     "BOARD_PLANES",
     "BIT_OF_ACTION_SQUARE",
     "CELL_OF_BIT",
@@ -217,17 +326,23 @@ __all__ = [
     "NET_PLANES",
     "NUM_INPUTS",
     "NUM_PLANES",
+    "PATTERN_INPUTS",
     "PLANE_CONTINUING",
     "PLANE_OPPONENT_KINGS",
     "PLANE_OPPONENT_MEN",
     "PLANE_OWN_KINGS",
     "PLANE_OWN_MEN",
     "active_inputs",
+    "block_inputs",
+    "block_state",
     "board_planes",
     "frame_bit",
+    "frame_block_state",
     "frame_boards",
+    "frame_position",
     "half_turn",
     "input_planes",
+    "pattern_inputs",
     "plane_pieces",
     "write_planes",
 ]

@@ -78,6 +78,7 @@ def read_weights(
     metadata: Mapping[str, str] | None = None,
     sizes: Sequence[str] = (),
     shapes: Callable[..., Mapping[str, tuple[int, ...]]] | None = None,
+    defaults: Mapping[str, int] | None = None,
 ) -> Weights:
     """Read a weights file and check it against what ``kind`` writes.
 
@@ -88,6 +89,8 @@ def read_weights(
             ``kind``).
         sizes: metadata entries that are whole numbers (``hidden``, ``channels``); they are
             returned in this order and passed to ``shapes``.
+        defaults: values of sizes that a file may lack (files written before the size
+            existed).
         shapes: ``shapes(*sizes)`` gives every tensor's name and shape; the file must hold
             exactly those.
 
@@ -111,7 +114,8 @@ def read_weights(
             f"{text!r} is not {kind} weights that this version reads (metadata {name} {found.get(name)!r}{expected})"
         )
     try:
-        numbers = tuple(int(found[name]) for name in sizes)
+        numbers = tuple(int(found[name]) if name in found or name not in (defaults or {}) else defaults[name]
+                        for name in sizes)
     except (KeyError, ValueError):
         raise WeightsError(f"{text!r} lacks the {kind} sizes (metadata {', '.join(sizes)})") from None
     if shapes is not None:

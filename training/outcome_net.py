@@ -109,6 +109,8 @@ class Args(scaffold.GenerationArgs):
     """units of the hidden layer"""
     middle: int = arg(0, low=0, high=MAX_WIDTH)
     """units of a second hidden layer (0: none)"""
+    patterns: bool = arg(False)
+    """the net also sees 21 blocks of four squares, each as one of its 625 states (pattern inputs); a net without them starts one with them (--init-weights) with its block rows zero"""
     epochs: int = arg(2, low=1)
     """passes over the training window per generation"""
     window: int = arg(2, low=1, on_resume=SESSION)
@@ -168,6 +170,9 @@ def initial_tensors(args: Args) -> dict[str, np.ndarray] | None:
         hidden, middle = outcome_net.sizes_of(tensors)
         raise WeightsError(f"--init-weights {args.init_weights}: a {hidden}-{middle} net, but the run's net is "
                            f"{args.hidden}-{args.middle} (give --hidden {hidden} --middle {middle})")
+    if outcome_net.has_patterns(tensors) and not args.patterns:
+        raise WeightsError(f"--init-weights {args.init_weights}: a net with pattern inputs, but the run's net has "
+                           "none (give --patterns)")
     return tensors
 
 
@@ -355,7 +360,6 @@ def train(args: Args, given: set[str] | None = None) -> dict:
 
     from checkers_agents.outcome_net import net as outcome_net
     from checkers_agents.outcome_net import selfplay
-    from checkers_env.encoding import input_planes
 
     scaffold.check(args)
     scaffold.check_opponents(args.anchors, "--anchors")
@@ -372,11 +376,13 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
     device = scaffold.torch_device(args.device)
     checkpoint = run.path / CHECKPOINT
-    net = outcome_net.value_net(args.hidden, args.middle, seed=args.seed)
+    net = outcome_net.value_net(args.hidden, args.middle, seed=args.seed, patterns=args.patterns)
     if args.init_weights and not (run.path / INITIAL).exists():
         outcome_net.save_tensors(run.path / INITIAL, initial_tensors(args))
     if (run.path / INITIAL).exists():  # generation 0 trains on from the net its games were played with
-        net.load_state_dict({name: torch.from_numpy(value) for name, value in outcome_net.read(run.path / INITIAL).items()})
+        initial = {name: torch.from_numpy(value) for name, value in outcome_net.read(run.path / INITIAL).items()}
+        # A squares net starting a pattern net: the block rows stay at their zeros.
+        net.load_state_dict(initial, strict=not args.patterns or "blocks.weight" in initial)
     net = net.to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
     state = {"generation": 0, "epoch": 0, "evaluated": -1, "wall_s": 0.0, "curve": [], "positions": 0, "steps": 0,
@@ -413,10 +419,10 @@ def train(args: Args, given: set[str] | None = None) -> dict:
                     total = 0.0
                     for start in range(0, len(order), args.batch_size):
                         batch = order[start:start + args.batch_size]
-                        planes = input_planes(black[batch], white[batch], kings[batch], btm[batch])
-                        inputs = torch.from_numpy(planes).to(device)
+                        inputs = outcome_net.batch_inputs(black[batch], white[batch], kings[batch], btm[batch],
+                                                          args.patterns)
                         loss = torch.nn.functional.binary_cross_entropy_with_logits(
-                            net(inputs).reshape(-1), targets[batch].to(device))
+                            net(*(x.to(device) for x in inputs)).reshape(-1), targets[batch].to(device))
                         optimizer.zero_grad()
                         loss.backward()
                         optimizer.step()
@@ -515,7 +521,8 @@ def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
         {"eval": "outcome-net", "time": 0.5, "egdb": 5, **search_params(args.search)},
         (run.path / WEIGHTS).read_bytes(),
         f"A {args.hidden}-unit value net{f' with a {args.middle}-unit second layer' if args.middle else ''} over the "
-        "128 mover-frame inputs, trained on the results of "
+        f"128 mover-frame inputs{' and the 21 four-square blocks (pattern inputs)' if args.patterns else ''}, "
+        "trained on the results of "
         f"{_generations(summary['generations'])} of the one alpha-beta's own self-play games ({args.games} games "
         f"each at depth {args.depth}, ended exactly by the {args.egdb_pieces}-piece endgame database), as that "
         "alpha-beta's evaluator at 0.5 s per move with the database probed." + _recipe(args, summary),

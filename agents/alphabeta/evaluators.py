@@ -8,7 +8,9 @@ An evaluator is
 
 - ``kind``: ``EVAL_MATERIAL`` and ``EVAL_POSITIONAL`` (integer points, a man is 100: see
   the tables below), or ``EVAL_NET``: a multilayer perceptron over the 128 binary inputs of
-  the mover's frame (:func:`checkers_env.encoding.active_inputs`);
+  the mover's frame (:func:`checkers_env.encoding.active_inputs`), and optionally the
+  pattern inputs of 21 blocks of four squares after them
+  (:func:`checkers_env.encoding.pattern_inputs`);
 - the net's arrays (empty for the hand-written kinds): ``w_in [128, H1]`` (input-major, so
   the <= 24 active inputs add up contiguous rows), ``b_in [H1]``, an optional second hidden
   layer ``w_mid [H2, H1]`` (torch's layout: a dot product per unit), ``b_mid [H2]``
@@ -64,7 +66,7 @@ import numpy as np
 
 from checkers_env.baselines import material
 from checkers_env.bitboard import BB_ROW0, BB_ROW7, count_steps, popcount
-from checkers_env.encoding import active_inputs
+from checkers_env.encoding import PATTERN_INPUTS
 
 from .net_layers import (
     IDENTITY,
@@ -72,6 +74,7 @@ from .net_layers import (
     SIGMOID,
     exact_first_layer,
     first_layer_sums,
+    net_inputs,
     sigmoid_pair_forward,
     value_of_sums,
 )
@@ -90,8 +93,9 @@ MATERIAL_REWARD_SCALE = 0.1
 
 #: Inputs of the mover-frame nets: own men, own kings, opponent men, opponent kings x 32.
 NUM_INPUTS = 128
-#: Most inputs that can be 1 at once (24 pieces), rounded up.
-MAX_ACTIVE = 32
+#: Most inputs that can be 1 at once (24 pieces, and 21 blocks with pattern inputs),
+#: rounded up.
+MAX_ACTIVE = 56
 
 #: Score of a won position at the root for the hand-written evaluations; a win in ``n``
 #: plies scores ``WIN - n``.
@@ -202,7 +206,8 @@ def mlp(
     """A mover-frame MLP evaluator (see the module docstring).
 
     Args:
-        w_in: ``[128, H1]`` first-layer weights, input-major.
+        w_in: ``[128, H1]`` first-layer weights, input-major; ``[128 + PATTERN_INPUTS, H1]``
+            for a net with pattern inputs (:mod:`checkers_env.encoding`) as well.
         b_in: ``[H1]``.
         w_out: ``[O, H]`` output weights (torch's layout), ``O`` 1 or 2, ``H`` the last
             hidden layer's width.
@@ -229,8 +234,9 @@ def mlp(
         for name, array in (("w_in", w_in), ("b_in", b_in), ("w_out", w_out), ("b_out", b_out)):
             if array.dtype != np.float64 or not array.flags.c_contiguous:
                 raise ValueError(f"{name} must be a C-contiguous float64 array")
-    if w_in.ndim != 2 or w_in.shape[0] != NUM_INPUTS:
-        raise ValueError(f"w_in must have {NUM_INPUTS} rows (the mover-frame inputs), got {w_in.shape}")
+    if w_in.ndim != 2 or w_in.shape[0] not in (NUM_INPUTS, NUM_INPUTS + PATTERN_INPUTS):
+        raise ValueError(f"w_in must have {NUM_INPUTS} rows (the mover-frame inputs) or {NUM_INPUTS + PATTERN_INPUTS} "
+                         f"(with the pattern inputs), got {w_in.shape}")
     first = w_in.shape[1]
     if b_in.shape != (first,):
         raise ValueError(f"b_in must have shape ({first},) to match w_in {w_in.shape}, got {b_in.shape}")
@@ -272,7 +278,7 @@ def net_value(mover, opponent, kings, black_to_move, net, net_functions, active,
     td-minimax's 128-H-2 sigmoid net takes ``net_layers.sigmoid_pair_from_sums``, inlined,
     every other net ``net_layers.later_layers``, a call away."""
     w_in, b_in = net[0], net[1]
-    n = active_inputs(mover, opponent, kings, black_to_move, active)
+    n = net_inputs(mover, opponent, kings, black_to_move, w_in, active)
     first_layer_sums(active, n, w_in, b_in, scratch)
     return value_of_sums(net, net_functions, scratch)
 

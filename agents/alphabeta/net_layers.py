@@ -15,13 +15,17 @@ from its parent's, the rows of the inputs a move changes (the moving piece off i
 and on its landing square, crowned or not, the captured pieces off) added and taken away.
 The search keeps the sums of both colours' frames for every ply it has made (the net reads
 the side to move's frame, which alternates), the way efficiently updatable networks work in
-draughts and chess engines. Float sums are exact when every weight lies on a grid fine
-enough and coarse enough that no sum of at most 26 of them leaves float32's 24 bits: then
-the order of the additions does not matter, and sums updated move by move equal fresh ones
-to the last bit (so do the search's values and its ties). :func:`exact_first_layer` rounds
-float32 weights onto such a grid, one per hidden unit (a step of ``2**-k`` with ``|b| +`` the
-26 largest ``|w|`` of the unit below ``2**(23 - k)``: for weights below 1 a step of about
-``2e-6``, far below what training resolves).
+draughts and chess engines. A net with pattern inputs (``w_in`` of ``NUM_INPUTS +
+PATTERN_INPUTS`` rows, :mod:`checkers_env.encoding`) adds one row per block of four squares
+as well: :func:`pattern_sums` takes away the rows of the blocks a move changed and adds
+their new ones. Float sums are exact when every weight lies on a grid fine enough and
+coarse enough that no sum of at most 26 of them (47 with the 21 block rows) leaves
+float32's 24 bits: then the order of the additions does not matter, and sums updated move
+by move equal fresh ones to the last bit (so do the search's values and its ties).
+:func:`exact_first_layer` rounds float32 weights onto such a grid, one per hidden unit (a
+step of ``2**-k`` with ``|b| +`` the 26 (47) largest ``|w|`` of the unit below
+``2**(23 - k)``: for weights below 1 a step of about ``2e-6``, far below what training
+resolves).
 
 **Later layers.** :func:`later_layers`, inlined into its caller, applies the hidden
 activation (one loop per kind), the second hidden layer and the outputs. The second layer
@@ -46,7 +50,16 @@ import numba
 import numpy as np
 
 from checkers_env.bitboard import lowest_bit_index
-from checkers_env.encoding import active_inputs
+from checkers_env.encoding import (
+    BLOCK_MASKS,
+    BLOCK_STATES,
+    BLOCKS,
+    NUM_INPUTS,
+    active_inputs,
+    frame_block_state,
+    frame_position,
+    pattern_inputs,
+)
 
 #: Activations (``net_functions[0]`` hidden, ``net_functions[1]`` output).
 IDENTITY = 0
@@ -60,7 +73,8 @@ BLACK_VIEW, WHITE_VIEW = 0, 1
 #: with room to spare.
 MAX_CHANGED = 16
 #: Most terms one first-layer sum holds at any step (24 pieces, and two more while a move
-#: is applied), for :func:`exact_first_layer`'s grid.
+#: is applied), for :func:`exact_first_layer`'s grid; a net with pattern inputs holds one
+#: row per block as well (a move takes a block's row away before it adds the new one).
 MAX_TERMS = 26
 
 
@@ -131,12 +145,55 @@ def move_sums(source, destination, w_in, view_black, black_moved, frm, to, captu
 
 
 @numba.njit(cache=True, inline="always")
+def has_patterns(w_in):
+    """Whether the net has pattern inputs (rows after the square inputs')."""
+    return w_in.shape[0] > NUM_INPUTS
+
+
+@numba.njit(cache=True, inline="always")
+def net_inputs(own, opponent, kings, own_is_black, w_in, active):
+    """The net's active inputs in the viewer's frame into ``active`` (the squares', then
+    the blocks' if the net has pattern inputs); returns how many."""
+    n = active_inputs(own, opponent, kings, own_is_black, active)
+    if has_patterns(w_in):
+        n = pattern_inputs(own, opponent, kings, own_is_black, active, n)
+    return n
+
+
+@numba.njit(cache=True, inline="always")
+def pattern_sums(sums, w_in, view_black, before, after):
+    """One view's first-layer sums (``sums[:H1]``), already moved for the squares
+    (:func:`move_sums`), moved for the pattern inputs too: for each block whose squares the
+    move changed, the row of its state ``before`` taken away and the row of its state
+    ``after`` added, in place. ``before`` and ``after`` are the positions ``(black, white, kings)``; a net
+    without pattern inputs is left as it is."""
+    if not has_patterns(w_in):
+        return
+    # Both positions in the view's frame, the view's side as "own".
+    if view_black:
+        own_b, opponent_b, kings_b = before
+        own_a, opponent_a, kings_a = after
+    else:
+        own_b, opponent_b, kings_b = frame_position(before[1], before[0], before[2], False)
+        own_a, opponent_a, kings_a = frame_position(after[1], after[0], after[2], False)
+    changed = (own_b ^ own_a) | (opponent_b ^ opponent_a) | (kings_b ^ kings_a)
+    width = w_in.shape[1]
+    for block in range(BLOCKS):
+        if BLOCK_MASKS[block] & changed:
+            base = NUM_INPUTS + BLOCK_STATES * block
+            off = base + frame_block_state(own_b, opponent_b, kings_b, block)
+            on = base + frame_block_state(own_a, opponent_a, kings_a, block)
+            for j in range(width):
+                sums[j] = sums[j] - w_in[off, j] + w_in[on, j]
+
+
+@numba.njit(cache=True, inline="always")
 def root_sums(accumulators, black, white, kings, w_in, b_in, active):
     """Both views' first-layer sums of a position, fresh, into ``accumulators[0]``
     (``[2, H1]`` per ply: Black's frame, White's frame)."""
-    n = active_inputs(black, white, kings, True, active)
+    n = net_inputs(black, white, kings, True, w_in, active)
     first_layer_sums(active, n, w_in, b_in, accumulators[0, BLACK_VIEW])
-    n = active_inputs(white, black, kings, False, active)
+    n = net_inputs(white, black, kings, False, w_in, active)
     first_layer_sums(active, n, w_in, b_in, accumulators[0, WHITE_VIEW])
 
 
@@ -257,7 +314,8 @@ def exact_first_layer(w_in: np.ndarray, b_in: np.ndarray) -> tuple[np.ndarray, n
     on which every sum the search forms is exact in float32 (see the module docstring).
 
     Args:
-        w_in: ``[128, H1]`` input-major weights (any float dtype).
+        w_in: ``[128, H1]`` input-major weights, or ``[128 + PATTERN_INPUTS, H1]`` with
+            pattern inputs (any float dtype).
         b_in: ``[H1]`` biases.
 
     Returns:
@@ -265,7 +323,7 @@ def exact_first_layer(w_in: np.ndarray, b_in: np.ndarray) -> tuple[np.ndarray, n
     """
     w = np.asarray(w_in, np.float64)
     b = np.asarray(b_in, np.float64)
-    terms = min(MAX_TERMS, w.shape[0])
+    terms = min(MAX_TERMS + (BLOCKS if w.shape[0] > NUM_INPUTS else 0), w.shape[0])
     largest = -np.sort(-np.abs(w), axis=0)[:terms].sum(axis=0) + np.abs(b)
     exponents = np.zeros(b.shape[0])
     nonzero = largest > 0
@@ -289,11 +347,14 @@ __all__ = [
     "child_sums",
     "exact_first_layer",
     "first_layer_sums",
+    "has_patterns",
     "input_row",
     "is_sigmoid_pair",
     "later_layers",
     "move_sums",
+    "net_inputs",
     "output_dot",
+    "pattern_sums",
     "root_sums",
     "second_layer",
     "sigmoid_pair_forward",

@@ -14,8 +14,16 @@ import numba
 
 from checkers_env.movegen import CAPTURED, FROM, TO
 
-from .memory import S_INDEX, S_KINGS
-from .net_layers import child_sums, move_sums, root_sums
+from .memory import S_INDEX, S_KINGS, S_MOVER, S_OPPONENT, S_SIDE
+from .net_layers import BLACK_VIEW, child_sums, has_patterns, move_sums, pattern_sums, root_sums
+
+
+@numba.njit(cache=True, inline="always")
+def _position(stack, ply):
+    """``(black, white, kings)`` of the node at ``ply``."""
+    if stack[ply, S_SIDE] == 1:
+        return stack[ply, S_MOVER], stack[ply, S_OPPONENT], stack[ply, S_KINGS]
+    return stack[ply, S_OPPONENT], stack[ply, S_MOVER], stack[ply, S_KINGS]
 
 
 @numba.njit(cache=True)
@@ -40,6 +48,10 @@ def keep_node_sums(accumulators, ply, w_in, black_moved, moves, order_index, sta
             accumulators, ply, w_in, black_moved, moves[p, mi, FROM], moves[p, mi, TO], moves[p, mi, CAPTURED],
             stack[p, S_KINGS], kings,
         )
+        if has_patterns(w_in):
+            before, after = _position(stack, p), _position(stack, ply)
+            for view in range(2):
+                pattern_sums(accumulators[ply, view], w_in, view == BLACK_VIEW, before, after)
 
 
 @numba.njit(cache=True)
@@ -57,6 +69,8 @@ def leaf_sums(accumulators, ply, scratch, w_in, black_to_move, moves, order_inde
         accumulators[p, 0 if black_to_move else 1], scratch, w_in, black_to_move, not black_to_move,
         moves[p, mi, FROM], moves[p, mi, TO], moves[p, mi, CAPTURED], stack[p, S_KINGS], kings,
     )
+    if has_patterns(w_in):
+        pattern_sums(scratch, w_in, black_to_move, _position(stack, p), _position(stack, ply))
     return True
 
 

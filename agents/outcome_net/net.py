@@ -2,12 +2,17 @@
 
 ::
 
-    inputs [N, 128] -> Linear(128, H) -> ReLU [-> Linear(H, M) -> ReLU] -> Linear(., 1) -> z
+    inputs [N, 128] -> Linear(128, H) [+ sum of 21 block rows] -> ReLU [-> Linear(H, M) -> ReLU]
+        -> Linear(., 1) -> z
     value = 2 sigmoid(z) - 1      (the expected result for the side to move: 1 won, -1 lost)
 
 The inputs are the search's own (:func:`checkers_env.encoding.active_inputs`, dense in
 :func:`checkers_env.encoding.input_planes`): own men, own kings, opponent men, opponent
-kings x 32 squares in the side to move's frame. So the net goes through the alpha-beta
+kings x 32 squares in the side to move's frame. A net with **pattern inputs** sees, besides,
+each of 21 blocks of four squares as one of 625 states (:func:`checkers_env.encoding.pattern_inputs`):
+its first layer adds one learned row per block (``blocks.weight [21 * 625, H]``, an
+embedding, zero at the start, so a new pattern net values positions as the squares net it
+starts from). So the net goes through the alpha-beta
 search's evaluator interface (``checkers_agents.alphabeta.evaluators.mlp``) as it is: ``w_in`` is the
 first layer transposed, ReLU, the optional middle layer, and the evaluator interface's "one sigmoid
 output -> ``2 out - 1``". It is trained by binary cross-entropy of ``sigmoid(z)`` against
@@ -25,19 +30,21 @@ same way (``negamax.code_value``).
 
 On disk: safetensors (no code runs when it loads), torch's ``state_dict`` names
 (``hidden.weight [H, 128]``, ``hidden.bias``, optional ``middle.weight [M, H]``,
-``middle.bias``, ``output.weight [1, .]``, ``output.bias``) in float32, metadata ``kind`` =
-``outcome-net``, ``format`` = ``1``, ``hidden``, ``middle``. Reading and folding a file
+``middle.bias``, ``output.weight [1, .]``, ``output.bias``, with pattern inputs
+``blocks.weight``) in float32, metadata ``kind`` = ``outcome-net``, ``format`` = ``1``,
+``hidden``, ``middle``, ``patterns`` (``0`` or ``1``; a file without it has none). Reading and folding a file
 needs numpy only; training needs torch.
 """
 
 from __future__ import annotations
 
+import functools
 import os
-from collections import OrderedDict
 
 import numpy as np
 
 from checkers_agents.alphabeta.evaluators import NUM_INPUTS, RELU, SIGMOID, Evaluator, mlp
+from checkers_env.encoding import PATTERN_INPUTS, block_inputs, input_planes
 from checkers_env.errors import WeightsError
 from checkers_env.weights import read_weights, write_weights
 
@@ -51,9 +58,12 @@ LOSS_PER_PLY = 0.001
 WIN_BOUND = 1.5
 
 
-def expected_shapes(hidden: int, middle: int) -> dict[str, tuple[int, ...]]:
-    """The tensors of a net of ``hidden`` (and ``middle``, 0: none) units."""
+def expected_shapes(hidden: int, middle: int, patterns: int = 0) -> dict[str, tuple[int, ...]]:
+    """The tensors of a net of ``hidden`` (and ``middle``, 0: none) units, with pattern
+    inputs if ``patterns``."""
     shapes = {"hidden.weight": (hidden, NUM_INPUTS), "hidden.bias": (hidden,)}
+    if patterns:
+        shapes["blocks.weight"] = (PATTERN_INPUTS, hidden)
     if middle:
         shapes.update({"middle.weight": (middle, hidden), "middle.bias": (middle,)})
     shapes.update({"output.weight": (1, middle or hidden), "output.bias": (1,)})
@@ -70,18 +80,52 @@ def _torch():
     return torch
 
 
-def value_net(hidden: int = HIDDEN, middle: int = MIDDLE, seed: int | None = None):
-    """A torch ``nn.Sequential`` of the outcome net (initial weights seeded by ``seed``):
-    its output is the logit ``z`` of shape ``[N, 1]``."""
+def value_net(hidden: int = HIDDEN, middle: int = MIDDLE, seed: int | None = None, patterns: bool = False):
+    """The outcome net in torch (initial weights seeded by ``seed``; pattern inputs if
+    ``patterns``). Called on :func:`batch_inputs`' tensors, it gives the logit ``z`` of
+    shape ``[N, 1]``."""
     torch = _torch()
-    nn = torch.nn
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(0 if seed is None else int(seed))
-        layers: dict[str, nn.Module] = {"hidden": nn.Linear(NUM_INPUTS, hidden), "hidden_relu": nn.ReLU()}
-        if middle:
-            layers.update(middle=nn.Linear(hidden, middle), middle_relu=nn.ReLU())
-        layers["output"] = nn.Linear(middle or hidden, 1)
-        return nn.Sequential(OrderedDict(layers))
+        return _module_class()(hidden, middle, patterns)
+
+
+@functools.cache
+def _module_class():
+    """The torch module of :func:`value_net` (made on first use: reading a file needs no torch)."""
+    torch = _torch()
+    nn = torch.nn
+
+    class OutcomeNet(nn.Module):
+        def __init__(self, hidden: int, middle: int, patterns: bool):
+            super().__init__()
+            self.hidden = nn.Linear(NUM_INPUTS, hidden)
+            self.middle = nn.Linear(hidden, middle) if middle else None
+            self.output = nn.Linear(middle or hidden, 1)
+            self.blocks = nn.Embedding(PATTERN_INPUTS, hidden) if patterns else None
+            if patterns:
+                nn.init.zeros_(self.blocks.weight)
+
+        def forward(self, squares, blocks=None):
+            units = self.hidden(squares)
+            if self.blocks is not None:
+                units = units + self.blocks(blocks).sum(1)
+            units = torch.relu(units)
+            if self.middle is not None:
+                units = torch.relu(self.middle(units))
+            return self.output(units)
+
+    return OutcomeNet
+
+
+def batch_inputs(black, white, kings, black_to_move, patterns: bool) -> tuple:
+    """The net's inputs of a batch of positions as torch tensors: the squares' planes
+    ``float32[N, 128]``, and with ``patterns`` the blocks' indices ``int64[N, 21]``."""
+    torch = _torch()
+    squares = torch.from_numpy(input_planes(black, white, kings, black_to_move))
+    if not patterns:
+        return (squares,)
+    return squares, torch.from_numpy(block_inputs(black, white, kings, black_to_move))
 
 
 def tensors_of(net) -> dict[str, np.ndarray]:
@@ -94,11 +138,19 @@ def sizes_of(tensors: dict[str, np.ndarray]) -> tuple[int, int]:
     return tensors["hidden.weight"].shape[0], (tensors["middle.weight"].shape[0] if "middle.weight" in tensors else 0)
 
 
+def has_patterns(tensors: dict[str, np.ndarray]) -> bool:
+    """Whether a net's tensors have pattern inputs."""
+    return "blocks.weight" in tensors
+
+
 def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
     """The net as the search's evaluator (float32 copies of its weights, ``mlp``'s)."""
     middle = "middle.weight" in tensors
+    w_in = np.asarray(tensors["hidden.weight"]).T
+    if has_patterns(tensors):
+        w_in = np.concatenate([w_in, np.asarray(tensors["blocks.weight"])])
     return mlp(
-        np.asarray(tensors["hidden.weight"]).T,
+        w_in,
         tensors["hidden.bias"],
         tensors["output.weight"],
         tensors["output.bias"],
@@ -116,8 +168,10 @@ def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
 def save_tensors(path: str | os.PathLike, tensors: dict[str, np.ndarray]) -> None:
     """Write a net's tensors with the ``outcome-net`` metadata (atomically)."""
     hidden, middle = sizes_of(tensors)
-    metadata = {"kind": KIND, "format": FORMAT_VERSION, "hidden": str(hidden), "middle": str(middle)}
-    write_weights(path, {k: tensors[k] for k in expected_shapes(hidden, middle)}, metadata)
+    patterns = int(has_patterns(tensors))
+    metadata = {"kind": KIND, "format": FORMAT_VERSION, "hidden": str(hidden), "middle": str(middle),
+                "patterns": str(patterns)}
+    write_weights(path, {k: tensors[k] for k in expected_shapes(hidden, middle, patterns)}, metadata)
 
 
 def read(path: str | os.PathLike) -> dict[str, np.ndarray]:
@@ -128,7 +182,8 @@ def read(path: str | os.PathLike) -> dict[str, np.ndarray]:
             another format, tensors that do not fit the sizes it declares, non-finite values.
     """
     metadata = {"kind": KIND, "format": FORMAT_VERSION}
-    return read_weights(path, KIND, metadata=metadata, sizes=("hidden", "middle"), shapes=expected_shapes).tensors
+    return read_weights(path, KIND, metadata=metadata, sizes=("hidden", "middle", "patterns"), shapes=expected_shapes,
+                        defaults={"patterns": 0}).tensors
 
 
 def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
@@ -147,4 +202,7 @@ def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
     return fold(read(weights))
 
 
-__all__ = ["KIND", "expected_shapes", "fold", "load_evaluator", "read", "save_tensors", "tensors_of", "value_net"]
+__all__ = [
+    "KIND", "batch_inputs", "expected_shapes", "fold", "has_patterns", "load_evaluator", "read", "save_tensors",
+    "tensors_of", "value_net",
+]

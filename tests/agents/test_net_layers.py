@@ -15,7 +15,8 @@ from checkers_env.encoding import board_planes, input_planes  # noqa: E402
 
 from checkers_agents.alphabeta import evaluate, make_evaluator, mlp  # noqa: E402
 from checkers_agents.alphabeta.evaluators import IDENTITY, RELU, SIGMOID  # noqa: E402
-from checkers_agents.alphabeta.net_layers import child_sums, root_sums  # noqa: E402
+from checkers_agents.alphabeta.evaluators import MAX_ACTIVE  # noqa: E402
+from checkers_agents.alphabeta.net_layers import BLACK_VIEW, child_sums, pattern_sums, root_sums  # noqa: E402
 from checkers_agents.alphabeta.searcher import Searcher, memory_for  # noqa: E402
 from checkers_agents.zoo import zoo_weights  # noqa: E402
 
@@ -147,18 +148,63 @@ def test_random_nets_of_every_shape_equal_their_torch_forward_pass(first, second
     np.testing.assert_allclose(door_values(evaluator, boards), expected, atol=TOLERANCE, rtol=0)
 
 
+def pattern_net(hidden, middle, seed):
+    """An outcome net with pattern inputs and every weight random (its block rows too)."""
+    from checkers_agents.outcome_net import net
+
+    module = net.value_net(hidden, middle, seed=seed, patterns=True)
+    torch.manual_seed(seed)
+    with torch.no_grad():
+        for p in module.parameters():
+            p.add_(0.1 * torch.randn_like(p))
+    return module
+
+
+def test_a_net_with_pattern_inputs_equals_its_torch_forward_pass():
+    from checkers_agents.outcome_net import net
+
+    boards = random_boards(300, seed=8)
+    module = pattern_net(64, 16, seed=2)
+    with torch.no_grad():
+        z = module(*net.batch_inputs(*columns(boards), True)).reshape(-1).double()
+        without = module.output(torch.relu(module.middle(torch.relu(module.hidden(
+            torch.from_numpy(input_planes(*columns(boards)))))))).reshape(-1).double()
+    expected = (2 * torch.sigmoid(z) - 1).numpy()
+    assert np.abs(expected - (2 * torch.sigmoid(without) - 1).numpy()).mean() > 0.01  # the blocks count
+    evaluator = net.fold(net.tensors_of(module))
+    assert evaluator.w_in.shape == (128 + 21 * 625, 64)
+    np.testing.assert_allclose(door_values(evaluator, boards), expected, atol=TOLERANCE, rtol=0)
+
+
+def door_net(name):
+    """The evaluator of a zoo net or of a random net (``random-512x32``, ``patterns-64x16``)."""
+    if name.startswith("random"):
+        return door_mlp(torch_mlp(512, 32, RELU, 1, seed=3), RELU, SIGMOID, np.float32)
+    if name.startswith("patterns"):
+        from checkers_agents.outcome_net import net
+
+        return net.fold(net.tensors_of(pattern_net(64, 16, seed=5)))
+    return make_evaluator(name)
+
+
 def fresh_sums(evaluator, board: Board) -> np.ndarray:
     out = np.zeros((1, 2, evaluator.w_in.shape[1]), evaluator.dtype)
-    root_sums(out, board.black, board.white, board.kings, evaluator.w_in, evaluator.b_in, np.zeros(32, np.int64))
+    root_sums(out, board.black, board.white, board.kings, evaluator.w_in, evaluator.b_in, np.zeros(MAX_ACTIVE, np.int64))
     return out[0]
 
 
-@pytest.mark.parametrize("name", ["outcome-net", "mcrd-net", "random-512x32"])
+def moved_sums(stack, ply, evaluator, board: Board, child: Board, move) -> None:
+    """The search's update of both views' sums for ``move`` (squares, then blocks)."""
+    frm, to, captured, _, _ = move_to_row(move)
+    child_sums(stack, ply, evaluator.w_in, board.turn == BLACK, frm, to, captured, board.kings, child.kings)
+    for view in range(2):
+        pattern_sums(stack[ply, view], evaluator.w_in, view == BLACK_VIEW, (board.black, board.white, board.kings),
+                     (child.black, child.white, child.kings))
+
+
+@pytest.mark.parametrize("name", ["outcome-net", "mcrd-net", "random-512x32", "patterns-64x16"])
 def test_sums_updated_move_by_move_equal_fresh_sums_after_every_make_and_unmake(name):
-    if name.startswith("random"):
-        evaluator = door_mlp(torch_mlp(512, 32, RELU, 1, seed=3), RELU, SIGMOID, np.float32)
-    else:
-        evaluator = make_evaluator(name)
+    evaluator = door_net(name)
     rng = np.random.default_rng(11)
     width = evaluator.w_in.shape[1]
     captures = crownings = king_captures = 0
@@ -174,8 +220,7 @@ def test_sums_updated_move_by_move_equal_fresh_sums_after_every_make_and_unmake(
             # Make every legal move in turn and unmake it (the search's pattern), then play one.
             for move in moves:
                 child = board.play(move)
-                frm, to, captured, _, _ = move_to_row(move)
-                child_sums(stack, ply, evaluator.w_in, board.turn == BLACK, frm, to, captured, board.kings, child.kings)
+                moved_sums(stack, ply, evaluator, board, child, move)
                 np.testing.assert_array_equal(stack[ply], fresh_sums(evaluator, child))
                 np.testing.assert_array_equal(stack[ply - 1], fresh_sums(evaluator, board))  # unmade: untouched
                 captures += move.captured != 0
@@ -184,8 +229,7 @@ def test_sums_updated_move_by_move_equal_fresh_sums_after_every_make_and_unmake(
             move = moves[int(rng.integers(len(moves)))]
             game.play(move)
             child = board.play(move)
-            frm, to, captured, _, _ = move_to_row(move)
-            child_sums(stack, ply, evaluator.w_in, board.turn == BLACK, frm, to, captured, board.kings, child.kings)
+            moved_sums(stack, ply, evaluator, board, child, move)
             boards.append(child)
     assert captures > 50 and king_captures > 0 and crownings > 0
 
@@ -199,12 +243,9 @@ SEARCH_FENS = (
 )
 
 
-@pytest.mark.parametrize("name", list(ZOO_NETS) + ["random-512x32"])
+@pytest.mark.parametrize("name", list(ZOO_NETS) + ["random-512x32", "patterns-64x16"])
 def test_searches_with_sums_updated_move_by_move_equal_searches_with_fresh_sums(name):
-    if name.startswith("random"):
-        evaluator = door_mlp(torch_mlp(512, 32, RELU, 1, seed=5), RELU, SIGMOID, np.float32)
-    else:
-        evaluator = make_evaluator(name)
+    evaluator = door_net(name)
     incremental, fresh = Searcher(evaluator, incremental=True), Searcher(evaluator, incremental=False)
     assert incremental.incremental and not fresh.incremental
     depth = 4 if evaluator.width >= 256 else 6
@@ -253,6 +294,7 @@ def test_float64_weights_are_shared_and_float32_weights_are_copies():
 BAD_MLPS = [
     (dict(dtype=np.float16), "dtype is np.float64 or np.float32"),
     (dict(w_in=np.zeros((127, 8))), "w_in must have 128 rows"),
+    (dict(w_in=np.zeros((128 + 625, 8))), r"or 13253 \(with the pattern inputs\)"),
     (dict(b_in=np.zeros(7)), "b_in must have shape"),
     (dict(w_mid=np.zeros((4, 8))), "give both w_mid and b_mid"),
     (dict(w_mid=np.zeros((4, 9)), b_mid=np.zeros(4)), "w_mid must be"),

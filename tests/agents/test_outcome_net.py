@@ -133,6 +133,33 @@ def test_weights_round_trip_and_play(tmp_path):
     assert agent.select_move(Game()) in Game().legal_moves()
 
 
+def test_a_net_with_pattern_inputs_round_trips_and_plays_and_older_files_read_without_them(tmp_path):
+    torch = pytest.importorskip("torch")
+    from safetensors.numpy import save_file
+
+    net = outcome_net.value_net(hidden=8, middle=4, seed=1, patterns=True)
+    with torch.no_grad():
+        net.blocks.weight.normal_(0.0, 0.1)
+    tensors = outcome_net.tensors_of(net)
+    assert tensors["blocks.weight"].shape == (21 * 625, 8)
+    path = tmp_path / "patterns.safetensors"
+    outcome_net.save_tensors(path, tensors)
+    read = outcome_net.read(path)
+    assert read.keys() == tensors.keys() and outcome_net.has_patterns(read)
+    for name, value in read.items():
+        np.testing.assert_array_equal(value, tensors[name])
+    agent = make_agent(f"alphabeta:eval=outcome-net,weights={path},depth=3")
+    assert agent.select_move(Game()) in Game().legal_moves()
+    # A file written before pattern inputs existed has no "patterns" entry: a squares net.
+    squares = {k: v for k, v in tensors.items() if k != "blocks.weight"}
+    save_file(squares, str(path), metadata={"kind": "outcome-net", "format": "1", "hidden": "8", "middle": "4"})
+    assert not outcome_net.has_patterns(outcome_net.read(path))
+    save_file(squares, str(path), metadata={"kind": "outcome-net", "format": "1", "hidden": "8", "middle": "4",
+                                            "patterns": "1"})
+    with pytest.raises(WeightsError, match=r"does not fit the outcome-net shapes for hidden=8, middle=4, patterns=1"):
+        outcome_net.read(path)
+
+
 def test_bad_weights_give_one_clear_error_naming_the_file(tmp_path):
     pytest.importorskip("torch")
     from safetensors.numpy import save_file

@@ -9,12 +9,17 @@ import pytest
 from checkers_env import BLACK, Board, Game
 from checkers_env.bitboard import square_to_bit
 from checkers_env.encoding import (
+    BLOCK_STATES,
+    BLOCKS,
     FRAME_CELL,
     NUM_INPUTS,
+    PATTERN_INPUTS,
     active_inputs,
+    block_inputs,
     board_planes,
     half_turn,
     input_planes,
+    pattern_inputs,
     write_planes,
 )
 
@@ -112,6 +117,54 @@ def test_sparse_and_dense_net_inputs_agree_with_the_definition():
         own, opponent = board.mover_bitboards
         n = active_inputs(own, opponent, board.kings, board.turn == BLACK, active)
         assert set(active[:n].tolist()) == expected_inputs(board) == set(np.flatnonzero(row).tolist())
+
+
+def expected_patterns(board: Board) -> list[int]:
+    """The pattern inputs by their definition: for each window two rows high and four
+    columns wide at columns 0, 2 or 4 of the viewer's planes (rows 0-1 first, left to
+    right), its four dark squares read row by row, left to right, as base-5 digits
+    (empty 0, own man 1, own king 2, opponent man 3, opponent king 4)."""
+    viewer = board.turn
+    digit = {}
+    for square in range(1, 33):
+        k = frame_index(square, viewer)
+        row = k // 4
+        column = 2 * (3 - k % 4) + row % 2
+        piece = board.piece_at(square)
+        value = 0
+        if piece is not None:
+            own = (piece.lower() == "b") == (viewer == BLACK)
+            value = (1 if own else 3) + piece.isupper()
+        digit[row, column] = value
+    inputs = []
+    for row in range(7):
+        for left in (0, 2, 4):
+            cells = sorted(cell for cell in digit if cell[0] in (row, row + 1) and left <= cell[1] < left + 4)
+            assert len(cells) == 4
+            state = sum(digit[cell] * 5**k for k, cell in enumerate(cells))
+            inputs.append(NUM_INPUTS + BLOCK_STATES * len(inputs) + state)
+    return inputs
+
+
+def test_pattern_inputs_sparse_and_batched_agree_with_their_definition():
+    boards = random_boards(400, seed=6)
+    assert any(b.kings & b.black for b in boards) and any(b.kings & b.white for b in boards)
+    batched = block_inputs(
+        np.array([b.black for b in boards], np.int64),
+        np.array([b.white for b in boards], np.int64),
+        np.array([b.kings for b in boards], np.int64),
+        np.array([b.turn == BLACK for b in boards], np.int8),
+    )
+    assert batched.shape == (400, BLOCKS) == (400, 21)
+    active = np.full(56, -1, dtype=np.int64)
+    seen = set()
+    for board, row in zip(boards, batched):
+        own, opponent = board.mover_bitboards
+        assert pattern_inputs(own, opponent, board.kings, board.turn == BLACK, active, 3) == 3 + BLOCKS
+        expected = expected_patterns(board)
+        assert active[3:3 + BLOCKS].tolist() == expected == (NUM_INPUTS + row).tolist()
+        seen.update(expected)
+    assert all(NUM_INPUTS <= i < NUM_INPUTS + PATTERN_INPUTS for i in seen) and len(seen) > 300
 
 
 def test_board_planes_are_own_opponent_and_kings_in_the_movers_frame():

@@ -15,7 +15,7 @@ import torch
 from safetensors.numpy import load_file
 
 from checkers_agents.outcome_net import net as outcome_net
-from checkers_env import make_agent
+from checkers_env import Game, make_agent
 from checkers_training import outcome_net as trainer
 from checkers_training.scaffold import TrainingError
 
@@ -245,17 +245,33 @@ def test_a_run_from_init_weights_plays_trains_on_from_and_gates_against_that_net
     assert (run_dir / trainer.WEIGHTS).read_bytes() == (run_dir / trainer.INITIAL).read_bytes()
 
 
+def test_a_pattern_run_goes_on_from_a_squares_net_and_learns_its_block_rows(tmp_path):
+    start = tmp_path / "start.safetensors"
+    outcome_net.save_tensors(start, outcome_net.tensors_of(outcome_net.value_net(8, seed=5)))
+    summary = run(tmp_path / "p", "--generations", "1", "--epochs", "1", "--patterns", "--init-weights", str(start))
+    run_dir = Path(summary["run_dir"])
+    assert not outcome_net.has_patterns(outcome_net.read(run_dir / trainer.INITIAL))  # its games: the given net's
+    trained = outcome_net.read(run_dir / "weights-gen0.safetensors")
+    assert outcome_net.has_patterns(trained) and np.count_nonzero(trained["blocks.weight"]) > 100
+    # Only the rows of block states its positions had moved from zero.
+    assert np.count_nonzero(np.abs(trained["blocks.weight"]).sum(1)) < 21 * 625 // 2
+    agent = make_agent(f"alphabeta:eval=outcome-net,weights={run_dir / trainer.WEIGHTS},depth=2")
+    assert agent.select_move(Game()) in Game().legal_moves()
+
+
 @pytest.mark.parametrize("init, message", [
     ("missing.safetensors", r"--init-weights .*missing\.safetensors"),
+    ("patterns", r"a net with pattern inputs, but the run's net has none \(give --patterns\)"),
     ("wide", r"a 16-0 net, but the run's net is 8-0 \(give --hidden 16 --middle 0\)"),
     ("zoo:no-such-net", r"--init-weights zoo:no-such-net: .*no-such-net"),
 ])
 def test_bad_init_weights_are_refused_before_a_run_folder_is_made(tmp_path, init, message):
     from checkers_env.errors import WeightsError
 
-    if init == "wide":
-        init = str(tmp_path / "wide.safetensors")
-        outcome_net.save_tensors(init, outcome_net.tensors_of(outcome_net.value_net(16, seed=0)))
+    if init in ("wide", "patterns"):
+        net = outcome_net.value_net(16, seed=0) if init == "wide" else outcome_net.value_net(8, seed=0, patterns=True)
+        init = str(tmp_path / f"{init}.safetensors")
+        outcome_net.save_tensors(init, outcome_net.tensors_of(net))
     elif not init.startswith("zoo:"):
         init = str(tmp_path / init)
     with pytest.raises(WeightsError, match=message):
