@@ -26,7 +26,9 @@ A generation is three steps, each written as it ends:
    ``sigmoid(z)`` against a target from the side to move's view: ``(result + 1) / 2``,
    mixed with the self-play search's root value by ``--search-weight`` (below). The net
    goes on from the previous generation's weights (generation 0's from ``--init-weights``'s
-   net where there is one), on ``--device`` (a GPU when torch sees
+   net where there is one; with ``--patterns``, a net that also sees 21 blocks of four
+   squares, one learned row per block state, from a squares net's weights with those
+   rows at zero), on ``--device`` (a GPU when torch sees
    one). A checkpoint (``checkpoint.pt``: net,
    Adam, generation, epoch, curve) after every epoch.
 3. **The gate** (with ``--gate-games``): generation ``g > 0`` (and generation 0 of a run

@@ -16,7 +16,8 @@ kernel (:mod:`.selfplay`), with no Python call per move.
   by the endgame database: a game that reaches 5 pieces ends with the database's result,
   so every label is the result of the play that followed, exact from 5 pieces on. Every
   quiet position is labelled with its game's result from the side to move's view.
-- **Net** (:mod:`.net`): 128 mover-frame inputs, one ReLU layer of 32, a sigmoid output;
+- **Net** (:mod:`.net`): 128 mover-frame inputs (and optionally the pattern inputs of 21
+  blocks of four squares), one ReLU layer of 32, a sigmoid output;
   it runs inside the search through the evaluator interface (no kernel change), and the search
   probes the database below 6 pieces.
 - **Generations** (``checkers_training.outcome_net``): generation 0's games are played with

@@ -11,8 +11,8 @@ The inputs are the search's own (:func:`checkers_env.encoding.active_inputs`, de
 kings x 32 squares in the side to move's frame. A net with **pattern inputs** sees, besides,
 each of 21 blocks of four squares as one of 625 states (:func:`checkers_env.encoding.pattern_inputs`):
 its first layer adds one learned row per block (``blocks.weight [21 * 625, H]``, an
-embedding, zero at the start, so a new pattern net values positions as the squares net it
-starts from). So the net goes through the alpha-beta
+embedding, zero at the start, so a pattern net begun from a squares net's weights starts
+from that net's values). So the net goes through the alpha-beta
 search's evaluator interface (``checkers_agents.alphabeta.evaluators.mlp``) as it is: ``w_in`` is the
 first layer transposed, ReLU, the optional middle layer, and the evaluator interface's "one sigmoid
 output -> ``2 out - 1``". It is trained by binary cross-entropy of ``sigmoid(z)`` against
