@@ -47,7 +47,7 @@ from .bitboard import (
     lowest_bit_index,
     popcount,
 )
-from .encoding import half_turn
+from .encoding import half_turn, mover_frame
 
 #: Most pieces a side can have; the slice table is indexed by counts 0..MAX_SIDE.
 MAX_SIDE = 12
@@ -215,14 +215,6 @@ def slice_position(mm, mk, om, ok, index):
 # ---------------------------------------------------------------------------------------
 # Probe
 # ---------------------------------------------------------------------------------------
-
-
-@numba.njit(cache=True, inline="always")
-def mover_frame(black, white, kings, black_to_move):
-    """``(mover, opponent, kings)`` of a board in the mover's frame."""
-    if black_to_move:
-        return black, white, kings
-    return half_turn(white), half_turn(black), half_turn(kings)
 
 
 @numba.njit(cache=True, inline="always")

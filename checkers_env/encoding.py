@@ -198,26 +198,21 @@ def frame_block_state(own, opponent, kings, block):
 
 
 @numba.njit(cache=True, inline="always")
-def frame_position(own, opponent, kings, own_is_black):
-    """``(own, opponent, kings)`` turned into the frame of the owner of ``own``."""
-    if own_is_black:
-        return own, opponent, kings
-    return half_turn(own), half_turn(opponent), half_turn(kings)
-
-
-@numba.njit(cache=True, inline="always")
-def block_state(own, opponent, kings, own_is_black, block):
-    """The state of block ``block`` in the frame of the owner of ``own``
-    (:func:`frame_block_state`)."""
-    own, opponent, kings = frame_position(own, opponent, kings, own_is_black)
-    return frame_block_state(own, opponent, kings, block)
+def mover_frame(black, white, kings, black_to_move):
+    """``(mover, opponent, kings)`` of a board in the mover's frame."""
+    if black_to_move:
+        return black, white, kings
+    return half_turn(white), half_turn(black), half_turn(kings)
 
 
 @numba.njit(cache=True, inline="always")
 def pattern_inputs(own, opponent, kings, own_is_black, active, n):
     """Write the indices of the 21 pattern inputs that are 1 into ``active[n:]`` (one per
     block, in block order); return ``n + 21``."""
-    own, opponent, kings = frame_position(own, opponent, kings, own_is_black)
+    if own_is_black:
+        own, opponent, kings = mover_frame(own, opponent, kings, True)
+    else:
+        own, opponent, kings = mover_frame(opponent, own, kings, False)
     for block in range(BLOCKS):
         active[n] = NUM_INPUTS + BLOCK_STATES * block + frame_block_state(own, opponent, kings, block)
         n += 1
@@ -232,8 +227,7 @@ def block_inputs(black, white, kings, black_to_move):
     out = np.empty((n, BLOCKS), dtype=np.int64)
     for i in range(n):
         black_moves = black_to_move[i] != 0
-        own, opponent = (black[i], white[i]) if black_moves else (white[i], black[i])
-        own, opponent, king = frame_position(own, opponent, kings[i], black_moves)
+        own, opponent, king = mover_frame(black[i], white[i], kings[i], black_moves)
         for block in range(BLOCKS):
             out[i, block] = BLOCK_STATES * block + frame_block_state(own, opponent, king, block)
     return out
@@ -334,13 +328,12 @@ __all__ = [
     "PLANE_OWN_MEN",
     "active_inputs",
     "block_inputs",
-    "block_state",
     "board_planes",
     "frame_bit",
     "frame_block_state",
     "frame_boards",
-    "frame_position",
     "half_turn",
+    "mover_frame",
     "input_planes",
     "pattern_inputs",
     "plane_pieces",

@@ -57,7 +57,7 @@ from checkers_env.encoding import (
     NUM_INPUTS,
     active_inputs,
     frame_block_state,
-    frame_position,
+    mover_frame,
     pattern_inputs,
 )
 
@@ -170,12 +170,8 @@ def pattern_sums(sums, w_in, view_black, before, after):
     if not has_patterns(w_in):
         return
     # Both positions in the view's frame, the view's side as "own".
-    if view_black:
-        own_b, opponent_b, kings_b = before
-        own_a, opponent_a, kings_a = after
-    else:
-        own_b, opponent_b, kings_b = frame_position(before[1], before[0], before[2], False)
-        own_a, opponent_a, kings_a = frame_position(after[1], after[0], after[2], False)
+    own_b, opponent_b, kings_b = mover_frame(before[0], before[1], before[2], view_black)
+    own_a, opponent_a, kings_a = mover_frame(after[0], after[1], after[2], view_black)
     changed = (own_b ^ own_a) | (opponent_b ^ opponent_a) | (kings_b ^ kings_a)
     width = w_in.shape[1]
     for block in range(BLOCKS):

@@ -260,6 +260,7 @@ def test_float32_nets_update_their_sums_by_default_and_float64_nets_sum_afresh()
     from checkers_agents.td_minimax import Net
 
     assert Searcher(make_evaluator("outcome-net")).incremental
+    assert not Searcher(door_net("patterns-64x16")).incremental  # fresh sums: faster for pattern nets
     assert not Searcher(Net.initial(seed=1).evaluator()).incremental
     assert memory_for(make_evaluator("outcome-net"), incremental=False).accumulators is None
 
