@@ -17,8 +17,10 @@ The search keeps the sums of both colours' frames for every ply it has made (the
 the side to move's frame, which alternates), the way efficiently updatable networks work in
 draughts and chess engines. A net with pattern inputs (``w_in`` of ``NUM_INPUTS +
 PATTERN_INPUTS`` rows, :mod:`checkers_env.encoding`) adds one row per block of four squares
-as well: :func:`pattern_sums` takes away the rows of the blocks a move changed and adds
-their new ones. Float sums are exact when every weight lies on a grid fine enough and
+as well. The search keeps only the squares' sums move by move and a leaf adds its 21 block
+rows (:func:`block_sums`): a move changes the states of up to six blocks in each of the two
+frames, so moving their rows at every node costs more than adding all 21 once at a leaf.
+Float sums are exact when every weight lies on a grid fine enough and
 coarse enough that no sum of at most 26 of them (47 with the 21 block rows) leaves
 float32's 24 bits: then the order of the additions does not matter, and sums updated move
 by move equal fresh ones to the last bit (so do the search's values and its ties).
@@ -51,13 +53,12 @@ import numpy as np
 
 from checkers_env.bitboard import lowest_bit_index
 from checkers_env.encoding import (
-    BLOCK_MASKS,
     BLOCK_STATES,
     BLOCKS,
     NUM_INPUTS,
     active_inputs,
     frame_block_state,
-    mover_frame,
+    half_turn,
     pattern_inputs,
 )
 
@@ -161,35 +162,29 @@ def net_inputs(own, opponent, kings, own_is_black, w_in, active):
 
 
 @numba.njit(cache=True, inline="always")
-def pattern_sums(sums, w_in, view_black, before, after):
-    """One view's first-layer sums (``sums[:H1]``), already moved for the squares
-    (:func:`move_sums`), moved for the pattern inputs too: for each block whose squares the
-    move changed, the row of its state ``before`` taken away and the row of its state
-    ``after`` added, in place. ``before`` and ``after`` are the positions ``(black, white, kings)``; a net
-    without pattern inputs is left as it is."""
+def block_sums(sums, w_in, own, opponent, kings, own_is_black):
+    """Add the rows of the 21 pattern inputs of a position to first-layer sums that hold
+    its squares' (``sums[:H1]``, in the frame of the owner of ``own``, Black when
+    ``own_is_black``), in place; a net without pattern inputs is left as it is."""
     if not has_patterns(w_in):
         return
-    # Both positions in the view's frame, the view's side as "own".
-    own_b, opponent_b, kings_b = mover_frame(before[0], before[1], before[2], view_black)
-    own_a, opponent_a, kings_a = mover_frame(after[0], after[1], after[2], view_black)
-    changed = (own_b ^ own_a) | (opponent_b ^ opponent_a) | (kings_b ^ kings_a)
+    if not own_is_black:
+        own, opponent, kings = half_turn(own), half_turn(opponent), half_turn(kings)
     width = w_in.shape[1]
     for block in range(BLOCKS):
-        if BLOCK_MASKS[block] & changed:
-            base = NUM_INPUTS + BLOCK_STATES * block
-            off = base + frame_block_state(own_b, opponent_b, kings_b, block)
-            on = base + frame_block_state(own_a, opponent_a, kings_a, block)
-            for j in range(width):
-                sums[j] = sums[j] - w_in[off, j] + w_in[on, j]
+        row = NUM_INPUTS + BLOCK_STATES * block + frame_block_state(own, opponent, kings, block)
+        for j in range(width):
+            sums[j] += w_in[row, j]
 
 
 @numba.njit(cache=True, inline="always")
 def root_sums(accumulators, black, white, kings, w_in, b_in, active):
-    """Both views' first-layer sums of a position, fresh, into ``accumulators[0]``
-    (``[2, H1]`` per ply: Black's frame, White's frame)."""
-    n = net_inputs(black, white, kings, True, w_in, active)
+    """Both views' first-layer sums of a position's squares (not its blocks: see
+    :func:`block_sums`), fresh, into ``accumulators[0]`` (``[2, H1]`` per ply: Black's
+    frame, White's frame)."""
+    n = active_inputs(black, white, kings, True, active)
     first_layer_sums(active, n, w_in, b_in, accumulators[0, BLACK_VIEW])
-    n = net_inputs(white, black, kings, False, w_in, active)
+    n = active_inputs(white, black, kings, False, active)
     first_layer_sums(active, n, w_in, b_in, accumulators[0, WHITE_VIEW])
 
 
@@ -340,6 +335,7 @@ __all__ = [
     "WHITE_VIEW",
     "activate",
     "activate_all",
+    "block_sums",
     "child_sums",
     "exact_first_layer",
     "first_layer_sums",
@@ -350,7 +346,6 @@ __all__ = [
     "move_sums",
     "net_inputs",
     "output_dot",
-    "pattern_sums",
     "root_sums",
     "second_layer",
     "sigmoid_pair_forward",

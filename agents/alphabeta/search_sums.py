@@ -1,7 +1,8 @@
 """The search's first-layer sums, kept move by move or not at all.
 
-A search's memory holds them (``accumulators``, ``[MAX_PLY, 2, H1]``: both colours' frames
-at every ply, ``net_layers.child_sums``) or None (its leaves sum their first layer fresh).
+A search's memory holds them (``accumulators``, ``[MAX_PLY, 2, H1]``: the squares' sums in
+both colours' frames at every ply, ``net_layers.child_sums``; a leaf adds a pattern net's
+block rows, ``net_layers.block_sums``) or None (its leaves sum their first layer fresh).
 The functions here take either: numba compiles each for the type it is given and settles
 ``accumulators is None`` then, so a search without kept sums runs a kernel with none of
 their code (no test per node, no arithmetic), the way ``net is None`` gives the
@@ -14,16 +15,8 @@ import numba
 
 from checkers_env.movegen import CAPTURED, FROM, TO
 
-from .memory import S_INDEX, S_KINGS, S_MOVER, S_OPPONENT, S_SIDE
-from .net_layers import BLACK_VIEW, child_sums, has_patterns, move_sums, pattern_sums, root_sums
-
-
-@numba.njit(cache=True, inline="always")
-def _position(stack, ply):
-    """``(black, white, kings)`` of the node at ``ply``."""
-    if stack[ply, S_SIDE] == 1:
-        return stack[ply, S_MOVER], stack[ply, S_OPPONENT], stack[ply, S_KINGS]
-    return stack[ply, S_OPPONENT], stack[ply, S_MOVER], stack[ply, S_KINGS]
+from .memory import S_INDEX, S_KINGS, S_MOVER, S_OPPONENT
+from .net_layers import block_sums, child_sums, move_sums, root_sums
 
 
 @numba.njit(cache=True)
@@ -48,16 +41,13 @@ def keep_node_sums(accumulators, ply, w_in, black_moved, moves, order_index, sta
             accumulators, ply, w_in, black_moved, moves[p, mi, FROM], moves[p, mi, TO], moves[p, mi, CAPTURED],
             stack[p, S_KINGS], kings,
         )
-        if has_patterns(w_in):
-            before, after = _position(stack, p), _position(stack, ply)
-            for view in range(2):
-                pattern_sums(accumulators[ply, view], w_in, view == BLACK_VIEW, before, after)
 
 
 @numba.njit(cache=True)
 def leaf_sums(accumulators, ply, scratch, w_in, black_to_move, moves, order_index, stack, kings):
-    """A leaf's first-layer sums in its side to move's frame into ``scratch[:H1]``, from its
-    parent's and the move that reached it. Returns whether it wrote them: False when the
+    """A leaf's first-layer sums in its side to move's frame into ``scratch[:H1]``: its
+    squares' from its parent's and the move that reached it, then its blocks' rows if the
+    net has pattern inputs. Returns whether it wrote them: False when the
     sums are not kept (or at the root), and the leaf sums them fresh."""
     if accumulators is None:
         return False
@@ -69,8 +59,7 @@ def leaf_sums(accumulators, ply, scratch, w_in, black_to_move, moves, order_inde
         accumulators[p, 0 if black_to_move else 1], scratch, w_in, black_to_move, not black_to_move,
         moves[p, mi, FROM], moves[p, mi, TO], moves[p, mi, CAPTURED], stack[p, S_KINGS], kings,
     )
-    if has_patterns(w_in):
-        pattern_sums(scratch, w_in, black_to_move, _position(stack, p), _position(stack, ply))
+    block_sums(scratch, w_in, stack[ply, S_MOVER], stack[ply, S_OPPONENT], kings, black_to_move)
     return True
 
 

@@ -17,7 +17,7 @@ from checkers_env.egdb_index import MAX_SIDE as EGDB_MAX_SIDE
 from checkers_env.game_state import position_key
 from checkers_env.movegen import generate_moves_kernel, new_move_buffer
 
-from .evaluators import NUM_INPUTS, POSITIONAL, WIN, Evaluator, Valuation
+from .evaluators import POSITIONAL, WIN, Evaluator, Valuation
 from .clock import DROP_NET, DROP_POINTS, keep_deepening
 from .deepening import search_from_python, search_iteration
 from .memory import (
@@ -80,8 +80,7 @@ _NO_KEYS = _NO_DRAWS.keys
 
 def memory_for(evaluator: Evaluator, incremental: bool | None = None) -> FlatMemory:
     """The search's memory (``memory.flat_memory``) for ``evaluator``, keeping first-layer
-    sums per ply when ``incremental`` (None: for float32 nets without pattern inputs; see
-    :class:`Searcher`).
+    sums per ply when ``incremental`` (None: for float32 nets; see :class:`Searcher`).
 
     Raises:
         ValueError: ``incremental=True`` with a float64 net.
@@ -91,10 +90,7 @@ def memory_for(evaluator: Evaluator, incremental: bool | None = None) -> FlatMem
         raise ValueError(
             f"incremental first-layer sums need a float32 net (mlp(..., dtype=np.float32)), got {evaluator.dtype}"
         )
-    # A move changes the rows of several blocks in both frames: nets with pattern inputs
-    # sum afresh unless asked.
-    default = exact and evaluator.w_in.shape[0] == NUM_INPUTS
-    on = default if incremental is None else bool(incremental) and exact
+    on = exact if incremental is None else bool(incremental) and exact
     return flat_memory(evaluator.width, evaluator.dtype, evaluator.w_in.shape[1] if on else None)
 
 
@@ -182,9 +178,9 @@ class Searcher:
             values are the same to the last bit. Needs float32 weights
             (``mlp(..., dtype=np.float32)``, whose sums are exact). None (default): on for
             float32 nets, where it is faster (1.06x the nodes per second for the MCRD CNN
-            to 1.17x for the outcome net: ``python -m benchmarks net_door``,
-            ``docs/experiments.md``), off otherwise and for nets with pattern inputs
-            (0.86x for them: a move changes the rows of several blocks, in both frames).
+            to 1.17x for the outcome net, about 1.2x for a net with pattern inputs, whose
+            leaves add their block rows to the kept sums of the squares:
+            ``python -m benchmarks net_door``, ``docs/experiments.md``), off otherwise.
         table_cutoffs, pvs, reductions, extensions, spare_shots: the pruning and
             extensions of ``pruning.SearchOptions`` (each off by default: the root values
             are then the exact minimax values).

@@ -16,7 +16,13 @@ from checkers_env.encoding import board_planes, input_planes  # noqa: E402
 from checkers_agents.alphabeta import evaluate, make_evaluator, mlp  # noqa: E402
 from checkers_agents.alphabeta.evaluators import IDENTITY, RELU, SIGMOID  # noqa: E402
 from checkers_agents.alphabeta.evaluators import MAX_ACTIVE  # noqa: E402
-from checkers_agents.alphabeta.net_layers import BLACK_VIEW, child_sums, pattern_sums, root_sums  # noqa: E402
+from checkers_agents.alphabeta.net_layers import (  # noqa: E402
+    block_sums,
+    child_sums,
+    first_layer_sums,
+    net_inputs,
+    root_sums,
+)
 from checkers_agents.alphabeta.searcher import Searcher, memory_for  # noqa: E402
 from checkers_agents.zoo import zoo_weights  # noqa: E402
 
@@ -188,18 +194,36 @@ def door_net(name):
 
 
 def fresh_sums(evaluator, board: Board) -> np.ndarray:
+    """Both views' sums of the squares, fresh, as the search's root has them."""
     out = np.zeros((1, 2, evaluator.w_in.shape[1]), evaluator.dtype)
     root_sums(out, board.black, board.white, board.kings, evaluator.w_in, evaluator.b_in, np.zeros(MAX_ACTIVE, np.int64))
     return out[0]
 
 
+def leaf_sums_of(evaluator, board: Board, kept: np.ndarray) -> np.ndarray:
+    """A leaf's sums for its side to move from the kept sums of its squares, as the search forms them."""
+    black_to_move = board.turn == BLACK
+    own, opponent = (board.black, board.white) if black_to_move else (board.white, board.black)
+    sums = kept[0 if black_to_move else 1].copy()
+    block_sums(sums, evaluator.w_in, own, opponent, board.kings, black_to_move)
+    return sums
+
+
+def whole_sums(evaluator, board: Board) -> np.ndarray:
+    """The side to move's sums of every input (squares and blocks), fresh."""
+    black_to_move = board.turn == BLACK
+    own, opponent = (board.black, board.white) if black_to_move else (board.white, board.black)
+    active = np.zeros(MAX_ACTIVE, np.int64)
+    n = net_inputs(own, opponent, board.kings, black_to_move, evaluator.w_in, active)
+    out = np.zeros(evaluator.w_in.shape[1], evaluator.dtype)
+    first_layer_sums(active, n, evaluator.w_in, evaluator.b_in, out)
+    return out
+
+
 def moved_sums(stack, ply, evaluator, board: Board, child: Board, move) -> None:
-    """The search's update of both views' sums for ``move`` (squares, then blocks)."""
+    """The search's update of both views' sums of the squares for ``move``."""
     frm, to, captured, _, _ = move_to_row(move)
     child_sums(stack, ply, evaluator.w_in, board.turn == BLACK, frm, to, captured, board.kings, child.kings)
-    for view in range(2):
-        pattern_sums(stack[ply, view], evaluator.w_in, view == BLACK_VIEW, (board.black, board.white, board.kings),
-                     (child.black, child.white, child.kings))
 
 
 @pytest.mark.parametrize("name", ["outcome-net", "mcrd-net", "random-512x32", "patterns-64x16"])
@@ -222,6 +246,7 @@ def test_sums_updated_move_by_move_equal_fresh_sums_after_every_make_and_unmake(
                 child = board.play(move)
                 moved_sums(stack, ply, evaluator, board, child, move)
                 np.testing.assert_array_equal(stack[ply], fresh_sums(evaluator, child))
+                np.testing.assert_array_equal(leaf_sums_of(evaluator, child, stack[ply]), whole_sums(evaluator, child))
                 np.testing.assert_array_equal(stack[ply - 1], fresh_sums(evaluator, board))  # unmade: untouched
                 captures += move.captured != 0
                 king_captures += (move.captured & board.kings) != 0
@@ -260,7 +285,7 @@ def test_float32_nets_update_their_sums_by_default_and_float64_nets_sum_afresh()
     from checkers_agents.td_minimax import Net
 
     assert Searcher(make_evaluator("outcome-net")).incremental
-    assert not Searcher(door_net("patterns-64x16")).incremental  # fresh sums: faster for pattern nets
+    assert Searcher(door_net("patterns-64x16")).incremental
     assert not Searcher(Net.initial(seed=1).evaluator()).incremental
     assert memory_for(make_evaluator("outcome-net"), incremental=False).accumulators is None
 
