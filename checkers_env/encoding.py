@@ -209,10 +209,8 @@ def mover_frame(black, white, kings, black_to_move):
 def pattern_inputs(own, opponent, kings, own_is_black, active, n):
     """Write the indices of the 21 pattern inputs that are 1 into ``active[n:]`` (one per
     block, in block order); return ``n + 21``."""
-    if own_is_black:
-        own, opponent, kings = mover_frame(own, opponent, kings, True)
-    else:
-        own, opponent, kings = mover_frame(opponent, own, kings, False)
+    if not own_is_black:
+        own, opponent, kings = half_turn(own), half_turn(opponent), half_turn(kings)
     for block in range(BLOCKS):
         active[n] = NUM_INPUTS + BLOCK_STATES * block + frame_block_state(own, opponent, kings, block)
         n += 1
