@@ -178,7 +178,7 @@ class Searcher:
             values are the same to the last bit. Needs float32 weights
             (``mlp(..., dtype=np.float32)``, whose sums are exact). None (default): on for
             float32 nets, where it is faster (1.06x the nodes per second for the MCRD CNN
-            to 1.17x for the outcome net, about 1.2x for a net with pattern inputs, whose
+            to 1.17x for the outcome net, 1.47x for a net with pattern inputs, whose
             leaves add their block rows to the kept sums of the squares:
             ``python -m benchmarks net_door``, ``docs/experiments.md``), off otherwise.
         table_cutoffs, pvs, reductions, extensions, spare_shots: the pruning and

@@ -1,0 +1,26 @@
+"""What a leaf costs with and without pattern inputs, by the width of the first layer:
+nanoseconds per position summed afresh (``benchmarks/bench_net_door.py``'s
+``evaluation_ns``: 4,000 positions of random games, thread time, best of its rounds), for
+random nets of H-32 units, squares only and with the 21 block rows. From the repository root:
+
+    PYTHONPATH=. python docs/results/outcome-net-3/patterns-gen0/leaf_cost.py
+"""
+import numpy as np
+
+from benchmarks.bench_net_door import _evaluation_ns
+from checkers_agents.outcome_net import net
+
+if __name__ == "__main__":
+    evaluators = {}
+    for hidden in (32, 64, 128, 256):
+        for patterns in (False, True):
+            tensors = net.tensors_of(net.value_net(hidden, 32, seed=0, patterns=patterns))
+            if patterns:  # the block rows start at zero; the cost does not depend on the values
+                tensors["blocks.weight"] = np.random.default_rng(0).normal(
+                    0.0, 0.05, tensors["blocks.weight"].shape).astype(np.float32)
+            evaluators[f"{'patterns' if patterns else 'squares'}-{hidden}"] = net.fold(tensors)
+    costs = _evaluation_ns(evaluators, 4000)
+    for hidden in (32, 64, 128, 256):
+        squares, patterns = costs[f"squares-{hidden}"], costs[f"patterns-{hidden}"]
+        print(f"{hidden:>4} units: squares {squares:6.1f} ns, patterns {patterns:6.1f} ns, "
+              f"blocks {patterns - squares:6.1f} ns ({patterns / squares:.2f}x)")
