@@ -18,8 +18,9 @@ the side to move's frame, which alternates), the way efficiently updatable netwo
 draughts and chess engines. A net with pattern inputs (``w_in`` of ``NUM_INPUTS +
 PATTERN_INPUTS`` rows, :mod:`checkers_env.encoding`) adds one row per block of four squares
 as well. The search keeps only the squares' sums move by move and a leaf adds its 21 block
-rows (:func:`block_sums`): a move changes the states of up to six blocks in each of the two
-frames, so moving their rows at every node costs more than adding all 21 once at a leaf.
+rows (:func:`block_sums`): a move changes the states of several blocks (a square lies in up
+to four) in each of the two frames, so moving their rows at every node costs more than
+adding all 21 once at a leaf.
 Float sums are exact when every weight lies on a grid fine enough and
 coarse enough that no sum of at most 26 of them (47 with the 21 block rows) leaves
 float32's 24 bits: then the order of the additions does not matter, and sums updated move
