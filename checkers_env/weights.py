@@ -91,8 +91,8 @@ def read_weights(
             returned in this order and passed to ``shapes``.
         defaults: values of sizes that a file may lack (files written before the size
             existed).
-        shapes: ``shapes(*sizes)`` gives every tensor's name and shape; the file must hold
-            exactly those.
+        shapes: ``shapes(*sizes)`` gives every tensor's name and shape (a ValueError: sizes
+            no net of the kind has); the file must hold exactly those.
 
     Returns:
         The tensors, the metadata and the sizes.
@@ -119,7 +119,10 @@ def read_weights(
     except (KeyError, ValueError):
         raise WeightsError(f"{text!r} lacks the {kind} sizes (metadata {', '.join(sizes)})") from None
     if shapes is not None:
-        expected_shapes = {name: tuple(shape) for name, shape in shapes(*numbers).items()}
+        try:
+            expected_shapes = {name: tuple(shape) for name, shape in shapes(*numbers).items()}
+        except ValueError as error:  # sizes that no net of the kind has
+            raise WeightsError(f"{text!r}: {error}") from None
         found_shapes = {name: tuple(value.shape) for name, value in tensors.items()}
         if found_shapes != expected_shapes:
             described = ", ".join(f"{name}={value}" for name, value in zip(sizes, numbers))

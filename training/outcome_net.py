@@ -113,6 +113,8 @@ class Args(scaffold.GenerationArgs):
     """units of a second hidden layer (0: none)"""
     patterns: bool = arg(False)
     """the net also sees 21 blocks of four squares, each as one of its 625 states (pattern inputs); a net without them starts one with them (--init-weights) with its block rows zero"""
+    pattern_units: int = arg(0, low=0, high=MAX_WIDTH)
+    """hidden units the pattern inputs feed, the first of --hidden (0: all); fewer make the search's leaf cheaper"""
     epochs: int = arg(2, low=1)
     """passes over the training window per generation"""
     window: int = arg(2, low=1, on_resume=SESSION)
@@ -175,7 +177,21 @@ def initial_tensors(args: Args) -> dict[str, np.ndarray] | None:
     if outcome_net.has_patterns(tensors) and not args.patterns:
         raise WeightsError(f"--init-weights {args.init_weights}: a net with pattern inputs, but the run's net has "
                            "none (give --patterns)")
+    units = outcome_net.pattern_units_of(tensors)
+    if units and units != (args.pattern_units or args.hidden):
+        raise WeightsError(f"--init-weights {args.init_weights}: its pattern inputs feed {units} hidden units, but "
+                           f"the run's feed {args.pattern_units or args.hidden} (give --pattern-units {units})")
     return tensors
+
+
+def _check_pattern_units(args: Args) -> None:
+    """Raises TrainingError where ``--pattern-units`` does not fit the net."""
+    from .arguments import TrainingError
+
+    if args.pattern_units and not args.patterns:
+        raise TrainingError("--pattern-units is the width of the pattern inputs' rows: give --patterns too")
+    if args.pattern_units > args.hidden:
+        raise TrainingError(f"--pattern-units {args.pattern_units} is more than the --hidden {args.hidden} units")
 
 
 def _plays(run_path: Path, generation: int) -> bool:
@@ -366,6 +382,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     scaffold.check(args)
     scaffold.check_opponents(args.anchors, "--anchors")
     search_params(args.search)
+    _check_pattern_units(args)
     # A resume goes on with the run's own --egdb-pieces, not the parser's default.
     egdb = scaffold.saved_args(args, TRAINER)["egdb_pieces"]
     if egdb:
@@ -378,7 +395,8 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
     device = scaffold.torch_device(args.device)
     checkpoint = run.path / CHECKPOINT
-    net = outcome_net.value_net(args.hidden, args.middle, seed=args.seed, patterns=args.patterns)
+    net = outcome_net.value_net(args.hidden, args.middle, seed=args.seed, patterns=args.patterns,
+                                pattern_units=args.pattern_units)
     if args.init_weights and not (run.path / INITIAL).exists():
         outcome_net.save_tensors(run.path / INITIAL, initial_tensors(args))
     if (run.path / INITIAL).exists():  # generation 0 trains on from the net its games were played with

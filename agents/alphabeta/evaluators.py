@@ -14,7 +14,9 @@ An evaluator is
 - the net's arrays (empty for the hand-written kinds): ``w_in [128, H1]`` (input-major, so
   the <= 24 active inputs add up contiguous rows), ``b_in [H1]``, an optional second hidden
   layer ``w_mid [H2, H1]`` (torch's layout: a dot product per unit), ``b_mid [H2]``
-  (``[0, 0]`` / ``[0]`` when absent), and ``w_out [O, H]``, ``b_out [O]`` (torch's ``nn.Linear`` layout), all float64
+  (``[0, 0]`` / ``[0]`` when absent), ``w_out [O, H]``, ``b_out [O]`` (torch's ``nn.Linear``
+  layout), and the optional pattern inputs' rows ``w_blocks [21 * 625, K]``, which feed the
+  first ``K <= H1`` units of the first layer (``[0, 0]`` when absent), all float64
   (a trainer's weights, updated in place) or all float32 (an agent's, with exact first-layer
   sums: ``checkers_agents.alphabeta.net_layers``), with ``net_functions`` =
   ``(hidden activation, output activation, move reward)``. The value of the net is
@@ -66,15 +68,15 @@ import numpy as np
 
 from checkers_env.baselines import material
 from checkers_env.bitboard import BB_ROW0, BB_ROW7, count_steps, popcount
-from checkers_env.encoding import PATTERN_INPUTS
+from checkers_env.encoding import PATTERN_INPUTS, active_inputs
 
 from .net_layers import (
     IDENTITY,
     RELU,
     SIGMOID,
+    block_sums,
     exact_first_layer,
     first_layer_sums,
-    net_inputs,
     sigmoid_pair_forward,
     value_of_sums,
 )
@@ -93,9 +95,8 @@ MATERIAL_REWARD_SCALE = 0.1
 
 #: Inputs of the mover-frame nets: own men, own kings, opponent men, opponent kings x 32.
 NUM_INPUTS = 128
-#: Most inputs that can be 1 at once (24 pieces, and 21 blocks with pattern inputs),
-#: rounded up.
-MAX_ACTIVE = 56
+#: Most square inputs that can be 1 at once (24 pieces), with room to spare.
+MAX_ACTIVE = 32
 
 #: Score of a won position at the root for the hand-written evaluations; a win in ``n``
 #: plies scores ``WIN - n``.
@@ -151,13 +152,14 @@ class Evaluator:
     hidden_activation: int = SIGMOID
     output_activation: int = SIGMOID
     move_reward: int = REWARD_NONE
+    w_blocks: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
 
     @property
     def net(self) -> tuple[np.ndarray, ...] | None:
-        """The six weight arrays as the kernel takes them (None for a hand-written kind)."""
+        """The seven weight arrays as the kernel takes them (None for a hand-written kind)."""
         if self.kind != EVAL_NET:
             return None
-        return self.w_in, self.b_in, self.w_mid, self.b_mid, self.w_out, self.b_out
+        return self.w_in, self.b_in, self.w_mid, self.b_mid, self.w_out, self.b_out, self.w_blocks
 
     @property
     def net_functions(self) -> np.ndarray:
@@ -202,12 +204,12 @@ def mlp(
     loss_per_ply: float = 0.0,
     win_bound: float = math.inf,
     dtype: type = np.float64,
+    w_blocks: np.ndarray | None = None,
 ) -> Evaluator:
     """A mover-frame MLP evaluator (see the module docstring).
 
     Args:
-        w_in: ``[128, H1]`` first-layer weights, input-major; ``[128 + PATTERN_INPUTS, H1]``
-            for a net with pattern inputs (:mod:`checkers_env.encoding`) as well.
+        w_in: ``[128, H1]`` first-layer weights, input-major.
         b_in: ``[H1]``.
         w_out: ``[O, H]`` output weights (torch's layout), ``O`` 1 or 2, ``H`` the last
             hidden layer's width.
@@ -224,6 +226,9 @@ def mlp(
             first layer rounded onto the grid of ``net_layers.exact_first_layer``, so that
             its sums are exact and a search may update them move by move (the agents'
             weights).
+        w_blocks: ``[PATTERN_INPUTS, K]``, ``K <= H1``: the rows of the pattern inputs
+            (:mod:`checkers_env.encoding`), each added to the first ``K`` units of the first
+            layer; None for a net without them. float32 only.
 
     Raises:
         ValueError: an array of the wrong dtype or shape, or another ``dtype``.
@@ -234,12 +239,16 @@ def mlp(
         for name, array in (("w_in", w_in), ("b_in", b_in), ("w_out", w_out), ("b_out", b_out)):
             if array.dtype != np.float64 or not array.flags.c_contiguous:
                 raise ValueError(f"{name} must be a C-contiguous float64 array")
-    if w_in.ndim != 2 or w_in.shape[0] not in (NUM_INPUTS, NUM_INPUTS + PATTERN_INPUTS):
-        raise ValueError(f"w_in must have {NUM_INPUTS} rows (the mover-frame inputs) or {NUM_INPUTS + PATTERN_INPUTS} "
-                         f"(with the pattern inputs), got {w_in.shape}")
+    if w_in.ndim != 2 or w_in.shape[0] != NUM_INPUTS:
+        raise ValueError(f"w_in must have {NUM_INPUTS} rows (the mover-frame inputs), got {w_in.shape}")
     first = w_in.shape[1]
     if b_in.shape != (first,):
         raise ValueError(f"b_in must have shape ({first},) to match w_in {w_in.shape}, got {b_in.shape}")
+    if w_blocks is not None:
+        if dtype != np.float32:
+            raise ValueError("pattern inputs (w_blocks) need dtype np.float32")
+        if w_blocks.ndim != 2 or w_blocks.shape[0] != PATTERN_INPUTS or not 0 < w_blocks.shape[1] <= first:
+            raise ValueError(f"w_blocks must be [{PATTERN_INPUTS}, K] with 0 < K <= {first}, got {w_blocks.shape}")
     if (w_mid is None) != (b_mid is None):
         raise ValueError("give both w_mid and b_mid for a second hidden layer, or neither")
     last = first
@@ -253,8 +262,9 @@ def mlp(
         raise ValueError(f"a net's value comes from 1 or 2 outputs, got w_out {w_out.shape}")
     if w_out.shape[1] != last or b_out.shape != (w_out.shape[0],):
         raise ValueError(f"w_out must be [{w_out.shape[0]}, {last}] and b_out [{w_out.shape[0]}], got {w_out.shape} and {b_out.shape}")
+    blocks = np.zeros((0, 0), dtype=dtype)
     if dtype == np.float32:
-        w_in, b_in = exact_first_layer(w_in, b_in)
+        w_in, b_in, blocks = exact_first_layer(w_in, b_in, w_blocks)
         w_out, b_out = (np.ascontiguousarray(a, dtype=np.float32) for a in (w_out, b_out))
     if w_mid is None:
         w_mid, b_mid = np.zeros((0, 0), dtype=dtype), np.zeros(0, dtype=dtype)
@@ -262,7 +272,7 @@ def mlp(
         w_mid, b_mid = np.ascontiguousarray(w_mid, dtype=dtype), np.ascontiguousarray(b_mid, dtype=dtype)
     return Evaluator(
         EVAL_NET, loss, loss_per_ply, win_bound, 1e-9, w_in, b_in, w_mid, b_mid, w_out, b_out, hidden_activation,
-        output_activation, move_reward,
+        output_activation, move_reward, blocks,
     )
 
 
@@ -277,9 +287,9 @@ def net_value(mover, opponent, kings, black_to_move, net, net_functions, active,
 
     td-minimax's 128-H-2 sigmoid net takes ``net_layers.sigmoid_pair_from_sums``, inlined,
     every other net ``net_layers.later_layers``, a call away."""
-    w_in, b_in = net[0], net[1]
-    n = net_inputs(mover, opponent, kings, black_to_move, w_in, active)
-    first_layer_sums(active, n, w_in, b_in, scratch)
+    n = active_inputs(mover, opponent, kings, black_to_move, active)
+    first_layer_sums(active, n, net[0], net[1], scratch)
+    block_sums(scratch, net[6], mover, opponent, kings, black_to_move)
     return value_of_sums(net, net_functions, scratch)
 
 

@@ -308,7 +308,7 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                     # evaluations get a kernel of their own, without the net's code.
                     if net is None:
                         value = hand_value(m, o, k, side, kind)
-                    elif leaf_sums(accumulators, ply, scratch, net[0], side, moves, order_index, stack, k):
+                    elif leaf_sums(accumulators, ply, scratch, net, side, moves, order_index, stack, k):
                         # Kept sums (``accumulators`` not None, settled at compile time):
                         # the side to move's view from the parent's, and the move.
                         value = value_of_sums(net, net_functions, scratch)

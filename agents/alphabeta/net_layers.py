@@ -4,7 +4,9 @@ the later layers, and the float32 weights whose first-layer sums are exact.
 A net of ``checkers_agents.alphabeta.evaluators.mlp`` is ``w_in [128, H1]`` (input-major:
 an input that is 1 adds a contiguous row), ``b_in [H1]``, an optional second hidden layer
 ``w_mid [H2, H1]`` (torch's layout: each unit of the second layer a contiguous dot product
-over the first; absent: no rows), ``b_mid [H2]``, and ``w_out [O, H]``, ``b_out [O]``. Every kernel here takes the
+over the first; absent: no rows), ``b_mid [H2]``, ``w_out [O, H]``, ``b_out [O]``, and
+the rows of its pattern inputs ``w_blocks [PATTERN_INPUTS, K]`` (absent: ``[0, 0]``), which
+feed the first ``K <= H1`` units of the first layer. Every kernel here takes the
 arrays in either float64 or float32 and numba compiles one version per dtype: the
 td-minimax trainer searches with the float64 weights its learning steps update in place,
 the agents with float32 copies (:func:`exact_first_layer`).
@@ -15,18 +17,20 @@ from its parent's, the rows of the inputs a move changes (the moving piece off i
 and on its landing square, crowned or not, the captured pieces off) added and taken away.
 The search keeps the sums of both colours' frames for every ply it has made (the net reads
 the side to move's frame, which alternates), the way efficiently updatable networks work in
-draughts and chess engines. A net with pattern inputs (``w_in`` of ``NUM_INPUTS +
-PATTERN_INPUTS`` rows, :mod:`checkers_env.encoding`) adds one row per block of four squares
-as well. The search keeps only the squares' sums move by move and a leaf adds its 21 block
-rows (:func:`block_sums`): a move changes the states of several blocks (a square lies in up
-to four) in each of the two frames, so moving their rows at every node costs more than
-adding all 21 once at a leaf.
+draughts and chess engines. A net with pattern inputs (``w_blocks``, :mod:`checkers_env.encoding`) adds one row per
+block of four squares as well. The search keeps only the squares' sums move by move and a
+leaf adds its 21 block rows (:func:`block_sums`): a move changes the states of several
+blocks (a square lies in up to four) in each of the two frames, so moving their rows at
+every node costs more than adding all 21 once at a leaf. The block rows may be narrower
+than the first layer (``K < H1``): a leaf's additions, and the rows it reads, then shrink
+with them, which is most of what a pattern net's leaf costs beyond a squares net's.
 Float sums are exact when every weight lies on a grid fine enough and
-coarse enough that no sum of at most 26 of them (47 with the 21 block rows) leaves
+coarse enough that no sum of at most 26 of them (and 21 block rows) leaves
 float32's 24 bits: then the order of the additions does not matter, and sums updated move
 by move equal fresh ones to the last bit (so do the search's values and its ties).
 :func:`exact_first_layer` rounds float32 weights onto such a grid, one per hidden unit (a
-step of ``2**-k`` with ``|b| +`` the 26 (47) largest ``|w|`` of the unit below
+step of ``2**-k`` with ``|b| +`` the 26 largest ``|w|`` of the unit (and its 21 largest
+block rows' ``|w|``) below
 ``2**(23 - k)``: for weights below 1 a step of about ``2e-6``, far below what training
 resolves).
 
@@ -56,11 +60,9 @@ from checkers_env.bitboard import lowest_bit_index
 from checkers_env.encoding import (
     BLOCK_STATES,
     BLOCKS,
-    NUM_INPUTS,
     active_inputs,
     frame_block_state,
     half_turn,
-    pattern_inputs,
 )
 
 #: Activations (``net_functions[0]`` hidden, ``net_functions[1]`` output).
@@ -74,9 +76,9 @@ BLACK_VIEW, WHITE_VIEW = 0, 1
 #: Rows a move changes in one view: the moving piece off and on, and up to 12 captures,
 #: with room to spare.
 MAX_CHANGED = 16
-#: Most terms one first-layer sum holds at any step (24 pieces, and two more while a move
-#: is applied), for :func:`exact_first_layer`'s grid; a net with pattern inputs holds one
-#: row per block as well (a move takes a block's row away before it adds the new one).
+#: Most square rows one first-layer sum holds at any step (24 pieces, and two more while a
+#: move is applied), for :func:`exact_first_layer`'s grid; a net with pattern inputs holds
+#: one row per block as well (``BLOCKS``), added at a leaf.
 MAX_TERMS = 26
 
 
@@ -147,35 +149,26 @@ def move_sums(source, destination, w_in, view_black, black_moved, frm, to, captu
 
 
 @numba.njit(cache=True, inline="always")
-def has_patterns(w_in):
-    """Whether the net has pattern inputs (rows after the square inputs')."""
-    return w_in.shape[0] > NUM_INPUTS
+def has_patterns(w_blocks):
+    """Whether the net has pattern inputs (block rows)."""
+    return w_blocks.shape[0] > 0
 
 
 @numba.njit(cache=True, inline="always")
-def net_inputs(own, opponent, kings, own_is_black, w_in, active):
-    """The net's active inputs in the viewer's frame into ``active`` (the squares', then
-    the blocks' if the net has pattern inputs); returns how many."""
-    n = active_inputs(own, opponent, kings, own_is_black, active)
-    if has_patterns(w_in):
-        n = pattern_inputs(own, opponent, kings, own_is_black, active, n)
-    return n
-
-
-@numba.njit(cache=True, inline="always")
-def block_sums(sums, w_in, own, opponent, kings, own_is_black):
+def block_sums(sums, w_blocks, own, opponent, kings, own_is_black):
     """Add the rows of the 21 pattern inputs of a position to first-layer sums that hold
     its squares' (``sums[:H1]``, in the frame of the owner of ``own``, Black when
-    ``own_is_black``), in place; a net without pattern inputs is left as it is."""
-    if not has_patterns(w_in):
+    ``own_is_black``), in place: each row to the first ``K`` sums (``w_blocks [21 * 625,
+    K]``); a net without pattern inputs is left as it is."""
+    if not has_patterns(w_blocks):
         return
     if not own_is_black:
         own, opponent, kings = half_turn(own), half_turn(opponent), half_turn(kings)
-    width = w_in.shape[1]
+    width = w_blocks.shape[1]
     for block in range(BLOCKS):
-        row = NUM_INPUTS + BLOCK_STATES * block + frame_block_state(own, opponent, kings, block)
+        row = BLOCK_STATES * block + frame_block_state(own, opponent, kings, block)
         for j in range(width):
-            sums[j] += w_in[row, j]
+            sums[j] += w_blocks[row, j]
 
 
 @numba.njit(cache=True, inline="always")
@@ -301,30 +294,36 @@ def value_of_sums(net, net_functions, scratch):
     return later_layers(net[2], net[3], net[4], net[5], net_functions, scratch)
 
 
-def exact_first_layer(w_in: np.ndarray, b_in: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+def exact_first_layer(
+    w_in: np.ndarray, b_in: np.ndarray, w_blocks: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Float32 copies of a first layer, each hidden unit's weights and bias rounded to a grid
     on which every sum the search forms is exact in float32 (see the module docstring).
 
     Args:
-        w_in: ``[128, H1]`` input-major weights, or ``[128 + PATTERN_INPUTS, H1]`` with
-            pattern inputs (any float dtype).
+        w_in: ``[128, H1]`` input-major weights (any float dtype).
         b_in: ``[H1]`` biases.
+        w_blocks: ``[PATTERN_INPUTS, K]`` block rows feeding the first ``K`` units, or None.
 
     Returns:
-        ``(w_in, b_in)``, C-contiguous float32.
+        ``(w_in, b_in, w_blocks)``, C-contiguous float32 (``w_blocks`` ``[0, 0]`` when None).
     """
     w = np.asarray(w_in, np.float64)
     b = np.asarray(b_in, np.float64)
-    terms = min(MAX_TERMS + (BLOCKS if w.shape[0] > NUM_INPUTS else 0), w.shape[0])
-    largest = -np.sort(-np.abs(w), axis=0)[:terms].sum(axis=0) + np.abs(b)
+    largest = -np.sort(-np.abs(w), axis=0)[:min(MAX_TERMS, w.shape[0])].sum(axis=0) + np.abs(b)
+    blocks = np.zeros((0, 0)) if w_blocks is None else np.asarray(w_blocks, np.float64)
+    if blocks.shape[0]:
+        width = blocks.shape[1]
+        largest[:width] += -np.sort(-np.abs(blocks), axis=0)[:BLOCKS].sum(axis=0)
     exponents = np.zeros(b.shape[0])
     nonzero = largest > 0
     exponents[nonzero] = 23 - np.ceil(np.log2(largest[nonzero]))
     step = np.exp2(-np.minimum(exponents, 60.0))
-    return (
-        np.ascontiguousarray(np.round(w / step) * step, dtype=np.float32),
-        np.ascontiguousarray(np.round(b / step) * step, dtype=np.float32),
-    )
+
+    def rounded(array, steps):
+        return np.ascontiguousarray(np.round(array / steps) * steps, dtype=np.float32)
+
+    return rounded(w, step), rounded(b, step), rounded(blocks, step[:blocks.shape[1]])
 
 
 __all__ = [
@@ -345,7 +344,6 @@ __all__ = [
     "is_sigmoid_pair",
     "later_layers",
     "move_sums",
-    "net_inputs",
     "output_dot",
     "root_sums",
     "second_layer",

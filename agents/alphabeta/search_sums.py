@@ -44,10 +44,10 @@ def keep_node_sums(accumulators, ply, w_in, black_moved, moves, order_index, sta
 
 
 @numba.njit(cache=True)
-def leaf_sums(accumulators, ply, scratch, w_in, black_to_move, moves, order_index, stack, kings):
+def leaf_sums(accumulators, ply, scratch, net, black_to_move, moves, order_index, stack, kings):
     """A leaf's first-layer sums in its side to move's frame into ``scratch[:H1]``: its
     squares' from its parent's and the move that reached it, then its blocks' rows if the
-    net has pattern inputs. Returns whether it wrote them: False when the
+    net (``Evaluator.net``) has pattern inputs. Returns whether it wrote them: False when the
     sums are not kept (or at the root), and the leaf sums them fresh."""
     if accumulators is None:
         return False
@@ -56,10 +56,10 @@ def leaf_sums(accumulators, ply, scratch, w_in, black_to_move, moves, order_inde
     p = ply - 1
     mi = order_index[p, stack[p, S_INDEX] - 1]
     move_sums(
-        accumulators[p, 0 if black_to_move else 1], scratch, w_in, black_to_move, not black_to_move,
+        accumulators[p, 0 if black_to_move else 1], scratch, net[0], black_to_move, not black_to_move,
         moves[p, mi, FROM], moves[p, mi, TO], moves[p, mi, CAPTURED], stack[p, S_KINGS], kings,
     )
-    block_sums(scratch, w_in, stack[ply, S_MOVER], stack[ply, S_OPPONENT], kings, black_to_move)
+    block_sums(scratch, net[6], stack[ply, S_MOVER], stack[ply, S_OPPONENT], kings, black_to_move)
     return True
 
 

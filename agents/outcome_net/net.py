@@ -10,9 +10,11 @@ The inputs are the search's own (:func:`checkers_env.encoding.active_inputs`, de
 :func:`checkers_env.encoding.input_planes`): own men, own kings, opponent men, opponent
 kings x 32 squares in the side to move's frame. A net with **pattern inputs** sees, besides,
 each of 21 blocks of four squares as one of 625 states (:func:`checkers_env.encoding.pattern_inputs`):
-its first layer adds one learned row per block (``blocks.weight [21 * 625, H]``, an
+its first layer adds one learned row per block (``blocks.weight [21 * 625, K]``, an
 embedding, zero at the start, so a pattern net begun from a squares net's weights starts
-from that net's values). So the net goes through the alpha-beta
+from that net's values) to its first ``K`` units (``pattern_units``; all ``H`` by default).
+A narrower ``K`` makes the search's leaf cheaper: its cost beyond a squares net's is the
+21 rows' additions (``checkers_agents.alphabeta.net_layers``). So the net goes through the alpha-beta
 search's evaluator interface (``checkers_agents.alphabeta.evaluators.mlp``) as it is: ``w_in`` is the
 first layer transposed, ReLU, the optional middle layer, and the evaluator interface's "one sigmoid
 output -> ``2 out - 1``". It is trained by binary cross-entropy of ``sigmoid(z)`` against
@@ -32,7 +34,8 @@ On disk: safetensors (no code runs when it loads), torch's ``state_dict`` names
 (``hidden.weight [H, 128]``, ``hidden.bias``, optional ``middle.weight [M, H]``,
 ``middle.bias``, ``output.weight [1, .]``, ``output.bias``, with pattern inputs
 ``blocks.weight``) in float32, metadata ``kind`` = ``outcome-net``, ``format`` = ``1``,
-``hidden``, ``middle``, ``patterns`` (``0`` or ``1``; a file without it has none). Reading and folding a file
+``hidden``, ``middle``, ``patterns`` (``0`` or ``1``; a file without it has none),
+``pattern_units`` (``K``; ``0`` or absent: ``H``). Reading and folding a file
 needs numpy only; training needs torch.
 """
 
@@ -58,12 +61,14 @@ LOSS_PER_PLY = 0.001
 WIN_BOUND = 1.5
 
 
-def expected_shapes(hidden: int, middle: int, patterns: int = 0) -> dict[str, tuple[int, ...]]:
+def expected_shapes(hidden: int, middle: int, patterns: int = 0, pattern_units: int = 0) -> dict[str, tuple[int, ...]]:
     """The tensors of a net of ``hidden`` (and ``middle``, 0: none) units, with pattern
-    inputs if ``patterns``."""
+    inputs if ``patterns``, feeding the first ``pattern_units`` (0: all) of the hidden units."""
+    if not 0 <= pattern_units <= hidden:
+        raise ValueError(f"pattern_units {pattern_units} is not between 0 and hidden {hidden}")
     shapes = {"hidden.weight": (hidden, NUM_INPUTS), "hidden.bias": (hidden,)}
     if patterns:
-        shapes["blocks.weight"] = (PATTERN_INPUTS, hidden)
+        shapes["blocks.weight"] = (PATTERN_INPUTS, pattern_units or hidden)
     if middle:
         shapes.update({"middle.weight": (middle, hidden), "middle.bias": (middle,)})
     shapes.update({"output.weight": (1, middle or hidden), "output.bias": (1,)})
@@ -80,14 +85,20 @@ def _torch():
     return torch
 
 
-def value_net(hidden: int = HIDDEN, middle: int = MIDDLE, seed: int | None = None, patterns: bool = False):
+def value_net(hidden: int = HIDDEN, middle: int = MIDDLE, seed: int | None = None, patterns: bool = False,
+              pattern_units: int = 0):
     """The outcome net in torch (initial weights seeded by ``seed``; pattern inputs if
-    ``patterns``). Called on :func:`batch_inputs`' tensors, it gives the logit ``z`` of
-    shape ``[N, 1]``."""
+    ``patterns``, feeding the first ``pattern_units`` hidden units, 0: all). Called on
+    :func:`batch_inputs`' tensors, it gives the logit ``z`` of shape ``[N, 1]``.
+
+    Raises:
+        ValueError: ``pattern_units`` outside ``[0, hidden]``.
+    """
+    expected_shapes(hidden, middle, int(patterns), pattern_units)
     torch = _torch()
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(0 if seed is None else int(seed))
-        return _module_class()(hidden, middle, patterns)
+        return _module_class()(hidden, middle, patterns, pattern_units or hidden)
 
 
 @functools.cache
@@ -97,19 +108,20 @@ def _module_class():
     nn = torch.nn
 
     class OutcomeNet(nn.Module):
-        def __init__(self, hidden: int, middle: int, patterns: bool):
+        def __init__(self, hidden: int, middle: int, patterns: bool, pattern_units: int):
             super().__init__()
             self.hidden = nn.Linear(NUM_INPUTS, hidden)
             self.middle = nn.Linear(hidden, middle) if middle else None
             self.output = nn.Linear(middle or hidden, 1)
-            self.blocks = nn.Embedding(PATTERN_INPUTS, hidden) if patterns else None
+            self.blocks = nn.Embedding(PATTERN_INPUTS, pattern_units) if patterns else None
             if patterns:
                 nn.init.zeros_(self.blocks.weight)
 
         def forward(self, squares, blocks=None):
             units = self.hidden(squares)
             if self.blocks is not None:
-                units = units + self.blocks(blocks).sum(1)
+                fed = self.blocks.embedding_dim
+                units = torch.cat([units[:, :fed] + self.blocks(blocks).sum(1), units[:, fed:]], 1)
             units = torch.relu(units)
             if self.middle is not None:
                 units = torch.relu(self.middle(units))
@@ -143,14 +155,16 @@ def has_patterns(tensors: dict[str, np.ndarray]) -> bool:
     return "blocks.weight" in tensors
 
 
+def pattern_units_of(tensors: dict[str, np.ndarray]) -> int:
+    """How many hidden units a net's pattern inputs feed (0: it has none)."""
+    return tensors["blocks.weight"].shape[1] if has_patterns(tensors) else 0
+
+
 def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
     """The net as the search's evaluator (float32 copies of its weights, ``mlp``'s)."""
     middle = "middle.weight" in tensors
-    w_in = np.asarray(tensors["hidden.weight"]).T
-    if has_patterns(tensors):
-        w_in = np.concatenate([w_in, np.asarray(tensors["blocks.weight"])])
     return mlp(
-        w_in,
+        np.asarray(tensors["hidden.weight"]).T,
         tensors["hidden.bias"],
         tensors["output.weight"],
         tensors["output.bias"],
@@ -162,16 +176,17 @@ def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
         loss=LOSS,
         loss_per_ply=LOSS_PER_PLY,
         win_bound=WIN_BOUND,
+        w_blocks=tensors.get("blocks.weight"),
     )
 
 
 def save_tensors(path: str | os.PathLike, tensors: dict[str, np.ndarray]) -> None:
     """Write a net's tensors with the ``outcome-net`` metadata (atomically)."""
     hidden, middle = sizes_of(tensors)
-    patterns = int(has_patterns(tensors))
+    patterns, units = int(has_patterns(tensors)), pattern_units_of(tensors)
     metadata = {"kind": KIND, "format": FORMAT_VERSION, "hidden": str(hidden), "middle": str(middle),
-                "patterns": str(patterns)}
-    write_weights(path, {k: tensors[k] for k in expected_shapes(hidden, middle, patterns)}, metadata)
+                "patterns": str(patterns), "pattern_units": str(units)}
+    write_weights(path, {k: tensors[k] for k in expected_shapes(hidden, middle, patterns, units)}, metadata)
 
 
 def read(path: str | os.PathLike) -> dict[str, np.ndarray]:
@@ -182,8 +197,8 @@ def read(path: str | os.PathLike) -> dict[str, np.ndarray]:
             another format, tensors that do not fit the sizes it declares, non-finite values.
     """
     metadata = {"kind": KIND, "format": FORMAT_VERSION}
-    return read_weights(path, KIND, metadata=metadata, sizes=("hidden", "middle", "patterns"), shapes=expected_shapes,
-                        defaults={"patterns": 0}).tensors
+    return read_weights(path, KIND, metadata=metadata, sizes=("hidden", "middle", "patterns", "pattern_units"),
+                        shapes=expected_shapes, defaults={"patterns": 0, "pattern_units": 0}).tensors
 
 
 def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
@@ -203,6 +218,7 @@ def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
 
 
 __all__ = [
-    "KIND", "batch_inputs", "expected_shapes", "fold", "has_patterns", "load_evaluator", "read", "save_tensors",
+    "KIND", "batch_inputs", "expected_shapes", "fold", "has_patterns", "load_evaluator", "pattern_units_of", "read",
+    "save_tensors",
     "tensors_of", "value_net",
 ]

@@ -11,7 +11,8 @@ torch = pytest.importorskip("torch")
 
 from checkers_env import Board, Game  # noqa: E402
 from checkers_env.board import BLACK, move_to_row  # noqa: E402
-from checkers_env.encoding import board_planes, input_planes  # noqa: E402
+from checkers_env.encoding import NUM_INPUTS, PATTERN_INPUTS, active_inputs, board_planes, input_planes  # noqa: E402
+from checkers_env.encoding import pattern_inputs  # noqa: E402
 
 from checkers_agents.alphabeta import evaluate, make_evaluator, mlp  # noqa: E402
 from checkers_agents.alphabeta.evaluators import IDENTITY, RELU, SIGMOID  # noqa: E402
@@ -19,8 +20,6 @@ from checkers_agents.alphabeta.evaluators import MAX_ACTIVE  # noqa: E402
 from checkers_agents.alphabeta.net_layers import (  # noqa: E402
     block_sums,
     child_sums,
-    first_layer_sums,
-    net_inputs,
     root_sums,
 )
 from checkers_agents.alphabeta.searcher import Searcher, memory_for  # noqa: E402
@@ -154,11 +153,12 @@ def test_random_nets_of_every_shape_equal_their_torch_forward_pass(first, second
     np.testing.assert_allclose(door_values(evaluator, boards), expected, atol=TOLERANCE, rtol=0)
 
 
-def pattern_net(hidden, middle, seed):
-    """An outcome net with pattern inputs and every weight random (its block rows too)."""
+def pattern_net(hidden, middle, seed, units=0):
+    """An outcome net with pattern inputs (feeding the first ``units`` hidden units, 0: all)
+    and every weight random (its block rows too)."""
     from checkers_agents.outcome_net import net
 
-    module = net.value_net(hidden, middle, seed=seed, patterns=True)
+    module = net.value_net(hidden, middle, seed=seed, patterns=True, pattern_units=units)
     torch.manual_seed(seed)
     with torch.no_grad():
         for p in module.parameters():
@@ -166,11 +166,12 @@ def pattern_net(hidden, middle, seed):
     return module
 
 
-def test_a_net_with_pattern_inputs_equals_its_torch_forward_pass():
+@pytest.mark.parametrize("units", [0, 24])
+def test_a_net_with_pattern_inputs_equals_its_torch_forward_pass(units):
     from checkers_agents.outcome_net import net
 
     boards = random_boards(300, seed=8)
-    module = pattern_net(64, 16, seed=2)
+    module = pattern_net(64, 16, seed=2, units=units)
     with torch.no_grad():
         z = module(*net.batch_inputs(*columns(boards), True)).reshape(-1).double()
         without = module.output(torch.relu(module.middle(torch.relu(module.hidden(
@@ -178,18 +179,19 @@ def test_a_net_with_pattern_inputs_equals_its_torch_forward_pass():
     expected = (2 * torch.sigmoid(z) - 1).numpy()
     assert np.abs(expected - (2 * torch.sigmoid(without) - 1).numpy()).mean() > 0.01  # the blocks count
     evaluator = net.fold(net.tensors_of(module))
-    assert evaluator.w_in.shape == (128 + 21 * 625, 64)
+    assert evaluator.w_in.shape == (128, 64) and evaluator.w_blocks.shape == (21 * 625, units or 64)
     np.testing.assert_allclose(door_values(evaluator, boards), expected, atol=TOLERANCE, rtol=0)
 
 
 def door_net(name):
-    """The evaluator of a zoo net or of a random net (``random-512x32``, ``patterns-64x16``)."""
+    """The evaluator of a zoo net or of a random net (``random-512x32``, ``patterns-64x16``,
+    ``patterns-64x16-narrow``: block rows feeding 24 of the 64 units)."""
     if name.startswith("random"):
         return door_mlp(torch_mlp(512, 32, RELU, 1, seed=3), RELU, SIGMOID, np.float32)
     if name.startswith("patterns"):
         from checkers_agents.outcome_net import net
 
-        return net.fold(net.tensors_of(pattern_net(64, 16, seed=5)))
+        return net.fold(net.tensors_of(pattern_net(64, 16, seed=5, units=24 if name.endswith("narrow") else 0)))
     return make_evaluator(name)
 
 
@@ -205,19 +207,25 @@ def leaf_sums_of(evaluator, board: Board, kept: np.ndarray) -> np.ndarray:
     black_to_move = board.turn == BLACK
     own, opponent = (board.black, board.white) if black_to_move else (board.white, board.black)
     sums = kept[0 if black_to_move else 1].copy()
-    block_sums(sums, evaluator.w_in, own, opponent, board.kings, black_to_move)
+    block_sums(sums, evaluator.w_blocks, own, opponent, board.kings, black_to_move)
     return sums
 
 
 def whole_sums(evaluator, board: Board) -> np.ndarray:
-    """The side to move's sums of every input (squares and blocks), fresh."""
+    """The side to move's sums of every input (squares and blocks), fresh, in numpy: the
+    bias plus the rows of the active inputs (``encoding``'s definitions), the block rows
+    padded with zeros to the first layer's width. Exact in any order on the grid of
+    ``exact_first_layer``."""
     black_to_move = board.turn == BLACK
     own, opponent = (board.black, board.white) if black_to_move else (board.white, board.black)
-    active = np.zeros(MAX_ACTIVE, np.int64)
-    n = net_inputs(own, opponent, board.kings, black_to_move, evaluator.w_in, active)
-    out = np.zeros(evaluator.w_in.shape[1], evaluator.dtype)
-    first_layer_sums(active, n, evaluator.w_in, evaluator.b_in, out)
-    return out
+    active = np.zeros(MAX_ACTIVE + 21, np.int64)
+    n = active_inputs(own, opponent, board.kings, black_to_move, active)
+    rows = np.zeros((NUM_INPUTS + PATTERN_INPUTS, evaluator.w_in.shape[1]), evaluator.dtype)
+    rows[:NUM_INPUTS] = evaluator.w_in
+    if evaluator.w_blocks.shape[0]:
+        n = pattern_inputs(own, opponent, board.kings, black_to_move, active, n)
+        rows[NUM_INPUTS:, :evaluator.w_blocks.shape[1]] = evaluator.w_blocks
+    return (evaluator.b_in + rows[active[:n]].sum(axis=0)).astype(evaluator.dtype)
 
 
 def moved_sums(stack, ply, evaluator, board: Board, child: Board, move) -> None:
@@ -226,7 +234,7 @@ def moved_sums(stack, ply, evaluator, board: Board, child: Board, move) -> None:
     child_sums(stack, ply, evaluator.w_in, board.turn == BLACK, frm, to, captured, board.kings, child.kings)
 
 
-@pytest.mark.parametrize("name", ["outcome-net", "mcrd-net", "random-512x32", "patterns-64x16"])
+@pytest.mark.parametrize("name", ["outcome-net", "mcrd-net", "random-512x32", "patterns-64x16", "patterns-64x16-narrow"])
 def test_sums_updated_move_by_move_equal_fresh_sums_after_every_make_and_unmake(name):
     evaluator = door_net(name)
     rng = np.random.default_rng(11)
@@ -268,7 +276,7 @@ SEARCH_FENS = (
 )
 
 
-@pytest.mark.parametrize("name", list(ZOO_NETS) + ["random-512x32", "patterns-64x16"])
+@pytest.mark.parametrize("name", list(ZOO_NETS) + ["random-512x32", "patterns-64x16", "patterns-64x16-narrow"])
 def test_searches_with_sums_updated_move_by_move_equal_searches_with_fresh_sums(name):
     evaluator = door_net(name)
     incremental, fresh = Searcher(evaluator, incremental=True), Searcher(evaluator, incremental=False)
@@ -320,7 +328,10 @@ def test_float64_weights_are_shared_and_float32_weights_are_copies():
 BAD_MLPS = [
     (dict(dtype=np.float16), "dtype is np.float64 or np.float32"),
     (dict(w_in=np.zeros((127, 8))), "w_in must have 128 rows"),
-    (dict(w_in=np.zeros((128 + 625, 8))), r"or 13253 \(with the pattern inputs\)"),
+    (dict(w_in=np.zeros((128 + 21 * 625, 8))), "w_in must have 128 rows"),
+    (dict(w_blocks=np.zeros((21 * 625, 8))), "pattern inputs .* need dtype np.float32"),
+    (dict(w_blocks=np.zeros((625, 8)), dtype=np.float32), r"w_blocks must be \[13125, K\] with 0 < K <= 8"),
+    (dict(w_blocks=np.zeros((21 * 625, 9)), dtype=np.float32), "w_blocks must be"),
     (dict(b_in=np.zeros(7)), "b_in must have shape"),
     (dict(w_mid=np.zeros((4, 8))), "give both w_mid and b_mid"),
     (dict(w_mid=np.zeros((4, 9)), b_mid=np.zeros(4)), "w_mid must be"),

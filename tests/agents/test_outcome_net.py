@@ -158,6 +158,30 @@ def test_a_net_with_pattern_inputs_round_trips_and_plays_and_older_files_read_wi
                                             "patterns": "1"})
     with pytest.raises(WeightsError, match=r"does not fit the outcome-net shapes for hidden=8, middle=4, patterns=1"):
         outcome_net.read(path)
+    # One written before the block rows could be narrower has no "pattern_units": they feed every unit.
+    old = {"kind": "outcome-net", "format": "1", "hidden": "8", "middle": "4", "patterns": "1"}
+    save_file(tensors, str(path), metadata=old)
+    assert outcome_net.pattern_units_of(outcome_net.read(path)) == 8
+    save_file(tensors, str(path), metadata=old | {"pattern_units": "9"})
+    with pytest.raises(WeightsError, match=r"patterns\.safetensors.*pattern_units 9 is not between 0 and hidden 8"):
+        outcome_net.read(path)
+
+
+def test_pattern_inputs_that_feed_the_first_units_round_trip_and_play(tmp_path):
+    torch = pytest.importorskip("torch")
+    net = outcome_net.value_net(hidden=8, middle=4, seed=1, patterns=True, pattern_units=3)
+    with torch.no_grad():
+        net.blocks.weight.normal_(0.0, 0.1)
+    tensors = outcome_net.tensors_of(net)
+    path = tmp_path / "narrow.safetensors"
+    outcome_net.save_tensors(path, tensors)
+    read = outcome_net.read(path)
+    assert read["blocks.weight"].shape == (21 * 625, 3) and outcome_net.pattern_units_of(read) == 3
+    assert outcome_net.fold(read).w_blocks.shape == (21 * 625, 3)
+    agent = make_agent(f"alphabeta:eval=outcome-net,weights={path},depth=3")
+    assert agent.select_move(Game()) in Game().legal_moves()
+    with pytest.raises(ValueError, match="pattern_units 9 is not between 0 and hidden 8"):
+        outcome_net.value_net(hidden=8, patterns=True, pattern_units=9)
 
 
 def test_bad_weights_give_one_clear_error_naming_the_file(tmp_path):

@@ -259,23 +259,42 @@ def test_a_pattern_run_goes_on_from_a_squares_net_and_learns_its_block_rows(tmp_
     assert agent.select_move(Game()) in Game().legal_moves()
 
 
+def test_pattern_units_make_block_rows_that_feed_the_first_units_only(tmp_path):
+    summary = run(tmp_path / "p", "--generations", "1", "--epochs", "1", "--patterns", "--pattern-units", "3")
+    trained = outcome_net.read(Path(summary["run_dir"]) / "weights-gen0.safetensors")
+    assert trained["blocks.weight"].shape == (21 * 625, 3) and outcome_net.pattern_units_of(trained) == 3
+    assert np.count_nonzero(trained["blocks.weight"]) > 30
+
+
+@pytest.mark.parametrize("extra, message", [
+    (["--pattern-units", "4"], "give --patterns too"),
+    (["--patterns", "--pattern-units", "9"], "--pattern-units 9 is more than the --hidden 8 units"),
+])
+def test_pattern_units_that_do_not_fit_the_net_are_refused_before_a_run_folder_is_made(tmp_path, extra, message):
+    with pytest.raises(TrainingError, match=message):
+        run(tmp_path / "r", *extra)
+    assert not (tmp_path / "r").exists()
+
+
 @pytest.mark.parametrize("init, message", [
     ("missing.safetensors", r"--init-weights .*missing\.safetensors"),
     ("patterns", r"a net with pattern inputs, but the run's net has none \(give --patterns\)"),
     ("wide", r"a 16-0 net, but the run's net is 8-0 \(give --hidden 16 --middle 0\)"),
+    ("narrow", r"its pattern inputs feed 4 hidden units, but the run's feed 8 \(give --pattern-units 4\)"),
     ("zoo:no-such-net", r"--init-weights zoo:no-such-net: .*no-such-net"),
 ])
 def test_bad_init_weights_are_refused_before_a_run_folder_is_made(tmp_path, init, message):
     from checkers_env.errors import WeightsError
 
-    if init in ("wide", "patterns"):
-        net = outcome_net.value_net(16, seed=0) if init == "wide" else outcome_net.value_net(8, seed=0, patterns=True)
+    if init in ("wide", "patterns", "narrow"):
+        net = (outcome_net.value_net(16, seed=0) if init == "wide"
+               else outcome_net.value_net(8, seed=0, patterns=True, pattern_units=4 if init == "narrow" else 0))
         init = str(tmp_path / f"{init}.safetensors")
         outcome_net.save_tensors(init, outcome_net.tensors_of(net))
     elif not init.startswith("zoo:"):
         init = str(tmp_path / init)
     with pytest.raises(WeightsError, match=message):
-        run(tmp_path / "runs" / "r", "--init-weights", init)
+        run(tmp_path / "runs" / "r", "--init-weights", init, *(["--patterns"] if init.endswith("narrow.safetensors") else []))
     assert not (tmp_path / "runs").exists()
 
 

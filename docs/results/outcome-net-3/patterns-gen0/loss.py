@@ -1,8 +1,9 @@
-"""Loss of the starting net (``zoo:outcome-net-3``, squares only) and of generation 0 (with
-pattern inputs) on the run's training targets. From the repository root, with the run's
-folder and shards in ``runs/patterns-g0``:
+"""Loss of nets on a run's training targets: by default the starting net
+(``zoo:outcome-net-3``, squares only) and generation 0 of the run; other weights files may
+follow the run's folder. From the repository root, with the run's folder and shards in
+``runs/patterns-g0``:
 
-    python docs/results/outcome-net-3/patterns-gen0/loss.py runs/patterns-g0
+    python docs/results/outcome-net-3/patterns-gen0/loss.py runs/patterns-g0 [WEIGHTS ...]
 """
 import sys
 from pathlib import Path
@@ -19,10 +20,12 @@ if __name__ == "__main__":
     args = trainer.Args(**read_run_record(run, "outcome-net")["args"])
     black, white, kings, btm, target = trainer._training_data(args, run, 0)
     y = torch.from_numpy(target)
-    for name in ("weights-init.safetensors", "weights-gen0.safetensors"):
-        tensors = outcome_net.read(run / name)
+    paths = [Path(p) for p in sys.argv[2:]] or [run / "weights-init.safetensors", run / "weights-gen0.safetensors"]
+    for path in paths:
+        tensors = outcome_net.read(path)
         patterns = outcome_net.has_patterns(tensors)
-        net = outcome_net.value_net(128, 32, patterns=patterns)
+        net = outcome_net.value_net(*outcome_net.sizes_of(tensors), patterns=patterns,
+                                    pattern_units=outcome_net.pattern_units_of(tensors))
         net.load_state_dict({k: torch.from_numpy(v) for k, v in tensors.items()})
         with torch.no_grad():
             z = torch.cat([
@@ -31,4 +34,5 @@ if __name__ == "__main__":
                 for i in range(0, len(y), 65536)
             ])
         loss = torch.nn.functional.binary_cross_entropy_with_logits(z, y)
-        print(name, "patterns" if patterns else "squares", len(y), round(float(loss), 4))
+        units = outcome_net.pattern_units_of(tensors)
+        print(path, f"patterns feeding {units}" if patterns else "squares", len(y), round(float(loss), 4))
