@@ -27,8 +27,8 @@ A generation is three steps, each written as it ends:
    mixed with the self-play search's root value by ``--search-weight`` (below). The net
    goes on from the previous generation's weights (generation 0's from ``--init-weights``'s
    net where there is one; with ``--patterns``, a net that also sees 21 blocks of four
-   squares, one learned row per block state, from a squares net's weights with those
-   rows at zero), on ``--device`` (a GPU when torch sees
+   squares, one learned row per block state feeding the first ``--pattern-units`` hidden
+   units, from a squares net's weights with those rows at zero), on ``--device`` (a GPU when torch sees
    one). A checkpoint (``checkpoint.pt``: net,
    Adam, generation, epoch, curve) after every epoch.
 3. **The gate** (with ``--gate-games``): generation ``g > 0`` (and generation 0 of a run
@@ -533,6 +533,14 @@ def _recipe(args: Args, summary: dict) -> str:
     return words
 
 
+def _blocks_words(args: Args) -> str:
+    """The pattern inputs as a card describes them ("" for a squares net)."""
+    if not args.patterns:
+        return ""
+    fed = f", feeding its first {args.pattern_units} units" if args.pattern_units else ""
+    return f" and the 21 four-square blocks (pattern inputs{fed})"
+
+
 def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
     """Write the net and a fresh card to ``zoo/<args.promote>``."""
     return scaffold.promote(
@@ -541,7 +549,7 @@ def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
         {"eval": "outcome-net", "time": 0.5, "egdb": 5, **search_params(args.search)},
         (run.path / WEIGHTS).read_bytes(),
         f"A {args.hidden}-unit value net{f' with a {args.middle}-unit second layer' if args.middle else ''} over the "
-        f"128 mover-frame inputs{' and the 21 four-square blocks (pattern inputs)' if args.patterns else ''}, "
+        f"128 mover-frame inputs{_blocks_words(args)}, "
         "trained on the results of "
         f"{_generations(summary['generations'])} of the one alpha-beta's own self-play games ({args.games} games "
         f"each at depth {args.depth}, ended exactly by the {args.egdb_pieces}-piece endgame database), as that "
