@@ -51,7 +51,7 @@ Tallies = namedtuple("Tallies", "wins counts draws diagnostics")
 def empty_net():
     """Placeholder net arrays for unguided launches (typed as the evaluator's)."""
     return (
-        np.zeros((128, 0)), np.zeros(0), np.zeros((0, 0)), np.zeros(0), np.zeros((0, 0)), np.zeros(0),
+        np.zeros((128, 0)), np.zeros(0), np.zeros((0, 0)), np.zeros(0), np.zeros((0, 0)), np.zeros(0), np.zeros((0, 0)),
     )
 
 
