@@ -230,12 +230,16 @@ def data(sizes: Sizes, folder: Path) -> dict:
 def jax_env(sizes: Sizes) -> dict | str:
     """The JAX env on the card: agreement with the numba vector env, and the speed table
     (``bench_jax_env.table``). A string when it cannot run: what is missing."""
+    from checkers_env.errors import MissingDependencyError
+
     try:
         import jax
 
         from checkers_env.jax.truth import side_by_side
     except ModuleNotFoundError as error:
         return f"not run: {error.name} is not installed (pip install 'checkers-suite[jax]')"
+    except MissingDependencyError as error:  # JAX without the rest of the extra (pgx)
+        return f"not run: {error}"
     if jax.default_backend() != "gpu" and not sizes.tiny:
         return f"not run: JAX sees no GPU (its backend is {jax.default_backend()})"
     from . import bench_jax_env
