@@ -15,7 +15,11 @@ from checkers_env.movegen import keep_best
 from .evaluators import Valuation
 from .memory import V_ALPHA, V_BETA, FlatMemory, Table, begin_search, memory_views
 from .negamax import DrawRules, EndgameProbe, Position, search_kernel
-from .pruning import OPEN, SearchOptions, aspiration_width
+from .pruning import OPEN, SearchOptions, aspiration_width, named_pruning
+
+#: The node limit of a search without one. Passed as an ``int64``: a constant would be
+#: typed as a literal and compile the search a second time.
+NO_NODE_LIMIT = 1 << 62
 
 
 @numba.njit(cache=True)
@@ -84,7 +88,7 @@ def deepen(position, first_depth, depth, options, valuation, net, draw_rules, ge
     reached = first_depth
     for d in range(first_depth, depth + 1):
         value, _best, count, used, _aborted = search_iteration(
-            position, d, 1 << 62, options, valuation, net, draw_rules, generation, table, memory, egdb, previous
+            position, d, np.int64(NO_NODE_LIMIT), options, valuation, net, draw_rules, generation, table, memory, egdb, previous
         )
         previous = value
         nodes += used
@@ -124,9 +128,10 @@ def search_from_python(position, first_depth, depth, options, valuation, net, dr
     named here. Numba's dispatcher types a plain tuple in C on every call, a named tuple in
     Python: tens of microseconds per call, a few percent of a shallow search."""
     return search_to_depth(
-        Position(*position), first_depth, depth, SearchOptions(*options), Valuation(*valuation), net, DrawRules(*draw_rules),
-        generation, Table(*table), FlatMemory(*flat), EndgameProbe(*egdb), rng,
+        Position(*position), first_depth, depth, SearchOptions(options[0], named_pruning(options[1])),
+        Valuation(*valuation), net, DrawRules(*draw_rules), generation, Table(*table), FlatMemory(*flat),
+        EndgameProbe(*egdb), rng,
     )
 
 
-__all__ = ["deepen", "pick_tied", "search_from_python", "search_iteration", "search_to_depth"]
+__all__ = ["NO_NODE_LIMIT", "deepen", "pick_tied", "search_from_python", "search_iteration", "search_to_depth"]

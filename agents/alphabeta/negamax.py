@@ -147,13 +147,18 @@ def code_value(code, ply, loss, loss_per_ply):
     return egdb_value(MAX_DISTANCE if code == WDL_WIN else MAX_DISTANCE - 1, ply, loss, loss_per_ply)
 
 
+#: The byte of each piece count's table without the endgame database: a global array, so
+#: a kernel reads it as a read-only array, the type of ``EndgameDatabase.tables``' maps.
+_NO_TABLE = np.zeros(1, dtype=np.uint8)
+
+
 @numba.njit(cache=True)
 def no_egdb():
-    """The :data:`EndgameProbe` of a search without the endgame database, made in a kernel
-    (``Searcher`` passes full-size arrays of its own): one byte for each piece count and a
-    single offset of -1, the types of ``EndgameDatabase.tables`` and ``.offsets``, and 0
+    """The :data:`EndgameProbe` of a search without the endgame database, in a kernel or
+    from Python: a read-only byte for each piece count (the maps' type, so a search with
+    the database and one without share one compiled kernel), a single offset of -1, and 0
     pieces, so the probe is never reached and no array is read."""
-    table = np.zeros(1, dtype=np.uint8)
+    table = _NO_TABLE
     return EndgameProbe((table, table, table, table, table), np.full((1, 1, 1, 1), -1, dtype=np.int64), 0)
 
 

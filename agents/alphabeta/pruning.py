@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numba
+from numba.core import types
+from numba.extending import overload
 
 from checkers_env.bitboard import jumpers
 
@@ -90,6 +92,22 @@ def search_options(root_in_order=False, table_cutoffs=False, pvs=False, reductio
     if not any(switches) and not aspiration > 0:
         return SearchOptions(bool(root_in_order), None)
     return SearchOptions(bool(root_in_order), Pruning(*switches, float(aspiration)))
+
+
+def named_pruning(pruning):
+    """``pruning`` (None, or a plain tuple of :data:`Pruning`'s fields) as the named tuple.
+    A kernel called from Python receives its bundles as plain tuples (see
+    ``search_from_python``), a kernel called in numba as named ones; numba compiles the
+    search once for each type, so the caller in Python names them again and every search
+    shares one compiled kernel."""
+    return None if pruning is None else Pruning(*pruning)
+
+
+@overload(named_pruning)
+def _named_pruning(pruning):
+    if isinstance(pruning, types.NoneType):
+        return lambda pruning: None
+    return lambda pruning: Pruning(*pruning)
 
 
 @numba.njit(cache=True)
@@ -199,6 +217,6 @@ def retry_move(pruning, stack, tries, values, ply, score):
 __all__ = [
     "ASPIRATION", "ASPIRATION_NET", "ASPIRATION_POINTS", "EXTENSIONS", "KILLER_ORDER", "OPEN", "PVS", "Pruning",
     "REDUCE_AFTER", "REDUCE_MIN_DEPTH", "REDUCTIONS", "SPARE_SHOTS", "SearchOptions", "TABLE_CUTOFFS",
-    "aspiration_width", "begin_moves", "deeper_cutoff", "extension", "retry_move", "scouted", "search_options",
+    "aspiration_width", "begin_moves", "deeper_cutoff", "extension", "named_pruning", "retry_move", "scouted", "search_options",
     "spare_shot", "try_move",
 ]

@@ -12,14 +12,12 @@ import numpy as np
 from checkers_env import BLACK, WHITE, Board, Game, Move
 from checkers_env.bitboard import BB_SQUARES, apply_move
 from checkers_env.board import move_from_row
-from checkers_env.egdb import MAX_BUILD_PIECES
-from checkers_env.egdb_index import MAX_SIDE as EGDB_MAX_SIDE
 from checkers_env.game_state import position_key
 from checkers_env.movegen import generate_moves_kernel, new_move_buffer
 
 from .evaluators import POSITIONAL, WIN, Evaluator, Valuation
 from .clock import DROP_NET, DROP_POINTS, keep_deepening
-from .deepening import search_from_python, search_iteration
+from .deepening import NO_NODE_LIMIT, search_from_python, search_iteration
 from .memory import (
     NO_MOVE, S_INDEX, TT_BITS, TT_ENTRY, TT_FIELDS, TT_KEY_MASK, V_ALPHA, V_BETA, FlatMemory, Table, flat_memory, memory_views,
     position_hash,
@@ -31,13 +29,9 @@ from .negamax import (
     EndgameProbe,
     Position,
     egdb_value,
+    no_egdb,
 )
 from .pruning import ASPIRATION_NET, ASPIRATION_POINTS, search_options
-
-#: What the kernel gets without an endgame database (``negamax.no_egdb``'s arrays; with
-#: ``egdb_pieces = 0`` they are never read).
-NO_EGDB_TABLES = (np.frombuffer(b"\x00", dtype=np.uint8),) * (MAX_BUILD_PIECES - 1)
-NO_EGDB_OFFSETS = np.full((EGDB_MAX_SIDE + 1,) * 4, -1, dtype=np.int64)
 
 
 class Draws(NamedTuple):
@@ -57,8 +51,12 @@ class Draws(NamedTuple):
     no_progress_plies: int = 0
 
     def rules(self) -> DrawRules:
-        """The kernel's bundle of these rules (every key is read)."""
-        return DrawRules(self.keys, len(self.keys), int(self.quiet), int(self.no_progress_plies))
+        """The kernel's bundle of these rules (every key is read). A game's keys are a
+        read-only view, a self-play kernel's its own writable array: numba compiles a kernel
+        for each, so the keys are copied to a writable array (a few dozen numbers) and
+        every search shares one compiled kernel."""
+        keys = self.keys if self.keys.flags.writeable else self.keys.copy()
+        return DrawRules(keys, len(keys), int(self.quiet), int(self.no_progress_plies))
 
     @classmethod
     def none(cls) -> Draws:
@@ -211,7 +209,7 @@ class Searcher:
         self.quiescence = bool(quiescence)
         self.egdb = egdb
         if egdb is None:
-            self.egdb_probe = EndgameProbe(NO_EGDB_TABLES, NO_EGDB_OFFSETS, 0)
+            self.egdb_probe = no_egdb()
         else:
             self.egdb_probe = EndgameProbe(egdb.tables, egdb.offsets, int(egdb.pieces))
         self.egdb_pieces = self.egdb_probe.pieces
@@ -298,7 +296,7 @@ class Searcher:
         partial = self.partial and not root_in_order
         for d in range(first_depth, depth + 1):
             now = _time.perf_counter()
-            limit = 1 << 62
+            limit = NO_NODE_LIMIT
             if d > first_depth:
                 if partial and soft is None:
                     if now - started >= seconds:
