@@ -556,3 +556,33 @@ def test_nets_without_weights_are_refused_unless_untrained_is_named(spec):
     agent = make_agent(f"{kind}:weights=untrained,seed=1")
     assert "weights=untrained" in str(agent)
     assert agent.select_move(Game()) in Game().legal_moves()
+
+
+def test_every_caller_gives_the_search_one_type_per_kind(egdb4):
+    """Searches that differ only in their caller share one compiled kernel: numba compiles
+    one for each type of argument, so the empty endgame probe has the database's type, a
+    game's read-only keys reach the kernel as self-play's writable ones do, and the pruning
+    switches that Python passes as a plain tuple are named again as numba names them."""
+    import numba
+
+    from checkers_agents.alphabeta.negamax import EndgameProbe, no_egdb
+    from checkers_agents.alphabeta.pruning import named_pruning, search_options
+
+    assert numba.typeof(no_egdb()) == numba.typeof(EndgameProbe(egdb4.tables, egdb4.offsets, 4))
+    game = Game()
+    for move in ("11-15", "23-19", "8-11", "22-17"):
+        game.play(move)
+    keys = game.position_keys_since_progress()
+    assert not keys.flags.writeable
+    rules = Draws(keys, 0, 80).rules()
+    assert numba.typeof(rules) == numba.typeof(Draws.none().rules())
+    np.testing.assert_array_equal(rules.keys, keys)
+
+    @numba.njit
+    def named(pruning):
+        return named_pruning(pruning)
+
+    options = search_options(False, table_cutoffs=True, pvs=True, reductions=True)
+    assert numba.typeof(named(tuple(options.pruning))) == numba.typeof(options.pruning)
+    assert named(tuple(options.pruning)) == options.pruning
+    assert named(None) is None
