@@ -88,7 +88,8 @@ def deepen(position, first_depth, depth, options, valuation, net, draw_rules, ge
     reached = first_depth
     for d in range(first_depth, depth + 1):
         value, _best, count, used, _aborted = search_iteration(
-            position, d, np.int64(NO_NODE_LIMIT), options, valuation, net, draw_rules, generation, table, memory, egdb, previous
+            position, d, np.int64(NO_NODE_LIMIT), options, valuation, net, draw_rules, generation, table, memory, egdb,
+            previous,
         )
         previous = value
         nodes += used

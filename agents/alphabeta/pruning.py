@@ -217,6 +217,6 @@ def retry_move(pruning, stack, tries, values, ply, score):
 __all__ = [
     "ASPIRATION", "ASPIRATION_NET", "ASPIRATION_POINTS", "EXTENSIONS", "KILLER_ORDER", "OPEN", "PVS", "Pruning",
     "REDUCE_AFTER", "REDUCE_MIN_DEPTH", "REDUCTIONS", "SPARE_SHOTS", "SearchOptions", "TABLE_CUTOFFS",
-    "aspiration_width", "begin_moves", "deeper_cutoff", "extension", "named_pruning", "retry_move", "scouted", "search_options",
-    "spare_shot", "try_move",
+    "aspiration_width", "begin_moves", "deeper_cutoff", "extension", "named_pruning", "retry_move", "scouted",
+    "search_options", "spare_shot", "try_move",
 ]
