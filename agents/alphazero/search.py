@@ -111,15 +111,55 @@ def begin(tree, rows, leaves, t):
 @numba.njit(cache=True)
 def backup(tree, t, leaf, value):
     """Add ``value`` (for the side to move at ``leaf``) to every node from ``leaf`` to the
-    root, each for the side that chose it."""
+    root, each for the side that chose it, and bring their implicit minimax values up to
+    date: the leaf's is ``value``, every node above takes its best visited child's."""
     mover = tree.mover[t, leaf]
     node = leaf
     while node != 0:
         parent = tree.parent[t, node]
+        same = tree.mover[t, parent] == tree.mover[t, node]
         tree.visits[t, node] += 1
         tree.value_sum[t, node] += value if tree.mover[t, parent] == mover else -value
+        best = value
+        if node != leaf:
+            best = -np.inf
+            first = tree.first_child[t, node]
+            for k in range(tree.children[t, node]):
+                if tree.visits[t, first + k] > 0:
+                    best = max(best, tree.minimax[t, first + k])
+        tree.minimax[t, node] = best if same else -best
         node = parent
     tree.visits[t, 0] += 1
+
+
+@numba.njit(cache=True)
+def expand_forced(tree, rows, leaves, t, node):
+    """Give ``node`` its one child without the net if its side to move has exactly one legal
+    hop (and the tree has room); returns whether it did."""
+    write_mask(rows.state, t, leaves.words[t])
+    action, legal = -1, 0
+    for k in range(32):
+        if leaves.words[t, k] != 0:
+            for d in range(4):
+                if leaves.mask[t, 4 * k + d] != 0:
+                    action, legal = 4 * k + d, legal + 1
+    if legal != 1 or tree.size[t] >= tree.parent.shape[1]:
+        return False
+    child = tree.size[t]
+    tree.parent[t, child] = node
+    tree.action[t, child] = action
+    tree.children[t, child] = 0
+    tree.visits[t, child] = 0
+    tree.value_sum[t, child] = 0.0
+    tree.minimax[t, child] = 0.0
+    tree.logit[t, child] = 0.0
+    tree.mover[t, child] = UNREACHED
+    tree.end[t, child] = END_NONE
+    tree.first_child[t, node] = child
+    tree.children[t, node] = 1
+    tree.raw_value[t, node] = 0.0  # never asked of the net; only read while its child is unvisited
+    tree.size[t] = child + 1
+    return True
 
 
 @numba.njit(cache=True)
@@ -135,7 +175,7 @@ def descend(tree, rows, settings, leaves, t, simulation):
             backup(tree, t, node, -1.0 if end == END_NO_MOVES else 0.0)
             leaves.node[t] = -1
             return
-        if tree.children[t, node] == 0:
+        if tree.children[t, node] == 0 and not (settings.through_forced and expand_forced(tree, rows, leaves, t, node)):
             break
         if node == 0 and settings.method == GUMBEL:
             child = root_child(tree, t, settings, simulation, leaves.gumbel[t], sigma, prior)
@@ -173,6 +213,7 @@ def expand(tree, leaves, t):
                 tree.children[t, child] = 0
                 tree.visits[t, child] = 0
                 tree.value_sum[t, child] = 0.0
+                tree.minimax[t, child] = 0.0
                 tree.logit[t, child] = leaves.logits[t, a]
                 tree.mover[t, child] = UNREACHED
                 tree.end[t, child] = END_NONE
