@@ -13,7 +13,8 @@ generation 0's net, and training continues from it. A generation is three steps,
 written as it ends:
 
 1. **Self-play** (``selfplay.generate``): ``--games`` games of the search (``--search``,
-   ``--simulations``, ``--considered``) with the previous generation's net, from the
+   ``--simulations``, ``--considered``, and the agent's additions below the root when asked:
+   ``--through-forced``, ``--widen``) with the previous generation's net, from the
    initial position and ``--random-plies`` random moves, ``--slots`` games at once whose
    leaves go through the net as one batch. Shards go to ``RUN/data/gen-G/``, in
    ``--workers`` processes or as Ray tasks (``--ray``), each written atomically: a killed
@@ -76,6 +77,10 @@ class Args(scaffold.GenerationArgs):
     """hops sampled at the root by Gumbel's sequential halving"""
     search: str = arg("gumbel", choices=("gumbel", "puct"))
     """the search: gumbel (sequential halving at the root) or puct"""
+    through_forced: bool = arg(False)
+    """the search plays a forced hop through instead of stopping there for the net (the agent's default)"""
+    widen: int = arg(0, low=0)
+    """below the root, each hop's first visit once its node has this many visits per hop, 0 never (the agent's default is 4)"""
     random_plies: int = arg(4, low=0)
     """uniformly random moves from the initial position"""
     slots: int = arg(64, low=1, high=4096)
@@ -148,7 +153,8 @@ def _net_file(run_path: Path, generation: int) -> Path:
 def _selfplay_params(args: Args, run_path: Path, generation: int) -> dict:
     return {"games": args.games, "shard_size": args.shard_size, "net": str(_net_file(run_path, generation)),
             "simulations": args.simulations, "considered": args.considered, "search": args.search,
-            "random_plies": args.random_plies, "explore_plies": 20, "slots": args.slots}
+            "random_plies": args.random_plies, "explore_plies": 20, "slots": args.slots,
+            **({"through_forced": True} if args.through_forced else {}), **({"widen": args.widen} if args.widen else {})}
 
 
 def training_batch(data: dict[str, np.ndarray], rows: np.ndarray):
@@ -297,7 +303,7 @@ def _agent(args: Args, weights: Path):
     from checkers_agents.alphazero import AlphaZeroAgent
 
     return AlphaZeroAgent(weights=str(weights), simulations=args.eval_simulations, search=args.search,
-                          considered=args.considered)
+                          considered=args.considered, through_forced=args.through_forced, widen=args.widen)
 
 
 def _evaluate(args: Args, weights: Path, generation: int) -> dict:

@@ -41,6 +41,22 @@ Search
     **choice** a fresh tree for every decision (no reuse of the last one's subtree), of at
     most 16 nodes per simulation; past that the tree stops growing and the search goes on.
 
+Two additions below the root, **choices** of this suite, on in play and measured in
+``docs/experiments.md``:
+
+Forced hops played through (``through_forced``, on by default)
+    A descent that reaches a position whose side to move has exactly one legal hop plays
+    that hop and goes on, without asking the net; it stops for the net only at a position
+    with a choice (or a game end). Self-play keeps only decisions with a choice, so these
+    are the only positions the net's value was ever trained on; a forced capture is also
+    the most misleading position to value, with material about to change hands.
+Widening (``widen=4`` by default)
+    Below the root, once a node has ``widen`` visits per legal hop, its unvisited hops get
+    their first visit (the highest logit first) before the deterministic rule goes on.
+    The net's prior is learned from self-play, where a sacrifice that sets up a shot is
+    rare, so the rule alone would leave such a reply unvisited even in a well-searched
+    node; one visit lets its value be seen. The root keeps the papers' schedule.
+
 Batches
     ``search.run_simulations`` steps many trees at once: every live tree descends to a leaf,
     the leaves of all the trees are evaluated as one batch, then each is expanded and backed

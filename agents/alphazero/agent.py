@@ -62,8 +62,8 @@ def load_net(weights: str, seed: int | None = None) -> NetArrays:
 
 
 @functools.lru_cache(maxsize=64)
-def _settings(method: str, simulations: int, considered: int, minimax: float, through_forced: bool) -> Settings:
-    return make_settings(method, simulations, considered, minimax=minimax, through_forced=through_forced)
+def _settings(method: str, simulations: int, considered: int, through_forced: bool, widen: int) -> Settings:
+    return make_settings(method, simulations, considered, through_forced=through_forced, widen=widen)
 
 
 def _clock_budget(simulations: float) -> int:
@@ -95,10 +95,10 @@ class AlphaZeroAgent(BaseAgent):
             the agent's measured speed, and the search stops at the deadline.
         search: ``gumbel`` (sequential halving at the root) or ``puct``.
         considered: hops sampled at the root by Gumbel's sequential halving.
-        minimax: the weight of each node's implicit minimax value in its q (0 to 1; 0 is
-            the papers' mean value alone).
         through_forced: a descent plays a hop that is the only legal one on, instead of
             stopping there for the net.
+        widen: below the root, each hop's first visit comes once its node has ``widen``
+            visits per hop (0: never forced).
         seed: for ``weights=untrained``; the search itself draws nothing when it plays.
 
     Raises:
@@ -109,21 +109,21 @@ class AlphaZeroAgent(BaseAgent):
     kind = "alphazero"
 
     def __init__(self, weights: file_path_or("zoo", UNTRAINED) = "zoo", simulations: int = 64,
-                 time: float | None = None, search: str = "gumbel", considered: int = 16, minimax: float = 0.0,
-                 through_forced: bool = False, seed: int | None = None):
+                 time: float | None = None, search: str = "gumbel", considered: int = 16,
+                 through_forced: bool = True, widen: int = 4, seed: int | None = None):
         super().__init__(seed=seed)
         if search not in METHODS:
             raise UnknownAgentError(f"alphazero: search must be one of {', '.join(METHODS)}, got {search!r}")
         if simulations < 1 or considered < 1:
             raise UnknownAgentError(f"alphazero: simulations and considered must be at least 1, got {simulations}"
                                     f" and {considered}")
-        if not 0.0 <= minimax <= 1.0:
-            raise UnknownAgentError(f"alphazero: minimax must be a weight from 0 to 1, got {minimax!r}")
+        if widen < 0:
+            raise UnknownAgentError(f"alphazero: widen must be 0 or more visits per hop, got {widen}")
         if time is not None and not time > 0:
             raise UnknownAgentError(f"alphazero: time must be a positive number of seconds, got {time!r}")
         self.weights, self.simulations, self.time = weights, simulations, time
-        self.search, self.considered, self.minimax = search, considered, minimax
-        self.through_forced = through_forced
+        self.search, self.considered = search, considered
+        self.through_forced, self.widen = through_forced, widen
         self.net = load_net(weights, seed)
         self.leaves = new_leaves(1, self.net.scratch_size)
         self.tree = new_tree(1, NODES_PER_SIMULATION * (simulations + 1) + 48)
@@ -173,7 +173,7 @@ class AlphaZeroAgent(BaseAgent):
         n = self.simulations
         if deadline is not None:
             n = _clock_budget((self.rate or FIRST_RATE) * max(deadline - started, 0.0))
-        settings = _settings(self.search, n, self.considered, self.minimax, self.through_forced)
+        settings = _settings(self.search, n, self.considered, self.through_forced, self.widen)
         nodes = min(NODES_PER_SIMULATION * (n + 1) + 48, MAX_NODES)
         if self.tree.parent.shape[1] < nodes:
             self.tree = new_tree(1, nodes)

@@ -11,6 +11,8 @@ evaluation has expanded) or to a game end, evaluates the leaves of all the trees
 batch through the net (:func:`checkers_agents.alphazero.net.forward`), then expands each
 leaf (a child per legal hop, with the net's logit) and backs its value up. A game end is
 backed up at once with its exact value (-1 for the side to move with no move, 0 a draw).
+With ``through_forced``, a descent plays a hop that is the only legal one on
+(:func:`expand_forced`) and stops for the net only where the side to move has a choice.
 """
 
 from __future__ import annotations
@@ -111,23 +113,13 @@ def begin(tree, rows, leaves, t):
 @numba.njit(cache=True)
 def backup(tree, t, leaf, value):
     """Add ``value`` (for the side to move at ``leaf``) to every node from ``leaf`` to the
-    root, each for the side that chose it, and bring their implicit minimax values up to
-    date: the leaf's is ``value``, every node above takes its best visited child's."""
+    root, each for the side that chose it."""
     mover = tree.mover[t, leaf]
     node = leaf
     while node != 0:
         parent = tree.parent[t, node]
-        same = tree.mover[t, parent] == tree.mover[t, node]
         tree.visits[t, node] += 1
         tree.value_sum[t, node] += value if tree.mover[t, parent] == mover else -value
-        best = value
-        if node != leaf:
-            best = -np.inf
-            first = tree.first_child[t, node]
-            for k in range(tree.children[t, node]):
-                if tree.visits[t, first + k] > 0:
-                    best = max(best, tree.minimax[t, first + k])
-        tree.minimax[t, node] = best if same else -best
         node = parent
     tree.visits[t, 0] += 1
 
@@ -151,7 +143,6 @@ def expand_forced(tree, rows, leaves, t, node):
     tree.children[t, child] = 0
     tree.visits[t, child] = 0
     tree.value_sum[t, child] = 0.0
-    tree.minimax[t, child] = 0.0
     tree.logit[t, child] = 0.0
     tree.mover[t, child] = UNREACHED
     tree.end[t, child] = END_NONE
@@ -213,7 +204,6 @@ def expand(tree, leaves, t):
                 tree.children[t, child] = 0
                 tree.visits[t, child] = 0
                 tree.value_sum[t, child] = 0.0
-                tree.minimax[t, child] = 0.0
                 tree.logit[t, child] = leaves.logits[t, a]
                 tree.mover[t, child] = UNREACHED
                 tree.end[t, child] = END_NONE
@@ -320,4 +310,4 @@ def principal_hops(tree, t, action, out):
 
 
 __all__ = ["Leaves", "Rows", "backup", "begin", "begin_all", "conclude", "descend", "descend_all", "evaluate_leaves", "expand",
-           "expand_all", "new_leaves", "new_rows", "principal_hops", "root_value", "run_simulations", "start_searches"]
+           "expand_all", "expand_forced", "new_leaves", "new_rows", "principal_hops", "root_value", "run_simulations", "start_searches"]

@@ -226,7 +226,8 @@ def load_net(net: str | NetArrays, seed: int = 0) -> NetArrays:
 
 def self_play(games: int, net: str | NetArrays = "untrained", seed: int = 0, first_game: int = 0,
               simulations: int = 32, considered: int = 16, search: str = "gumbel", random_plies: int = 4,
-              explore_plies: int = 20, slots: int = 64) -> dict[str, np.ndarray]:
+              explore_plies: int = 20, slots: int = 64, through_forced: bool = False,
+              widen: int = 0) -> dict[str, np.ndarray]:
     """Play self-play games and keep their decisions.
 
     Args:
@@ -238,6 +239,8 @@ def self_play(games: int, net: str | NetArrays = "untrained", seed: int = 0, fir
         random_plies: uniformly random moves from the initial position.
         explore_plies: PUCT only: plies whose hop is drawn by the visit counts.
         slots: games searched at once (their leaves are one batch).
+        through_forced, widen: the search's additions below the root (``tree.make_settings``;
+            off by default here, as the papers' search).
 
     Returns:
         Per decision ``SHARD_ARRAYS`` (``outcome``: the game's result for the side to move,
@@ -250,7 +253,7 @@ def self_play(games: int, net: str | NetArrays = "untrained", seed: int = 0, fir
     arrays = load_net(net, seed)
     rules = Rules().as_array()
     slots = max(1, min(slots, games))
-    settings = make_settings(search, simulations, considered)
+    settings = make_settings(search, simulations, considered, through_forced=through_forced, widen=widen)
     board = Board()
     plan = Plan(int(seed), int(first_game), int(games), int(random_plies), int(explore_plies),
                 np.array([board.black, board.white, board.kings, int(board.turn)], np.int64))
@@ -278,7 +281,7 @@ def shard_bytes(params: dict, seed: int, shard: int) -> bytes:
     size = min(params["shard_size"], params["games"] - shard * params["shard_size"])
     arrays = self_play(size, params["net"], seed, shard * params["shard_size"], params["simulations"],
                        params["considered"], params["search"], params["random_plies"], params["explore_plies"],
-                       params["slots"])
+                       params["slots"], params.get("through_forced", False), params.get("widen", 0))
     arrays["policy"] = arrays["policy"].astype(np.float16)
     arrays["legal"] = np.packbits(arrays["legal"] != 0, axis=1)
     return SHARDS.encode(shard, seed, arrays)
@@ -308,7 +311,7 @@ def generate(folder: str | os.PathLike, params: dict, seed: int, workers: int = 
         folder: where the shards go (created).
         params: ``games``, ``shard_size``, ``net`` (a weights file or ``untrained``),
             ``simulations``, ``considered``, ``search``, ``random_plies``, ``explore_plies``,
-            ``slots``.
+            ``slots``, and optionally ``through_forced`` and ``widen`` (default off).
         seed: the seed; a shard depends on ``(seed, shard)`` and ``params`` only.
         workers: processes (1: this process).
         ray: ``True`` (a local or initialised Ray) or a cluster address: one Ray task per shard.

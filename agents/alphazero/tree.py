@@ -23,7 +23,9 @@ with Gumbel", ICLR 2022), as its reference implementation (DeepMind's mctx) comp
   among those with exactly ``schedule[m, s]`` visits, with the largest ``g(a) + logit(a) +
   sigma(q(a))`` (``g`` the Gumbel noise drawn at the root, 0 when playing to win);
 - **below the root** (:func:`interior_child`): the deterministic ``argmax_a pi'(a) -
-  N(a) / (1 + sum_b N(b))`` with ``pi' = softmax(logits + sigma(q))``;
+  N(a) / (1 + sum_b N(b))`` with ``pi' = softmax(logits + sigma(q))``; **choice** with
+  ``widen`` > 0, a node with at least ``widen`` visits per child first gives each
+  unvisited child a visit, the highest logit first;
 - **the move** (:func:`final_child`): among the most visited root hops, the largest
   ``g + logit + sigma(q)``; **the policy target**: ``softmax(logits + sigma(q))`` at the root.
 
@@ -60,7 +62,6 @@ class Tree(NamedTuple):
     children: np.ndarray  # int32[T, M]: 0 until expanded
     visits: np.ndarray  # int32[T, M]
     value_sum: np.ndarray  # float64[T, M]: for the side to move at the parent
-    minimax: np.ndarray  # float64[T, M]: the implicit minimax value, for the side to move at the parent
     logit: np.ndarray  # float32[T, M]: the net's logit of the node's hop at its parent
     raw_value: np.ndarray  # float32[T, M]: the net's value for the side to move here
     mover: np.ndarray  # int8[T, M]: side to move here, UNREACHED before a descent got here
@@ -73,7 +74,7 @@ def new_tree(trees: int, nodes: int) -> Tree:
     shape = (trees, nodes)
     return Tree(
         np.zeros(shape, np.int32), np.zeros(shape, np.int32), np.zeros(shape, np.int32), np.zeros(shape, np.int32),
-        np.zeros(shape, np.int32), np.zeros(shape, np.float64), np.zeros(shape, np.float64), np.zeros(shape, np.float32),
+        np.zeros(shape, np.int32), np.zeros(shape, np.float64), np.zeros(shape, np.float32),
         np.zeros(shape, np.float32), np.zeros(shape, np.int8), np.zeros(shape, np.int8), np.zeros(trees, np.int32),
     )
 
@@ -87,8 +88,8 @@ class Settings(NamedTuple):
     c_visit: float
     c_scale: float
     c_puct: float
-    minimax: float  # alpha: the implicit minimax value's weight in a child's q
     through_forced: bool  # a descent plays a forced hop through instead of stopping for the net
+    widen: int  # below the root, every child's first visit once its node has widen * children visits; 0 never
     schedule: np.ndarray  # int32[considered + 1, simulations]: considered_visits per m
 
 
@@ -114,24 +115,22 @@ def considered_visits(considered: int, simulations: int) -> list[int]:
 
 
 def make_settings(method: str = "gumbel", simulations: int = 64, considered: int = 16, c_visit: float = 50.0,
-                  c_scale: float = 0.1, c_puct: float = 1.25, minimax: float = 0.0,
-                  through_forced: bool = False) -> Settings:
+                  c_scale: float = 0.1, c_puct: float = 1.25, through_forced: bool = False,
+                  widen: int = 0) -> Settings:
     """:class:`Settings` with its schedule table.
 
     Raises:
-        ValueError: an unknown method, a count below 1 or a minimax weight outside [0, 1].
+        ValueError: an unknown method or a count below 1.
     """
     if method not in METHODS:
         raise ValueError(f"search must be one of {', '.join(METHODS)}, got {method!r}")
     if simulations < 1 or considered < 1:
         raise ValueError(f"simulations and considered must be at least 1, got {simulations} and {considered}")
-    if not 0.0 <= minimax <= 1.0:
-        raise ValueError(f"minimax must be a weight in [0, 1], got {minimax!r}")
     schedule = np.zeros((considered + 1, simulations), np.int32)
     for m in range(1, considered + 1):
         schedule[m] = considered_visits(m, simulations)
     return Settings(METHODS[method], int(simulations), int(considered), float(c_visit), float(c_scale),
-                    float(c_puct), float(minimax), bool(through_forced), schedule)
+                    float(c_puct), bool(through_forced), int(widen), schedule)
 
 
 # -- the rules of choice ------------------------------------------------------------------------
@@ -155,14 +154,6 @@ def write_prior(tree, t, node, prior):
     return n
 
 
-@numba.njit(cache=True, inline="always")
-def child_q(tree, t, child, settings):
-    """A visited child's q for the side that chose it: its mean value, mixed with its implicit
-    minimax value by ``settings.minimax``."""
-    mean = tree.value_sum[t, child] / tree.visits[t, child]
-    return (1.0 - settings.minimax) * mean + settings.minimax * tree.minimax[t, child]
-
-
 @numba.njit(cache=True)
 def completed_sigma(tree, t, node, settings, sigma, prior):
     """``sigma(completed q)`` of the children of ``node`` into ``sigma[:n]`` and the net's
@@ -177,7 +168,7 @@ def completed_sigma(tree, t, node, settings, sigma, prior):
         visits = tree.visits[t, first + k]
         if visits > 0:
             visited_prior += prior[k]
-            weighted += prior[k] * child_q(tree, t, first + k, settings)
+            weighted += prior[k] * tree.value_sum[t, first + k] / visits
             below += visits
             most = max(most, visits)
     mixed = tree.raw_value[t, node]
@@ -186,7 +177,7 @@ def completed_sigma(tree, t, node, settings, sigma, prior):
     low, high = np.inf, -np.inf
     for k in range(n):
         visits = tree.visits[t, first + k]
-        q = child_q(tree, t, first + k, settings) if visits > 0 else mixed
+        q = tree.value_sum[t, first + k] / visits if visits > 0 else mixed
         sigma[k] = q
         low, high = min(low, q), max(high, q)
     scale = (settings.c_visit + most) * settings.c_scale / max(high - low, 1e-8)
@@ -239,10 +230,18 @@ def interior_child(tree, t, node, settings, sigma, prior):
     if settings.method == PUCT:
         return puct_child(tree, t, node, settings, prior)
     first = tree.first_child[t, node]
-    n = improved_policy(tree, t, node, settings, sigma, prior)
+    n = tree.children[t, node]
     below = 0
     for k in range(n):
         below += tree.visits[t, first + k]
+    if settings.widen > 0 and below >= settings.widen * n:
+        best, best_logit = -1, -np.inf
+        for k in range(n):
+            if tree.visits[t, first + k] == 0 and tree.logit[t, first + k] > best_logit:
+                best, best_logit = k, tree.logit[t, first + k]
+        if best >= 0:
+            return first + best
+    improved_policy(tree, t, node, settings, sigma, prior)
     best, best_score = 0, -np.inf
     for k in range(n):
         score = sigma[k] - tree.visits[t, first + k] / (1.0 + below)
@@ -263,7 +262,7 @@ def puct_child(tree, t, node, settings, prior):
     best, best_score = 0, -np.inf
     for k in range(n):
         visits = tree.visits[t, first + k]
-        q = child_q(tree, t, first + k, settings) if visits > 0 else tree.raw_value[t, node]
+        q = tree.value_sum[t, first + k] / visits if visits > 0 else tree.raw_value[t, node]
         score = q + reach * prior[k] / (1.0 + visits)
         if score > best_score:
             best, best_score = k, score
@@ -282,8 +281,8 @@ def final_child(tree, t, settings, gumbel, sigma, prior):
         best, best_q = first, -np.inf
         for k in range(n):
             visits = tree.visits[t, first + k]
-            if visits == most and visits > 0 and child_q(tree, t, first + k, settings) > best_q:
-                best, best_q = first + k, child_q(tree, t, first + k, settings)
+            if visits == most and visits > 0 and tree.value_sum[t, first + k] / visits > best_q:
+                best, best_q = first + k, tree.value_sum[t, first + k] / visits
         return best
     completed_sigma(tree, t, 0, settings, sigma, prior)
     best, best_score = first, -np.inf
@@ -315,6 +314,6 @@ def root_policy(tree, t, settings, sigma, prior, out):
         out[tree.action[t, first + k]] = sigma[k]
 
 
-__all__ = ["GUMBEL", "MAX_HOPS", "METHODS", "PUCT", "Settings", "Tree", "UNREACHED", "child_q", "completed_sigma",
+__all__ = ["GUMBEL", "MAX_HOPS", "METHODS", "PUCT", "Settings", "Tree", "UNREACHED", "completed_sigma",
            "considered_visits", "final_child", "improved_policy", "interior_child", "make_settings", "new_tree", "root_child",
            "root_policy", "write_prior"]

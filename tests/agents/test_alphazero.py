@@ -140,13 +140,16 @@ def _exact_value(egdb, state) -> float:
     return max(values)
 
 
-def _oracle_search(rows, egdb, simulations: int, perfect: bool, method: str = "gumbel") -> int:
+def _oracle_search(rows, egdb, simulations: int, perfect: bool, method: str = "gumbel", **options) -> int:
     """A search whose leaves get a uniform prior and the database's exact value (``perfect``)
-    or 0; returns the hop it plays."""
-    settings = make_settings(method, simulations, 16)
+    or 0; returns the hop it plays. ``options`` go to ``make_settings``; with
+    ``through_forced``, no leaf below the root may have a forced hop."""
+    settings = make_settings(method, simulations, 16, **options)
     tree, leaves, live = new_tree(1, 16 * (simulations + 2)), new_leaves(1, 8), np.ones(1, np.bool_)
 
     def evaluate():
+        if settings.through_forced and leaves.node[0] > 0:
+            assert leaves.mask[0].sum() >= 2, "the net was asked about a forced hop"
         leaves.logits[:] = 0.0
         leaves.value[0] = _exact_value(egdb, rows.state) if perfect and leaves.node[0] >= 0 else 0.0
 
@@ -201,19 +204,45 @@ def _first_hop_values(egdb, board: Board) -> dict[int, float]:
     return values
 
 
+SEARCH_OPTIONS = [{}, {"through_forced": True}, {"widen": 2}]
+
+
+@pytest.mark.parametrize("options", SEARCH_OPTIONS)
 @pytest.mark.parametrize("method", ["gumbel", "puct"])
-def test_with_a_perfect_value_the_search_keeps_the_exact_result(egdb4, method):
+def test_with_a_perfect_value_the_search_keeps_the_exact_result(egdb4, method, options):
     agreed = 0
     for board in _small_positions(60, seed=5):
         rows, _ = _root(board)
         values = _first_hop_values(egdb4, board)
-        action = _oracle_search(rows, egdb4, 24, perfect=True, method=method)
+        action = _oracle_search(rows, egdb4, 24, perfect=True, method=method, **options)
         assert values[action] == max(values.values()), board.fen()
         agreed += 1
     assert agreed == 60
 
 
-def test_with_no_knowledge_enough_simulations_find_a_short_win(egdb4):
+@pytest.mark.parametrize("through_forced", [False, True])
+def test_playing_forced_hops_through_keeps_them_from_the_net(through_forced):
+    # From the initial position, 11-15 22-18 leaves 15x22 forced, then a recapture.
+    net = untrained_net(seed=1)
+    settings = make_settings("gumbel", 200, 16, through_forced=through_forced)
+    forced, asked = 0, 0
+    for moves in ((), ("11-15",), ("11-15", "22-18"), ("9-14", "22-18")):
+        rows, _ = _root(Board(), moves=moves)
+        tree, leaves, live = new_tree(1, 16 * 202), new_leaves(1, net.scratch_size), np.ones(1, np.bool_)
+        start_searches(tree, rows, leaves, net, live)
+        for simulation in range(200):
+            descend_all(tree, rows, settings, leaves, live, simulation)
+            if leaves.node[0] >= 0:
+                asked += 1
+                forced += leaves.mask[0].sum() == 1
+                leaves.value[0] = forward(net, leaves.active[0], leaves.count[0], leaves.scratch[0], leaves.logits[0])
+            expand_all(tree, leaves, live)
+    assert asked > 500
+    assert (forced == 0) if through_forced else (forced > 20)
+
+
+@pytest.mark.parametrize("options", SEARCH_OPTIONS)
+def test_with_no_knowledge_enough_simulations_find_a_short_win(egdb4, options):
     # Wins within 3 plies, found by the search's own game ends alone (a uniform prior and
     # a value of 0 at every leaf).
     wins = 0
@@ -223,7 +252,7 @@ def test_with_no_knowledge_enough_simulations_find_a_short_win(egdb4):
             continue
         rows, _ = _root(board)
         values = _first_hop_values(egdb4, board)
-        action = _oracle_search(rows, egdb4, 200, perfect=False)
+        action = _oracle_search(rows, egdb4, 200, perfect=False, **options)
         assert values[action] == 1.0, board.fen()
         wins += 1
     assert wins >= 5
@@ -297,8 +326,9 @@ def test_self_play_games_do_not_depend_on_slots_or_their_shard():
     np.testing.assert_array_equal(one["game_result"][3:], later["game_result"])
 
 
-def test_self_play_keeps_a_policy_over_legal_hops_and_the_result():
-    out = self_play(8, simulations=16, seed=9, slots=4)
+@pytest.mark.parametrize("options", SEARCH_OPTIONS[:1] + [{"through_forced": True, "widen": 2}])
+def test_self_play_keeps_a_policy_over_legal_hops_and_the_result(options):
+    out = self_play(8, simulations=16, seed=9, slots=4, **options)
     assert len(out["own"]) > 100
     np.testing.assert_allclose(out["policy"].sum(axis=1), 1.0, atol=1e-5)
     assert not (out["policy"][out["legal"] == 0]).any()
@@ -359,6 +389,7 @@ def test_a_trained_file_loads_and_plays(tmp_path):
     ("alphazero:weights=untrained,simulations=0", UnknownAgentError, "simulations"),
     ("alphazero:weights=untrained,search=mcts", UnknownAgentError, "search must be one of gumbel, puct"),
     ("alphazero:weights=untrained,time=0", UnknownAgentError, "time must be a positive"),
+    ("alphazero:weights=untrained,widen=-1", UnknownAgentError, "widen must be 0 or more"),
     ("alphazero:weights=/nonexistent/az.safetensors", WeightsError, "does not exist"),
 ])
 def test_bad_specs_are_clear_errors(spec, error, message):
