@@ -26,7 +26,7 @@ from checkers_env.env_machine import S_END, S_TURN, STATE_FIELDS, hop, new_batch
 from checkers_env.game_state import END_NO_MOVES, END_NONE, history_for
 
 from .net import MAX_ACTIVE, NUM_ACTIONS, forward, row_inputs
-from .tree import GUMBEL, MAX_HOPS, UNREACHED, final_child, interior_child, root_child, root_policy
+from .tree import GUMBEL, MAX_HOPS, UNREACHED, final_child, interior_child, root_child, root_policy, set_priors
 
 
 class Rows(NamedTuple):
@@ -144,6 +144,7 @@ def expand_forced(tree, rows, leaves, t, node):
     tree.visits[t, child] = 0
     tree.value_sum[t, child] = 0.0
     tree.logit[t, child] = 0.0
+    tree.prior[t, child] = 1.0
     tree.mover[t, child] = UNREACHED
     tree.end[t, child] = END_NONE
     tree.first_child[t, node] = child
@@ -211,6 +212,7 @@ def expand(tree, leaves, t):
             tree.first_child[t, node] = first
             tree.children[t, node] = legal
             tree.size[t] = child
+            set_priors(tree, t, node)
     backup(tree, t, node, value)
 
 

@@ -63,6 +63,7 @@ class Tree(NamedTuple):
     visits: np.ndarray  # int32[T, M]
     value_sum: np.ndarray  # float64[T, M]: for the side to move at the parent
     logit: np.ndarray  # float32[T, M]: the net's logit of the node's hop at its parent
+    prior: np.ndarray  # float64[T, M]: softmax of the logits of the node and its siblings
     raw_value: np.ndarray  # float32[T, M]: the net's value for the side to move here
     mover: np.ndarray  # int8[T, M]: side to move here, UNREACHED before a descent got here
     end: np.ndarray  # int8[T, M]: game_state's END_* code here, once reached
@@ -74,7 +75,7 @@ def new_tree(trees: int, nodes: int) -> Tree:
     shape = (trees, nodes)
     return Tree(
         np.zeros(shape, np.int32), np.zeros(shape, np.int32), np.zeros(shape, np.int32), np.zeros(shape, np.int32),
-        np.zeros(shape, np.int32), np.zeros(shape, np.float64), np.zeros(shape, np.float32),
+        np.zeros(shape, np.int32), np.zeros(shape, np.float64), np.zeros(shape, np.float32), np.zeros(shape, np.float64),
         np.zeros(shape, np.float32), np.zeros(shape, np.int8), np.zeros(shape, np.int8), np.zeros(trees, np.int32),
     )
 
@@ -137,9 +138,9 @@ def make_settings(method: str = "gumbel", simulations: int = 64, considered: int
 
 
 @numba.njit(cache=True, inline="always")
-def write_prior(tree, t, node, prior):
-    """The net's prior ``softmax(logits)`` over the children of ``node`` into ``prior[:n]``;
-    returns ``n``."""
+def set_priors(tree, t, node):
+    """Each child's ``prior``: the softmax of the net's logits over the children of ``node``
+    (kept at expansion, so that a descent computes no exponential for it)."""
     first = tree.first_child[t, node]
     n = tree.children[t, node]
     top = -np.inf
@@ -147,10 +148,20 @@ def write_prior(tree, t, node, prior):
         top = max(top, tree.logit[t, first + k])
     total = 0.0
     for k in range(n):
-        prior[k] = math.exp(tree.logit[t, first + k] - top)
-        total += prior[k]
+        tree.prior[t, first + k] = math.exp(tree.logit[t, first + k] - top)
+        total += tree.prior[t, first + k]
     for k in range(n):
-        prior[k] /= total
+        tree.prior[t, first + k] /= total
+
+
+@numba.njit(cache=True, inline="always")
+def write_prior(tree, t, node, prior):
+    """The net's prior ``softmax(logits)`` over the children of ``node`` into ``prior[:n]``;
+    returns ``n``."""
+    first = tree.first_child[t, node]
+    n = tree.children[t, node]
+    for k in range(n):
+        prior[k] = tree.prior[t, first + k]
     return n
 
 
@@ -316,4 +327,4 @@ def root_policy(tree, t, settings, sigma, prior, out):
 
 __all__ = ["GUMBEL", "MAX_HOPS", "METHODS", "PUCT", "Settings", "Tree", "UNREACHED", "completed_sigma",
            "considered_visits", "final_child", "improved_policy", "interior_child", "make_settings", "new_tree", "root_child",
-           "root_policy", "write_prior"]
+           "root_policy", "set_priors", "write_prior"]
