@@ -26,7 +26,7 @@ from checkers_env.env_machine import S_END, S_TURN, STATE_FIELDS, hop, new_batch
 from checkers_env.game_state import END_NO_MOVES, END_NONE, history_for
 
 from .net import MAX_ACTIVE, NUM_ACTIONS, forward, row_inputs
-from .tree import GUMBEL, MAX_HOPS, UNREACHED, final_child, interior_child, root_child, root_policy, set_priors
+from .tree import GUMBEL, MAX_HOPS, UNREACHED, final_child, interior_child, root_child, root_policy
 
 
 class Rows(NamedTuple):
@@ -212,7 +212,7 @@ def expand(tree, leaves, t):
             tree.first_child[t, node] = first
             tree.children[t, node] = legal
             tree.size[t] = child
-            set_priors(tree, t, node)
+            tree.prior[t, first] = -1.0  # computed when a descent first passes the node
     backup(tree, t, node, value)
 
 

@@ -63,7 +63,7 @@ class Tree(NamedTuple):
     visits: np.ndarray  # int32[T, M]
     value_sum: np.ndarray  # float64[T, M]: for the side to move at the parent
     logit: np.ndarray  # float32[T, M]: the net's logit of the node's hop at its parent
-    prior: np.ndarray  # float64[T, M]: softmax of the logits of the node and its siblings
+    prior: np.ndarray  # float64[T, M]: softmax of the logits of the node and its siblings; -1 not yet
     raw_value: np.ndarray  # float32[T, M]: the net's value for the side to move here
     mover: np.ndarray  # int8[T, M]: side to move here, UNREACHED before a descent got here
     end: np.ndarray  # int8[T, M]: game_state's END_* code here, once reached
@@ -140,7 +140,8 @@ def make_settings(method: str = "gumbel", simulations: int = 64, considered: int
 @numba.njit(cache=True, inline="always")
 def set_priors(tree, t, node):
     """Each child's ``prior``: the softmax of the net's logits over the children of ``node``
-    (kept at expansion, so that a descent computes no exponential for it)."""
+    (computed the first time a descent passes ``node`` and kept, so that later descents
+    compute no exponential for it, and a leaf never passed computes none)."""
     first = tree.first_child[t, node]
     n = tree.children[t, node]
     top = -np.inf
@@ -160,6 +161,8 @@ def write_prior(tree, t, node, prior):
     returns ``n``."""
     first = tree.first_child[t, node]
     n = tree.children[t, node]
+    if tree.prior[t, first] < 0.0:
+        set_priors(tree, t, node)
     for k in range(n):
         prior[k] = tree.prior[t, first + k]
     return n
