@@ -98,7 +98,7 @@ class AlphaZeroAgent(BaseAgent):
         through_forced: a descent plays a hop that is the only legal one on, instead of
             stopping there for the net.
         widen: below the root, each hop's first visit comes once its node has ``widen``
-            visits per hop (0: never forced).
+            visits per hop (0: never forced; Gumbel's rule only, PUCT explores by itself).
         seed: for ``weights=untrained``; the search itself draws nothing when it plays.
 
     Raises:
