@@ -154,7 +154,7 @@ def _selfplay_params(args: Args, run_path: Path, generation: int) -> dict:
     return {"games": args.games, "shard_size": args.shard_size, "net": str(_net_file(run_path, generation)),
             "simulations": args.simulations, "considered": args.considered, "search": args.search,
             "random_plies": args.random_plies, "explore_plies": 20, "slots": args.slots,
-            **({"through_forced": True} if args.through_forced else {}), **({"widen": args.widen} if args.widen else {})}
+            "through_forced": args.through_forced, "widen": args.widen}
 
 
 def training_batch(data: dict[str, np.ndarray], rows: np.ndarray):

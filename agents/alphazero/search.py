@@ -125,16 +125,23 @@ def backup(tree, t, leaf, value):
 
 
 @numba.njit(cache=True)
+def legal_hops(state, leaves, t):
+    """Write the legal hops of row ``t`` of ``state`` into ``leaves.mask[t]``; returns their
+    count and the last of them (-1 if none)."""
+    write_mask(state, t, leaves.words[t])
+    n, last = 0, -1
+    for a in range(NUM_ACTIONS):
+        if leaves.mask[t, a] != 0:
+            n += 1
+            last = a
+    return n, last
+
+
+@numba.njit(cache=True)
 def expand_forced(tree, rows, leaves, t, node):
     """Give ``node`` its one child without the net if its side to move has exactly one legal
     hop (and the tree has room); returns whether it did."""
-    write_mask(rows.state, t, leaves.words[t])
-    action, legal = -1, 0
-    for k in range(32):
-        if leaves.words[t, k] != 0:
-            for d in range(4):
-                if leaves.mask[t, 4 * k + d] != 0:
-                    action, legal = 4 * k + d, legal + 1
+    legal, action = legal_hops(rows.state, leaves, t)
     if legal != 1 or tree.size[t] >= tree.parent.shape[1]:
         return False
     child = tree.size[t]
@@ -312,4 +319,4 @@ def principal_hops(tree, t, action, out):
 
 
 __all__ = ["Leaves", "Rows", "backup", "begin", "begin_all", "conclude", "descend", "descend_all", "evaluate_leaves", "expand",
-           "expand_all", "expand_forced", "new_leaves", "new_rows", "principal_hops", "root_value", "run_simulations", "start_searches"]
+           "expand_all", "expand_forced", "legal_hops", "new_leaves", "new_rows", "principal_hops", "root_value", "run_simulations", "start_searches"]

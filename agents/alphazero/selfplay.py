@@ -44,7 +44,6 @@ from checkers_env.env_machine import (
     hop,
     reset_board,
     turn_boards,
-    write_mask,
 )
 from checkers_env.errors import CheckersError
 from checkers_env.game_state import END_NONE, RULE_MAX_PLIES
@@ -52,7 +51,7 @@ from checkers_env.movegen import random_below, seed_state, xorshift64
 from checkers_env.shards import ShardFormat, build_game_shards
 
 from .net import NetArrays, read_net, untrained_net
-from .search import conclude, new_leaves, new_rows, root_value, run_simulations, start_searches
+from .search import conclude, legal_hops, new_leaves, new_rows, root_value, run_simulations, start_searches
 from .tree import PUCT, make_settings, new_tree
 
 FORMAT_VERSION = 1
@@ -109,17 +108,6 @@ def new_record(decisions: int, games: int) -> Record:
 
 
 @numba.njit(cache=True)
-def _legal_count(rows, leaves, t):
-    write_mask(rows.root_state, t, leaves.words[t])
-    n, only = 0, -1
-    for a in range(NUM_ACTIONS):
-        if leaves.mask[t, a] != 0:
-            n += 1
-            only = a
-    return n, only
-
-
-@numba.njit(cache=True)
 def _start_game(plan, rows, leaves, t, game, rng):
     """Game ``game`` in slot ``t``: the start, then its random moves. Returns the stream."""
     rng[t] = seed_state(plan.seed, game)
@@ -128,7 +116,7 @@ def _start_game(plan, rows, leaves, t, game, rng):
                 rows.rules)
     moves = 0
     while moves < plan.random_plies and rows.root_state[t, S_END] == END_NONE:
-        n, _only = _legal_count(rows, leaves, t)
+        n, _only = legal_hops(rows.root_state, leaves, t)
         state, k = random_below(rng[t], n)
         rng[t] = state
         for a in range(NUM_ACTIONS):
@@ -175,7 +163,7 @@ def play_games(plan, tree, rows, settings, leaves, net, record):
                     record.game_length[g] = rows.root_state[t, S_PLY]
                     game_of[t] = -1
                     continue
-                n, only = _legal_count(rows, leaves, t)
+                n, only = legal_hops(rows.root_state, leaves, t)
                 if n > 1:
                     break
                 hop(rows.root_state, rows.root_positions, rows.last, t, only, rows.rules)
@@ -205,7 +193,7 @@ def play_games(plan, tree, rows, settings, leaves, net, record):
             record.own_is_black[kept] = rows.root_state[t, S_TURN] == 0
             record.continuing[kept] = current_square(rows.root_state, t)
             record.policy[kept] = policy
-            _legal_count(rows, leaves, t)
+            legal_hops(rows.root_state, leaves, t)
             record.legal[kept] = leaves.mask[t]
             record.search[kept] = root_value(tree, t)
             record.game[kept] = game_of[t]
