@@ -24,7 +24,9 @@ written as it ends:
    (``--learning-rate``, ``--weight-decay``) on the cross-entropy of the net's policy
    (softmax over the legal hops) against the search's improved policy, plus
    ``--value-weight`` times the squared error of its value against the game's result
-   for the side to move (1 won, 0 drawn, -1 lost). The net goes on from the previous
+   for the side to move (1 won, 0 drawn, -1 lost), or with ``--root-value-share s`` against
+   ``(1 - s) * result + s * the search's root value`` (less noisy than a result that moves
+   played long after decided). The net goes on from the previous
    generation's weights, on ``--device`` (a GPU when torch sees one; self-play stays in
    numba on the CPU). A checkpoint (``checkpoint.pt``: net, optimizer, generation, epoch,
    curve) after every epoch, so ``--resume`` continues exactly (on the same device: a GPU's
@@ -101,6 +103,8 @@ class Args(scaffold.GenerationArgs):
     """AdamW weight decay"""
     value_weight: float = arg(1.0, low=0.0)
     """weight of the value's squared error beside the policy's cross-entropy"""
+    root_value_share: float = arg(0.0, low=0.0, high=1.0)
+    """share of the search's root value in the value's target, the rest the game's result"""
     eval_simulations: int = arg(64, low=1)
     """simulations per decision of the agent in evaluation games"""
     anchors: str = arg(DEFAULT_ANCHORS, metavar="SPECS")
@@ -157,8 +161,10 @@ def _selfplay_params(args: Args, run_path: Path, generation: int) -> dict:
             "through_forced": args.through_forced, "widen": args.widen}
 
 
-def training_batch(data: dict[str, np.ndarray], rows: np.ndarray):
-    """``(inputs, policy, legal, outcome)`` torch tensors of decisions ``rows``."""
+def training_batch(data: dict[str, np.ndarray], rows: np.ndarray, root_value_share: float = 0.0):
+    """``(inputs, policy, legal, target)`` torch tensors of decisions ``rows``; the value's
+    target is the game's result for the side to move, ``root_value_share`` of it replaced by
+    the search's root value."""
     import torch
 
     from checkers_agents.alphazero.net import dense_inputs
@@ -166,7 +172,15 @@ def training_batch(data: dict[str, np.ndarray], rows: np.ndarray):
     inputs = dense_inputs(data["own"][rows], data["opponent"][rows], data["kings"][rows], data["own_is_black"][rows],
                           data["continuing"][rows])
     return (torch.from_numpy(inputs), torch.from_numpy(data["policy"][rows]), torch.from_numpy(data["legal"][rows] != 0),
-            torch.from_numpy(data["outcome"][rows].astype(np.float32)))
+            torch.from_numpy(value_target(data, rows, root_value_share)))
+
+
+def value_target(data: dict[str, np.ndarray], rows: np.ndarray, root_value_share: float) -> np.ndarray:
+    """float32 ``(1 - share) * result + share * root value`` of decisions ``rows``."""
+    outcome = data["outcome"][rows].astype(np.float32)
+    if root_value_share == 0.0:
+        return outcome
+    return ((1.0 - root_value_share) * outcome + root_value_share * data["search"][rows]).astype(np.float32)
 
 
 def losses(net, inputs, policy, legal, outcome):
@@ -244,7 +258,8 @@ def train(args: Args, given: set[str] | None = None) -> dict:
                     began = time.perf_counter()
                     for start in range(0, count, args.batch_size):
                         rows = order[start:start + args.batch_size]
-                        batch = (tensor.to(device, non_blocking=True) for tensor in training_batch(data, rows))
+                        batch = (tensor.to(device, non_blocking=True)
+                                 for tensor in training_batch(data, rows, args.root_value_share))
                         policy_loss, value_loss = losses(net, *batch)
                         optimizer.zero_grad()
                         (policy_loss + args.value_weight * value_loss).backward()

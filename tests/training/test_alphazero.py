@@ -48,6 +48,19 @@ def test_a_tiny_run_lowers_its_losses_on_its_data(tmp_path):
     assert after[0] < 0.9 * before[0] and after[1] < 0.9 * before[1]
 
 
+def test_the_value_target_mixes_the_result_with_the_root_value_by_the_share(tmp_path):
+    summary = run(tmp_path / "a", "--generations", "1", "--root-value-share", "0.25")
+    data = selfplay.load_shards(sorted((Path(summary["run_dir"]) / "data" / "gen-0").glob("shard-*.npz")))
+    rows = np.arange(len(data["own"]))
+    assert np.any(data["search"] != data["outcome"])  # else the mix could not show
+    target = trainer.training_batch(data, rows, 0.25)[3].numpy()
+    np.testing.assert_allclose(target, 0.75 * data["outcome"] + 0.25 * data["search"], rtol=1e-6)
+    np.testing.assert_array_equal(trainer.training_batch(data, rows)[3].numpy(), data["outcome"])
+    np.testing.assert_allclose(trainer.training_batch(data, rows, 1.0)[3].numpy(), data["search"])
+    with pytest.raises(TrainingError, match="--root-value-share: must be 0.0 to 1.0"):
+        trainer.parse_args([*TINY, "--out", str(tmp_path / "b"), "--root-value-share", "1.5"])
+
+
 def test_the_summary_gives_the_device_and_the_speeds_of_self_play_and_training(tmp_path):
     summary = run(tmp_path / "a", "--generations", "2", "--device", "cpu")
     assert summary["device"] == "cpu"
