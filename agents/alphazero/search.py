@@ -13,6 +13,11 @@ leaf (a child per legal hop, with the net's logit) and backs its value up. A gam
 backed up at once with its exact value (-1 for the side to move with no move, 0 a draw).
 With ``through_forced``, a descent plays a hop that is the only legal one on
 (:func:`expand_forced`) and stops for the net only where the side to move has a choice.
+
+The kernels here and in ``tree`` allocate nothing and keep no array beyond a call, so they
+are compiled without numba's reference counting (``_nrt=False``, as the alpha-beta's
+search is): counted, every tree array and row view a rule reads took an atomic increment
+and decrement, more than half of a descent's time.
 """
 
 from __future__ import annotations
@@ -79,7 +84,7 @@ def new_leaves(trees: int, scratch_size: int) -> Leaves:
 # -- one tree -------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always", _nrt=False)
 def copy_root(rows, t):
     for f in range(STATE_FIELDS):
         rows.state[t, f] = rows.root_state[t, f]
@@ -87,7 +92,7 @@ def copy_root(rows, t):
         rows.positions[t, q] = rows.root_positions[t, q]
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always", _nrt=False)
 def await_net(rows, leaves, t, node):
     """Leave ``node`` (the descent's row stands on it) for the batch's evaluation."""
     leaves.node[t] = node
@@ -95,7 +100,7 @@ def await_net(rows, leaves, t, node):
     write_mask(rows.state, t, leaves.words[t])
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def begin(tree, rows, leaves, t):
     """A fresh tree ``t`` at its root row, the root waiting for the net."""
     copy_root(rows, t)
@@ -110,7 +115,7 @@ def begin(tree, rows, leaves, t):
     await_net(rows, leaves, t, 0)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def backup(tree, t, leaf, value):
     """Add ``value`` (for the side to move at ``leaf``) to every node from ``leaf`` to the
     root, each for the side that chose it."""
@@ -124,7 +129,7 @@ def backup(tree, t, leaf, value):
     tree.visits[t, 0] += 1
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def legal_hops(state, leaves, t):
     """Write the legal hops of row ``t`` of ``state`` into ``leaves.mask[t]``; returns their
     count and the last of them (-1 if none)."""
@@ -137,7 +142,7 @@ def legal_hops(state, leaves, t):
     return n, last
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def expand_forced(tree, rows, leaves, t, node):
     """Give ``node`` its one child without the net if its side to move has exactly one legal
     hop (and the tree has room); returns whether it did."""
@@ -161,7 +166,7 @@ def expand_forced(tree, rows, leaves, t, node):
     return True
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def descend(tree, rows, settings, leaves, t, simulation):
     """Simulation ``simulation`` of tree ``t`` down to a leaf (left for the net) or to a
     game end (backed up at once)."""
@@ -188,7 +193,7 @@ def descend(tree, rows, settings, leaves, t, simulation):
     await_net(rows, leaves, t, node)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def expand(tree, leaves, t):
     """Give the leaf of tree ``t`` its net value and its children (one per legal hop, while
     the tree has room), and back the value up."""
@@ -226,7 +231,7 @@ def expand(tree, leaves, t):
 # -- many trees ------------------------------------------------------------------------------
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def evaluate_leaves(net, leaves, live):
     """The net over the waiting leaves of the live trees, one after another (the batch)."""
     for t in range(len(live)):
@@ -234,7 +239,7 @@ def evaluate_leaves(net, leaves, live):
             leaves.value[t] = forward(net, leaves.active[t], leaves.count[t], leaves.scratch[t], leaves.logits[t])
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def begin_all(tree, rows, leaves, live):
     """Every live tree fresh at its root row, the root waiting for the net."""
     for t in range(len(live)):
@@ -242,7 +247,7 @@ def begin_all(tree, rows, leaves, live):
             begin(tree, rows, leaves, t)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def start_searches(tree, rows, leaves, net, live):
     """Every live tree fresh at its root row, the roots evaluated and expanded."""
     begin_all(tree, rows, leaves, live)
@@ -250,7 +255,7 @@ def start_searches(tree, rows, leaves, net, live):
     expand_all(tree, leaves, live)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def descend_all(tree, rows, settings, leaves, live, simulation):
     """Simulation ``simulation`` of every live tree down to its leaf (or a game end)."""
     for t in range(len(live)):
@@ -258,7 +263,7 @@ def descend_all(tree, rows, settings, leaves, live, simulation):
             descend(tree, rows, settings, leaves, t, simulation)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def expand_all(tree, leaves, live):
     """Expand the evaluated leaf of every live tree and back its value up."""
     for t in range(len(live)):
@@ -266,7 +271,7 @@ def expand_all(tree, leaves, live):
             expand(tree, leaves, t)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def run_simulations(tree, rows, settings, leaves, net, live, first, last):
     """Simulations ``first ... last - 1`` of every live tree, a batch of leaves per step.
 
@@ -279,7 +284,7 @@ def run_simulations(tree, rows, settings, leaves, net, live, first, last):
         expand_all(tree, leaves, live)
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def conclude(tree, settings, leaves, t, policy):
     """The hop tree ``t`` plays (returned) and its improved policy into ``policy[128]``."""
     sigma, prior = leaves.sigma[t], leaves.prior[t]
@@ -288,7 +293,7 @@ def conclude(tree, settings, leaves, t, policy):
     return tree.action[t, child]
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def root_value(tree, t):
     """The search's value of the root for its side to move: the mean over its simulations."""
     first, n = tree.first_child[t, 0], tree.children[t, 0]
@@ -299,7 +304,7 @@ def root_value(tree, t):
     return total / visits if visits > 0 else float(tree.raw_value[t, 0])
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def principal_hops(tree, t, action, out):
     """The line the search expects into ``out`` (at most ``len(out)`` hops): ``action`` at
     the root, then the most visited child at each node; returns its length."""

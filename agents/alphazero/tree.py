@@ -137,7 +137,7 @@ def make_settings(method: str = "gumbel", simulations: int = 64, considered: int
 # -- the rules of choice ------------------------------------------------------------------------
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always", _nrt=False)
 def set_priors(tree, t, node):
     """Each child's ``prior``: the softmax of the net's logits over the children of ``node``
     (computed the first time a descent passes ``node`` and kept, so that later descents
@@ -155,7 +155,7 @@ def set_priors(tree, t, node):
         tree.prior[t, first + k] /= total
 
 
-@numba.njit(cache=True, inline="always")
+@numba.njit(cache=True, inline="always", _nrt=False)
 def write_prior(tree, t, node, prior):
     """The net's prior ``softmax(logits)`` over the children of ``node`` into ``prior[:n]``;
     returns ``n``."""
@@ -168,7 +168,7 @@ def write_prior(tree, t, node, prior):
     return n
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def completed_sigma(tree, t, node, settings, sigma, prior):
     """``sigma(completed q)`` of the children of ``node`` into ``sigma[:n]`` and the net's
     prior ``softmax(logits)`` into ``prior[:n]``; returns ``n``."""
@@ -200,7 +200,7 @@ def completed_sigma(tree, t, node, settings, sigma, prior):
     return n
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def root_child(tree, t, settings, simulation, gumbel, sigma, prior):
     """The root's child for simulation ``simulation`` under Gumbel sequential halving."""
     n = completed_sigma(tree, t, 0, settings, sigma, prior)
@@ -219,7 +219,7 @@ def root_child(tree, t, settings, simulation, gumbel, sigma, prior):
     return first + best
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def improved_policy(tree, t, node, settings, sigma, prior):
     """Gumbel's improved policy at ``node``, ``softmax(logits + sigma(completed q))`` over
     its children, into ``sigma[:n]``; returns ``n``."""
@@ -238,7 +238,7 @@ def improved_policy(tree, t, node, settings, sigma, prior):
     return n
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def interior_child(tree, t, node, settings, sigma, prior):
     """The child of ``node`` a descent takes: Gumbel's deterministic rule or PUCT's."""
     if settings.method == PUCT:
@@ -264,7 +264,7 @@ def interior_child(tree, t, node, settings, sigma, prior):
     return first + best
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def puct_child(tree, t, node, settings, prior):
     """PUCT's child of ``node`` (see the module docstring)."""
     first = tree.first_child[t, node]
@@ -283,7 +283,7 @@ def puct_child(tree, t, node, settings, prior):
     return first + best
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def final_child(tree, t, settings, gumbel, sigma, prior):
     """The root's child the search plays (see the module docstring)."""
     first = tree.first_child[t, 0]
@@ -309,7 +309,7 @@ def final_child(tree, t, settings, gumbel, sigma, prior):
     return best
 
 
-@numba.njit(cache=True)
+@numba.njit(cache=True, _nrt=False)
 def root_policy(tree, t, settings, sigma, prior, out):
     """The improved policy at the root into ``out[128]`` (zero off the legal hops):
     ``softmax(logits + sigma(q))`` (Gumbel) or the visit counts' shares (PUCT)."""
