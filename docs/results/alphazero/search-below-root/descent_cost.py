@@ -2,9 +2,10 @@
 
 Builds the agent's tree for one middlegame position (the benchmark's positions, 8,000
 simulations, the zoo's net), then times, in CPU time on one thread: one descent past the
-schedule, one evaluation of the net, the hops along the last descent's path alone, and the
-choices of the rule below the root along the same path alone. Then self-play's speed at 32
-simulations (64 games at once, best of 3). Run it from the repository root:
+schedule, one evaluation of the net, the hops along the last descent's path alone, the
+choices of the rule below the root along the same path alone, and the parts of that rule at
+each node of the path (the prior written out, the completed q-values, the improved policy,
+the whole rule). Then self-play's speed at 32 simulations (64 games at once, best of 3). Run it from the repository root:
 
     PYTHONPATH=. python docs/results/alphazero/search-below-root/descent_cost.py
 
@@ -22,7 +23,7 @@ from checkers_agents.alphazero import AlphaZeroAgent
 from checkers_agents.alphazero.agent import _settings, load_net
 from checkers_agents.alphazero.search import copy_root, descend_all, evaluate_leaves, run_simulations, start_searches
 from checkers_agents.alphazero.selfplay import self_play
-from checkers_agents.alphazero.tree import interior_child
+from checkers_agents.alphazero.tree import completed_sigma, improved_policy, interior_child, write_prior
 from checkers_env import Game
 from checkers_env.env_machine import hop
 
@@ -60,6 +61,21 @@ def _choices(tree, settings, leaves, reps):
     return levels
 
 
+@numba.njit
+def _rule_part(tree, settings, leaves, path, part, reps):
+    sigma, prior = leaves.sigma[0], leaves.prior[0]
+    for _ in range(reps):
+        for node in path:
+            if part == 0:
+                write_prior(tree, 0, node, prior)
+            elif part == 1:
+                completed_sigma(tree, 0, node, settings, sigma, prior)
+            elif part == 2:
+                improved_policy(tree, 0, node, settings, sigma, prior)
+            else:
+                interior_child(tree, 0, node, settings, sigma, prior)
+
+
 def _cpu(function, *args) -> float:
     function(*args[:-1], 1)
     started = time.process_time()
@@ -91,6 +107,14 @@ def main() -> None:
     print(f"search {search:.1f} us a simulation, mean path {mean_path:.1f} nodes")
     print(f"one descent {descent:.1f} us, one evaluation {evaluation:.1f} us")
     print(f"along the last path ({len(path)} levels): hops {hops:.1f} us, choices {choices:.1f} us")
+    nodes, node = [], 0  # the nodes the rule chooses at, from the root down
+    while tree.children[0, node] > 0:
+        nodes.append(node)
+        node = interior_child(tree, 0, node, settings, leaves.sigma[0], leaves.prior[0])
+    nodes = np.array(nodes, np.int64)
+    parts = [_cpu(_rule_part, tree, settings, leaves, nodes, part, REPEATS) / len(nodes) * 1e3 for part in range(4)]
+    print("the rule's parts a level (ns): prior {:.0f}, completed q {:.0f}, improved policy {:.0f}, "
+          "whole rule {:.0f}".format(*parts))
     net = load_net("zoo")
     self_play(2, net, seed=0, simulations=8, slots=2)
     best = np.inf
