@@ -25,8 +25,7 @@ written as it ends:
    (softmax over the legal hops) against the search's improved policy, plus
    ``--value-weight`` times the squared error of its value against the game's result
    for the side to move (1 won, 0 drawn, -1 lost), or with ``--root-value-share s`` against
-   ``(1 - s) * result + s * the search's root value`` (less noisy than a result that moves
-   played long after decided). The net goes on from the previous
+   ``(1 - s) * result + s * the search's root value``. The net goes on from the previous
    generation's weights, on ``--device`` (a GPU when torch sees one; self-play stays in
    numba on the CPU). A checkpoint (``checkpoint.pt``: net, optimizer, generation, epoch,
    curve) after every epoch, so ``--resume`` continues exactly (on the same device: a GPU's
@@ -178,8 +177,6 @@ def training_batch(data: dict[str, np.ndarray], rows: np.ndarray, root_value_sha
 def value_target(data: dict[str, np.ndarray], rows: np.ndarray, root_value_share: float) -> np.ndarray:
     """float32 ``(1 - share) * result + share * root value`` of decisions ``rows``."""
     outcome = data["outcome"][rows].astype(np.float32)
-    if root_value_share == 0.0:
-        return outcome
     return ((1.0 - root_value_share) * outcome + root_value_share * data["search"][rows]).astype(np.float32)
 
 
