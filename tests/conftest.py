@@ -13,17 +13,29 @@ os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
 import pytest  # noqa: E402
 
-#: Pieces of the endgame database the tests build once per session (about 3 s).
+#: Pieces of the endgame database the tests build once per run (6-12 s on two cores).
 TEST_EGDB_PIECES = 4
 
 
 @pytest.fixture(scope="session")
-def egdb_folder(tmp_path_factory):
-    """A folder holding the endgame database up to ``TEST_EGDB_PIECES`` pieces."""
+def egdb_folder(tmp_path_factory, worker_id):
+    """A folder holding the endgame database up to ``TEST_EGDB_PIECES`` pieces: built by the
+    first test process that asks, under a lock, and read by the others (pytest-xdist's way to
+    share a session's fixture between its processes)."""
+    from filelock import FileLock
+
     from checkers_env import egdb
 
-    folder = tmp_path_factory.mktemp("egdb")
-    egdb.build(TEST_EGDB_PIECES, folder, progress=False)
+    if worker_id == "master":  # not under xdist
+        folder = tmp_path_factory.mktemp("egdb")
+        egdb.build(TEST_EGDB_PIECES, folder, progress=False)
+        return folder
+    shared = tmp_path_factory.getbasetemp().parent
+    folder, built = shared / "egdb", shared / "egdb.built"
+    with FileLock(str(shared / "egdb.lock")):
+        if not built.exists():
+            egdb.build(TEST_EGDB_PIECES, folder, progress=False)
+            built.touch()
     return folder
 
 
@@ -41,6 +53,16 @@ def egdb4_values(egdb_folder):
     from checkers_env import egdb
 
     return egdb.load_values(TEST_EGDB_PIECES, egdb_folder)
+
+
+@pytest.fixture(scope="session")
+def acf_games():
+    """The 4,000 games of the ACF archive, read once per test process (a read takes
+    seconds); tests only read them."""
+    from checkers_env.datasets import ACF_GAMES
+    from checkers_env.pdn import read_pdn
+
+    return read_pdn(ACF_GAMES)
 
 
 @pytest.fixture

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import random
 import re
-from pathlib import Path
 
 import pytest
 import reference_movegen as ref
@@ -14,11 +13,6 @@ from checkers_env.datasets import ACF_GAMES
 from checkers_env.game import RESULTS
 
 N_GAMES = 4000
-
-
-@pytest.fixture(scope="module")
-def acf_games() -> list[Game]:
-    return read_pdn(ACF_GAMES)
 
 
 @pytest.fixture(scope="module")

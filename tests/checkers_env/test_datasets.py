@@ -12,10 +12,10 @@ from checkers_env.pdn import read_pdn, write_pdn
 
 
 @pytest.fixture(scope="module")
-def twelve(tmp_path_factory):
-    """The first 12 ACF games in a file of their own (reading all 4,000 takes seconds)."""
+def twelve(tmp_path_factory, acf_games):
+    """The first 12 ACF games in a file of their own."""
     path = tmp_path_factory.mktemp("pdn") / "twelve.pdn"
-    write_pdn(read_pdn(ACF_GAMES)[:12], path)
+    write_pdn(acf_games[:12], path)
     return path
 
 

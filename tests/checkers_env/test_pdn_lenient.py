@@ -171,8 +171,8 @@ def test_unclosed_variation_and_stray_parenthesis_are_warnings():
     assert [str(m) for m in second.moves] == ["9-13"] and second.warnings == []
 
 
-def test_acf_archive_reads_leniently_without_a_repair():
-    strict = read_pdn(ACF_GAMES)
+def test_acf_archive_reads_leniently_without_a_repair(acf_games):
+    strict = acf_games
     lenient = read_pdn(ACF_GAMES, lenient=True)
     assert len(lenient) == 4000
     assert all(not g.warnings and g.error is None for g in lenient)

@@ -9,8 +9,8 @@ import pytest
 jax = pytest.importorskip("jax")
 pytest.importorskip("pgx")
 
-from checkers_env import Rules, read_pdn  # noqa: E402
-from checkers_env.datasets import ACF_GAMES, hop_action  # noqa: E402
+from checkers_env import Rules  # noqa: E402
+from checkers_env.datasets import hop_action  # noqa: E402
 from checkers_env.jax import Checkers, boards_of, perft  # noqa: E402
 from checkers_env.jax.truth import side_by_side  # noqa: E402
 
@@ -57,10 +57,10 @@ def test_perft_through_step_is_the_published_count(depth):
     assert perft(Checkers(rules=Rules.without_draws()), depth, batch=8192) == PERFT[depth]
 
 
-def test_the_acf_games_replay_hop_by_hop():
+def test_the_acf_games_replay_hop_by_hop(acf_games):
     """Every move of the 4,000 ACF games, hop by hop through ``step``: each hop legal, the
     turn passing exactly when the move is complete, the board equal to the game's."""
-    games = read_pdn(ACF_GAMES)
+    games = acf_games
     env = Checkers(rules=Rules.without_draws())
     longest = max(sum(len(move.path) - 1 for move in game.moves) for game in games)
     hops = np.zeros((len(games), longest), dtype=np.int32)
