@@ -1,6 +1,7 @@
 """The AlphaZero agent's speed: self-play decisions (positions) and simulations per second on
 one thread, by the number of games searched at once and the simulations per decision, and
-the agent's simulations per second at 0.5 s per move from ballot positions.
+the agent's simulations per second at 0.5 s per move from ballot positions, with Gumbel's
+rules and with PUCT.
 
 The net is the zoo's (``zoo/alphazero``) when it exists, else an untrained one of the same
 size (an evaluation costs the same whatever its weights; the games, and so their length,
@@ -51,17 +52,18 @@ def run() -> dict:
     from checkers_env import Game
     from checkers_agents.alphazero import AlphaZeroAgent
 
-    agent = AlphaZeroAgent(weights=weights, time=SECONDS_PER_MOVE)
     boards = _positions(12, seed=3)
-    agent.select_move(Game(boards[0]))  # the first search measures the speed
-    simulations = seconds = searched = 0
-    for board in boards:
-        agent.select_move(Game(board))
-        simulations += agent.last_search.simulations
-        seconds += agent.last_search.seconds
-        searched += agent.last_search.simulations > 0  # a forced move is played without a search
-    results["agent_time_0.5"] = {"positions": len(boards), "searched": searched,
-                                 "simulations_per_s": simulations / seconds,
-                                 "mean_simulations_per_search": simulations / max(searched, 1),
-                                 "mean_seconds_per_search": seconds / max(searched, 1)}
+    for search, key in (("gumbel", "agent_time_0.5"), ("puct", "agent_puct_time_0.5")):
+        agent = AlphaZeroAgent(weights=weights, time=SECONDS_PER_MOVE, search=search)
+        agent.select_move(Game(boards[0]))  # the first search measures the speed
+        simulations = seconds = searched = 0
+        for board in boards:
+            agent.select_move(Game(board))
+            simulations += agent.last_search.simulations
+            seconds += agent.last_search.seconds
+            searched += agent.last_search.simulations > 0  # a forced move is played without a search
+        results[key] = {"search": search, "positions": len(boards), "searched": searched,
+                        "simulations_per_s": simulations / seconds,
+                        "mean_simulations_per_search": simulations / max(searched, 1),
+                        "mean_seconds_per_search": seconds / max(searched, 1)}
     return results

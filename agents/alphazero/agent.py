@@ -62,8 +62,10 @@ def load_net(weights: str, seed: int | None = None) -> NetArrays:
 
 
 @functools.lru_cache(maxsize=64)
-def _settings(method: str, simulations: int, considered: int, through_forced: bool, widen: int) -> Settings:
-    return make_settings(method, simulations, considered, through_forced=through_forced, widen=widen)
+def _settings(method: str, simulations: int, considered: int, through_forced: bool, widen: int, c_visit: float,
+              c_scale: float, c_puct: float) -> Settings:
+    return make_settings(method, simulations, considered, c_visit=c_visit, c_scale=c_scale, c_puct=c_puct,
+                         through_forced=through_forced, widen=widen)
 
 
 def _clock_budget(simulations: float) -> int:
@@ -99,6 +101,10 @@ class AlphaZeroAgent(BaseAgent):
             stopping there for the net.
         widen: below the root, each hop's first visit comes once its node has ``widen``
             visits per hop (0: never forced; Gumbel's rule only, PUCT explores by itself).
+        c_visit, c_scale: Gumbel's scale of the completed q-values, ``sigma(q) = (c_visit +
+            max_b N(b)) * c_scale * q`` (mctx's ``maxvisit_init`` and ``value_scale``): the
+            larger, the more the values outweigh the net's prior in the choice of a hop.
+        c_puct: PUCT's weight of the prior and the visits against the mean value.
         seed: for ``weights=untrained``; the search itself draws nothing when it plays.
 
     Raises:
@@ -110,7 +116,8 @@ class AlphaZeroAgent(BaseAgent):
 
     def __init__(self, weights: file_path_or("zoo", UNTRAINED) = "zoo", simulations: int = 64,
                  time: float | None = None, search: str = "gumbel", considered: int = 16,
-                 through_forced: bool = True, widen: int = 4, seed: int | None = None):
+                 through_forced: bool = True, widen: int = 4, c_visit: float = 50.0, c_scale: float = 0.1,
+                 c_puct: float = 1.25, seed: int | None = None):
         super().__init__(seed=seed)
         if search not in METHODS:
             raise UnknownAgentError(f"alphazero: search must be one of {', '.join(METHODS)}, got {search!r}")
@@ -119,11 +126,15 @@ class AlphaZeroAgent(BaseAgent):
                                     f" and {considered}")
         if widen < 0:
             raise UnknownAgentError(f"alphazero: widen must be 0 or more visits per hop, got {widen}")
+        if not (c_visit >= 0 and c_scale > 0 and c_puct > 0):
+            raise UnknownAgentError(f"alphazero: c_visit must be 0 or more, c_scale and c_puct positive, got"
+                                    f" {c_visit!r}, {c_scale!r} and {c_puct!r}")
         if time is not None and not time > 0:
             raise UnknownAgentError(f"alphazero: time must be a positive number of seconds, got {time!r}")
         self.weights, self.simulations, self.time = weights, simulations, time
         self.search, self.considered = search, considered
         self.through_forced, self.widen = through_forced, widen
+        self.c_visit, self.c_scale, self.c_puct = float(c_visit), float(c_scale), float(c_puct)
         self.net = load_net(weights, seed)
         self.leaves = new_leaves(1, self.net.scratch_size)
         self.tree = new_tree(1, NODES_PER_SIMULATION * (simulations + 1) + 48)
@@ -173,7 +184,8 @@ class AlphaZeroAgent(BaseAgent):
         n = self.simulations
         if deadline is not None:
             n = _clock_budget((self.rate or FIRST_RATE) * max(deadline - started, 0.0))
-        settings = _settings(self.search, n, self.considered, self.through_forced, self.widen)
+        settings = _settings(self.search, n, self.considered, self.through_forced, self.widen, self.c_visit,
+                             self.c_scale, self.c_puct)
         nodes = min(NODES_PER_SIMULATION * (n + 1) + 48, MAX_NODES)
         if self.tree.parent.shape[1] < nodes:
             self.tree = new_tree(1, nodes)

@@ -385,11 +385,26 @@ def test_a_trained_file_loads_and_plays(tmp_path):
     assert agent.select_move(Game()) in Game().legal_moves()
 
 
+def test_the_search_constants_reach_the_search(monkeypatch):
+    from checkers_agents.alphazero import agent as agent_module
+
+    seen = []
+    real = agent_module.make_settings
+    monkeypatch.setattr(agent_module, "make_settings", lambda *a, **k: seen.append(k) or real(*a, **k))
+    agent = make_agent("alphazero:weights=untrained,simulations=24,c_visit=10,c_scale=0.7,c_puct=2")
+    assert str(agent) == "alphazero:weights=untrained,simulations=24,c_visit=10.0,c_scale=0.7,c_puct=2.0"
+    agent.select_move(Game())
+    assert seen and all((k["c_visit"], k["c_scale"], k["c_puct"]) == (10.0, 0.7, 2.0) for k in seen)
+
+
 @pytest.mark.parametrize("spec, error, message", [
     ("alphazero:weights=untrained,simulations=0", UnknownAgentError, "simulations"),
     ("alphazero:weights=untrained,search=mcts", UnknownAgentError, "search must be one of gumbel, puct"),
     ("alphazero:weights=untrained,time=0", UnknownAgentError, "time must be a positive"),
     ("alphazero:weights=untrained,widen=-1", UnknownAgentError, "widen must be 0 or more"),
+    ("alphazero:weights=untrained,c_scale=0", UnknownAgentError, "c_scale and c_puct positive, got 50.0, 0.0 and 1.25"),
+    ("alphazero:weights=untrained,search=puct,c_puct=-1", UnknownAgentError, "c_puct positive"),
+    ("alphazero:weights=untrained,c_visit=-1", UnknownAgentError, "c_visit must be 0 or more"),
     ("alphazero:weights=/nonexistent/az.safetensors", WeightsError, "does not exist"),
 ])
 def test_bad_specs_are_clear_errors(spec, error, message):
