@@ -35,7 +35,11 @@ Search
     with the mixed value, ``c_visit`` = 50 and ``c_scale`` = 0.1 (the reference
     implementation's defaults, DeepMind's mctx), the deterministic rule below the root.
     **choice** PUCT (``search=puct``, ``c_puct`` = 1.25, an unvisited hop valued at its
-    parent's net value) as the option. The game ends by the core's game state (no move,
+    parent's net value) as the option. Gumbel's rules improve the policy with few
+    simulations, so self-play keeps them; at the tens of thousands of simulations a
+    decision of a clock PUCT plays better (measured head to head with the same net), and
+    the zoo's card plays ``search=puct``. The constants are parameters (``c_visit``,
+    ``c_scale``, ``c_puct``). The game ends by the core's game state (no move,
     threefold repetition, no progress, the move cap), the history of the game included;
     a game end is valued exactly (-1 for the side with no move, 0 a draw), never by the net.
     **choice** a fresh tree for every decision (no reuse of the last one's subtree), of at
