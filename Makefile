@@ -15,13 +15,11 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -e '.[test]' $(TORCH)
 	touch $(STAMP)
 
-# loadgroup: tests marked with one xdist_group run in one process, which compiles their
-# kernels once.
 test: .venv
-	$(PY) -m pytest -q -rs -n 2 --dist loadgroup
+	$(PY) -m pytest -q -rs -n 2
 
 test-slow: .venv
-	$(PY) -m pytest -q -rs -n 2 --dist loadgroup -m slow
+	$(PY) -m pytest -q -rs -n 2 -m slow
 
 bench: .venv
 	$(PY) -m pip install -e '.[bench]'

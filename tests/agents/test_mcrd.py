@@ -33,9 +33,6 @@ from checkers_agents.mcrd.cpu import KingHistory, PlayoutRules, descend
 from checkers_agents.mcrd.playout import MAX_REDRAWS, black_points, is_king_cycle
 from checkers_agents.mcrd.root import cycle_context
 
-#: The MCRD kernels take most of a minute to compile: one test process compiles them for all.
-pytestmark = pytest.mark.xdist_group("mcrd-kernels")
-
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 

@@ -22,9 +22,6 @@ from checkers_agents.mcrd.guided import Guide, guided_descend  # noqa: E402
 from checkers_agents.mcrd.playout import MAX_REDRAWS, is_king_cycle  # noqa: E402
 from checkers_agents.mcrd.root import cycle_context  # noqa: E402
 
-#: The MCRD kernels take most of a minute to compile: one test process compiles them for all.
-pytestmark = pytest.mark.xdist_group("mcrd-kernels")
-
 FENS = [
     Board().fen(),
     "W:W21,22,23,24,25,26,27,28,30,31:B1,2,3,5,6,7,9,10,11,14",
