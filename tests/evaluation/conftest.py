@@ -50,7 +50,9 @@ class LiveServer:
     def __init__(self, app):
         import uvicorn
 
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning"))
+        # No logging configuration: uvicorn's (``dictConfig``) would close every handler of the
+        # process, pytest's log capture among them.
+        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", log_config=None))
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> LiveServer:

@@ -221,6 +221,9 @@ def test_the_command_runs_uvicorn_on_localhost_by_default(monkeypatch, tiny_leag
 
     calls = []
     monkeypatch.setattr(uvicorn.Server, "run", lambda self: calls.append((self.config.host, self.config.port)))
+    # uvicorn's logging set-up (``logging.config.dictConfig``) closes every handler the
+    # process has, pytest's log capture among them: later tests in this process would fail.
+    monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda self: None)
     assert main(["serve", "--league", str(tiny_league), "--port", "8123"]) == 0
     assert calls == [("127.0.0.1", 8123)]
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out
