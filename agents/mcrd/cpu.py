@@ -49,9 +49,11 @@ Tallies = namedtuple("Tallies", "wins counts draws diagnostics")
 
 @numba.njit(cache=True)
 def empty_net():
-    """Placeholder net arrays for unguided launches (typed as the evaluator's)."""
+    """Placeholder net arrays for unguided launches, typed as a guide's (the evaluator
+    door's float32), so that plain and guided launches share one compiled ``run_launch``."""
     return (
-        np.zeros((128, 0)), np.zeros(0), np.zeros((0, 0)), np.zeros(0), np.zeros((0, 0)), np.zeros(0), np.zeros((0, 0)),
+        np.zeros((128, 0), np.float32), np.zeros(0, np.float32), np.zeros((0, 0), np.float32), np.zeros(0, np.float32),
+        np.zeros((0, 0), np.float32), np.zeros(0, np.float32), np.zeros((0, 0), np.float32),
     )
 
 
