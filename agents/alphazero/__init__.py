@@ -61,6 +61,15 @@ Widening (``widen=4`` by default)
     rare, so the rule alone would leave such a reply unvisited even in a well-searched
     node; one visit lets its value be seen. The root keeps the papers' schedule.
 
+Endgame database (``egdb=P``, off by default; play only)
+    **choice** a position the database holds, reached below the root between two moves
+    (never inside a multi-jump), is a known end like a game end: its exact win, draw or
+    loss is backed up as 1, 0 or -1 and the descent stops there (``search.known_end``). A
+    root it holds is not searched: the agent plays the first of the database's best moves
+    by distance, as the alpha-beta agents do (a win's values know no distance, so inside
+    the database only the database's own order makes progress). Self-play and the training
+    targets never use it: the net learns from zero.
+
 Batches
     ``search.run_simulations`` steps many trees at once: every live tree descends to a leaf,
     the leaves of all the trees are evaluated as one batch, then each is expanded and backed

@@ -9,7 +9,9 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from checkers_env.agent import BaseAgent, file_path_or
+from checkers_agents.alphabeta.negamax import EndgameProbe
+from checkers_env import egdb as _egdb
+from checkers_env.agent import BaseAgent, FilePath, file_path_or
 from checkers_env.board import Move, move_from_row
 from checkers_env.env_machine import (
     HOP_COMPLETES,
@@ -105,11 +107,18 @@ class AlphaZeroAgent(BaseAgent):
             max_b N(b)) * c_scale * q`` (mctx's ``maxvisit_init`` and ``value_scale``): the
             larger, the more the values outweigh the net's prior in the choice of a hop.
         c_puct: PUCT's weight of the prior and the visits against the mean value.
+        egdb: play with the endgame database of up to this many pieces (2 to 6; 0, the
+            default: off; it must be built, ``checkers egdb build --pieces 5``): a position
+            it holds is a known end below the root, and at a root it holds the agent plays
+            the first of its best moves by distance (``EndgameDatabase.best_moves``) without
+            a search. Never part of training.
+        egdb_folder: the database's folder (default ``checkers_env.egdb.default_folder()``).
         seed: for ``weights=untrained``; the search itself draws nothing when it plays.
 
     Raises:
         UnknownAgentError: a parameter out of range.
         WeightsError: the weights are missing, corrupt or not an alphazero net.
+        EndgameDatabaseError: ``egdb`` names a database that is not built.
     """
 
     kind = "alphazero"
@@ -117,7 +126,7 @@ class AlphaZeroAgent(BaseAgent):
     def __init__(self, weights: file_path_or("zoo", UNTRAINED) = "zoo", simulations: int = 64,
                  time: float | None = None, search: str = "gumbel", considered: int = 16,
                  through_forced: bool = True, widen: int = 4, c_visit: float = 50.0, c_scale: float = 0.1,
-                 c_puct: float = 1.25, seed: int | None = None):
+                 c_puct: float = 1.25, egdb: int = 0, egdb_folder: FilePath | None = None, seed: int | None = None):
         super().__init__(seed=seed)
         if search not in METHODS:
             raise UnknownAgentError(f"alphazero: search must be one of {', '.join(METHODS)}, got {search!r}")
@@ -131,6 +140,11 @@ class AlphaZeroAgent(BaseAgent):
                                     f" {c_visit!r}, {c_scale!r} and {c_puct!r}")
         if time is not None and not time > 0:
             raise UnknownAgentError(f"alphazero: time must be a positive number of seconds, got {time!r}")
+        self.egdb = _egdb.check_pieces(egdb, f"{self.kind}: egdb", off=True)
+        self.egdb_folder = None if egdb_folder is None else str(egdb_folder)
+        self.database = _egdb.EndgameDatabase.cached(self.egdb, self.egdb_folder) if self.egdb else None
+        self.probe = None if self.database is None else EndgameProbe(
+            self.database.tables, self.database.offsets, int(self.database.pieces))
         self.weights, self.simulations, self.time = weights, simulations, time
         self.search, self.considered = search, considered
         self.through_forced, self.widen = through_forced, widen
@@ -160,9 +174,11 @@ class AlphaZeroAgent(BaseAgent):
             raise IllegalMoveError(f"the game is over; no move to choose in {game.board.fen()}")
         began = clock.perf_counter()
         deadline = None if self.time is None else began + self.time
+        board = game.board
+        if self.database is not None and board in self.database:
+            return self._database_move(board, began)
         rows = self._rows(game)
         _, _, _, move_record = new_batch(1, 1, 1)
-        board = game.board
         mask = np.zeros((1, NUM_ACTIONS), np.int8)
         words = mask_words(mask)
         report = AlphaZeroSearch()
@@ -178,6 +194,13 @@ class AlphaZeroAgent(BaseAgent):
                 self.last_search = report
                 return move_from_row(move_record[0, 0])
 
+    def _database_move(self, board, began: float) -> Move:
+        """The first of the endgame database's best moves at a root it holds."""
+        move = self.database.best_moves(board)[0]
+        value = {_egdb.WIN: 1.0, _egdb.LOSS: -1.0}.get(self.database.probe(board).value, 0.0)
+        self.last_search = AlphaZeroSearch(0, value, clock.perf_counter() - began, [move])
+        return move
+
     def _search(self, rows, deadline: float | None, report: AlphaZeroSearch) -> int:
         """One decision's search from the root row; returns its hop."""
         started = clock.perf_counter()
@@ -186,6 +209,8 @@ class AlphaZeroAgent(BaseAgent):
             n = _clock_budget((self.rate or FIRST_RATE) * max(deadline - started, 0.0))
         settings = _settings(self.search, n, self.considered, self.through_forced, self.widen, self.c_visit,
                              self.c_scale, self.c_puct)
+        if self.probe is not None:
+            settings = settings._replace(egdb=self.probe)
         nodes = min(NODES_PER_SIMULATION * (n + 1) + 48, MAX_NODES)
         if self.tree.parent.shape[1] < nodes:
             self.tree = new_tree(1, nodes)

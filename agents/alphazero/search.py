@@ -13,6 +13,9 @@ leaf (a child per legal hop, with the net's logit) and backs its value up. A gam
 backed up at once with its exact value (-1 for the side to move with no move, 0 a draw).
 With ``through_forced``, a descent plays a hop that is the only legal one on
 (:func:`expand_forced`) and stops for the net only where the side to move has a choice.
+With an endgame database in the settings, a position it holds (reached between moves, not
+inside a multi-jump) is a known end too (:func:`known_end`): its exact win, draw or loss
+is backed up as 1, 0 or -1, and the search goes no deeper there.
 
 The kernels here and in ``tree`` allocate nothing and keep no array beyond a call, so they
 are compiled without numba's reference counting (``_nrt=False``, as the alpha-beta's
@@ -27,7 +30,9 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from checkers_env.env_machine import S_END, S_TURN, STATE_FIELDS, hop, new_batch, write_mask
+from checkers_env.bitboard import popcount
+from checkers_env.egdb_index import WDL_DRAW, WDL_LOSS, WDL_WIN, probe_board
+from checkers_env.env_machine import S_BLACK, S_END, S_HOPS, S_KINGS, S_TURN, S_WHITE, STATE_FIELDS, hop, new_batch, write_mask
 from checkers_env.game_state import END_NO_MOVES, END_NONE, history_for
 
 from .net import MAX_ACTIVE, NUM_ACTIONS, forward, row_inputs
@@ -81,7 +86,35 @@ def new_leaves(trees: int, scratch_size: int) -> Leaves:
     )
 
 
+#: ``tree.end`` of a position the endgame database holds, beside game_state's ``END_*`` codes
+#: (the side to move there wins, loses or draws with best play).
+KNOWN_WIN, KNOWN_LOSS, KNOWN_DRAW = 16, 17, 18
+
+
 # -- one tree -------------------------------------------------------------------------------
+
+
+@numba.njit(cache=True, inline="always", _nrt=False)
+def known_end(state, t, egdb):
+    """``KNOWN_*`` of row ``t`` if the endgame database ``egdb`` holds its position (between
+    moves, with at most ``egdb.pieces`` pieces), else ``END_NONE``."""
+    if state[t, S_HOPS] > 0 or popcount(state[t, S_BLACK] | state[t, S_WHITE]) > egdb.pieces:
+        return END_NONE
+    code = probe_board(egdb.tables, egdb.offsets, state[t, S_BLACK], state[t, S_WHITE], state[t, S_KINGS],
+                       state[t, S_TURN] == 0)
+    if code == WDL_WIN:
+        return KNOWN_WIN
+    if code == WDL_LOSS:
+        return KNOWN_LOSS
+    return KNOWN_DRAW if code == WDL_DRAW else END_NONE
+
+
+@numba.njit(cache=True, inline="always", _nrt=False)
+def end_value(end):
+    """The exact value of a game end or known end for its side to move."""
+    if end == END_NO_MOVES or end == KNOWN_LOSS:
+        return -1.0
+    return 1.0 if end == KNOWN_WIN else 0.0
 
 
 @numba.njit(cache=True, inline="always", _nrt=False)
@@ -176,7 +209,7 @@ def descend(tree, rows, settings, leaves, t, simulation):
     while True:
         end = tree.end[t, node]
         if end != END_NONE:
-            backup(tree, t, node, -1.0 if end == END_NO_MOVES else 0.0)
+            backup(tree, t, node, end_value(end))
             leaves.node[t] = -1
             return
         if tree.children[t, node] == 0 and not (settings.through_forced and expand_forced(tree, rows, leaves, t, node)):
@@ -189,7 +222,10 @@ def descend(tree, rows, settings, leaves, t, simulation):
         node = child
         if tree.mover[t, node] == UNREACHED:
             tree.mover[t, node] = rows.state[t, S_TURN]
-            tree.end[t, node] = rows.state[t, S_END]
+            end = rows.state[t, S_END]
+            if end == END_NONE and settings.egdb.pieces > 0:
+                end = known_end(rows.state, t, settings.egdb)
+            tree.end[t, node] = end
     await_net(rows, leaves, t, node)
 
 
@@ -323,5 +359,5 @@ def principal_hops(tree, t, action, out):
     return n
 
 
-__all__ = ["Leaves", "Rows", "backup", "begin", "begin_all", "conclude", "descend", "descend_all", "evaluate_leaves", "expand",
-           "expand_all", "expand_forced", "legal_hops", "new_leaves", "new_rows", "principal_hops", "root_value", "run_simulations", "start_searches"]
+__all__ = ["KNOWN_DRAW", "KNOWN_LOSS", "KNOWN_WIN", "Leaves", "Rows", "backup", "begin", "begin_all", "conclude", "descend", "descend_all", "end_value",
+           "evaluate_leaves", "expand", "expand_all", "expand_forced", "known_end", "legal_hops", "new_leaves", "new_rows", "principal_hops", "root_value", "run_simulations", "start_searches"]

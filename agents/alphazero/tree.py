@@ -43,6 +43,8 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from checkers_agents.alphabeta.negamax import no_egdb
+
 #: Search methods.
 GUMBEL = 0
 PUCT = 1
@@ -66,7 +68,7 @@ class Tree(NamedTuple):
     prior: np.ndarray  # float64[T, M]: softmax of the logits of the node and its siblings; -1 not yet
     raw_value: np.ndarray  # float32[T, M]: the net's value for the side to move here
     mover: np.ndarray  # int8[T, M]: side to move here, UNREACHED before a descent got here
-    end: np.ndarray  # int8[T, M]: game_state's END_* code here, once reached
+    end: np.ndarray  # int8[T, M]: game_state's END_* code here once reached, or a KNOWN_* value
     size: np.ndarray  # int32[T]: nodes in use
 
 
@@ -92,6 +94,7 @@ class Settings(NamedTuple):
     through_forced: bool  # a descent plays a forced hop through instead of stopping for the net
     widen: int  # below the root, every child's first visit once its node has widen * children visits; 0 never
     schedule: np.ndarray  # int32[considered + 1, simulations]: considered_visits per m
+    egdb: tuple  # the endgame database probed below the root (``negamax.EndgameProbe``; 0 pieces: off)
 
 
 def considered_visits(considered: int, simulations: int) -> list[int]:
@@ -117,8 +120,8 @@ def considered_visits(considered: int, simulations: int) -> list[int]:
 
 def make_settings(method: str = "gumbel", simulations: int = 64, considered: int = 16, c_visit: float = 50.0,
                   c_scale: float = 0.1, c_puct: float = 1.25, through_forced: bool = False,
-                  widen: int = 0) -> Settings:
-    """:class:`Settings` with its schedule table.
+                  widen: int = 0, egdb=None) -> Settings:
+    """:class:`Settings` with its schedule table; ``egdb`` an ``EndgameProbe`` (default: none).
 
     Raises:
         ValueError: an unknown method or a count below 1.
@@ -131,7 +134,7 @@ def make_settings(method: str = "gumbel", simulations: int = 64, considered: int
     for m in range(1, considered + 1):
         schedule[m] = considered_visits(m, simulations)
     return Settings(METHODS[method], int(simulations), int(considered), float(c_visit), float(c_scale),
-                    float(c_puct), bool(through_forced), int(widen), schedule)
+                    float(c_puct), bool(through_forced), int(widen), schedule, no_egdb() if egdb is None else egdb)
 
 
 # -- the rules of choice ------------------------------------------------------------------------

@@ -18,7 +18,11 @@ from checkers_agents.alphazero.net import (
     tensors_of,
     untrained_net,
 )
+from checkers_agents.alphabeta.negamax import EndgameProbe
 from checkers_agents.alphazero.search import (
+    KNOWN_DRAW,
+    KNOWN_LOSS,
+    KNOWN_WIN,
     begin_all,
     conclude,
     descend_all,
@@ -48,7 +52,7 @@ from checkers_env.env_machine import (
     write_mask,
     write_observation,
 )
-from checkers_env.errors import UnknownAgentError, WeightsError
+from checkers_env.errors import EndgameDatabaseError, UnknownAgentError, WeightsError
 from checkers_env.game_state import END_NO_MOVES, END_NONE, END_REPETITION
 
 # -- the Gumbel root ------------------------------------------------------------------------------
@@ -140,11 +144,11 @@ def _exact_value(egdb, state) -> float:
     return max(values)
 
 
-def _oracle_search(rows, egdb, simulations: int, perfect: bool, method: str = "gumbel", **options) -> int:
+def _oracle_search(rows, egdb, simulations: int, perfect: bool, method: str = "gumbel", probe=None, **options) -> int:
     """A search whose leaves get a uniform prior and the database's exact value (``perfect``)
-    or 0; returns the hop it plays. ``options`` go to ``make_settings``; with
-    ``through_forced``, no leaf below the root may have a forced hop."""
-    settings = make_settings(method, simulations, 16, **options)
+    or 0; returns the hop it plays. ``options`` go to ``make_settings``, ``probe`` as its
+    ``egdb``; with ``through_forced``, no leaf below the root may have a forced hop."""
+    settings = make_settings(method, simulations, 16, egdb=probe, **options)
     tree, leaves, live = new_tree(1, 16 * (simulations + 2)), new_leaves(1, 8), np.ones(1, np.bool_)
 
     def evaluate():
@@ -164,14 +168,15 @@ def _oracle_search(rows, egdb, simulations: int, perfect: bool, method: str = "g
     return int(conclude(tree, settings, leaves, 0, np.zeros(NUM_ACTIONS, np.float32)))
 
 
-def _small_positions(count: int, seed: int) -> list[Board]:
-    """Random positions of 3 pieces (2 against 1, men or kings) with a move to make."""
+def _small_positions(count: int, seed: int, pieces: int = 3) -> list[Board]:
+    """Random positions of 3 pieces (2 against 1) or 4 (2 against 2), men or kings, with a
+    move to make."""
     rng = np.random.default_rng(seed)
     boards = []
     while len(boards) < count:
-        squares = rng.choice(32, 3, replace=False)
+        squares = rng.choice(32, pieces, replace=False)
         black = 1 << int(squares[0]) | 1 << int(squares[1])
-        white = 1 << int(squares[2])
+        white = sum(1 << int(s) for s in squares[2:])
         if rng.random() < 0.5:
             black, white = white, black
         kings = sum(1 << int(s) for s in squares if rng.random() < 0.6)
@@ -256,6 +261,51 @@ def test_with_no_knowledge_enough_simulations_find_a_short_win(egdb4, options):
         assert values[action] == 1.0, board.fen()
         wins += 1
     assert wins >= 5
+
+
+def _probe(egdb):
+    return EndgameProbe(egdb.tables, egdb.offsets, int(egdb.pieces))
+
+
+@pytest.mark.parametrize("method", ["gumbel", "puct"])
+def test_with_the_database_and_no_knowledge_the_search_finds_every_exact_result(egdb4, method):
+    # A uniform prior and a value of 0 at every leaf: the database's verdicts one move down
+    # alone find the best hop, wins beyond the search's own sight included, which the same
+    # search without the database misses.
+    missed, searched = 0, 0
+    for board in _small_positions(100, seed=7, pieces=4):
+        values = _first_hop_values(egdb4, board)
+        if len(set(values.values())) == 1:
+            continue  # every hop as good as the others
+        searched += 1
+        rows, _ = _root(board)
+        action = _oracle_search(rows, egdb4, 64, perfect=False, method=method, probe=_probe(egdb4))
+        assert values[action] == max(values.values()), board.fen()
+        rows, _ = _root(board)
+        missed += values[_oracle_search(rows, egdb4, 64, perfect=False, method=method)] != max(values.values())
+    assert searched >= 40 and missed >= 10, (searched, missed)
+
+
+def test_the_database_ends_descents_only_between_moves(egdb4):
+    # A 4-piece position with a double jump for Black: the hop inside the capture is not
+    # probed (its position is no position of the database), the one after it is.
+    board = Board.from_fen("B:W15,23,K30:B10")  # 10x19x26, then 3 pieces
+    rows, _ = _root(board)
+    settings = make_settings("puct", 8, 16, egdb=_probe(egdb4))
+    tree, leaves, live = new_tree(1, 200), new_leaves(1, 8), np.ones(1, np.bool_)
+    begin_all(tree, rows, leaves, live)
+    expand_all(tree, leaves, live)
+    ends = []
+    for simulation in range(4):
+        descend_all(tree, rows, settings, leaves, live, simulation)
+        expand_all(tree, leaves, live)
+        ends.append(tree.end[0, :tree.size[0]].tolist())
+    hops = tree.size[0]
+    assert tree.end[0, 0] == END_NONE and tree.children[0, 0] == 1  # the one first hop
+    assert tree.end[0, 1] == END_NONE  # in the middle of the capture
+    assert tree.end[0, 2] in (KNOWN_WIN, KNOWN_DRAW, KNOWN_LOSS), (hops, ends)
+    expected = {WIN: KNOWN_WIN, DRAW: KNOWN_DRAW, LOSS: KNOWN_LOSS}[egdb4.probe(board.play(board.legal_moves()[0])).value]
+    assert tree.end[0, 2] == expected
 
 
 # -- the net --------------------------------------------------------------------------------------
@@ -353,6 +403,19 @@ def test_the_agent_plays_legal_moves_and_reports_its_search():
     assert report is not None and report.seconds >= 0 and -1.0 <= report.value <= 1.0
 
 
+def test_with_the_database_the_agent_plays_its_best_moves_where_it_holds_the_root(egdb_folder, egdb4):
+    agent = make_agent(f"alphazero:weights=untrained,simulations=16,egdb=4,egdb_folder={egdb_folder},seed=1")
+    assert "egdb=4" in str(agent) and agent.probe.pieces == 4
+    inside = [b for b in _small_positions(20, seed=3)]
+    for board in inside:
+        move = agent.select_move(Game(start=board))
+        assert move in egdb4.best_moves(board)
+        assert agent.last_search.simulations == 0 and agent.last_search.pv == [move]
+    outside = Game(start=Board.from_fen("B:W21,22,23:B1,2,3"))  # 6 pieces: a search
+    agent.select_move(outside)
+    assert agent.last_search.simulations == 16
+
+
 def _hops_ending_by_repetition(game: Game) -> list[int]:
     """The hops of the agent's search rows for ``game`` whose move ends it by repetition."""
     rows = AlphaZeroAgent._rows(game)
@@ -406,6 +469,8 @@ def test_the_search_constants_reach_the_search(monkeypatch):
     ("alphazero:weights=untrained,search=puct,c_puct=-1", UnknownAgentError, "c_puct positive"),
     ("alphazero:weights=untrained,c_visit=-1", UnknownAgentError, "c_visit must be 0 or more"),
     ("alphazero:weights=/nonexistent/az.safetensors", WeightsError, "does not exist"),
+    ("alphazero:weights=untrained,egdb=9", UnknownAgentError, "egdb"),
+    ("alphazero:weights=untrained,egdb=6,egdb_folder=/nonexistent/egdb", EndgameDatabaseError, "egdb"),
 ])
 def test_bad_specs_are_clear_errors(spec, error, message):
     with pytest.raises(error, match=message):

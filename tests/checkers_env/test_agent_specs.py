@@ -83,7 +83,7 @@ def test_every_file_parameter_of_the_suite_is_declared():
             ]
             if any(isinstance(mark, NamesFile) for mark in marks):
                 declared.setdefault(kind, set()).add(name)
-    expected = {"alphabeta": {"weights", "egdb_folder"}, "alphazero": {"weights"}, "bc": {"weights"}, "egdb": {"folder"}, "engine": {"cmd"}, "mcrd": {"guide"},
+    expected = {"alphabeta": {"weights", "egdb_folder"}, "alphazero": {"weights", "egdb_folder"}, "bc": {"weights"}, "egdb": {"folder"}, "engine": {"cmd"}, "mcrd": {"guide"},
                 "ppo": {"weights"}, "slow-fast": {"weights"}, "td-minimax": {"weights"}}
     assert declared == {kind: names for kind, names in expected.items() if kind in loaded}
     assert {"alphabeta", "egdb", "mcrd", "td-minimax", "bc"} <= loaded
