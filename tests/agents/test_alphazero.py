@@ -287,7 +287,7 @@ def test_with_the_database_and_no_knowledge_the_search_finds_every_exact_result(
 
 
 def test_the_database_ends_descents_only_between_moves(egdb4):
-    # A 4-piece position with a double jump for Black: the hop inside the capture is not
+    # A double jump for Black, the only move: the position inside the capture is not
     # probed (its position is no position of the database), the one after it is.
     board = Board.from_fen("B:W15,23,K30:B10")  # 10x19x26, then 3 pieces
     rows, _ = _root(board)
@@ -295,15 +295,11 @@ def test_the_database_ends_descents_only_between_moves(egdb4):
     tree, leaves, live = new_tree(1, 200), new_leaves(1, 8), np.ones(1, np.bool_)
     begin_all(tree, rows, leaves, live)
     expand_all(tree, leaves, live)
-    ends = []
     for simulation in range(4):
         descend_all(tree, rows, settings, leaves, live, simulation)
         expand_all(tree, leaves, live)
-        ends.append(tree.end[0, :tree.size[0]].tolist())
-    hops = tree.size[0]
     assert tree.end[0, 0] == END_NONE and tree.children[0, 0] == 1  # the one first hop
     assert tree.end[0, 1] == END_NONE  # in the middle of the capture
-    assert tree.end[0, 2] in (KNOWN_WIN, KNOWN_DRAW, KNOWN_LOSS), (hops, ends)
     expected = {WIN: KNOWN_WIN, DRAW: KNOWN_DRAW, LOSS: KNOWN_LOSS}[egdb4.probe(board.play(board.legal_moves()[0])).value]
     assert tree.end[0, 2] == expected
 
@@ -406,8 +402,7 @@ def test_the_agent_plays_legal_moves_and_reports_its_search():
 def test_with_the_database_the_agent_plays_its_best_moves_where_it_holds_the_root(egdb_folder, egdb4):
     agent = make_agent(f"alphazero:weights=untrained,simulations=16,egdb=4,egdb_folder={egdb_folder},seed=1")
     assert "egdb=4" in str(agent) and agent.probe.pieces == 4
-    inside = [b for b in _small_positions(20, seed=3)]
-    for board in inside:
+    for board in _small_positions(20, seed=3):
         move = agent.select_move(Game(start=board))
         assert move in egdb4.best_moves(board)
         assert agent.last_search.simulations == 0 and agent.last_search.pv == [move]
