@@ -7,7 +7,9 @@ by generation.
 
 From zero: the first generation's games are played by a net of initial weights (from
 ``--seed``), and nothing else goes in: no human games, no evaluation by hand, no endgame
-database. A later stage in a new run folder (the one before it not kept) goes on from a
+database in the search or its targets. The one use of the database allowed is
+``--egdb-pieces P`` (off by default): a self-play game ends at its first position that the
+``P``-piece database holds, with the database's result, instead of being played out. A later stage in a new run folder (the one before it not kept) goes on from a
 net this trainer wrote: ``--init-weights zoo`` (``zoo/alphazero``) or a weights file gives
 generation 0's net, and training continues from it. A generation is three steps, each
 written as it ends:
@@ -84,6 +86,8 @@ class Args(scaffold.GenerationArgs):
     """below the root, each hop's first visit once its node has this many visits per hop, 0 never (the agent's default is 4)"""
     random_plies: int = arg(4, low=0)
     """uniformly random moves from the initial position"""
+    egdb_pieces: int = arg(0, low=0, high=5)
+    """end self-play games at positions the endgame database of this many pieces holds, with its result (0: never; the search never probes it)"""
     slots: int = arg(64, low=1, high=4096)
     """self-play games searched at once, their leaves one batch"""
     hidden: int = arg(256, low=1, high=MAX_WIDTH)
@@ -157,7 +161,8 @@ def _selfplay_params(args: Args, run_path: Path, generation: int) -> dict:
     return {"games": args.games, "shard_size": args.shard_size, "net": str(_net_file(run_path, generation)),
             "simulations": args.simulations, "considered": args.considered, "search": args.search,
             "random_plies": args.random_plies, "explore_plies": 20, "slots": args.slots,
-            "through_forced": args.through_forced, "widen": args.widen}
+            "through_forced": args.through_forced, "widen": args.widen,
+            **({"egdb_pieces": args.egdb_pieces} if args.egdb_pieces else {})}  # older runs' shards keep their params
 
 
 def training_batch(data: dict[str, np.ndarray], rows: np.ndarray, root_value_share: float = 0.0):
@@ -199,6 +204,11 @@ def train(args: Args, given: set[str] | None = None) -> dict:
 
     scaffold.check(args)
     scaffold.check_opponents(args.anchors, "--anchors")
+    egdb = scaffold.saved_args(args, TRAINER)["egdb_pieces"]  # a resume goes on with the run's own
+    if egdb:
+        from checkers_env.egdb import EndgameDatabase
+
+        EndgameDatabase.cached(egdb)  # a missing database stops the run before any folder is made
     if not args.resume:
         scaffold.torch_device(args.device)  # a GPU that is not there stops the run before its folder is made
         initial_tensors(args)  # and so does a bad --init-weights

@@ -162,6 +162,13 @@ def no_egdb():
     return EndgameProbe((table, table, table, table, table), np.full((1, 1, 1, 1), -1, dtype=np.int64), 0)
 
 
+def probe_of(database) -> EndgameProbe:
+    """The :data:`EndgameProbe` of an ``EndgameDatabase`` (``None``: :func:`no_egdb`)."""
+    if database is None:
+        return no_egdb()
+    return EndgameProbe(database.tables, database.offsets, int(database.pieces))
+
+
 # Compiled without numba's reference counting (``_nrt=False``, the option numba's own
 # allocation-free helpers use): the kernel allocates nothing and keeps no array beyond the
 # call. Counted, each of its ~20 arrays, each row view and each array passed to an inlined

@@ -26,10 +26,9 @@ from .negamax import (
     INF,
     MAX_DEPTH,
     DrawRules,
-    EndgameProbe,
     Position,
     egdb_value,
-    no_egdb,
+    probe_of,
 )
 from .pruning import ASPIRATION_NET, ASPIRATION_POINTS, search_options
 
@@ -208,10 +207,7 @@ class Searcher:
         self.partial = bool(partial)
         self.quiescence = bool(quiescence)
         self.egdb = egdb
-        if egdb is None:
-            self.egdb_probe = no_egdb()
-        else:
-            self.egdb_probe = EndgameProbe(egdb.tables, egdb.offsets, int(egdb.pieces))
+        self.egdb_probe = probe_of(egdb)
         self.egdb_pieces = self.egdb_probe.pieces
         self.table = np.zeros((1 << tt_bits, TT_FIELDS), dtype=np.int64)
         # The values' column is read through a float64 view of the same memory.

@@ -67,8 +67,15 @@ Endgame database (``egdb=P``, off by default; play only)
     loss is backed up as 1, 0 or -1 and the descent stops there (``search.known_end``). A
     root it holds is not searched: the agent plays the first of the database's best moves
     by distance, as the alpha-beta agents do (a win's values know no distance, so inside
-    the database only the database's own order makes progress). Self-play and the training
-    targets never use it: the net learns from zero.
+    the database only the database's own order makes progress). Self-play's search never
+    uses it: the net learns from zero.
+
+Self-play's endgames (``selfplay.self_play(egdb_pieces=P)``, ``--egdb-pieces`` of the trainer; off by default)
+    **choice** a self-play game may end at its first position between moves that the
+    database holds, with the database's result, instead of being played out by the search:
+    the endgames cost nothing, and every earlier decision's value target is the result of
+    play that is perfect from there. No decision inside the database is kept, and the
+    policy targets stay the search's own.
 
 Batches
     ``search.run_simulations`` steps many trees at once: every live tree descends to a leaf,
@@ -90,9 +97,10 @@ Budgets
 
 From zero
     Generation 0 plays with the initial weights of the net drawn from the run's seed; no
-    human game, evaluation by hand or endgame database enters the training targets (the
-    policy target is the search's improved policy ``softmax(logits + sigma(q))``, the value
-    target the game's result). **choice** games start from the initial position with 4
+    human game or evaluation by hand enters the training targets, and no endgame database
+    the search (the policy target is the search's improved policy
+    ``softmax(logits + sigma(q))``, the value target the game's result, which the database
+    decides only in games that ``--egdb-pieces`` ends). **choice** games start from the initial position with 4
     random moves (a uniformly random legal hop at a time), and the search's own Gumbel noise explores after them.
 
 What these choices measured to is in ``docs/experiments.md`` and ``zoo/alphazero/card.json``.

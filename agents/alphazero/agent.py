@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from checkers_agents.alphabeta.negamax import EndgameProbe
+from checkers_agents.alphabeta.negamax import probe_of
 from checkers_env import egdb as _egdb
 from checkers_env.agent import BaseAgent, FilePath, file_path_or
 from checkers_env.board import Move, move_from_row
@@ -143,8 +143,7 @@ class AlphaZeroAgent(BaseAgent):
         self.egdb = _egdb.check_pieces(egdb, f"{self.kind}: egdb", off=True)
         self.egdb_folder = None if egdb_folder is None else str(egdb_folder)
         self.database = _egdb.EndgameDatabase.cached(self.egdb, self.egdb_folder) if self.egdb else None
-        self.probe = None if self.database is None else EndgameProbe(
-            self.database.tables, self.database.offsets, int(self.database.pieces))
+        self.probe = None if self.database is None else probe_of(self.database)
         self.weights, self.simulations, self.time = weights, simulations, time
         self.search, self.considered = search, considered
         self.through_forced, self.widen = through_forced, widen

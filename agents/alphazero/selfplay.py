@@ -9,7 +9,11 @@ own xorshift stream ``seed_state(seed, g)``, so a game depends on ``(seed, g)``,
 the settings only, never on its slot or the shard it falls in (tested).
 
 A decision is a hop with more than one legal choice: a forced hop is played without a search
-and is not kept. Each kept decision stores the position as its side to move sees it (the
+and is not kept. With ``egdb_pieces`` a game ends at its first position between moves that
+the endgame database holds, with the database's result (``END_EGDB``, as the outcome net's
+self-play ends its games): the results of these games are exact from there, and their
+endgames cost nothing. The search itself never probes the database, so the policy targets
+are the search's own. Each kept decision stores the position as its side to move sees it (the
 hops of a capture in progress played), the search's improved policy over the 128 hops
 (``tree.root_policy``), the legal hops, and the search's root value; each game its result,
 end and length. **choice** the search plays the hop it concludes (Gumbel: the sequential
@@ -33,6 +37,7 @@ import numba
 import numpy as np
 
 from checkers_env import Board, Rules
+from checkers_env.egdb import EndgameDatabase
 from checkers_env.env_machine import (
     HOP_COMPLETES,
     NUM_ACTIONS,
@@ -50,8 +55,22 @@ from checkers_env.game_state import END_NONE, RULE_MAX_PLIES
 from checkers_env.movegen import random_below, seed_state, xorshift64
 from checkers_env.shards import ShardFormat, build_game_shards
 
+from checkers_agents.alphabeta.negamax import EndgameProbe, probe_of
+from checkers_agents.alphabeta.selfplay import END_EGDB
+
 from .net import NetArrays, read_net, untrained_net
-from .search import conclude, legal_hops, new_leaves, new_rows, root_value, run_simulations, start_searches
+from .search import (
+    KNOWN_DRAW,
+    KNOWN_WIN,
+    conclude,
+    known_end,
+    legal_hops,
+    new_leaves,
+    new_rows,
+    root_value,
+    run_simulations,
+    start_searches,
+)
 from .tree import PUCT, make_settings, new_tree
 
 FORMAT_VERSION = 1
@@ -75,6 +94,7 @@ class Plan(NamedTuple):
     random_plies: int
     explore_plies: int  # PUCT: plies whose hop is drawn by the visit counts
     start: np.ndarray  # int64[4]: black, white, kings, turn
+    egdb: EndgameProbe  # a game that reaches a position it holds ends there (no database: never)
 
 
 class Record(NamedTuple):
@@ -155,11 +175,18 @@ def play_games(plan, tree, rows, settings, leaves, net, record):
                     game_of[t] = next_game
                     _start_game(plan, rows, leaves, t, plan.first_game + next_game, rng)
                     next_game += 1
-                if rows.root_state[t, S_END] != END_NONE:
+                end = rows.root_state[t, S_END]
+                known = known_end(rows.root_state, t, plan.egdb) if end == END_NONE else END_NONE
+                if end != END_NONE or known != END_NONE:
                     g = game_of[t]
                     winner = rows.root_state[t, S_WINNER]
+                    if known != END_NONE:
+                        # The database's verdict for the side to move, as Black's result.
+                        winner = -1 if known == KNOWN_DRAW else (
+                            rows.root_state[t, S_TURN] if known == KNOWN_WIN else 1 - rows.root_state[t, S_TURN])
+                        end = END_EGDB
                     record.game_result[g] = 0 if winner < 0 else (1 if winner == 0 else -1)
-                    record.game_end[g] = rows.root_state[t, S_END]
+                    record.game_end[g] = end
                     record.game_length[g] = rows.root_state[t, S_PLY]
                     game_of[t] = -1
                     continue
@@ -215,7 +242,8 @@ def load_net(net: str | NetArrays, seed: int = 0) -> NetArrays:
 def self_play(games: int, net: str | NetArrays = "untrained", seed: int = 0, first_game: int = 0,
               simulations: int = 32, considered: int = 16, search: str = "gumbel", random_plies: int = 4,
               explore_plies: int = 20, slots: int = 64, through_forced: bool = False,
-              widen: int = 0) -> dict[str, np.ndarray]:
+              widen: int = 0, egdb_pieces: int = 0, egdb_folder: str | None = None,
+              start: Board | None = None) -> dict[str, np.ndarray]:
     """Play self-play games and keep their decisions.
 
     Args:
@@ -229,22 +257,28 @@ def self_play(games: int, net: str | NetArrays = "untrained", seed: int = 0, fir
         slots: games searched at once (their leaves are one batch).
         through_forced, widen: the search's additions below the root (``tree.make_settings``;
             off by default here, as the papers' search).
+        egdb_pieces: end a game at the first position between moves that the endgame
+            database of this many pieces holds, with its result (``END_EGDB``; 0: off, the
+            default; it must be built: ``checkers egdb build``). The search never probes it.
+        egdb_folder: the database's folder (default ``checkers_env.egdb.default_folder()``).
+        start: the position every game starts from (default: the initial position).
 
     Returns:
         Per decision ``SHARD_ARRAYS`` (``outcome``: the game's result for the side to move,
         1 / 0 / -1) and per game ``GAME_ARRAYS``.
     """
     for name, value, low in (("games", games, 0), ("simulations", simulations, 1), ("random_plies", random_plies, 0),
-                             ("slots", slots, 1)):
+                             ("slots", slots, 1), ("egdb_pieces", egdb_pieces, 0)):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
     arrays = load_net(net, seed)
     rules = Rules().as_array()
     slots = max(1, min(slots, games))
     settings = make_settings(search, simulations, considered, through_forced=through_forced, widen=widen)
-    board = Board()
+    egdb = probe_of(EndgameDatabase.cached(egdb_pieces, egdb_folder) if egdb_pieces else None)
+    board = Board() if start is None else start
     plan = Plan(int(seed), int(first_game), int(games), int(random_plies), int(explore_plies),
-                np.array([board.black, board.white, board.kings, int(board.turn)], np.int64))
+                np.array([board.black, board.white, board.kings, int(board.turn)], np.int64), egdb)
     record = new_record(games * (int(rules[RULE_MAX_PLIES]) + 100), max(games, 1))
     tree = new_tree(slots, NODES_PER_SIMULATION * (simulations + 1) + 48)
     kept = play_games(plan, tree, new_rows(slots, rules), settings, new_leaves(slots, arrays.scratch_size), arrays,
@@ -269,7 +303,8 @@ def shard_bytes(params: dict, seed: int, shard: int) -> bytes:
     size = min(params["shard_size"], params["games"] - shard * params["shard_size"])
     arrays = self_play(size, params["net"], seed, shard * params["shard_size"], params["simulations"],
                        params["considered"], params["search"], params["random_plies"], params["explore_plies"],
-                       params["slots"], params.get("through_forced", False), params.get("widen", 0))
+                       params["slots"], params.get("through_forced", False), params.get("widen", 0),
+                       params.get("egdb_pieces", 0))
     arrays["policy"] = arrays["policy"].astype(np.float16)
     arrays["legal"] = np.packbits(arrays["legal"] != 0, axis=1)
     return SHARDS.encode(shard, seed, arrays)
@@ -299,7 +334,8 @@ def generate(folder: str | os.PathLike, params: dict, seed: int, workers: int = 
         folder: where the shards go (created).
         params: ``games``, ``shard_size``, ``net`` (a weights file or ``untrained``),
             ``simulations``, ``considered``, ``search``, ``random_plies``, ``explore_plies``,
-            ``slots``, and optionally ``through_forced`` and ``widen`` (default off).
+            ``slots``, and optionally ``through_forced``, ``widen`` and ``egdb_pieces``
+            (default off).
         seed: the seed; a shard depends on ``(seed, shard)`` and ``params`` only.
         workers: processes (1: this process).
         ray: ``True`` (a local or initialised Ray) or a cluster address: one Ray task per shard.

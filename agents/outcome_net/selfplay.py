@@ -40,7 +40,7 @@ from checkers_env.game_state import RULE_MAX_PLIES
 
 from checkers_agents.alphabeta.memory import TT_FIELDS, Table
 from checkers_agents.alphabeta.searcher import memory_for
-from checkers_agents.alphabeta.negamax import EndgameProbe, no_egdb
+from checkers_agents.alphabeta.negamax import probe_of
 from checkers_agents.alphabeta.selfplay import (
     END_EGDB,
     POLICY_SEARCH,
@@ -119,11 +119,7 @@ def play_games(
             raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
     rules = Rules().as_array()
     ev = _evaluator(evaluator)
-    if egdb_pieces:
-        database = EndgameDatabase.cached(egdb_pieces, egdb_folder)
-        egdb = EndgameProbe(database.tables, database.offsets, int(egdb_pieces))
-    else:
-        egdb = no_egdb()
+    egdb = probe_of(EndgameDatabase.cached(egdb_pieces, egdb_folder) if egdb_pieces else None)
     record = empty_record(games, rules[RULE_MAX_PLIES])
     entries = np.zeros((1 << TT_BITS, TT_FIELDS), np.int64)
     n, _nodes = play_batch(

@@ -19,6 +19,7 @@ from checkers_agents.alphazero.net import (
     untrained_net,
 )
 from checkers_agents.alphabeta.negamax import EndgameProbe
+from checkers_agents.alphabeta.selfplay import END_EGDB
 from checkers_agents.alphazero.search import (
     KNOWN_DRAW,
     KNOWN_LOSS,
@@ -382,6 +383,29 @@ def test_self_play_keeps_a_policy_over_legal_hops_and_the_result(options):
     result = out["game_result"][out["game"]]
     np.testing.assert_array_equal(out["outcome"], np.where(out["mover"] == 0, result, -result))
     assert set(out["game_end"]) <= {1, 2, 3, 4} and (out["game_length"] > 0).all()
+
+
+def test_self_play_ends_a_game_where_the_database_holds_it_with_its_result(egdb_folder, egdb4):
+    for board in _small_positions(12, seed=5):
+        out = self_play(1, simulations=8, seed=1, random_plies=0, egdb_pieces=4, egdb_folder=egdb_folder, start=board)
+        black_wins = {WIN: 1, LOSS: -1, DRAW: 0}[egdb4.probe(board).value] * (1 if board.turn == BLACK else -1)
+        assert len(out["own"]) == 0 and out["game_end"][0] == END_EGDB and out["game_length"][0] == 0
+        assert out["game_result"][0] == black_wins
+
+
+def test_with_the_database_self_play_games_are_the_same_games_cut_short(egdb_folder):
+    plain = self_play(8, simulations=8, seed=6, slots=4)
+    cut = self_play(8, simulations=8, seed=6, slots=4, egdb_pieces=4, egdb_folder=egdb_folder)
+    ended = np.flatnonzero(cut["game_end"] == END_EGDB)
+    assert len(ended) > 0 and (cut["game_length"] <= plain["game_length"]).all()
+    assert (cut["game_length"][ended] < plain["game_length"][ended]).all()
+    for g in range(8):
+        mine, theirs = cut["game"] == g, plain["game"] == g
+        kept = int(mine.sum())
+        for name in ("own", "opponent", "kings", "policy"):
+            np.testing.assert_array_equal(cut[name][mine], plain[name][theirs][:kept])
+        if g not in ended:
+            assert cut["game_result"][g] == plain["game_result"][g] and kept == int(theirs.sum())
 
 
 # -- the agent ------------------------------------------------------------------------------------

@@ -14,7 +14,8 @@ from safetensors.numpy import load_file
 
 from checkers_agents.alphazero import net as az_net
 from checkers_agents.alphazero import selfplay
-from checkers_env.errors import WeightsError
+from checkers_agents.alphabeta.selfplay import END_EGDB
+from checkers_env.errors import EndgameDatabaseError, WeightsError
 from checkers_training import alphazero as trainer
 from checkers_training import scaffold
 from checkers_training.checkpoints import CHECKPOINT
@@ -128,6 +129,17 @@ def test_bad_anchors_are_refused_before_a_run_folder_is_made(tmp_path):
     with pytest.raises(TrainingError, match="anchor-ratings"):
         run(tmp_path / "d", "--anchors", "random;greedy", "--anchor-ratings", "0")
     assert not (tmp_path / "d").exists()
+
+
+def test_egdb_pieces_ends_self_play_games_at_the_database_and_needs_it_built(tmp_path, monkeypatch, egdb_folder):
+    monkeypatch.setenv("CHECKERS_EGDB", str(tmp_path / "none"))
+    with pytest.raises(EndgameDatabaseError, match="4"):
+        run(tmp_path / "d", "--generations", "1", "--egdb-pieces", "4")
+    assert not (tmp_path / "d").exists()
+    monkeypatch.setenv("CHECKERS_EGDB", str(egdb_folder))
+    summary = run(tmp_path / "a", "--generations", "1", "--egdb-pieces", "4", "--games", "8", "--shard-size", "8")
+    shard = selfplay.read_shard(Path(summary["run_dir"]) / "data" / "gen-0" / "shard-00000.npz")
+    assert (shard["game_end"] == END_EGDB).any()
 
 
 def test_a_truncated_shard_is_an_error_naming_it_and_is_played_again(tmp_path):
