@@ -98,7 +98,7 @@ Budgets
 From zero
     Generation 0 plays with the initial weights of the net drawn from the run's seed; no
     human game or evaluation by hand enters the training targets, and no endgame database
-    the search (the policy target is the search's improved policy
+    enters the search (the policy target is the search's improved policy
     ``softmax(logits + sigma(q))``, the value target the game's result, which the database
     decides only in games that ``--egdb-pieces`` ends). **choice** games start from the initial position with 4
     random moves (a uniformly random legal hop at a time), and the search's own Gumbel noise explores after them.
