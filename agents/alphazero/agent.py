@@ -46,6 +46,9 @@ CHUNK = 128
 #: With a clock, the simulations per second assumed before a search has measured them (a
 #: first search too long for the clock stops at its deadline all the same).
 FIRST_RATE = 20_000.0
+#: With a clock, how far past its estimated count a PUCT search plans (it stops at the
+#: deadline); the estimate rounded down to three bits would leave up to a quarter unused.
+PUCT_MARGIN = 2.0
 
 
 def load_net(weights: str, seed: int | None = None) -> NetArrays:
@@ -181,10 +184,19 @@ class AlphaZeroAgent(BaseAgent):
         mask = np.zeros((1, NUM_ACTIONS), np.int8)
         words = mask_words(mask)
         report = AlphaZeroSearch()
+        # The hops the move's one search expects; the rest of a multi-jump follows them, so
+        # each choice inside it has the whole search's visits, not a search of its own with
+        # no time left.
+        line: list[int] = []
         while True:
             write_mask(rows.root_state, 0, words[0])
             legal = np.flatnonzero(mask[0])
-            action = int(legal[0]) if len(legal) == 1 else self._search(rows, deadline, report)
+            if line and mask[0, line[0]]:
+                action = line.pop(0)
+            elif len(legal) == 1:
+                action, line = int(legal[0]), []
+            else:
+                action, line = self._search(rows, deadline, report)
             status = hop(rows.root_state, rows.root_positions, move_record, 0, action, rows.rules)
             if status == HOP_ILLEGAL:  # the tree only holds legal hops
                 raise AssertionError(f"the search chose an illegal hop {action} in {board.fen()}")
@@ -200,12 +212,16 @@ class AlphaZeroAgent(BaseAgent):
         self.last_search = AlphaZeroSearch(0, value, clock.perf_counter() - began, [move])
         return move
 
-    def _search(self, rows, deadline: float | None, report: AlphaZeroSearch) -> int:
-        """One decision's search from the root row; returns its hop."""
+    def _search(self, rows, deadline: float | None, report: AlphaZeroSearch) -> tuple[int, list[int]]:
+        """One decision's search from the root row; returns its hop and the hops the search
+        expects after it."""
         started = clock.perf_counter()
         n = self.simulations
         if deadline is not None:
-            n = _clock_budget((self.rate or FIRST_RATE) * max(deadline - started, 0.0))
+            # PUCT stops at the deadline wherever it is, so it may plan past the estimate and
+            # use the whole time; Gumbel's sequential halving needs a count it can finish.
+            margin = PUCT_MARGIN if self.search == "puct" else 1.0
+            n = _clock_budget((self.rate or FIRST_RATE) * max(deadline - started, 0.0) * margin)
         settings = _settings(self.search, n, self.considered, self.through_forced, self.widen, self.c_visit,
                              self.c_scale, self.c_puct)
         if self.probe is not None:
@@ -228,22 +244,21 @@ class AlphaZeroAgent(BaseAgent):
             self.rate = rate if self.rate is None else (self.rate + rate) / 2
         policy = np.zeros(NUM_ACTIONS, np.float32)
         action = int(conclude(self.tree, settings, self.leaves, 0, policy))
+        hops = np.zeros(64, np.int64)
+        line = [int(h) for h in hops[:principal_hops(self.tree, 0, action, hops)]]
         if report.simulations == 0:
             report.value = float(root_value(self.tree, 0))
-            report.pv = _moves_of(rows, self.tree, action)
+            report.pv = _moves_of(rows, line)
         report.simulations += done
-        return action
+        return action, line[1:]
 
 
-def _moves_of(rows, tree, action: int) -> list[Move]:
-    """The complete moves of the line the search expects: the hop it plays, then the most
-    visited hops below it (the last move may be cut short)."""
-    hops = np.zeros(64, np.int64)
-    n = principal_hops(tree, 0, action, hops)
+def _moves_of(rows, line: list[int]) -> list[Move]:
+    """The complete moves of the hops the search expects (the last may be cut short)."""
     state, positions = rows.root_state.copy(), rows.root_positions.copy()
     _, _, _, record = new_batch(1, 1, 1)
     moves = []
-    for action in hops[:n]:
+    for action in line:
         record[:] = 0
         state[0, S_LAST_COUNT] = 0  # record the next complete move in slot 0
         if hop(state, positions, record, 0, int(action), rows.rules) == HOP_COMPLETES:

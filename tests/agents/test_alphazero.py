@@ -423,6 +423,16 @@ def test_the_agent_plays_legal_moves_and_reports_its_search():
     assert report is not None and report.seconds >= 0 and -1.0 <= report.value <= 1.0
 
 
+@pytest.mark.parametrize("search", ["gumbel", "puct"])
+def test_a_multi_jump_is_played_as_its_one_search_expects(search):
+    # 5x14 or 7x14, then a choice: on to 21 or to 23. The move's one search decides both.
+    game = Game(start=Board.from_fen("B:W9,10,17,18,20:B5,7"))
+    agent = make_agent(f"alphazero:weights=untrained,simulations=32,search={search},seed=2")
+    move = agent.select_move(game)
+    assert str(move) in ("5x14x21", "5x14x23", "7x14x21", "7x14x23")
+    assert agent.last_search.simulations == 32 and agent.last_search.pv[0] == move
+
+
 def test_with_the_database_the_agent_plays_its_best_moves_where_it_holds_the_root(egdb_folder, egdb4):
     agent = make_agent(f"alphazero:weights=untrained,simulations=16,egdb=4,egdb_folder={egdb_folder},seed=1")
     assert "egdb=4" in str(agent) and agent.probe.pieces == 4
