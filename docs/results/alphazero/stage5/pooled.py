@@ -1,5 +1,5 @@
-"""Is the net short of data? Stage 3's net (the zoo's) trained on the pooled self-play of
-three stage runs that all started from it, instead of one run's window.
+"""Is the net short of data? Stage 3's net (the zoo's then) trained on the pooled self-play
+of three stage runs that all started from it, instead of one run's window.
 
 The pool: every generation of ``runs/alphazero/stage4-plain``, ``stage4-mix`` and
 ``stage5-egdb`` (24 generations of 3,000 games of the agent's search at 64 simulations a
@@ -9,6 +9,8 @@ passes, each in its own seeded order. Run it from the repository root after the 
 ``README.md`` in this folder and the one before it:
 
     PYTHONPATH=. python docs/results/alphazero/stage5/pooled.py runs/alphazero/pooled.safetensors
+
+``--init`` starts from another net (stage 3's, kept in this folder, by default).
 """
 
 import argparse
@@ -26,18 +28,19 @@ from checkers_agents.zoo import zoo_weights
 from checkers_training import alphazero as trainer
 
 RUNS = Path("runs/alphazero")
+STAGE3 = Path(__file__).parent / "stage3-weights.safetensors"
 POOL = "stage4-plain,stage4-mix,stage5-egdb"
 BATCH, RATE = 512, 3e-4
 
 
-def main(out: str, pool: str, epochs: int) -> None:
+def main(out: str, pool: str, epochs: int, init: str) -> None:
     torch.manual_seed(0)
     torch.set_num_threads(2)
     paths = [p for run in pool.split(",") for p in sorted((RUNS / run / "data").glob("gen-*/shard-*.npz"))]
     data = selfplay.load_shards(paths)
     count = len(data["own"])
     print(f"{len(paths)} shards, {count} decisions", file=sys.stderr)
-    weights = az_net.read_net_file(zoo_weights("alphazero"))
+    weights = az_net.read_net_file(zoo_weights("alphazero") if init == "zoo" else Path(init))
     net = az_net.policy_value_net(*weights.sizes)
     net.load_state_dict({k: torch.from_numpy(v) for k, v in weights.tensors.items()})
     optimizer = torch.optim.AdamW(net.parameters(), lr=RATE, weight_decay=1e-4)
@@ -63,4 +66,5 @@ if __name__ == "__main__":
     parser.add_argument("out", help="the weights file to write")
     parser.add_argument("--pool", default=POOL, help="run folders under runs/alphazero, separated by commas")
     parser.add_argument("--epochs", type=int, default=2)
+    parser.add_argument("--init", default=str(STAGE3), help="the net to start from: a file or zoo")
     main(**vars(parser.parse_args()))
