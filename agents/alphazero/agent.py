@@ -12,7 +12,8 @@ import numpy as np
 from checkers_agents.alphabeta.negamax import probe_of
 from checkers_env import egdb as _egdb
 from checkers_env.agent import BaseAgent, FilePath, file_path_or
-from checkers_env.board import Move, move_from_row
+from checkers_env.board import Color, Move, move_from_row
+from checkers_env.datasets import hop_action
 from checkers_env.env_machine import (
     HOP_COMPLETES,
     HOP_ILLEGAL,
@@ -31,7 +32,7 @@ from checkers_env.game_state import END_NONE
 
 from .net import NetArrays, read_net, untrained_net
 from .search import conclude, new_leaves, new_rows, principal_hops, root_value, run_simulations, start_searches
-from .tree import METHODS, Settings, make_settings, new_tree
+from .tree import METHODS, Settings, Tree, follow_line, make_settings, new_tree, reroot
 
 #: ``weights=untrained``: a net of initial weights (from the agent's seed), named as such.
 UNTRAINED = "untrained"
@@ -89,6 +90,7 @@ class AlphaZeroSearch:
     value: float = 0.0
     seconds: float = 0.0
     pv: list[Move] = field(default_factory=list)
+    reused: int = 0  # visits kept from the last search at the root (``reuse``)
 
 
 class AlphaZeroAgent(BaseAgent):
@@ -110,6 +112,10 @@ class AlphaZeroAgent(BaseAgent):
             max_b N(b)) * c_scale * q`` (mctx's ``maxvisit_init`` and ``value_scale``): the
             larger, the more the values outweigh the net's prior in the choice of a hop.
         c_puct: PUCT's weight of the prior and the visits against the mean value.
+        reuse: with PUCT, a search starts from the subtree of the last one that the moves
+            since reached (AlphaZero's habit), so its visits count again; only when the game
+            is the one the last search was for, continued. Gumbel's root always starts
+            fresh: sequential halving schedules the visits of unvisited hops.
         egdb: play with the endgame database of up to this many pieces (2 to 6; 0, the
             default: off; it must be built, ``checkers egdb build --pieces 5``): a position
             it holds is a known end below the root, and at a root it holds the agent plays
@@ -129,7 +135,7 @@ class AlphaZeroAgent(BaseAgent):
     def __init__(self, weights: file_path_or("zoo", UNTRAINED) = "zoo", simulations: int = 64,
                  time: float | None = None, search: str = "gumbel", considered: int = 16,
                  through_forced: bool = True, widen: int = 4, c_visit: float = 50.0, c_scale: float = 0.1,
-                 c_puct: float = 1.25, egdb: int = 0, egdb_folder: FilePath | None = None, seed: int | None = None):
+                 c_puct: float = 1.25, reuse: bool = True, egdb: int = 0, egdb_folder: FilePath | None = None, seed: int | None = None):
         super().__init__(seed=seed)
         if search not in METHODS:
             raise UnknownAgentError(f"alphazero: search must be one of {', '.join(METHODS)}, got {search!r}")
@@ -151,6 +157,9 @@ class AlphaZeroAgent(BaseAgent):
         self.search, self.considered = search, considered
         self.through_forced, self.widen = through_forced, widen
         self.c_visit, self.c_scale, self.c_puct = float(c_visit), float(c_scale), float(c_puct)
+        self.reuse = bool(reuse)
+        # The game (start, rules, moves) whose position the tree's root holds, if it may be reused.
+        self._kept: tuple | None = None
         self.net = load_net(weights, seed)
         self.leaves = new_leaves(1, self.net.scratch_size)
         self.tree = new_tree(1, NODES_PER_SIMULATION * (simulations + 1) + 48)
@@ -158,8 +167,13 @@ class AlphaZeroAgent(BaseAgent):
         # Compile (or load) the kernels now, so that no clock pays for it.
         self.time, self.simulations = None, 2
         self.select_move(Game())
-        self.time, self.simulations = time, simulations
+        reroot(self.tree, 0, follow_line(self.tree, 0, np.zeros(0, np.int64), 0), np.empty(self.tree.parent.shape[1], np.int32))
+        self.time, self.simulations, self._kept = time, simulations, None
         self.last_search: AlphaZeroSearch | None = None
+
+    def reset(self, seed: int | None = None) -> None:
+        super().reset(seed)
+        self._kept = None
 
     @staticmethod
     def _rows(game: Game):
@@ -183,7 +197,8 @@ class AlphaZeroAgent(BaseAgent):
         _, _, _, move_record = new_batch(1, 1, 1)
         mask = np.zeros((1, NUM_ACTIONS), np.int8)
         words = mask_words(mask)
-        report = AlphaZeroSearch()
+        report = AlphaZeroSearch(reused=self._reroot(game))
+        kept = (game.start, game.rules, list(game.moves))
         # The hops the move's one search expects; the rest of a multi-jump follows them, so
         # each choice inside it has the whole search's visits, not a search of its own with
         # no time left.
@@ -196,7 +211,10 @@ class AlphaZeroAgent(BaseAgent):
             elif len(legal) == 1:
                 action, line = int(legal[0]), []
             else:
-                action, line = self._search(rows, deadline, report)
+                at_root = kept is not None  # the move's first hop, from the tree's root
+                action, line = self._search(rows, deadline, report, reused=at_root and report.reused > 0)
+                self._kept = kept if at_root and self._reusing else None
+            kept = None
             status = hop(rows.root_state, rows.root_positions, move_record, 0, action, rows.rules)
             if status == HOP_ILLEGAL:  # the tree only holds legal hops
                 raise AssertionError(f"the search chose an illegal hop {action} in {board.fen()}")
@@ -205,6 +223,29 @@ class AlphaZeroAgent(BaseAgent):
                 self.last_search = report
                 return move_from_row(move_record[0, 0])
 
+    @property
+    def _reusing(self) -> bool:
+        return self.reuse and self.search == "puct"
+
+    def _reroot(self, game: Game) -> int:
+        """Make the tree's root the game's position if the last search's tree reaches it
+        (the game is the one searched, continued); returns the visits it keeps there."""
+        kept, self._kept = self._kept, None
+        if kept is None or not self._reusing:
+            return 0
+        start, rules, moves = kept
+        if game.start != start or game.rules != rules or len(game.moves) <= len(moves) or game.moves[:len(moves)] != moves:
+            return 0
+        hops = [hop_action(board.turn == Color.BLACK, a, b)
+                for board, move in zip(game.boards[len(moves):], game.moves[len(moves):])
+                for a, b in zip(move.path, move.path[1:])]
+        node = follow_line(self.tree, 0, np.array(hops, np.int64), len(hops))
+        if node < 0 or self.tree.children[0, node] == 0:
+            return 0
+        reroot(self.tree, 0, node, np.empty(self.tree.parent.shape[1], np.int32))
+        self._kept = (game.start, game.rules, list(game.moves))
+        return int(self.tree.visits[0, 0])
+
     def _database_move(self, board, began: float) -> Move:
         """The first of the endgame database's best moves at a root it holds."""
         move = self.database.best_moves(board)[0]
@@ -212,9 +253,10 @@ class AlphaZeroAgent(BaseAgent):
         self.last_search = AlphaZeroSearch(0, value, clock.perf_counter() - began, [move])
         return move
 
-    def _search(self, rows, deadline: float | None, report: AlphaZeroSearch) -> tuple[int, list[int]]:
-        """One decision's search from the root row; returns its hop and the hops the search
-        expects after it."""
+    def _search(self, rows, deadline: float | None, report: AlphaZeroSearch,
+                reused: bool = False) -> tuple[int, list[int]]:
+        """One decision's search from the root row (on from the tree's visits there if
+        ``reused``); returns its hop and the hops the search expects after it."""
         started = clock.perf_counter()
         n = self.simulations
         if deadline is not None:
@@ -226,11 +268,13 @@ class AlphaZeroAgent(BaseAgent):
                              self.c_scale, self.c_puct)
         if self.probe is not None:
             settings = settings._replace(egdb=self.probe)
-        nodes = min(NODES_PER_SIMULATION * (n + 1) + 48, MAX_NODES)
+        kept = int(self.tree.size[0]) if reused else 0
+        nodes = min(kept + NODES_PER_SIMULATION * (n + 1) + 48, MAX_NODES)
         if self.tree.parent.shape[1] < nodes:
-            self.tree = new_tree(1, nodes)
+            self.tree = _grown(self.tree, nodes, kept)
         live = np.ones(1, np.bool_)
-        start_searches(self.tree, rows, self.leaves, self.net, live)
+        if not reused:
+            start_searches(self.tree, rows, self.leaves, self.net, live)
         done = 0
         while done < n:
             step = n - done if deadline is None else min(CHUNK, n - done)
@@ -251,6 +295,16 @@ class AlphaZeroAgent(BaseAgent):
             report.pv = _moves_of(rows, line)
         report.simulations += done
         return action, line[1:]
+
+
+def _grown(tree: Tree, nodes: int, kept: int) -> Tree:
+    """A tree of ``nodes`` nodes holding the first ``kept`` nodes of ``tree``."""
+    grown = new_tree(1, nodes)
+    for old, new in zip(tree, grown):
+        if old.ndim == 2:
+            new[:, :kept] = old[:, :kept]
+    grown.size[:] = tree.size
+    return grown
 
 
 def _moves_of(rows, line: list[int]) -> list[Move]:

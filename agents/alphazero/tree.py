@@ -331,6 +331,59 @@ def root_policy(tree, t, settings, sigma, prior, out):
         out[tree.action[t, first + k]] = sigma[k]
 
 
+# -- keeping a search for the next one ----------------------------------------------------------
+
+
+@numba.njit(cache=True, _nrt=False)
+def follow_line(tree, t, hops, n):
+    """The node of tree ``t`` that the hops ``hops[:n]`` from its root reach, -1 where they
+    leave what the tree expanded."""
+    node = 0
+    for h in range(n):
+        first, found = tree.first_child[t, node], -1
+        for k in range(tree.children[t, node]):
+            if tree.action[t, first + k] == hops[h]:
+                found = first + k
+        if found < 0:
+            return -1
+        node = found
+    return node
+
+
+@numba.njit(cache=True, _nrt=False)
+def reroot(tree, t, node, index):
+    """Make ``node`` of tree ``t`` its root, in place: its subtree moves to the first nodes
+    with its visits and values, the rest of the tree is dropped; ``index`` is ``int32[M]``
+    scratch. Returns the new size.
+
+    A child is always stored after its parent and siblings side by side, so the subtree's
+    nodes taken in their old order keep both, and each moves down, never onto a node not
+    yet moved."""
+    size = 0
+    for old in range(node, tree.size[t]):
+        if old != node and (tree.parent[t, old] < node or index[tree.parent[t, old]] < 0):
+            index[old] = -1
+            continue
+        index[old] = size
+        tree.parent[t, size] = index[tree.parent[t, old]] if old != node else -1
+        tree.action[t, size] = tree.action[t, old] if old != node else -1
+        tree.first_child[t, size] = tree.first_child[t, old]  # an old index until the pass below
+        tree.children[t, size] = tree.children[t, old]
+        tree.visits[t, size] = tree.visits[t, old]
+        tree.value_sum[t, size] = tree.value_sum[t, old]
+        tree.logit[t, size] = tree.logit[t, old]
+        tree.prior[t, size] = tree.prior[t, old]
+        tree.raw_value[t, size] = tree.raw_value[t, old]
+        tree.mover[t, size] = tree.mover[t, old]
+        tree.end[t, size] = tree.end[t, old]
+        size += 1
+    for k in range(size):
+        if tree.children[t, k] > 0:
+            tree.first_child[t, k] = index[tree.first_child[t, k]]
+    tree.size[t] = size
+    return size
+
+
 __all__ = ["GUMBEL", "MAX_HOPS", "METHODS", "PUCT", "Settings", "Tree", "UNREACHED", "completed_sigma",
-           "considered_visits", "final_child", "improved_policy", "interior_child", "make_settings", "new_tree", "root_child",
+           "considered_visits", "final_child", "follow_line", "improved_policy", "interior_child", "make_settings", "new_tree", "reroot", "root_child",
            "root_policy", "set_priors", "write_prior"]

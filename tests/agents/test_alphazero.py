@@ -34,9 +34,10 @@ from checkers_agents.alphazero.search import (
     start_searches,
 )
 from checkers_agents.alphazero.selfplay import self_play
-from checkers_agents.alphazero.tree import considered_visits, make_settings, new_tree
+from checkers_agents.alphazero.tree import considered_visits, follow_line, make_settings, new_tree, reroot
 from checkers_env import BLACK, WHITE, Board, Game, Rules, make_agent
 from checkers_env.bitboard import bit_to_square
+from checkers_env.datasets import hop_action
 from checkers_env.egdb import DRAW, LOSS, WIN
 from checkers_env.env_machine import (
     HOP_CONTINUES,
@@ -119,6 +120,47 @@ def test_the_search_visits_the_root_as_the_schedule_says():
         m = min(considered, count)
         assert visits == _halving_visits(m, n) + [0] * (count - m)
         assert tree.visits[0, 0] == n + 1  # the root's evaluation and n simulations
+
+
+def _subtree(tree, node: int) -> tuple:
+    """Everything the search knows at and below ``node``, children in order."""
+    first, n = tree.first_child[0, node], tree.children[0, node]
+    own = tuple(float(array[0, node]) for array in (tree.visits, tree.value_sum, tree.logit, tree.prior,
+                                                     tree.raw_value, tree.mover, tree.end))
+    return own, tuple((int(tree.action[0, first + k]), _subtree(tree, first + k)) for k in range(n))
+
+
+def _count(subtree: tuple) -> int:
+    return 1 + sum(_count(child) for _, child in subtree[1])
+
+
+def test_a_rerooted_tree_keeps_the_subtree_and_searches_on():
+    net = untrained_net(seed=4)
+    rows, game = _root(Board())
+    settings = make_settings("puct", 300)
+    tree, leaves, live = new_tree(1, 8000), new_leaves(1, net.scratch_size), np.ones(1, np.bool_)
+    start_searches(tree, rows, leaves, net, live)
+    run_simulations(tree, rows, settings, leaves, net, live, 0, 300)
+    # The most visited hop, then the most visited reply: the tree's line two plies deep.
+    line = []
+    node = 0
+    for _ in range(2):
+        first, n = tree.first_child[0, node], tree.children[0, node]
+        node = first + int(np.argmax(tree.visits[0, first:first + n]))
+        line.append(int(tree.action[0, node]))
+    assert follow_line(tree, 0, np.array(line, np.int64), 2) == node
+    assert follow_line(tree, 0, np.array([line[0], 127], np.int64), 2) == -1
+    kept, visits = _subtree(tree, node), int(tree.visits[0, node])
+    assert 0 < _count(kept) < tree.size[0]
+    assert reroot(tree, 0, node, np.empty(8000, np.int32)) == _count(kept) == tree.size[0]
+    assert _subtree(tree, 0) == kept and tree.parent[0, 0] == -1
+    first, n = tree.first_child[0, 0], tree.children[0, 0]
+    assert all(tree.parent[0, first + k] == 0 for k in range(n))
+    # The search goes on from the kept visits, at the position the line reached.
+    for action in line:
+        hop(rows.root_state, rows.root_positions, rows.last, 0, action, rows.rules)
+    run_simulations(tree, rows, settings, leaves, net, live, 0, 100)
+    assert tree.visits[0, 0] == visits + 100
 
 
 # -- against the endgame database -------------------------------------------------------------
@@ -431,6 +473,40 @@ def test_a_multi_jump_is_played_as_its_one_search_expects(search):
     move = agent.select_move(game)
     assert str(move) in ("5x14x21", "5x14x23", "7x14x21", "7x14x23")
     assert agent.last_search.simulations == 32 and agent.last_search.pv[0] == move
+
+
+def _hops(game: Game, first: int) -> list[int]:
+    """The env's hops of the game's moves from move ``first`` on."""
+    return [hop_action(board.turn == BLACK, a, b) for board, move in zip(game.boards[first:], game.moves[first:])
+            for a, b in zip(move.path, move.path[1:])]
+
+
+def test_puct_reuses_the_subtree_its_move_and_the_reply_reached():
+    agent = make_agent("alphazero:weights=untrained,simulations=64,search=puct,seed=3")
+    game = Game()
+    game.play(agent.select_move(game))
+    assert agent.last_search.reused == 0
+    game.play(game.legal_moves()[0])
+    line = _hops(game, 0)
+    node = follow_line(agent.tree, 0, np.array(line, np.int64), len(line))
+    expected = int(agent.tree.visits[0, node])
+    agent.select_move(game)
+    assert agent.last_search.reused == expected > 0 and agent.last_search.simulations == 64
+    assert agent.tree.visits[0, 0] == expected + 64
+    # A game that is not the one searched, continued, starts afresh.
+    other = Game()
+    other.play(next(move for move in other.legal_moves() if move != game.moves[0]))
+    other.play(other.legal_moves()[0])
+    agent.select_move(other)
+    assert agent.last_search.reused == 0
+    # So do Gumbel's root and reuse=false.
+    for spec in ("search=puct,reuse=false", "search=gumbel"):
+        fresh = make_agent(f"alphazero:weights=untrained,simulations=64,{spec},seed=3")
+        game = Game()
+        game.play(fresh.select_move(game))
+        game.play(game.legal_moves()[0])
+        fresh.select_move(game)
+        assert fresh.last_search.reused == 0 and fresh.tree.visits[0, 0] == 65
 
 
 def test_with_the_database_the_agent_plays_its_best_moves_where_it_holds_the_root(egdb_folder, egdb4):
