@@ -1,7 +1,8 @@
 """The AlphaZero agent's speed: self-play decisions (positions) and simulations per second on
 one thread, by the number of games searched at once and the simulations per decision, and
 the agent's simulations per second at 0.5 s per move from ballot positions, with Gumbel's
-rules and with PUCT.
+rules and with PUCT, and in one game with PUCT against ``alphabeta:depth=4`` the visits each
+search keeps from the last one (``reuse``) beside its own simulations.
 
 The net is the zoo's (``zoo/alphazero``) when it exists, else an untrained one of the same
 size (an evaluation costs the same whatever its weights; the games, and so their length,
@@ -66,4 +67,30 @@ def run() -> dict:
                         "simulations_per_s": simulations / seconds,
                         "mean_simulations_per_search": simulations / max(searched, 1),
                         "mean_seconds_per_search": seconds / max(searched, 1)}
+    results["agent_puct_game_time_0.5"] = _game_with_reuse(weights)
     return results
+
+
+def _game_with_reuse(weights: str, moves: int = 40) -> dict:
+    """The PUCT agent at 0.5 s a move as Black against ``alphabeta:depth=4`` from the start,
+    for at most ``moves`` of its moves: its new simulations and kept visits per search."""
+    from checkers_agents.alphazero import AlphaZeroAgent
+    from checkers_env import Game, make_agent
+
+    agent = AlphaZeroAgent(weights=weights, time=SECONDS_PER_MOVE, search="puct")
+    opponent = make_agent("alphabeta:depth=4")
+    game = Game()
+    simulations = reused = searched = 0
+    while not game.is_over() and len(game.moves) < 2 * moves:
+        if len(game.moves) % 2:
+            game.play(opponent.select_move(game))
+            continue
+        game.play(agent.select_move(game))
+        if agent.last_search.simulations > 0:
+            simulations += agent.last_search.simulations
+            reused += agent.last_search.reused
+            searched += 1
+    return {"search": "puct", "opponent": "alphabeta:depth=4", "plies": len(game.moves), "searched": searched,
+            "mean_simulations_per_search": simulations / max(searched, 1),
+            "mean_reused_visits_per_search": reused / max(searched, 1),
+            "reused_share_of_visits": reused / max(reused + simulations, 1)}

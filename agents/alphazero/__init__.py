@@ -42,8 +42,15 @@ Search
     ``c_scale``, ``c_puct``). The game ends by the core's game state (no move,
     threefold repetition, no progress, the move cap), the history of the game included;
     a game end is valued exactly (-1 for the side with no move, 0 a draw), never by the net.
-    **choice** a fresh tree for every decision (no reuse of the last one's subtree), of at
-    most 16 nodes per simulation; past that the tree stops growing and the search goes on.
+    A tree holds at most 16 nodes per simulation; past that it stops growing and the
+    search goes on.
+Tree reuse (``reuse``, on by default; PUCT only)
+    **choice** as AlphaZero did, a PUCT search starts from the subtree of the agent's last
+    search that the moves played since reached (its move and the reply), with that
+    subtree's visits and values (``tree.reroot``), and adds its own simulations to them;
+    only when the game is the one searched, continued (same start, rules and moves), so
+    the kept nodes saw the same history. Gumbel's root always starts fresh: sequential
+    halving schedules its visits from zero. Self-play (Gumbel, 64 simulations) never reuses.
 
 Two additions below the root, **choices** of this suite, on in play and measured in
 ``docs/experiments.md``:
