@@ -135,7 +135,8 @@ class AlphaZeroAgent(BaseAgent):
     def __init__(self, weights: file_path_or("zoo", UNTRAINED) = "zoo", simulations: int = 64,
                  time: float | None = None, search: str = "gumbel", considered: int = 16,
                  through_forced: bool = True, widen: int = 4, c_visit: float = 50.0, c_scale: float = 0.1,
-                 c_puct: float = 1.25, reuse: bool = True, egdb: int = 0, egdb_folder: FilePath | None = None, seed: int | None = None):
+                 c_puct: float = 1.25, reuse: bool = True, egdb: int = 0, egdb_folder: FilePath | None = None,
+                 seed: int | None = None):
         super().__init__(seed=seed)
         if search not in METHODS:
             raise UnknownAgentError(f"alphazero: search must be one of {', '.join(METHODS)}, got {search!r}")
@@ -167,7 +168,7 @@ class AlphaZeroAgent(BaseAgent):
         # Compile (or load) the kernels now, so that no clock pays for it.
         self.time, self.simulations = None, 2
         self.select_move(Game())
-        reroot(self.tree, 0, follow_line(self.tree, 0, np.zeros(0, np.int64), 0), np.empty(self.tree.parent.shape[1], np.int32))
+        reroot(self.tree, 0, follow_line(self.tree, 0, np.zeros(0, np.int64), 0), _scratch(self.tree))
         self.time, self.simulations, self._kept = time, simulations, None
         self.last_search: AlphaZeroSearch | None = None
 
@@ -234,7 +235,8 @@ class AlphaZeroAgent(BaseAgent):
         if kept is None or not self._reusing:
             return 0
         start, rules, moves = kept
-        if game.start != start or game.rules != rules or len(game.moves) <= len(moves) or game.moves[:len(moves)] != moves:
+        if (game.start, game.rules) != (start, rules) or len(game.moves) <= len(moves) \
+                or game.moves[:len(moves)] != moves:
             return 0
         hops = [hop_action(board.turn == Color.BLACK, a, b)
                 for board, move in zip(game.boards[len(moves):], game.moves[len(moves):])
@@ -242,7 +244,7 @@ class AlphaZeroAgent(BaseAgent):
         node = follow_line(self.tree, 0, np.array(hops, np.int64), len(hops))
         if node < 0 or self.tree.children[0, node] == 0:
             return 0
-        reroot(self.tree, 0, node, np.empty(self.tree.parent.shape[1], np.int32))
+        reroot(self.tree, 0, node, _scratch(self.tree))
         self._kept = (game.start, game.rules, list(game.moves))
         return int(self.tree.visits[0, 0])
 
@@ -295,6 +297,11 @@ class AlphaZeroAgent(BaseAgent):
             report.pv = _moves_of(rows, line)
         report.simulations += done
         return action, line[1:]
+
+
+def _scratch(tree: Tree) -> np.ndarray:
+    """``reroot``'s scratch for ``tree``."""
+    return np.empty(tree.parent.shape[1], np.int32)
 
 
 def _grown(tree: Tree, nodes: int, kept: int) -> Tree:

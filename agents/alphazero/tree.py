@@ -385,5 +385,5 @@ def reroot(tree, t, node, index):
 
 
 __all__ = ["GUMBEL", "MAX_HOPS", "METHODS", "PUCT", "Settings", "Tree", "UNREACHED", "completed_sigma",
-           "considered_visits", "final_child", "follow_line", "improved_policy", "interior_child", "make_settings", "new_tree", "reroot", "root_child",
-           "root_policy", "set_priors", "write_prior"]
+           "considered_visits", "final_child", "follow_line", "improved_policy", "interior_child", "make_settings",
+           "new_tree", "reroot", "root_child", "root_policy", "set_priors", "write_prior"]
