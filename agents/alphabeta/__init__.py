@@ -97,6 +97,11 @@ iterative deepening (depth 1, 2, ... up to ``depth``, or until ``time`` runs out
   a lost position (the game itself checks the loss first: a difference only for a king
   move that blocks the opponent completely on a repeated position). The ply cap (400) is
   not seen.
+- **Contempt** (``contempt=C``, off by default). Every draw the search sees (repetition,
+  no progress, a database draw) scores ``-C`` for the side the agent plays and ``C`` for
+  its opponent (``negamax.draw_value``), in the evaluation's units: the agent plays on
+  from any position it values above ``-C`` rather than take a draw. The table keeps the
+  values for one side: it is cleared when the side searched for changes.
 - **Endgame database** (``egdb=P``, ``checkers_env.egdb``). Every node below the root
   with at most ``P`` pieces (one popcount compared with ``P``, only when ``P > 0``) is
   looked up after the draw rules (a repetition or the no-progress limit still scores 0
@@ -246,6 +251,13 @@ class AlphaBetaAgent(BaseAgent):
         partial: with ``time`` or ``game_time``, use the whole time: iterations go on
             until it runs out, and the last one, unfinished, still decides the move when
             it finished the best move of the one before (``Searcher``'s ``partial``).
+        contempt: what a draw costs this side, in the evaluation's units (an expected
+            result for the nets: 0.1 is a tenth of a win; points for the hand-written
+            ones: a man is 100). Every draw the search sees (repetition, no progress, the
+            endgame database's draws) scores ``-contempt`` for it and ``contempt`` for the
+            opponent, so it keeps playing where it can stay within ``contempt`` of level,
+            and walks into a draw only from a position worse than that. 0 (default): a
+            draw is 0 for both. Against a stronger opponent it is a risk to take with care.
 
     Raises:
         EndgameDatabaseError: ``egdb`` names a database that is not built (the message
@@ -279,6 +291,8 @@ class AlphaBetaAgent(BaseAgent):
     game_time: float | None = None
     #: Play the opening book's moves.
     book = False
+    #: What a draw costs this side, in the evaluation's units.
+    contempt = 0.0
 
     def __init__(
         self,
@@ -298,8 +312,14 @@ class AlphaBetaAgent(BaseAgent):
         partial: bool = False,
         aspiration: bool = False,
         spare_shots: bool = False,
+        contempt: float = 0.0,
     ):
         self._check_limits(depth, time)
+        if isinstance(contempt, bool) or not isinstance(contempt, (int, float, np.integer, np.floating)) or not (
+            math.isfinite(contempt)
+        ):
+            raise ValueError(f"{self.kind}: contempt must be a finite number, got {contempt!r}")
+        self.contempt = float(contempt)
         self.book = bool(book)
         if game_time is not None:
             self._check_limits(None, game_time)
@@ -364,7 +384,7 @@ class AlphaBetaAgent(BaseAgent):
             self._searcher = Searcher(
                 self.evaluator, self.tt_bits, self.quiescence, egdb=self.database, table_cutoffs=self.table_cutoffs,
                 pvs=self.pvs, reductions=self.reductions, extensions=self.extensions, spare_shots=self.spare_shots,
-                partial=self.partial, aspiration=self.aspiration,
+                partial=self.partial, aspiration=self.aspiration, contempt=self.contempt,
             )
         return self._searcher
 

@@ -104,8 +104,9 @@ Position = namedtuple("Position", "mover opponent kings black_to_move")
 #: The game's draw rules as the search sees them: ``keys[:count]`` are the
 #: ``game_state.position_key`` of the positions since the last capture or man move (the
 #: current one included), ``quiet`` the plies since then, ``no_progress_plies`` the
-#: no-progress limit (0: off).
-DrawRules = namedtuple("DrawRules", "keys count quiet no_progress_plies")
+#: no-progress limit (0: off), ``contempt`` what a draw costs the root's side to move (a
+#: draw scores ``-contempt`` where it is to move, ``contempt`` where its opponent is).
+DrawRules = namedtuple("DrawRules", "keys count quiet no_progress_plies contempt")
 #: The endgame database: ``EndgameDatabase.tables``, ``.offsets`` and ``.pieces`` (0: off;
 #: :func:`no_egdb` gives arrays to pass).
 EndgameProbe = namedtuple("EndgameProbe", "tables offsets pieces")
@@ -131,6 +132,14 @@ def egdb_value(byte, ply, loss, loss_per_ply):
     distance = byte - 1
     value = loss - loss_per_ply * (ply + distance)
     return value if distance % 2 == 1 else -value
+
+
+@numba.njit(cache=True, inline="always")
+def draw_value(ply, contempt):
+    """Value of a draw at a node ``ply`` plies below the root for its side to move: 0 less
+    the root side's ``contempt`` where the root's side moves (even plies), 0 plus it where
+    its opponent does."""
+    return -contempt if ply % 2 == 0 else contempt
 
 
 @numba.njit(cache=True, inline="always")
@@ -191,7 +200,8 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
             moves only that is one of ``draw_rules.keys`` scores as a draw: such positions
             share the root's men, and one with the same pieces has the same side to move
             (each king step changes a row's parity, so the sum of the rows changes parity
-            with every ply). A node at or past the no-progress limit scores as a draw.
+            with every ply). A node at or past the no-progress limit scores as a draw, as
+            does a database draw: ``draw_value`` of the rules' ``contempt``.
         generation: 1-255, the same for every iteration of one search: table values of
             another generation only order moves.
         table: the transposition table (:data:`Table`).
@@ -222,7 +232,7 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
     mover, opponent, kings, black_to_move = position
     root_in_order, pruning = options
     kind, net_functions, loss, loss_per_ply, blockade_value, win_bound, tie_margin, quiescence = valuation
-    draws, n_draws, quiet, no_progress_plies = draw_rules
+    draws, n_draws, quiet, no_progress_plies, contempt = draw_rules
     entries, entry_values = table
     killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch, accumulators, tries = (
         memory
@@ -299,7 +309,7 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                         values[ply, V_ALPHA] = reward - values[ply - 1, V_BETA]
                     values[ply, V_BETA] = reward - parent_alpha
                 if draw:
-                    value = 0.0
+                    value = draw_value(ply, contempt)
                     state = _RETURN
                     continue
                 # The endgame database: an exact value ends the search below this node (the
@@ -310,7 +320,10 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                     else:
                         code = probe(egdb_tables, egdb_offsets, half_turn(m), half_turn(o), half_turn(k))
                     if code >= 0:
-                        value = code_value(code, ply, loss, loss_per_ply)
+                        if code == WDL_DRAW:
+                            value = draw_value(ply, contempt)
+                        else:
+                            value = code_value(code, ply, loss, loss_per_ply)
                         state = _RETURN
                         continue
             jumping = jumpers(m, o, k, side)
@@ -548,6 +561,7 @@ __all__ = [
     "Position",
     "Valuation",
     "code_value",
+    "draw_value",
     "egdb_value",
     "no_egdb",
     "search_kernel",

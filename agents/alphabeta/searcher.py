@@ -49,13 +49,13 @@ class Draws(NamedTuple):
     quiet: int = 0
     no_progress_plies: int = 0
 
-    def rules(self) -> DrawRules:
-        """The kernel's bundle of these rules (every key is read). A game's keys are a
-        read-only view, a self-play kernel's its own writable array: numba compiles a kernel
-        for each, so the keys are copied to a writable array (a few dozen numbers) and
-        every search shares one compiled kernel."""
+    def rules(self, contempt: float = 0.0) -> DrawRules:
+        """The kernel's bundle of these rules (every key is read), a draw costing the
+        root's side ``contempt``. A game's keys are a read-only view, a self-play kernel's
+        its own writable array: numba compiles a kernel for each, so the keys are copied to
+        a writable array (a few dozen numbers) and every search shares one compiled kernel."""
         keys = self.keys if self.keys.flags.writeable else self.keys.copy()
-        return DrawRules(keys, len(keys), int(self.quiet), int(self.no_progress_plies))
+        return DrawRules(keys, len(keys), int(self.quiet), int(self.no_progress_plies), float(contempt))
 
     @classmethod
     def none(cls) -> Draws:
@@ -191,6 +191,10 @@ class Searcher:
             moves is the best at the deeper depth among moves that include the last
             choice. Off: a search starts no iteration it does not expect to finish (one
             takes about three times the one before), and an unfinished one is dropped.
+        contempt: what a draw costs the side to move at the root, in the evaluator's
+            units: every draw in the tree (repetition, no progress, the database's draws)
+            scores ``-contempt`` for that side, so it plays on where it can keep its
+            position within ``contempt`` of level (0, the default: a draw is 0).
 
     Raises:
         ValueError: ``incremental=True`` with a float64 net.
@@ -200,8 +204,11 @@ class Searcher:
         self, evaluator: Evaluator = POSITIONAL, tt_bits: int = TT_BITS, quiescence: bool = True, egdb=None,
         incremental: bool | None = None, table_cutoffs: bool = False, pvs: bool = False, reductions: bool = False,
         extensions: bool = False, spare_shots: bool = False, partial: bool = False, aspiration: bool = False,
+        contempt: float = 0.0,
     ):
         self.evaluator = evaluator
+        self.contempt = float(contempt)
+        self._root_turn = None  # the side the table's values are for, with contempt
         width = (ASPIRATION_NET if evaluator.net is not None else ASPIRATION_POINTS) if aspiration else 0.0
         self.options = search_options(False, table_cutoffs, pvs, reductions, extensions, spare_shots, width)
         self.partial = bool(partial)
@@ -261,6 +268,14 @@ class Searcher:
             position = position.play(move)
         return tuple(line)
 
+    def _draw_rules(self, board: Board, draws: Draws | None) -> DrawRules:
+        """The kernel's draw rules for a search of ``board``. With ``contempt`` a value
+        depends on which side the root's is, so the table is cleared when it changes."""
+        if self.contempt != 0.0 and board.turn != self._root_turn:
+            self.clear()
+            self._root_turn = board.turn
+        return (draws or _NO_DRAWS).rules(self.contempt)
+
     def clear(self) -> None:
         """Forget everything learned (table, killers, history)."""
         for array in (self.table, self.killers, self.history_scores):
@@ -273,7 +288,7 @@ class Searcher:
         nodes)``."""
         if len(board.legal_moves()) == 1:
             depth = first_depth  # a forced move: no time to spend
-        draw_rules = (draws or _NO_DRAWS).rules()
+        draw_rules = self._draw_rules(board, draws)
         evaluator = self.evaluator
         position = _position(board)
         self.generation = self.generation % 255 + 1
@@ -364,7 +379,8 @@ class Searcher:
         holds from it)."""
         value, reached, count, nodes, self.generation, _row, _rng = search_from_python(
             _position_fields(board), min(first_depth, depth), depth, self._options_fields(root_in_order),
-            self._valuation_fields if valuation is None else tuple(valuation), self.net, tuple((draws or _NO_DRAWS).rules()),
+            self._valuation_fields if valuation is None else tuple(valuation), self.net,
+            tuple(self._draw_rules(board, draws)),
             self.generation, self._table_fields, self._flat_fields, self._egdb_fields, 0,
         )
         return float(value), int(reached), int(count), int(nodes)
@@ -377,7 +393,7 @@ class Searcher:
         has no legal move; ``count`` is the number of root moves. An endgame database is
         probed below the root only."""
         _value, _reached, count, nodes, self.generation, row, rng = search_from_python(
-            _position_fields(board), depth, depth, self._options_fields(True), self._valuation_fields, self.net, tuple(draws.rules()),
+            _position_fields(board), depth, depth, self._options_fields(True), self._valuation_fields, self.net, tuple(self._draw_rules(board, draws)),
             self.generation, self._table_fields, self._flat_fields, self._egdb_fields, rng,
         )
         return row, rng, nodes, count

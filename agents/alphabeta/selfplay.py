@@ -193,7 +193,7 @@ def choose_move(state, count, policy, setup, memory, net, generation, rng, fresh
     rules = state.rules
     draw_rules = DrawRules(
         keys[0], min(quiet + 1, keys.shape[1]) if rules[RULE_REPETITION] > 0 else 0, quiet,
-        rules[RULE_NO_PROGRESS_PLIES],
+        rules[RULE_NO_PROGRESS_PLIES], 0.0,
     )
     table = setup.table
     if fresh:

@@ -54,12 +54,13 @@ def pieces_of(board: Board) -> int:
     return (board.black | board.white).bit_count()
 
 
-def database_value(code: int, ply: int) -> float:
+def database_value(code: int, ply: int, contempt: float = 0.0) -> float:
     """The search's score of a database code at ``ply`` (hand-written evaluations): a win
     (loss) is one 253 (252) plies further down, ``WIN - (ply + 253)``: the same end seen
-    from either side of a move."""
+    from either side of a move; a draw costs the root's side ``contempt`` (its opponent
+    moves at odd plies)."""
     if code == WDL_DRAW:
-        return 0.0
+        return contempt if ply % 2 else -contempt
     return WIN - ply - 253 if code == WDL_WIN else -(WIN - ply - 252)
 
 
@@ -71,19 +72,20 @@ def material(board: Board) -> float:
     )
 
 
-def reference_value(board: Board, depth: int, db, ply: int = 0) -> float:
+def reference_value(board: Board, depth: int, db, ply: int = 0, contempt: float = 0.0) -> float:
     """Plain negamax without pruning: a node below the root that the database holds takes
-    its value; no move loses (``-WIN + ply``); depth 0 with a capture pending searches on."""
+    its value (a draw ``contempt`` below 0 for the root's side); no move loses
+    (``-WIN + ply``); depth 0 with a capture pending searches on."""
     if ply > 0 and pieces_of(board) <= db.pieces:
         code = db.probe_code(board)
         if code >= 0:
-            return database_value(code, ply)
+            return database_value(code, ply, contempt)
     moves = board.legal_moves()
     if not moves:
         return -WIN + ply
     if depth <= 0 and not moves[0].captured:
         return material(board)
-    return max(-reference_value(board.play(m), depth - 1, db, ply + 1) for m in moves)
+    return max(-reference_value(board.play(m), depth - 1, db, ply + 1, contempt) for m in moves)
 
 
 # -- the search ------------------------------------------------------------------------------
@@ -145,6 +147,25 @@ def test_equals_plain_minimax_with_the_database_at_its_nodes(egdb4, depth):
     assert changed > 0  # the database did decide something
 
 
+@pytest.mark.parametrize("depth", [1, 2, 3])
+def test_contempt_makes_every_draw_cost_the_root_side(egdb4, depth):
+    """Every root move scores as plain minimax does with each database draw ``contempt``
+    below 0 for the root's side, whichever side that is (the positions have both)."""
+    contempt = 7.0
+    searcher = Searcher(MATERIAL, tt_bits=12, egdb=egdb4, contempt=contempt)
+    costly = 0
+    for board in [b for b in sample_positions(30, range(5, 6), seed=depth) if b.legal_moves()]:
+        result = searcher.search(board, depth, exact_root=True)
+        assert result.value == reference_value(board, depth, egdb4, contempt=contempt), board.fen()
+        index = {tuple(int(x) for x in row[:3]): i for i, row in enumerate(result.rows)}
+        reached = result.depth  # a forced win found sooner ends the deepening there
+        for move in board.legal_moves():
+            expected = -reference_value(board.play(move), reached - 1, egdb4, 1, contempt)
+            assert result.root_scores[index[row_key(move)]] == expected, (board.fen(), str(move))
+            costly += expected != -reference_value(board.play(move), reached - 1, egdb4, 1)
+    assert costly >= 5  # drawn moves were among them
+
+
 def test_a_repetition_is_a_draw_before_the_database_is_asked(egdb4):
     """The draw rules come first, as they come before the evaluation."""
     board = Board.from_fen(WON)
@@ -154,6 +175,10 @@ def test_a_repetition_is_a_draw_before_the_database_is_asked(egdb4):
     assert value == 0.0  # the only win, 23-18, is now a draw
     rows = [tuple(int(x) for x in searcher.moves[0, i, :3]) for i in range(count)]
     assert searcher.root_scores[rows.index(row_key(board.parse_move("23-18")))] == 0.0
+    spiteful = Searcher(POSITIONAL, tt_bits=12, egdb=egdb4, contempt=25.0)
+    _, _, count, _ = spiteful.search_rows(board, 1, Draws(np.array([board_key(winning)], dtype=np.int64)))
+    rows = [tuple(int(x) for x in spiteful.moves[0, i, :3]) for i in range(count)]
+    assert spiteful.root_scores[rows.index(row_key(board.parse_move("23-18")))] == -25.0
 
 
 def test_the_database_off_changes_nothing_and_on_costs_no_node_above_it():
