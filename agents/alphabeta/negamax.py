@@ -136,9 +136,9 @@ def egdb_value(byte, ply, loss, loss_per_ply):
 
 @numba.njit(cache=True, inline="always")
 def draw_value(ply, contempt):
-    """Value of a draw at a node ``ply`` plies below the root for its side to move: 0 less
-    the root side's ``contempt`` where the root's side moves (even plies), 0 plus it where
-    its opponent does."""
+    """Value of a draw at a node ``ply`` plies below the root for its side to move:
+    ``-contempt`` where the root's side is to move (even plies), ``contempt`` where its
+    opponent is."""
     return -contempt if ply % 2 == 0 else contempt
 
 
