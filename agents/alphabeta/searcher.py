@@ -393,7 +393,8 @@ class Searcher:
         has no legal move; ``count`` is the number of root moves. An endgame database is
         probed below the root only."""
         _value, _reached, count, nodes, self.generation, row, rng = search_from_python(
-            _position_fields(board), depth, depth, self._options_fields(True), self._valuation_fields, self.net, tuple(self._draw_rules(board, draws)),
+            _position_fields(board), depth, depth, self._options_fields(True), self._valuation_fields, self.net,
+            tuple(self._draw_rules(board, draws)),
             self.generation, self._table_fields, self._flat_fields, self._egdb_fields, rng,
         )
         return row, rng, nodes, count

@@ -166,6 +166,20 @@ def test_contempt_makes_every_draw_cost_the_root_side(egdb4, depth):
     assert costly >= 5  # drawn moves were among them
 
 
+def test_with_contempt_the_table_is_cleared_when_the_side_searched_for_changes(egdb4):
+    """Its values hold a draw's cost for one side: a search for the other side starts from
+    an empty table (generation 1 again), and without contempt the table is kept."""
+    black = next(b for b in sample_positions(40, range(5, 7), seed=5) if b.legal_moves() and b.turn == BLACK)
+    white = next(b for b in sample_positions(40, range(5, 7), seed=6) if b.legal_moves() and b.turn == WHITE)
+    for contempt, generations in ((7.0, [1, 2, 1, 1]), (0.0, [1, 2, 3, 4])):
+        searcher = Searcher(MATERIAL, tt_bits=12, egdb=egdb4, contempt=contempt)
+        seen = []
+        for board in (black, black, white, black):
+            searcher.search(board, 2)
+            seen.append(searcher.generation)
+        assert seen == generations, contempt
+
+
 def test_a_repetition_is_a_draw_before_the_database_is_asked(egdb4):
     """The draw rules come first, as they come before the evaluation."""
     board = Board.from_fen(WON)
