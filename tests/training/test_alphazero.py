@@ -215,3 +215,25 @@ def test_a_stage_from_the_zoo_net_keeps_the_earlier_stages_on_its_card(tmp_path,
     card = json.loads((tmp_path / "zoo" / "alphazero" / "card.json").read_text())
     assert [stage["run"] for stage in card["training"]["earlier_stages"]] == ["s1", "s2"]
     assert card["training"]["run"] == Path(stage3["run_dir"]).name == "s3"
+
+
+def test_a_run_promoted_again_after_it_went_on_counts_its_time_once(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHECKERS_ZOO", str(tmp_path / "zoo"))
+    card_file = tmp_path / "zoo" / "alphazero" / "card.json"
+    run(tmp_path / "s1", "--generations", "1", "--promote", "alphazero")
+    stage2 = run(tmp_path / "s2", "--generations", "1", "--init-weights", "zoo", "--promote", "alphazero")
+    card = json.loads(card_file.read_text())
+    card["measures"] = {"vs_anchor": {"score": 0.6}}
+    card["training"]["init_weights"] = "zoo (s1's net)"
+    card_file.write_text(json.dumps(card))
+    args, given = trainer.parse_args(["--out", stage2["run_dir"], "--resume", "--generations", "2", "--no-progress",
+                                      "--promote", "alphazero"])
+    trainer.train(args, given)
+    card = json.loads(card_file.read_text())
+    stages = card["training"]["earlier_stages"]
+    assert [stage["run"] for stage in stages] == ["s1", "s2"]
+    assert "wall_time_s" in stages[0] and "wall_time_s" not in stages[1]
+    assert stages[1]["measures"] == {"vs_anchor": {"score": 0.6}} and "continued" in stages[1]
+    assert stages[1]["budget"].startswith("1 x ") and card["training"]["budget"].startswith("2 x ")
+    assert card["training"]["run"] == "s2" and card["training"]["init_weights"] == "zoo (s1's net)"
+    assert "measures" not in card
