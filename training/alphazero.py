@@ -343,7 +343,9 @@ def _same_run(stage: dict, run: scaffold.Run) -> bool:
 
 def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
     """Write the net and a fresh card to ``zoo/<args.promote>``. A run that went on from
-    ``zoo/alphazero`` keeps that card's training and measures as its earlier stages."""
+    ``zoo/alphazero`` keeps that card's training and measures as its earlier stages; where
+    that card was this run's own earlier promotion, the stage keeps only its budget and
+    measures, so that the run's time is counted once."""
     generations = summary["generations"]
     training = {
         "command": run.command,
@@ -369,14 +371,14 @@ def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
             earlier = dict(card.get("training", {}))
             if card.get("measures"):  # what was measured of the earlier net stays with it
                 earlier["measures"] = card["measures"]
+            stages = earlier.pop("earlier_stages", [])
             if _same_run(earlier, run):
                 # This run promoted itself before and went on: its earlier net keeps its
                 # budget and measures, while its time is counted once, in this stage.
                 training["init_weights"] = earlier.get("init_weights", args.init_weights)
                 earlier = {"run": run.name, "budget": earlier.get("budget"), "measures": earlier.get("measures", {}),
-                           "earlier_stages": earlier.get("earlier_stages", []),
                            "continued": "the same run went on from this net; its time is counted in the next stage"}
-            training["earlier_stages"] = [*earlier.pop("earlier_stages", []), earlier]
+            training["earlier_stages"] = [*stages, earlier]
             origin = (f"from zero in {len(training['earlier_stages']) + 1} stages, this one going on from the "
                       "net of the earlier ones (training.earlier_stages)")
     return scaffold.promote(
