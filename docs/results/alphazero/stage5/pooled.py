@@ -10,7 +10,8 @@ passes, each in its own seeded order. Run it from the repository root after the 
 
     PYTHONPATH=. python docs/results/alphazero/stage5/pooled.py runs/alphazero/pooled.safetensors
 
-``--init`` starts from another net (stage 3's, kept in this folder, by default).
+``--init`` starts from another net (stage 3's, kept in this folder, by default), or from
+initial weights of ``--hidden`` and ``--middle`` units drawn from seed 0 (``--init fresh``).
 """
 
 import argparse
@@ -30,20 +31,23 @@ from checkers_training import alphazero as trainer
 RUNS = Path("runs/alphazero")
 STAGE3 = Path(__file__).parent / "stage3-weights.safetensors"
 POOL = "stage4-plain,stage4-mix,stage5-egdb"
-BATCH, RATE = 512, 3e-4
+BATCH = 512
 
 
-def main(out: str, pool: str, epochs: int, init: str) -> None:
+def main(out: str, pool: str, epochs: int, init: str, hidden: int, middle: int, rate: float) -> None:
     torch.manual_seed(0)
     torch.set_num_threads(2)
     paths = [p for run in pool.split(",") for p in sorted((RUNS / run / "data").glob("gen-*/shard-*.npz"))]
     data = selfplay.load_shards(paths)
     count = len(data["own"])
     print(f"{len(paths)} shards, {count} decisions", file=sys.stderr)
-    weights = az_net.read_net_file(zoo_weights("alphazero") if init == "zoo" else Path(init))
-    net = az_net.policy_value_net(*weights.sizes)
-    net.load_state_dict({k: torch.from_numpy(v) for k, v in weights.tensors.items()})
-    optimizer = torch.optim.AdamW(net.parameters(), lr=RATE, weight_decay=1e-4)
+    if init == "fresh":
+        net = az_net.policy_value_net(hidden, middle, seed=0)
+    else:
+        weights = az_net.read_net_file(zoo_weights("alphazero") if init == "zoo" else Path(init))
+        net = az_net.policy_value_net(*weights.sizes)
+        net.load_state_dict({k: torch.from_numpy(v) for k, v in weights.tensors.items()})
+    optimizer = torch.optim.AdamW(net.parameters(), lr=rate, weight_decay=1e-4)
     began = time.perf_counter()
     for epoch in range(epochs):
         order = np.random.default_rng([5, epoch]).permutation(count)
@@ -66,5 +70,8 @@ if __name__ == "__main__":
     parser.add_argument("out", help="the weights file to write")
     parser.add_argument("--pool", default=POOL, help="run folders under runs/alphazero, separated by commas")
     parser.add_argument("--epochs", type=int, default=2)
-    parser.add_argument("--init", default=str(STAGE3), help="the net to start from: a file or zoo")
+    parser.add_argument("--init", default=str(STAGE3), help="the net to start from: a file, zoo or fresh")
+    parser.add_argument("--hidden", type=int, default=az_net.HIDDEN, help="with --init fresh: first layer's units")
+    parser.add_argument("--middle", type=int, default=az_net.MIDDLE, help="with --init fresh: second layer's units")
+    parser.add_argument("--rate", type=float, default=3e-4, help="AdamW's learning rate")
     main(**vars(parser.parse_args()))
