@@ -69,9 +69,9 @@ def load_net(weights: str, seed: int | None = None) -> NetArrays:
 
 @functools.lru_cache(maxsize=64)
 def _settings(method: str, simulations: int, considered: int, through_forced: bool, widen: int, c_visit: float,
-              c_scale: float, c_puct: float, solve: bool) -> Settings:
+              c_scale: float, c_puct: float) -> Settings:
     return make_settings(method, simulations, considered, c_visit=c_visit, c_scale=c_scale, c_puct=c_puct,
-                         through_forced=through_forced, widen=widen, solve=solve)
+                         through_forced=through_forced, widen=widen)
 
 
 def _clock_budget(simulations: float) -> int:
@@ -112,9 +112,6 @@ class AlphaZeroAgent(BaseAgent):
             max_b N(b)) * c_scale * q`` (mctx's ``maxvisit_init`` and ``value_scale``): the
             larger, the more the values outweigh the net's prior in the choice of a hop.
         c_puct: PUCT's weight of the prior and the visits against the mean value.
-        solve: the tree proves wins, losses and draws from the game's ends (and the
-            database's, with ``egdb``) and plays by them (MCTS-Solver;
-            ``checkers_agents.alphazero.tree``).
         reuse: with PUCT, a search starts from the subtree of the last one that the moves
             since reached (AlphaZero's habit), so its visits count again; only when the game
             is the one the last search was for, continued. Gumbel's root always starts
@@ -138,8 +135,8 @@ class AlphaZeroAgent(BaseAgent):
     def __init__(self, weights: file_path_or("zoo", UNTRAINED) = "zoo", simulations: int = 64,
                  time: float | None = None, search: str = "gumbel", considered: int = 16,
                  through_forced: bool = True, widen: int = 4, c_visit: float = 50.0, c_scale: float = 0.1,
-                 c_puct: float = 1.25, solve: bool = False, reuse: bool = True, egdb: int = 0,
-                 egdb_folder: FilePath | None = None, seed: int | None = None):
+                 c_puct: float = 1.25, reuse: bool = True, egdb: int = 0, egdb_folder: FilePath | None = None,
+                 seed: int | None = None):
         super().__init__(seed=seed)
         if search not in METHODS:
             raise UnknownAgentError(f"alphazero: search must be one of {', '.join(METHODS)}, got {search!r}")
@@ -161,7 +158,7 @@ class AlphaZeroAgent(BaseAgent):
         self.search, self.considered = search, considered
         self.through_forced, self.widen = through_forced, widen
         self.c_visit, self.c_scale, self.c_puct = float(c_visit), float(c_scale), float(c_puct)
-        self.solve, self.reuse = bool(solve), bool(reuse)
+        self.reuse = bool(reuse)
         # The game (start, rules, moves) whose position the tree's root holds, if it may be reused.
         self._kept: tuple | None = None
         self.net = load_net(weights, seed)
@@ -270,7 +267,7 @@ class AlphaZeroAgent(BaseAgent):
             margin = PUCT_MARGIN if self.search == "puct" else 1.0
             n = _clock_budget((self.rate or FIRST_RATE) * max(deadline - started, 0.0) * margin)
         settings = _settings(self.search, n, self.considered, self.through_forced, self.widen, self.c_visit,
-                             self.c_scale, self.c_puct, self.solve)
+                             self.c_scale, self.c_puct)
         if self.probe is not None:
             settings = settings._replace(egdb=self.probe)
         kept = int(self.tree.size[0]) if reused else 0

@@ -15,9 +15,7 @@ With ``through_forced``, a descent plays a hop that is the only legal one on
 (:func:`expand_forced`) and stops for the net only where the side to move has a choice.
 With an endgame database in the settings, a position it holds (reached between moves, not
 inside a multi-jump) is a known end too (:func:`known_end`): its exact win, draw or loss
-is backed up as 1, 0 or -1, and the search goes no deeper there. With the solver
-(``Settings.solve``), each end a descent reaches may prove its ancestors' results
-(``tree.prove``), which then end later descents as known ends.
+is backed up as 1, 0 or -1, and the search goes no deeper there.
 
 The kernels here and in ``tree`` allocate nothing and keep no array beyond a call, so they
 are compiled without numba's reference counting (``_nrt=False``, as the alpha-beta's
@@ -35,23 +33,10 @@ import numpy as np
 from checkers_env.bitboard import popcount
 from checkers_env.egdb_index import WDL_DRAW, WDL_LOSS, WDL_WIN, probe_board
 from checkers_env.env_machine import S_BLACK, S_END, S_HOPS, S_KINGS, S_TURN, S_WHITE, STATE_FIELDS, hop, new_batch, write_mask
-from checkers_env.game_state import END_NONE, history_for
+from checkers_env.game_state import END_NO_MOVES, END_NONE, history_for
 
 from .net import MAX_ACTIVE, NUM_ACTIONS, forward, row_inputs
-from .tree import (
-    GUMBEL,
-    KNOWN_DRAW,
-    KNOWN_LOSS,
-    KNOWN_WIN,
-    MAX_HOPS,
-    UNREACHED,
-    end_value,
-    final_child,
-    interior_child,
-    prove,
-    root_child,
-    root_policy,
-)
+from .tree import GUMBEL, MAX_HOPS, UNREACHED, final_child, interior_child, root_child, root_policy
 
 
 class Rows(NamedTuple):
@@ -101,6 +86,11 @@ def new_leaves(trees: int, scratch_size: int) -> Leaves:
     )
 
 
+#: ``tree.end`` of a position the endgame database holds, beside game_state's ``END_*`` codes
+#: (the side to move there wins, loses or draws with best play).
+KNOWN_WIN, KNOWN_LOSS, KNOWN_DRAW = 16, 17, 18
+
+
 # -- one tree -------------------------------------------------------------------------------
 
 
@@ -117,6 +107,14 @@ def known_end(state, t, egdb):
     if code == WDL_LOSS:
         return KNOWN_LOSS
     return KNOWN_DRAW if code == WDL_DRAW else END_NONE
+
+
+@numba.njit(cache=True, inline="always", _nrt=False)
+def end_value(end):
+    """The exact value of a game end or known end for its side to move."""
+    if end == END_NO_MOVES or end == KNOWN_LOSS:
+        return -1.0
+    return 1.0 if end == KNOWN_WIN else 0.0
 
 
 @numba.njit(cache=True, inline="always", _nrt=False)
@@ -211,8 +209,6 @@ def descend(tree, rows, settings, leaves, t, simulation):
     while True:
         end = tree.end[t, node]
         if end != END_NONE:
-            if settings.solve:
-                prove(tree, t, node)
             backup(tree, t, node, end_value(end))
             leaves.node[t] = -1
             return
@@ -363,6 +359,5 @@ def principal_hops(tree, t, action, out):
     return n
 
 
-__all__ = ["Leaves", "Rows", "backup", "begin", "begin_all", "conclude", "descend", "descend_all", "evaluate_leaves",
-           "expand", "expand_all", "expand_forced", "known_end", "legal_hops", "new_leaves", "new_rows", "principal_hops",
-           "root_value", "run_simulations", "start_searches"]
+__all__ = ["KNOWN_DRAW", "KNOWN_LOSS", "KNOWN_WIN", "Leaves", "Rows", "backup", "begin", "begin_all", "conclude", "descend", "descend_all", "end_value",
+           "evaluate_leaves", "expand", "expand_all", "expand_forced", "known_end", "legal_hops", "new_leaves", "new_rows", "principal_hops", "root_value", "run_simulations", "start_searches"]

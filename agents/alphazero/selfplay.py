@@ -60,6 +60,8 @@ from checkers_agents.alphabeta.selfplay import END_EGDB
 
 from .net import NetArrays, read_net, untrained_net
 from .search import (
+    KNOWN_DRAW,
+    KNOWN_WIN,
     conclude,
     known_end,
     legal_hops,
@@ -69,7 +71,7 @@ from .search import (
     run_simulations,
     start_searches,
 )
-from .tree import KNOWN_DRAW, KNOWN_WIN, PUCT, make_settings, new_tree
+from .tree import PUCT, make_settings, new_tree
 
 FORMAT_VERSION = 1
 SHARD_ARRAYS = ("own", "opponent", "kings", "own_is_black", "continuing", "policy", "legal", "search", "game",

@@ -33,19 +33,6 @@ PUCT (AlphaZero; Silver et al., Science 2018) as the option: ``argmax_a Q(a) + c
 pi(a) sqrt(N) / (1 + N(a))``, an unvisited hop valued at its parent's ``raw_value``
 (**choice**), the move the most visited hop (ties: the larger mean value), the policy
 target the visit counts.
-
-**The solver** (``solve``; MCTS-Solver, Winands, Björnsson and Saito, "Monte-Carlo Tree
-Search Solver", CG 2008), for either method: a node whose result the tree proves is marked
-with it in ``end`` as a known end is (``KNOWN_WIN``, ``KNOWN_LOSS``, ``KNOWN_DRAW`` for its
-side to move), so descents stop there and back up the exact value (:func:`prove`, called
-when a descent reaches an end: a node is a win once one child is a win for its side to
-move, otherwise decided once every child is, with the best of their values). The rules of
-choice then take an ended child's exact value for its mean, and the move is a proven win
-if the root has one, never a proven loss while another hop is not one. The root itself is
-never marked, so a search always has a move. Wins and losses proved so are the game's:
-every line ends where the rules end it (or the endgame database, with ``egdb``). A draw by
-repetition or no progress is a draw of that line only, so a proven draw is one in the
-game as played to that node.
 """
 
 from __future__ import annotations
@@ -57,7 +44,6 @@ import numba
 import numpy as np
 
 from checkers_agents.alphabeta.negamax import no_egdb
-from checkers_env.game_state import END_NO_MOVES, END_NONE
 
 #: Search methods.
 GUMBEL = 0
@@ -67,10 +53,6 @@ METHODS = {"gumbel": GUMBEL, "puct": PUCT}
 MAX_HOPS = 48
 #: ``mover`` of a node no descent has reached yet.
 UNREACHED = -1
-#: ``Tree.end`` of a position whose result is known, beside game_state's ``END_*`` codes: the
-#: endgame database holds it or the solver proved it (the side to move there wins, loses or
-#: draws with best play).
-KNOWN_WIN, KNOWN_LOSS, KNOWN_DRAW = 16, 17, 18
 
 
 class Tree(NamedTuple):
@@ -113,7 +95,6 @@ class Settings(NamedTuple):
     widen: int  # below the root, every child's first visit once its node has widen * children visits; 0 never
     schedule: np.ndarray  # int32[considered + 1, simulations]: considered_visits per m
     egdb: tuple  # the endgame database probed below the root (``negamax.EndgameProbe``; 0 pieces: off)
-    solve: bool  # prove results in the tree (the module docstring's solver)
 
 
 def considered_visits(considered: int, simulations: int) -> list[int]:
@@ -139,7 +120,7 @@ def considered_visits(considered: int, simulations: int) -> list[int]:
 
 def make_settings(method: str = "gumbel", simulations: int = 64, considered: int = 16, c_visit: float = 50.0,
                   c_scale: float = 0.1, c_puct: float = 1.25, through_forced: bool = False,
-                  widen: int = 0, egdb=None, solve: bool = False) -> Settings:
+                  widen: int = 0, egdb=None) -> Settings:
     """:class:`Settings` with its schedule table; ``egdb`` an ``EndgameProbe`` (default: none).
 
     Raises:
@@ -153,55 +134,7 @@ def make_settings(method: str = "gumbel", simulations: int = 64, considered: int
     for m in range(1, considered + 1):
         schedule[m] = considered_visits(m, simulations)
     return Settings(METHODS[method], int(simulations), int(considered), float(c_visit), float(c_scale),
-                    float(c_puct), bool(through_forced), int(widen), schedule, no_egdb() if egdb is None else egdb,
-                    bool(solve))
-
-
-# -- results the tree knows --------------------------------------------------------------------
-
-
-@numba.njit(cache=True, inline="always", _nrt=False)
-def end_value(end):
-    """The exact value of a game end or known end for its side to move."""
-    if end == END_NO_MOVES or end == KNOWN_LOSS:
-        return -1.0
-    return 1.0 if end == KNOWN_WIN else 0.0
-
-
-@numba.njit(cache=True, inline="always", _nrt=False)
-def exact_value(tree, t, node, child):
-    """The exact value of the ended ``child`` of ``node`` for the side to move at ``node``."""
-    value = end_value(tree.end[t, child])
-    return value if tree.mover[t, child] == tree.mover[t, node] else -value
-
-
-@numba.njit(cache=True, inline="always", _nrt=False)
-def child_q(tree, t, node, child, settings, unvisited):
-    """The mean value of ``child`` for the side to move at ``node`` (``unvisited`` if it has
-    no visits); with the solver, an ended child's exact value."""
-    if settings.solve and tree.end[t, child] != END_NONE:
-        return exact_value(tree, t, node, child)
-    visits = tree.visits[t, child]
-    return tree.value_sum[t, child] / visits if visits > 0 else unvisited
-
-
-@numba.njit(cache=True, _nrt=False)
-def prove(tree, t, node):
-    """Mark the ancestors of the ended ``node`` whose results its end decides (the root
-    excepted; see the module docstring)."""
-    while node > 0:
-        parent = tree.parent[t, node]
-        if parent == 0 or tree.end[t, parent] != END_NONE:
-            return
-        best = exact_value(tree, t, parent, node)
-        if best < 1.0:
-            first = tree.first_child[t, parent]
-            for k in range(tree.children[t, parent]):
-                if tree.end[t, first + k] == END_NONE:
-                    return  # a child still open: the parent is not decided
-                best = max(best, exact_value(tree, t, parent, first + k))
-        tree.end[t, parent] = KNOWN_WIN if best > 0.0 else (KNOWN_LOSS if best < 0.0 else KNOWN_DRAW)
-        node = parent
+                    float(c_puct), bool(through_forced), int(widen), schedule, no_egdb() if egdb is None else egdb)
 
 
 # -- the rules of choice ------------------------------------------------------------------------
@@ -252,7 +185,7 @@ def completed_sigma(tree, t, node, settings, sigma, prior):
         visits = tree.visits[t, first + k]
         if visits > 0:
             visited_prior += prior[k]
-            weighted += prior[k] * child_q(tree, t, node, first + k, settings, 0.0)
+            weighted += prior[k] * tree.value_sum[t, first + k] / visits
             below += visits
             most = max(most, visits)
     mixed = tree.raw_value[t, node]
@@ -260,7 +193,8 @@ def completed_sigma(tree, t, node, settings, sigma, prior):
         mixed = (mixed + below * weighted / visited_prior) / (1.0 + below)
     low, high = np.inf, -np.inf
     for k in range(n):
-        q = child_q(tree, t, node, first + k, settings, mixed)
+        visits = tree.visits[t, first + k]
+        q = tree.value_sum[t, first + k] / visits if visits > 0 else mixed
         sigma[k] = q
         low, high = min(low, q), max(high, q)
     scale = (settings.c_visit + most) * settings.c_scale / max(high - low, 1e-8)
@@ -344,8 +278,9 @@ def puct_child(tree, t, node, settings, prior):
     reach = settings.c_puct * math.sqrt(max(below, 1))
     best, best_score = 0, -np.inf
     for k in range(n):
-        q = child_q(tree, t, node, first + k, settings, tree.raw_value[t, node])
-        score = q + reach * prior[k] / (1.0 + tree.visits[t, first + k])
+        visits = tree.visits[t, first + k]
+        q = tree.value_sum[t, first + k] / visits if visits > 0 else tree.raw_value[t, node]
+        score = q + reach * prior[k] / (1.0 + visits)
         if score > best_score:
             best, best_score = k, score
     return first + best
@@ -356,56 +291,25 @@ def final_child(tree, t, settings, gumbel, sigma, prior):
     """The root's child the search plays (see the module docstring)."""
     first = tree.first_child[t, 0]
     n = tree.children[t, 0]
-    if settings.solve:
-        proven = proven_choice(tree, t)
-        if proven >= 0:
-            return proven
-    most, kept = 0, -1  # kept: the first hop not refuted
+    most = 0
     for k in range(n):
-        if not _refuted(tree, t, first + k, settings):
-            most = max(most, tree.visits[t, first + k])
-            kept = first + k if kept < 0 else kept
+        most = max(most, tree.visits[t, first + k])
     if settings.method == PUCT:
-        best, best_q = kept, -np.inf
+        best, best_q = first, -np.inf
         for k in range(n):
             visits = tree.visits[t, first + k]
-            if visits == most and visits > 0 and tree.value_sum[t, first + k] / visits > best_q \
-                    and not _refuted(tree, t, first + k, settings):
+            if visits == most and visits > 0 and tree.value_sum[t, first + k] / visits > best_q:
                 best, best_q = first + k, tree.value_sum[t, first + k] / visits
         return best
     completed_sigma(tree, t, 0, settings, sigma, prior)
     best, best_score = first, -np.inf
     for k in range(n):
-        if tree.visits[t, first + k] != most or _refuted(tree, t, first + k, settings):
+        if tree.visits[t, first + k] != most:
             continue
         score = gumbel[tree.action[t, first + k]] + tree.logit[t, first + k] + sigma[k]
         if score > best_score:
             best, best_score = first + k, score
     return best
-
-
-@numba.njit(cache=True, _nrt=False)
-def proven_choice(tree, t):
-    """A root hop proven to win (the most visited of them), or -1 if none is; if every hop
-    is proven, the best of them (the most visited among equals)."""
-    first = tree.first_child[t, 0]
-    best, best_value, best_visits, open_hops = -1, -2.0, -1, 0
-    for k in range(tree.children[t, 0]):
-        child = first + k
-        if tree.end[t, child] == END_NONE:
-            open_hops += 1
-            continue
-        value = exact_value(tree, t, 0, child)
-        if value > best_value or (value == best_value and tree.visits[t, child] > best_visits):
-            best, best_value, best_visits = child, value, tree.visits[t, child]
-    return best if best_value == 1.0 or open_hops == 0 else -1
-
-
-@numba.njit(cache=True, inline="always", _nrt=False)
-def _refuted(tree, t, child, settings):
-    """Whether the solver proved the root hop ``child`` a loss (only asked while some hop is
-    not one)."""
-    return settings.solve and tree.end[t, child] != END_NONE and exact_value(tree, t, 0, child) < 0.0
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -473,7 +377,6 @@ def reroot(tree, t, node, index):
         tree.mover[t, size] = tree.mover[t, old]
         tree.end[t, size] = tree.end[t, old]
         size += 1
-    tree.end[t, 0] = END_NONE  # a root is searched, even one the solver had proved
     for k in range(size):
         if tree.children[t, k] > 0:
             tree.first_child[t, k] = index[tree.first_child[t, k]]
@@ -481,7 +384,6 @@ def reroot(tree, t, node, index):
     return size
 
 
-__all__ = ["GUMBEL", "KNOWN_DRAW", "KNOWN_LOSS", "KNOWN_WIN", "MAX_HOPS", "METHODS", "PUCT", "Settings", "Tree",
-           "UNREACHED", "child_q", "completed_sigma", "considered_visits", "end_value", "exact_value", "final_child",
-           "follow_line", "improved_policy", "interior_child", "make_settings", "new_tree", "proven_choice", "prove",
-           "reroot", "root_child", "root_policy", "set_priors", "write_prior"]
+__all__ = ["GUMBEL", "MAX_HOPS", "METHODS", "PUCT", "Settings", "Tree", "UNREACHED", "completed_sigma",
+           "considered_visits", "final_child", "follow_line", "improved_policy", "interior_child", "make_settings",
+           "new_tree", "reroot", "root_child", "root_policy", "set_priors", "write_prior"]

@@ -21,6 +21,9 @@ from checkers_agents.alphazero.net import (
 from checkers_agents.alphabeta.negamax import EndgameProbe
 from checkers_agents.alphabeta.selfplay import END_EGDB
 from checkers_agents.alphazero.search import (
+    KNOWN_DRAW,
+    KNOWN_LOSS,
+    KNOWN_WIN,
     begin_all,
     conclude,
     descend_all,
@@ -31,16 +34,7 @@ from checkers_agents.alphazero.search import (
     start_searches,
 )
 from checkers_agents.alphazero.selfplay import self_play
-from checkers_agents.alphazero.tree import (
-    KNOWN_DRAW,
-    KNOWN_LOSS,
-    KNOWN_WIN,
-    considered_visits,
-    follow_line,
-    make_settings,
-    new_tree,
-    reroot,
-)
+from checkers_agents.alphazero.tree import considered_visits, follow_line, make_settings, new_tree, reroot
 from checkers_env import BLACK, WHITE, Board, Game, Rules, make_agent
 from checkers_env.bitboard import bit_to_square
 from checkers_env.datasets import hop_action
