@@ -69,9 +69,10 @@ def load_net(weights: str, seed: int | None = None) -> NetArrays:
 
 @functools.lru_cache(maxsize=64)
 def _settings(method: str, simulations: int, considered: int, through_forced: bool, widen: int, c_visit: float,
-              c_scale: float, c_puct: float) -> Settings:
+              c_scale: float, c_puct: float, prior_temperature: float, fpu_reduction: float) -> Settings:
     return make_settings(method, simulations, considered, c_visit=c_visit, c_scale=c_scale, c_puct=c_puct,
-                         through_forced=through_forced, widen=widen)
+                         through_forced=through_forced, widen=widen, prior_temperature=prior_temperature,
+                         fpu_reduction=fpu_reduction)
 
 
 def _clock_budget(simulations: float) -> int:
@@ -112,6 +113,11 @@ class AlphaZeroAgent(BaseAgent):
             max_b N(b)) * c_scale * q`` (mctx's ``maxvisit_init`` and ``value_scale``): the
             larger, the more the values outweigh the net's prior in the choice of a hop.
         c_puct: PUCT's weight of the prior and the visits against the mean value.
+        prior_temperature: PUCT's prior is ``softmax(logits / prior_temperature)``: above
+            1 the visits spread over more hops than the net's policy would give them.
+        fpu_reduction: PUCT values a hop not yet visited this much below its node's net
+            value, times the square root of the prior its visited siblings hold (0: at the
+            net value).
         reuse: with PUCT, a search starts from the subtree of the last one that the moves
             since reached (AlphaZero's habit), so its visits count again; only when the game
             is the one the last search was for, continued. Gumbel's root always starts
@@ -135,8 +141,8 @@ class AlphaZeroAgent(BaseAgent):
     def __init__(self, weights: file_path_or("zoo", UNTRAINED) = "zoo", simulations: int = 64,
                  time: float | None = None, search: str = "gumbel", considered: int = 16,
                  through_forced: bool = True, widen: int = 4, c_visit: float = 50.0, c_scale: float = 0.1,
-                 c_puct: float = 1.25, reuse: bool = True, egdb: int = 0, egdb_folder: FilePath | None = None,
-                 seed: int | None = None):
+                 c_puct: float = 1.25, prior_temperature: float = 1.0, fpu_reduction: float = 0.0,
+                 reuse: bool = True, egdb: int = 0, egdb_folder: FilePath | None = None, seed: int | None = None):
         super().__init__(seed=seed)
         if search not in METHODS:
             raise UnknownAgentError(f"alphazero: search must be one of {', '.join(METHODS)}, got {search!r}")
@@ -148,6 +154,9 @@ class AlphaZeroAgent(BaseAgent):
         if not (c_visit >= 0 and c_scale > 0 and c_puct > 0):
             raise UnknownAgentError(f"alphazero: c_visit must be 0 or more, c_scale and c_puct positive, got"
                                     f" {c_visit!r}, {c_scale!r} and {c_puct!r}")
+        if not (prior_temperature > 0 and fpu_reduction >= 0):
+            raise UnknownAgentError(f"alphazero: prior_temperature must be positive and fpu_reduction 0 or more,"
+                                    f" got {prior_temperature!r} and {fpu_reduction!r}")
         if time is not None and not time > 0:
             raise UnknownAgentError(f"alphazero: time must be a positive number of seconds, got {time!r}")
         self.egdb = _egdb.check_pieces(egdb, f"{self.kind}: egdb", off=True)
@@ -158,6 +167,7 @@ class AlphaZeroAgent(BaseAgent):
         self.search, self.considered = search, considered
         self.through_forced, self.widen = through_forced, widen
         self.c_visit, self.c_scale, self.c_puct = float(c_visit), float(c_scale), float(c_puct)
+        self.prior_temperature, self.fpu_reduction = float(prior_temperature), float(fpu_reduction)
         self.reuse = bool(reuse)
         # The game (start, rules, moves) whose position the tree's root holds, if it may be reused.
         self._kept: tuple | None = None
@@ -267,7 +277,7 @@ class AlphaZeroAgent(BaseAgent):
             margin = PUCT_MARGIN if self.search == "puct" else 1.0
             n = _clock_budget((self.rate or FIRST_RATE) * max(deadline - started, 0.0) * margin)
         settings = _settings(self.search, n, self.considered, self.through_forced, self.widen, self.c_visit,
-                             self.c_scale, self.c_puct)
+                             self.c_scale, self.c_puct, self.prior_temperature, self.fpu_reduction)
         if self.probe is not None:
             settings = settings._replace(egdb=self.probe)
         kept = int(self.tree.size[0]) if reused else 0

@@ -32,7 +32,11 @@ with Gumbel", ICLR 2022), as its reference implementation (DeepMind's mctx) comp
 PUCT (AlphaZero; Silver et al., Science 2018) as the option: ``argmax_a Q(a) + c_puct
 pi(a) sqrt(N) / (1 + N(a))``, an unvisited hop valued at its parent's ``raw_value``
 (**choice**), the move the most visited hop (ties: the larger mean value), the policy
-target the visit counts.
+target the visit counts. Two options of Leela Chess Zero's PUCT, off by default: the prior
+``pi`` taken as ``softmax(logits / prior_temperature)`` (above 1 it spreads the visits over
+more hops), and an unvisited hop valued ``fpu_reduction * sqrt(sum of the visited hops'
+pi)`` below the parent's ``raw_value`` (first-play urgency: the more of the prior's mass a
+node has tried, the less it expects of the hops it has not).
 """
 
 from __future__ import annotations
@@ -95,6 +99,8 @@ class Settings(NamedTuple):
     widen: int  # below the root, every child's first visit once its node has widen * children visits; 0 never
     schedule: np.ndarray  # int32[considered + 1, simulations]: considered_visits per m
     egdb: tuple  # the endgame database probed below the root (``negamax.EndgameProbe``; 0 pieces: off)
+    prior_temperature: float  # PUCT: pi = softmax(logits / prior_temperature)
+    fpu_reduction: float  # PUCT: an unvisited hop's value below its parent's raw_value
 
 
 def considered_visits(considered: int, simulations: int) -> list[int]:
@@ -120,31 +126,38 @@ def considered_visits(considered: int, simulations: int) -> list[int]:
 
 def make_settings(method: str = "gumbel", simulations: int = 64, considered: int = 16, c_visit: float = 50.0,
                   c_scale: float = 0.1, c_puct: float = 1.25, through_forced: bool = False,
-                  widen: int = 0, egdb=None) -> Settings:
+                  widen: int = 0, egdb=None, prior_temperature: float = 1.0,
+                  fpu_reduction: float = 0.0) -> Settings:
     """:class:`Settings` with its schedule table; ``egdb`` an ``EndgameProbe`` (default: none).
 
     Raises:
-        ValueError: an unknown method or a count below 1.
+        ValueError: an unknown method, a count below 1, a temperature that is not positive
+            or a negative reduction.
     """
     if method not in METHODS:
         raise ValueError(f"search must be one of {', '.join(METHODS)}, got {method!r}")
     if simulations < 1 or considered < 1:
         raise ValueError(f"simulations and considered must be at least 1, got {simulations} and {considered}")
+    if not (prior_temperature > 0 and fpu_reduction >= 0):
+        raise ValueError(f"prior_temperature must be positive and fpu_reduction 0 or more, got {prior_temperature!r}"
+                         f" and {fpu_reduction!r}")
     schedule = np.zeros((considered + 1, simulations), np.int32)
     for m in range(1, considered + 1):
         schedule[m] = considered_visits(m, simulations)
     return Settings(METHODS[method], int(simulations), int(considered), float(c_visit), float(c_scale),
-                    float(c_puct), bool(through_forced), int(widen), schedule, no_egdb() if egdb is None else egdb)
+                    float(c_puct), bool(through_forced), int(widen), schedule, no_egdb() if egdb is None else egdb,
+                    float(prior_temperature), float(fpu_reduction))
 
 
 # -- the rules of choice ------------------------------------------------------------------------
 
 
 @numba.njit(cache=True, inline="always", _nrt=False)
-def set_priors(tree, t, node):
-    """Each child's ``prior``: the softmax of the net's logits over the children of ``node``
-    (computed the first time a descent passes ``node`` and kept, so that later descents
-    compute no exponential for it, and a leaf never passed computes none)."""
+def set_priors(tree, t, node, temperature):
+    """Each child's ``prior``: the softmax of the net's logits over the children of ``node``,
+    divided by ``temperature`` (computed the first time a descent passes ``node`` and kept,
+    so that later descents compute no exponential for it, and a leaf never passed computes
+    none)."""
     first = tree.first_child[t, node]
     n = tree.children[t, node]
     top = -np.inf
@@ -152,20 +165,20 @@ def set_priors(tree, t, node):
         top = max(top, tree.logit[t, first + k])
     total = 0.0
     for k in range(n):
-        tree.prior[t, first + k] = math.exp(tree.logit[t, first + k] - top)
+        tree.prior[t, first + k] = math.exp((tree.logit[t, first + k] - top) / temperature)
         total += tree.prior[t, first + k]
     for k in range(n):
         tree.prior[t, first + k] /= total
 
 
 @numba.njit(cache=True, inline="always", _nrt=False)
-def write_prior(tree, t, node, prior):
-    """The net's prior ``softmax(logits)`` over the children of ``node`` into ``prior[:n]``;
-    returns ``n``."""
+def write_prior(tree, t, node, prior, temperature):
+    """The net's prior ``softmax(logits / temperature)`` over the children of ``node`` into
+    ``prior[:n]``; returns ``n``."""
     first = tree.first_child[t, node]
     n = tree.children[t, node]
     if tree.prior[t, first] < 0.0:
-        set_priors(tree, t, node)
+        set_priors(tree, t, node, temperature)
     for k in range(n):
         prior[k] = tree.prior[t, first + k]
     return n
@@ -176,7 +189,7 @@ def completed_sigma(tree, t, node, settings, sigma, prior):
     """``sigma(completed q)`` of the children of ``node`` into ``sigma[:n]`` and the net's
     prior ``softmax(logits)`` into ``prior[:n]``; returns ``n``."""
     first = tree.first_child[t, node]
-    n = write_prior(tree, t, node, prior)
+    n = write_prior(tree, t, node, prior, 1.0)
     visited_prior = 0.0
     weighted = 0.0
     below = 0
@@ -271,15 +284,19 @@ def interior_child(tree, t, node, settings, sigma, prior):
 def puct_child(tree, t, node, settings, prior):
     """PUCT's child of ``node`` (see the module docstring)."""
     first = tree.first_child[t, node]
-    n = write_prior(tree, t, node, prior)
+    n = write_prior(tree, t, node, prior, settings.prior_temperature)
     below = 0
+    tried = 0.0
     for k in range(n):
         below += tree.visits[t, first + k]
+        if tree.visits[t, first + k] > 0:
+            tried += prior[k]
     reach = settings.c_puct * math.sqrt(max(below, 1))
+    unvisited = tree.raw_value[t, node] - settings.fpu_reduction * math.sqrt(tried)
     best, best_score = 0, -np.inf
     for k in range(n):
         visits = tree.visits[t, first + k]
-        q = tree.value_sum[t, first + k] / visits if visits > 0 else tree.raw_value[t, node]
+        q = tree.value_sum[t, first + k] / visits if visits > 0 else unvisited
         score = q + reach * prior[k] / (1.0 + visits)
         if score > best_score:
             best, best_score = k, score

@@ -6,7 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from checkers_agents.alphazero.agent import AlphaZeroAgent
+from checkers_agents.alphazero.agent import AlphaZeroAgent, load_net
 from checkers_agents.alphazero.net import (
     NUM_INPUTS,
     arrays_of,
@@ -163,6 +163,54 @@ def test_a_rerooted_tree_keeps_the_subtree_and_searches_on():
     assert tree.visits[0, 0] == visits + 100
 
 
+def _puct_tree(settings, net, seed_moves=("11-15", "23-19")):
+    rows, _ = _root(Board(), moves=seed_moves)
+    tree, leaves, live = new_tree(1, 16 * (settings.simulations + 2)), new_leaves(1, net.scratch_size), np.ones(1, np.bool_)
+    start_searches(tree, rows, leaves, net, live)
+    run_simulations(tree, rows, settings, leaves, net, live, 0, settings.simulations)
+    return tree
+
+
+def _mean_depth(tree) -> float:
+    """The mean depth (hops from the root) of the tree's visited nodes: a wider tree of as
+    many simulations is a shallower one."""
+    depth = np.zeros(tree.size[0], np.int64)
+    for node in range(1, tree.size[0]):
+        depth[node] = depth[tree.parent[0, node]] + 1
+    return float(depth[tree.visits[0, :tree.size[0]] > 0].mean())
+
+
+@pytest.mark.parametrize("temperature", [0.5, 1.0, 2.0])
+def test_puct_priors_are_the_softmax_of_the_logits_over_the_temperature(temperature):
+    net = untrained_net(seed=6)
+    tree = _puct_tree(make_settings("puct", 200, prior_temperature=temperature), net)
+    checked = 0
+    for node in range(tree.size[0]):
+        first, n = tree.first_child[0, node], tree.children[0, node]
+        if n < 2 or tree.prior[0, first] < 0:
+            continue
+        logits = tree.logit[0, first:first + n].astype(np.float64) / temperature
+        expected = np.exp(logits - logits.max())
+        np.testing.assert_allclose(tree.prior[0, first:first + n], expected / expected.sum(), rtol=1e-12)
+        checked += 1
+    assert checked >= 20
+
+
+def test_a_hotter_prior_widens_puct_trees_and_first_play_urgency_deepens_them():
+    net = load_net("zoo")  # a trained policy: an untrained one is near uniform at any temperature
+    plain = _mean_depth(_puct_tree(make_settings("puct", 1000), net))
+    hotter = _mean_depth(_puct_tree(make_settings("puct", 1000, prior_temperature=2.0), net))
+    urgent = _mean_depth(_puct_tree(make_settings("puct", 1000, fpu_reduction=0.5), net))
+    assert hotter + 1 < plain < urgent - 1, (hotter, plain, urgent)
+
+
+def test_puct_options_at_their_defaults_search_as_without_them():
+    net = untrained_net(seed=6)
+    trees = [_puct_tree(settings, net) for settings in
+             (make_settings("puct", 300), make_settings("puct", 300, prior_temperature=1.0, fpu_reduction=0.0))]
+    assert _subtree(trees[0], 0) == _subtree(trees[1], 0)
+
+
 # -- against the endgame database -------------------------------------------------------------
 
 
@@ -253,10 +301,12 @@ def _first_hop_values(egdb, board: Board) -> dict[int, float]:
 
 
 SEARCH_OPTIONS = [{}, {"through_forced": True}, {"widen": 2}]
+#: PUCT's own options (Leela Chess Zero's): a flatter prior, and first-play urgency.
+PUCT_OPTIONS = [{"prior_temperature": 1.5}, {"fpu_reduction": 0.3}]
 
 
 @pytest.mark.parametrize("method, options", [("gumbel", options) for options in SEARCH_OPTIONS]
-                         + [("puct", options) for options in SEARCH_OPTIONS[:2]])  # widening is Gumbel's
+                         + [("puct", options) for options in SEARCH_OPTIONS[:2] + PUCT_OPTIONS])  # widening is Gumbel's
 def test_with_a_perfect_value_the_search_keeps_the_exact_result(egdb4, method, options):
     agreed = 0
     for board in _small_positions(60, seed=5):
@@ -559,10 +609,13 @@ def test_the_search_constants_reach_the_search(monkeypatch):
     seen = []
     real = agent_module.make_settings
     monkeypatch.setattr(agent_module, "make_settings", lambda *a, **k: seen.append(k) or real(*a, **k))
-    agent = make_agent("alphazero:weights=untrained,simulations=24,c_visit=10,c_scale=0.7,c_puct=2")
-    assert str(agent) == "alphazero:weights=untrained,simulations=24,c_visit=10.0,c_scale=0.7,c_puct=2.0"
+    agent = make_agent("alphazero:weights=untrained,simulations=24,c_visit=10,c_scale=0.7,c_puct=2,"
+                       "prior_temperature=1.5,fpu_reduction=0.25")
+    assert str(agent) == ("alphazero:weights=untrained,simulations=24,c_visit=10.0,c_scale=0.7,c_puct=2.0,"
+                          "prior_temperature=1.5,fpu_reduction=0.25")
     agent.select_move(Game())
-    assert seen and all((k["c_visit"], k["c_scale"], k["c_puct"]) == (10.0, 0.7, 2.0) for k in seen)
+    assert seen and all((k["c_visit"], k["c_scale"], k["c_puct"], k["prior_temperature"], k["fpu_reduction"])
+                        == (10.0, 0.7, 2.0, 1.5, 0.25) for k in seen)
 
 
 @pytest.mark.parametrize("spec, error, message", [
@@ -573,6 +626,8 @@ def test_the_search_constants_reach_the_search(monkeypatch):
     ("alphazero:weights=untrained,c_scale=0", UnknownAgentError, "c_scale and c_puct positive, got 50.0, 0.0 and 1.25"),
     ("alphazero:weights=untrained,search=puct,c_puct=-1", UnknownAgentError, "c_puct positive"),
     ("alphazero:weights=untrained,c_visit=-1", UnknownAgentError, "c_visit must be 0 or more"),
+    ("alphazero:weights=untrained,prior_temperature=0", UnknownAgentError, "prior_temperature must be positive"),
+    ("alphazero:weights=untrained,fpu_reduction=-0.1", UnknownAgentError, "fpu_reduction 0 or more, got 1.0 and -0.1"),
     ("alphazero:weights=/nonexistent/az.safetensors", WeightsError, "does not exist"),
     ("alphazero:weights=untrained,egdb=9", UnknownAgentError, "egdb"),
     ("alphazero:weights=untrained,egdb=6,egdb_folder=/nonexistent/egdb", EndgameDatabaseError, "egdb"),
