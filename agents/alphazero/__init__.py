@@ -44,6 +44,16 @@ Search
     a game end is valued exactly (-1 for the side with no move, 0 a draw), never by the net.
     A tree holds at most 16 nodes per simulation; past that it stops growing and the
     search goes on.
+PUCT's prior temperature (``prior_temperature``, 1 by default)
+    **choice** Leela Chess Zero's policy softmax temperature as an option of PUCT: the prior
+    is ``softmax(logits / prior_temperature)``; above 1 the visits spread over more hops, so
+    a reply the policy thinks unlikely is searched sooner. The net learns its policy from
+    Gumbel's improved policy at self-play's few hundred simulations, and a search of
+    thousands played better with it flattened (head to head, ``docs/experiments.md``). The
+    default is the papers' PUCT; the zoo's card sets its own temperature. Its companion,
+    Leela's first-play urgency (``fpu_reduction``: an unvisited hop valued that much below
+    its node's net value, times the square root of the prior its visited siblings hold),
+    narrows the search instead, and is off.
 Tree reuse (``reuse``, on by default; PUCT only)
     **choice** as AlphaZero did, a PUCT search starts from the subtree of the agent's last
     search that the moves played since reached (its move and the reply), with that

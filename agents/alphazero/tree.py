@@ -154,9 +154,9 @@ def make_settings(method: str = "gumbel", simulations: int = 64, considered: int
 
 @numba.njit(cache=True, inline="always", _nrt=False)
 def set_priors(tree, t, node, temperature):
-    """Each child's ``prior``: the softmax of the net's logits over the children of ``node``,
-    divided by ``temperature`` (computed the first time a descent passes ``node`` and kept,
-    so that later descents compute no exponential for it, and a leaf never passed computes
+    """Each child's ``prior``: ``softmax(logits / temperature)`` of the net's logits over the
+    children of ``node`` (computed the first time a descent passes ``node`` and kept, so
+    that later descents compute no exponential for it, and a leaf never passed computes
     none)."""
     first = tree.first_child[t, node]
     n = tree.children[t, node]
