@@ -16,9 +16,10 @@ only, where every piece stands: ``32 * plane + frame bit``, the search's own inp
 **choice** a multilayer perceptron rather than a residual convolution tower. A position
 has at most 25 inputs that are 1, so the first layer is a sum of at most 25 weight rows
 (``checkers_agents.alphabeta.net_layers.first_layer_sums``, the evaluator door's), the
-second and the heads are vectorised dot products (``second_layer``): an evaluation costs a
-few microseconds on one CPU core inside the numba search, where a convolution tower over
-8 x 8 planes costs hundreds through torch. On the 2-core machines this suite is built on,
+second layer and the heads are vectorised dot products (``second_layer``; :func:`heads`
+computes the logits of the legal hops only): an evaluation costs a few microseconds on one
+CPU core inside the numba search, where a convolution tower over 8 x 8 planes costs
+hundreds through torch. On the 2-core machines this suite is built on,
 that is the difference between a few hundred and tens of thousands of simulations in
 0.5 s; checkers' 32 squares make a dense first layer cheap to learn. Default sizes
 ``H1 = 256``, ``H2 = 128``.
@@ -38,7 +39,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from checkers_agents.alphabeta.net_layers import RELU, activate_all, first_layer_sums, second_layer
+from checkers_agents.alphabeta.net_layers import FAST_FLAGS, RELU, activate_all, first_layer_sums, second_layer
 from checkers_env.encoding import FRAME_CELL, NET_PLANES, NUM_PLANES, active_inputs, frame_bit
 from checkers_env.env_machine import NUM_ACTIONS, S_TURN, current_square, turn_boards
 from checkers_env.errors import WeightsError
@@ -71,7 +72,7 @@ class NetArrays(NamedTuple):
     @property
     def scratch_size(self) -> int:
         """Floats of one evaluation's scratch."""
-        return self.w_in.shape[1] + self.w_mid.shape[0] + NUM_OUTPUTS
+        return self.w_in.shape[1] + self.w_mid.shape[0]
 
 
 def expected_shapes(hidden: int, middle: int) -> dict[str, tuple[int, ...]]:
@@ -142,21 +143,38 @@ def row_inputs(state, i, active):
     return n
 
 
+@numba.njit(cache=True, fastmath=FAST_FLAGS)
+def heads(w_out, b_out, units, start, mask, logits):
+    """The output layer over ``units[start : start + H2]``: the logits of the hops that
+    ``mask`` (``int8[128]``) holds into ``logits`` (the others are left as they are), and
+    the value's sum (returned). A position has about 8 legal hops of the 128, so this is
+    an eighth of the whole layer's dot products (``fastmath`` as ``second_layer``'s)."""
+    width = w_out.shape[1]
+    for a in range(NUM_ACTIONS):
+        if mask[a] != 0:
+            z = b_out[a]
+            for j in range(width):
+                z += w_out[a, j] * units[start + j]
+            logits[a] = z
+    z = b_out[NUM_ACTIONS]
+    for j in range(width):
+        z += w_out[NUM_ACTIONS, j] * units[start + j]
+    return z
+
+
 @numba.njit(cache=True)
-def forward(net, active, n, scratch, logits):
-    """One position's hop ``logits`` (``float32[128]``, written) and value (returned) from
-    its inputs ``active[:n]``; ``scratch``: ``NetArrays.scratch_size`` floats."""
+def forward(net, active, n, mask, scratch, logits):
+    """One position's value (returned) and the ``logits`` of its hops in ``mask``
+    (``int8[128]``, nonzero at the hops wanted: the legal ones; the other entries of
+    ``float32[128]`` are left as they are) from its inputs ``active[:n]``; ``scratch``:
+    ``NetArrays.scratch_size`` floats."""
     width = net.w_in.shape[1]
     middle = net.w_mid.shape[0]
     first_layer_sums(active, n, net.w_in, net.b_in, scratch)
     activate_all(scratch, 0, width, RELU)
     second_layer(net.w_mid, net.b_mid, scratch, width)
     activate_all(scratch, width, middle, RELU)
-    heads = scratch[width:]
-    second_layer(net.w_out, net.b_out, heads, middle)
-    for a in range(NUM_ACTIONS):
-        logits[a] = heads[middle + a]
-    return np.tanh(heads[middle + NUM_ACTIONS])
+    return np.tanh(heads(net.w_out, net.b_out, scratch, width, mask, logits))
 
 
 @numba.njit(cache=True)
@@ -219,5 +237,5 @@ def save_net(path: str | os.PathLike, tensors: dict[str, np.ndarray]) -> None:
     write_weights(path, tensors, {"kind": KIND, "format": FORMAT_VERSION, "hidden": hidden, "middle": middle})
 
 
-__all__ = ["HIDDEN", "KIND", "MIDDLE", "NUM_INPUTS", "NetArrays", "arrays_of", "dense_inputs", "forward",
+__all__ = ["HIDDEN", "KIND", "MIDDLE", "NUM_INPUTS", "NetArrays", "arrays_of", "dense_inputs", "forward", "heads",
            "policy_value_net", "read_net", "read_net_file", "row_inputs", "save_net", "tensors_of", "untrained_net"]

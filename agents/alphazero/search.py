@@ -272,7 +272,8 @@ def evaluate_leaves(net, leaves, live):
     """The net over the waiting leaves of the live trees, one after another (the batch)."""
     for t in range(len(live)):
         if live[t] and leaves.node[t] >= 0:
-            leaves.value[t] = forward(net, leaves.active[t], leaves.count[t], leaves.scratch[t], leaves.logits[t])
+            leaves.value[t] = forward(net, leaves.active[t], leaves.count[t], leaves.mask[t], leaves.scratch[t],
+                                      leaves.logits[t])
 
 
 @numba.njit(cache=True, _nrt=False)

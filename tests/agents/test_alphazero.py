@@ -327,7 +327,8 @@ def test_playing_forced_hops_through_keeps_them_from_the_net(through_forced):
             if leaves.node[0] >= 0:
                 asked += 1
                 forced += leaves.mask[0].sum() == 1
-                leaves.value[0] = forward(net, leaves.active[0], leaves.count[0], leaves.scratch[0], leaves.logits[0])
+                leaves.value[0] = forward(net, leaves.active[0], leaves.count[0], leaves.mask[0], leaves.scratch[0],
+                                          leaves.logits[0])
             expand_all(tree, leaves, live)
     assert asked > 500
     assert (forced == 0) if through_forced else (forced > 20)
@@ -425,11 +426,19 @@ def test_the_search_net_equals_torch_on_inputs_and_observations():
     active = np.zeros(32, np.int64)
     scratch = np.zeros(net.scratch_size, np.float32)
     logits = np.zeros(NUM_ACTIONS, np.float32)
+    every_hop = np.ones(NUM_ACTIONS, np.int8)
+    legal = np.zeros((1, NUM_ACTIONS), np.int8)
     observation = np.zeros((5, 8, 8), np.float32)
     mid_capture = 0
     for state in _random_rows(300, seed=1):
         n = row_inputs(state, 0, active)
-        value = forward(net, active, n, scratch, logits)
+        write_mask(state, 0, mask_words(legal)[0])
+        unwritten = np.full(NUM_ACTIONS, 7.0, np.float32)
+        legal_value = forward(net, active, n, legal[0], scratch, unwritten)
+        value = forward(net, active, n, every_hop, scratch, logits)
+        # Only the legal hops' logits are computed, each as with every hop's.
+        assert legal_value == value
+        np.testing.assert_array_equal(unwritten, np.where(legal[0] != 0, logits, 7.0))
         write_observation(state, 0, observation)
         own, opponent, kings = turn_boards(state, 0)
         dense = dense_inputs(np.array([own]), np.array([opponent]), np.array([kings]),
