@@ -69,10 +69,11 @@ def load_net(weights: str, seed: int | None = None) -> NetArrays:
 
 @functools.lru_cache(maxsize=64)
 def _settings(method: str, simulations: int, considered: int, through_forced: bool, widen: int, c_visit: float,
-              c_scale: float, c_puct: float, prior_temperature: float, fpu_reduction: float) -> Settings:
+              c_scale: float, c_puct: float, prior_temperature: float, fpu_reduction: float,
+              c_puct_base: float) -> Settings:
     return make_settings(method, simulations, considered, c_visit=c_visit, c_scale=c_scale, c_puct=c_puct,
                          through_forced=through_forced, widen=widen, prior_temperature=prior_temperature,
-                         fpu_reduction=fpu_reduction)
+                         fpu_reduction=fpu_reduction, c_puct_base=c_puct_base)
 
 
 def _clock_budget(simulations: float) -> int:
@@ -113,6 +114,9 @@ class AlphaZeroAgent(BaseAgent):
             max_b N(b)) * c_scale * q`` (mctx's ``maxvisit_init`` and ``value_scale``): the
             larger, the more the values outweigh the net's prior in the choice of a hop.
         c_puct: PUCT's weight of the prior and the visits against the mean value.
+        c_puct_base: PUCT's weight grows to ``c_puct + log((1 + N + c_puct_base) /
+            c_puct_base)`` at a node whose hops hold ``N`` visits (AlphaZero's; 0, the
+            default: it stays ``c_puct``).
         prior_temperature: PUCT's prior is ``softmax(logits / prior_temperature)``: above
             1 the visits spread over more hops than the net's policy would give them.
         fpu_reduction: PUCT values a hop not yet visited this much below its node's net
@@ -141,7 +145,8 @@ class AlphaZeroAgent(BaseAgent):
     def __init__(self, weights: file_path_or("zoo", UNTRAINED) = "zoo", simulations: int = 64,
                  time: float | None = None, search: str = "gumbel", considered: int = 16,
                  through_forced: bool = True, widen: int = 4, c_visit: float = 50.0, c_scale: float = 0.1,
-                 c_puct: float = 1.25, prior_temperature: float = 1.0, fpu_reduction: float = 0.0,
+                 c_puct: float = 1.25, c_puct_base: float = 0.0, prior_temperature: float = 1.0,
+                 fpu_reduction: float = 0.0,
                  reuse: bool = True, egdb: int = 0, egdb_folder: FilePath | None = None, seed: int | None = None):
         super().__init__(seed=seed)
         if search not in METHODS:
@@ -154,9 +159,9 @@ class AlphaZeroAgent(BaseAgent):
         if not (c_visit >= 0 and c_scale > 0 and c_puct > 0):
             raise UnknownAgentError(f"alphazero: c_visit must be 0 or more, c_scale and c_puct positive, got"
                                     f" {c_visit!r}, {c_scale!r} and {c_puct!r}")
-        if not (prior_temperature > 0 and fpu_reduction >= 0):
-            raise UnknownAgentError(f"alphazero: prior_temperature must be positive and fpu_reduction 0 or more,"
-                                    f" got {prior_temperature!r} and {fpu_reduction!r}")
+        if not (prior_temperature > 0 and fpu_reduction >= 0 and c_puct_base >= 0):
+            raise UnknownAgentError(f"alphazero: prior_temperature must be positive, fpu_reduction and c_puct_base"
+                                    f" 0 or more, got {prior_temperature!r}, {fpu_reduction!r} and {c_puct_base!r}")
         if time is not None and not time > 0:
             raise UnknownAgentError(f"alphazero: time must be a positive number of seconds, got {time!r}")
         self.egdb = _egdb.check_pieces(egdb, f"{self.kind}: egdb", off=True)
@@ -168,6 +173,7 @@ class AlphaZeroAgent(BaseAgent):
         self.through_forced, self.widen = through_forced, widen
         self.c_visit, self.c_scale, self.c_puct = float(c_visit), float(c_scale), float(c_puct)
         self.prior_temperature, self.fpu_reduction = float(prior_temperature), float(fpu_reduction)
+        self.c_puct_base = float(c_puct_base)
         self.reuse = bool(reuse)
         # The game (start, rules, moves) whose position the tree's root holds, if it may be reused.
         self._kept: tuple | None = None
@@ -277,7 +283,8 @@ class AlphaZeroAgent(BaseAgent):
             margin = PUCT_MARGIN if self.search == "puct" else 1.0
             n = _clock_budget((self.rate or FIRST_RATE) * max(deadline - started, 0.0) * margin)
         settings = _settings(self.search, n, self.considered, self.through_forced, self.widen, self.c_visit,
-                             self.c_scale, self.c_puct, self.prior_temperature, self.fpu_reduction)
+                             self.c_scale, self.c_puct, self.prior_temperature, self.fpu_reduction,
+                             self.c_puct_base)
         if self.probe is not None:
             settings = settings._replace(egdb=self.probe)
         kept = int(self.tree.size[0]) if reused else 0

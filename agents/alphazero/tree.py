@@ -36,7 +36,10 @@ target the visit counts. Two options of Leela Chess Zero's PUCT, off by default:
 ``pi`` taken as ``softmax(logits / prior_temperature)`` (above 1 it spreads the visits over
 more hops), and an unvisited hop valued ``fpu_reduction * sqrt(sum of the visited hops'
 pi)`` below the parent's ``raw_value`` (first-play urgency: the more of the prior's mass a
-node has tried, the less it expects of the hops it has not).
+node has tried, the less it expects of the hops it has not). And AlphaZero's own, off by
+default: ``c_puct`` grown to ``c_puct + log((1 + N + c_puct_base) / c_puct_base)`` at a node
+whose children hold ``N`` visits (its pseudocode's ``pb_c_base``, 19,652 there), so that a
+node searched far more than the base explores more widely.
 """
 
 from __future__ import annotations
@@ -101,6 +104,7 @@ class Settings(NamedTuple):
     egdb: tuple  # the endgame database probed below the root (``negamax.EndgameProbe``; 0 pieces: off)
     prior_temperature: float  # PUCT: pi = softmax(logits / prior_temperature)
     fpu_reduction: float  # PUCT: an unvisited hop's value below its parent's raw_value
+    c_puct_base: float  # PUCT: c_puct grows by log((1 + N + base) / base) at N visits; 0 never
 
 
 def considered_visits(considered: int, simulations: int) -> list[int]:
@@ -127,26 +131,26 @@ def considered_visits(considered: int, simulations: int) -> list[int]:
 def make_settings(method: str = "gumbel", simulations: int = 64, considered: int = 16, c_visit: float = 50.0,
                   c_scale: float = 0.1, c_puct: float = 1.25, through_forced: bool = False,
                   widen: int = 0, egdb=None, prior_temperature: float = 1.0,
-                  fpu_reduction: float = 0.0) -> Settings:
+                  fpu_reduction: float = 0.0, c_puct_base: float = 0.0) -> Settings:
     """:class:`Settings` with its schedule table; ``egdb`` an ``EndgameProbe`` (default: none).
 
     Raises:
-        ValueError: an unknown method, a count below 1, a temperature that is not positive
-            or a negative reduction.
+        ValueError: an unknown method, a count below 1, a temperature that is not positive,
+            a negative reduction or base.
     """
     if method not in METHODS:
         raise ValueError(f"search must be one of {', '.join(METHODS)}, got {method!r}")
     if simulations < 1 or considered < 1:
         raise ValueError(f"simulations and considered must be at least 1, got {simulations} and {considered}")
-    if not (prior_temperature > 0 and fpu_reduction >= 0):
-        raise ValueError(f"prior_temperature must be positive and fpu_reduction 0 or more, got {prior_temperature!r}"
-                         f" and {fpu_reduction!r}")
+    if not (prior_temperature > 0 and fpu_reduction >= 0 and c_puct_base >= 0):
+        raise ValueError(f"prior_temperature must be positive, fpu_reduction and c_puct_base 0 or more, got"
+                         f" {prior_temperature!r}, {fpu_reduction!r} and {c_puct_base!r}")
     schedule = np.zeros((considered + 1, simulations), np.int32)
     for m in range(1, considered + 1):
         schedule[m] = considered_visits(m, simulations)
     return Settings(METHODS[method], int(simulations), int(considered), float(c_visit), float(c_scale),
                     float(c_puct), bool(through_forced), int(widen), schedule, no_egdb() if egdb is None else egdb,
-                    float(prior_temperature), float(fpu_reduction))
+                    float(prior_temperature), float(fpu_reduction), float(c_puct_base))
 
 
 # -- the rules of choice ------------------------------------------------------------------------
@@ -291,7 +295,10 @@ def puct_child(tree, t, node, settings, prior):
         below += tree.visits[t, first + k]
         if tree.visits[t, first + k] > 0:
             tried += prior[k]
-    reach = settings.c_puct * math.sqrt(max(below, 1))
+    c = settings.c_puct
+    if settings.c_puct_base > 0.0:
+        c += math.log((1.0 + below + settings.c_puct_base) / settings.c_puct_base)
+    reach = c * math.sqrt(max(below, 1))
     unvisited = tree.raw_value[t, node] - settings.fpu_reduction * math.sqrt(tried)
     best, best_score = 0, -np.inf
     for k in range(n):

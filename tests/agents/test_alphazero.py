@@ -205,6 +205,17 @@ def test_a_hotter_prior_widens_puct_trees_and_first_play_urgency_deepens_them():
     assert hotter + 1 < plain < urgent - 1, (hotter, plain, urgent)
 
 
+def test_a_growing_puct_weight_spreads_the_visits_of_a_node_searched_past_its_base():
+    net = load_net("zoo")
+    plain = _puct_tree(make_settings("puct", 2000), net)
+    growing = _puct_tree(make_settings("puct", 2000, c_puct_base=100.0), net)
+    # At 2,000 visits a base of 100 adds log(21) = 3.0 to c_puct's 1.25 at the root, whose
+    # prior favours one hop (0.9 here): the hops the prior gives little get more visits.
+    unlikely = [tree.visits[0, 1:1 + tree.children[0, 0]][tree.prior[0, 1:1 + tree.children[0, 0]] < 0.05].sum()
+                for tree in (plain, growing)]
+    assert unlikely[1] > 1.5 * unlikely[0] > 0, unlikely
+
+
 # -- against the endgame database -------------------------------------------------------------
 
 
@@ -295,8 +306,8 @@ def _first_hop_values(egdb, board: Board) -> dict[int, float]:
 
 
 SEARCH_OPTIONS = [{}, {"through_forced": True}, {"widen": 2}]
-#: PUCT's own options (Leela Chess Zero's): a flatter prior, and first-play urgency.
-PUCT_OPTIONS = [{"prior_temperature": 1.5}, {"fpu_reduction": 0.3}]
+#: PUCT's own options: a flatter prior, first-play urgency (Leela Chess Zero's), a growing weight.
+PUCT_OPTIONS = [{"prior_temperature": 1.5}, {"fpu_reduction": 0.3}, {"c_puct_base": 50.0}]
 
 
 @pytest.mark.parametrize("method, options", [("gumbel", options) for options in SEARCH_OPTIONS]
@@ -613,12 +624,12 @@ def test_the_search_constants_reach_the_search(monkeypatch):
     real = agent_module.make_settings
     monkeypatch.setattr(agent_module, "make_settings", lambda *a, **k: seen.append(k) or real(*a, **k))
     agent = make_agent("alphazero:weights=untrained,simulations=24,c_visit=10,c_scale=0.7,c_puct=2,"
-                       "prior_temperature=1.5,fpu_reduction=0.25")
+                       "prior_temperature=1.5,fpu_reduction=0.25,c_puct_base=500")
     assert str(agent) == ("alphazero:weights=untrained,simulations=24,c_visit=10.0,c_scale=0.7,c_puct=2.0,"
-                          "prior_temperature=1.5,fpu_reduction=0.25")
+                          "c_puct_base=500.0,prior_temperature=1.5,fpu_reduction=0.25")
     agent.select_move(Game())
-    assert seen and all((k["c_visit"], k["c_scale"], k["c_puct"], k["prior_temperature"], k["fpu_reduction"])
-                        == (10.0, 0.7, 2.0, 1.5, 0.25) for k in seen)
+    assert seen and all((k["c_visit"], k["c_scale"], k["c_puct"], k["prior_temperature"], k["fpu_reduction"],
+                         k["c_puct_base"]) == (10.0, 0.7, 2.0, 1.5, 0.25, 500.0) for k in seen)
 
 
 @pytest.mark.parametrize("spec, error, message", [
@@ -630,7 +641,9 @@ def test_the_search_constants_reach_the_search(monkeypatch):
     ("alphazero:weights=untrained,search=puct,c_puct=-1", UnknownAgentError, "c_puct positive"),
     ("alphazero:weights=untrained,c_visit=-1", UnknownAgentError, "c_visit must be 0 or more"),
     ("alphazero:weights=untrained,prior_temperature=0", UnknownAgentError, "prior_temperature must be positive"),
-    ("alphazero:weights=untrained,fpu_reduction=-0.1", UnknownAgentError, "fpu_reduction 0 or more, got 1.0 and -0.1"),
+    ("alphazero:weights=untrained,fpu_reduction=-0.1", UnknownAgentError,
+     "fpu_reduction and c_puct_base 0 or more, got 1.0, -0.1 and 0.0"),
+    ("alphazero:weights=untrained,c_puct_base=-5", UnknownAgentError, "c_puct_base 0 or more, got 1.0, 0.0 and -5.0"),
     ("alphazero:weights=/nonexistent/az.safetensors", WeightsError, "does not exist"),
     ("alphazero:weights=untrained,egdb=9", UnknownAgentError, "egdb"),
     ("alphazero:weights=untrained,egdb=6,egdb_folder=/nonexistent/egdb", EndgameDatabaseError, "egdb"),
