@@ -290,16 +290,19 @@ def puct_child(tree, t, node, settings, prior):
     first = tree.first_child[t, node]
     n = write_prior(tree, t, node, prior, settings.prior_temperature)
     below = 0
-    tried = 0.0
     for k in range(n):
         below += tree.visits[t, first + k]
-        if tree.visits[t, first + k] > 0:
-            tried += prior[k]
     c = settings.c_puct
     if settings.c_puct_base > 0.0:
         c += math.log((1.0 + below + settings.c_puct_base) / settings.c_puct_base)
     reach = c * math.sqrt(max(below, 1))
-    unvisited = tree.raw_value[t, node] - settings.fpu_reduction * math.sqrt(tried)
+    unvisited = tree.raw_value[t, node]
+    if settings.fpu_reduction > 0.0:  # the visited prior's sum only where it counts
+        tried = 0.0
+        for k in range(n):
+            if tree.visits[t, first + k] > 0:
+                tried += prior[k]
+        unvisited -= settings.fpu_reduction * math.sqrt(tried)
     best, best_score = 0, -np.inf
     for k in range(n):
         visits = tree.visits[t, first + k]
