@@ -1,10 +1,10 @@
 """Whether the one alpha-beta search kept the speed of the searches it replaced: this tree's
 ``alphabeta`` and ``td-minimax`` against a git revision's, in one process.
 
-    python -m benchmarks.search_ab [--ref 98b05fd] [--rounds 12] [--part alphabeta|td|train|all]
+    python -m benchmarks.search_ab [--ref 98b05fd] [--rounds 12] [--part alphabeta|td|train|alphazero|all]
 
 As ``benchmarks.env_ab`` does for the env: the revision's ``agents/alphabeta.py`` (or
-package) and ``agents/td_minimax`` are extracted (``git archive``) under another package
+package), ``agents/td_minimax`` and ``agents/alphazero`` are extracted (``git archive``) under another package
 name and imported beside this tree's (the rules core is this tree's for both); the two
 versions are called alternately on the same positions, so that the drift of a shared
 core hits both alike, and must agree (the same values, best moves and node counts for
@@ -27,9 +27,15 @@ Parts:
   weights: like with like) and counts the others; ``all_games_per_search_ratio`` is the
   time per searched move over every game of rounds 1 on, agreeing or not.
 
+- ``alphazero``: the agent with the zoo's net and PUCT at a fixed number of simulations
+  (``ALPHAZERO_SETTINGS``, each search from a fresh tree) choosing a move in 40 games of
+  4-60 random plies; both must choose the same moves and search the same visits at the
+  root. The settings are given to the reference's agent too, so a revision before an
+  option they name cannot be the reference.
+
 Reports ``ratio`` (the reference's time over this tree's: above 1 means this tree is
 faster) per part and the median and quartiles of the per-round ratios. Writes
-``benchmarks/results/search_ab.json``.
+``benchmarks/results/search_ab.json`` (``search_ab_PART.json`` for one part).
 """
 
 from __future__ import annotations
@@ -53,16 +59,17 @@ PACKAGE = "agents_reference"
 
 
 def reference_agents(ref: str) -> Path:
-    """Extract ``agents/alphabeta*`` and ``agents/td_minimax`` at ``ref`` as the package
-    ``agents_reference`` into a folder kept per revision (its numba cache survives); returns it."""
+    """Extract ``agents/alphabeta*``, ``agents/td_minimax`` and ``agents/alphazero`` at ``ref``
+    as the package ``agents_reference`` into a folder kept per revision (its numba cache
+    survives); returns it."""
     sha = subprocess.run(["git", "rev-parse", ref], cwd=REPO_ROOT, capture_output=True, text=True, check=True)
-    folder = Path(tempfile.gettempdir()) / f"checkers_search_ab_{sha.stdout.strip()[:12]}"
+    folder = Path(tempfile.gettempdir()) / f"checkers_search_ab_v2_{sha.stdout.strip()[:12]}"
     target = folder / PACKAGE
     if target.exists():
         return folder
     listed = subprocess.run(["git", "ls-tree", "--name-only", ref, "agents/"], cwd=REPO_ROOT, capture_output=True,
                             text=True, check=True).stdout.split()
-    paths = [p for p in listed if p.startswith("agents/alphabeta") or p == "agents/td_minimax"]
+    paths = [p for p in listed if p.startswith("agents/alphabeta") or p in ("agents/td_minimax", "agents/alphazero")]
     archive = subprocess.run(["git", "archive", "--format=tar", ref, *paths], cwd=REPO_ROOT, capture_output=True,
                              check=True).stdout
     staging = Path(tempfile.mkdtemp(dir=folder.parent if folder.parent.exists() else None))
@@ -238,7 +245,41 @@ def compare_train(folder: Path, rounds: int, games: int = 32) -> dict:
     return summary
 
 
-PARTS = {"alphabeta": compare_alphabeta, "td": compare_td, "train": compare_train}
+#: The agent's parameters in the ``alphazero`` part (this tree's and the reference's).
+ALPHAZERO_SETTINGS = {"weights": "zoo", "simulations": 4000, "search": "puct", "reuse": False}
+
+
+def compare_alphazero(folder: Path, rounds: int) -> dict:
+    from checkers_agents.alphazero.agent import AlphaZeroAgent
+
+    old = _import(folder, "alphazero.agent")
+    agents = {"reference": old.AlphaZeroAgent(**ALPHAZERO_SETTINGS), "current": AlphaZeroAgent(**ALPHAZERO_SETTINGS)}
+    games = _games(40, seed=4)
+    times = {"reference": [], "current": []}
+    for r in range(rounds):
+        spent = {"reference": 0.0, "current": 0.0}
+        for game in games:
+            seen = {}
+            for name in ("reference", "current") if r % 2 else ("current", "reference"):
+                agent = agents[name]
+                started = time.perf_counter()
+                move = agent.select_move(game)
+                spent[name] += time.perf_counter() - started
+                children = int(agent.tree.children[0, 0])
+                seen[name] = (move, agent.tree.visits[0, 1:1 + children].tolist())
+            if seen["reference"] != seen["current"]:
+                raise SystemExit(f"alphazero disagrees on {game.board.fen()}: {seen}")
+        for name in spent:
+            times[name].append(spent[name])
+    summary = _summary(times, rounds)
+    summary["settings"] = ALPHAZERO_SETTINGS
+    summary["simulations_per_s"] = {
+        name: ALPHAZERO_SETTINGS["simulations"] * len(games) * (rounds - 1) / sum(times[name][1:]) for name in times
+    }
+    return summary
+
+
+PARTS = {"alphabeta": compare_alphabeta, "td": compare_td, "train": compare_train, "alphazero": compare_alphazero}
 
 
 def main(argv: list[str] | None = None) -> dict:
@@ -270,7 +311,7 @@ def main(argv: list[str] | None = None) -> dict:
         "settings": {"ref": args.ref, "rounds": args.rounds, "part": args.part},
         "results": figures,
     }
-    write_study("search_ab", results)
+    write_study("search_ab" if args.part == "all" else f"search_ab_{args.part}", results)
     return results
 
 
