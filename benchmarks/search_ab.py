@@ -1,13 +1,14 @@
-"""Whether the one alpha-beta search kept the speed of the searches it replaced: this tree's
-``alphabeta`` and ``td-minimax`` against a git revision's, in one process.
+"""Whether the one alpha-beta search kept the speed of the searches it replaced, and the
+AlphaZero agent its own: this tree's ``alphabeta``, ``td-minimax`` and ``alphazero`` against
+a git revision's, in one process.
 
     python -m benchmarks.search_ab [--ref 98b05fd] [--rounds 12] [--part alphabeta|td|train|alphazero|all]
 
 As ``benchmarks.env_ab`` does for the env: the revision's ``agents/alphabeta.py`` (or
-package), ``agents/td_minimax`` and ``agents/alphazero`` are extracted (``git archive``) under another package
-name and imported beside this tree's (the rules core is this tree's for both); the two
-versions are called alternately on the same positions, so that the drift of a shared
-core hits both alike, and must agree (the same values, best moves and node counts for
+package), ``agents/td_minimax`` and ``agents/alphazero`` are extracted (``git archive``)
+under another package name and imported beside this tree's (the rules core is this tree's
+for both); the two versions are called alternately on the same positions, so that the
+drift of a shared core hits both alike, and must agree (the same values, best moves and node counts for
 ``alphabeta``; the same moves for ``td-minimax``; the same games and weights for the
 trainer's kernel), or the comparison stops. Each round times one pass of each; the first
 round is warm-up. The reference's numba cache lives under the system's temporary folder
@@ -31,7 +32,8 @@ Parts:
   (``ALPHAZERO_SETTINGS``, each search from a fresh tree) choosing a move in 40 games of
   4-60 random plies; both must choose the same moves and search the same visits at the
   root. The settings are given to the reference's agent too, so a revision before an
-  option they name cannot be the reference.
+  option they name cannot be the reference; ``all`` leaves the part out for a revision
+  without the agent.
 
 Reports ``ratio`` (the reference's time over this tree's: above 1 means this tree is
 faster) per part and the median and quartiles of the per-round ratios. Writes
@@ -252,6 +254,8 @@ ALPHAZERO_SETTINGS = {"weights": "zoo", "simulations": 4000, "search": "puct", "
 def compare_alphazero(folder: Path, rounds: int) -> dict:
     from checkers_agents.alphazero.agent import AlphaZeroAgent
 
+    if not (folder / PACKAGE / "alphazero").exists():
+        raise SystemExit("alphazero: the reference revision has no agents/alphazero")
     old = _import(folder, "alphazero.agent")
     agents = {"reference": old.AlphaZeroAgent(**ALPHAZERO_SETTINGS), "current": AlphaZeroAgent(**ALPHAZERO_SETTINGS)}
     games = _games(40, seed=4)
@@ -293,6 +297,9 @@ def main(argv: list[str] | None = None) -> dict:
     folder = reference_agents(args.ref)
     figures = {}
     for name, compare in PARTS.items():
+        if args.part == "all" and name == "alphazero" and not (folder / PACKAGE / "alphazero").exists():
+            print(f"alphazero: {args.ref} has no agents/alphazero, left out", flush=True)
+            continue
         if args.part in (name, "all"):
             figures[name] = compare(folder, args.rounds)
             f = figures[name]
