@@ -55,7 +55,7 @@ PUCT's prior temperature (``prior_temperature``, 1 by default)
     its node's net value, times the square root of the prior its visited siblings hold),
     narrows the search instead, and is off. AlphaZero's growing weight (``c_puct_base``:
     ``c_puct`` plus ``log((1 + N + base) / base)`` at a node whose hops hold ``N`` visits)
-    is an option too, off by default.
+    is an option too, off by default; the zoo's card sets AlphaZero's base, 19,652.
 Tree reuse (``reuse``, on by default; PUCT only)
     **choice** as AlphaZero did, a PUCT search starts from the subtree of the agent's last
     search that the moves played since reached (its move and the reply), with that
