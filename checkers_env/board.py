@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from enum import IntEnum
 
 from . import bitboard as bb
@@ -137,7 +138,12 @@ def move_from_row(row) -> Move:
     conversion from the kernels' rows to moves."""
     if hasattr(row, "tolist"):
         row = row.tolist()  # one conversion, not one per field
-    frm, captured, path, hops = row[FROM], row[CAPTURED], row[PATH], row[HOPS]
+    return _move_of(row[FROM], row[CAPTURED], row[PATH], row[HOPS])
+
+
+@lru_cache(maxsize=1 << 16)
+def _move_of(frm: int, captured: int, path: int, hops: int) -> Move:
+    # Moves are values and games repeat the same few thousand, so each is built once.
     squares = [_SQUARE_OF_BIT[frm]] + [_SQUARE_OF_BIT[(path >> (5 * i)) & 31] for i in range(hops)]
     return Move(tuple(squares), captured)
 
@@ -151,17 +157,23 @@ def move_to_row(move: Move) -> tuple[int, int, int, int, int]:
     return bits[0], bits[-1], move.captured, path, len(bits) - 1
 
 
-def _split_move_text(text: str) -> tuple[list[int], str]:
+def _split_move_text(text: str) -> tuple[tuple[int, ...], str]:
     """Squares and separator kind ('-', 'x' or ':') of a move text."""
     if not isinstance(text, str):
         raise InvalidMoveError(f"a move must be text, got {type(text).__name__} {text!r}")
+    return _split_move_str(text)
+
+
+@lru_cache(maxsize=1 << 12)
+def _split_move_str(text: str) -> tuple[tuple[int, ...], str]:
+    # Game records repeat the same few hundred move texts; errors are raised, never kept.
     match = _MOVE_RE.match(text)
     if not match:
         raise InvalidMoveError(f"{text!r} is not a move in PDN notation (like 11-15 or 22x15)")
     separators = set(re.findall(r"[-x:]", match.group(2)))
     if len(separators) > 1:
         raise InvalidMoveError(f"{text!r} mixes separators {sorted(separators)}")
-    squares = [_check_square(int(s), text) for s in re.findall(r"[0-9]+", match.group(0))]
+    squares = tuple(_check_square(int(s), text) for s in re.findall(r"[0-9]+", match.group(0)))
     separator = separators.pop()
     if separator == "-" and len(squares) > 2:
         raise InvalidMoveError(f"{text!r}: only captures have more than two squares")
@@ -339,8 +351,16 @@ class Board:
         )
         mover, opponent, kings = int(mover), int(opponent), int(kings)
         if self.turn == BLACK:
-            return Board(mover, opponent, kings, WHITE)
-        return Board(opponent, mover, kings, BLACK)
+            return Board._after_legal_move(mover, opponent, kings, WHITE)
+        return Board._after_legal_move(opponent, mover, kings, BLACK)
+
+    @classmethod
+    def _after_legal_move(cls, black: Bitboard, white: Bitboard, kings: Bitboard, turn: Color) -> Board:
+        # A legal move from a valid position gives a valid one: no need to check it again.
+        board = object.__new__(cls)
+        for name, value in (("black", black), ("white", white), ("kings", kings), ("turn", turn), ("_legal", None)):
+            object.__setattr__(board, name, value)
+        return board
 
     def parse_move(self, text: str) -> Move:
         """The legal move written as ``text``: ``11-15``, ``22x15``, ``9x18x27`` or the short
@@ -374,7 +394,7 @@ class Board:
         return f"illegal move {text!r} in {self.fen()} ({self.turn} to move); legal moves: {legal}"
 
 
-def _is_subsequence(short: list[int], full: tuple[int, ...]) -> bool:
+def _is_subsequence(short: tuple[int, ...], full: tuple[int, ...]) -> bool:
     it = iter(full)
     return all(square in it for square in short)
 
