@@ -15,11 +15,13 @@ $(STAMP): pyproject.toml
 	$(PY) -m pip install -e '.[test]' $(TORCH)
 	touch $(STAMP)
 
+# Whole files to each worker: a file's tests share its kernels, so a fresh clone (an empty
+# numba cache) compiles each once, not once in each worker.
 test: .venv
-	$(PY) -m pytest -q -rs -n 2
+	$(PY) -m pytest -q -rs -n 2 --dist loadfile
 
 test-slow: .venv
-	$(PY) -m pytest -q -rs -n 2 -m slow
+	$(PY) -m pytest -q -rs -n 2 --dist loadfile -m slow
 
 bench: .venv
 	$(PY) -m pip install -e '.[bench]'
