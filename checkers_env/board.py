@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import lru_cache
 from enum import IntEnum
+from functools import lru_cache
 
 from . import bitboard as bb
 from .bitboard import BB_BLACK_START, BB_ROW0, BB_ROW7, BB_WHITE_START, FULL, Bitboard, Square
