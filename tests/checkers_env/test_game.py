@@ -319,3 +319,20 @@ def test_a_move_of_the_wrong_type_is_a_type_error_naming_it():
     with pytest.raises(TypeError, match="Move or PDN text"):
         Board().play(None)
     assert game.ply == 0
+
+
+def test_boards_reached_by_legal_moves_pass_the_position_check():
+    """``Board.play`` skips the position check for the board a legal move reaches: over random
+    games (crownings and king captures included), each such board is one the checked
+    constructor accepts, equal to it, hashed alike, with its side to move a ``Color``."""
+    rng = random.Random(11)
+    for _ in range(60):
+        board = Board()
+        for _ in range(200):
+            moves = board.legal_moves()
+            if not moves:
+                break
+            board = board.play(rng.choice(moves))
+            checked = Board(board.black, board.white, board.kings, board.turn)
+            assert checked == board and hash(checked) == hash(board)
+            assert type(board.turn) is type(checked.turn) and board.legal_moves() == checked.legal_moves()
