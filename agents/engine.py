@@ -57,6 +57,10 @@ MOVE_TIME_MARGIN = 0.5
 #: Seconds the engine may take to start and be ready, and to move when no time is set.
 DEFAULT_TIMEOUT = 60.0
 
+#: Seconds an engine may take to leave after ``quit`` before it is killed: an engine that
+#: writes its files or tears down a large runtime on the way out is not cut short.
+QUIT_GRACE = 2.0
+
 #: Characters of the engine's last stderr lines kept to explain a crash.
 STDERR_KEPT = 400
 
@@ -375,13 +379,13 @@ def _keep_last(pipe, kept: deque) -> None:
 
 def _stop_process(process: subprocess.Popen) -> None:
     """Close the process's stdin (an engine leaves at its end, as after ``quit``), give it a
-    moment to leave, then kill it (its group on POSIX) and reap it."""
+    moment to leave (``QUIT_GRACE``), then kill it (its group on POSIX) and reap it."""
     try:
         process.stdin.close()
     except OSError:  # a broken pipe: it has gone already
         pass
     try:
-        process.wait(0.5)
+        process.wait(QUIT_GRACE)
     except subprocess.TimeoutExpired:
         try:
             if os.name == "posix":
