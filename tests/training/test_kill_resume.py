@@ -5,15 +5,18 @@ The moments are exact, not timed: the trainer runs in a child whose ``os.replace
 step of every atomic write, ``checkers_env.files.write_atomic``) kills the child right after
 its N-th write into the run folder. A run is killed after one write, its resume after
 another, and a last resume must finish the budget.
+
+Each child is a process of its own, forked from a server that has imported torch and the
+trainers once (multiprocessing's forkserver: the server only imports, so every child starts
+its own threads); a fresh interpreter spent about 4 of a child's 5 seconds importing them.
 """
 
 from __future__ import annotations
 
 import json
+import multiprocessing
 import os
 import signal
-import subprocess
-import sys
 from pathlib import Path
 
 import numpy as np
@@ -23,45 +26,72 @@ torch = pytest.importorskip("torch")
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: The child: ``checkers`` itself, with a write counter that kills it.
+#: The child: ``checkers`` itself, with a write counter that kills it; run by ``exec`` in a
+#: forked process, its parameters in its globals (``root``, ``log``, ``folder``, ``after``,
+#: ``argv``).
 CHILD = """
 import os, signal, sys
-after, folder, written = int(os.environ["KILL_AFTER_WRITE"]), os.environ["KILL_IN"], 0
+os.chdir(root)
+out = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
+os.dup2(out, 1)
+os.dup2(out, 2)
+written = 0
 real_replace = os.replace
 
 def replace(source, target, *args, **kwargs):
     global written
     real_replace(source, target, *args, **kwargs)
-    if os.path.abspath(target).startswith(folder):
+    if os.path.abspath(target).startswith(os.path.join(folder, "")):
         written += 1
         if written == after:
             os.kill(os.getpid(), signal.SIGKILL)
 
 os.replace = replace
 from checkers_evaluation.cli import main
-sys.exit(main(sys.argv[1:]))
+sys.exit(main(argv))
 """
 
+#: What every child needs, imported once by the fork server.
+PRELOAD = ["torch", "torch._dynamo", "stable_baselines3", "sb3_contrib", "checkers_evaluation.cli",
+           *(f"checkers_training.{name}" for name in
+             ("alphazero", "behaviour_cloning", "mcrd_net", "outcome_net", "ppo", "slow_fast", "td_minimax"))]
 
-def _train(trainer: str, argv: list[str], run: Path, kill_after: int | None) -> int:
-    env = {**os.environ, "KILL_AFTER_WRITE": str(kill_after or 0), "KILL_IN": str(run.resolve())}
-    done = subprocess.run([sys.executable, "-c", CHILD, "train", trainer, *argv], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=300)
+
+@pytest.fixture(scope="module")
+def forks():
+    """The fork server's context, its modules imported once for the module's tests."""
+    context = multiprocessing.get_context("forkserver")
+    context.set_forkserver_preload(PRELOAD)
+    return context
+
+
+def _train(forks, trainer: str, argv: list[str], run: Path, kill_after: int | None) -> int:
+    log = run.with_name(f"{run.name}.log")  # every run of the folder, one after another
+    log.parent.mkdir(parents=True, exist_ok=True)
+    child = forks.Process(target=exec, args=(CHILD, {
+        "root": str(ROOT), "log": str(log), "folder": str(run.resolve()), "after": kill_after or 0,
+        "argv": ["train", trainer, *argv]}))
+    child.start()
+    child.join(300)
+    if child.is_alive():
+        child.kill()
+        child.join()
+        pytest.fail(f"checkers train {trainer} ran past 300 s:\n{log.read_text()[-2000:]}")
     if kill_after is None:
-        assert done.returncode == 0, done.stderr[-2000:]
-    return done.returncode
+        assert child.exitcode == 0, log.read_text()[-2000:]
+    return child.exitcode
 
 
-def _kill_and_resume(trainer: str, tmp_path: Path, options: list[str], kills: tuple[int, int]) -> Path:
+def _kill_and_resume(forks, trainer: str, tmp_path: Path, options: list[str], kills: tuple[int, int]) -> Path:
     """Start the run, kill it after write ``kills[0]``; resume it, kill that after its write
     ``kills[1]``; resume it to the end. Returns the run folder."""
     runs = tmp_path / "runs"
     run = runs / trainer / "r"
     first = [*options, "--out", str(run), "--no-progress", "--no-tensorboard", "--eval-games", "0"]
-    assert _train(trainer, first, run, kills[0]) == -signal.SIGKILL, "the run ended before its kill"
+    assert _train(forks, trainer, first, run, kills[0]) == -signal.SIGKILL, "the run ended before its kill"
     resume = ["--out", str(run), "--resume", "--no-progress", "--no-tensorboard"]
-    assert _train(trainer, resume, run, kills[1]) == -signal.SIGKILL, "the resume ended before its kill"
-    _train(trainer, resume, run, None)
+    assert _train(forks, trainer, resume, run, kills[1]) == -signal.SIGKILL, "the resume ended before its kill"
+    _train(forks, trainer, resume, run, None)
     return run
 
 
@@ -80,14 +110,14 @@ def _same_tensors(module_state: dict, weights: Path, names: dict[str, str] | Non
     return True
 
 
-def test_ppo_killed_between_a_snapshot_and_its_checkpoint(tmp_path):
+def test_ppo_killed_between_a_snapshot_and_its_checkpoint(tmp_path, forks):
     pytest.importorskip("sb3_contrib")
     options = ["--total-timesteps", "1024", "--n-envs", "2", "--n-steps", "128", "--batch-size", "64",
                "--n-epochs", "1", "--eval-every", "0", "--checkpoint-every", "256", "--net-arch", "8",
                "--random-until", "0.25", "--greedy-until", "0.5", "--snapshot-every", "256", "--final-eval-games", "0"]
     # Writes: run.json, then per checkpoint checkpoint.pt, policy, state.json; snapshot 1 is
     # write 5, before the checkpoint that counts it. The resume's third write is a checkpoint.
-    run = _kill_and_resume("ppo", tmp_path, options, (5, 3))
+    run = _kill_and_resume(forks, "ppo", tmp_path, options, (5, 3))
     saved = _checkpoint(run / "checkpoint.pt")
     state = json.loads((run / "state.json").read_text())
     assert saved["num_timesteps"] == state["timesteps"] >= 1024
@@ -112,10 +142,10 @@ def test_ppo_resume_drops_the_snapshots_its_checkpoint_does_not_count(tmp_path):
         agree_with_checkpoint(tmp_path, 2)
 
 
-def test_td_minimax_killed_before_its_first_checkpoint_and_after_a_snapshot(tmp_path):
+def test_td_minimax_killed_before_its_first_checkpoint_and_after_a_snapshot(tmp_path, forks):
     options = ["--games", "6", "--checkpoint-every", "2", "--hidden", "8", "--depth", "1"]
     # Write 1 is run.json (no checkpoint yet); the resume's write 3 is the snapshot of 2 games.
-    run = _kill_and_resume("td-minimax", tmp_path, options, (1, 3))
+    run = _kill_and_resume(forks, "td-minimax", tmp_path, options, (1, 3))
     from safetensors import safe_open
 
     with safe_open(str(run / "checkpoint.safetensors"), "np") as handle:
@@ -139,11 +169,11 @@ def _tiny_pdn(path: Path) -> Path:
     return path
 
 
-def test_bc_killed_between_its_checkpoint_and_its_weights(tmp_path):
+def test_bc_killed_between_its_checkpoint_and_its_weights(tmp_path, forks):
     data = _tiny_pdn(tmp_path / "games.pdn")
     options = ["--data", str(data), "--steps", "6", "--checkpoint-every", "2", "--batch-size", "16", "--hidden", "8"]
     # Writes: run.json, then checkpoint.pt and weights at each checkpoint.
-    run = _kill_and_resume("bc", tmp_path, options, (2, 2))
+    run = _kill_and_resume(forks, "bc", tmp_path, options, (2, 2))
     saved = _checkpoint(run / "checkpoint.pt")
     assert saved["state"]["step"] == 6
     linears = [k for k in saved["policy"] if k.endswith("weight")]
@@ -155,34 +185,34 @@ def test_bc_killed_between_its_checkpoint_and_its_weights(tmp_path):
         torch.cat([t.flatten() for t in saved["policy"].values()]).tolist())
 
 
-def test_mcrd_net_killed_between_its_checkpoint_and_its_weights(tmp_path):
+def test_mcrd_net_killed_between_its_checkpoint_and_its_weights(tmp_path, forks):
     from checkers_agents.mcrd.data import games_params, generate
 
     data = tmp_path / "data"
     generate(data, "interpolated", games_params(4, shard_size=2), seed=1, progress=False)
     options = ["--data", str(data), "--steps", "6", "--checkpoint-every", "2", "--batch-size", "16"]
-    run = _kill_and_resume("mcrd-net", tmp_path, options, (2, 2))
+    run = _kill_and_resume(forks, "mcrd-net", tmp_path, options, (2, 2))
     saved = _checkpoint(run / "checkpoint.pt")
     assert saved["state"]["step"] == 6
     assert _same_tensors(saved["net"], run / "weights.safetensors")
 
 
-def test_slow_fast_killed_between_its_weights_and_its_checkpoint(tmp_path):
+def test_slow_fast_killed_between_its_weights_and_its_checkpoint(tmp_path, forks):
     options = ["--sets", "2", "--episodes-per-set", "2", "--tactical-games", "4", "--endgame-trees", "4",
                "--endgame-max-batches", "1", "--max-game-plies", "60", "--no-progress-plies", "30",
                "--subtree-depth", "2", "--buffer-capacity", "300", "--hidden", "16", "--batch-size", "32"]
     # Writes: run.json, a checkpoint per episode, then the set's weights and its checkpoint:
     # write 4 is set 1's weights, before the checkpoint that ends the set.
-    run = _kill_and_resume("slow-fast", tmp_path, options, (4, 3))
+    run = _kill_and_resume(forks, "slow-fast", tmp_path, options, (4, 3))
     saved = _checkpoint(run / "checkpoint.pt")
     assert saved["counters"]["set"] == 2 and saved["counters"]["episode"] == 0
     assert _same_tensors(saved["slow_net"], run / "weights.safetensors")
 
 
-def test_outcome_net_killed_between_its_generation_files_and_its_checkpoint(tmp_path):
+def test_outcome_net_killed_between_its_generation_files_and_its_checkpoint(tmp_path, forks):
     options = ["--generations", "2", "--games", "4", "--shard-size", "2", "--depth", "1", "--random-plies", "2",
                "--egdb-pieces", "0", "--hidden", "8", "--batch-size", "32", "--workers", "1", "--epochs", "1"]
-    run = _kill_and_resume("outcome-net", tmp_path, options, (6, 4))
+    run = _kill_and_resume(forks, "outcome-net", tmp_path, options, (6, 4))
     saved = _checkpoint(run / "checkpoint.pt")
     state = json.loads(saved["state"])
     assert state["generation"] == 2
@@ -194,21 +224,21 @@ ALPHAZERO_OPTIONS = ["--generations", "2", "--games", "4", "--shard-size", "2", 
 
 
 @pytest.fixture(scope="module")
-def alphazero_unbroken(tmp_path_factory) -> dict:
+def alphazero_unbroken(tmp_path_factory, forks) -> dict:
     """The weights of the AlphaZero run never killed (once for the kills below)."""
     from safetensors.numpy import load_file
 
     whole = tmp_path_factory.mktemp("alphazero") / "whole"
-    _train("alphazero", [*ALPHAZERO_OPTIONS, "--out", str(whole), "--no-progress", "--no-tensorboard", "--eval-games",
+    _train(forks, "alphazero", [*ALPHAZERO_OPTIONS, "--out", str(whole), "--no-progress", "--no-tensorboard", "--eval-games",
                          "0"], whole, None)
     return load_file(whole / "weights.safetensors")
 
 
 @pytest.mark.parametrize("kills", [(1, 3), (5, 4), (8, 2)])
-def test_alphazero_killed_anywhere_resumes_to_the_weights_of_an_unbroken_run(tmp_path, kills, alphazero_unbroken):
+def test_alphazero_killed_anywhere_resumes_to_the_weights_of_an_unbroken_run(tmp_path, kills, alphazero_unbroken, forks):
     from safetensors.numpy import load_file
 
-    run = _kill_and_resume("alphazero", tmp_path, ALPHAZERO_OPTIONS, kills)
+    run = _kill_and_resume(forks, "alphazero", tmp_path, ALPHAZERO_OPTIONS, kills)
     saved = _checkpoint(run / "checkpoint.pt")
     assert json.loads(saved["state"])["generation"] == 2
     assert _same_tensors(saved["net"], run / "weights.safetensors")
