@@ -7,9 +7,8 @@ one such process. It builds agents from their specs with ``make_agent(spec, **op
 (``allow_files=False`` for a spec from a web request, ``trusted=True`` for a person's own),
 keeps the last few built, and answers one request at a time:
 
-- ``("build", spec, seed)``: ``("built",)`` once the agent is built (warmed up, if asked,
-  by playing the one move of ``WARM_UP_FEN``, so that loading its kernels is not counted as
-  thinking) and reseeded with ``seed`` unless it is None;
+- ``("build", spec, seed)``: ``("built",)`` once the agent is built (warmed up first, if
+  asked: see ``warm_up``) and reseeded with ``seed`` unless it is None;
 - ``("move", spec, seed, start FEN, moves)``: ``("started",)`` once the agent is ready to
   think, then ``("move", PDN, seconds, search report)``; the agent is reseeded first unless
   ``seed`` is None.
@@ -29,13 +28,42 @@ from typing import Any, Callable
 
 from checkers_env import Board, Game, Rules, make_agent
 
-#: A position with one legal move, which ends the game: a new agent plays it once when the
-#: worker warms agents up, so that loading its kernels (numba's compile, on a cold cache) is
-#: not counted as thinking.
-WARM_UP_FEN = "B:W14:B9"
+#: A quiet middlegame position (22 pieces, seven moves, none of them forced; in no opening
+#: book, beyond any endgame database), where every agent thinks: ``warm_up`` plays it. A
+#: position with one legal move would not do, since an agent plays a forced move without
+#: searching.
+WARM_UP_FEN = "B:W18,19,21,22,25,26,27,28,29,31,32:B1,2,4,5,6,7,8,9,10,11,12"
 
 #: Built agents a worker keeps (zoo weights load once per spec).
 KEPT_AGENTS = 8
+
+
+def warm_up(spec: str, rules: Rules | None = None, **options: Any) -> None:
+    """Compile what the agent of ``spec`` thinks with (numba's kernels: a minute or more for
+    a net's search on a fresh install, a fraction of a second from numba's cache) before it
+    plays a timed move. A twin of it, built with the same ``make_agent`` options and
+    ``depth=2`` (a kind without a depth ignores it; the kernels are the same at every
+    depth), plays the move of ``WARM_UP_FEN`` under ``rules`` twice (the first time, a
+    clock may run out while the kernels load, before the second ply and what follows it)
+    and is dropped, so that the agent which then plays starts as fresh as one never warmed.
+    Without it the first move's clock pays for the compilation: a time-limited search
+    plays it at depth 1, and ``checkers serve`` stops it at its limit.
+
+    Raises:
+        Whatever ``make_agent`` raises for the spec. A twin that fails to think (an external
+        engine that crashes) is dropped quietly: the agent itself will fail the same way in
+        its game, where the caller reports it.
+    """
+    twin = make_agent(spec, **{**options, "depth": 2})
+    try:
+        for _ in range(2):
+            twin.select_move(Game(start=Board.from_fen(WARM_UP_FEN), rules=rules or Rules()))
+    except Exception:  # noqa: BLE001 - reported by the agent's own move, not here
+        pass
+    finally:
+        close = getattr(twin, "close", None)
+        if callable(close):
+            close()
 
 
 class AgentWorker:
@@ -45,7 +73,7 @@ class AgentWorker:
         rules: the draw rules of the games the agents are asked about.
         options: keywords of ``make_agent`` for every spec (``allow_files``, ``agents_dirs``,
             ``trusted``).
-        warm_up: play ``WARM_UP_FEN`` once with each new agent.
+        warm_up: ``warm_up`` each new agent before it is built.
     """
 
     def __init__(self, rules: Rules, options: dict[str, Any] | None = None, warm_up: bool = False):
@@ -96,7 +124,7 @@ class AgentWorker:
         self.connection.close()
 
 
-def _worker_main(connection, rules: Rules, options: dict[str, Any], warm_up: bool) -> None:
+def _worker_main(connection, rules: Rules, options: dict[str, Any], warm: bool) -> None:
     """The worker process's loop (see the module docstring)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the owner's Ctrl-C kills it
     agents: OrderedDict[str, Any] = OrderedDict()
@@ -104,9 +132,9 @@ def _worker_main(connection, rules: Rules, options: dict[str, Any], warm_up: boo
     def agent_of(spec: str):
         agent = agents.pop(spec, None)
         if agent is None:
+            if warm:
+                warm_up(spec, rules, **options)
             agent = make_agent(spec, **options)
-            if warm_up:
-                agent.select_move(Game(start=Board.from_fen(WARM_UP_FEN), rules=rules))
         agents[spec] = agent
         while len(agents) > KEPT_AGENTS:
             agents.popitem(last=False)
@@ -179,4 +207,4 @@ def _plain(value: Any) -> Any:
     return value
 
 
-__all__ = ["KEPT_AGENTS", "WARM_UP_FEN", "AgentWorker", "search_report"]
+__all__ = ["KEPT_AGENTS", "WARM_UP_FEN", "AgentWorker", "search_report", "warm_up"]

@@ -32,7 +32,7 @@ from checkers_env import Board, Game, Move, __version__, make_agent
 from checkers_env.agent import Agent, check_spec
 from checkers_env.errors import CheckersError
 
-from .agent_workers import WARM_UP_FEN, search_report
+from .agent_workers import search_report, warm_up
 
 #: The commands, in the order ``error unknown command`` lists them.
 COMMANDS = ("hello", "isready", "setoption", "newgame", "position", "go", "quit")
@@ -163,9 +163,10 @@ class EngineServer:
     def _agent(self, limits: tuple) -> Agent:
         """The agent for ``go`` with ``limits`` (``(("depth", 4),)``): the spec's agent,
         or one built with those limits as parameters (those its kind does not take are
-        ignored), reseeded with the game's seed. A twin of each plays one move first, so
-        that loading its kernels is not counted in a timed move, while the agent itself
-        starts as fresh as one built in the driver's process."""
+        ignored), reseeded with the game's seed. Each is warmed up first
+        (``agent_workers.warm_up``: a twin of it thinks once), so that compiling its kernels
+        is not counted in a timed move, while the agent itself starts as fresh as one built
+        in the driver's process."""
         if limits in self.agents:
             return self.agents[limits]
         try:
@@ -174,8 +175,7 @@ class EngineServer:
             if base is not None and str(agent) == str(base):
                 agent = base  # limits its kind does not take: the same agent, the same random stream
             else:
-                twin = make_agent(self.spec, allow_files=self.allow_files, **dict(limits))
-                twin.select_move(Game(start=Board.from_fen(WARM_UP_FEN)))
+                warm_up(self.spec, allow_files=self.allow_files, **dict(limits))
                 agent.reset(seed=self.seed)
         except Exception as error:
             raise _CommandError(f"cannot build {self.spec!r} with {dict(limits) or 'no limits'}: {error}") from None

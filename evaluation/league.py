@@ -51,6 +51,7 @@ from checkers_env.agent import ENTRY_POINT_GROUP, agent_kinds, format_spec, pars
 from checkers_env.match import GameRecord, play_game
 from checkers_env.parallel import run_pieces
 
+from .agent_workers import warm_up
 from .league_files import GAMES_FILE, FolderLock, LeagueError, LeagueWarning, load_records  # noqa: F401  (the league's API)
 from .league_plan import PlannedGame, plan_games, resolve_openings
 
@@ -169,8 +170,11 @@ _agents_in_process: dict[str, object] = {}
 
 
 def _agent(spec: str, overrides: dict):
+    """The agent of ``spec`` in this process, built (and warmed up, so that no game's first
+    move pays for compiling its kernels) once."""
     cache_key = f"{spec}|{sorted(overrides.items())}"
     if cache_key not in _agents_in_process:
+        warm_up(spec, **overrides)
         _agents_in_process[cache_key] = make_agent(spec, **overrides)
     return _agents_in_process[cache_key]
 

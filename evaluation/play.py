@@ -458,8 +458,10 @@ class AgentProcess:
     """
 
     def __init__(self, spec: str, seed: int | None = None, **overrides):
-        self._worker = AgentWorker(PLAY_RULES, overrides)
-        self._worker.send(("build", spec, seed))  # it builds while the person reads the board
+        # It builds, and warms up (the first move would otherwise pay for compiling the
+        # agent's kernels), while the person reads the board.
+        self._worker = AgentWorker(PLAY_RULES, overrides, warm_up=True)
+        self._worker.send(("build", spec, seed))
         self.spec = spec
         self._ready = False
         #: What the worker's agent reported of its last search (``search_report``).

@@ -2,6 +2,11 @@
 
 from __future__ import annotations
 
+import json
+import os
+import subprocess
+import sys
+
 from checkers_env import Board, Rules
 from checkers_evaluation.agent_workers import AgentWorker
 
@@ -46,3 +51,39 @@ def test_a_search_past_its_limit_gets_no_answer_and_stop_ends_it_at_once():
     finally:
         worker.stop()
     assert not worker.process.is_alive()
+
+
+#: In a fresh interpreter: warm each agent up, then list the kernels its first move still
+#: compiles (or loads from numba's cache), as dispatchers that gained a signature.
+FIRST_MOVE_COMPILES = """
+import json, sys
+from numba.core.dispatcher import Dispatcher
+from checkers_env import Game, make_agent
+from checkers_evaluation.agent_workers import warm_up
+
+def signatures():
+    return {f"{name}.{attr}": len(value.overloads) for name, module in list(sys.modules.items())
+            if name.startswith("checkers_") and module is not None
+            for attr, value in vars(module).items() if isinstance(value, Dispatcher)}
+
+late = {}
+for spec in sys.argv[1:]:
+    warm_up(spec)
+    agent = make_agent(spec)
+    before = signatures()
+    agent.select_move(Game())
+    late[spec] = sorted(k for k, n in signatures().items() if n > before.get(k, 0))
+print(json.dumps(late))
+"""
+
+
+def test_a_warmed_up_agent_compiles_nothing_on_its_first_move(egdb4):
+    small = f"time=0.1,egdb={egdb4.pieces}"  # the session's small database stands in for the cards'
+    specs = ["alphabeta:time=0.1", "alphabeta:depth=5,eval=material", f"zoo:outcome-net-3,{small}", "zoo:mcrd,time=0.1", f"zoo:alphazero,{small}",
+             "zoo:td-minimax", "zoo:slow-fast", "zoo:mcrd-net"]
+    env = {**os.environ, "CHECKERS_EGDB": str(egdb4.folder)}
+    done = subprocess.run([sys.executable, "-c", FIRST_MOVE_COMPILES, *specs], env=env, capture_output=True,
+                          text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    late = json.loads(done.stdout.strip().splitlines()[-1])
+    assert late == {spec: [] for spec in specs}
