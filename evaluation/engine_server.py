@@ -164,9 +164,9 @@ class EngineServer:
         """The agent for ``go`` with ``limits`` (``(("depth", 4),)``): the spec's agent,
         or one built with those limits as parameters (those its kind does not take are
         ignored), reseeded with the game's seed. Each is warmed up first
-        (``agent_workers.warm_up``: a twin of it thinks once), so that compiling its kernels
-        is not counted in a timed move, while the agent itself starts as fresh as one built
-        in the driver's process."""
+        (``agent_workers.warm_up``: a twin of it searches a middlegame position), so that
+        compiling its kernels is not counted in a timed move, while the agent itself starts
+        as fresh as one built in the driver's process."""
         if limits in self.agents:
             return self.agents[limits]
         try:
