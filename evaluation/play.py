@@ -272,7 +272,8 @@ class PlaySession:
 
         def waiting(seconds: float) -> None:
             if seconds >= THINKING_SHOWN_AFTER:
-                self.status(f"{next(frames)} {who} is thinking... {seconds:.0f} s (Ctrl-C to stop)")
+                doing = "is thinking" if self.agent.ready else "is getting ready (its kernels compile on first use)"
+                self.status(f"{next(frames)} {who} {doing}... {seconds:.0f} s (Ctrl-C to stop)")
 
         if isinstance(self.agent, AgentProcess):
             move = self.agent.select_move(self.game, waiting=waiting)
@@ -473,6 +474,11 @@ class AgentProcess:
     @property
     def name(self) -> str:
         return self.spec
+
+    @property
+    def ready(self) -> bool:
+        """Whether the worker has built (and warmed up) the agent."""
+        return self._ready
 
     def reset(self, seed: int | None = None) -> None:  # the worker's agent lives one game
         pass

@@ -382,6 +382,46 @@ def test_ctrl_c_while_the_agent_thinks_stops_it_within_seconds(tmp_path):
     assert "interrupted" in out
 
 
+def test_the_status_says_the_agent_gets_ready_before_it_says_it_thinks():
+    """Starting the worker and warming the agent up (its kernels compile on first use) is
+    not shown as thinking."""
+    from checkers_evaluation.play import AgentProcess
+
+    statuses: list[str] = []
+    agent = AgentProcess("alphabeta:depth=40")  # a worker takes more than THINKING_SHOWN_AFTER to start
+    answers = ["quit"]
+    session = PlaySession(agent, human=WHITE, read=lambda prompt: answers.pop(0), write=lambda text: None,
+                          status=statuses.append)
+    try:
+        session.agent.select_move = _stopped_after_thinking(agent, statuses)
+        with pytest.raises(_Stopped):
+            session.run()
+    finally:
+        agent.close()
+    ready = [i for i, text in enumerate(statuses) if "alphabeta:depth=40 is getting ready" in text]
+    thinking = [i for i, text in enumerate(statuses) if "alphabeta:depth=40 is thinking" in text]
+    assert ready and thinking and max(ready) < min(thinking)
+
+
+class _Stopped(Exception):
+    pass
+
+
+def _stopped_after_thinking(agent, statuses):
+    """The agent's ``select_move``, stopped once the session has shown it thinking."""
+    select_move = agent.select_move
+
+    def select(game, waiting=None):
+        def watch(seconds):
+            waiting(seconds)
+            if any("is thinking" in text for text in statuses):
+                raise _Stopped
+
+        return select_move(game, waiting=watch)
+
+    return select
+
+
 def test_a_pickled_model_is_opened_only_with_trust_pickles(pickle_payload):
     pytest.importorskip("sb3_contrib")
     from checkers_evaluation.cli import main
