@@ -79,8 +79,8 @@ print(json.dumps(late))
 
 def test_a_warmed_up_agent_compiles_nothing_on_its_first_move(egdb4):
     small = f"time=0.1,egdb={egdb4.pieces}"  # the session's small database stands in for the cards'
-    specs = ["alphabeta:time=0.1", "alphabeta:depth=5,eval=material", f"zoo:outcome-net-3,{small}", "zoo:mcrd,time=0.1", f"zoo:alphazero,{small}",
-             "zoo:td-minimax", "zoo:slow-fast", "zoo:mcrd-net"]
+    specs = ["alphabeta:time=0.1", "alphabeta:depth=5,eval=material", f"zoo:outcome-net-3,{small}",
+             "zoo:mcrd,time=0.1", f"zoo:alphazero,{small}", "zoo:td-minimax", "zoo:slow-fast", "zoo:mcrd-net"]
     env = {**os.environ, "CHECKERS_EGDB": str(egdb4.folder)}
     done = subprocess.run([sys.executable, "-c", FIRST_MOVE_COMPILES, *specs], env=env, capture_output=True,
                           text=True, timeout=600)
