@@ -229,13 +229,15 @@ def alphazero_unbroken(tmp_path_factory, forks) -> dict:
     from safetensors.numpy import load_file
 
     whole = tmp_path_factory.mktemp("alphazero") / "whole"
-    _train(forks, "alphazero", [*ALPHAZERO_OPTIONS, "--out", str(whole), "--no-progress", "--no-tensorboard", "--eval-games",
-                         "0"], whole, None)
+    options = [*ALPHAZERO_OPTIONS, "--out", str(whole), "--no-progress", "--no-tensorboard", "--eval-games", "0"]
+    _train(forks, "alphazero", options, whole, None)
     return load_file(whole / "weights.safetensors")
 
 
 @pytest.mark.parametrize("kills", [(1, 3), (5, 4), (8, 2)])
-def test_alphazero_killed_anywhere_resumes_to_the_weights_of_an_unbroken_run(tmp_path, kills, alphazero_unbroken, forks):
+def test_alphazero_killed_anywhere_resumes_to_the_weights_of_an_unbroken_run(
+    tmp_path, kills, alphazero_unbroken, forks
+):
     from safetensors.numpy import load_file
 
     run = _kill_and_resume(forks, "alphazero", tmp_path, ALPHAZERO_OPTIONS, kills)
