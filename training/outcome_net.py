@@ -54,9 +54,15 @@ units of the evaluator that searched it (the positional points for generation 0,
 expected result after). It becomes a probability by one logistic fit per generation,
 ``p = sigmoid(value / s)`` with the scale ``s`` that makes the games' results most likely
 (:func:`search_scale`; forced wins saturate to 0 or 1), and the target is
-``(1 - w) (result + 1) / 2 + w p`` with ``w = --search-weight`` (0 by default, so the
+``(1 - w) r + w p`` with ``w = --search-weight`` (0 by default, so the
 trained runs of the zoo replay as they were). Positions that were not searched (the random
-plies) keep the result alone.
+plies) keep ``r`` alone. ``r`` is the result, ``(result + 1) / 2``, with ``--target-lambda``
+1 (the default); below 1 it is the TD(lambda) return toward it (:func:`lambda_returns`):
+``r_t = (1 - lambda) p_{t+1} + lambda r_{t+1}`` along the game, each from the side to move's
+view, ``r`` of the game's last position its result, and a position that was not searched
+passing on ``r`` of the next. The result then reaches a position through the values of the
+positions after it, each a search of its own: less noise than one game's end, more than one
+search can see.
 
 ``--promote NAME`` writes ``zoo/NAME`` with a card whose agent is
 ``alphabeta:eval=outcome-net,time=0.5,egdb=5`` with the ``--search`` parameters (the
@@ -126,6 +132,8 @@ class Args(scaffold.GenerationArgs):
     """Adam step size"""
     search_weight: float = arg(0.0, low=0.0, high=1.0)
     """weight of the self-play search's root value in the training target (0: the game's result alone)"""
+    target_lambda: float = arg(1.0, low=0.0, high=1.0)
+    """lambda of the result's part of the target: 1, the game's result; below 1, the TD(lambda) return of the root values of the game's later positions, ending at the result"""
     gate_games: int = arg(0, low=0)
     """games each generation plays against the incumbent to replace it (0: no gate, every generation does)"""
     gate_time: float = arg(0.5, low=0.001)
@@ -238,14 +246,55 @@ def search_scale(values: np.ndarray, results: np.ndarray) -> float:
     return float(fine[int(np.argmin([loss(s) for s in fine]))])
 
 
-def _targets(outcome: np.ndarray, search: np.ndarray, weight: float) -> np.ndarray:
-    """The training targets of one generation's positions (module docstring: the search target)."""
-    target = (outcome.astype(np.float64) + 1.0) / 2.0
+def lambda_returns(result: np.ndarray, searched: np.ndarray, game: np.ndarray, ply: np.ndarray,
+                   black_to_move: np.ndarray, lam: float) -> np.ndarray:
+    """The TD(``lam``) returns of a set of games' positions (the module docstring's ``r``).
+
+    Args:
+        result: per position, the game's result from its side to move's view, in [0, 1].
+        searched: per position, the search's root value as a probability from the same view
+            (``NaN`` where the position was not searched).
+        game, ply: which game a position is of, and its ply there (any order).
+        black_to_move: whose view each value is from.
+        lam: lambda; 1 gives ``result`` back.
+
+    Returns:
+        float64 returns, in the positions' order.
+    """
+    returns = np.asarray(result, np.float64).copy()
+    if lam >= 1.0 or len(returns) == 0:
+        return returns
+    order = np.lexsort((ply, game))
+    game_of, black = game[order].tolist(), black_to_move[order].tolist()
+    value, end = np.asarray(searched, np.float64)[order].tolist(), returns[order].tolist()
+    out = end[:]
+    for i in range(len(out) - 2, -1, -1):
+        j = i + 1
+        if game_of[j] != game_of[i]:
+            continue  # the game's last position keeps its result
+        same = black[j] == black[i]
+        later = out[j] if same else 1.0 - out[j]
+        p = value[j]
+        out[i] = later if p != p else (1.0 - lam) * (p if same else 1.0 - p) + lam * later
+    returns[order] = out
+    return returns
+
+
+def _targets(data: dict[str, np.ndarray], keep: np.ndarray, weight: float, lam: float = 1.0) -> np.ndarray:
+    """The training targets of one generation's ``keep`` positions (module docstring: the
+    search target). The scale is fitted on those; a return runs through all of them."""
+    outcome, search = data["outcome"], data["search"]
+    result = (outcome.astype(np.float64) + 1.0) / 2.0
     searched = np.isfinite(search)
-    if weight > 0 and searched.any():
-        scale = search_scale(search[searched], outcome[searched])
-        p = 1.0 / (1.0 + np.exp(-np.clip(search[searched].astype(np.float64) / scale, -60.0, 60.0)))
-        target[searched] = (1.0 - weight) * target[searched] + weight * p
+    p = np.full(len(search), np.nan)
+    fitted = searched & keep
+    if (weight > 0 or lam < 1.0) and fitted.any():
+        scale = search_scale(search[fitted], outcome[fitted])
+        p[searched] = 1.0 / (1.0 + np.exp(-np.clip(search[searched].astype(np.float64) / scale, -60.0, 60.0)))
+    target = lambda_returns(result, p, data["game"], data["ply"], data["black_to_move"], lam)[keep]
+    searched, p = searched[keep], p[keep]
+    if weight > 0:
+        target[searched] = (1.0 - weight) * target[searched] + weight * p[searched]
     return target.astype(np.float32)
 
 
@@ -311,7 +360,7 @@ def _training_data(args: Args, run_path: Path, generation: int) -> tuple[np.ndar
         # Each generation apart: its search values are in the units of its own evaluator.
         data = load_shards(shards)
         keep = quiet_mask(data["black"], data["white"], data["kings"], data["black_to_move"])
-        target = _targets(data["outcome"][keep], data["search"][keep], args.search_weight)
+        target = _targets(data, keep, args.search_weight, args.target_lambda)
         parts.append((data["black"][keep], data["white"][keep], data["kings"][keep], data["black_to_move"][keep], target))
     return tuple(np.concatenate(arrays) for arrays in zip(*parts))
 
@@ -527,6 +576,9 @@ def _recipe(args: Args, summary: dict) -> str:
         words += f" It searches with {args.search.strip()}."
     if args.search_weight:
         words += f" Targets mix the result with the search's root value (weight {args.search_weight:g})."
+    if args.target_lambda < 1.0:
+        words += (f" The result reaches a position as the TD(lambda) return of the later positions' root values "
+                  f"(lambda {args.target_lambda:g}).")
     if args.gate_games:
         words += (f" A generation replaced the one before only with at least {100 * args.gate_score:g} % over "
                   f"{args.gate_games} games at {args.gate_time:g} s per move; this is {_name(summary['incumbent'])}.")
