@@ -1,7 +1,9 @@
 """Fit a draw head onto a trained outcome net, its value left as it is.
 
-The net's body and value head are frozen; the head (``--units`` ReLU units over the last
-hidden layer and one logit) learns, by binary cross-entropy, whether the game of each
+It needs ``draw_head.diff`` applied, which gives the outcome net its draw head
+(``git apply docs/results/outcome-net-3/draw-head/draw_head.diff``). The net's body and
+value head are frozen; the head (``--units`` ReLU units over the last hidden layer and one
+logit) learns, by binary cross-entropy, whether the game of each
 quiet position of a run's self-play shards was drawn. The last ``--held-out`` shards are
 kept out of the fit and scored: the head's loss beside the best guess from the net's
 value alone (the draw rate in 200 bins of the value). The net is written with its head
