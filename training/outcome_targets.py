@@ -17,6 +17,7 @@ than one game's end, more than one search can see.
 
 from __future__ import annotations
 
+import numba
 import numpy as np
 
 
@@ -56,19 +57,29 @@ def lambda_returns(result: np.ndarray, values: np.ndarray, game: np.ndarray, ply
     if lam >= 1.0 or len(returns) == 0:
         return returns
     order = np.lexsort((ply, game))
-    game_of, black = game[order].tolist(), black_to_move[order].tolist()
-    value, out = np.asarray(values, np.float64)[order].tolist(), returns[order].tolist()
-    # Once per generation, over lists: half a second for 2 M positions (a generation's self-play takes minutes).
+    returns[order] = _returns_in_order(
+        returns[order], np.asarray(values, np.float64)[order], np.asarray(game)[order],
+        np.asarray(black_to_move, np.bool_)[order], float(lam),
+    )
+    return returns
+
+
+@numba.njit(cache=True)
+def _returns_in_order(result, value, game, black, lam):
+    """:func:`lambda_returns` of positions sorted by game and ply, backwards through each game."""
+    out = result.copy()
     for i in range(len(out) - 2, -1, -1):
         j = i + 1
-        if game_of[j] != game_of[i]:
+        if game[j] != game[i]:
             continue  # the game's last position keeps its result
         same = black[j] == black[i]
         later = out[j] if same else 1.0 - out[j]
         p = value[j]
-        out[i] = later if p != p else (1.0 - lam) * (p if same else 1.0 - p) + lam * later
-    returns[order] = out
-    return returns
+        if np.isnan(p):
+            out[i] = later
+        else:
+            out[i] = (1.0 - lam) * (p if same else 1.0 - p) + lam * later
+    return out
 
 
 def targets(data: dict[str, np.ndarray], keep: np.ndarray, weight: float, lam: float = 1.0) -> np.ndarray:
