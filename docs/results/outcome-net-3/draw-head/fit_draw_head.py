@@ -23,6 +23,7 @@ import torch
 
 from checkers_agents.outcome_net.net import batch_inputs, read, save_tensors, sizes_of, tensors_of, value_net
 from checkers_agents.outcome_net.quiet import quiet_mask
+from checkers_agents.outcome_net.selfplay import read_shard
 
 FIELDS = ("black", "white", "kings", "black_to_move", "outcome")
 
@@ -31,11 +32,11 @@ def positions(folder: Path) -> tuple[dict[str, np.ndarray], np.ndarray]:
     """The quiet positions of a folder's shards, and each one's shard number."""
     parts, shard = {f: [] for f in FIELDS}, []
     for i, path in enumerate(sorted(folder.glob("shard-*.npz"))):
-        with np.load(path) as data:
-            keep = quiet_mask(data["black"], data["white"], data["kings"], data["black_to_move"])
-            for f in FIELDS:
-                parts[f].append(data[f][keep])
-            shard.append(np.full(int(keep.sum()), i))
+        data = read_shard(path)
+        keep = quiet_mask(data["black"], data["white"], data["kings"], data["black_to_move"])
+        for f in FIELDS:
+            parts[f].append(data[f][keep])
+        shard.append(np.full(int(keep.sum()), i))
     return {f: np.concatenate(v) for f, v in parts.items()}, np.concatenate(shard)
 
 
