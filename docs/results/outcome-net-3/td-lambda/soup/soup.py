@@ -1,27 +1,21 @@
-"""Average the weights of nets trained from one starting net: a uniform model soup.
+"""Average the weights of outcome nets trained from one starting net: a uniform model soup.
 
 Usage: python soup.py OUT WEIGHTS [WEIGHTS ...]
 
-Every file must hold the same tensors (the outcome net's format); the first file's
-metadata goes to OUT.
+Every file must be an outcome net of the same sizes.
 """
 
 import sys
 
-from safetensors import safe_open
-from safetensors.numpy import load_file, save_file
+from checkers_agents.outcome_net.net import read, save_tensors
 
 
 def main(out, paths):
-    nets = [load_file(path) for path in paths]
-    names = set(nets[0])
+    nets = [read(path) for path in paths]  # each checked: kind, format, shapes, finite values
     for path, net in zip(paths, nets):
-        if set(net) != names or any(net[k].shape != nets[0][k].shape for k in names):
-            raise SystemExit(f"{path}: not the same tensors as {paths[0]}")
-    with safe_open(paths[0], "np") as f:
-        metadata = f.metadata()
-    soup = {k: (sum(net[k] for net in nets) / len(nets)).astype(nets[0][k].dtype) for k in names}
-    save_file(soup, out, metadata=metadata)
+        if {k: v.shape for k, v in net.items()} != {k: v.shape for k, v in nets[0].items()}:
+            raise SystemExit(f"{path}: not the same sizes as {paths[0]}")
+    save_tensors(out, {k: sum(net[k] for net in nets) / len(nets) for k in nets[0]})
 
 
 if __name__ == "__main__":
