@@ -30,7 +30,7 @@ from .agent import Agent, BaseAgent, UnknownAgentError, agent_kinds, make_agent
 from .pdn import read_pdn, write_pdn
 from .perft import divide, perft
 
-__version__ = "0.1.0"
+__version__ = "0.2.0"
 
 import gymnasium as _gym
 
