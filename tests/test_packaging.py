@@ -43,12 +43,36 @@ def test_entry_points_name_installed_modules():
 
 
 @pytest.fixture(scope="module")
-def wheel(tmp_path_factory) -> Path:
-    out = tmp_path_factory.mktemp("wheel")
-    subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out),
-                    str(REPO_ROOT)], check=True, capture_output=True, timeout=300)
-    (path,) = out.glob("checkers_suite-*.whl")
+def dist(tmp_path_factory) -> Path:
+    """The release's wheel and sdist as `python -m build` makes them (without isolation: the
+    test venv already holds the build backend)."""
+    out = tmp_path_factory.mktemp("dist")
+    built = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--sdist", "--wheel", "--outdir", str(out),
+                            str(REPO_ROOT)], capture_output=True, text=True, timeout=600)
+    assert built.returncode == 0, built.stderr[-3000:]
+    return out
+
+
+@pytest.fixture(scope="module")
+def wheel(dist) -> Path:
+    (path,) = dist.glob(f"checkers_suite-{__version__}-*.whl")
     return path
+
+
+def test_the_release_files_pass_twine_check(dist):
+    files = sorted(dist.glob("checkers_suite-*"))
+    assert [f.name for f in files] == [f"checkers_suite-{__version__}-py3-none-any.whl",
+                                        f"checkers_suite-{__version__}.tar.gz"]
+    checked = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *map(str, files)],
+                             capture_output=True, text=True, timeout=120)
+    assert checked.returncode == 0, checked.stdout + checked.stderr
+    assert checked.stdout.count("PASSED") == 2, checked.stdout
+
+
+def _first_readme_example() -> str:
+    """The README's first ```python block: the example a newcomer runs first."""
+    text = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
+    return text.split("```python\n", 1)[1].split("```", 1)[0]
 
 
 def test_the_wheel_holds_only_this_projects_names_and_the_zoo(wheel):
@@ -116,6 +140,10 @@ print(json.dumps({"files": [m.__file__ for m in (checkers_env, checkers_agents, 
     probe = subprocess.run([str(python), "-c", "import agents"], cwd=elsewhere, env=env, capture_output=True,
                            text=True, timeout=60)
     assert "No module named 'agents'" in probe.stderr
+    # The README's first example, run from the installed wheel in another folder.
+    example = subprocess.run([str(python), "-c", _first_readme_example()], cwd=elsewhere, env=env,
+                             capture_output=True, text=True, timeout=300)
+    assert example.returncode == 0, example.stderr
 
 
 @pytest.mark.slow
