@@ -33,6 +33,7 @@ from __future__ import annotations
 import math
 import os
 import queue
+import select
 import shlex
 import shutil
 import signal
@@ -66,6 +67,12 @@ STDERR_KEPT = 400
 
 #: Longest line read from an engine (a longer one is garbage, not a move).
 LONGEST_LINE = 65536
+
+
+class _LongLine(str):
+    """What the reader puts in place of a line longer than ``LONGEST_LINE`` (its first
+    characters): the rest of that line is skipped, so no piece of it is taken for the
+    answer to a later command."""
 
 
 @dataclass(frozen=True)
@@ -288,11 +295,13 @@ class _EngineProcess:
         try:
             self.process = subprocess.Popen(
                 argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                text=True, encoding="utf-8", errors="replace", bufsize=1,
                 start_new_session=os.name == "posix",  # its own group: stopping it stops its children
             )
         except OSError as error:
             raise ForfeitError(f"engine {cmd!r} could not start: {error}") from None
+        # Lines go out with os.write on a non-blocking pipe, so that an engine that stops
+        # reading its input cannot block the suite on a full pipe.
+        os.set_blocking(self.process.stdin.fileno(), False)
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.stderr: deque[str] = deque(maxlen=5)
         threading.Thread(target=_read_lines, args=(self.process.stdout, self.lines), daemon=True).start()
@@ -300,12 +309,16 @@ class _EngineProcess:
         # Stops the process when this object goes (garbage, or the interpreter's exit).
         self._finalizer = weakref.finalize(self, _stop_process, self.process)
 
-    def send(self, line: str) -> None:
-        try:
-            self.process.stdin.write(line + "\n")
-            self.process.stdin.flush()
-        except OSError:  # a broken pipe: it has exited
-            raise ForfeitError(self.exit_story(f"before it could be sent {_quoted(line)}")) from None
+    def send(self, line: str, limit: float = DEFAULT_TIMEOUT) -> None:
+        """Write ``line`` to the engine's input.
+
+        Raises:
+            ForfeitError: it has exited, or it read none of the line within ``limit`` seconds.
+        """
+        if not _write_within(self.process.stdin.fileno(), (line + "\n").encode(), limit):
+            if self.process.poll() is not None:
+                raise ForfeitError(self.exit_story(f"before it could be sent {_quoted(line)}"))
+            raise ForfeitError(f"engine {self.cmd!r} stopped reading its input (sending {_quoted(line)})")
 
     def check_quiet(self) -> None:
         """Check that the engine said nothing since its last answer (a second ``bestmove``
@@ -335,6 +348,11 @@ class _EngineProcess:
             raise ForfeitError(f"engine {self.cmd!r} sent no answer to {command} within {limit:g} s") from None
         if line is None:
             raise ForfeitError(self.exit_story(f"before it answered {command}"))
+        if isinstance(line, _LongLine):
+            raise ForfeitError(
+                f"engine {self.cmd!r} answered {command} with a line longer than {LONGEST_LINE} characters "
+                f"(it began {_quoted(line)})"
+            )
         return line.strip()
 
     def exit_story(self, when: str) -> str:
@@ -348,58 +366,104 @@ class _EngineProcess:
         return f"engine {self.cmd!r} {how} {when}" + (f" (stderr: {said})" if said else "")
 
     def stop(self) -> None:
-        try:
-            self.process.stdin.write("quit\n")
-            self.process.stdin.flush()
-        except OSError:
-            pass
+        _write_within(self.process.stdin.fileno(), b"quit\n", 0)
         self._finalizer()
 
 
-def _read_lines(pipe, lines: queue.Queue) -> None:
-    """Put each line of ``pipe`` into ``lines`` (a line longer than ``LONGEST_LINE`` in
-    pieces, each garbage to the reader), then None at its end."""
+def _write_within(fd: int, data: bytes, limit: float) -> bool:
+    """Write ``data`` to the non-blocking ``fd``, waiting at most ``limit`` seconds for room;
+    returns whether all of it went (False when the reader has gone or stopped reading)."""
+    deadline = clock.monotonic() + limit
+    while data:
+        try:
+            data = data[os.write(fd, data):]
+            continue
+        except BlockingIOError:
+            pass
+        except (OSError, ValueError):  # a broken pipe (it has exited), or a closed fd
+            return False
+        left = deadline - clock.monotonic()
+        if left <= 0:
+            return False
+        select.select([], [fd], [], min(left, 0.1))
+    return True
+
+
+def _lines_of(pipe):
+    """The lines of the binary ``pipe`` as text; a line longer than ``LONGEST_LINE`` comes
+    as one ``_LongLine`` (its start) and the rest of it is skipped. The pipe is closed at
+    its end: the reader, not the thread that stops the engine, owns it."""
     try:
-        for line in iter(lambda: pipe.readline(LONGEST_LINE), ""):
-            lines.put(line)
-    except (OSError, ValueError):  # closed under the reader by a stop
-        pass
+        with pipe:
+            while line := pipe.readline(LONGEST_LINE + 1):
+                text = line.decode("utf-8", "replace")
+                if len(line) <= LONGEST_LINE or line.endswith(b"\n"):
+                    yield text
+                    continue
+                while (rest := pipe.readline(LONGEST_LINE)) and not rest.endswith(b"\n"):
+                    pass
+                yield _LongLine(text[:80])
+    except (OSError, ValueError):
+        return
+
+
+def _read_lines(pipe, lines: queue.Queue) -> None:
+    """Put each line of ``pipe`` into ``lines``, then None at its end."""
+    for line in _lines_of(pipe):
+        lines.put(line)
     lines.put(None)
 
 
 def _keep_last(pipe, kept: deque) -> None:
     """Keep the last lines of ``pipe`` (the engine's stderr, to explain a crash)."""
-    try:
-        for line in iter(lambda: pipe.readline(LONGEST_LINE), ""):
-            if line.strip():
-                kept.append(line.strip()[:STDERR_KEPT])
-    except (OSError, ValueError):
-        pass
+    for line in _lines_of(pipe):
+        if line.strip():
+            kept.append(line.strip()[:STDERR_KEPT])
 
 
 def _stop_process(process: subprocess.Popen) -> None:
-    """Close the process's stdin (an engine leaves at its end, as after ``quit``), give it a
-    moment to leave (``QUIT_GRACE``), then kill it (its group on POSIX) and reap it."""
+    """Close the process's stdin (an engine leaves at its end, as after ``quit``), give it
+    ``QUIT_GRACE`` seconds to leave, then kill its whole group (on POSIX: the helpers it
+    started go too, whether it left by itself or not) and reap it.
+
+    Bounded in time whatever the engine's children do: nothing here waits on the output
+    pipes, which a child that escaped the group may hold open (their reader threads close
+    them when the last writer goes)."""
     try:
         process.stdin.close()
     except OSError:  # a broken pipe: it has gone already
         pass
+    exited = _exited_within(process, QUIT_GRACE)
     try:
-        process.wait(QUIT_GRACE)
-    except subprocess.TimeoutExpired:
+        if os.name == "posix":
+            # Not reaped yet, so its pid still names its group: no other group can be hit.
+            os.killpg(process.pid, signal.SIGKILL)
+        elif not exited:
+            process.kill()
+    except (ProcessLookupError, PermissionError):  # the group is empty already
+        pass
+    process.wait()
+
+
+def _exited_within(process: subprocess.Popen, seconds: float) -> bool:
+    """Wait up to ``seconds`` for ``process`` to exit without reaping it (on POSIX), so that
+    its pid and process group stay reserved for the kill that follows."""
+    if os.name != "posix":
         try:
-            if os.name == "posix":
-                os.killpg(process.pid, signal.SIGKILL)
-            else:
-                process.kill()
-        except (ProcessLookupError, PermissionError):
-            pass
-        process.wait()
-    for pipe in (process.stdout, process.stderr):
+            process.wait(seconds)
+            return True
+        except subprocess.TimeoutExpired:
+            return False
+    deadline = clock.monotonic() + seconds
+    while True:
         try:
-            pipe.close()
-        except OSError:
-            pass
+            if os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT | os.WNOHANG) is not None:
+                return True
+        except ChildProcessError:  # reaped already (by a poll)
+            return True
+        if clock.monotonic() >= deadline:
+            return False
+        clock.sleep(0.01)
 
 
 __all__ = [

@@ -479,6 +479,11 @@ def _resolve(spec: str, allow_files: bool, overrides: dict[str, Any]) -> tuple[s
     for name, value in overrides.items():
         if name in parameters or accepts_any:
             params[name] = value
+    named = (inspect.Parameter.POSITIONAL_OR_KEYWORD, inspect.Parameter.KEYWORD_ONLY)
+    missing = [n for n, p in parameters.items() if p.kind in named and p.default is p.empty and n not in params]
+    if missing:
+        keys = ", ".join(f"{name}=" for name in missing)
+        raise UnknownAgentError(f"agent spec {spec!r} lacks {keys}, which {kind!r} needs: like '{kind}:{missing[0]}=...'")
     return kind, factory, params
 
 

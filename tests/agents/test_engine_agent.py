@@ -6,7 +6,9 @@ from __future__ import annotations
 import gc
 import shlex
 import sys
+import threading
 import time
+import uuid
 from pathlib import Path
 
 import numpy as np
@@ -43,6 +45,7 @@ def test_cmd_names_a_program_so_a_stranger_s_spec_may_not_set_it():
 #: Engine specs refused when built, each with what the error names.
 BAD_SPECS = {
     "engine:cmd=": "cmd is empty",
+    "engine:time=1": "lacks cmd=, which 'engine' needs",
     "engine:cmd='python": "cannot be split into words",
     "engine:cmd=no-such-engine-program --fast": "'no-such-engine-program' is not a program",
     fake("good", time=0): "time must be a positive number",
@@ -109,6 +112,7 @@ MISBEHAVIOURS = [
     ("badhello", {}, "answered 'hi there' to hello, not 'hello protocol N ...'"),
     ("protocol9", {}, "speaks protocol '9'; this client speaks 1"),
     ("notready", {}, "answered 'not yet' to isready, not 'readyok'"),
+    ("longhello", {}, "answered hello with a line longer than 65536 characters (it began 'hello protocol 1"),
 ]
 
 
@@ -136,6 +140,46 @@ def test_an_engine_that_ignores_quit_and_sigterm_is_killed():
     with pytest.raises(ForfeitError, match="sent no answer to go"):
         engine.select_move(Game())
     assert process.returncode == -9
+
+
+def processes_named(marker: str) -> list[int]:
+    """The pids whose command line holds ``marker`` (read from the process table)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                if marker.encode() in (entry / "cmdline").read_bytes():
+                    found.append(int(entry.name))
+            except OSError:  # it exited while we looked
+                pass
+    return found
+
+
+def gone(marker: str, seconds: float = 5.0) -> bool:
+    """Whether no process holds ``marker`` within ``seconds`` (a killed one takes a moment)."""
+    deadline = time.monotonic() + seconds
+    while processes_named(marker):
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads the process table in /proc")
+@pytest.mark.parametrize("mode", ["orphan", "orphanquiet"])
+def test_stopping_an_engine_is_bounded_and_kills_the_helpers_it_started(mode):
+    # orphan: the helper holds the engine's stdout open, so its output never ends;
+    # orphanquiet: the engine leaves promptly after quit, its helper would live on.
+    marker = f"checkers-test-helper-{uuid.uuid4().hex}"
+    engine = make_agent(f"engine:cmd={PYTHON} {shlex.quote(str(FAKE_ENGINE))} {mode} {marker}")
+    game = Game()
+    game.play(engine.select_move(game))
+    assert len(processes_named(marker)) == 2  # the engine and its helper
+    closing = threading.Thread(target=engine.close, daemon=True)
+    closing.start()
+    closing.join(30)
+    assert not closing.is_alive(), "close() did not return"
+    assert gone(marker), f"the engine's helper outlived it: {processes_named(marker)}"
 
 
 def test_an_engine_that_says_more_than_it_was_asked_forfeits():

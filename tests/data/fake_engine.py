@@ -17,9 +17,16 @@ Modes (each one way an outside engine can fail):
     badhello   answers hello with something else
     protocol9  speaks protocol 9
     notready   answers isready with something else
+    longhello  answers hello with a 200 kB line
+    orphan     at its first go, starts a helper that keeps its stdout open; plays well
+    orphanquiet  at its first go, starts a helper whose output is /dev/null; plays well
+
+The helpers of the two orphan modes sleep for ever with the script's second argument in
+their command line, so that a test finds them in the process table.
 """
 
 import signal
+import subprocess
 import sys
 import time
 
@@ -29,6 +36,7 @@ if mode == "dead":
 if mode == "silent":
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
 game = None
+helper_started = False
 
 
 def say(line: str) -> None:
@@ -40,7 +48,9 @@ for line in iter(sys.stdin.readline, ""):
     words = line.split()
     if not words:
         continue
-    if words[0] == "hello":
+    if words[0] == "hello" and mode == "longhello":
+        say("hello protocol 1 options agent name " + "x" * 200_000)
+    elif words[0] == "hello":
         say({"badhello": "hi there", "protocol9": "hello protocol 9 options name fake"}.get(
             mode, f"hello protocol 1 options agent name fake {mode}"))
     elif words[0] == "isready":
@@ -53,7 +63,11 @@ for line in iter(sys.stdin.readline, ""):
         moves = words[words.index("moves") + 1:] if "moves" in words else []
         game = Game(start=Board.from_fen(words[2]), moves=moves)
     elif words[0] == "go":
-        if mode in ("good", "chatty", "once"):
+        if mode in ("orphan", "orphanquiet") and not helper_started:
+            helper_started = True
+            quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL} if mode == "orphanquiet" else {}
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)", sys.argv[2]], **quiet)
+        if mode in ("good", "chatty", "once", "orphan", "orphanquiet"):
             say(f"bestmove {game.legal_moves()[0]}")
             if mode == "chatty":
                 say("bestmove 11-15")
