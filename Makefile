@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # torch is pinned to the release whose wheel lies on this machine's disk.
 TORCH  := torch==2.13.0
 
-.PHONY: .venv test test-slow bench gpu-check demo clean distclean
+.PHONY: .venv test test-slow bench gpu-check demo docs clean distclean
 
 .venv: $(STAMP)
 
@@ -38,6 +38,12 @@ gpu-check: .venv
 
 demo: .venv
 	$(PY) -m checkers_evaluation.demo
+
+# The documentation site (mkdocs.yml) into site/, which ignores itself in git.
+docs: .venv
+	$(PY) -m pip install -e '.[docs]'
+	$(PY) -m mkdocs build --strict
+	echo '*' > site/.gitignore
 
 clean:
 	rm -rf build dist *.egg-info .pytest_cache .hypothesis
