@@ -29,7 +29,8 @@ every web page its user visits can send requests to):
 - Specs are checked by type on the server (no file opened); agents are built and think in
   worker processes (``serve_pool``), so nothing a spec does can hold up the server; a move
   that takes longer than ``think_limit`` seconds stops its worker (a new one replaces it)
-  and the request fails with 504; a ``time=`` above the limit is refused. FEN and moves go
+  and the request fails with 504; a ``time=``, ``game_time=`` (any parameter that gives
+  seconds) above the limit is refused. FEN and moves go
   through the parsers, request bodies and strings have size and nesting limits, and games
   in memory are capped (the oldest is dropped). Any error inside one game fails that
   request only; games are independent (each has its own lock and record).
@@ -87,6 +88,9 @@ from .serve_views import GameViews, evaluation_bar, whole
 from .serve_pool import SERVE_RULES, THINK_LIMIT, AgentPool
 
 HUMAN = "human"
+#: Names of the parameters that give seconds (``time``, ``game_time``, ``timeout``, ...),
+#: whatever the kind: none may ask for more than the think limit.
+TIME_WORDS = ("time", "seconds", "timeout")
 #: Longest agent spec, FEN or move text accepted, in characters.
 MAX_TEXT = 300
 #: Games kept in memory; past this the least recently used one is dropped.
@@ -123,6 +127,12 @@ class Session:
     def flipped(self) -> bool:
         """Seen from White when White is the only human."""
         return self.white == HUMAN and self.black != HUMAN
+
+
+def is_time_parameter(name: str) -> bool:
+    """Whether an agent parameter gives seconds: one of ``TIME_WORDS``, or a name ending
+    in one (``game_time``, ``move_seconds``)."""
+    return name in TIME_WORDS or name.endswith(tuple(f"_{word}" for word in TIME_WORDS))
 
 
 def _text(body: dict, name: str, required: bool = True) -> str | None:
@@ -205,8 +215,9 @@ class Server(GameViews, LeagueViews):
 
     def check_player(self, text: str) -> str:
         """``human`` or a spec (tidied) whose kind and parameters ``make_agent`` accepts,
-        that names no file, with its thinking time within the limit. Opens no file the
-        spec names and builds nothing (``new_game`` has a worker build the agent).
+        that names no file, and none of whose times (``is_time_parameter``: ``time=``,
+        ``game_time=``, ...) is over the think limit. Opens no file the spec names and
+        builds nothing (``new_game`` has a worker build the agent).
 
         Raises:
             RequestError: 422 naming what is wrong.
@@ -218,14 +229,16 @@ class Server(GameViews, LeagueViews):
             spec = check_spec(text, allow_files=False, agents_dirs=self.agents_dirs)
         except (ValueError, TypeError, ImportError) as error:  # UnknownAgentError, MissingDependencyError, ...
             raise RequestError(422, f"bad agent spec {text!r}: {error}") from None
-        if "time" in params:
+        for name, value in params.items():
+            if not is_time_parameter(name):
+                continue
             try:
-                seconds = float(params["time"])
+                seconds = float(value)
             except ValueError:
                 seconds = math.inf
             if not seconds <= self.pool.think_limit:
                 raise RequestError(
-                    422, f"bad agent spec {text!r}: time={params['time']} is over this server's "
+                    422, f"bad agent spec {text!r}: {name}={value} is over this server's "
                     f"thinking limit of {self.pool.think_limit:g} s"
                 )
         return spec

@@ -98,6 +98,10 @@ def test_the_endgame_value_is_shown(client):
         ({"black": "human", "white": "nosuchagent"}, 422, "bad agent spec 'nosuchagent'"),
         ({"black": "human", "white": "alphabeta:depth=-1"}, 422, "bad agent spec"),
         ({"black": "human", "white": "alphabeta:time=60"}, 422, "thinking limit"),
+        # Every parameter that gives seconds, of every kind: a clock for the game too.
+        ({"black": "alphabeta:game_time=1e9", "white": "human"}, 422, "game_time=1e9 is over this server's thinking limit"),
+        ({"black": "human", "white": "zoo:outcome-net,game_time=1e9"}, 422, "game_time=1e9 is over"),
+        ({"black": "human", "white": "mcrd:time=inf"}, 422, "time=inf is over"),
         ({"black": "human", "white": "greedy", "fen": "B:W99:B1"}, 422, "bad FEN"),
         ({"black": "human", "white": "greedy", "opening": 10_000}, 422, "bad opening"),
         ({"black": "human", "white": "greedy", "opening": 0, "fen": "B:W21:B1"}, 400, "not both"),
