@@ -20,6 +20,10 @@ ambiguous or malformed input is explained and asked again. Commands:
 The automatic draw rules are on (threefold repetition, 40 moves each without a capture or a
 man move), with no cap on the game's length. When the game ends the result and the reason
 are printed; ``save``, ``undo``, ``board`` and ``quit`` still work until you leave.
+An agent that cannot go on (``ForfeitError``: an outside engine that crashed, went silent
+past its time, answered garbage or an illegal move) loses the game by forfeit, recorded as
+the league records one: a line names the agent and what went wrong, the result is the
+person's win, and the saved PDN has ``[Termination "forfeit"]`` and ``[Forfeit "..."]``.
 Input is read with ``input()``, so the command can be driven through a pipe or a
 pseudo-terminal; end of input leaves like ``quit``.
 
@@ -46,6 +50,7 @@ from checkers_env import (
     AmbiguousMoveError,
     Board,
     Color,
+    ForfeitError,
     Game,
     IllegalMoveError,
     InvalidMoveError,
@@ -55,6 +60,7 @@ from checkers_env import (
     make_agent,
     write_pdn,
 )
+from checkers_env.match import FORFEITED
 
 from .agent_workers import AgentWorker, search_report
 
@@ -143,12 +149,14 @@ class PlaySession:
             }
         )
         self.resigned = False
+        #: Why the agent forfeited, worded as the league's game records word it; "" while it plays on.
+        self.forfeit = ""
         self._shown = False  # whether the current position has been printed
         self._announced_end = False
 
     def is_over(self) -> bool:
-        """Over by the rules or by the person's resignation."""
-        return self.resigned or self.game.is_over()
+        """Over by the rules, by the person's resignation or by the agent's forfeit."""
+        return self.resigned or bool(self.forfeit) or self.game.is_over()
 
     # -- the loop ----------------------------------------------------------------------
 
@@ -284,7 +292,12 @@ class PlaySession:
         return move
 
     def _agent_moves(self) -> None:
-        move = self._think()
+        try:
+            move = self._think()
+        except ForfeitError as error:
+            self.status("")
+            self._forfeited(error)
+            return
         try:
             self.game.play(move)
         except IllegalMoveError as error:
@@ -297,6 +310,17 @@ class PlaySession:
             self.write(f"  depth {report['depth']}{score}, expects {' '.join(report['pv'])}")
         self._shown = False
 
+    def _forfeited(self, error: ForfeitError) -> None:
+        """The agent lost by forfeit: the game ends as its loss, with the termination and
+        ``Forfeit`` tag of a league's game record (``checkers_env.match.play_game``)."""
+        side = self.human.opponent
+        self.forfeit = f"{side} ({self.agent}) forfeited: {error}"
+        self.game.headers.update(
+            {"Result": "0-1" if side == BLACK else "1-0", "Termination": FORFEITED, "Forfeit": self.forfeit}
+        )
+        self.write(self.forfeit)
+        self._shown = False
+
     # -- commands ------------------------------------------------------------------------
 
     def _undo(self) -> None:
@@ -305,6 +329,13 @@ class PlaySession:
             self.resigned = False
             game.headers.pop("Result", None)
             self.write("took back your resignation")
+            self._shown = False
+            return
+        if self.forfeit:
+            self.forfeit = ""
+            for tag in ("Result", "Termination", "Forfeit"):
+                game.headers.pop(tag, None)
+            self.write(f"took back the forfeit: {self.agent} is asked to move again")
             self._shown = False
             return
         first = game.start.turn
@@ -322,7 +353,12 @@ class PlaySession:
         if self.is_over():
             self.write("the game is over: no hint")
             return
-        move = self._think()
+        try:
+            move = self._think()
+        except ForfeitError as error:  # its own game goes on: the next move starts it afresh
+            self.status("")
+            self.write(f"no hint: {error}")
+            return
         self.write(f"hint: {move} ({self.agent}'s choice in your place)")
 
     def _moves(self) -> None:
@@ -400,6 +436,8 @@ class PlaySession:
         game = self.game
         if self.resigned:
             return f"game over: {self._result()} (you resigned) - {self.agent} wins"
+        if self.forfeit:
+            return f"game over: {self._result()} ({FORFEITED}) - you win"
         loser = game.board.turn
         reason = _ENDINGS.get(game.termination, str(game.termination)).format(loser=loser)
         if game.termination == Termination.NO_MOVES and not game.board.pieces(loser):
@@ -415,7 +453,7 @@ class PlaySession:
     def _leave(self) -> int:
         game = self.game
         if self.is_over():
-            why = "resignation" if self.resigned else game.termination
+            why = "resignation" if self.resigned else FORFEITED if self.forfeit else game.termination
             self.write(f"bye. Result {self._result()} ({why}) after {plies_text(game.ply)}.")
         else:
             self.write(f"game left unfinished after {plies_text(game.ply)}. bye.")
@@ -491,11 +529,18 @@ class AgentProcess:
             _, kind, message = answer
             if not self._ready:
                 raise RuntimeError(f"cannot build the agent {self.spec!r}: {message}")
+            if kind == ForfeitError.__name__:  # it lost its game, which the session records
+                raise ForfeitError(message)
             raise RuntimeError(f"the agent {self.spec!r} failed: {kind}: {message}")
         return answer
 
     def select_move(self, game: Game, waiting: Callable[[float], None] | None = None) -> Move:
-        """The agent's move in ``game``, calling ``waiting(seconds)`` while it thinks."""
+        """The agent's move in ``game``, calling ``waiting(seconds)`` while it thinks.
+
+        Raises:
+            ForfeitError: the agent cannot go on with its game (an outside engine that failed).
+            RuntimeError: the agent could not be built, failed otherwise, or its worker died.
+        """
         began = time.monotonic()
 
         def tick() -> None:

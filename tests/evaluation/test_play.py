@@ -7,6 +7,7 @@ import os
 import pty
 import re
 import select
+import shlex
 import subprocess
 import sys
 import time
@@ -454,3 +455,63 @@ def test_the_agent_processs_errors_say_what_went_wrong():
         assert agent.select_move(Game()) in Board().legal_moves()  # the worker goes on
     finally:
         agent.close()
+
+
+FAKE_ENGINE = ROOT / "tests" / "data" / "fake_engine.py"
+
+
+def fake_engine(mode: str, **params) -> str:
+    """The spec of ``tests/data/fake_engine.py`` in ``mode`` (an engine that misbehaves)."""
+    extra = "".join(f",{key}={value}" for key, value in params.items())
+    return f"engine:cmd={shlex.quote(sys.executable)} {shlex.quote(str(FAKE_ENGINE))} {mode}{extra}"
+
+
+#: Ways an engine fails at its first move, its spec's extra parameters, and what the forfeit says.
+FORFEITS = [
+    ("illegal", {}, "played an illegal move"),
+    ("garbage", {}, "answered garbage"),
+    ("silent", {"timeout": 1.0}, "sent no answer to go within 1 s"),
+    ("crash", {}, "exited with status 3 before it answered go"),
+]
+
+
+@pytest.mark.parametrize(("mode", "params", "words"), FORFEITS, ids=[mode for mode, _, _ in FORFEITS])
+def test_an_engine_that_forfeits_loses_the_game_as_in_a_league(mode, params, words, tmp_path):
+    """The engine (Black, on move first) forfeits: one line names it and why, the game is
+    the person's win, recorded as the league records a forfeit, and the session goes on."""
+    spec = fake_engine(mode, **params)
+    saved = tmp_path / "forfeit.pdn"
+    session, out = _session(["11-15", f"save {saved}", "quit"], human=WHITE, agent=spec)
+    assert session.run() == 0
+    said = [line for line in out if "forfeited" in line]
+    assert len(said) == 1 and "\n" not in said[0]
+    assert said[0].startswith(f"black ({spec}) forfeited: engine ") and words in said[0]
+    assert "game over: 0-1 (forfeit) - you win" in out
+    assert any("the game is over (0-1)" in line for line in out)  # no move after the end
+    assert out[-1] == "bye. Result 0-1 (forfeit) after 0 plies."
+    (game,) = read_pdn(saved)
+    assert game.result == "0-1" and game.moves == []
+    assert game.headers["Termination"] == "forfeit" and game.headers["Forfeit"] == said[0]
+
+
+def test_undo_takes_back_a_forfeit_and_asks_a_fresh_engine():
+    # "once" answers its first go, then exits: its second move is a forfeit.
+    answers = [lambda: str(session.game.legal_moves()[0]), "undo", "quit"]
+    session, out = _session(answers, human=WHITE, agent=fake_engine("once"))
+    assert session.run() == 0
+    assert any("forfeited: engine " in line and "exited with status 0" in line for line in out)
+    assert any(line.startswith("took back the forfeit") for line in out)
+    # The engine started afresh and moved; the game goes on.
+    assert session.game.ply == 3 and not session.is_over() and "Forfeit" not in session.game.headers
+
+
+def test_checkers_play_announces_an_engine_s_forfeit_instead_of_a_traceback(terminal_factory):
+    spec = fake_engine("garbage")
+    term = terminal_factory("--opponent", spec, "--color", "white")
+    ending = term.expect("game over> ", timeout=60)
+    assert f"black ({spec}) forfeited: engine " in ending and "answered garbage" in ending
+    assert "game over: 0-1 (forfeit) - you win" in ending
+    term.send("quit")
+    assert "bye. Result 0-1 (forfeit)" in term.expect(" after 0 plies.")
+    assert term.close() == 0
+    assert "Traceback" not in term.output
