@@ -105,10 +105,15 @@ class GameViews:
         }
 
     def position(self, session, ply: int) -> dict:
-        """The game's position after ``ply`` plies (clamped to the game), the move that led
-        there, the agent's reply that played it (if an agent did) and the database's verdict."""
+        """The game's position after ``ply`` plies, the move that led there, the agent's
+        reply that played it (if an agent did) and the database's verdict.
+
+        Raises:
+            RequestError: 404 for a ply past the game's end, naming its last ply.
+        """
         game = session.game
-        ply = max(0, min(ply, game.ply))
+        if ply > game.ply:
+            raise RequestError(404, f"ply {ply} is past the end of game {session.id}: its last ply is {game.ply}")
         board = game.boards[ply]
         last = game.moves[ply - 1] if ply else None
         return {
@@ -156,12 +161,18 @@ class GameViews:
         return True
 
 
+#: Most digits of a whole number in a path (a larger one is past any game's end anyway).
+MAX_DIGITS = 30
+
+
 def whole(text: str, what: str) -> int:
     """A path's whole number (``/api/games/{id}/positions/12``).
 
     Raises:
-        RequestError: 404 for anything but up to 6 ASCII digits.
+        RequestError: 404 for anything but ASCII digits, or more than ``MAX_DIGITS`` of them.
     """
-    if not (text.isascii() and text.isdigit()) or len(text) > 6:  # "²".isdigit() too
-        raise RequestError(404, f"{what} must be a whole number, got {text!r}")
+    if not (text.isascii() and text.isdigit()):  # "²".isdigit() too
+        raise RequestError(404, f"{what} must be a whole number, got {text[:MAX_DIGITS]!r}")
+    if len(text) > MAX_DIGITS:
+        raise RequestError(404, f"{what} has more than {MAX_DIGITS} digits")
     return int(text)

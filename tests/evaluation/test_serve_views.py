@@ -65,8 +65,11 @@ def test_every_position_of_a_game_with_the_replies_and_their_evaluation(client, 
     bar = second["reply"]["evaluation"]
     assert 0 <= bar["black"] <= 1 and "for Black" in bar["text"]
     assert second["reply"]["info"]["depth"] == 2 and second["reply"]["info"]["pv"][0] == second["move"]
-    # Past the end: the last position (as the League tab's replay does).
-    assert client.get(f"/api/games/{game_id}/positions/99").json()["ply"] == 2
+    # Past the end: a 404 that names the game's last ply, however large the number.
+    for ply in ("3", "9999999", "9" * 30):
+        response = client.get(f"/api/games/{game_id}/positions/{ply}")
+        assert response.status_code == 404
+        assert response.json()["error"] == f"ply {ply} is past the end of game {game_id}: its last ply is 2"
 
 
 def test_alphazero_reports_its_value_simulations_and_line(new_game):
