@@ -539,6 +539,29 @@ def is_loopback(host: str) -> bool:
         return False
 
 
+def _bound_socket(host: str, port: int):
+    """A TCP socket bound to ``host`` and ``port`` (0: any free port), for uvicorn to listen on.
+
+    Raises:
+        UsageError: the address cannot be bound (the port is in use, the host is not this
+            machine's), in one line.
+    """
+    import socket
+
+    from checkers_evaluation.cli import UsageError
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET  # as uvicorn chooses
+    listening = socket.socket(family, socket.SOCK_STREAM)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind((host, port))
+    except (OSError, OverflowError) as error:
+        listening.close()
+        reason = getattr(error, "strerror", None) or str(error)
+        raise UsageError(f"cannot serve on {host} port {port}: {reason}") from None
+    return listening
+
+
 def serve_main(args: argparse.Namespace) -> int:
     """``checkers serve``: build the app and run it on uvicorn until Ctrl-C."""
     import signal
@@ -562,9 +585,11 @@ def serve_main(args: argparse.Namespace) -> int:
                         record=args.record, egdb=egdb, agents_dirs=args.agents_dir or [])
     except ValueError as error:
         raise UsageError(str(error)) from None
+    listening = _bound_socket(args.host, args.port)  # before saying where to open it
+    port = listening.getsockname()[1]
     if not is_loopback(args.host):
         print(f"warning: serving on {args.host}, reachable from other machines; the page has no login")
-    print(f"checkers serve: open http://{args.host}:{args.port}/ (Ctrl-C stops it)", flush=True)
+    print(f"checkers serve: open http://{args.host}:{port}/ (Ctrl-C stops it)", flush=True)
 
     interrupted = []
 
@@ -574,9 +599,9 @@ def serve_main(args: argparse.Namespace) -> int:
             server.pool.kill()  # a thinking agent ends now; uvicorn then finishes the requests at once
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(create_app(server, host=args.host), host=args.host, port=args.port,
+    config = uvicorn.Config(create_app(server, host=args.host), host=args.host, port=port,
                             log_level="warning", timeout_graceful_shutdown=1)
-    Uvicorn(config).run()  # after Ctrl-C, uvicorn raises SIGINT again: KeyboardInterrupt, status 130
+    Uvicorn(config).run(sockets=[listening])  # after Ctrl-C, uvicorn raises SIGINT again: KeyboardInterrupt, status 130
     if signal.SIGINT in interrupted:  # a uvicorn that does not
         raise KeyboardInterrupt
     return 0

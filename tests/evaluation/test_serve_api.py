@@ -236,3 +236,18 @@ def test_the_command_runs_uvicorn_on_localhost_by_default(monkeypatch, tiny_leag
 def test_loopback_addresses():
     assert serve.is_loopback("127.0.0.1") and serve.is_loopback("localhost") and serve.is_loopback("::1")
     assert not serve.is_loopback("0.0.0.0") and not serve.is_loopback("192.168.1.2")
+
+
+def test_a_busy_port_is_one_line_and_status_2_before_any_address_is_printed(capsys):
+    import socket
+
+    from checkers_evaluation.cli import main
+
+    with socket.socket() as busy:
+        busy.bind(("127.0.0.1", 0))
+        busy.listen()
+        port = busy.getsockname()[1]
+        assert main(["serve", "--port", str(port)]) == 2
+    out, err = capsys.readouterr()
+    assert "open http" not in out
+    assert err == f"checkers: error: cannot serve on 127.0.0.1 port {port}: Address already in use\n"
