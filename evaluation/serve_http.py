@@ -12,7 +12,8 @@ So (``SECURITY.md`` has the whole threat model):
 - A request that changes something (POST) whose ``Origin`` is not this server's is 403.
 - A request body must be JSON (``Content-Type: application/json``): anything else is 415,
   which no cross-site form or simple request can send without the browser asking first.
-- Bodies have a size limit and must be a JSON object nested at most ``MAX_NESTING`` deep.
+- Bodies have a size limit and must be a JSON object nested at most ``MAX_NESTING`` deep;
+  a client that leaves mid-body is dropped without a word in the log.
 - Error messages never show a path of the server's machine (``without_paths``).
 """
 
@@ -163,16 +164,24 @@ async def json_body(request) -> dict:
 
     Raises:
         RequestError: 413 for a body over ``MAX_BODY`` bytes or nested deeper than
-            ``MAX_NESTING``; 400 for one that is not a JSON object.
+            ``MAX_NESTING``; 400 for one that is not a JSON object, or that ended early
+            because the client left (answered to no one: nothing is logged).
     """
     declared = request.headers.get("content-length")
     if declared is not None and declared.isdigit() and int(declared) > MAX_BODY:
         raise RequestError(413, f"request body over {MAX_BODY} bytes")
+    from starlette.requests import ClientDisconnect
+
     raw = b""
-    async for chunk in request.stream():
-        raw += chunk
-        if len(raw) > MAX_BODY:
-            raise RequestError(413, f"request body over {MAX_BODY} bytes")
+    try:
+        async for chunk in request.stream():
+            raw += chunk
+            if len(raw) > MAX_BODY:
+                raise RequestError(413, f"request body over {MAX_BODY} bytes")
+    except ClientDisconnect:
+        # A client that left mid-body (a slow one, or one that gave up): no one reads the
+        # answer, and a traceback per client would flood the log.
+        raise RequestError(400, "the client closed the connection before the end of its body") from None
     if not raw:
         return {}
     try:

@@ -296,3 +296,26 @@ def test_a_worker_that_died_while_idle_is_replaced():
         response = http.post(f"/api/games/{state['id']}/agent")
         assert response.status_code == 503 and "ask again" in response.json()["error"]
         assert http.post(f"/api/games/{state['id']}/agent").status_code == 200  # a new worker
+
+
+def test_a_client_that_leaves_mid_body_is_dropped_quietly(caplog):
+    """Slow or vanishing clients cost the log nothing: no traceback, at most one short line each."""
+    import logging
+    import socket
+
+    app = serve.create_app(workers=1, think_limit=5.0, egdb=None)
+    with _live(app) as live, caplog.at_level(logging.INFO):
+        host, port = live.url.removeprefix("http://").split(":")
+        for _ in range(3):
+            with socket.create_connection((host, int(port)), timeout=10) as client:
+                client.sendall(
+                    b"POST /api/games HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
+                    b"Content-Length: 100\r\n\r\n" + b'{"black": "hu'
+                )
+                time.sleep(0.2)  # the server is reading the body when the client leaves
+        time.sleep(0.5)
+        # The server is none the worse for it.
+        assert httpx.get(f"{live.url}/api/config", timeout=30).status_code == 200
+    records = [record for record in caplog.records if record.name.startswith(("uvicorn", "starlette", "checkers"))]
+    assert not any(record.exc_info for record in records), [record.getMessage() for record in records]
+    assert len(records) <= 3 and all("\n" not in record.getMessage() for record in records)
