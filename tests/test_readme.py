@@ -1,5 +1,8 @@
 """Every ```python block of README.md runs as is, and every `checkers ...` line of its
-```bash blocks succeeds. Blocks that are not meant to run use another fence (```text)."""
+```bash blocks succeeds. Blocks that are not meant to run use another fence (```text).
+
+The README is the front door: short, its zoo table the league's files say, its links alive.
+The pages of docs/ have their own runner, tests/test_docs.py."""
 
 from __future__ import annotations
 
@@ -76,37 +79,35 @@ def test_readme_says_what_make_demo_plays_and_builds():
     ) in text
 
 
-def test_readme_endgame_figures_are_the_ones_the_help_gives():
-    import re
+def _generated():
+    """docs/hooks/generated.py, which makes the site's generated parts (and the zoo table)."""
+    import importlib.util
 
-    from checkers_env import egdb
+    spec = importlib.util.spec_from_file_location("docs_generated", REPO_ROOT / "docs" / "hooks" / "generated.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
+
+def test_readme_is_a_front_door():
+    assert len(README.read_text(encoding="utf-8").splitlines()) <= 250
+
+
+def test_readme_zoo_table_is_what_the_league_files_say():
+    """The table is zoo/league/ratings.csv as docs/hooks/generated.py writes it; after a new
+    league, paste the table this test prints."""
+    expected = _generated().zoo_table("docs/")
+    assert expected in README.read_text(encoding="utf-8"), f"README.md's zoo table should read:\n{expected}"
+
+
+def test_readme_names_every_zoo_agent():
     text = _prose()
-    assert f"({egdb.build_figures()}, on 2 cores)" in text  # as `checkers egdb build --help` says
-    sizes = {egdb.size_text(n) for n in range(2, egdb.MAX_BUILD_PIECES + 1)}
-    assert set(re.findall(r"\d+(?:\.\d+)? MB", text)) <= sizes
-    for line in README.read_text(encoding="utf-8").splitlines():
-        if "egdb build --pieces 5" in line and "#" in line and "MB" in line:
-            assert f"{egdb.BUILD_TIME[5]}, {egdb.size_text(5)}" in line, line
+    for name in _generated().zoo_names():
+        assert f"`zoo:{name}`" in text
 
 
-def test_readme_figures_of_greedy_against_random_are_what_the_league_plays(tmp_path):
-    """The games the README quotes to say why the demo cannot order greedy and random
-    (the same as its `checkers league random greedy --games-per-pair 300 --seed 1` and 2)."""
-    import math
-
-    from checkers_env import Rules
-    from checkers_evaluation.league import League
-
-    wins = draws = losses = 0
-    for seed in (1, 2):
-        ratings = League(["random", "greedy"], out=tmp_path / str(seed), games_per_pair=300, seed=seed,
-                         rules=Rules(max_plies=400), bootstrap=0, progress=False).run()
-        wins, draws, losses = wins + ratings["greedy"].wins, draws + ratings["greedy"].draws, losses + ratings["greedy"].losses
-    games = wins + draws + losses
-    score = (wins + draws / 2) / games
-    elo = 400 * math.log10(score / (1 - score))
-    text = _prose()
-    assert (f"scores about {round(100 * score)} % against random ({wins} wins, {draws} draws and {losses} losses "
-            f"in {games} games, `checkers league random greedy --games-per-pair 300 --seed 1`, then `--seed 2`), "
-            f"about {round(elo, -1):.0f} Elo") in text
+def test_readme_links_point_at_files_of_the_repository():
+    links = re.findall(r"\]\(([^)#]+)(?:#[^)]*)?\)", README.read_text(encoding="utf-8"))
+    local = [link for link in links if "://" not in link]
+    assert local
+    assert [link for link in local if not (REPO_ROOT / link).exists()] == []
