@@ -6,123 +6,41 @@
     >>> agent.last_search.depth
     4
 
-Every searching agent is this search and an evaluator (the OpenSpiel habit): ``alphabeta``
-with material or positional points, ``td-minimax`` with its TD-trained net at depth 2, the
-slow/fast learner's playing agent with its value net and move rewards, and any later net
-through the same evaluator interface (``evaluators``). ``td-minimax``'s self-play trainer calls the same
-kernel.
+Every searching agent is this search and an evaluator: ``alphabeta`` with material or
+positional points, ``td-minimax`` with its TD-trained net at depth 2, the slow/fast learner
+with its value net and move rewards, and the outcome net. A net of your own goes through the
+same evaluator interface (``evaluators.mlp``) once registered (``register_evaluator``).
 
 Spec strings
 ------------
-``alphabeta:depth=D,time=S,eval=E,weights=W,egdb=P,egdb_folder=DIR,seed=N``
+``alphabeta:depth=D,time=S,eval=E,weights=W,egdb=P,egdb_folder=DIR,seed=N`` and the switches
+below (``checkers agents`` lists every key with its default):
 
 - ``eval``: ``positional`` (default), ``material``, or a learned net: ``td-minimax``,
-  ``slow-fast``, ``mcrd-net`` (the MCRD document's CNN, folded into an MLP:
-  ``checkers_agents.mcrd.net``) or ``outcome-net`` (a value net trained on the results of
-  the search's own self-play games: ``checkers_agents.outcome_net``);
+  ``slow-fast``, ``mcrd-net`` or ``outcome-net``;
 - ``weights`` (nets only): ``zoo`` (default: the zoo entry's weights of that name), a
-  weights file, or ``untrained`` (a net of initial weights from ``seed``, and the name says
-  so). ``alphabeta:eval=td-minimax,depth=2`` is the search of ``zoo:td-minimax``.
-- ``egdb``: probe the endgame database of up to ``P`` pieces (0, the default: off; it
-  must be built: ``checkers egdb build --pieces P``). ``egdb:pieces=P`` is this search
-  with the database, under its own name (``checkers_agents.egdb_agent``).
+  weights file, or ``untrained`` (initial weights from ``seed``, and the name says so);
+- ``egdb``: probe the endgame database of up to ``P`` pieces (0, the default: off; build it
+  first with ``checkers egdb build --pieces P``);
+- ``time`` (seconds a move), ``game_time`` (a clock for the game), ``partial`` (spend the
+  whole time);
+- ``table_cutoffs``, ``pvs``, ``reductions``, ``spare_shots``, ``extensions``,
+  ``aspiration``: pruning and extensions, off by default, so that every root value is the
+  exact minimax value of its depth;
+- ``contempt``: what a draw costs the agent; ``book``: play the opening book's moves.
 
-Parts: ``negamax`` (the numba search of one depth), ``pruning`` (its switches, ``SearchOptions``),
-``deepening`` (iterative deepening and one-call searches in numba), ``memory`` (its table and buffers), ``evaluators``
-(the evaluator interface: material, positional, the mover-frame MLP), ``net_layers``
-(the nets' kernels: first-layer sums summed fresh or updated move by move, later layers),
-``searcher``
-(``Searcher``, ``SearchResult``, ``Draws``: the driver and the game's draw rules),
-``selfplay`` (the one self-play kernel).
+After a move, ``agent.last_search`` (a ``SearchResult``) holds the depth, the value, the
+nodes and the principal variation.
 
-The search
-----------
-One iterative kernel (an explicit stack, one move buffer per ply, no allocation, no
-recursion) runs a fail-soft negamax with alpha-beta pruning over complete moves, in float64
-(integer-valued for the hand-written evaluations, so their ties stay exact); Python drives
-iterative deepening (depth 1, 2, ... up to ``depth``, or until ``time`` runs out).
+Parts: ``negamax`` (the numba search of one depth), ``pruning`` (its switches,
+``SearchOptions``), ``deepening`` (iterative deepening in numba), ``memory`` (its table and
+buffers), ``evaluators`` (the evaluator interface: material, positional, the mover-frame
+MLP), ``net_layers`` (the nets' kernels), ``searcher`` (``Searcher``, ``SearchResult``,
+``Draws``: the driver and the game's draw rules), ``selfplay`` (the one self-play kernel).
 
-- **Quiescence.** At depth 0 a position where the side to move must capture is not
-  evaluated: its captures are searched on (captures are mandatory, so there is no
-  "stand pat") until a quiet position is reached (an option: td-minimax's
-  ``quiescence=False`` is its design's plain search).
-- **Terminal positions.** A side with no legal move loses: ``-(loss - loss_per_ply * ply)``
-  with the evaluator's numbers (``-WIN + ply`` for the hand-written ones), so that a
-  shorter win (and a longer loss) scores better. A search that finds a forced win or loss
-  within its nominal depth stops deepening: a deeper search gives the same value and moves.
-- **Move rewards.** An evaluator may give each move a reward (the slow/fast learner's
-  material reward): a move is worth its reward minus the value of the position it leads
-  to, and the windows move with it.
-- **Move ordering.** The transposition-table move first; then, for captures, the number
-  of pieces (and kings) captured and crowning; for quiet moves, crowning, two killer moves
-  per ply and a history heuristic (``depth**2`` per cut-off, halved between searches).
-  ``root_in_order`` keeps the root's moves in ``generate_moves`` order (td-minimax breaks
-  ties along that order).
-- **Transposition table.** Zobrist hashing (``ZOBRIST``: a fixed random int64 per square x
-  piece kind, plus one for the side to move, updated incrementally move by move), a table of
-  ``2**TT_BITS`` entries (key, depth/bound/move/generation packed in one int64, and the
-  float64 value) with depth-preferred replacement. A stored value cuts the search off only
-  when it was stored *in the same search* at *exactly the same* remaining depth; entries
-  of earlier searches only order moves. That keeps every root value exactly the
-  depth-``d`` minimax value (the tests check it against a plain minimax), so the choice
-  among moves never depends on what the table happened to hold.
-- **Pruning and extensions, off by default** (``pruning.SearchOptions``; spec keys
-  ``table_cutoffs``, ``pvs``, ``reductions``, ``spare_shots``, ``extensions``,
-  ``aspiration``): table entries of earlier searches that cut the search off, principal
-  variation search below the root, late-move reductions (sparing moves that offer a
-  capture, with ``spare_shots``), forced moves that do not use up a ply, and aspiration
-  windows at the root. With them a value below the root
-  is no longer always the exact minimax value (the root's ties stay exact among what it
-  sees). The three pruning switches on: 18.5 plies in 0.5 s instead of 16.2 with the
-  positional points (the benchmark's decisions), and 58 % against the plain search with the outcome net at 0.5 s per
-  move (200 games); each alone scores 43-51 % (``docs/experiments.md``), so they stay off
-  by default.
-- **Time.** ``time`` and ``game_time`` through ``clock``; ``partial`` spends the whole
-  time and lets an unfinished last iteration decide (``Searcher``).
-- **Principal variation.** ``last_search.pv``: the move played, then the table's move at
-  each position below it, as deep as this search stored them.
-- **Ties.** Root moves are searched with the window lowered by the evaluator's tie margin
-  (one point; ``1e-9`` for nets), so every move whose value equals the best is known
-  exactly; the agent picks one of them with its seeded generator.
-- **Draw rules, from the game** (``Draws.of_game``: ``Game.position_keys_since_progress()`` and
-  ``Game.plies_since_progress``). *Repetition*: a position reached from the root by king
-  moves only (no capture, no man move) that is one of the game's positions since its last
-  progress scores as a draw (0). A second occurrence already counts (conservative, and it
-  keeps the rule simple): an agent that is ahead does not walk back into a position that
-  would repeat, one that is behind steers toward it. Repetitions arising only inside the
-  tree are not detected (they would make values depend on the path and break the table's
-  exactness). *No progress*: a node whose plies since progress (the game's plus the
-  path's) reach the limit scores as a draw; when the limit is within reach of the search,
-  the table only orders moves (a value then depends on the path). Draws are scored before
-  a lost position (the game itself checks the loss first: a difference only for a king
-  move that blocks the opponent completely on a repeated position). The ply cap (400) is
-  not seen.
-- **Contempt** (``contempt=C``, off by default). Every draw the search sees (repetition,
-  no progress, a database draw) scores ``-C`` for the side the agent plays and ``C`` for
-  its opponent (``negamax.draw_value``), in the evaluation's units: the agent plays on
-  from any position it values above ``-C`` rather than take a draw. The table keeps the
-  values for one side: it is cleared when the side searched for changes.
-- **Endgame database** (``egdb=P``, ``checkers_env.egdb``). Every node below the root
-  with at most ``P`` pieces (one popcount compared with ``P``, only when ``P > 0``) is
-  looked up after the draw rules (a repetition or the no-progress limit still scores 0
-  first) and before the table, the quiescence and the evaluation: a position the
-  database holds is not searched further; it scores its exact win, draw or loss (the
-  2-bit code the files keep for the search, memory-mapped): a draw 0, a win (loss) as a
-  terminal position about the longest distance the database holds, 253 (252) plies further
-  down (``negamax.code_value``: ``WIN - (ply + 253)`` with the hand-written evaluations,
-  so a forced end the search sees itself ranks first for the winner, and among the
-  database's wins the one reached soonest). A root the database holds is not searched
-  at all: the agent plays one of its best moves by distance (``EndgameDatabase.best_moves``:
-  a fastest win, a longest loss or a drawing move; ties by the seeded generator), and
-  ``last_search`` has depth 0. The database's values know no draw rule (a long win may
-  meet the no-progress limit). It is mapped once per process
-  (``EndgameDatabase.cached``), from ``checkers_env.egdb.default_folder()``
-  (``$CHECKERS_EGDB``).
-- **Time.** With ``time`` the next iteration starts only if it is expected to finish
-  (its predecessor took less than a third of what is left), and the kernel gets a node
-  budget of (time left x measured nodes/s) as a hard limit; an iteration cut off by the
-  budget is discarded and the last complete one decides. The first iteration always
-  completes.
+How the search works (quiescence, move ordering, the table, the draw rules, the database)
+and why each switch is off by default: the documentation's alpha-beta page,
+``docs/agents/alphabeta.md``.
 """
 
 from __future__ import annotations

@@ -6,32 +6,23 @@ self-play games.
     >>> agent.name
     'alphabeta:depth=2,eval=outcome-net,weights=untrained'
 
-The route: **a network evaluator trained on self-play outcomes**, as the strong checkers
-engines train theirs, bootstrapped by the classical search it is to beat, and played by
-that same search. Self-play data is cheap here because the whole game runs in one numba
-kernel (:mod:`.selfplay`), with no Python call per move.
+A network evaluator trained on self-play outcomes, bootstrapped by the classical search it
+is to beat, and played by that same search (``alphabeta:eval=outcome-net``, the zoo's
+``outcome-net``, ``outcome-net-2`` and ``outcome-net-3``).
 
-- **Data** (:mod:`.selfplay`): games of the one alpha-beta at a fixed depth from the 156
-  ballot openings plus a few random moves (so the games differ and decide), ended exactly
-  by the endgame database: a game that reaches 5 pieces ends with the database's result,
-  so every label is the result of the play that followed, exact from 5 pieces on. Every
-  quiet position is labelled with its game's result from the side to move's view.
-- **Net** (:mod:`.net`): 128 mover-frame inputs (and optionally the pattern inputs of 21
-  blocks of four squares), one ReLU layer of 32, a sigmoid output;
-  it runs inside the search through the evaluator interface (no kernel change), and the search
-  probes the database below 6 pieces.
-- **Generations** (``checkers_training.outcome_net``): generation 0's games are played with
-  the positional points; each later generation's with the previous net (the value
-  iteration of the self-play engines), the net trained on the newest ``window``
-  generations. Each generation is a resumable stage with a point on the strength curve.
+- **Data** (:mod:`.selfplay`): games of the one alpha-beta at a fixed depth from the ballot
+  openings plus a few random moves, ended exactly by the endgame database; every quiet
+  position is labelled with its game's result from the side to move's view
+  (``play_games``, ``generate``, ``load_shards``).
+- **Net** (:mod:`.net`): mover-frame square inputs (and optionally pattern inputs of blocks
+  of four squares), one or two ReLU layers, a sigmoid output, run inside the search through
+  the evaluator interface (``value_net``, ``fold``, ``read``, ``load_evaluator``).
+- **Generations** (``checkers_training.outcome_net``, ``checkers train outcome-net``): each
+  generation's games are played with the previous net, and each is a resumable stage with a
+  point on the strength curve.
 
-**choices**: depth 6 for self-play (the deepest that keeps about 20 games/s per core with
-the net); 4 random plies after the ballot opening (fewer gave many more draws); results
-only as targets (the search's own root value is stored in the data, ``search``); the zoo
-agent plays at 0.5 s per move with the 5-piece database
-(``alphabeta:eval=outcome-net,time=0.5,egdb=5``). The measurements behind these choices and
-the ablations (net, database, both) are in ``docs/experiments.md``; the zoo agent's results
-are in its card (``zoo/outcome-net/card.json``).
+The choices (depth, random plies, targets, gates) and the measurements behind them: the
+documentation's outcome-net page, ``docs/agents/outcome-net.md``.
 """
 
 from .net import KIND, fold, load_evaluator, read, save_tensors, tensors_of, value_net
