@@ -1,9 +1,24 @@
 """English draughts (American checkers): a numba bitboard rules engine with standard
-notation, and Gymnasium and PettingZoo environments.
+notation, the Gymnasium, vector and PettingZoo environments, and the agent protocol.
 
     >>> from checkers_env import Board, Game, perft
     >>> perft(Board(), 6)
     36768
+
+What it offers:
+
+- positions, moves and games as values: ``Board`` (``legal_moves``, ``play``, ``fen``),
+  ``Move`` (``str(move)`` is its PDN), ``Game`` with the draw rules of ``Rules``, and
+  ``read_pdn``/``write_pdn`` for game files; ``perft`` and ``divide`` count move paths;
+- the environments: ``gym.make("Checkers-v0")`` (``env``), ``gym.make_vec("Checkers-v0",
+  num_envs=N)`` (``vector_env``), ``pettingzoo_env.env()`` and ``parallel_env()``, and the
+  same rules in JAX (``checkers_env.jax``, the ``jax`` extra);
+- agents: ``make_agent(spec)`` builds any registered kind from its spec string, ``Agent``
+  and ``BaseAgent`` are the protocol, ``random`` and ``greedy`` live here;
+- endgame databases (``egdb``), the ACF game records (``datasets``), board pictures
+  (``svg``), the match loop (``match.play_game``).
+
+Bad input raises a ``CheckersError`` (a ``ValueError``) whose message quotes the input.
 """
 
 from ._numba_cache import configure_numba_cache

@@ -1,5 +1,10 @@
-"""Evaluation and play: the match loop, the round-robin league with ratings, reports and
-plots, the human-vs-agent play command, and the ``checkers`` command-line interface
-(``checkers_evaluation.cli:main``). Imports only ``checkers_env`` and ``agents``; never ``training``
-(the CLI may dispatch to training lazily).
+"""Evaluation and play, on top of the match loop (``checkers_env.match.play_game``): the
+round-robin league and gauntlets with Elo ratings, reports and plots (``league``,
+``ratings``, ``reports``), endgame accuracy against a database (``endgame``), play in the
+terminal (``play``), the web page (``serve``), engines over a pipe (``engine_server``), the
+demo (``demo``), and the ``checkers`` command line (``checkers_evaluation.cli:main``, one
+``<name>_command`` module per subcommand).
+
+Imports only ``checkers_env`` and ``agents``; never ``training`` (``checkers train`` imports a
+trainer only when it runs).
 """

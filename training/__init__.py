@@ -1,8 +1,13 @@
-"""Training for the learning agents: one readable script per algorithm (``behaviour_cloning``,
-``td_minimax``, ``slow_fast``, ``ppo``, ``mcrd_net``, ``outcome_net``), each run as
-``checkers train NAME``, on the scaffold's parts, one module per concern: ``arguments``
-(options), ``runs`` (run folder and resume), ``checkpoints``, ``promotion`` (into ``zoo/``)
-and ``games`` (evaluation games), named together in ``checkers_training.scaffold``.
+"""Training for the learning agents: one readable script per algorithm, each run as
+``checkers train NAME``: ``alphazero``, ``behaviour_cloning`` (``bc``), ``mcrd_net``,
+``outcome_net``, ``ppo``, ``slow_fast`` and ``td_minimax``.
+
+Every trainer stands on the same scaffold, one module per concern, named together in
+``checkers_training.scaffold``: ``arguments`` (a dataclass of options becomes the flags),
+``runs`` (the run folder, ``--out``, ``--resume``, ``--overwrite``), ``checkpoints``
+(atomic), ``promotion`` (``--promote NAME`` writes a zoo entry with its card) and ``games``
+(evaluation games and strength curves); ``supervised`` holds the loop of the trainers that
+fit a net to fixed data. ``checkers train NAME --help`` lists a trainer's options.
 
 Where the learner lives, the same for every algorithm: the numba kernels a learner runs (a
 self-play game with its updates, a data generator) live with the agent in ``agents/<name>/``;
