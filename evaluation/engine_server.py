@@ -18,15 +18,26 @@ line naming what was wrong, and the engine reads on. Nothing a command says runs
 or opens a file: an agent spec of ``setoption`` may not name a file
 (``make_agent(spec, allow_files=False)``); only the ``--agent`` of the command line may.
 Whatever the agents print goes to stderr, so that stdout holds the protocol alone.
+
+Every search ends: ``go depth`` is at most ``MAX_GO_DEPTH`` and ``go time`` at most
+``MAX_GO_TIME`` seconds, and when the engine's input (a pipe) ends while it searches, the
+engine ends at once (``InputWatch``), without answering.
 """
 
 from __future__ import annotations
 
 import argparse
+import array
+import contextlib
 import math
+import os
+import select
+import signal
+import stat
 import sys
-from typing import Callable, Iterable
+from typing import Callable, ContextManager, Iterable, Iterator
 
+from checkers_agents.alphabeta import MAX_DEPTH
 from checkers_agents.engine import PROTOCOL_VERSION, EngineSearch, format_bestmove
 from checkers_env import Board, Game, Move, __version__, make_agent
 from checkers_env.agent import Agent, check_spec
@@ -39,6 +50,12 @@ COMMANDS = ("hello", "isready", "setoption", "newgame", "position", "go", "quit"
 
 #: The options ``setoption name NAME value VALUE`` takes (the ``hello`` line lists them).
 OPTIONS = ("agent",)
+
+#: The deepest ``go depth`` (the suite's alpha-beta searches no deeper).
+MAX_GO_DEPTH = MAX_DEPTH
+#: The longest ``go time``, in seconds: a driver that asks more has made a mistake, and an
+#: engine that cannot be stopped would think for it.
+MAX_GO_TIME = 3600.0
 
 
 class EngineServer:
@@ -96,11 +113,18 @@ class EngineServer:
             raise _CommandError(f"no option {_short(words[1])} (options: {', '.join(OPTIONS)})")
         spec = " ".join(words[3:])
         try:
-            self.spec = check_spec(spec, allow_files=False)
+            spec = check_spec(spec, allow_files=False)
         except CheckersError as error:
             raise _CommandError(str(error)) from None
-        self.allow_files = False
-        self.agents.clear()
+        # Built now, so that a value its kind refuses (alphabeta:depth=1000) is this
+        # command's error, not the next go's; the agent stays as it was.
+        before = self.spec, self.allow_files, self.agents
+        self.spec, self.allow_files, self.agents = spec, False, {}
+        try:
+            self._agent(())
+        except _CommandError:
+            self.spec, self.allow_files, self.agents = before
+            raise
         return []
 
     def _newgame(self, words: list[str]) -> list[str]:
@@ -146,7 +170,7 @@ class EngineServer:
         for key, value in zip(words[::2], words[1::2]):
             if key not in ("depth", "time") or key in limits:
                 raise _CommandError(f"{_short(key)} is not a limit here (limits: depth N, time S, each once)")
-            limits[key] = _number(value, key, int, 1) if key == "depth" else _number(value, key, float, 0)
+            limits[key] = _number(value, key, int, 1, MAX_GO_DEPTH) if key == "depth" else _number(value, key, float, 0, MAX_GO_TIME)
         if self.game is None:
             raise _CommandError("no position: send 'position startpos' or 'position fen FEN' first")
         if self.game.is_over():
@@ -191,16 +215,21 @@ def _short(text: str, longest: int = 60) -> str:
     return repr(text if len(text) <= longest else text[:longest] + "...")
 
 
-def _number(text: str, name: str, kind: type, least: float) -> float:
-    """``text`` as ``kind`` (int or float), finite and at least ``least`` (more than 0
-    for a time)."""
+def _number(text: str, name: str, kind: type, least: float, most: float | None = None) -> float:
+    """``text`` as ``kind`` (int or float), finite, at least ``least`` (more than 0 for a
+    time) and at most ``most`` (None: no bound)."""
     try:
         value = kind(text)
     except ValueError:
         value = None
-    if value is None or not math.isfinite(value) or value < least or (kind is float and value <= 0):
-        words = "a whole number" if kind is int else "a number of seconds"
-        raise _CommandError(f"{name} must be {words} >= {least:g}{' (not 0)' if kind is float else ''}, got {_short(text)}")
+    if value is None or not math.isfinite(value) or value < least or (kind is float and value <= 0) or (
+        most is not None and value > most
+    ):
+        if kind is int:
+            words = f"a whole number >= {least:g}" if most is None else f"a whole number from {least:g} to {most:g}"
+        else:
+            words = "a number of seconds above 0" + ("" if most is None else f" and at most {most:g}")
+        raise _CommandError(f"{name} must be {words}, got {_short(text)}")
     return value
 
 
@@ -216,15 +245,113 @@ def _search(agent: Agent) -> EngineSearch:
     )
 
 
-def serve(server: EngineServer, lines: Iterable[str], write: Callable[[str], None]) -> None:
+def serve(
+    server: EngineServer, lines: Iterable[str], write: Callable[[str], None],
+    searching: Callable[[], ContextManager] = contextlib.nullcontext,
+) -> None:
     """Answer each command of ``lines`` with ``write(answer line)`` until ``quit`` or the
-    end of the lines."""
+    end of the lines; each ``go`` is answered inside ``searching()`` (``InputWatch``)."""
     for line in lines:
-        answers = server.handle(line)
+        with searching() if line.split()[:1] == ["go"] else contextlib.nullcontext():
+            answers = server.handle(line)
         if answers is None:
             return
         for answer in answers:
             write(answer)
+
+
+class InputWatch:
+    """Ends the engine when its input ends while it searches.
+
+    A search holds the interpreter until it returns, so the engine itself cannot notice
+    that its driver has gone; a small watcher process, forked before the first command,
+    can. While a ``go`` is answered (``searching``), it looks at the engine's stdin, a
+    pipe, ten times a second: once the driver has closed it and nothing is left to read
+    (the engine reads it unbuffered, so what it has not taken is still in the pipe), it
+    ends the engine with SIGTERM. A driver that writes ``go`` and ``quit`` and then closes
+    its end still gets its answer: ``quit`` is still to be read. The watcher leaves when
+    the engine does.
+
+    Use :meth:`start`, which gives None where there is nothing to watch (stdin is not a
+    pipe, or the system cannot fork).
+    """
+
+    def __init__(self, control: int):
+        self.control = control
+
+    @classmethod
+    def start(cls, stdin: int = 0) -> InputWatch | None:
+        """Fork the watcher of the pipe ``stdin``; None where it cannot be watched."""
+        try:
+            if not hasattr(os, "fork") or not stat.S_ISFIFO(os.fstat(stdin).st_mode):
+                return None
+        except OSError:
+            return None
+        engine = os.getpid()
+        readable, writable = os.pipe()
+        if os.fork() == 0:  # the watcher
+            try:
+                os.close(writable)
+                for stream in (1, 2):  # the driver sees the engine's end of stdout when the engine ends
+                    os.close(stream)
+                _watch(engine, stdin, readable)
+            finally:
+                os._exit(0)
+        os.close(readable)
+        return cls(writable)
+
+    @contextlib.contextmanager
+    def searching(self):
+        """While the engine answers a ``go``: an input that ends ends the engine."""
+        os.write(self.control, b"S")
+        try:
+            yield
+        finally:
+            os.write(self.control, b"I")
+
+    def close(self) -> None:
+        """Let the watcher go (it leaves when the engine's end of the pipe closes)."""
+        os.close(self.control)
+
+
+def _watch(engine: int, stdin: int, control: int) -> None:
+    """The watcher's loop (see ``InputWatch``): until the engine closes ``control``."""
+    searching = False
+    while True:
+        ready, _, _ = select.select([control], [], [], 0.1 if searching else None)
+        if ready:
+            news = os.read(control, 64)
+            if not news:
+                return  # the engine has ended
+            searching = news.endswith(b"S")
+        if searching and _input_ended(stdin):
+            os.kill(engine, signal.SIGTERM)
+            return
+
+
+def _input_ended(stdin: int) -> bool:
+    """Whether the pipe ``stdin`` has been closed by its writer and holds nothing more."""
+    import fcntl
+    import termios
+
+    poller = select.poll()
+    poller.register(stdin, select.POLLIN)
+    if not any(events & select.POLLHUP for _, events in poller.poll(0)):
+        return False
+    waiting = array.array("i", [0])
+    fcntl.ioctl(stdin, termios.FIONREAD, waiting, True)
+    return waiting[0] == 0
+
+
+def _unbuffered_lines(stream) -> Iterator[str]:
+    """The lines of the binary ``stream``, read one byte at a time, so that what the
+    engine has not taken stays in the pipe, where ``InputWatch`` sees it."""
+    raw = stream.buffer.raw
+    while True:
+        line = raw.readline()
+        if not line:
+            return
+        yield line.decode("utf-8", errors="replace")
 
 
 def engine_main(args: argparse.Namespace) -> int:
@@ -243,10 +370,19 @@ def engine_main(args: argparse.Namespace) -> int:
         protocol_out.flush()
 
     try:
-        serve(server, iter(sys.stdin.readline, ""), write)
+        watch = InputWatch.start(sys.stdin.fileno())
+    except (AttributeError, OSError, ValueError):  # no stdin, or not a file (a test's)
+        watch = None
+    try:
+        if watch is None:
+            serve(server, iter(sys.stdin.readline, ""), write)
+        else:
+            serve(server, _unbuffered_lines(sys.stdin), write, watch.searching)
     finally:
         sys.stdout = protocol_out
+        if watch is not None:
+            watch.close()
     return 0
 
 
-__all__ = ["COMMANDS", "OPTIONS", "EngineServer", "engine_main", "serve"]
+__all__ = ["COMMANDS", "MAX_GO_DEPTH", "MAX_GO_TIME", "OPTIONS", "EngineServer", "InputWatch", "engine_main", "serve"]

@@ -77,12 +77,14 @@ BAD_LINES = [
     ("position startpos moves 11-15 banana", "error position: move 2 'banana': "),
     ("position startpos moves 9x18", "error position: move 1 '9x18': "),
     ("go", "error go: no position: send 'position startpos' or 'position fen FEN' first"),
-    ("go depth 0", "error go: depth must be a whole number >= 1, got '0'"),
-    ("go depth two", "error go: depth must be a whole number >= 1, got 'two'"),
-    ("go depth 2.5", "error go: depth must be a whole number >= 1, got '2.5'"),
-    ("go time -1", "error go: time must be a number of seconds >= 0 (not 0), got '-1'"),
-    ("go time 0", "error go: time must be a number of seconds >= 0 (not 0), got '0'"),
-    ("go time nan", "error go: time must be a number of seconds >= 0 (not 0), got 'nan'"),
+    ("go depth 0", "error go: depth must be a whole number from 1 to 64, got '0'"),
+    ("go depth two", "error go: depth must be a whole number from 1 to 64, got 'two'"),
+    ("go depth 2.5", "error go: depth must be a whole number from 1 to 64, got '2.5'"),
+    ("go depth 1000", "error go: depth must be a whole number from 1 to 64, got '1000'"),
+    ("go time -1", "error go: time must be a number of seconds above 0 and at most 3600, got '-1'"),
+    ("go time 0", "error go: time must be a number of seconds above 0 and at most 3600, got '0'"),
+    ("go time nan", "error go: time must be a number of seconds above 0 and at most 3600, got 'nan'"),
+    ("go time 1e9", "error go: time must be a number of seconds above 0 and at most 3600, got '1e9'"),
     ("go nodes 100", "error go: 'nodes' is not a limit here"),
     ("go depth 2 depth 3", "error go: 'depth' is not a limit here (limits: depth N, time S, each once)"),
     ("go depth", "error go: expected 'go [depth N] [time S]', got 'go depth'"),
@@ -92,6 +94,9 @@ BAD_LINES = [
     ("setoption agent random", "error setoption: expected 'setoption name agent value SPEC'"),
     ("setoption name depth value 3", "error setoption: no option 'depth' (options: agent)"),
     ("setoption name agent value nosuchkind", "error setoption: unknown agent kind 'nosuchkind'"),
+    # A value its kind refuses is this command's error, not the next go's.
+    ("setoption name agent value alphabeta:depth=1000", "error setoption: cannot build 'alphabeta:depth=1000'"),
+    ("setoption name agent value mcrd:playouts=0", "error setoption: cannot build 'mcrd:playouts=0'"),
     ("setoption name agent value alphabeta:depht=3", "error setoption: agent 'alphabeta' has no parameter 'depht'"),
     ("setoption name agent value alphabeta:weights=/etc/passwd", "error setoption: agent 'alphabeta': weights= names a file"),
     ("setoption name agent value engine:cmd=sh -c reboot", "error setoption: agent 'engine': cmd= names a file"),
@@ -151,6 +156,23 @@ def test_the_command_over_its_pipes():
     done = subprocess.run([sys.executable, "-m", "checkers_evaluation.cli", "engine", "--agent", "random"],
                           input="isready\n", capture_output=True, text=True, timeout=120)
     assert (done.returncode, done.stdout) == (0, "readyok\n")
+
+
+def test_the_end_of_its_input_ends_a_search_at_once():
+    """A driver that leaves mid-search (its pipe closed, nothing more in it) leaves no
+    engine thinking behind; one whose last command is still to be read gets its answer."""
+    command = [sys.executable, "-m", "checkers_evaluation.cli", "engine", "--agent", "alphabeta"]
+    engine = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    try:
+        # No answer: it ends when its input does (else a search of 3000 s, past the timeout).
+        assert engine.communicate("position startpos\ngo time 3000\n", timeout=60)[0] == ""
+    finally:
+        engine.kill()
+        engine.wait()
+    # With more to read (quit), the search goes on and is answered.
+    done = subprocess.run(command, input="position startpos\ngo depth 2\nquit\n", capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0 and done.stdout.startswith("bestmove ")
 
 
 def _moves_by_key(folder: Path) -> dict[str, tuple]:
