@@ -12,7 +12,6 @@ import dataclasses
 import datetime
 import json
 import shutil
-import signal
 from collections.abc import Collection, Iterable
 from dataclasses import dataclass
 from pathlib import Path
@@ -275,14 +274,5 @@ def torch_device(name: str):
     return torch.device(name)
 
 
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
-
-
-def stop_on_sigterm() -> None:
-    """A plain ``kill`` stops a run as Ctrl-C does, so the trainer can checkpoint first."""
-    signal.signal(signal.SIGTERM, _interrupt)
-
-
 __all__ = ["RUN_RECORD", "Run", "open_run", "read_run_record", "saved_args", "set_torch_threads", "start_run",
-           "stop_on_sigterm", "tensorboard"]
+           "tensorboard"]

@@ -6,6 +6,7 @@ that a trainer reads ``scaffold.X``:
 - run folder and resume: :mod:`checkers_training.runs`;
 - checkpoints: :mod:`checkers_training.checkpoints`;
 - promotion into the zoo: :mod:`checkers_training.promotion`;
+- Ctrl-C, which stops a run where its state is whole: :mod:`checkers_training.interrupts`;
 - evaluation games and the promotion match of a generation: :mod:`checkers_training.games`.
 
 A trainer (``training/<name>.py``, one readable script per algorithm, the cleanrl habit)
@@ -107,6 +108,7 @@ from .games import (
     strength_point,
     write_curve,
 )
+from .interrupts import Stop, saved_on_stop, stop_on_sigterm
 from .promotion import REPO_ROOT, git_commit, promote
 from .runs import (
     RUN_RECORD,
@@ -116,7 +118,6 @@ from .runs import (
     saved_args,
     set_torch_threads,
     start_run,
-    stop_on_sigterm,
     tensorboard,
     torch_device,
 )
@@ -154,6 +155,6 @@ __all__ = [
     "check_opponents", "checkpoint_error", "command_line", "evaluate", "evaluation_line", "field_docs",
     "final_evaluation", "flag", "gate_match", "git_commit", "load_net_checkpoint", "load_torch_checkpoint", "load_training_state", "open_run",
     "opponent_specs", "parse_args", "promote", "read_checkpoint", "read_run_record", "save_net_checkpoint", "save_torch_checkpoint",
-    "save_training_state", "saved_args", "script_main", "set_torch_threads", "start_run", "stop_on_sigterm", "strength_point",
+    "save_training_state", "saved_args", "saved_on_stop", "script_main", "set_torch_threads", "start_run", "stop_on_sigterm", "strength_point",
     "tensorboard", "torch_device", "trainer_main", "write_curve", "write_atomic", "write_json_atomic", "zoo_name_problem",
 ]

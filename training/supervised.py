@@ -1,6 +1,8 @@
 """The loop of a supervised trainer: minibatches drawn with the run's generator, one optimizer
 step each, the loss logged, and the run saved every ``checkpoint_every`` steps, at the end
-and on Ctrl-C (the steps since the last checkpoint are kept).
+and on Ctrl-C (the steps since the last checkpoint are kept). A Ctrl-C is held until the step
+under way ends (:mod:`checkers_training.interrupts`), so the run stops with every step it
+saved counted and none half taken, and ``--resume`` continues it exactly.
 
 The behaviour-cloning and MCRD-net trainers share it; what differs between them (the data,
 the loss, what the progress bar shows) comes in as functions.
@@ -12,6 +14,8 @@ from collections.abc import Callable
 from typing import Any
 
 from tqdm.auto import tqdm
+
+from .interrupts import saved_on_stop
 
 
 def run_steps(
@@ -43,21 +47,20 @@ def run_steps(
 
     bar = tqdm(total=args.steps, initial=state["step"], desc="steps", disable=not args.progress, dynamic_ncols=True)
     try:
-        while state["step"] < args.steps:
-            loss = loss_of(torch.randint(examples, (args.batch_size,), generator=generator))
-            optimizer.zero_grad()
-            loss.backward()
-            optimizer.step()
-            state["step"] += 1
-            state["loss"] = loss.item()
-            writer.add_scalar("train/loss", state["loss"], state["step"])
-            bar.update(1)
-            if state["step"] % args.checkpoint_every == 0 or state["step"] == args.steps:
-                bar.set_postfix(report() if report is not None else {"loss": f"{state['loss']:.4f}"})
-                save()
-    except KeyboardInterrupt:
-        save()
-        raise
+        with saved_on_stop(save) as stop:
+            while state["step"] < args.steps:
+                with stop.step():  # the minibatch drawn, the optimizer stepped and the step counted, or none
+                    loss = loss_of(torch.randint(examples, (args.batch_size,), generator=generator))
+                    optimizer.zero_grad()
+                    loss.backward()
+                    optimizer.step()
+                    state["step"] += 1
+                    state["loss"] = loss.item()
+                    writer.add_scalar("train/loss", state["loss"], state["step"])
+                    bar.update(1)
+                    if state["step"] % args.checkpoint_every == 0 or state["step"] == args.steps:
+                        bar.set_postfix(report() if report is not None else {"loss": f"{state['loss']:.4f}"})
+                        save()
     finally:
         bar.close()
 
