@@ -287,6 +287,36 @@ def train(args: Args, given: set[str] | None = None) -> TrainingState:
         (bar.write if bar is not None else print)(message)
         window["started"] += time.perf_counter() - began  # keep evaluations out of games/s
 
+    def count_game(loss: float) -> None:
+        """The totals, the window and the bar, after a game."""
+        nonlocal bar_pending
+        winner = result[R_WINNER]
+        if winner == BLACK_WON:
+            totals["black_wins"] += 1
+            window["black"] += 1
+        elif winner == WHITE_WON:
+            totals["white_wins"] += 1
+            window["white"] += 1
+        else:
+            totals["draws"] += 1
+            window["draws"] += 1
+        totals["blockade_wins"] += int(result[R_BLOCKADE])
+        totals["wins_scored_as_draws"] += int(result[R_COUNTED_AS_DRAW])
+        totals["plies"] += int(result[R_PLIES])
+        totals["steps"] += int(result[R_STEPS])
+        totals["nodes"] += int(result[R_NODES])
+        totals["loss_sum"] += loss
+        window["games"] += 1
+        window["blockades"] += int(result[R_BLOCKADE])
+        window["plies"] += int(result[R_PLIES])
+        window["steps"] += int(result[R_STEPS])
+        window["nodes"] += int(result[R_NODES])
+        window["loss"] += loss
+        bar_pending += 1
+        if bar is not None and bar_pending >= 50:
+            bar.update(bar_pending)
+            bar_pending = 0
+
     def checkpoint() -> None:
         nonlocal last_tick
         now = time.perf_counter()
@@ -297,51 +327,31 @@ def train(args: Args, given: set[str] | None = None) -> TrainingState:
 
     interrupted = False
     try:
-        while state.games < args.games:
-            blockade_counts = state.games >= curriculum_games
-            rng, loss = play_training_game(
-                w1, b1, w2, b2,
-                training_game(
-                    args.depth, args.quiescence, args.lr_game, args.lr_end, blockade_counts, args.epsilon,
-                    args.random_plies, args.max_plies, args.no_progress_plies, args.repetition,
-                ),
-                rng, result,
-            )
-            state.games += 1
-            winner = result[R_WINNER]
-            counted_draw = result[R_COUNTED_AS_DRAW]
-            if winner == BLACK_WON:
-                totals["black_wins"] += 1
-                window["black"] += 1
-            elif winner == WHITE_WON:
-                totals["white_wins"] += 1
-                window["white"] += 1
-            else:
-                totals["draws"] += 1
-                window["draws"] += 1
-            totals["blockade_wins"] += int(result[R_BLOCKADE])
-            totals["wins_scored_as_draws"] += int(counted_draw)
-            totals["plies"] += int(result[R_PLIES])
-            totals["steps"] += int(result[R_STEPS])
-            totals["nodes"] += int(result[R_NODES])
-            totals["loss_sum"] += float(loss)
-            window["games"] += 1
-            window["blockades"] += int(result[R_BLOCKADE])
-            window["plies"] += int(result[R_PLIES])
-            window["steps"] += int(result[R_STEPS])
-            window["nodes"] += int(result[R_NODES])
-            window["loss"] += float(loss)
-            bar_pending += 1
-            if bar is not None and bar_pending >= 50:
-                bar.update(bar_pending)
-                bar_pending = 0
-            if state.games % args.log_every == 0:
-                flush_window()
-            if state.games % args.checkpoint_every == 0:
-                checkpoint()
-            if args.eval_every and state.games % args.eval_every == 0:
-                run_evaluation()
-                checkpoint()  # keep the evaluation in the state
+        with scaffold.saved_on_stop(checkpoint) as stop:
+            while True:
+                # An evaluation due here: after its game, or on a resume that a stop during
+                # it cut short (the evaluations recorded are those of an unbroken run).
+                if args.eval_every and state.games and state.games % args.eval_every == 0 and last_eval != state.games:
+                    run_evaluation()
+                    checkpoint()  # keep the evaluation in the state
+                if state.games >= args.games:
+                    break
+                with stop.step():  # the weights, the generator and the counters move together
+                    blockade_counts = state.games >= curriculum_games
+                    rng, loss = play_training_game(
+                        w1, b1, w2, b2,
+                        training_game(
+                            args.depth, args.quiescence, args.lr_game, args.lr_end, blockade_counts, args.epsilon,
+                            args.random_plies, args.max_plies, args.no_progress_plies, args.repetition,
+                        ),
+                        rng, result,
+                    )
+                    state.games += 1
+                    count_game(float(loss))
+                    if state.games % args.log_every == 0:
+                        flush_window()
+                    if state.games % args.checkpoint_every == 0:
+                        checkpoint()
     except KeyboardInterrupt:
         interrupted = True
     finally:
@@ -349,9 +359,10 @@ def train(args: Args, given: set[str] | None = None) -> TrainingState:
             bar.update(bar_pending)
             bar.close()
     flush_window()
-    if not interrupted and state.games:
-        run_evaluation()  # the final net, unless just evaluated
-    checkpoint()
+    if not interrupted:  # a stop saved where the state was whole (checkers_training.interrupts)
+        if state.games:
+            run_evaluation()  # the final net, unless just evaluated
+        checkpoint()
     writer.close()
     played = max(state.games, 1)
     print(
