@@ -1,5 +1,10 @@
-"""Writing files so that a kill never leaves half of one: the suite's one atomic writer
+"""Files in and out: the one check of a file given to read, and the one atomic writer
 (weights files are read and written by ``checkers_env.weights``).
+
+Every file a user names for reading (weights, PDN games, openings, books) goes through
+:func:`input_file` before it is opened: a folder, a named pipe, a socket or a device is
+refused with one line naming the path and what it is, where opening it would fail, block
+for ever or never end.
 
 Every checkpoint, weights file, zoo card and run record goes through :func:`write_atomic`:
 the bytes go to a temporary file beside the target, are flushed to disk, and the file is
@@ -11,6 +16,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import stat
 import tempfile
 from collections.abc import Iterable
 from pathlib import Path
@@ -18,6 +24,54 @@ from pathlib import Path
 #: Mode of every file written: readable by all, as ``open()`` would make it under the usual
 #: umask (``mkstemp`` alone gives 0600, which hid zoo weights from other users).
 FILE_MODE = 0o644
+
+#: What a path that is not a regular file names, by its ``stat`` test.
+_NOT_REGULAR = (
+    (stat.S_ISFIFO, "a named pipe (FIFO)"),
+    (stat.S_ISSOCK, "a socket"),
+    (stat.S_ISCHR, "a character device"),
+    (stat.S_ISBLK, "a block device"),
+)
+
+
+def input_file(path: str | os.PathLike, what: str, error: type[Exception] = ValueError) -> Path:
+    """``path`` checked to name a regular file (or a link to one), before anything opens it.
+
+    Opening a named pipe waits until another program writes to it, a device may never end
+    and a folder cannot be read as a file: each is refused here, as is an empty path (which
+    ``Path`` would take for the current folder).
+
+    Args:
+        path: the path as the user gave it.
+        what: what the file should be, for the message (``"td-minimax weights file"``).
+        error: the exception raised for a path that names no regular file (the caller's
+            ``CheckersError``: ``WeightsError``, ``PdnError``).
+
+    Returns:
+        ``path`` as a ``Path``.
+
+    Raises:
+        FileNotFoundError: nothing is at ``path`` (``"<what> 'PATH' does not exist"``).
+        error: one line naming the path: it is empty, a folder, a named pipe, a socket or
+            a device, or it cannot be looked up (permission denied, a file where a folder
+            should be).
+    """
+    text = os.fsdecode(os.fspath(path))
+    if text == "":
+        raise error(f"no {what} given: the path is empty")
+    try:
+        mode = os.stat(text).st_mode
+    except FileNotFoundError:
+        raise FileNotFoundError(f"{what} {text!r} does not exist") from None
+    except (OSError, ValueError) as problem:  # ValueError: a NUL byte in the path
+        reason = problem.strerror if isinstance(problem, OSError) and problem.strerror else str(problem)
+        raise error(f"cannot read {what} {text!r}: {reason}") from None
+    if stat.S_ISREG(mode):
+        return Path(text)
+    if stat.S_ISDIR(mode):
+        raise error(f"{what} {text!r} is a folder, not a file")
+    kind = next((name for test, name in _NOT_REGULAR if test(mode)), "a special file")
+    raise error(f"{what} {text!r} is {kind}, not a regular file")
 
 
 def write_atomic(path: str | os.PathLike, data: bytes | Iterable[bytes]) -> Path:
@@ -69,5 +123,4 @@ def write_json_atomic(path: str | os.PathLike, document) -> Path:
     return write_atomic(path, (json_text(document, indent=2) + "\n").encode())
 
 
-
-__all__ = ["FILE_MODE", "write_atomic", "write_json_atomic"]
+__all__ = ["FILE_MODE", "input_file", "write_atomic", "write_json_atomic"]

@@ -26,13 +26,14 @@ from __future__ import annotations
 import json
 import os
 import struct
+from collections.abc import Callable, Mapping, Sequence
 from pathlib import Path
-from typing import Callable, Mapping, NamedTuple, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
 from .errors import WeightsError
-from .files import write_atomic
+from .files import input_file, write_atomic
 
 
 class Weights(NamedTuple):
@@ -47,18 +48,17 @@ def _read_file(path: str | os.PathLike, kind: str) -> tuple[dict[str, np.ndarray
     """The tensors and the string metadata of a safetensors file, unchecked.
 
     Raises:
-        WeightsError: one line naming the file: missing, unreadable, or not safetensors.
+        WeightsError: one line naming the file: missing, not a regular file (a folder, a
+            named pipe), unreadable, or not safetensors.
     """
     from safetensors import SafetensorError
     from safetensors.numpy import load
 
     text = str(path)
     try:
-        data = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise WeightsError(f"{kind} weights file {text!r} does not exist") from None
-    except IsADirectoryError:
-        raise WeightsError(f"{kind} weights file {text!r} is a folder, not a file") from None
+        data = input_file(path, f"{kind} weights file", WeightsError).read_bytes()
+    except FileNotFoundError as missing:
+        raise WeightsError(str(missing)) from None
     except OSError as error:
         raise WeightsError(f"cannot read {kind} weights file {text!r}: {error.strerror or error}") from None
     try:

@@ -1,6 +1,7 @@
 """The one weights reader: every way a file can be wrong is one WeightsError naming the file."""
 
 import doctest
+import os
 
 import numpy as np
 import pytest
@@ -63,3 +64,13 @@ def test_missing_folder_and_corrupt_files(tmp_path):
         path.write_bytes(data)
         with pytest.raises(WeightsError, match="bad.safetensors' is corrupt or not a safetensors file"):
             read(path)
+
+
+@pytest.mark.timeout(30)  # reading a named pipe would wait for a writer for ever
+def test_a_named_pipe_or_an_empty_path_is_refused_by_name(tmp_path):
+    pipe = tmp_path / "pipe.safetensors"
+    os.mkfifo(pipe)
+    with pytest.raises(WeightsError, match=r"tiny weights file '.*pipe.safetensors' is a named pipe \(FIFO\), not a regular file"):
+        read(pipe)
+    with pytest.raises(WeightsError, match="^no tiny weights file given: the path is empty$"):
+        read("")
