@@ -81,11 +81,13 @@ def missing_dependency(error: ModuleNotFoundError, needed_by: str) -> MissingDep
 
 
 class PdnError(CheckersError):
-    """A PDN game file that cannot be read; ``line`` is the 1-based line of the problem."""
+    """A PDN game file that cannot be read; ``line`` is the 1-based line of the problem and
+    ``path`` the file's (None for PDN text), both also at the head of the message."""
 
-    def __init__(self, message: str, line: int | None = None):
-        self.line = line
-        super().__init__(f"line {line}: {message}" if line is not None else message)
+    def __init__(self, message: str, line: int | None = None, path: str | None = None):
+        self.message, self.line, self.path = message, line, path
+        where = (f"{path}: " if path is not None else "") + (f"line {line}: " if line is not None else "")
+        super().__init__(where + message)
 
 
 __all__ = [

@@ -15,14 +15,21 @@ reports what the file says. Each such disagreement is kept, in words, in the gam
 
 from __future__ import annotations
 
+import gzip
+import io
+import lzma
 import os
 import re
 import textwrap
+import zlib
+from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO
 
 from .board import BLACK, Board
 from .errors import CheckersError, PdnError
+from .files import input_file
 from .game import RESULTS, Game, Rules
 
 _TOKEN_RE = re.compile(
@@ -121,9 +128,12 @@ _KNOWN_TAGS = {name.lower(): name for name in (*_ROSTER, "FEN", "SetUp", "GameTy
 
 
 def read_pdn(
-    source: str | bytes | os.PathLike, rules: Rules | None = None, *, lenient: bool = False
+    source: str | bytes | os.PathLike | IO, rules: Rules | None = None, *, lenient: bool = False
 ) -> list[Game]:
     """Read every game of a PDN file or text, checking that each move is legal.
+
+    The list of what :func:`iter_pdn` yields: for a file too large to hold as games (each
+    game read keeps its positions), iterate over :func:`iter_pdn` instead.
 
     **Strict** (the default) reads PDN 3.0 as specified and raises ``PdnError`` at the
     first departure from it. **Lenient** (``lenient=True``) reads files as old programs
@@ -133,19 +143,22 @@ def read_pdn(
     from its text without an exception; reading an archive of the wild is a choice the
     caller makes, and then reads ``game.warnings`` and ``game.error``.
 
+    Both modes skip a UTF-8 byte order mark at the start of the text.
+
     Lenient mode:
 
     - matches each written move to the legal move with the same first and last squares
       (and the same intermediate squares where given), whatever separators it uses:
       ``10x14`` for the step ``10-14``, ``22-15`` or ``9-18-27`` for a capture;
     - accepts tag names in any case (``[result "1-0"]``), unquoted tag values, bytes that
-      are not UTF-8 (read as Latin-1, line by line), a UTF-8 byte order mark, CR or CRLF
-      line ends, ``½-½``, move numbers with any count of dots, a game without a result
-      (ended by the next game's tags or the end of the file, with its ``Result`` tag or
-      ``*``), a result after the moves that disagrees with the tag (the tag is kept), an
-      unknown ``Result`` tag (dropped) and stray text or marks (skipped);
+      are not UTF-8 (read as Latin-1, line by line), CR or CRLF line ends, ``½-½``, move
+      numbers with any count of dots, a game without a result (ended by the next game's
+      tags or the end of the file, with its ``Result`` tag or ``*``), a result after the
+      moves that disagrees with the tag (the tag is kept), an unknown ``Result`` tag
+      (dropped) and stray text or marks (skipped);
     - records each of these on the game as a warning ``"line N: ..."`` in ``game.warnings``
-      (text outside any game goes to the next game, or the last one at the end of the file);
+      (text outside any game goes to the next game, or the last one at the end of the file),
+      and a byte order mark too;
     - ends a game's moves at a move that matches no legal move (or several), at a bad
       ``FEN`` tag or a ``GameType`` other than English draughts: the game keeps the moves
       before it, ``game.error`` says what and where (``"line N: ..."``), and the reader goes
@@ -153,7 +166,9 @@ def read_pdn(
 
     Args:
         source: a path (``os.PathLike``, or a one-line string naming an existing file or
-            ending in ``.pdn``), bytes, or the PDN text itself.
+            ending in ``.pdn``, ``.pdn.gz`` or ``.pdn.xz``; ``.gz`` and ``.xz`` files are
+            decompressed as they are read), an open file (binary or text), bytes, or the
+            PDN text itself.
         rules: draw rules for the returned games. By default none: human games end by
             claim, so a record is never cut short by an automatic draw.
         lenient: read on past what PDN does not allow, recording each repair (see above).
@@ -165,8 +180,10 @@ def read_pdn(
         was read).
 
     Raises:
-        PdnError: the text is not PDN or a move is illegal (strict mode), or no game is
-            found (both modes); the message names the line.
+        PdnError: the text is not PDN or a move is illegal (strict mode), no game is found
+            (both modes), or the path names no regular file (a folder, a named pipe) or a
+            compressed file that is corrupt; the message names the line, and the file when
+            ``source`` is a path.
         FileNotFoundError: ``source`` names a file that does not exist.
 
     Example:
@@ -178,27 +195,91 @@ def read_pdn(
         line 1: move 1 '11x15' is written with 'x' but is a step; read as 11-15
         line 1: move 2 '15-22' is written with '-' but is a capture; read as 15x22
     """
+    return list(iter_pdn(source, rules, lenient=lenient))
+
+
+def iter_pdn(
+    source: str | bytes | os.PathLike | IO, rules: Rules | None = None, *, lenient: bool = False
+) -> Iterator[PdnGame]:
+    """The games of a PDN file or text, one at a time, each as soon as its result is read.
+
+    The file is read a block of lines at a time and each game is handed out before the
+    next is read, so the memory it takes does not grow with the file: iterate over a large
+    archive rather than reading it whole with :func:`read_pdn`, which takes the same
+    arguments and reads the same way (strict or lenient, see there). An error in a game
+    is raised when the iteration reaches it, after the games before it.
+
+    Args:
+        source: a path (``.pdn``, or ``.pdn.gz`` / ``.pdn.xz``, decompressed as read), an
+            open file (binary or text; read from where it stands, and left open), bytes
+            or PDN text, as for :func:`read_pdn`.
+        rules: draw rules for the games (by default none).
+        lenient: read on past what PDN does not allow, recording each repair.
+
+    Yields:
+        Each game (``PdnGame``) in the order of the file.
+
+    Raises:
+        PdnError: as :func:`read_pdn` (raised by the iteration, where it reaches the fault).
+        FileNotFoundError: ``source`` names a file that does not exist (raised at once).
+
+    Example:
+        >>> from itertools import islice
+        >>> from checkers_env.datasets import ACF_GAMES
+        >>> games = iter_pdn(ACF_GAMES)  # the file is opened; nothing is read yet
+        >>> [game.headers["Result"] for game in islice(games, 3)]
+        ['1/2-1/2', '1-0', '1/2-1/2']
+    """
     rules = rules if rules is not None else Rules.without_draws()
-    if not lenient:
-        return _PdnReader(_read_source(source), rules, lenient=False).read()
-    text, notes = _read_source_leniently(source)
-    return _PdnReader(text, rules, lenient=True, notes=notes).read()
+    path, lines = _source_lines(source)
+    reader = _PdnReader(rules, lenient)
+    return _games(reader, _text_blocks(lines, reader), path)
+
+
+def _games(reader: _PdnReader, blocks: Iterator[str], path: str | None) -> Iterator[PdnGame]:
+    """The games of ``blocks``, with the file named in every error."""
+    try:
+        yield from reader.read(blocks)
+    except PdnError as error:
+        if path is None or error.path is not None:
+            raise
+        raise PdnError(error.message, error.line, path) from None
+    except (OSError, EOFError, lzma.LZMAError, zlib.error) as error:
+        # A compressed file that is corrupt or cut short, or a read that failed.
+        if path is None:
+            raise
+        raise PdnError(f"cannot read PDN file {path!r}: {error}") from None
+
+
+#: Bytes of PDN text read at a time: whole lines, about this many.
+_BLOCK_BYTES = 1 << 16
+
+#: The start of a tag that may still end on a later line: tags may have whitespace, line
+#: ends included, between their parts (strict, and lenient with unquoted values).
+_OPEN_TAG_RE = re.compile(r'\[\s*(?:[A-Za-z0-9_]+(?:\s+(?:"(?:[^"\\\n]|\\.)*"\s*)?)?)?\Z')
+_OPEN_LENIENT_TAG_RE = re.compile(r'\[\s*(?:[A-Za-z0-9_]+\s*(?:(?:"(?:[^"\\\n]|\\.)*"|[^\]"\n]*)\s*)?)?\Z')
 
 
 class _PdnReader:
-    """One pass over PDN text: tokens in, games out (strict or lenient, see ``read_pdn``)."""
+    """One pass over PDN text, fed in blocks of whole lines: tokens in, games out (strict
+    or lenient, see ``read_pdn``)."""
 
-    def __init__(self, text: str, rules: Rules, lenient: bool, notes: dict[int, str] | None = None):
-        self.text, self.rules, self.lenient = text, rules, lenient
-        self.notes = dict(notes or {})  # line -> a repair made while decoding that line
-        self.games: list[Game] = []
+    def __init__(self, rules: Rules, lenient: bool):
+        self.rules, self.lenient = rules, lenient
+        self.notes: dict[int, str] = {}  # line -> a repair made while decoding that line
+        self.ready: list[PdnGame] = []  # games ended, to hand out
+        self.last: PdnGame | None = None  # lenient: the game ended last, until no text can add to it
+        self.count = 0  # games ended
         self.headers: dict[str, str] = {}
         self.game: PdnGame | None = None
         self.pending: list[str] = []  # lenient warnings not yet on a game
         self.skipped_moves = 0  # moves after a game's error
         self.variation_depth = 0
-        self.line = 1
+        self.line = 1  # the line of the token being read
+        self.newlines = 0  # line ends from that token's start to the start of the next block
         self.skipping: tuple | None = None  # (line, warnings list, index, text) of stray text
+        self.token_re = _LENIENT_TOKEN_RE if lenient else _TOKEN_RE
+        self.open_tag_re = _OPEN_LENIENT_TAG_RE if lenient else _OPEN_TAG_RE
 
     def _skip(self, value: str) -> None:
         """Warn of stray text, one warning for each run of it on a line."""
@@ -216,14 +297,30 @@ class _PdnReader:
         target = self.game.warnings if self.game is not None else self.pending
         target.append(f"line {self.line if line is None else line}: {message}")
 
-    def read(self) -> list[Game]:
-        text = self.text
-        position = 0
-        token_re = _LENIENT_TOKEN_RE if self.lenient else _TOKEN_RE
-        for match in token_re.finditer(text):
-            kind = match.lastgroup
-            self.line += text.count("\n", position, match.start())
-            position = match.start()
+    def read(self, blocks: Iterator[str]) -> Iterator[PdnGame]:
+        """The games of the text that ``blocks`` hold, each block whole lines."""
+        carry = ""  # whitespace, a tag or a comment that may go on in the next block
+        for block in blocks:
+            if carry.startswith("{") and "}" not in block:
+                carry += block  # the comment goes on
+                continue
+            carry = yield from self._tokens(carry + block, final=False)
+        if carry:
+            yield from self._tokens(carry, final=True)
+        yield from self._end_of_text()
+
+    def _tokens(self, text: str, final: bool) -> Generator[PdnGame, None, str]:
+        """Read the tokens of ``text``, handing out each game as it ends; returns the text
+        left for the next block (whitespace, a tag or a comment that may go on there), unless
+        ``final``."""
+        position, newlines = 0, self.newlines
+        for match in self.token_re.finditer(text):
+            kind, start = match.lastgroup, match.start()
+            if not final and (kind == "space" and match.end() == len(text) or kind == "bad" and self._may_go_on(text, start)):
+                self.newlines = newlines + text.count("\n", position, start)
+                return text[start:]
+            self.line += newlines + text.count("\n", position, start)
+            position, newlines = start, 0
             if self.notes:
                 self._decoding_notes(match)
             if kind == "space" or kind == "line_comment" or kind == "comment" or kind == "nag":
@@ -231,18 +328,29 @@ class _PdnReader:
             if self.lenient:
                 self._lenient_token(kind, match)
             else:
-                self._strict_token(kind, match)
-        return self._end_of_text()
+                self._strict_token(kind, match, text)
+            if self.ready:
+                games, self.ready = self.ready, []
+                yield from games
+        self.newlines = newlines + text.count("\n", position)
+        return ""
+
+    def _may_go_on(self, text: str, start: int) -> bool:
+        """Whether the text at ``start``, not a token so far, may be the start of a tag or a
+        comment that ends in text not yet read."""
+        if text.startswith("{", start):
+            return True  # no '}' after it yet
+        return text.startswith("[", start) and self.open_tag_re.match(text, start) is not None
 
     # -- strict ------------------------------------------------------------------------------
 
-    def _strict_token(self, kind: str, match: re.Match) -> None:
+    def _strict_token(self, kind: str, match: re.Match, text: str) -> None:
         value, line = match.group(0), self.line
         if kind == "bad":
             if value.startswith("{"):
                 raise PdnError("comment '{' is never closed", line)
             if value.startswith("["):
-                raise PdnError(f"malformed tag {_quote(self.text, match.start())}", line)
+                raise PdnError(f"malformed tag {_quote(text, match.start())}", line)
             raise PdnError(f"unexpected text {value!r}", line)
         if kind == "open":
             self.variation_depth += 1
@@ -352,6 +460,9 @@ class _PdnReader:
                 headers.setdefault("SetUp", "1")  # kept as read; the moves cannot be
         self.game.warnings[:0] = self.pending
         self.pending = []
+        if self.last is not None:  # no text can add to the game before any more
+            self.ready.append(self.last)
+            self.last = None
         self.skipped_moves = 0
 
     def _lenient_move(self, text: str) -> None:
@@ -399,19 +510,23 @@ class _PdnReader:
         if game.headers.get("Result") in (None, "*"):
             game.headers["Result"] = result
         game.state_result(game.headers["Result"], self.line)
-        self.games.append(game)
+        self.count += 1
+        if self.lenient:
+            self.last = game  # text after it, outside any game, may still warn on it
+        else:
+            self.ready.append(game)
         self.game, self.headers = None, {}
 
-    def _end_of_text(self) -> list[Game]:
+    def _end_of_text(self) -> Iterator[PdnGame]:
         line = self.line
         if not self.lenient:
             if self.variation_depth:
                 raise PdnError("a variation '(' is never closed", line)
             if self.game is not None or self.headers:
                 raise PdnError("the last game has no result (truncated?)", line)
-            if not self.games:
+            if not self.count:
                 raise PdnError("no game found in the PDN text")
-            return self.games
+            return
         if self.variation_depth:
             self.warn("a variation '(' is never closed before the end of the text")
         if self.headers and self.game is None:
@@ -420,12 +535,13 @@ class _PdnReader:
             tagged = self.game.headers.get("Result", "*")
             self.warn(f"the game has no result at the end of the text; ending it with {tagged}")
             self._finish(tagged)
-        if not self.games:
+        if not self.count:
             found = f" ({'; '.join(self.pending)})" if self.pending else ""
             raise PdnError(f"no game found in the PDN text{found}")
+        yield from self.ready
         if self.pending:
-            self.games[-1].warnings.extend(f"{note} (after the last game)" for note in self.pending)
-        return self.games
+            self.last.warnings.extend(f"{note} (after the last game)" for note in self.pending)
+        yield self.last
 
     def _decoding_notes(self, match: re.Match) -> None:
         """Move the decoding notes of the lines this token spans onto the game."""
@@ -440,59 +556,85 @@ def _in_order(squares: list[int], path: tuple[int, ...]) -> bool:
     return all(square in it for square in squares)
 
 
-def _read_source(source) -> str:
-    data = _source_bytes(source)
-    if isinstance(data, str):
-        return data
-    try:
-        return data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        raise PdnError(f"not UTF-8 text: {error}") from None
-
-
-def _read_source_leniently(source) -> tuple[str, dict[int, str]]:
-    """The text of ``source`` with line ends made ``\n``, and a note per line repaired
-    while decoding: a line that is not UTF-8 is read as Latin-1; a byte order mark is
-    dropped."""
-    data = _source_bytes(source)
-    notes: dict[int, str] = {}
-    if isinstance(data, str):
-        lines = data.replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    else:
-        lines = []
-        for number, raw in enumerate(data.replace(b"\r\n", b"\n").replace(b"\r", b"\n").split(b"\n"), 1):
-            try:
-                lines.append(raw.decode("utf-8"))
-            except UnicodeDecodeError:
-                lines.append(raw.decode("latin-1"))
-                notes[number] = "bytes that are not UTF-8, read as Latin-1"
-    if lines and lines[0].startswith("\ufeff"):
-        lines[0] = lines[0][1:]
-        notes[1] = (notes[1] + "; " if 1 in notes else "") + "byte order mark dropped"
-    return "\n".join(lines), notes
-
-
-def _source_bytes(source) -> bytes | str:
-    """The bytes of a path or bytes ``source``, or ``source`` itself when it is PDN text."""
-    if isinstance(source, os.PathLike):
-        data = Path(source).read_bytes()
-    elif isinstance(source, bytes):
-        data = source
-    elif isinstance(source, str):
-        # A one-line string naming an existing file (or ending in .pdn) is a path.
+def _source_lines(source) -> tuple[str | None, Iterator[list]]:
+    """The file that ``source`` names (None when it is no path) and its lines, bytes or
+    str, a list of about ``_BLOCK_BYTES`` at a time; a file is opened at once (so that a
+    path that names no regular file is refused at once) and closed when read."""
+    if isinstance(source, (bytes, bytearray, memoryview)):
+        return None, _handle_lines(io.BytesIO(bytes(source)))
+    if isinstance(source, str):
+        # A one-line string naming something that exists (or ending in .pdn...) is a path.
         one_line = "\n" not in source and "\x00" not in source and len(source) < 4096
-        if one_line and (source.strip().lower().endswith(".pdn") or os.path.isfile(source)):
-            try:
-                data = Path(source).read_bytes()
-            except FileNotFoundError:
-                raise
-            except OSError as error:
-                raise PdnError(f"cannot read PDN file {source[:80]!r}: {error.strerror}") from None
+        if not (one_line and (source.strip().lower().endswith(_PDN_SUFFIXES) or os.path.lexists(source))):
+            return None, _handle_lines(io.StringIO(source))
+    elif not isinstance(source, os.PathLike):
+        if callable(getattr(source, "readlines", None)):  # an open file: the caller closes it
+            return None, _handle_lines(source)
+        raise PdnError(f"expected PDN text, bytes, a path or an open file, got {type(source).__name__}")
+    path = input_file(source, "PDN file", PdnError)
+    name = str(path)
+    suffix = path.suffix.lower()
+    try:  # closed by _handle_lines once read, so that iter_pdn can hand out games as it reads
+        handle = gzip.open(path) if suffix == ".gz" else lzma.open(path) if suffix == ".xz" else open(path, "rb")  # noqa: SIM115
+    except OSError as error:
+        raise PdnError(f"cannot read PDN file {name!r}: {error.strerror or error}") from None
+    return name, _handle_lines(handle, close=True)
+
+
+#: The endings of a string that names a PDN file rather than holds PDN text.
+_PDN_SUFFIXES = (".pdn", ".pdn.gz", ".pdn.xz")
+
+
+def _handle_lines(handle: IO, close: bool = False) -> Iterator[list]:
+    """The lines of an open file, a list of about ``_BLOCK_BYTES`` at a time."""
+    try:
+        while lines := handle.readlines(_BLOCK_BYTES):
+            yield lines
+    finally:
+        if close:
+            handle.close()
+
+
+def _text_blocks(blocks: Iterator[list], reader: _PdnReader) -> Iterator[str]:
+    """The text of blocks of lines: bytes decoded as UTF-8 (lenient: a line that is not is
+    read as Latin-1, and CR and CRLF line ends become LF), a byte order mark at the start
+    dropped; each repair is noted in ``reader.notes`` by line."""
+    line = 1  # of the block's first line
+    for lines in blocks:
+        if isinstance(lines[0], str):
+            text = "".join(lines)
         else:
-            return source
-    else:
-        raise PdnError(f"expected PDN text, bytes or a path, got {type(source).__name__}")
-    return data
+            data = b"".join(lines)
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError as error:
+                if not reader.lenient:
+                    where = line + data.count(b"\n", 0, error.start)
+                    column = error.start - data.rfind(b"\n", 0, error.start)
+                    raise PdnError(f"not UTF-8 text: byte {data[error.start]:#04x} at column {column} "
+                                   f"({error.reason})", where) from None
+                text = _latin1_lines(data, line, reader.notes)
+        if reader.lenient:
+            text = text.replace("\r\n", "\n").replace("\r", "\n")
+        if line == 1 and text.startswith("\ufeff"):
+            text = text[1:]
+            if reader.lenient:
+                reader.notes[1] = (reader.notes[1] + "; " if 1 in reader.notes else "") + "byte order mark dropped"
+        line += text.count("\n")
+        yield text
+
+
+def _latin1_lines(data: bytes, line: int, notes: dict[int, str]) -> str:
+    """``data`` (lines from ``line`` on) decoded line by line: UTF-8, or Latin-1 where a line
+    is not UTF-8, with a note on that line."""
+    decoded = []
+    for number, raw in enumerate(data.splitlines(keepends=True), line):
+        try:
+            decoded.append(raw.decode("utf-8"))
+        except UnicodeDecodeError:
+            decoded.append(raw.decode("latin-1"))
+            notes[number] = "bytes that are not UTF-8, read as Latin-1"
+    return "".join(decoded)
 
 
 def _start_game(headers: dict[str, str], rules: Rules, line: int) -> Game:
@@ -563,4 +705,4 @@ def write_pdn(games, path: str | os.PathLike) -> None:
     Path(path).write_text("\n".join(game_to_pdn(g) for g in games), encoding="utf-8")
 
 
-__all__ = ["PdnGame", "game_to_pdn", "read_pdn", "write_pdn"]
+__all__ = ["PdnGame", "game_to_pdn", "iter_pdn", "read_pdn", "write_pdn"]

@@ -460,3 +460,95 @@ def test_pdn_keeps_the_stated_result_and_warns_where_the_position_disagrees():
     assert game.result == "*" or game.result == game.headers["Result"]
     agreeing = read_pdn('[FEN "B:W18:B14"]\n1. 14x23 1-0\n')[0]
     assert agreeing.result == "1-0" and agreeing.warnings == []
+
+
+# -- reading files: byte order mark, game by game, compressed, what a path names -----------
+
+TWO_GAMES = '[Event "one"]\n1. 11-15 23-19 1-0\n\n[Event "two"]\n1. 11-15 23-19\n2. 15-19 *\n'
+
+
+@pytest.mark.parametrize("lenient", [False, True])
+def test_a_utf8_byte_order_mark_is_skipped_in_both_modes(tmp_path, lenient):
+    path = tmp_path / "bom.pdn"
+    path.write_bytes(b"\xef\xbb\xbf" + TWO_GAMES.split("\n\n")[0].encode() + b"\n")
+    for source in (path, str(path), path.read_bytes(), path.read_text(encoding="utf-8")):
+        (game,) = read_pdn(source, lenient=lenient)
+        assert game.headers["Event"] == "one" and [str(m) for m in game.moves] == ["11-15", "23-19"]
+        assert game.warnings == (["line 1: byte order mark dropped"] if lenient else [])
+
+
+def test_iter_pdn_yields_each_game_before_reading_the_next(tmp_path):
+    """The second game's illegal move is raised only when the iteration reaches it, after
+    the first game, and the error names the file and the line."""
+    from checkers_env.pdn import iter_pdn
+
+    path = tmp_path / "two.pdn"
+    path.write_text(TWO_GAMES, encoding="utf-8")
+    games = iter_pdn(path)
+    first = next(games)
+    assert first.headers["Event"] == "one" and first.result == "1-0"
+    with pytest.raises(PdnError, match=r"move 2 '15-19'") as info:
+        next(games)
+    assert info.value.line == 6 and info.value.path == str(path)
+    assert str(info.value).startswith(f"{path}: line 6: move 2 '15-19'")
+
+
+def test_iter_pdn_reads_an_open_file_a_block_at_a_time():
+    """After the first game of the 1.8 MB archive, the reader has read a block, not the file."""
+    from checkers_env.datasets import ACF_GAMES
+    from checkers_env.pdn import iter_pdn
+
+    with open(ACF_GAMES, "rb") as handle:
+        games = iter_pdn(handle)
+        first = next(games)
+        assert 0 < handle.tell() < 200_000 < ACF_GAMES.stat().st_size
+    assert first.headers["Event"] == "ACF archive game 1" and len(first.moves) == 52 and first.result == "1/2-1/2"
+
+
+def test_games_split_anywhere_between_lines_read_the_same(monkeypatch):
+    """Tags and comments that run over several lines, and whitespace, read the same however
+    the text is cut into blocks (here: every line a block)."""
+    from checkers_env import pdn
+
+    text = ('[Event\n  "split tag"]\n[Black "b"\n]\n1. 11-15 {a comment\nover\n\nlines} 23-19\n\n\n'
+            "2. 8-11 (2... 22-18\n*) 22-17 1-0\n{unclosed\n")
+    whole = [(g.headers, g.moves, g.result, g.warnings) for g in read_pdn(text, lenient=True)]
+    with pytest.raises(PdnError, match="line 13: comment '{' is never closed"):
+        read_pdn(text)
+    monkeypatch.setattr(pdn, "_BLOCK_BYTES", 1)
+    assert [(g.headers, g.moves, g.result, g.warnings) for g in read_pdn(text, lenient=True)] == whole
+    with pytest.raises(PdnError, match="line 13: comment '{' is never closed"):
+        read_pdn(text)
+    assert whole[0][0] == {"Event": "split tag", "Black": "b", "Result": "1-0"} and len(whole[0][1]) == 4
+
+
+@pytest.mark.parametrize("suffix, compress", [(".pdn.gz", "gzip"), (".pdn.xz", "lzma")])
+def test_compressed_files_are_read_as_they_are(tmp_path, suffix, compress):
+    import importlib
+
+    path = tmp_path / f"games{suffix}"
+    path.write_bytes(importlib.import_module(compress).compress(TWO_GAMES.split("\n\n")[0].encode()))
+    for source in (path, str(path)):
+        (game,) = read_pdn(source)
+        assert [str(m) for m in game.moves] == ["11-15", "23-19"] and game.result == "1-0"
+    path.write_bytes(b"not compressed at all")
+    with pytest.raises(PdnError, match=f"cannot read PDN file '.*games{suffix}'"):
+        read_pdn(path)
+
+
+@pytest.mark.timeout(30)  # reading a named pipe would wait for a writer for ever
+def test_a_path_that_names_no_regular_file_is_refused_by_name(tmp_path):
+    pipe = tmp_path / "pipe.pdn"
+    os.mkfifo(pipe)
+    for source in (pipe, str(pipe)):
+        with pytest.raises(PdnError, match=r"PDN file '.*pipe.pdn' is a named pipe \(FIFO\), not a regular file"):
+            read_pdn(source)
+    with pytest.raises(PdnError, match="PDN file '.*' is a folder, not a file"):
+        read_pdn(tmp_path)
+
+
+def test_bytes_that_are_not_utf8_in_a_file_name_the_file_and_line(tmp_path):
+    path = tmp_path / "latin1.pdn"
+    path.write_bytes(b'[Event "one"]\n[Site "Paris"]\n[Black "Ren\xe9"]\n1. 11-15 *\n')
+    with pytest.raises(PdnError, match=r"latin1.pdn: line 3: not UTF-8 text: byte 0xe9 at column 12"):
+        read_pdn(path)

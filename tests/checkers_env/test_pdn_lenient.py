@@ -178,3 +178,27 @@ def test_acf_archive_reads_leniently_without_a_repair(acf_games):
     assert all(not g.warnings and g.error is None for g in lenient)
     assert [g.moves for g in lenient] == [g.moves for g in strict]
     assert [g.result for g in lenient] == [g.result for g in strict]
+
+
+def test_each_quirk_reads_the_same_a_line_at_a_time(monkeypatch):
+    """Game by game reading gives what a read of the whole file gives, repairs and their lines
+    included, even with every line a block of its own."""
+    from checkers_env import pdn
+
+    def summary(path):
+        return [(g.headers, g.moves, g.result, g.warnings, g.error) for g in read_pdn(path, lenient=True)]
+
+    whole = {path.name: summary(path) for path in sorted(QUIRKS.glob("*.pdn"))}
+    monkeypatch.setattr(pdn, "_BLOCK_BYTES", 1)
+    assert {path.name: summary(path) for path in sorted(QUIRKS.glob("*.pdn"))} == whole
+
+
+def test_text_between_games_warns_on_the_next_game_when_read_game_by_game():
+    from checkers_env.pdn import iter_pdn
+
+    games = iter_pdn('[Event "a"]\n1. 11-15 *\nstray\n[Event "b"]\n1. 9-13 *\nmore\n', lenient=True)
+    first = next(games)
+    assert first.warnings == []
+    second = next(games)
+    assert second.warnings == ["line 3: skipped 'stray': not PDN", "line 6: skipped 'more': not PDN (after the last game)"]
+    assert next(games, None) is None
