@@ -23,7 +23,7 @@ split by game into train and validation::
 from __future__ import annotations
 
 import os
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import dataclass, fields
 from pathlib import Path
 
@@ -32,7 +32,7 @@ import numpy as np
 from . import env_machine as core
 from .board import BLACK, Move, move_to_row, square_row_col
 from .game import Game, Rules
-from .pdn import read_pdn
+from .pdn import iter_pdn, read_pdn
 
 #: 4,000 complete American Checker Federation tournament games in PDN (MIT, EricCJoyce/Datasets).
 ACF_GAMES = Path(__file__).resolve().parent / "data" / "acf_games.pdn"
@@ -165,11 +165,16 @@ def game_dataset(
         seed: seeds the shuffle of the games before the split.
         lenient: read the files with ``read_pdn(..., lenient=True)``; a game whose moves
             end at an error contributes the moves read before it.
-        max_games: keep only the first this many games (for quick examples and tests).
+        max_games: read only the first this many games (for quick examples and tests).
+
+    The files are read game by game (``iter_pdn``; ``.pdn.gz`` and ``.pdn.xz`` too), and
+    only the rows of each game are kept.
 
     Raises:
         ValueError: ``validation`` is outside [0, 1) or ``max_games`` is below 1.
-        PdnError: a file is not PDN (strict mode: the first departure from it).
+        PdnError: a file is not PDN (strict mode: the first departure from it), or names
+            no regular file; the message names the file.
+        FileNotFoundError: a file does not exist.
     """
     if not 0 <= validation < 1:
         raise ValueError(f"validation must be a fraction in [0, 1), got {validation!r}")
@@ -177,22 +182,28 @@ def game_dataset(
         raise ValueError(f"max_games must be >= 1, got {max_games!r}")
     if isinstance(sources, (str, os.PathLike)):
         sources = [sources]
-    games: list[Game] = []
     warnings: list[str] = []
-    for source in sources:
-        for number, game in enumerate(read_pdn(Path(source), lenient=lenient), 1):
-            warnings += [f"{source}: game {number}: {text}" for text in getattr(game, "warnings", [])]
-            if getattr(game, "error", None):
-                warnings.append(f"{source}: game {number}: {game.error}")
-            games.append(game)
-    if max_games is not None:
-        games = games[:max_games]
-    data = positions_of_games(games)
-    order = np.random.default_rng(seed).permutation(len(games))
-    held_out = np.zeros(len(games), dtype=bool)
-    held_out[order[: int(round(validation * len(games)))]] = True
+    read = 0
+
+    def games() -> Iterator[Game]:
+        # Game by game: only the rows are kept, and reading stops at max_games.
+        nonlocal read
+        for source in sources:
+            for number, game in enumerate(iter_pdn(Path(source), lenient=lenient), 1):
+                warnings.extend(f"{source}: game {number}: {text}" for text in game.warnings)
+                if game.error:
+                    warnings.append(f"{source}: game {number}: {game.error}")
+                read += 1
+                yield game
+                if read == max_games:
+                    return
+
+    data = positions_of_games(games())
+    order = np.random.default_rng(seed).permutation(read)
+    held_out = np.zeros(read, dtype=bool)
+    held_out[order[: int(round(validation * read))]] = True
     in_validation = held_out[data.game_ids]
-    return DatasetSplit(data.subset(~in_validation), data.subset(in_validation), len(games), warnings)
+    return DatasetSplit(data.subset(~in_validation), data.subset(in_validation), read, warnings)
 
 
 def hop_action(mover_is_black: bool, frm: int, to: int) -> int:

@@ -8,6 +8,7 @@ import pytest
 from checkers_env.board import move_from_row
 from checkers_env.datasets import ACF_GAMES, game_dataset, positions_of_games
 from checkers_env.env import move_from_hops
+from checkers_env.errors import PdnError
 from checkers_env.pdn import read_pdn, write_pdn
 
 
@@ -85,3 +86,14 @@ def test_bad_arguments_are_clear_errors():
         game_dataset([ACF_GAMES], validation=1.0)
     with pytest.raises(ValueError, match="max_games"):
         game_dataset([ACF_GAMES], max_games=0)  # both refused before a file is read
+
+
+def test_reading_stops_at_max_games_and_errors_name_the_file(tmp_path):
+    """The files are read game by game: a fault after the games asked for is never reached,
+    and one before them names its file."""
+    path = tmp_path / "three.pdn"
+    path.write_text('[Event "a"]\n1. 11-15 23-19 *\n\n[Event "b"]\n1. 9-13 22-18 *\n\n[Event "c"]\n1. 22-18 *\n')
+    split = game_dataset(path, validation=0.5, max_games=2)
+    assert split.games == 2 and len(split.train) + len(split.validation) == 4
+    with pytest.raises(PdnError, match=rf"^{path}: line 8: move 1 '22-18'"):
+        game_dataset(path)
