@@ -20,10 +20,8 @@ ambiguous or malformed input is explained and asked again. Commands:
 The automatic draw rules are on (threefold repetition, 40 moves each without a capture or a
 man move), with no cap on the game's length. When the game ends the result and the reason
 are printed; ``save``, ``undo``, ``board`` and ``quit`` still work until you leave.
-An agent that cannot go on (``ForfeitError``: an outside engine that crashed, went silent
-past its time, answered garbage or an illegal move) loses the game by forfeit, recorded as
-the league records one: a line names the agent and what went wrong, the result is the
-person's win, and the saved PDN has ``[Termination "forfeit"]`` and ``[Forfeit "..."]``.
+An agent that raises ``ForfeitError`` (an outside engine that failed) loses by forfeit, as in
+a league: a line says why, and the PDN gets ``[Termination "forfeit"]`` and ``[Forfeit]``.
 Input is read with ``input()``, so the command can be driven through a pipe or a
 pseudo-terminal; end of input leaves like ``quit``.
 
@@ -41,8 +39,8 @@ import itertools
 import os
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
-from typing import Callable
 
 from checkers_env import (
     BLACK,
@@ -149,8 +147,7 @@ class PlaySession:
             }
         )
         self.resigned = False
-        #: Why the agent forfeited, worded as the league's game records word it; "" while it plays on.
-        self.forfeit = ""
+        self.forfeit = ""  # why the agent forfeited, in the words of a league's record
         self._shown = False  # whether the current position has been printed
         self._announced_end = False
 
@@ -311,13 +308,11 @@ class PlaySession:
         self._shown = False
 
     def _forfeited(self, error: ForfeitError) -> None:
-        """The agent lost by forfeit: the game ends as its loss, with the termination and
-        ``Forfeit`` tag of a league's game record (``checkers_env.match.play_game``)."""
+        """The agent lost by forfeit, recorded as ``checkers_env.match.play_game`` records one."""
         side = self.human.opponent
         self.forfeit = f"{side} ({self.agent}) forfeited: {error}"
-        self.game.headers.update(
-            {"Result": "0-1" if side == BLACK else "1-0", "Termination": FORFEITED, "Forfeit": self.forfeit}
-        )
+        result = "0-1" if side == BLACK else "1-0"
+        self.game.headers.update({"Result": result, "Termination": FORFEITED, "Forfeit": self.forfeit})
         self.write(self.forfeit)
         self._shown = False
 

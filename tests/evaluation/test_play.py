@@ -14,10 +14,10 @@ import time
 from pathlib import Path
 
 import pytest
-
-from checkers_env import BLACK, WHITE, Board, make_agent, read_pdn
 from checkers_evaluation.cli import main
 from checkers_evaluation.play import PlaySession
+
+from checkers_env import BLACK, WHITE, Board, make_agent, read_pdn
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -438,8 +438,9 @@ def test_the_agent_processs_errors_say_what_went_wrong():
     """A spec that cannot be built, and a move the agent cannot make, are reported with
     the agent's own words (the worker answers them; it used to die with the move's error,
     which reached the session as 'its process exited')."""
-    from checkers_env import Game
     from checkers_evaluation.play import AgentProcess
+
+    from checkers_env import Game
 
     broken = AgentProcess("alphabeta:depth=0")
     try:
