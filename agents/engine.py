@@ -13,7 +13,10 @@ The command is split into words as a shell would (``shlex``) and run without a s
 pipes, redirections, variables or globs. The program is started on the agent's first move
 (so building the agent starts nothing) and stopped by ``close()``, when the agent is
 garbage-collected, or at the interpreter's exit; on POSIX it runs in its own process
-group, and stopping it kills the group and reaps it (no zombies).
+group, and stopping it kills the group, whether the engine left by itself or not (the
+helpers it started go with it), and reaps it (no zombies). Stopping takes a few seconds at
+most whatever the engine and its helpers do: a helper that holds its output open, or that
+left the group (out of reach of the kill), holds up neither the stop nor the suite.
 
 **Losing by forfeit.** An engine that cannot start, exits, stays silent past its limit,
 answers something that is not ``bestmove MOVE`` (or an ``error`` line), says something when
@@ -42,11 +45,12 @@ import threading
 import time as clock
 import weakref
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from checkers_env.agent import BaseAgent, FilePath
 from checkers_env.board import Move
-from checkers_env.errors import ForfeitError, InvalidMoveError, IllegalMoveError
+from checkers_env.errors import ForfeitError, IllegalMoveError, InvalidMoveError
 from checkers_env.game import Game
 
 #: The version of the protocol this module speaks (the engine's ``hello`` line names its own).
@@ -68,11 +72,18 @@ STDERR_KEPT = 400
 #: Longest line read from an engine (a longer one is garbage, not a move).
 LONGEST_LINE = 65536
 
+#: Lines of the engine kept unread: it answers one line per command, so more is already a
+#: forfeit, and an engine that floods its output does not fill the suite's memory.
+PENDING_LINES = 16
+
+#: Seconds to wait for a killed engine to be reaped, and for each reader thread to end.
+STOP_WAIT = 5.0
+
 
 class _LongLine(str):
     """What the reader puts in place of a line longer than ``LONGEST_LINE`` (its first
-    characters): the rest of that line is skipped, so no piece of it is taken for the
-    answer to a later command."""
+    characters), as soon as it is that long: the rest of that line is skipped, so no piece
+    of it is taken for the answer to a later command."""
 
 
 @dataclass(frozen=True)
@@ -222,17 +233,17 @@ class EngineAgent(BaseAgent):
         try:
             engine = self._running_engine()
             engine.check_quiet()
+            limit = self.timeout if self.time is None else self.time + self.margin
             new_game, seed = self._new_game
             if new_game:
-                engine.send("newgame" if seed is None else f"newgame seed {seed}")
+                engine.send("newgame" if seed is None else f"newgame seed {seed}", limit)
                 self._new_game = (False, None)
             moves = " ".join(str(move) for move in game.moves)
-            engine.send(f"position fen {game.start.fen()}" + (f" moves {moves}" if moves else ""))
+            engine.send(f"position fen {game.start.fen()}" + (f" moves {moves}" if moves else ""), limit)
             limits = ([] if self.depth is None else ["depth", str(self.depth)]) + (
                 [] if self.time is None else ["time", f"{self.time:g}"]
             )
-            engine.send(" ".join(["go", *limits]))
-            limit = self.timeout if self.time is None else self.time + self.margin
+            engine.send(" ".join(["go", *limits]), limit)
             answer = engine.receive(limit, "go")
             if answer.startswith("error"):
                 raise ForfeitError(f"engine {self.cmd!r} answered {_quoted(answer, 200)} to go")
@@ -258,11 +269,11 @@ class EngineAgent(BaseAgent):
             ForfeitError: it exited since its last answer, or it could not start.
         """
         if self._engine is not None:
-            if self._engine.process.poll() is not None:
+            if _exit_status(self._engine.process, 0) is not None:
                 raise ForfeitError(self._engine.exit_story("since its last move"))
             return self._engine
         self._engine = engine = _EngineProcess(self.argv, self.cmd)
-        engine.send("hello")
+        engine.send("hello", self.timeout)
         answer = engine.receive(self.timeout, "hello")
         words = answer.split()
         if words[:2] != ["hello", "protocol"] or len(words) < 3:
@@ -270,16 +281,17 @@ class EngineAgent(BaseAgent):
         if words[2] != str(PROTOCOL_VERSION):
             raise ForfeitError(f"engine {self.cmd!r} speaks protocol {words[2]!r}; this client speaks {PROTOCOL_VERSION}")
         self.engine_name = answer.partition(" name ")[2].strip()
-        engine.send("isready")
+        engine.send("isready", self.timeout)
         answer = engine.receive(self.timeout, "isready")
         if answer != "readyok":
             raise ForfeitError(f"engine {self.cmd!r} answered {_quoted(answer, 200)} to isready, not 'readyok'")
         return engine
 
     def close(self) -> None:
-        """Stop the engine (``quit``, then a kill if it lingers) and reap it; the next move
-        asked of the agent starts it again, with ``newgame`` (and the seed of a ``reset``
-        not yet sent)."""
+        """Stop the engine: ``quit``, up to ``QUIT_GRACE`` seconds to leave, then its whole
+        process group is killed (in every case: the helpers it started go too) and it is
+        reaped. The next move asked of the agent starts it again, with ``newgame`` (and the
+        seed of a ``reset`` not yet sent)."""
         self._new_game = (True, self._new_game[1])
         engine, self._engine = self._engine, None
         if engine is not None:
@@ -288,7 +300,9 @@ class EngineAgent(BaseAgent):
 
 class _EngineProcess:
     """One running engine: its process, and a thread per output pipe that reads lines (so
-    that waiting for an answer can time out, which a blocking read cannot)."""
+    that waiting for an answer can time out, which a blocking read cannot). The readers
+    own their pipes and end when told to, so that stopping the engine never waits on a
+    pipe that a helper of the engine may hold open."""
 
     def __init__(self, argv: list[str], cmd: str):
         self.cmd = cmd
@@ -304,19 +318,24 @@ class _EngineProcess:
         os.set_blocking(self.process.stdin.fileno(), False)
         self.lines: queue.Queue[str | None] = queue.Queue()
         self.stderr: deque[str] = deque(maxlen=5)
-        threading.Thread(target=_read_lines, args=(self.process.stdout, self.lines), daemon=True).start()
-        threading.Thread(target=_keep_last, args=(self.process.stderr, self.stderr), daemon=True).start()
+        stopped = threading.Event()
+        readers = [
+            threading.Thread(target=_read_answers, args=(self.process.stdout, self.lines, stopped), daemon=True),
+            threading.Thread(target=_keep_last, args=(self.process.stderr, self.stderr, stopped), daemon=True),
+        ]
+        for reader in readers:
+            reader.start()
         # Stops the process when this object goes (garbage, or the interpreter's exit).
-        self._finalizer = weakref.finalize(self, _stop_process, self.process)
+        self._finalizer = weakref.finalize(self, _stop_process, self.process, stopped, readers)
 
-    def send(self, line: str, limit: float = DEFAULT_TIMEOUT) -> None:
+    def send(self, line: str, limit: float) -> None:
         """Write ``line`` to the engine's input.
 
         Raises:
-            ForfeitError: it has exited, or it read none of the line within ``limit`` seconds.
+            ForfeitError: it has exited, or it did not take the whole line within ``limit`` seconds.
         """
         if not _write_within(self.process.stdin.fileno(), (line + "\n").encode(), limit):
-            if self.process.poll() is not None:
+            if _exit_status(self.process, 0) is not None:
                 raise ForfeitError(self.exit_story(f"before it could be sent {_quoted(line)}"))
             raise ForfeitError(f"engine {self.cmd!r} stopped reading its input (sending {_quoted(line)})")
 
@@ -357,10 +376,7 @@ class _EngineProcess:
 
     def exit_story(self, when: str) -> str:
         """``engine 'x' exited with status 3 before it answered go (stderr: ...)``."""
-        try:
-            status = self.process.wait(2)
-        except subprocess.TimeoutExpired:
-            status = None
+        status = _exit_status(self.process, 2)
         said = " | ".join(self.stderr)[-STDERR_KEPT:]
         how = "closed its output" if status is None else f"exited with status {status}"
         return f"engine {self.cmd!r} {how} {when}" + (f" (stderr: {said})" if said else "")
@@ -389,51 +405,75 @@ def _write_within(fd: int, data: bytes, limit: float) -> bool:
     return True
 
 
-def _lines_of(pipe):
-    """The lines of the binary ``pipe`` as text; a line longer than ``LONGEST_LINE`` comes
-    as one ``_LongLine`` (its start) and the rest of it is skipped. The pipe is closed at
-    its end: the reader, not the thread that stops the engine, owns it."""
+def _read_lines(pipe, keep: Callable[[str], None], stopped: threading.Event) -> None:
+    """Hand each line of the binary ``pipe`` to ``keep`` as text, until the pipe ends or
+    ``stopped`` is set; then close the pipe (the reader owns it). A line longer than
+    ``LONGEST_LINE`` is handed over as a ``_LongLine`` (its start) as soon as it is that
+    long, whether or not it ever ends, and the rest of it is skipped."""
+    fd, pending, skipping = pipe.fileno(), b"", False
     try:
-        with pipe:
-            while line := pipe.readline(LONGEST_LINE + 1):
-                text = line.decode("utf-8", "replace")
-                if len(line) <= LONGEST_LINE or line.endswith(b"\n"):
-                    yield text
-                    continue
-                while (rest := pipe.readline(LONGEST_LINE)) and not rest.endswith(b"\n"):
-                    pass
-                yield _LongLine(text[:80])
-    except (OSError, ValueError):
+        while not stopped.is_set():
+            # Waits in short slices so that a stop is seen even while a helper of the
+            # engine holds the pipe open (a blocking read would wait for ever).
+            if os.name == "posix" and not select.select([fd], [], [], 0.1)[0]:
+                continue
+            chunk = os.read(fd, LONGEST_LINE)
+            if not chunk:
+                if pending and not skipping:
+                    keep(pending.decode("utf-8", "replace"))
+                return
+            *lines, pending = (pending + chunk).split(b"\n")
+            for line in lines:
+                if skipping:  # the end of an over-long line
+                    skipping = False
+                else:
+                    keep(line.decode("utf-8", "replace") + "\n")
+            if len(pending) > LONGEST_LINE and not skipping:
+                keep(_LongLine(pending[:80].decode("utf-8", "replace")))
+                skipping = True
+            if skipping:
+                pending = b""
+    except (OSError, ValueError):  # closed under it
         return
+    finally:
+        pipe.close()
 
 
-def _read_lines(pipe, lines: queue.Queue) -> None:
-    """Put each line of ``pipe`` into ``lines``, then None at its end."""
-    for line in _lines_of(pipe):
-        lines.put(line)
+def _read_answers(pipe, lines: queue.Queue, stopped: threading.Event) -> None:
+    """Put each line of ``pipe`` (the engine's stdout) into ``lines``, at most
+    ``PENDING_LINES`` unread, then None at its end."""
+
+    def keep(line: str) -> None:
+        if lines.qsize() < PENDING_LINES:
+            lines.put(line)
+
+    _read_lines(pipe, keep, stopped)
     lines.put(None)
 
 
-def _keep_last(pipe, kept: deque) -> None:
+def _keep_last(pipe, kept: deque, stopped: threading.Event) -> None:
     """Keep the last lines of ``pipe`` (the engine's stderr, to explain a crash)."""
-    for line in _lines_of(pipe):
+
+    def keep(line: str) -> None:
         if line.strip():
             kept.append(line.strip()[:STDERR_KEPT])
 
+    _read_lines(pipe, keep, stopped)
 
-def _stop_process(process: subprocess.Popen) -> None:
+
+def _stop_process(process: subprocess.Popen, stopped: threading.Event, readers: list[threading.Thread]) -> None:
     """Close the process's stdin (an engine leaves at its end, as after ``quit``), give it
     ``QUIT_GRACE`` seconds to leave, then kill its whole group (on POSIX: the helpers it
-    started go too, whether it left by itself or not) and reap it.
+    started go too, whether it left by itself or not), reap it and end the readers.
 
-    Bounded in time whatever the engine's children do: nothing here waits on the output
-    pipes, which a child that escaped the group may hold open (their reader threads close
-    them when the last writer goes)."""
+    Bounded in time whatever the engine and its helpers do: nothing here blocks on a pipe
+    (a helper that left the group may hold the output pipes open, so the readers are told
+    to stop rather than waited on), and every wait has a limit."""
     try:
         process.stdin.close()
     except OSError:  # a broken pipe: it has gone already
         pass
-    exited = _exited_within(process, QUIT_GRACE)
+    exited = _exit_status(process, QUIT_GRACE) is not None
     try:
         if os.name == "posix":
             # Not reaped yet, so its pid still names its group: no other group can be hit.
@@ -442,27 +482,35 @@ def _stop_process(process: subprocess.Popen) -> None:
             process.kill()
     except (ProcessLookupError, PermissionError):  # the group is empty already
         pass
-    process.wait()
+    try:
+        process.wait(STOP_WAIT)
+    except subprocess.TimeoutExpired:  # stuck in the kernel; subprocess reaps it later
+        pass
+    stopped.set()
+    for reader in readers:
+        if reader is not threading.current_thread():
+            reader.join(STOP_WAIT)
 
 
-def _exited_within(process: subprocess.Popen, seconds: float) -> bool:
-    """Wait up to ``seconds`` for ``process`` to exit without reaping it (on POSIX), so that
-    its pid and process group stay reserved for the kill that follows."""
+def _exit_status(process: subprocess.Popen, seconds: float) -> int | None:
+    """The exit status of ``process`` (as ``Popen.returncode``: negative for a signal) once
+    it has exited, waiting up to ``seconds``; None if it is still running. On POSIX it is
+    not reaped, so that its pid and process group stay reserved for the kill that stops it."""
     if os.name != "posix":
         try:
-            process.wait(seconds)
-            return True
+            return process.wait(seconds)
         except subprocess.TimeoutExpired:
-            return False
+            return None
     deadline = clock.monotonic() + seconds
     while True:
         try:
-            if os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT | os.WNOHANG) is not None:
-                return True
-        except ChildProcessError:  # reaped already (by a poll)
-            return True
+            exited = os.waitid(os.P_PID, process.pid, os.WEXITED | os.WNOWAIT | os.WNOHANG)
+        except ChildProcessError:  # reaped already (by a wait)
+            return process.returncode
+        if exited is not None and exited.si_pid:
+            return exited.si_status if exited.si_code == os.CLD_EXITED else -exited.si_status
         if clock.monotonic() >= deadline:
-            return False
+            return None
         clock.sleep(0.01)
 
 

@@ -4,7 +4,10 @@ every way it can misbehave turned into a forfeit with a clear record."""
 from __future__ import annotations
 
 import gc
+import os
 import shlex
+import signal
+import subprocess
 import sys
 import threading
 import time
@@ -13,11 +16,11 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from checkers_agents.engine import EngineSearch, format_bestmove, parse_bestmove
 
 from checkers_env import ForfeitError, Game, Move, UnknownAgentError, make_agent
 from checkers_env.agent import check_spec
 from checkers_env.match import FORFEITED, play_game
-from checkers_agents.engine import EngineSearch, format_bestmove, parse_bestmove
 
 FAKE_ENGINE = Path(__file__).resolve().parents[1] / "data" / "fake_engine.py"
 PYTHON = shlex.quote(sys.executable)
@@ -113,6 +116,8 @@ MISBEHAVIOURS = [
     ("protocol9", {}, "speaks protocol '9'; this client speaks 1"),
     ("notready", {}, "answered 'not yet' to isready, not 'readyok'"),
     ("longhello", {}, "answered hello with a line longer than 65536 characters (it began 'hello protocol 1"),
+    # Its line has no end, so only a limit on the line being read catches it before the timeout.
+    ("endless", {"timeout": 30.0}, "answered go with a line longer than 65536 characters (it began 'bestmove 11-15"),
 ]
 
 
@@ -155,6 +160,17 @@ def processes_named(marker: str) -> list[int]:
     return found
 
 
+def seen(marker: str, count: int, seconds: float = 10.0) -> bool:
+    """Whether ``count`` processes hold ``marker`` within ``seconds`` (a loaded machine may
+    show a process just started a moment late)."""
+    deadline = time.monotonic() + seconds
+    while len(processes_named(marker)) != count:
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.05)
+    return True
+
+
 def gone(marker: str, seconds: float = 5.0) -> bool:
     """Whether no process holds ``marker`` within ``seconds`` (a killed one takes a moment)."""
     deadline = time.monotonic() + seconds
@@ -172,14 +188,61 @@ def test_stopping_an_engine_is_bounded_and_kills_the_helpers_it_started(mode):
     # orphanquiet: the engine leaves promptly after quit, its helper would live on.
     marker = f"checkers-test-helper-{uuid.uuid4().hex}"
     engine = make_agent(f"engine:cmd={PYTHON} {shlex.quote(str(FAKE_ENGINE))} {mode} {marker}")
-    game = Game()
-    game.play(engine.select_move(game))
-    assert len(processes_named(marker)) == 2  # the engine and its helper
-    closing = threading.Thread(target=engine.close, daemon=True)
-    closing.start()
-    closing.join(30)
-    assert not closing.is_alive(), "close() did not return"
-    assert gone(marker), f"the engine's helper outlived it: {processes_named(marker)}"
+    try:
+        game = Game()
+        game.play(engine.select_move(game))
+        assert seen(marker, 2), processes_named(marker)  # the engine and its helper
+        closing = threading.Thread(target=engine.close, daemon=True)
+        closing.start()
+        closing.join(30)
+        assert not closing.is_alive(), "close() did not return"
+        assert gone(marker), f"the engine's helper outlived it: {processes_named(marker)}"
+    finally:
+        for pid in processes_named(marker):  # what a failing client left behind
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads the process table in /proc")
+def test_a_helper_that_left_the_engine_s_group_holds_neither_close_nor_the_readers():
+    """A helper in a session of its own is out of reach of the group's kill and keeps the
+    engine's output open: close() still returns, and the threads reading that output end."""
+    marker = f"checkers-test-helper-{uuid.uuid4().hex}"
+    engine = make_agent(f"engine:cmd={PYTHON} {shlex.quote(str(FAKE_ENGINE))} escape {marker}")
+    try:
+        threads = set(threading.enumerate())
+        engine.select_move(Game())
+        readers = set(threading.enumerate()) - threads
+        assert seen(marker, 2), processes_named(marker)  # the engine and its helper
+        closing = threading.Thread(target=engine.close, daemon=True)
+        closing.start()
+        closing.join(30)
+        assert not closing.is_alive(), "close() did not return"
+        for reader in readers:
+            reader.join(10)
+        assert not any(reader.is_alive() for reader in readers), "a reader waits on the helper's pipe for ever"
+    finally:
+        for pid in processes_named(marker):  # the helper escaped the group: the test ends it
+            os.kill(pid, signal.SIGKILL)
+
+
+@pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads the process table in /proc")
+def test_a_league_with_an_engine_leaves_none_of_its_processes_behind(tmp_path):
+    """``checkers league`` with an engine whose helper writes to /dev/null and that leaves
+    promptly after quit: the league ends, and no process of the engine's group lives on."""
+    marker = f"checkers-test-helper-{uuid.uuid4().hex}"
+    spec = f"engine:cmd={PYTHON} {shlex.quote(str(FAKE_ENGINE))} orphanquiet {marker}"
+    league = subprocess.run(
+        [sys.executable, "-m", "checkers_evaluation.cli", "league", "random", spec, "--games-per-pair", "2",
+         "--openings", "random:2", "--max-plies", "20", "--bootstrap", "0", "--out", str(tmp_path / "league")],
+        capture_output=True, text=True, timeout=300, check=False,
+    )
+    try:
+        assert league.returncode == 0, league.stderr
+        assert (tmp_path / "league" / "games.jsonl").read_text().count("\n") == 2
+        assert gone(marker), f"the engine's helpers outlived the league: {processes_named(marker)}"
+    finally:
+        for pid in processes_named(marker):
+            os.kill(pid, signal.SIGKILL)
 
 
 def test_an_engine_that_says_more_than_it_was_asked_forfeits():

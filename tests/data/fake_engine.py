@@ -18,11 +18,14 @@ Modes (each one way an outside engine can fail):
     protocol9  speaks protocol 9
     notready   answers isready with something else
     longhello  answers hello with a 200 kB line
+    endless    answers go with a line that never ends (no newline, ever)
     orphan     at its first go, starts a helper that keeps its stdout open; plays well
     orphanquiet  at its first go, starts a helper whose output is /dev/null; plays well
+    escape     at its first go, starts a helper in a session of its own (out of the engine's
+               process group, beyond the client's reach) that keeps its stdout open; plays well
 
-The helpers of the two orphan modes sleep for ever with the script's second argument in
-their command line, so that a test finds them in the process table.
+The helpers of the orphan and escape modes sleep for ever with the script's second argument
+in their command line, so that a test finds them in the process table.
 """
 
 import signal
@@ -63,11 +66,12 @@ for line in iter(sys.stdin.readline, ""):
         moves = words[words.index("moves") + 1:] if "moves" in words else []
         game = Game(start=Board.from_fen(words[2]), moves=moves)
     elif words[0] == "go":
-        if mode in ("orphan", "orphanquiet") and not helper_started:
+        if mode in ("orphan", "orphanquiet", "escape") and not helper_started:
             helper_started = True
             quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL} if mode == "orphanquiet" else {}
-            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)", sys.argv[2]], **quiet)
-        if mode in ("good", "chatty", "once", "orphan", "orphanquiet"):
+            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)", sys.argv[2]],
+                             start_new_session=mode == "escape", **quiet)
+        if mode in ("good", "chatty", "once", "orphan", "orphanquiet", "escape"):
             say(f"bestmove {game.legal_moves()[0]}")
             if mode == "chatty":
                 say("bestmove 11-15")
@@ -85,6 +89,11 @@ for line in iter(sys.stdin.readline, ""):
         elif mode == "silent":
             while True:
                 time.sleep(1)
+        elif mode == "endless":
+            sys.stdout.write("bestmove ")
+            while True:
+                sys.stdout.write("11-15 " * 10_000)
+                sys.stdout.flush()
         elif mode == "late":
             time.sleep(1)
             say(f"bestmove {game.legal_moves()[0]}")
