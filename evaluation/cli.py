@@ -16,8 +16,9 @@ The option types every subcommand shares, which check a value when it is parsed,
 database folder a command reads and ``--egdb-pieces`` its pieces. Old spellings still work
 for one release, with one warning line on stderr naming the new one.
 
-Bad input (a bad FEN, a negative depth) prints one line ``checkers: error: ...`` to stderr
-and exits with status 2, the status argparse uses for usage errors.
+Bad input (a bad FEN, a negative depth, a path under a file) prints one line
+``checkers: error: ...`` to stderr and exits with status 2, the status argparse uses for
+usage errors.
 """
 
 from __future__ import annotations
@@ -65,6 +66,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def _path_problem(error: OSError) -> str:
+    """One line for a path given that cannot be used as asked (a file where a folder should
+    be, a folder where a file should be, no permission): the path and why."""
+    path = os.fsdecode(error.filename)
+    if isinstance(error, NotADirectoryError):
+        from pathlib import Path
+
+        file = next((parent for parent in Path(path).parents if parent.is_file()), None)
+        if file is not None:
+            return f"{path!r}: {str(file)!r} is a file, not a folder"
+    return f"{path!r}: {error.strerror or error}"
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the ``checkers`` command with ``argv`` (default ``sys.argv[1:]``); return its exit
     status instead of exiting, so that tests and other Python code can call it."""
@@ -92,6 +106,11 @@ def main(argv: list[str] | None = None) -> int:
         if not isinstance(error, (CheckersError, FileNotFoundError)):
             raise
         print(f"checkers: error: {error}", file=sys.stderr)
+        return EXIT_USAGE
+    except (NotADirectoryError, IsADirectoryError, PermissionError) as error:
+        if error.filename is None:
+            raise
+        print(f"checkers: error: {_path_problem(error)}", file=sys.stderr)
         return EXIT_USAGE
     except RuntimeError as error:
         from checkers_env.parallel import WorkerDiedError

@@ -4,6 +4,7 @@ The league itself (:mod:`checkers_evaluation.league`) is imported only when it r
 from __future__ import annotations
 
 import argparse
+import os
 
 from checkers_evaluation.options import (
     TRUST_PICKLES_HELP,
@@ -29,6 +30,31 @@ class _OldBackend(argparse.Action):
     def __call__(self, parser, namespace, values, option_string=None):
         warn_deprecated(f"--backend {values}", "--ray [ADDRESS]" if values == "ray" else "no option (local is the default)")
         namespace.ray = namespace.ray or values == "ray"
+
+
+def openings_option(text: str) -> str:
+    """An argparse type: ``--openings``. A value that names a file must name a regular file
+    of UTF-8 text (checked when parsed, before any game: a named pipe would block the
+    league for ever, and a binary file is no openings file)."""
+    if text in ("ballot", "ballot:crossboard") or text.startswith("random:") or not os.path.lexists(text):
+        return text  # the league checks the rest, with the choices in its message
+    from checkers_env.errors import CheckersError
+    from checkers_env.files import input_file
+
+    try:
+        data = input_file(text, "openings file", CheckersError).read_bytes()
+    except (CheckersError, FileNotFoundError) as error:
+        raise argparse.ArgumentTypeError(str(error)) from None
+    except OSError as error:
+        raise argparse.ArgumentTypeError(f"cannot read openings file {text!r}: {error.strerror or error}") from None
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        line = data.count(b"\n", 0, error.start) + 1
+        raise argparse.ArgumentTypeError(
+            f"openings file {text!r} is not UTF-8 text (line {line}: {error.reason}): give one opening in PDN per line"
+        ) from None
+    return text
 
 
 HELP = "round robin between agents, with ratings, crosstable, plots and PDN"
@@ -57,7 +83,7 @@ def add_arguments(parser) -> None:
         help="games each pair of agents plays: N/2 openings, each with both colours (even, >= 2; default 20)",
     )
     parser.add_argument(
-        "--openings", default="ballot",
+        "--openings", type=openings_option, default="ballot",
         help="ballot (default: the ACF 3-move deck, 156 openings, each game tagged with its ACF number), "
         "ballot:crossboard (the deck's 144 crossboard openings), "
         "random:PLIES (games start after PLIES random single moves), or a file with one opening in PDN per line",

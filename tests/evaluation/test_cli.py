@@ -626,3 +626,75 @@ def test_checkers_help_loads_no_engine():
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
+
+
+# -- paths that name no regular file -------------------------------------------------------
+
+
+@pytest.fixture
+def named_pipe(tmp_path):
+    """A named pipe that nothing writes to, and the list of the times something opened it to
+    read: a helper thread closes each such reader's wait at once (it reads an empty file), so
+    that a command that opens the pipe fails its test instead of waiting for ever."""
+    import threading
+
+    pipe = tmp_path / "pipe"
+    os.mkfifo(pipe)
+    opened, stop = [], threading.Event()
+
+    def unblock():
+        while not stop.wait(0.05):
+            try:  # succeeds only while a reader has the pipe open
+                os.close(os.open(pipe, os.O_WRONLY | os.O_NONBLOCK))
+            except OSError:
+                continue
+            opened.append(True)
+
+    thread = threading.Thread(target=unblock, daemon=True)
+    thread.start()
+    yield pipe, opened
+    stop.set()
+    thread.join()
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["play", "--opponent", "td-minimax:weights={pipe}"],
+        ["league", "random", "greedy", "--openings", "{pipe}", "--games-per-pair", "2", "--out", "{out}"],
+        ["train", "bc", "--data", "{pipe}", "--steps", "1", "--out", "{out}", "--no-tensorboard"],
+    ],
+    ids=["play weights", "league openings", "train bc data"],
+)
+def test_a_named_pipe_given_as_a_file_is_refused_unopened(command, named_pipe, tmp_path, capsys):
+    if command[0] == "train":
+        pytest.importorskip("torch")
+    pipe, opened = named_pipe
+    out = tmp_path / "out"
+    assert main([part.format(pipe=pipe, out=out) for part in command]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and f"{str(pipe)!r} is a named pipe (FIFO), not a regular file" in err, err
+    assert not opened and not out.exists()
+
+
+@pytest.mark.parametrize(
+    "command, message",
+    [
+        (["play", "--opponent", "td-minimax:weights="], "no td-minimax weights file given: the path is empty"),
+        (["league", "random", "greedy", "--openings", "{binary}", "--out", "{out}"],
+         "openings file '{binary}' is not UTF-8 text (line 1: invalid start byte)"),
+        (["league", "random", "greedy", "--games-per-pair", "2", "--out", "{binary}/run"],
+         "'{binary}/run': '{binary}' is a file, not a folder"),
+    ],
+    ids=["empty weights path", "binary openings", "out under a file"],
+)
+def test_a_path_that_cannot_be_used_is_one_line(command, message, tmp_path, capsys):
+    binary = tmp_path / "games.bin"
+    binary.write_bytes(bytes(range(128, 256)) * 4)
+    fill = {"binary": binary, "out": tmp_path / "out"}
+    assert main([part.format(**fill) for part in command]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "Traceback" not in err
+    assert message.format(**fill) in err
+    assert not (tmp_path / "out").exists()

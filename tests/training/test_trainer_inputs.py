@@ -157,3 +157,12 @@ def test_tensorboard_missing_names_no_tensorboard_before_making_a_folder(tmp_pat
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "needs tensorboard" in done.stderr and "--no-tensorboard" in done.stderr
     assert not runs.exists()
+
+
+def test_bc_data_that_is_not_text_names_the_file_and_line(tmp_path, capsys):
+    pytest.importorskip("torch")
+    data = tmp_path / "games.pdn"
+    data.write_bytes(b'[Event "a"]\n1. 11-15 \xff\xfe *\n')
+    err = _one_line_status_2(["bc", "--data", str(data), "--out", str(tmp_path / "runs"), "--no-tensorboard"], capsys)
+    assert f"{data}: line 2: not UTF-8 text: byte 0xff at column 10" in err
+    assert not (tmp_path / "runs").exists()
