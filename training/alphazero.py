@@ -237,8 +237,39 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         state["wall_s"] = wall_before + time.perf_counter() - session_start
         scaffold.save_net_checkpoint(checkpoint, net, optimizer, state)
 
+    def train_epochs(data: dict[str, np.ndarray], count: int, g: int) -> None:
+        """The epochs of generation ``g`` left to train on ``data`` (``count`` decisions),
+        each checkpointed as it ends."""
+        steps = math.ceil(count / args.batch_size)
+        bar = tqdm(total=args.epochs * steps, initial=state["epoch"] * steps, desc=f"train gen {g}",
+                   disable=not args.progress, dynamic_ncols=True)
+        while state["epoch"] < args.epochs:
+            order = np.random.default_rng([args.seed, g, state["epoch"]]).permutation(count)
+            totals = np.zeros(2)
+            began = time.perf_counter()
+            for start in range(0, count, args.batch_size):
+                rows = order[start:start + args.batch_size]
+                batch = (tensor.to(device, non_blocking=True)
+                         for tensor in training_batch(data, rows, args.root_value_share))
+                policy_loss, value_loss = losses(net, *batch)
+                optimizer.zero_grad()
+                (policy_loss + args.value_weight * value_loss).backward()
+                optimizer.step()
+                totals += (policy_loss.item() * len(rows), value_loss.item() * len(rows))
+                state["steps"] += 1
+                bar.update(1)
+            state["epoch"] += 1
+            state["train_s"] += time.perf_counter() - began
+            state["trained"] += count
+            state["policy_loss"], state["value_loss"] = (totals / count).tolist()
+            writer.add_scalar("train/policy_loss", state["policy_loss"], state["steps"])
+            writer.add_scalar("train/value_loss", state["value_loss"], state["steps"])
+            bar.set_postfix(policy=f"{state['policy_loss']:.3f}", value=f"{state['value_loss']:.3f}")
+            save()
+        bar.close()
+
     ray = args.ray_target
-    try:
+    with scaffold.saved_on_stop(save) as stop:
         while state["generation"] < args.generations:
             g = state["generation"]
             if state["epoch"] < args.epochs:
@@ -252,55 +283,30 @@ def train(args: Args, given: set[str] | None = None) -> dict:
                                                progress=args.progress and k == g)
                     window += newest
                 data = selfplay.load_shards(window)
-                state["decisions"] = count = len(data["own"])
-                if state["epoch"] == 0:
-                    state["selfplay_s"] += time.perf_counter() - began
-                    state["played"] += len(selfplay.load_shards(newest)["own"])  # generation g's decisions
-                steps = math.ceil(count / args.batch_size)
-                bar = tqdm(total=args.epochs * steps, initial=state["epoch"] * steps, desc=f"train gen {g}",
-                           disable=not args.progress, dynamic_ncols=True)
-                while state["epoch"] < args.epochs:
-                    order = np.random.default_rng([args.seed, g, state["epoch"]]).permutation(count)
-                    totals = np.zeros(2)
-                    began = time.perf_counter()
-                    for start in range(0, count, args.batch_size):
-                        rows = order[start:start + args.batch_size]
-                        batch = (tensor.to(device, non_blocking=True)
-                                 for tensor in training_batch(data, rows, args.root_value_share))
-                        policy_loss, value_loss = losses(net, *batch)
-                        optimizer.zero_grad()
-                        (policy_loss + args.value_weight * value_loss).backward()
-                        optimizer.step()
-                        totals += (policy_loss.item() * len(rows), value_loss.item() * len(rows))
-                        state["steps"] += 1
-                        bar.update(1)
-                    state["epoch"] += 1
-                    state["train_s"] += time.perf_counter() - began
-                    state["trained"] += count
-                    state["policy_loss"], state["value_loss"] = (totals / count).tolist()
-                    writer.add_scalar("train/policy_loss", state["policy_loss"], state["steps"])
-                    writer.add_scalar("train/value_loss", state["value_loss"], state["steps"])
-                    bar.set_postfix(policy=f"{state['policy_loss']:.3f}", value=f"{state['value_loss']:.3f}")
-                    save()
-                bar.close()
+                # The counters and the net change from here to each epoch's checkpoint: a stop
+                # in between resumes from the checkpoint before.
+                with stop.unsaved():
+                    state["decisions"] = count = len(data["own"])
+                    if state["epoch"] == 0:
+                        state["selfplay_s"] += time.perf_counter() - began
+                        state["played"] += len(selfplay.load_shards(newest)["own"])  # generation g's decisions
+                    train_epochs(data, count, g)
             # Generation g's net, whether trained now or read from the checkpoint.
             az_net.save_net(run.path / f"weights-gen{g}.safetensors", az_net.tensors_of(net))
             az_net.save_net(run.path / WEIGHTS, az_net.tensors_of(net))
             if state["evaluated"] < g and args.eval_games:
                 point = _evaluate(args, run.path / f"weights-gen{g}.safetensors", g)
-                point.update(generation=g, wall_s=round(wall_before + time.perf_counter() - session_start, 1),
-                             games=(g + 1) * args.games, decisions=state["decisions"],
-                             policy_loss=state.get("policy_loss"), value_loss=state.get("value_loss"))
-                state["curve"].append(point)
-                state["evaluated"] = g
-                writer.add_scalar("eval/rating", point["rating"], g + 1)
-                print(f"generation {g}: rating {point['rating']} ({point['line']})", file=sys.stderr)
-                scaffold.write_curve(run.path, state["curve"], "AlphaZero: strength over training")
+                with stop.step():  # the point and the generation it is of, recorded together
+                    point.update(generation=g, wall_s=round(wall_before + time.perf_counter() - session_start, 1),
+                                 games=(g + 1) * args.games, decisions=state["decisions"],
+                                 policy_loss=state.get("policy_loss"), value_loss=state.get("value_loss"))
+                    state["curve"].append(point)
+                    state["evaluated"] = g
+                    writer.add_scalar("eval/rating", point["rating"], g + 1)
+                    print(f"generation {g}: rating {point['rating']} ({point['line']})", file=sys.stderr)
+                    scaffold.write_curve(run.path, state["curve"], "AlphaZero: strength over training")
             state["generation"], state["epoch"] = g + 1, 0
             save()
-    except KeyboardInterrupt:
-        save()
-        raise
     evaluations = scaffold.final_evaluation(_agent(args, run.path / WEIGHTS), args)
     writer.close()
     summary = {"run_dir": str(run.path), "generations": state["generation"], "steps": state["steps"],

@@ -390,74 +390,82 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         state["wall_s"] = wall_before + time.perf_counter() - session_start
         scaffold.save_net_checkpoint(checkpoint, net, optimizer, state)
 
+    def train_epochs(data: tuple[np.ndarray, ...], g: int) -> None:
+        """The epochs of generation ``g`` left to train on ``data``, each checkpointed as it ends."""
+        black, white, kings, btm, target = data
+        targets = torch.from_numpy(target)
+        bar = tqdm(total=args.epochs * math.ceil(len(target) / args.batch_size), desc=f"train gen {g}",
+                   initial=state["epoch"] * math.ceil(len(target) / args.batch_size),
+                   disable=not args.progress, dynamic_ncols=True)
+        while state["epoch"] < args.epochs:
+            order = np.random.default_rng([args.seed, g, state["epoch"]]).permutation(len(target))
+            total = 0.0
+            for start in range(0, len(order), args.batch_size):
+                batch = order[start:start + args.batch_size]
+                inputs = outcome_net.batch_inputs(black[batch], white[batch], kings[batch], btm[batch], args.patterns)
+                loss = torch.nn.functional.binary_cross_entropy_with_logits(
+                    net(*(x.to(device) for x in inputs)).reshape(-1), targets[batch].to(device))
+                optimizer.zero_grad()
+                loss.backward()
+                optimizer.step()
+                total += loss.item() * len(batch)
+                state["steps"] += 1
+                bar.update(1)
+            state["epoch"] += 1
+            state["loss"] = total / len(order)
+            writer.add_scalar("train/loss", state["loss"], state["steps"])
+            bar.set_postfix(loss=f"{state['loss']:.4f}")
+            save()
+        bar.close()
+
     ray = args.ray_target
-    try:
+    with scaffold.saved_on_stop(save) as stop:
         while state["generation"] < args.generations:
             g = state["generation"]
             if state["epoch"] < args.epochs:
                 _replay_window(args, run.path, g, state)
                 selfplay.generate(run.path / "data" / f"gen-{g}", _selfplay_params(args, run.path, state["incumbent"]),
                                   seed=_selfplay_seed(args, g), workers=args.workers, ray=ray, progress=args.progress)
-                black, white, kings, btm, target = _training_data(args, run.path, g)
-                state["positions"] = len(target)
-                targets = torch.from_numpy(target)
-                bar = tqdm(total=args.epochs * math.ceil(len(target) / args.batch_size), desc=f"train gen {g}",
-                           initial=state["epoch"] * math.ceil(len(target) / args.batch_size),
-                           disable=not args.progress, dynamic_ncols=True)
-                while state["epoch"] < args.epochs:
-                    order = np.random.default_rng([args.seed, g, state["epoch"]]).permutation(len(target))
-                    total = 0.0
-                    for start in range(0, len(order), args.batch_size):
-                        batch = order[start:start + args.batch_size]
-                        inputs = outcome_net.batch_inputs(black[batch], white[batch], kings[batch], btm[batch],
-                                                          args.patterns)
-                        loss = torch.nn.functional.binary_cross_entropy_with_logits(
-                            net(*(x.to(device) for x in inputs)).reshape(-1), targets[batch].to(device))
-                        optimizer.zero_grad()
-                        loss.backward()
-                        optimizer.step()
-                        total += loss.item() * len(batch)
-                        state["steps"] += 1
-                        bar.update(1)
-                    state["epoch"] += 1
-                    state["loss"] = total / len(order)
-                    writer.add_scalar("train/loss", state["loss"], state["steps"])
-                    bar.set_postfix(loss=f"{state['loss']:.4f}")
-                    save()
-                bar.close()
+                data = _training_data(args, run.path, g)
+                # The net and the counters change from here to each epoch's checkpoint: a stop
+                # in between resumes from the checkpoint before.
+                with stop.unsaved():
+                    state["positions"] = len(data[-1])
+                    train_epochs(data, g)
             # The net is generation g's here whether it was trained now or read from the
             # checkpoint (a kill between the last epoch and these files loses nothing).
             outcome_net.save_tensors(_weights(run.path, g), outcome_net.tensors_of(net))
             if state["gated"] < g:
                 if args.gate_games and _plays(run.path, state["incumbent"]):
                     gate = _gate(args, run.path, g, state["incumbent"])
-                    state["gates"].append(gate)
-                    writer.add_scalar("gate/score", gate["score"], g)
-                    print(f"generation {g} against {_name(state['incumbent'])}: +{gate['wins']} ={gate['draws']} "
-                          f"-{gate['losses']}, {100 * gate['score']:.1f} % "
-                          f"({'promoted' if gate['promoted'] else 'kept out'})", file=sys.stderr)
-                    if gate["promoted"]:
-                        state["incumbent"] = g
+                    with stop.step():  # the gate's result and the incumbent it makes, saved together
+                        state["gates"].append(gate)
+                        writer.add_scalar("gate/score", gate["score"], g)
+                        print(f"generation {g} against {_name(state['incumbent'])}: +{gate['wins']} ={gate['draws']} "
+                              f"-{gate['losses']}, {100 * gate['score']:.1f} % "
+                              f"({'promoted' if gate['promoted'] else 'kept out'})", file=sys.stderr)
+                        if gate["promoted"]:
+                            state["incumbent"] = g
+                        state["gated"] = g
+                        save()
                 else:
-                    state["incumbent"] = g
-                state["gated"] = g
-                save()
+                    state["incumbent"], state["gated"] = g, g
+                    save()
             # What the run stands for (played, promoted) is the incumbent.
             write_atomic(run.path / WEIGHTS, _weights(run.path, state["incumbent"]).read_bytes())
             if state["evaluated"] < g and args.eval_games:
                 point = _evaluate(args, run.path / f"weights-gen{g}.safetensors", g)
-                point.update(generation=g, incumbent=state["incumbent"], wall_s=round(wall_before + time.perf_counter() - session_start, 1),
-                             games=(g + 1) * args.games, positions=state["positions"], loss=state.get("loss"))
-                state["curve"].append(point)
-                state["evaluated"] = g
-                writer.add_scalar("eval/rating", point["rating"], g + 1)
-                print(f"generation {g}: rating {point['rating']} ({point['line']})", file=sys.stderr)
-                scaffold.write_curve(run.path, state["curve"], "outcome net: strength over training")
+                with stop.step():  # the point and the generation it is of, recorded together
+                    point.update(generation=g, incumbent=state["incumbent"],
+                                 wall_s=round(wall_before + time.perf_counter() - session_start, 1),
+                                 games=(g + 1) * args.games, positions=state["positions"], loss=state.get("loss"))
+                    state["curve"].append(point)
+                    state["evaluated"] = g
+                    writer.add_scalar("eval/rating", point["rating"], g + 1)
+                    print(f"generation {g}: rating {point['rating']} ({point['line']})", file=sys.stderr)
+                    scaffold.write_curve(run.path, state["curve"], "outcome net: strength over training")
             state["generation"], state["epoch"] = g + 1, 0
             save()
-    except KeyboardInterrupt:
-        save()
-        raise
     evaluations = scaffold.final_evaluation(_agent(args, run.path / WEIGHTS), args)
     writer.close()
     summary = {"run_dir": str(run.path), "generations": state["generation"], "incumbent": state["incumbent"],
