@@ -22,9 +22,9 @@ run's options), ``policy.safetensors`` (the policy weights alone, loaded by
 evaluations: a readable copy of the checkpoint's state), ``snapshots/`` (the self-play pool:
 only this run's own snapshots) and ``tb/`` (TensorBoard).
 
-A checkpoint writes its files first and ``checkpoint.pt`` last: a run killed at any moment
-resumes from its last checkpoint, and the snapshots taken after it, which that checkpoint
-does not count, are removed (the resumed run takes them again).
+A checkpoint writes its files first and ``checkpoint.pt`` last: a run killed or stopped by
+Ctrl-C at any moment resumes from its last checkpoint, and the snapshots taken after it,
+which that checkpoint does not count, are removed (the resumed run takes them again).
 """
 
 from __future__ import annotations
@@ -325,8 +325,11 @@ def train(args: Args, given: set[str] | None = None) -> Path:
 
     callback = Schedule()
     remaining = args.total_timesteps - model.num_timesteps
-    if remaining > 0:
-        model.learn(remaining, callback=callback, reset_num_timesteps=False, tb_log_name="ppo")
+    # The rollouts and updates between two checkpoints are whole only at the second: a stop
+    # resumes from the first.
+    with scaffold.saved_on_stop(checkpoint) as stop, stop.unsaved():
+        if remaining > 0:
+            model.learn(remaining, callback=callback, reset_num_timesteps=False, tb_log_name="ppo")
     callback.bar.close()
     checkpoint()
     final = evaluate_policy(model.policy, opponents, args.final_eval_games, seed=args.seed + 1)

@@ -24,7 +24,8 @@ every mechanism and the choices made where its design document leaves them open)
 
 Every episode ends with an atomic checkpoint (``checkpoint.pt`` in the run folder: both
 networks, the optimizer, the buffer, the generators and the counters), so ``--resume``
-continues exactly where a killed run stopped. Each finished set writes
+continues exactly where a killed run stopped; Ctrl-C stops the run at once, and it resumes
+from the checkpoint of its last episode as well. Each finished set writes
 ``weights.safetensors``; ``--promote NAME`` writes ``zoo/NAME/`` with a card at the end.
 TensorBoard scalars: loss, buffer size, mean target, positions labelled per second, and the
 evaluation scores. ``checkers_training.scaffold`` describes the run folder and the shared options.
@@ -313,66 +314,73 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     def wall() -> float:
         return wall_before + time.perf_counter() - session_start
 
-    set_bar = tqdm(total=args.sets, initial=c["set"], desc="sets", disable=not args.progress, dynamic_ncols=True)
-    while c["set"] < args.sets and not stopped_early:
-        if c["episode"] == 0:
-            began = time.perf_counter()
-            learner.buffer.clear()
-            kind2 = learner.endgame_examples()
-            learner.buffer.add(kind2, learner.rng, pinned=True)
-            c["labelled"] += len(kind2)
-            c["label_s"] += time.perf_counter() - began
-            writer.add_scalar("data/kind2_examples", len(kind2), c["set"])
-            writer.add_scalar("data/kind2_mean_abs_target", float(np.abs(kind2.target).mean()) if len(kind2) else 0.0, c["set"])
-        episode_bar = tqdm(total=args.episodes_per_set, initial=c["episode"], desc=f"set {c['set'] + 1}",
-                           leave=False, disable=not args.progress, dynamic_ncols=True)
-        while c["episode"] < args.episodes_per_set:
-            began = time.perf_counter()
-            kind1 = learner.tactical_examples()
-            label_s = time.perf_counter() - began
-            learner.buffer.add(kind1, learner.rng)
-            sample = learner.buffer.sample(args.sample_fraction, learner.rng)
-            loss = learner.train_fast(sample)
-            c["episode"] += 1
-            c["labelled"] += len(kind1)
-            c["label_s"] += label_s
-            step = c["set"] * args.episodes_per_set + c["episode"]
-            rate = len(kind1) / max(label_s, 1e-9)
-            writer.add_scalar("train/loss", loss, step)
-            writer.add_scalar("buffer/size", len(learner.buffer), step)
-            writer.add_scalar("buffer/mean_target", float(learner.buffer.target[: len(learner.buffer)].mean()), step)
-            writer.add_scalar("buffer/mean_abs_target", float(np.abs(learner.buffer.target[: len(learner.buffer)]).mean()), step)
-            writer.add_scalar("data/kind1_examples", len(kind1), step)
-            writer.add_scalar("perf/positions_labelled_per_s", rate, step)
-            c["wall_s"] = wall()
-            learner.save_checkpoint(checkpoint)
-            episode_bar.update(1)
-            episode_bar.set_postfix(loss=f"{loss:.4f}", buffer=len(learner.buffer), labelled_per_s=f"{rate:.0f}")
-            if args.time_budget_s and wall() >= args.time_budget_s and c["episode"] < args.episodes_per_set:
-                stopped_early = True
-                break
-        episode_bar.close()
-        if stopped_early:
-            break
-        learner.end_set()
-        c["set"] += 1
-        c["episode"] = 0
-        save_weights(learner.slow_net, run_dir / WEIGHTS, {"sets": str(c["set"]), "seed": str(args.seed)})
-        last = c["set"] == args.sets or (args.time_budget_s and wall() >= args.time_budget_s)
-        if args.eval_games and ((args.eval_every_sets and c["set"] % args.eval_every_sets == 0) or last):
-            agent = SlowFastAgent.from_network(learner.slow_net, depth=args.eval_depth, seed=args.seed)
-            results = scaffold.evaluate(agent, scaffold.opponent_specs(args.eval_opponents), args.eval_games,
-                                        seed=args.seed + 1000 * c["set"])
-            for opponent, result in results.items():
-                evaluations[opponent] = result["score"]
-                writer.add_scalar(f"eval/score_vs_{opponent}", result["score"], c["set"])
-            set_bar.write(f"eval after set {c['set']}: {scaffold.evaluation_line(results)}")
+    def checkpoint_now() -> None:
         c["wall_s"] = wall()
         learner.save_checkpoint(checkpoint)
-        set_bar.update(1)
-        if args.time_budget_s and wall() >= args.time_budget_s:
-            stopped_early = c["set"] < args.sets
-            break
+
+    set_bar = tqdm(total=args.sets, initial=c["set"], desc="sets", disable=not args.progress, dynamic_ncols=True)
+    # A set's changes (its end-of-game data, each episode, its end) are whole only at the
+    # checkpoints, which end every episode and the set: a stop resumes from the last one.
+    with scaffold.saved_on_stop(checkpoint_now) as stop, stop.unsaved():
+        while c["set"] < args.sets and not stopped_early:
+            if c["episode"] == 0:
+                began = time.perf_counter()
+                learner.buffer.clear()
+                kind2 = learner.endgame_examples()
+                learner.buffer.add(kind2, learner.rng, pinned=True)
+                c["labelled"] += len(kind2)
+                c["label_s"] += time.perf_counter() - began
+                writer.add_scalar("data/kind2_examples", len(kind2), c["set"])
+                writer.add_scalar("data/kind2_mean_abs_target", float(np.abs(kind2.target).mean()) if len(kind2) else 0.0, c["set"])
+            episode_bar = tqdm(total=args.episodes_per_set, initial=c["episode"], desc=f"set {c['set'] + 1}",
+                               leave=False, disable=not args.progress, dynamic_ncols=True)
+            while c["episode"] < args.episodes_per_set:
+                began = time.perf_counter()
+                kind1 = learner.tactical_examples()
+                label_s = time.perf_counter() - began
+                learner.buffer.add(kind1, learner.rng)
+                sample = learner.buffer.sample(args.sample_fraction, learner.rng)
+                loss = learner.train_fast(sample)
+                c["episode"] += 1
+                c["labelled"] += len(kind1)
+                c["label_s"] += label_s
+                step = c["set"] * args.episodes_per_set + c["episode"]
+                rate = len(kind1) / max(label_s, 1e-9)
+                writer.add_scalar("train/loss", loss, step)
+                writer.add_scalar("buffer/size", len(learner.buffer), step)
+                writer.add_scalar("buffer/mean_target", float(learner.buffer.target[: len(learner.buffer)].mean()), step)
+                writer.add_scalar("buffer/mean_abs_target", float(np.abs(learner.buffer.target[: len(learner.buffer)]).mean()), step)
+                writer.add_scalar("data/kind1_examples", len(kind1), step)
+                writer.add_scalar("perf/positions_labelled_per_s", rate, step)
+                c["wall_s"] = wall()
+                learner.save_checkpoint(checkpoint)
+                episode_bar.update(1)
+                episode_bar.set_postfix(loss=f"{loss:.4f}", buffer=len(learner.buffer), labelled_per_s=f"{rate:.0f}")
+                if args.time_budget_s and wall() >= args.time_budget_s and c["episode"] < args.episodes_per_set:
+                    stopped_early = True
+                    break
+            episode_bar.close()
+            if stopped_early:
+                break
+            learner.end_set()
+            c["set"] += 1
+            c["episode"] = 0
+            save_weights(learner.slow_net, run_dir / WEIGHTS, {"sets": str(c["set"]), "seed": str(args.seed)})
+            last = c["set"] == args.sets or (args.time_budget_s and wall() >= args.time_budget_s)
+            if args.eval_games and ((args.eval_every_sets and c["set"] % args.eval_every_sets == 0) or last):
+                agent = SlowFastAgent.from_network(learner.slow_net, depth=args.eval_depth, seed=args.seed)
+                results = scaffold.evaluate(agent, scaffold.opponent_specs(args.eval_opponents), args.eval_games,
+                                            seed=args.seed + 1000 * c["set"])
+                for opponent, result in results.items():
+                    evaluations[opponent] = result["score"]
+                    writer.add_scalar(f"eval/score_vs_{opponent}", result["score"], c["set"])
+                set_bar.write(f"eval after set {c['set']}: {scaffold.evaluation_line(results)}")
+            c["wall_s"] = wall()
+            learner.save_checkpoint(checkpoint)
+            set_bar.update(1)
+            if args.time_budget_s and wall() >= args.time_budget_s:
+                stopped_early = c["set"] < args.sets
+                break
     set_bar.close()
     writer.add_scalar("perf/positions_labelled_per_s_overall", c["labelled"] / max(c["label_s"], 1e-9), c["set"])
     writer.close()
