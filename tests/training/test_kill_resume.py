@@ -1,9 +1,11 @@
-"""Every trainer, killed (SIGKILL) at several moments and resumed, finishes its run with
-files that agree with its saved state.
+"""Every trainer, killed (SIGKILL) or interrupted (SIGINT, as Ctrl-C) at several moments and
+resumed, finishes its run with files that agree with its saved state; interrupted, it finishes
+with the weights and the state of a run never interrupted, bit for bit.
 
 The moments are exact, not timed: the trainer runs in a child whose ``os.replace`` (the last
-step of every atomic write, ``checkers_env.files.write_atomic``) kills the child right after
-its N-th write into the run folder. A run is killed after one write, its resume after
+step of every atomic write, ``checkers_env.files.write_atomic``) signals the child right after
+its N-th write into the run folder, or whose named function (an optimizer's ``step``, a game
+kernel) signals it right after its N-th call. A run is killed after one write, its resume after
 another, and a last resume must finish the budget.
 
 Each child is a process of its own, forked from a server that has imported torch and the
@@ -17,6 +19,7 @@ import json
 import multiprocessing
 import os
 import signal
+import uuid
 from pathlib import Path
 
 import numpy as np
@@ -26,17 +29,24 @@ torch = pytest.importorskip("torch")
 
 ROOT = Path(__file__).resolve().parents[2]
 
-#: The child: ``checkers`` itself, with a write counter that kills it; run by ``exec`` in a
-#: forked process, its parameters in its globals (``root``, ``log``, ``folder``, ``after``,
-#: ``argv``).
+#: The child: ``checkers`` itself, with a write counter and a call counter that signal it; run
+#: by ``exec`` in a forked process, its parameters in its globals (``root``, ``log``,
+#: ``folder``, ``argv``; ``after``: the write after which, ``call``: ``(module, attribute, n)``,
+#: the n-th call after which, ``signum`` is sent ``times`` times; ``mark``: an environment
+#: variable that the child's own children inherit).
 CHILD = """
-import os, signal, sys
+import importlib, os, signal, sys
 os.chdir(root)
+os.environ[mark] = "1"
 out = os.open(log, os.O_WRONLY | os.O_CREAT | os.O_APPEND)
 os.dup2(out, 1)
 os.dup2(out, 2)
-written = 0
+written = calls = 0
 real_replace = os.replace
+
+def stop():
+    for _ in range(times):  # a second Ctrl-C comes after the handler has seen the first
+        os.kill(os.getpid(), signum)
 
 def replace(source, target, *args, **kwargs):
     global written
@@ -44,9 +54,25 @@ def replace(source, target, *args, **kwargs):
     if os.path.abspath(target).startswith(os.path.join(folder, "")):
         written += 1
         if written == after:
-            os.kill(os.getpid(), signal.SIGKILL)
+            stop()
 
 os.replace = replace
+if call:
+    owner = importlib.import_module(call[0])
+    *path, name = call[1].split(".")
+    for part in path:
+        owner = getattr(owner, part)
+    real_call = getattr(owner, name)
+
+    def counted(*args, **kwargs):
+        global calls
+        result = real_call(*args, **kwargs)
+        calls += 1
+        if calls == call[2]:
+            stop()
+        return result
+
+    setattr(owner, name, counted)
 from checkers_evaluation.cli import main
 sys.exit(main(argv))
 """
@@ -65,19 +91,20 @@ def forks():
     return context
 
 
-def _train(forks, trainer: str, argv: list[str], run: Path, kill_after: int | None) -> int:
+def _train(forks, trainer: str, argv: list[str], run: Path, kill_after: int | None, signum: int = signal.SIGKILL,
+           call: tuple[str, str, int] | None = None, times: int = 1, mark: str = "CHECKERS_TEST_CHILD") -> int:
     log = run.with_name(f"{run.name}.log")  # every run of the folder, one after another
     log.parent.mkdir(parents=True, exist_ok=True)
     child = forks.Process(target=exec, args=(CHILD, {
         "root": str(ROOT), "log": str(log), "folder": str(run.resolve()), "after": kill_after or 0,
-        "argv": ["train", trainer, *argv]}))
+        "argv": ["train", trainer, *argv], "signum": signum, "call": call, "times": times, "mark": mark}))
     child.start()
     child.join(300)
     if child.is_alive():
         child.kill()
         child.join()
         pytest.fail(f"checkers train {trainer} ran past 300 s:\n{log.read_text()[-2000:]}")
-    if kill_after is None:
+    if kill_after is None and call is None:
         assert child.exitcode == 0, log.read_text()[-2000:]
     return child.exitcode
 
@@ -247,3 +274,163 @@ def test_alphazero_killed_anywhere_resumes_to_the_weights_of_an_unbroken_run(
     resumed = load_file(run / "weights.safetensors")
     assert resumed.keys() == alphazero_unbroken.keys()
     assert all(np.array_equal(alphazero_unbroken[name], resumed[name]) for name in resumed)
+
+
+# -- Ctrl-C ------------------------------------------------------------------------------------
+
+#: Files whose values are times, not training: they differ between any two runs.
+TIMES = {"wall_s", "wall_seconds", "wall_time_s", "selfplay_s", "train_s", "label_s"}
+
+
+def _recorded(run: Path) -> dict:
+    """What a run folder holds of its training: the tensors of its weights files and its
+    checkpoint, and its state (JSON text read as values), without times and the session's
+    options."""
+    from safetensors.numpy import load_file
+
+    def plain(value):
+        if isinstance(value, torch.Tensor):
+            return value.numpy()
+        if isinstance(value, dict):
+            return {k: plain(v) for k, v in value.items() if k not in TIMES | {"args"}}
+        if isinstance(value, (list, tuple)):
+            return [plain(v) for v in value]
+        if isinstance(value, str) and value[:1] in "{[":
+            return plain(json.loads(value))
+        return value
+
+    files = {path.name: load_file(path) for path in run.glob("*.safetensors")}
+    files.update({path.name: plain(_checkpoint(path)) for path in run.glob("checkpoint.pt")})
+    files.update({path.name: plain(json.loads(path.read_text())) for path in run.glob("checkpoint.json")})
+    return files
+
+
+def _differences(whole, resumed, where: str = "") -> list[str]:
+    """Where ``resumed`` differs from ``whole`` (with the largest difference of an array)."""
+    if isinstance(whole, dict) and isinstance(resumed, dict):
+        if whole.keys() != resumed.keys():
+            return [f"{where}: keys {sorted(whole)} != {sorted(resumed)}"]
+        return [d for key in whole for d in _differences(whole[key], resumed[key], f"{where}/{key}")]
+    if isinstance(whole, list) and isinstance(resumed, list) and len(whole) == len(resumed):
+        return [d for k, (a, b) in enumerate(zip(whole, resumed)) for d in _differences(a, b, f"{where}[{k}]")]
+    if isinstance(whole, np.ndarray) and isinstance(resumed, np.ndarray) and whole.shape == resumed.shape:
+        if np.array_equal(whole, resumed):
+            return []
+        if whole.dtype.kind == "f":
+            return [f"{where}: largest difference {np.max(np.abs(whole - resumed)):.3g}"]
+        return [f"{where}: differs"]
+    if type(whole) is not type(resumed) or (whole != resumed and not (whole != whole and resumed != resumed)):
+        return [f"{where}: {whole!r} != {resumed!r}"]
+    return []
+
+
+@pytest.fixture(scope="module")
+def tiny_pdn(tmp_path_factory) -> Path:
+    return _tiny_pdn(tmp_path_factory.mktemp("pdn") / "games.pdn")
+
+
+@pytest.fixture(scope="module")
+def mcrd_data(tmp_path_factory) -> Path:
+    from checkers_agents.mcrd.data import games_params, generate
+
+    data = tmp_path_factory.mktemp("mcrd") / "data"
+    generate(data, "interpolated", games_params(4, shard_size=2), seed=1, progress=False)
+    return data
+
+
+def _options(trainer: str, tiny_pdn: Path, mcrd_data: Path) -> list[str]:
+    return {
+        "bc": ["--data", str(tiny_pdn), "--steps", "6", "--checkpoint-every", "2", "--batch-size", "16",
+               "--hidden", "8"],
+        "mcrd-net": ["--data", str(mcrd_data), "--steps", "6", "--checkpoint-every", "2", "--batch-size", "16"],
+        "td-minimax": ["--games", "6", "--checkpoint-every", "2", "--hidden", "8", "--depth", "1"],
+        "slow-fast": ["--sets", "2", "--episodes-per-set", "2", "--tactical-games", "4", "--endgame-trees", "4",
+                      "--endgame-max-batches", "1", "--max-game-plies", "60", "--no-progress-plies", "30",
+                      "--subtree-depth", "2", "--buffer-capacity", "300", "--hidden", "16", "--batch-size", "32"],
+        "alphazero": ALPHAZERO_OPTIONS,
+        "outcome-net": ["--generations", "2", "--games", "4", "--shard-size", "2", "--depth", "1",
+                        "--random-plies", "2", "--egdb-pieces", "0", "--hidden", "8", "--batch-size", "32",
+                        "--workers", "1", "--epochs", "2"],
+    }[trainer]
+
+
+SESSION_OPTIONS = ["--no-progress", "--no-tensorboard"]
+
+
+@pytest.fixture(scope="module")
+def unbroken(tmp_path_factory, forks, tiny_pdn, mcrd_data):
+    """``unbroken(trainer, options) -> run folder``: the run never interrupted, made once."""
+    made: dict[tuple, Path] = {}
+
+    def run(trainer: str, options: list[str]) -> Path:
+        key = (trainer, *options)
+        if key not in made:
+            folder = tmp_path_factory.mktemp(trainer) / "r"  # the same name as the interrupted run's
+            _train(forks, trainer, [*options, "--out", str(folder), *SESSION_OPTIONS, "--eval-games", "0"], folder, None)
+            made[key] = folder
+        return made[key]
+
+    return run
+
+
+#: Where a Ctrl-C lands: ``(trainer, (module, function, n), Ctrl-Cs)``: right after the n-th
+#: call of the function: after a minibatch was drawn and its gradients taken, after the
+#: optimizer stepped (the step not yet counted), after a game changed the weights (its random
+#: state not yet kept), in an epoch or an episode between two checkpoints; twice: the second
+#: breaks into the step the first let finish.
+INTERRUPTS = [
+    ("bc", ("torch", "Tensor.backward", 3), 1),
+    ("bc", ("torch.optim", "Adam.step", 5), 1),
+    ("bc", ("torch.optim", "Adam.step", 3), 2),
+    ("mcrd-net", ("torch.optim", "Adam.step", 3), 1),
+    ("td-minimax", ("checkers_agents.td_minimax.learn", "play_training_game", 3), 1),
+    ("slow-fast", ("torch.optim", "SGD.step", 3), 1),
+    ("alphazero", ("torch.optim", "AdamW.step", 3), 1),
+    ("alphazero", ("torch.optim", "AdamW.step", 25), 1),
+    ("outcome-net", ("torch.optim", "Adam.step", 3), 1),
+]
+
+
+@pytest.mark.parametrize(("trainer", "call", "times"), INTERRUPTS,
+                         ids=[f"{t}-{c[1]}-{c[2]}{'-twice' if n > 1 else ''}" for t, c, n in INTERRUPTS])
+def test_interrupted_and_resumed_runs_end_as_the_unbroken_run(
+    trainer, call, times, tmp_path, forks, unbroken, tiny_pdn, mcrd_data
+):
+    options = _options(trainer, tiny_pdn, mcrd_data)
+    whole = _recorded(unbroken(trainer, options))
+    run = tmp_path / "r"
+    first = [*options, "--out", str(run), *SESSION_OPTIONS, "--eval-games", "0"]
+    log = run.with_name("r.log")
+    assert _train(forks, trainer, first, run, None, signal.SIGINT, call, times) == 130, log.read_text()[-2000:]
+    assert "interrupted" in log.read_text()
+    _train(forks, trainer, ["--out", str(run), "--resume", *SESSION_OPTIONS], run, None)
+    assert _differences(whole, _recorded(run)) == []
+
+
+def _processes_with(mark: str) -> list[int]:
+    """The processes whose environment holds ``mark`` (those a child started inherit it)."""
+    found = []
+    for environ in Path("/proc").glob("[0-9]*/environ"):
+        try:
+            if f"{mark}=1".encode() in environ.read_bytes().split(b"\0"):
+                found.append(int(environ.parent.name))
+        except OSError:  # ended, or not ours
+            pass
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/environ").exists(), reason="reads the processes' environments in /proc")
+def test_interrupted_in_self_play_with_workers_leaves_no_worker_and_resumes_exactly(tmp_path, forks, unbroken):
+    whole = _recorded(unbroken("alphazero", ALPHAZERO_OPTIONS))
+    options = list(ALPHAZERO_OPTIONS)
+    options[options.index("--workers") + 1] = "2"
+    run, mark = tmp_path / "r", f"CHECKERS_TEST_CHILD_{uuid.uuid4().hex}"
+    first = [*options, "--out", str(run), *SESSION_OPTIONS, "--eval-games", "0"]
+    # Right after the first shard is written, while the other worker plays the second.
+    shard_written = ("checkers_env.shards", "write_atomic", 1)
+    assert _train(forks, "alphazero", first, run, None, signal.SIGINT, shard_written, mark=mark) == 130
+    assert _processes_with(mark) == []
+    saved = json.loads(_checkpoint(run / "checkpoint.pt")["state"])  # saved: self-play changes no state
+    assert (saved["generation"], saved["epoch"], saved["steps"]) == (0, 0, 0)
+    _train(forks, "alphazero", ["--out", str(run), "--resume", *SESSION_OPTIONS], run, None)
+    assert _differences(whole, _recorded(run)) == []
