@@ -151,7 +151,7 @@ def script_main(main: Callable[[list[str] | None], int]) -> int:
 
 __all__ = [
     "BUDGET", "GenerationArgs", "MAX_BATCH", "anchors", "MAX_SEED", "MAX_WIDTH", "MAX_WORKERS", "REPO_ROOT", "RUN", "RUN_RECORD", "SESSION",
-    "Run", "RunArgs", "TrainingError", "arg", "build_parser", "changed_fields", "check", "check_dependencies",
+    "Run", "RunArgs", "Stop", "TrainingError", "arg", "build_parser", "changed_fields", "check", "check_dependencies",
     "check_opponents", "checkpoint_error", "command_line", "evaluate", "evaluation_line", "field_docs",
     "final_evaluation", "flag", "gate_match", "git_commit", "load_net_checkpoint", "load_torch_checkpoint", "load_training_state", "open_run",
     "opponent_specs", "parse_args", "promote", "read_checkpoint", "read_run_record", "save_net_checkpoint", "save_torch_checkpoint",

@@ -28,44 +28,39 @@ def python_handlers():
 
 def test_a_ctrl_c_in_a_step_is_held_to_its_end_then_saved_and_raised(capfd):
     state, saved = {"step": 0}, []
-    with pytest.raises(KeyboardInterrupt):
-        with saved_on_stop(lambda: saved.append(dict(state))) as stop:
-            while True:
-                with stop.step():
-                    if state["step"] == 2:
-                        _ctrl_c()
-                    state["step"] += 1  # after the Ctrl-C: the step ends whole
+    with pytest.raises(KeyboardInterrupt), saved_on_stop(lambda: saved.append(dict(state))) as stop:
+        while True:
+            with stop.step():
+                if state["step"] == 2:
+                    _ctrl_c()
+                state["step"] += 1  # after the Ctrl-C: the step ends whole
     assert saved == [{"step": 3}] and state == {"step": 3}
     assert "stopping at the end of this step" in capfd.readouterr().err
 
 
 def test_a_second_ctrl_c_breaks_into_the_step_and_nothing_is_saved():
     state, saved = {"step": 0}, []
-    with pytest.raises(KeyboardInterrupt):
-        with saved_on_stop(lambda: saved.append(dict(state))) as stop:
-            with stop.step():
-                _ctrl_c(2)
-                state["step"] += 1
+    with pytest.raises(KeyboardInterrupt), saved_on_stop(lambda: saved.append(dict(state))) as stop, stop.step():
+        _ctrl_c(2)
+        state["step"] += 1
     assert saved == [] and state == {"step": 0} and not stop.whole
 
 
 def test_a_ctrl_c_in_unsaved_work_stops_at_once_and_saves_nothing():
     saved, reached = [], []
-    with pytest.raises(KeyboardInterrupt):
-        with saved_on_stop(lambda: saved.append(True)) as stop, stop.unsaved():
-            _ctrl_c()
-            reached.append(True)
+    with pytest.raises(KeyboardInterrupt), saved_on_stop(lambda: saved.append(True)) as stop, stop.unsaved():
+        _ctrl_c()
+        reached.append(True)
     assert saved == [] and reached == []
 
 
 def test_a_ctrl_c_between_steps_stops_at_once_and_saves():
     saved, reached = [], []
-    with pytest.raises(KeyboardInterrupt):
-        with saved_on_stop(lambda: saved.append(True)) as stop:
-            with stop.step():
-                pass
-            _ctrl_c()
-            reached.append(True)
+    with pytest.raises(KeyboardInterrupt), saved_on_stop(lambda: saved.append(True)) as stop:
+        with stop.step():
+            pass
+        _ctrl_c()
+        reached.append(True)
     assert saved == [True] and reached == []
 
 
@@ -82,9 +77,7 @@ def test_the_handlers_are_given_back_and_an_ignored_ctrl_c_stays_ignored():
 def test_a_plain_kill_is_held_as_ctrl_c_is_once_the_trainer_asked():
     stop_on_sigterm()
     state, saved = {"step": 0}, []
-    with pytest.raises(KeyboardInterrupt):
-        with saved_on_stop(lambda: saved.append(dict(state))) as stop:
-            with stop.step():
-                os.kill(os.getpid(), signal.SIGTERM)
-                state["step"] += 1
+    with pytest.raises(KeyboardInterrupt), saved_on_stop(lambda: saved.append(dict(state))) as stop, stop.step():
+        os.kill(os.getpid(), signal.SIGTERM)
+        state["step"] += 1
     assert saved == [{"step": 1}]

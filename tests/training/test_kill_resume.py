@@ -319,7 +319,8 @@ def _differences(whole, resumed, where: str = "") -> list[str]:
         if whole.dtype.kind == "f":
             return [f"{where}: largest difference {np.max(np.abs(whole - resumed)):.3g}"]
         return [f"{where}: differs"]
-    if type(whole) is not type(resumed) or (whole != resumed and not (whole != whole and resumed != resumed)):
+    both_nan = isinstance(whole, float) and isinstance(resumed, float) and np.isnan(whole) and np.isnan(resumed)
+    if type(whole) is not type(resumed) or (whole != resumed and not both_nan):
         return [f"{where}: {whole!r} != {resumed!r}"]
     return []
 
