@@ -15,13 +15,9 @@ reports what the file says. Each such disagreement is kept, in words, in the gam
 
 from __future__ import annotations
 
-import gzip
-import io
-import lzma
 import os
 import re
 import textwrap
-import zlib
 from collections.abc import Generator, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -29,8 +25,8 @@ from typing import IO
 
 from .board import BLACK, Board
 from .errors import CheckersError, PdnError
-from .files import input_file
 from .game import RESULTS, Game, Rules
+from .pdn_source import naming_the_file, source_lines, text_blocks
 
 _TOKEN_RE = re.compile(
     r"""
@@ -204,23 +200,15 @@ def iter_pdn(
     """The games of a PDN file or text, one at a time, each as soon as its result is read.
 
     The file is read a block of lines at a time and each game is handed out before the
-    next is read, so the memory it takes does not grow with the file: iterate over a large
-    archive rather than reading it whole with :func:`read_pdn`, which takes the same
-    arguments and reads the same way (strict or lenient, see there). An error in a game
-    is raised when the iteration reaches it, after the games before it.
-
-    Args:
-        source: a path (``.pdn``, or ``.pdn.gz`` / ``.pdn.xz``, decompressed as read), an
-            open file (binary or text; read from where it stands, and left open), bytes
-            or PDN text, as for :func:`read_pdn`.
-        rules: draw rules for the games (by default none).
-        lenient: read on past what PDN does not allow, recording each repair.
+    next is read, so memory does not grow with the file. Arguments, modes and errors are
+    :func:`read_pdn`'s (an open file is read from where it stands and left open); an error
+    is raised where the iteration reaches it, after the games before it.
 
     Yields:
         Each game (``PdnGame``) in the order of the file.
 
     Raises:
-        PdnError: as :func:`read_pdn` (raised by the iteration, where it reaches the fault).
+        PdnError: as :func:`read_pdn`, where the iteration reaches the fault.
         FileNotFoundError: ``source`` names a file that does not exist (raised at once).
 
     Example:
@@ -231,28 +219,10 @@ def iter_pdn(
         ['1/2-1/2', '1-0', '1/2-1/2']
     """
     rules = rules if rules is not None else Rules.without_draws()
-    path, lines = _source_lines(source)
+    path, lines = source_lines(source)
     reader = _PdnReader(rules, lenient)
-    return _games(reader, _text_blocks(lines, reader), path)
+    return naming_the_file(reader.read(text_blocks(lines, lenient, reader.notes)), path)
 
-
-def _games(reader: _PdnReader, blocks: Iterator[str], path: str | None) -> Iterator[PdnGame]:
-    """The games of ``blocks``, with the file named in every error."""
-    try:
-        yield from reader.read(blocks)
-    except PdnError as error:
-        if path is None or error.path is not None:
-            raise
-        raise PdnError(error.message, error.line, path) from None
-    except (OSError, EOFError, lzma.LZMAError, zlib.error) as error:
-        # A compressed file that is corrupt or cut short, or a read that failed.
-        if path is None:
-            raise
-        raise PdnError(f"cannot read PDN file {path!r}: {error}") from None
-
-
-#: Bytes of PDN text read at a time: whole lines, about this many.
-_BLOCK_BYTES = 1 << 16
 
 #: The start of a tag that may still end on a later line: tags may have whitespace, line
 #: ends included, between their parts (strict, and lenient with unquoted values).
@@ -554,87 +524,6 @@ def _in_order(squares: list[int], path: tuple[int, ...]) -> bool:
     """Whether ``squares`` appear in ``path`` in that order (``9, 27`` in ``9, 18, 27``)."""
     it = iter(path)
     return all(square in it for square in squares)
-
-
-def _source_lines(source) -> tuple[str | None, Iterator[list]]:
-    """The file that ``source`` names (None when it is no path) and its lines, bytes or
-    str, a list of about ``_BLOCK_BYTES`` at a time; a file is opened at once (so that a
-    path that names no regular file is refused at once) and closed when read."""
-    if isinstance(source, (bytes, bytearray, memoryview)):
-        return None, _handle_lines(io.BytesIO(bytes(source)))
-    if isinstance(source, str):
-        # A one-line string naming something that exists (or ending in .pdn...) is a path.
-        one_line = "\n" not in source and "\x00" not in source and len(source) < 4096
-        if not (one_line and (source.strip().lower().endswith(_PDN_SUFFIXES) or os.path.lexists(source))):
-            return None, _handle_lines(io.StringIO(source))
-    elif not isinstance(source, os.PathLike):
-        if callable(getattr(source, "readlines", None)):  # an open file: the caller closes it
-            return None, _handle_lines(source)
-        raise PdnError(f"expected PDN text, bytes, a path or an open file, got {type(source).__name__}")
-    path = input_file(source, "PDN file", PdnError)
-    name = str(path)
-    suffix = path.suffix.lower()
-    try:  # closed by _handle_lines once read, so that iter_pdn can hand out games as it reads
-        handle = gzip.open(path) if suffix == ".gz" else lzma.open(path) if suffix == ".xz" else open(path, "rb")  # noqa: SIM115
-    except OSError as error:
-        raise PdnError(f"cannot read PDN file {name!r}: {error.strerror or error}") from None
-    return name, _handle_lines(handle, close=True)
-
-
-#: The endings of a string that names a PDN file rather than holds PDN text.
-_PDN_SUFFIXES = (".pdn", ".pdn.gz", ".pdn.xz")
-
-
-def _handle_lines(handle: IO, close: bool = False) -> Iterator[list]:
-    """The lines of an open file, a list of about ``_BLOCK_BYTES`` at a time."""
-    try:
-        while lines := handle.readlines(_BLOCK_BYTES):
-            yield lines
-    finally:
-        if close:
-            handle.close()
-
-
-def _text_blocks(blocks: Iterator[list], reader: _PdnReader) -> Iterator[str]:
-    """The text of blocks of lines: bytes decoded as UTF-8 (lenient: a line that is not is
-    read as Latin-1, and CR and CRLF line ends become LF), a byte order mark at the start
-    dropped; each repair is noted in ``reader.notes`` by line."""
-    line = 1  # of the block's first line
-    for lines in blocks:
-        if isinstance(lines[0], str):
-            text = "".join(lines)
-        else:
-            data = b"".join(lines)
-            try:
-                text = data.decode("utf-8")
-            except UnicodeDecodeError as error:
-                if not reader.lenient:
-                    where = line + data.count(b"\n", 0, error.start)
-                    column = error.start - data.rfind(b"\n", 0, error.start)
-                    raise PdnError(f"not UTF-8 text: byte {data[error.start]:#04x} at column {column} "
-                                   f"({error.reason})", where) from None
-                text = _latin1_lines(data, line, reader.notes)
-        if reader.lenient:
-            text = text.replace("\r\n", "\n").replace("\r", "\n")
-        if line == 1 and text.startswith("\ufeff"):
-            text = text[1:]
-            if reader.lenient:
-                reader.notes[1] = (reader.notes[1] + "; " if 1 in reader.notes else "") + "byte order mark dropped"
-        line += text.count("\n")
-        yield text
-
-
-def _latin1_lines(data: bytes, line: int, notes: dict[int, str]) -> str:
-    """``data`` (lines from ``line`` on) decoded line by line: UTF-8, or Latin-1 where a line
-    is not UTF-8, with a note on that line."""
-    decoded = []
-    for number, raw in enumerate(data.splitlines(keepends=True), line):
-        try:
-            decoded.append(raw.decode("utf-8"))
-        except UnicodeDecodeError:
-            decoded.append(raw.decode("latin-1"))
-            notes[number] = "bytes that are not UTF-8, read as Latin-1"
-    return "".join(decoded)
 
 
 def _start_game(headers: dict[str, str], rules: Rules, line: int) -> Game:

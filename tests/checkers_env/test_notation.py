@@ -508,14 +508,14 @@ def test_iter_pdn_reads_an_open_file_a_block_at_a_time():
 def test_games_split_anywhere_between_lines_read_the_same(monkeypatch):
     """Tags and comments that run over several lines, and whitespace, read the same however
     the text is cut into blocks (here: every line a block)."""
-    from checkers_env import pdn
+    from checkers_env import pdn_source
 
     text = ('[Event\n  "split tag"]\n[Black "b"\n]\n1. 11-15 {a comment\nover\n\nlines} 23-19\n\n\n'
             "2. 8-11 (2... 22-18\n*) 22-17 1-0\n{unclosed\n")
     whole = [(g.headers, g.moves, g.result, g.warnings) for g in read_pdn(text, lenient=True)]
     with pytest.raises(PdnError, match="line 13: comment '{' is never closed"):
         read_pdn(text)
-    monkeypatch.setattr(pdn, "_BLOCK_BYTES", 1)
+    monkeypatch.setattr(pdn_source, "BLOCK_BYTES", 1)
     assert [(g.headers, g.moves, g.result, g.warnings) for g in read_pdn(text, lenient=True)] == whole
     with pytest.raises(PdnError, match="line 13: comment '{' is never closed"):
         read_pdn(text)

@@ -183,13 +183,13 @@ def test_acf_archive_reads_leniently_without_a_repair(acf_games):
 def test_each_quirk_reads_the_same_a_line_at_a_time(monkeypatch):
     """Game by game reading gives what a read of the whole file gives, repairs and their lines
     included, even with every line a block of its own."""
-    from checkers_env import pdn
+    from checkers_env import pdn_source
 
     def summary(path):
         return [(g.headers, g.moves, g.result, g.warnings, g.error) for g in read_pdn(path, lenient=True)]
 
     whole = {path.name: summary(path) for path in sorted(QUIRKS.glob("*.pdn"))}
-    monkeypatch.setattr(pdn, "_BLOCK_BYTES", 1)
+    monkeypatch.setattr(pdn_source, "BLOCK_BYTES", 1)
     assert {path.name: summary(path) for path in sorted(QUIRKS.glob("*.pdn"))} == whole
 
 
