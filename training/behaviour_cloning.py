@@ -44,7 +44,8 @@ class Args(scaffold.RunArgs):
     """Options of the behaviour-cloning trainer."""
 
     data: str = arg(str(ACF_GAMES), metavar="PDN")
-    """PDN files of the games to clone, separated by semicolons (default: the 4,000 shipped ACF games)"""
+    """PDN files of the games to clone (.pdn, or .pdn.gz / .pdn.xz), separated by semicolons (default: the 4,000
+    shipped ACF games)"""
     lenient: bool = arg(False)
     """read the PDN files leniently (read_pdn(lenient=True)): repair what old programs wrote"""
     max_games: int = arg(0, low=0)
