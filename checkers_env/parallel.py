@@ -112,6 +112,7 @@ def run_pieces(
                     _hand_over_ended(results, done)
                     raise
             pool.close()
+            pool.join()  # workers leave through their exit hooks (an engine agent stops its process group there)
         finally:
             pool.terminate()
             pool.join()

@@ -34,6 +34,7 @@ import functools
 import importlib.machinery
 import json
 import math
+import multiprocessing.util
 import os
 import pickle
 import signal
@@ -179,12 +180,24 @@ def _agent(spec: str, overrides: dict):
     return _agents_in_process[cache_key]
 
 
+def close_agents_in_process() -> None:
+    """Close and forget the agents this process built for league games, so that an outside
+    engine (and every helper it started) ends with the league, not with the interpreter."""
+    while _agents_in_process:
+        _, agent = _agents_in_process.popitem()
+        close = getattr(agent, "close", None)
+        if close is not None:
+            close()
+
+
 def _start_worker(parent_pid: int, registrations: dict[str, object]) -> None:
     """Worker initializer: learn the agent kinds registered in the league's process, leave
     Ctrl-C to the league process (which ends its workers at once), and end this worker when
     the league process dies (a SIGKILLed league would otherwise leave its workers playing
     games nobody will record)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    # A pool worker leaves through multiprocessing's exit hooks, not atexit.
+    multiprocessing.util.Finalize(None, close_agents_in_process, exitpriority=10)
     for kind, factory in registrations.items():
         register_agent(kind, factory)
     import threading
@@ -517,10 +530,13 @@ class League:
         play = functools.partial(
             play_planned, rules=self.rules, overrides=self.agent_overrides, adjudicate=self.adjudication
         )
-        run_pieces(
-            play, todo, keep, workers=self.workers, initializer=_start_worker,
-            initargs=(os.getpid(), self.registrations), ordered=False, what="the league",
-        )
+        try:
+            run_pieces(
+                play, todo, keep, workers=self.workers, initializer=_start_worker,
+                initargs=(os.getpid(), self.registrations), ordered=False, what="the league",
+            )
+        finally:
+            close_agents_in_process()  # those played here (one worker, or one game)
 
     def _progress_bar(self, initial: int):
         from tqdm import tqdm

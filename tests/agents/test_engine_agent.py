@@ -226,20 +226,37 @@ def test_a_helper_that_left_the_engine_s_group_holds_neither_close_nor_the_reade
 
 
 @pytest.mark.skipif(not Path("/proc/self/cmdline").exists(), reason="reads the process table in /proc")
-def test_a_league_with_an_engine_leaves_none_of_its_processes_behind(tmp_path):
+@pytest.mark.parametrize("workers", [1, 2])
+def test_a_league_with_an_engine_leaves_none_of_its_processes_behind(tmp_path, workers):
     """``checkers league`` with an engine whose helper writes to /dev/null and that leaves
-    promptly after quit: the league ends, and no process of the engine's group lives on."""
+    promptly after quit: the league ends, and no process of the engine's group lives on
+    (with two workers, each worker's engine is stopped as the worker leaves)."""
     marker = f"checkers-test-helper-{uuid.uuid4().hex}"
     spec = f"engine:cmd={PYTHON} {shlex.quote(str(FAKE_ENGINE))} orphanquiet {marker}"
     league = subprocess.run(
         [sys.executable, "-m", "checkers_evaluation.cli", "league", "random", spec, "--games-per-pair", "2",
-         "--openings", "random:2", "--max-plies", "20", "--bootstrap", "0", "--out", str(tmp_path / "league")],
+         "--openings", "random:2", "--max-plies", "20", "--bootstrap", "0", "--workers", str(workers),
+         "--out", str(tmp_path / "league")],
         capture_output=True, text=True, timeout=300, check=False,
     )
     try:
         assert league.returncode == 0, league.stderr
         assert (tmp_path / "league" / "games.jsonl").read_text().count("\n") == 2
         assert gone(marker), f"the engine's helpers outlived the league: {processes_named(marker)}"
+    finally:
+        for pid in processes_named(marker):
+            os.kill(pid, signal.SIGKILL)
+
+
+def test_a_league_run_from_python_stops_its_engines_when_it_ends(tmp_path):
+    from checkers_evaluation.league import League
+
+    marker = f"checkers-test-helper-{uuid.uuid4().hex}"
+    spec = f"engine:cmd={PYTHON} {shlex.quote(str(FAKE_ENGINE))} orphanquiet {marker},name=engine"
+    try:
+        League(["random", spec], out=tmp_path, games_per_pair=2, workers=1, progress=False, bootstrap=0,
+               openings="random:2").run()
+        assert gone(marker), f"the league's engine outlived its run: {processes_named(marker)}"
     finally:
         for pid in processes_named(marker):
             os.kill(pid, signal.SIGKILL)
