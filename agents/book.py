@@ -31,6 +31,7 @@ from functools import cache
 from pathlib import Path
 
 from checkers_env import BLACK, Board, Game, Move
+from checkers_env.files import input_file
 
 #: Plies of each game the book keeps.
 MAX_PLIES = 24
@@ -127,8 +128,10 @@ class OpeningBook:
             BookError: the file is missing, not JSON, or not a book.
         """
         try:
-            data = json.loads(Path(path).read_text())
+            data = json.loads(input_file(path, "opening book", BookError).read_text(encoding="utf-8"))
         except (OSError, ValueError) as error:
+            if isinstance(error, BookError):
+                raise
             raise BookError(f"cannot read the opening book {path}: {error}") from None
         if not isinstance(data, dict) or data.get("format") != "checkers-book" or data.get("version") != 1:
             raise BookError(f"{path} is not an opening book (format checkers-book, version 1)")

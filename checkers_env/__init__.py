@@ -42,7 +42,7 @@ from .errors import (
 )
 from .game import Game, Rules, Termination
 from .agent import Agent, BaseAgent, UnknownAgentError, agent_kinds, make_agent
-from .pdn import read_pdn, write_pdn
+from .pdn import iter_pdn, read_pdn, write_pdn
 from .perft import divide, perft
 
 __version__ = "0.2.0"
@@ -82,6 +82,7 @@ __all__ = [
     "WeightsError",
     "bit_to_square",
     "divide",
+    "iter_pdn",
     "perft",
     "read_pdn",
     "square_to_bit",

@@ -14,6 +14,7 @@ from itertools import combinations
 from pathlib import Path
 
 from checkers_env import Game, Rules
+from checkers_env.files import input_file
 from checkers_env.match import ballot_openings
 
 from .league_files import LeagueError
@@ -43,7 +44,9 @@ def random_openings(plies: int, count: int, seed: int) -> list[str]:
 def openings_from_file(path: str | os.PathLike) -> list[str]:
     """One opening per line (PDN moves from the start; ``#`` comments), each checked."""
     try:
-        lines = Path(path).read_text().splitlines()
+        lines = input_file(path, "openings file", LeagueError).read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError as error:
+        raise LeagueError(f"openings file {str(path)!r} is not UTF-8 text ({error.reason} at byte {error.start})") from None
     except OSError as error:
         raise LeagueError(f"cannot read openings file {str(path)!r}: {error}") from None
     openings = []

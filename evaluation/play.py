@@ -375,7 +375,7 @@ class PlaySession:
 
     def _load(self, source: str) -> None:
         """Continue from a PDN file's first game or from a FEN position."""
-        from checkers_env import CheckersError, read_pdn
+        from checkers_env import CheckersError, iter_pdn
 
         if not source:
             self.write("usage: load FILE.pdn or load FEN (like B:W18,K30:B14)")
@@ -385,7 +385,7 @@ class PlaySession:
             if text[:2].upper() in ("B:", "W:"):
                 game = Game(start=Board.from_fen(text.upper()), rules=PLAY_RULES)
             else:
-                read = read_pdn(Path(os.path.expanduser(text)))[0]
+                read = next(iter_pdn(Path(os.path.expanduser(text))))
                 for warning in read.warnings:
                     self.write(f"note: {warning}")
                 game = Game(start=read.start, rules=PLAY_RULES)

@@ -73,3 +73,14 @@ def test_the_agent_plays_from_the_book_then_searches():
     agent.select_move(game)
     assert agent.last_search is not None and agent.last_search.depth == 3
     assert make_agent("alphabeta:depth=3").book is False
+
+
+@pytest.mark.timeout(60)  # a named pipe opened for reading would wait for a writer for ever
+def test_a_book_path_that_is_not_a_regular_file_is_refused_before_it_is_opened(tmp_path):
+    import os
+
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(BookError, match="opening book '.*pipe' is a named pipe"):
+        OpeningBook.load(tmp_path / "pipe")
+    with pytest.raises(BookError, match="opening book '.*' is a folder"):
+        OpeningBook.load(tmp_path)

@@ -574,3 +574,15 @@ def test_a_pickled_model_plays_only_with_trust_pickles(pickle_payload, tmp_path)
     assert not marker.exists()
     assert main([*command, "--trust-pickles"]) == 2  # loaded (the payload ran), then no policy in it
     assert marker.exists()
+
+
+@pytest.mark.timeout(60)  # a named pipe opened for reading would wait for a writer for ever
+def test_an_openings_file_from_python_is_checked_like_the_command_line_s(tmp_path):
+    from checkers_evaluation.league_plan import openings_from_file
+
+    os.mkfifo(tmp_path / "pipe")
+    with pytest.raises(LeagueError, match="openings file '.*pipe' is a named pipe"):
+        League(["random", "greedy"], out=tmp_path / "out", openings=str(tmp_path / "pipe"), progress=False).run()
+    (tmp_path / "binary").write_bytes(b"11-15 \xff\xfe\n")
+    with pytest.raises(LeagueError, match="openings file '.*binary' is not UTF-8 text"):
+        openings_from_file(tmp_path / "binary")
