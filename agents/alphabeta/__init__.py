@@ -65,7 +65,7 @@ from ..book import OpeningBook
 from .clock import move_budget
 from .deepening import pick_tied
 from .negamax import MAX_DEPTH, search_kernel
-from .searcher import Draws, SearchResult, Searcher, board_key
+from .searcher import DEPTH, Draws, SearchResult, Searcher, board_key
 
 #: The entry-point group where learned evaluators register (``pyproject.toml``), as agent
 #: kinds do: ``name = "package.module:load_evaluator"``, a function of ``weights`` (``zoo``,
@@ -211,6 +211,11 @@ class AlphaBetaAgent(BaseAgent):
     book = False
     #: What a draw costs this side, in the evaluation's units.
     contempt = 0.0
+    #: Seconds any one search may take at most, whatever ``depth`` asks (None: no limit).
+    #: Whoever serves the agent to others sets it (``checkers serve``: its think limit);
+    #: a limited search deepens from depth 1 and stops at the limit, keeping its last
+    #: complete iteration (a ``td-minimax`` may then play below its ``depth``).
+    think_limit: float | None = None
 
     def __init__(
         self,
@@ -310,17 +315,26 @@ class AlphaBetaAgent(BaseAgent):
         """Search the game's current position under the game's draw rules (and this
         side's clock, with ``game_time``)."""
         if self.game_time is None:
-            return self.searcher.search(game.board, self.depth, self.time, Draws.of_game(game))
+            if self.think_limit is None or self.time is not None:
+                return self.searcher.search(game.board, self.depth, self._limited(self.time), Draws.of_game(game))
+            depth = DEPTH if self.depth is None else self.depth  # a depth search, under the limit
+            return self.searcher.search(game.board, depth, self.think_limit, Draws.of_game(game))
         moves = tuple(game.moves)
         if self._clock_game is not None:
             start, before = self._clock_game
             if start != game.start or len(moves) <= len(before) or moves[: len(before)] != before:
                 self._clock_used = 0.0  # another game
         soft, hard = move_budget(self.game_time - self._clock_used, len(moves) // 2)
-        result = self.searcher.search(game.board, self.depth, hard, Draws.of_game(game), soft_seconds=soft)
+        result = self.searcher.search(game.board, self.depth, self._limited(hard), Draws.of_game(game), soft_seconds=soft)
         self._clock_used += result.seconds
         self._clock_game = (game.start, moves)
         return result
+
+    def _limited(self, seconds: float | None) -> float | None:
+        """``seconds`` of a timed search, within ``think_limit``."""
+        if self.think_limit is None:
+            return seconds
+        return self.think_limit if seconds is None else min(seconds, self.think_limit)
 
     def select_move(self, game: Game) -> Move:
         if self.ties_in_order:
@@ -344,7 +358,7 @@ class AlphaBetaAgent(BaseAgent):
         board = game.board if isinstance(game, Game) else game
         searcher = self.searcher
         started = perf_counter()
-        if self.time is None:
+        if self.time is None and self.think_limit is None:
             row, self._rng_state, nodes, count = searcher.pick_row(board, self.depth, Draws.of_game(game), self._rng_state)
             if row < 0:
                 raise ValueError(f"{self} has no legal move in {board.fen()}")
@@ -352,8 +366,10 @@ class AlphaBetaAgent(BaseAgent):
         else:
             if not board.has_legal_moves():
                 raise ValueError(f"{self} has no legal move in {board.fen()}")
-            result = searcher.search(board, MAX_DEPTH, self.time, Draws.of_game(game), first_depth=self.depth,
-                                     root_in_order=True)
+            # Under a think limit, from depth 1, so that the limit can stop it.
+            limited = self.think_limit is not None
+            result = searcher.search(board, MAX_DEPTH if self.time is not None else self.depth, self._limited(self.time),
+                                     Draws.of_game(game), first_depth=1 if limited else self.depth, root_in_order=True)
             depth, nodes, scores, rows = result.depth, result.nodes, result.root_scores, result.rows
             row, self._rng_state = pick_tied(scores, len(rows), self._rng_state)
         ties = tuple(int(i) for i in np.flatnonzero(scores == scores[row]))

@@ -32,6 +32,9 @@ from .negamax import (
 )
 from .pruning import ASPIRATION_NET, ASPIRATION_POINTS, search_options
 
+#: The nominal depth of a search given neither a depth nor a time.
+DEPTH = 6
+
 
 class Draws(NamedTuple):
     """What the search knows of the game's draw rules (a named tuple: built once per move,
@@ -438,7 +441,7 @@ class Searcher:
             if result is not None:
                 return result
         if depth is None:
-            depth = MAX_DEPTH if seconds is not None else 6
+            depth = MAX_DEPTH if seconds is not None else DEPTH
         first_depth = min(first_depth, depth)
         valuation = self.valuation
         if exact_root:
@@ -521,4 +524,4 @@ def _moves_by_row(board: Board) -> dict[tuple[int, int, int], Move]:
     return result
 
 
-__all__ = ["Draws", "SearchResult", "Searcher", "board_key"]
+__all__ = ["DEPTH", "Draws", "SearchResult", "Searcher", "board_key"]

@@ -4,6 +4,7 @@ an ``Agent``."""
 from __future__ import annotations
 
 import functools
+import math
 import time as clock
 from dataclasses import dataclass, field
 
@@ -101,7 +102,7 @@ class AlphaZeroAgent(BaseAgent):
     Args:
         weights: ``zoo`` (``zoo/alphazero``), ``untrained`` (initial weights from ``seed``)
             or a safetensors file written by ``checkers train alphazero``.
-        simulations: simulations per decision (after the root's evaluation).
+        simulations: simulations per decision (after the root's evaluation), up to 1048576.
         time: seconds per move; when given, the simulations of each decision follow from
             the agent's measured speed, and the search stops at the deadline.
         search: ``gumbel`` (sequential halving at the root) or ``puct``.
@@ -141,6 +142,10 @@ class AlphaZeroAgent(BaseAgent):
     """
 
     kind = "alphazero"
+    #: Seconds any one move's search may take at most, whatever ``simulations`` asks
+    #: (None: no limit). Whoever serves the agent to others sets it (``checkers serve``:
+    #: its think limit); the search then looks at the clock every ``CHUNK`` simulations.
+    think_limit: float | None = None
 
     def __init__(self, weights: file_path_or("zoo", UNTRAINED) = "zoo", simulations: int = 64,
                  time: float | None = None, search: str = "gumbel", considered: int = 16,
@@ -151,9 +156,9 @@ class AlphaZeroAgent(BaseAgent):
         super().__init__(seed=seed)
         if search not in METHODS:
             raise UnknownAgentError(f"alphazero: search must be one of {', '.join(METHODS)}, got {search!r}")
-        if simulations < 1 or considered < 1:
-            raise UnknownAgentError(f"alphazero: simulations and considered must be at least 1, got {simulations}"
-                                    f" and {considered}")
+        if not 1 <= simulations <= MAX_SIMULATIONS or considered < 1:
+            raise UnknownAgentError(f"alphazero: simulations must be from 1 to {MAX_SIMULATIONS} and considered at"
+                                    f" least 1, got {simulations} and {considered}")
         if widen < 0:
             raise UnknownAgentError(f"alphazero: widen must be 0 or more visits per hop, got {widen}")
         if not (c_visit >= 0 and c_scale > 0 and c_puct > 0):
@@ -179,7 +184,7 @@ class AlphaZeroAgent(BaseAgent):
         self._kept: tuple | None = None
         self.net = load_net(weights, seed)
         self.leaves = new_leaves(1, self.net.scratch_size)
-        self.tree = new_tree(1, NODES_PER_SIMULATION * (simulations + 1) + 48)
+        self.tree = new_tree(1, min(NODES_PER_SIMULATION * (simulations + 1) + 48, MAX_NODES))
         self.rate: float | None = None  # simulations per second, measured
         # Compile (or load) the kernels now, so that no clock pays for it.
         self.time, self.simulations = None, 2
@@ -207,6 +212,8 @@ class AlphaZeroAgent(BaseAgent):
             raise IllegalMoveError(f"the game is over; no move to choose in {game.board.fen()}")
         began = clock.perf_counter()
         deadline = None if self.time is None else began + self.time
+        stop = min(deadline or math.inf, began + (self.think_limit or math.inf))
+        stop = None if stop == math.inf else stop
         board = game.board
         if self.database is not None and board in self.database:
             return self._database_move(board, began)
@@ -229,7 +236,7 @@ class AlphaZeroAgent(BaseAgent):
                 action, line = int(legal[0]), []
             else:
                 at_root = kept is not None  # the move's first hop, from the tree's root
-                action, line = self._search(rows, deadline, report, reused=at_root and report.reused > 0)
+                action, line = self._search(rows, deadline, report, reused=at_root and report.reused > 0, stop=stop)
                 self._kept = kept if at_root and self._reusing else None
             kept = None
             status = hop(rows.root_state, rows.root_positions, move_record, 0, action, rows.rules)
@@ -272,9 +279,11 @@ class AlphaZeroAgent(BaseAgent):
         return move
 
     def _search(self, rows, deadline: float | None, report: AlphaZeroSearch,
-                reused: bool = False) -> tuple[int, list[int]]:
+                reused: bool = False, stop: float | None = None) -> tuple[int, list[int]]:
         """One decision's search from the root row (on from the tree's visits there if
-        ``reused``); returns its hop and the hops the search expects after it."""
+        ``reused``); returns its hop and the hops the search expects after it. ``deadline``
+        is ``time``'s, which sets the count; the search stops at ``stop`` (``deadline``
+        within ``think_limit``) wherever it is."""
         started = clock.perf_counter()
         n = self.simulations
         if deadline is not None:
@@ -296,10 +305,10 @@ class AlphaZeroAgent(BaseAgent):
             start_searches(self.tree, rows, self.leaves, self.net, live)
         done = 0
         while done < n:
-            step = n - done if deadline is None else min(CHUNK, n - done)
+            step = n - done if stop is None else min(CHUNK, n - done)
             run_simulations(self.tree, rows, settings, self.leaves, self.net, live, done, done + step)
             done += step
-            if deadline is not None and clock.perf_counter() > deadline:
+            if stop is not None and clock.perf_counter() > stop:
                 break
         seconds = clock.perf_counter() - started
         if deadline is not None and done >= CHUNK and seconds > 0:

@@ -29,6 +29,8 @@ logger = logging.getLogger("checkers_agents.mcrd")
 
 BACKENDS = ("auto", "cpu", "cuda")
 DEFAULT_PLAYOUTS = 20_000
+#: Most playouts per move, and per launch, a spec may ask for.
+MAX_PLAYOUTS, MAX_LAUNCH = 1_000_000_000, 1 << 20
 #: Playouts per launch when ``launch`` is not given: a CPU launch of 4096 playouts takes
 #: about 10-20 ms here; a GPU launch should fill the device (the design document ran ~31k
 #: threads).
@@ -129,7 +131,7 @@ class MCRDAgent(BaseAgent):
     most. No learning and no evaluation function.
 
     Args:
-        playouts: playouts per move (default 20000 when ``time`` is not given).
+        playouts: playouts per move, up to a billion (default 20000 when ``time`` is not given).
         time: seconds per move instead: batches of playouts are run until the clock runs
             out (takes precedence over ``playouts``).
         allocation: how the playouts are shared among the moves: ``uniform`` (the same
@@ -139,7 +141,8 @@ class MCRDAgent(BaseAgent):
         backend: ``cpu`` (numba, parallel over the CPU cores), ``cuda`` (one playout per
             GPU thread; refused with a ValueError when the agent is built on a machine
             without a CUDA GPU) or ``auto`` (``cuda`` when a GPU is available).
-        launch: playouts per batch (default 4096 on the CPU, 256 with a guide, 131072 on a GPU).
+        launch: playouts per batch, up to 1048576 (default 4096 on the CPU, 256 with a guide,
+            131072 on a GPU).
         max_moves: random moves per playout before it is stopped and won by the side with
             more pieces (equal pieces: a draw).
         king_weight: a king's weight in that piece count (default 1, as much as a man).
@@ -167,6 +170,11 @@ class MCRDAgent(BaseAgent):
     """
 
     kind = "mcrd"
+    #: Seconds any one search may take at most, whatever ``playouts`` asks (None: no
+    #: limit). Whoever serves the agent to others sets it (``checkers serve``: its think
+    #: limit); launches are then no larger than the default ones, so the clock can stop
+    #: the search between them.
+    think_limit: float | None = None
 
     def __init__(
         self,
@@ -187,16 +195,16 @@ class MCRDAgent(BaseAgent):
         seed: int | None = None,
     ):
         super().__init__(seed=seed)
-        if playouts is not None and (not isinstance(playouts, (int, np.integer)) or playouts < 1):
-            raise ValueError(f"playouts must be a positive integer, got {playouts!r}")
+        if playouts is not None and (not isinstance(playouts, (int, np.integer)) or not 1 <= playouts <= MAX_PLAYOUTS):
+            raise ValueError(f"playouts must be a whole number from 1 to {MAX_PLAYOUTS}, got {playouts!r}")
         if time is not None and not time > 0:
             raise ValueError(f"time must be a positive number of seconds, got {time!r}")
         if allocation not in ALLOCATIONS:
             raise ValueError(f"allocation must be one of {', '.join(ALLOCATIONS)}, got {allocation!r}")
         if backend not in BACKENDS:
             raise ValueError(f"backend must be one of {', '.join(BACKENDS)}, got {backend!r}")
-        if launch is not None and (not isinstance(launch, (int, np.integer)) or launch < 1):
-            raise ValueError(f"launch must be a positive integer, got {launch!r}")
+        if launch is not None and (not isinstance(launch, (int, np.integer)) or not 1 <= launch <= MAX_LAUNCH):
+            raise ValueError(f"launch must be a whole number from 1 to {MAX_LAUNCH}, got {launch!r}")
         if not isinstance(max_moves, (int, np.integer)) or max_moves < 0:
             raise ValueError(f"max_moves must be a non-negative integer, got {max_moves!r}")
         if not king_weight >= 0:
@@ -279,7 +287,7 @@ class MCRDAgent(BaseAgent):
             runner = self._runner(children, board, previous, backend)
             launch = self._launch_size(backend)
             playouts = None if self.time is not None else (self.playouts or DEFAULT_PLAYOUTS)
-            budget = Budget(playouts, self.time, started)
+            budget = Budget(playouts, self.time, started, self.think_limit)
             search = Search(runner, arms, self.allocation, budget, launch, self.rng)
             chosen, wins, counts, draws, diagnostics = search.run()
             survivors, launches = list(search.survivors), search.launches
@@ -314,9 +322,10 @@ class MCRDAgent(BaseAgent):
         return result
 
     def _launch_size(self, backend: str) -> int:
+        default = GUIDED_LAUNCH if self.guide is not None and self.guide_rate > 0 else DEFAULT_LAUNCH[backend]
         if self.launch:
-            return self.launch
-        return GUIDED_LAUNCH if self.guide is not None and self.guide_rate > 0 else DEFAULT_LAUNCH[backend]
+            return self.launch if self.think_limit is None else min(self.launch, default)
+        return default
 
     def _runner(self, children, board: Board, previous: Board | None, backend: str):
         move_seed = int(self.rng.integers(0, 2**62))

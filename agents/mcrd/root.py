@@ -202,12 +202,15 @@ class Budget:
 
     With a clock, a launch is started only if it is expected to end before the deadline
     (expected from the last launch's duration scaled by its size); the first launch always
-    runs, so every child gets played at least once.
+    runs, so every child gets played at least once. A ``limit`` in seconds
+    (``MCRDAgent.think_limit``) stops a playout budget the same way, and shortens a clock.
     """
 
-    def __init__(self, playouts: int | None, seconds: float | None, started: float):
+    def __init__(self, playouts: int | None, seconds: float | None, started: float, limit: float | None = None):
         self.playouts = playouts
-        self.deadline = None if seconds is None else started + seconds
+        self.deadline = None if seconds is None else started + min(seconds, limit or math.inf)
+        # A limit on a playout budget (``think_limit``): the search stops there too.
+        self.cutoff = self.deadline if limit is None or seconds is not None else started + limit
         self.rate = None  # playouts per second of the last launch
 
     @property
@@ -216,11 +219,16 @@ class Budget:
 
     def allows(self, threads: int, done: int) -> bool:
         """Whether a launch of ``threads`` playouts may start now."""
-        if not self.timed:
-            return done < self.playouts
-        if done == 0 or self.rate is None:
+        if not self.timed and done >= self.playouts:
+            return False
+        return self.in_time(threads, done)
+
+    def in_time(self, threads: int, done: int) -> bool:
+        """Whether a launch of ``threads`` playouts is expected to end before the clock's
+        deadline or the limit (the first launch always runs)."""
+        if self.cutoff is None or done == 0 or self.rate is None:
             return True
-        return time.perf_counter() + threads / self.rate <= self.deadline
+        return time.perf_counter() + threads / self.rate <= self.cutoff
 
     def record(self, threads: int, seconds: float) -> None:
         self.rate = threads / max(seconds, 1e-9)
@@ -273,6 +281,8 @@ class Search:
             left = max(self.budget.playouts // self.n, 1)
             while left > 0:
                 m = min(per_arm, left)
+                if not self.budget.in_time(m * self.n, self.done):
+                    return
                 self._launch(self.survivors, None, m * self.n)
                 left -= m
             return
@@ -290,7 +300,7 @@ class Search:
                 threads = min(size, total - self.done)
                 if self.launches == 0:
                     threads -= threads % self.n  # the even first launch
-                if threads <= 0:
+                if threads <= 0 or not self.budget.in_time(threads, self.done):
                     return
             else:
                 threads = size
@@ -326,7 +336,7 @@ class Search:
         step = self._per_arm(arms)
         while left > 0:
             m = min(step, left)
-            if self.budget.timed and not self.budget.allows(m * arms, self.done):
+            if not self.budget.in_time(m * arms, self.done):
                 return False
             self._launch(self.survivors, None, m * arms)
             left -= m

@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from checkers_agents.alphabeta import Draws, Evaluator, Searcher, mlp
+from checkers_agents.alphabeta import MAX_DEPTH, Draws, Evaluator, Searcher, mlp
 from checkers_agents.alphabeta.evaluators import RELU, REWARD_MATERIAL_LOG, SIGMOID
 from checkers_env import BaseAgent, Game, Move
 from checkers_env.agent import file_path_or
@@ -85,7 +85,7 @@ class SlowFastAgent(BaseAgent):
         weights: safetensors file written by ``checkers train slow-fast`` (``zoo:slow-fast`` passes
             its own), or ``untrained`` (a network initialised from ``seed``; the name says
             so). Required.
-        depth: plies searched (1: the best next position, as the learner was designed).
+        depth: plies searched, 1 to 64 (1: the best next position, as the learner was designed).
         seed: seed of the generator that breaks ties (and of an untrained network).
 
     Raises:
@@ -94,11 +94,14 @@ class SlowFastAgent(BaseAgent):
     """
 
     kind = "slow-fast"
+    #: Seconds any one search may take at most, whatever ``depth`` asks (None: no limit;
+    #: ``AlphaBetaAgent.think_limit``).
+    think_limit: float | None = None
 
     def __init__(self, weights: file_path_or("untrained") | None = None, depth: int = 1, seed: int | None = None):
         super().__init__(seed=seed)
-        if int(depth) < 1:
-            raise ValueError(f"slow-fast depth must be at least 1, got {depth}")
+        if not 1 <= int(depth) <= MAX_DEPTH:
+            raise ValueError(f"slow-fast depth must be from 1 to {MAX_DEPTH}, got {depth}")
         if weights is None:
             raise UnknownAgentError(
                 "slow-fast: give weights=PATH (a network written by `checkers train slow-fast`), use "
@@ -122,8 +125,10 @@ class SlowFastAgent(BaseAgent):
         board = game.board
         if not board.has_legal_moves():
             raise ValueError(f"{self} has no legal move in {board.fen()}")
-        return self._searcher.search(board, self.depth, draws=Draws.of_game(game), first_depth=self.depth,
-                                     root_in_order=True, exact_root=exact)
+        # Under a think limit, a search from depth 1 that the limit can stop.
+        limited = self.think_limit is not None
+        return self._searcher.search(board, self.depth, self.think_limit, draws=Draws.of_game(game),
+                                     first_depth=1 if limited else self.depth, root_in_order=True, exact_root=exact)
 
     def move_values(self, game: Game) -> tuple[list[Move], np.ndarray]:
         """The legal moves (in ``generate_moves`` order) and each one's value for the mover."""
