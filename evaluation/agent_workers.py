@@ -36,14 +36,30 @@ WARM_UP_FEN = "B:W18,19,21,22,25,26,27,28,29,31,32:B1,2,4,5,6,7,8,9,10,11,12"
 
 #: Built agents a worker keeps (zoo weights load once per spec).
 KEPT_AGENTS = 8
+#: Seconds each move of the warm-up twin of a limited agent may search once its kernels
+#: are loaded: a budget of playouts or simulations is not cut by ``depth=2``.
+WARM_UP_LIMIT = 0.5
 
 
-def warm_up(spec: str, rules: Rules | None = None, **options: Any) -> None:
+def limit_thinking(agent: Any, seconds: float | None) -> Any:
+    """``agent``, whose every search now stops within ``seconds`` whatever its spec's counts
+    (``depth``, ``playouts``, ``simulations``), where its kind takes a ``think_limit``
+    (the suite's searches do; ``random``, ``greedy`` and the nets' one look need none).
+    None leaves it as it is."""
+    if seconds is not None and hasattr(agent, "think_limit"):
+        agent.think_limit = float(seconds)
+    return agent
+
+
+def warm_up(spec: str, rules: Rules | None = None, think_limit: float | None = None, **options: Any) -> None:
     """Compile what the agent of ``spec`` thinks with (numba's kernels: a minute or more for
     a net's search on a fresh install, a fraction of a second from numba's cache) before it
     plays a timed move. A twin of it, built with the same ``make_agent`` options and
     ``depth=2`` (a kind without a depth ignores it; the kernels are the same at every
-    depth), plays the move of ``WARM_UP_FEN`` under ``rules`` twice (the first time, a
+    depth), under the agent's ``think_limit`` if it has one (then at most ``WARM_UP_LIMIT``
+    seconds a move past the loading of its kernels: a limited search runs other kernels
+    than a search of a fixed depth), plays the move of ``WARM_UP_FEN`` under ``rules``
+    twice (the first time, a
     clock may run out while the kernels load, before the second ply and what follows it)
     and is dropped, so that the agent which then plays starts as fresh as one never warmed.
     Without it the first move's clock pays for the compilation: a time-limited search
@@ -54,7 +70,8 @@ def warm_up(spec: str, rules: Rules | None = None, **options: Any) -> None:
         engine that crashes) is dropped quietly: the agent itself will fail the same way in
         its game, where the caller reports it.
     """
-    twin = make_agent(spec, **{**options, "depth": 2})
+    limit = None if think_limit is None else min(think_limit, WARM_UP_LIMIT)
+    twin = limit_thinking(make_agent(spec, **{**options, "depth": 2}), limit)
     try:
         for _ in range(2):
             twin.select_move(Game(start=Board.from_fen(WARM_UP_FEN), rules=rules or Rules()))
@@ -74,13 +91,16 @@ class AgentWorker:
         options: keywords of ``make_agent`` for every spec (``allow_files``, ``agents_dirs``,
             ``trusted``).
         warm_up: ``warm_up`` each new agent before it is built.
+        think_limit: seconds every search of the agents may take at most, whatever their
+            specs' counts (``limit_thinking``); None: as their specs say.
     """
 
-    def __init__(self, rules: Rules, options: dict[str, Any] | None = None, warm_up: bool = False):
+    def __init__(self, rules: Rules, options: dict[str, Any] | None = None, warm_up: bool = False,
+                 think_limit: float | None = None):
         context = multiprocessing.get_context("spawn")
         self.connection, child = context.Pipe()
         self.process = context.Process(
-            target=_worker_main, args=(child, rules, dict(options or {}), warm_up), daemon=True
+            target=_worker_main, args=(child, rules, dict(options or {}), warm_up, think_limit), daemon=True
         )
         self.process.start()
         child.close()
@@ -124,7 +144,7 @@ class AgentWorker:
         self.connection.close()
 
 
-def _worker_main(connection, rules: Rules, options: dict[str, Any], warm: bool) -> None:
+def _worker_main(connection, rules: Rules, options: dict[str, Any], warm: bool, think_limit: float | None = None) -> None:
     """The worker process's loop (see the module docstring)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the owner's Ctrl-C kills it
     agents: OrderedDict[str, Any] = OrderedDict()
@@ -133,8 +153,8 @@ def _worker_main(connection, rules: Rules, options: dict[str, Any], warm: bool) 
         agent = agents.pop(spec, None)
         if agent is None:
             if warm:
-                warm_up(spec, rules, **options)
-            agent = make_agent(spec, **options)
+                warm_up(spec, rules, think_limit, **options)
+            agent = limit_thinking(make_agent(spec, **options), think_limit)
         agents[spec] = agent
         while len(agents) > KEPT_AGENTS:
             agents.popitem(last=False)
@@ -207,4 +227,4 @@ def _plain(value: Any) -> Any:
     return value
 
 
-__all__ = ["KEPT_AGENTS", "WARM_UP_FEN", "AgentWorker", "search_report", "warm_up"]
+__all__ = ["KEPT_AGENTS", "WARM_UP_FEN", "WARM_UP_LIMIT", "AgentWorker", "limit_thinking", "search_report", "warm_up"]

@@ -27,9 +27,10 @@ every web page its user visits can send requests to):
   given on the command line, chosen by index, and only the report's own file names are
   served from them. Error messages show no path of the server's machine.
 - Specs are checked by type on the server (no file opened); agents are built and think in
-  worker processes (``serve_pool``), so nothing a spec does can hold up the server; a move
-  that takes longer than ``think_limit`` seconds stops its worker (a new one replaces it)
-  and the request fails with 504; a ``time=``, ``game_time=`` (any parameter that gives
+  worker processes (``serve_pool``), so nothing a spec does can hold up the server; the
+  suite's searches stop within the think limit whatever their counts (``depth=64``,
+  ``playouts=``), and a move that takes longer than ``think_limit`` seconds all the same
+  stops its worker (a new one replaces it) and the request fails with 504; a ``time=``, ``game_time=`` (any parameter that gives
   seconds) above the limit is refused. FEN and moves go
   through the parsers, request bodies and strings have size and nesting limits, and games
   in memory are capped (the oldest is dropped). Any error inside one game fails that

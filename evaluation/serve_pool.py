@@ -3,8 +3,10 @@
 Nothing a request names is built in the server's own process: the server checks a spec by
 its declared types (``checkers_env.agent.check_spec``, no file opened), and a worker
 builds it with ``make_agent(spec, allow_files=False)`` under ``BUILD_LIMIT`` and thinks
-under the think limit. A worker that runs over is killed and replaced, so nothing a spec
-does can hold up the server, and Ctrl-C ends every worker at once (``AgentPool.kill``).
+under the think limit: every search of the suite's agents stops within ``SEARCH_SHARE`` of
+it whatever its spec's counts (``depth``, ``playouts``, ``simulations``), and a worker
+that runs over all the same is killed and replaced, so nothing a spec does can hold up
+the server, and Ctrl-C ends every worker at once (``AgentPool.kill``).
 """
 
 from __future__ import annotations
@@ -26,6 +28,10 @@ SERVE_RULES = Rules()
 
 #: Seconds a worker may take to start, or to build and warm up an agent, before giving up.
 BUILD_LIMIT = 180.0
+#: The share of the think limit that a served agent's search may take, whatever its spec's
+#: counts (``agent_workers.limit_thinking``); the rest is for the move's overhead (its
+#: report, the pipe), so that the search ends before the worker would be stopped.
+SEARCH_SHARE = 0.75
 
 
 class AgentPool:
@@ -33,8 +39,10 @@ class AgentPool:
 
     Args:
         workers: how many moves can be thought about at once.
-        think_limit: seconds one move may take; past it the worker is stopped and replaced.
-            Starting a worker and building an agent (a new agent plays the one move of
+        think_limit: seconds one move may take; the suite's searches stop within
+            ``SEARCH_SHARE`` of it whatever their counts, and past it the worker is stopped
+            and replaced (an agent of a kind that takes no limit). Starting a worker and
+            building an agent (a new agent plays the one move of
             ``agent_workers.WARM_UP_FEN`` first, so that loading its kernels is done) have their own
             limit, ``BUILD_LIMIT``.
         agents_dirs: folders of zoo-style entries that ``zoo:NAME`` may also name.
@@ -64,7 +72,7 @@ class AgentPool:
                 raise RequestError(503, "the server is stopping")
             # Nothing a request names is opened: specs name no file; zoo:NAME may also look in agents_dirs.
             options = {"allow_files": False, "agents_dirs": self.agents_dirs}
-            worker = AgentWorker(SERVE_RULES, options, warm_up=True)
+            worker = AgentWorker(SERVE_RULES, options, warm_up=True, think_limit=self.think_limit * SEARCH_SHARE)
             self._all.append(worker)
         answer = worker.receive(BUILD_LIMIT)  # importing the suite; not counted as thinking
         if answer != ("ready",):

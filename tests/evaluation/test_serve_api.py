@@ -251,3 +251,42 @@ def test_a_busy_port_is_one_line_and_status_2_before_any_address_is_printed(caps
     out, err = capsys.readouterr()
     assert "open http" not in out
     assert err == f"checkers: error: cannot serve on 127.0.0.1 port {port}: Address already in use\n"
+
+
+#: Every kind the server accepts, with the largest count each takes: each move must still
+#: come back within the think limit, its search stopped by the clock.
+LARGEST_COUNTS = [
+    "alphabeta:depth=64", "egdb:pieces=4,depth=64", "td-minimax:weights=untrained,depth=64",
+    "slow-fast:weights=untrained,depth=64", "mcrd:playouts=1000000000", "mcrd:playouts=1000000000,launch=1048576",
+    "alphazero:weights=untrained,simulations=1048576", "zoo:td-minimax,depth=64", "random", "greedy",
+]
+
+
+def test_the_largest_counts_move_within_the_think_limit_and_free_their_worker(egdb_folder, monkeypatch):
+    import time
+
+    from checkers_env import agent_kinds
+
+    monkeypatch.setenv("CHECKERS_EGDB", str(egdb_folder))  # the workers' default database: egdb:pieces=4
+    served = {spec.split(":")[0] for spec in LARGEST_COUNTS}
+    refused = {"bc", "engine", "ppo"}  # they name a file (weights=, cmd=): a request cannot build them
+    assert served | refused >= set(agent_kinds()), "a kind the server accepts is missing here"
+    think_limit = 2.5
+    server = serve.Server(workers=1, think_limit=think_limit, egdb=None)
+    app = serve.create_app(server)
+    with TestClient(app, base_url="http://127.0.0.1") as client:
+        for spec in LARGEST_COUNTS:
+            game = client.post("/api/games", json={"black": spec, "white": "human", "seed": 1})
+            assert game.status_code == 201, game.text
+            worker = server.pool._all[0].process.pid
+            began = time.monotonic()
+            moved = client.post(f"/api/games/{game.json()['id']}/agent")
+            took = time.monotonic() - began
+            assert moved.status_code == 200, (spec, moved.text)  # not a 504: the search stopped itself
+            assert moved.json()["replies"][-1]["seconds"] < think_limit and took < think_limit + 2, (spec, took)
+            # Its worker is the same one, free at once for another game's move.
+            other = client.post("/api/games", json={"black": "greedy", "white": "human"}).json()["id"]
+            began = time.monotonic()
+            assert client.post(f"/api/games/{other}/agent").status_code == 200
+            assert time.monotonic() - began < think_limit, spec
+            assert server.pool._all[0].process.pid == worker, spec
