@@ -132,12 +132,18 @@ def test_bad_requests_are_refused_with_a_reason(client):
     assert client.get(f"/api/games/{game_id}").json()["moves"] == []  # nothing changed
 
 
-def test_a_slow_agent_is_stopped_and_the_server_goes_on(client):
-    state = _new(client, black="alphabeta:depth=30", white="human")
-    response = client.post(f"/api/games/{state['id']}/agent")
-    assert response.status_code == 504 and "limit of 2 s" in response.json()["error"]
-    state = _new(client, black="greedy", white="human")
-    assert client.post(f"/api/games/{state['id']}/agent").status_code == 200
+def test_a_slow_agent_is_stopped_and_the_server_goes_on(monkeypatch):
+    from checkers_evaluation import serve_pool
+
+    # An agent whose search does not stop itself in time (as one of a kind that takes no
+    # think limit): its worker is stopped at the limit.
+    monkeypatch.setattr(serve_pool, "SEARCH_SHARE", 100.0)
+    with TestClient(serve.create_app(workers=1, think_limit=2.0, egdb=None), base_url="http://127.0.0.1") as client:
+        state = _new(client, black="alphabeta:depth=30", white="human")
+        response = client.post(f"/api/games/{state['id']}/agent")
+        assert response.status_code == 504 and "limit of 2 s" in response.json()["error"]
+        state = _new(client, black="greedy", white="human")
+        assert client.post(f"/api/games/{state['id']}/agent").status_code == 200
 
 
 def test_the_league_folder(client, tiny_league):
@@ -224,12 +230,18 @@ def test_the_command_runs_uvicorn_on_localhost_by_default(monkeypatch, tiny_leag
     from checkers_evaluation.cli import main
 
     calls = []
-    monkeypatch.setattr(uvicorn.Server, "run", lambda self: calls.append((self.config.host, self.config.port)))
+
+    def run(self, sockets=None):
+        calls.append((self.config.host, self.config.port, [listening.getsockname()[1] for listening in sockets]))
+        for listening in sockets:
+            listening.close()
+
+    monkeypatch.setattr(uvicorn.Server, "run", run)
     # uvicorn's logging set-up (``logging.config.dictConfig``) closes every handler the
     # process has, pytest's log capture among them: later tests in this process would fail.
     monkeypatch.setattr(uvicorn.Config, "configure_logging", lambda self: None)
     assert main(["serve", "--league", str(tiny_league), "--port", "8123"]) == 0
-    assert calls == [("127.0.0.1", 8123)]
+    assert calls == [("127.0.0.1", 8123, [8123])]  # on the socket it bound first
     assert "http://127.0.0.1:8123/" in capsys.readouterr().out
 
 
