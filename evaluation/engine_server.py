@@ -35,7 +35,7 @@ import select
 import signal
 import stat
 import sys
-from typing import Callable, ContextManager, Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from checkers_agents.alphabeta import MAX_DEPTH
 from checkers_agents.engine import PROTOCOL_VERSION, EngineSearch, format_bestmove
@@ -247,7 +247,7 @@ def _search(agent: Agent) -> EngineSearch:
 
 def serve(
     server: EngineServer, lines: Iterable[str], write: Callable[[str], None],
-    searching: Callable[[], ContextManager] = contextlib.nullcontext,
+    searching: Callable[[], contextlib.AbstractContextManager] = contextlib.nullcontext,
 ) -> None:
     """Answer each command of ``lines`` with ``write(answer line)`` until ``quit`` or the
     end of the lines; each ``go`` is answered inside ``searching()`` (``InputWatch``)."""
