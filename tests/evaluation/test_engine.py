@@ -13,7 +13,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from checkers_env import Board, Game, make_agent
+from checkers_env import Board, Game, __version__, make_agent
 from checkers_agents.engine import parse_bestmove
 from checkers_evaluation.cli import main
 from checkers_evaluation.engine_server import EngineServer
@@ -25,7 +25,7 @@ FAKE_ENGINE = Path(__file__).resolve().parents[1] / "data" / "fake_engine.py"
 
 def test_hello_isready_and_a_move_with_its_search():
     server = EngineServer("alphabeta:depth=3")
-    assert server.handle("hello") == ["hello protocol 1 options agent name checkers-suite 0.1.0 alphabeta:depth=3"]
+    assert server.handle("hello") == [f"hello protocol 1 options agent name checkers-suite {__version__} alphabeta:depth=3"]
     assert server.handle("isready") == ["readyok"]
     assert server.handle("newgame seed 4") == []
     assert server.handle("position startpos moves 11-15 23-19") == []
