@@ -367,40 +367,45 @@ def unbroken(tmp_path_factory, forks, tiny_pdn, mcrd_data):
         key = (trainer, *options)
         if key not in made:
             folder = tmp_path_factory.mktemp(trainer) / "r"  # the same name as the interrupted run's
-            _train(forks, trainer, [*options, "--out", str(folder), *SESSION_OPTIONS, "--eval-games", "0"], folder, None)
+            _train(forks, trainer, ["--eval-games", "0", *options, "--out", str(folder), *SESSION_OPTIONS], folder, None)
             made[key] = folder
         return made[key]
 
     return run
 
 
-#: Where a Ctrl-C lands: ``(trainer, (module, function, n), Ctrl-Cs)``: right after the n-th
-#: call of the function: after a minibatch was drawn and its gradients taken, after the
-#: optimizer stepped (the step not yet counted), after a game changed the weights (its random
-#: state not yet kept), in an epoch or an episode between two checkpoints; twice: the second
-#: breaks into the step the first let finish.
+#: Evaluation games every 2 games, so that a Ctrl-C can come between an evaluation and its record.
+TD_EVALUATIONS = ["--eval-every", "2", "--eval-games", "2", "--eval-opponents", "random"]
+
+#: Where a Ctrl-C lands: ``(trainer, (module, function, n), Ctrl-Cs, more options)``: right
+#: after the n-th call of the function: after a minibatch was drawn and its gradients taken,
+#: after the optimizer stepped (the step not yet counted), after a game changed the weights
+#: (its random state not yet kept), after evaluation games (their scores not yet recorded), in
+#: an epoch or an episode between two checkpoints; twice: the second breaks into the step the
+#: first let finish.
 INTERRUPTS = [
-    ("bc", ("torch", "Tensor.backward", 3), 1),
-    ("bc", ("torch.optim", "Adam.step", 5), 1),
-    ("bc", ("torch.optim", "Adam.step", 3), 2),
-    ("mcrd-net", ("torch.optim", "Adam.step", 3), 1),
-    ("td-minimax", ("checkers_agents.td_minimax.learn", "play_training_game", 3), 1),
-    ("slow-fast", ("torch.optim", "SGD.step", 3), 1),
-    ("alphazero", ("torch.optim", "AdamW.step", 3), 1),
-    ("alphazero", ("torch.optim", "AdamW.step", 25), 1),
-    ("outcome-net", ("torch.optim", "Adam.step", 3), 1),
+    ("bc", ("torch", "Tensor.backward", 3), 1, []),
+    ("bc", ("torch.optim", "Adam.step", 5), 1, []),
+    ("bc", ("torch.optim", "Adam.step", 3), 2, []),
+    ("mcrd-net", ("torch.optim", "Adam.step", 3), 1, []),
+    ("td-minimax", ("checkers_agents.td_minimax.learn", "play_training_game", 3), 1, []),
+    ("td-minimax", ("checkers_training.scaffold", "evaluate", 1), 1, TD_EVALUATIONS),
+    ("slow-fast", ("torch.optim", "SGD.step", 3), 1, []),
+    ("alphazero", ("torch.optim", "AdamW.step", 3), 1, []),
+    ("alphazero", ("torch.optim", "AdamW.step", 25), 1, []),
+    ("outcome-net", ("torch.optim", "Adam.step", 3), 1, []),
 ]
 
 
-@pytest.mark.parametrize(("trainer", "call", "times"), INTERRUPTS,
-                         ids=[f"{t}-{c[1]}-{c[2]}{'-twice' if n > 1 else ''}" for t, c, n in INTERRUPTS])
+@pytest.mark.parametrize(("trainer", "call", "times", "more"), INTERRUPTS,
+                         ids=[f"{t}-{c[1]}-{c[2]}{'-twice' if n > 1 else ''}" for t, c, n, _ in INTERRUPTS])
 def test_interrupted_and_resumed_runs_end_as_the_unbroken_run(
-    trainer, call, times, tmp_path, forks, unbroken, tiny_pdn, mcrd_data
+    trainer, call, times, more, tmp_path, forks, unbroken, tiny_pdn, mcrd_data
 ):
-    options = _options(trainer, tiny_pdn, mcrd_data)
+    options = [*_options(trainer, tiny_pdn, mcrd_data), *more]
     whole = _recorded(unbroken(trainer, options))
     run = tmp_path / "r"
-    first = [*options, "--out", str(run), *SESSION_OPTIONS, "--eval-games", "0"]
+    first = ["--eval-games", "0", *options, "--out", str(run), *SESSION_OPTIONS]
     log = run.with_name("r.log")
     assert _train(forks, trainer, first, run, None, signal.SIGINT, call, times) == 130, log.read_text()[-2000:]
     assert "interrupted" in log.read_text()
@@ -426,7 +431,7 @@ def test_interrupted_in_self_play_with_workers_leaves_no_worker_and_resumes_exac
     options = list(ALPHAZERO_OPTIONS)
     options[options.index("--workers") + 1] = "2"
     run, mark = tmp_path / "r", f"CHECKERS_TEST_CHILD_{uuid.uuid4().hex}"
-    first = [*options, "--out", str(run), *SESSION_OPTIONS, "--eval-games", "0"]
+    first = ["--eval-games", "0", *options, "--out", str(run), *SESSION_OPTIONS]
     # Right after the first shard is written, while the other worker plays the second.
     shard_written = ("checkers_env.shards", "write_atomic", 1)
     assert _train(forks, "alphazero", first, run, None, signal.SIGINT, shard_written, mark=mark) == 130
