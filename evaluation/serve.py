@@ -83,7 +83,7 @@ from checkers_env.match import GameRecord, ballot_openings
 from checkers_agents.zoo import zoo_names
 
 # MAX_BODY is read here too, with the other limits of the page.
-from .serve_http import MAX_BODY, RequestError, RequestGuard, json_body, without_paths  # noqa: F401
+from .serve_http import MAX_BODY, RequestError, RequestGuard, bound_socket, json_body, without_paths  # noqa: F401
 from .serve_leagues import LEAGUE_FILES, LeagueViews  # noqa: F401
 from .serve_views import GameViews, evaluation_bar, whole
 from .serve_pool import SERVE_RULES, THINK_LIMIT, AgentPool
@@ -540,29 +540,6 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def _bound_socket(host: str, port: int):
-    """A TCP socket bound to ``host`` and ``port`` (0: any free port), for uvicorn to listen on.
-
-    Raises:
-        UsageError: the address cannot be bound (the port is in use, the host is not this
-            machine's), in one line.
-    """
-    import socket
-
-    from checkers_evaluation.cli import UsageError
-
-    family = socket.AF_INET6 if ":" in host else socket.AF_INET  # as uvicorn chooses
-    listening = socket.socket(family, socket.SOCK_STREAM)
-    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-    try:
-        listening.bind((host, port))
-    except (OSError, OverflowError) as error:
-        listening.close()
-        reason = getattr(error, "strerror", None) or str(error)
-        raise UsageError(f"cannot serve on {host} port {port}: {reason}") from None
-    return listening
-
-
 def serve_main(args: argparse.Namespace) -> int:
     """``checkers serve``: build the app and run it on uvicorn until Ctrl-C."""
     import signal
@@ -586,7 +563,7 @@ def serve_main(args: argparse.Namespace) -> int:
                         record=args.record, egdb=egdb, agents_dirs=args.agents_dir or [])
     except ValueError as error:
         raise UsageError(str(error)) from None
-    listening = _bound_socket(args.host, args.port)  # before saying where to open it
+    listening = bound_socket(args.host, args.port)  # before saying where to open it
     port = listening.getsockname()[1]
     if not is_loopback(args.host):
         print(f"warning: serving on {args.host}, reachable from other machines; the page has no login")

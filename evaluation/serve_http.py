@@ -195,3 +195,26 @@ async def json_body(request) -> dict:
     if not isinstance(body, dict):
         raise RequestError(400, "the request body must be a JSON object")
     return body
+
+
+def bound_socket(host: str, port: int):
+    """A TCP socket bound to ``host`` and ``port`` (0: any free port), for uvicorn to listen on.
+
+    Raises:
+        UsageError: the address cannot be bound (the port is in use, the host is not this
+            machine's), in one line.
+    """
+    import socket
+
+    from checkers_evaluation.cli import UsageError
+
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET  # as uvicorn chooses
+    listening = socket.socket(family, socket.SOCK_STREAM)
+    listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        listening.bind((host, port))
+    except (OSError, OverflowError) as error:
+        listening.close()
+        reason = getattr(error, "strerror", None) or str(error)
+        raise UsageError(f"cannot serve on {host} port {port}: {reason}") from None
+    return listening
