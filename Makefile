@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # torch is pinned to the release whose wheel lies on this machine's disk.
 TORCH  := torch==2.13.0
 
-.PHONY: .venv test test-slow bench gpu-check demo docs clean distclean
+.PHONY: .venv test test-slow bench gpu-check demo docs check clean distclean
 
 .venv: $(STAMP)
 
@@ -38,6 +38,9 @@ gpu-check: .venv
 
 demo: .venv
 	$(PY) -m checkers_evaluation.demo
+
+# What CI checks beside the tests: the documentation site builds with no warning.
+check: docs
 
 # The documentation site (mkdocs.yml) into site/, which ignores itself in git.
 docs: .venv
