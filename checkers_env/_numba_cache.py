@@ -32,7 +32,12 @@ def _packages() -> list[str]:
 
 def configure_numba_cache() -> None:
     """Point ``numba.config.CACHE_DIR`` at a folder keyed by the sources (call before any
-    ``@njit(cache=True)`` function is defined)."""
+    ``@njit(cache=True)`` function is defined).
+
+    It also turns numba's colouring of its error messages off (unless the user chose): with
+    colorama installed (mkdocs-material brings it), each message wraps stdout once more, and
+    the many typing errors of the CUDA simulator nest the wrappers until a RecursionError."""
+    os.environ.setdefault("NUMBA_DISABLE_ERROR_MESSAGE_HIGHLIGHTING", "1")  # read when numba is imported
     if os.environ.get("NUMBA_CACHE_DIR"):
         return
     import numba
