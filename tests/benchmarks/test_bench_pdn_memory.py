@@ -18,4 +18,4 @@ def test_the_memory_benchmark_reads_every_game_with_both_readers(monkeypatch):
         figures = results[reader]
         assert [figures[f"games_{count}"]["games"] for count in (3, 40)] == [3, 40]
         assert all(figures[f"games_{count}"]["peak_growth_mb"] >= 0 for count in (3, 40))
-        assert figures["peak_ratio_40_over_3"] > 0 and set(figures["file_mb"]) == {"games_3", "games_40"}
+        assert figures["peak_ratio_40_over_3"] >= 0 and set(figures["file_mb"]) == {"games_3", "games_40"}
