@@ -49,6 +49,12 @@ ADJUDICATED = "egdb"
 FORFEITED = "forfeit"
 
 
+def forfeit_reason(side: str, agent: object, error: Exception) -> str:
+    """Why a game was lost by forfeit, as its record says it: ``white (engine:cmd=x)
+    forfeited: engine 'x' exited ...``."""
+    return f"{side} ({agent}) forfeited: {error}"
+
+
 @dataclass
 class GameRecord:
     """One finished game, as the league stores it (one JSON line per game).
@@ -275,7 +281,7 @@ def play_game(
         except ForfeitError as error:
             seconds[side] += time.perf_counter() - began
             result, termination = ("0-1" if side == "black" else "1-0"), FORFEITED
-            forfeit = f"{side} ({agent}) forfeited: {error}"
+            forfeit = forfeit_reason(side, agent, error)
             break
         seconds[side] += time.perf_counter() - began
         try:

@@ -58,7 +58,7 @@ from checkers_env import (
     make_agent,
     write_pdn,
 )
-from checkers_env.match import FORFEITED
+from checkers_env.match import FORFEITED, forfeit_reason
 
 from .agent_workers import AgentWorker, search_report
 
@@ -310,7 +310,7 @@ class PlaySession:
     def _forfeited(self, error: ForfeitError) -> None:
         """The agent lost by forfeit, recorded as ``checkers_env.match.play_game`` records one."""
         side = self.human.opponent
-        self.forfeit = f"{side} ({self.agent}) forfeited: {error}"
+        self.forfeit = forfeit_reason(str(side), self.agent, error)
         result = "0-1" if side == BLACK else "1-0"
         self.game.headers.update({"Result": result, "Termination": FORFEITED, "Forfeit": self.forfeit})
         self.write(self.forfeit)
