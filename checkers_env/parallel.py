@@ -13,8 +13,18 @@ from __future__ import annotations
 
 import multiprocessing
 import queue
+import signal
 from collections.abc import Callable, Sequence
 from typing import Any
+
+
+def _start_worker(initializer: Callable | None, initargs: tuple) -> None:
+    """A pool worker's first act: leave Ctrl-C to the process that owns the pool (it stops
+    the workers itself; a terminal's Ctrl-C reaches every process of its group, and each
+    worker would print a traceback), then the caller's own initializer."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    if initializer is not None:
+        initializer(*initargs)
 
 
 def _call(build: Callable[[Any], Any], k: Any) -> Any:
@@ -89,7 +99,8 @@ def run_pieces(
         ray: ``True`` (a local or already initialised Ray) or a cluster address: one Ray task
             per piece; the results come back to this process, so no shared file system is
             needed. Ctrl-C cancels the tasks still running.
-        initializer, initargs: run in each pool worker first.
+        initializer, initargs: run in each pool worker first (which ignores Ctrl-C: this
+            process stops the pool).
         what: the job, named in the message when a worker dies or (``"WHAT with --ray"``)
             when Ray is missing.
         ordered: keep the order of ``todo`` (pool); False: hand each piece over as it ends.
@@ -97,7 +108,7 @@ def run_pieces(
     if ray and todo:
         _run_ray(build, todo, done, ray, what)
     elif workers > 1 and len(todo) > 1:
-        pool = multiprocessing.get_context("spawn").Pool(min(workers, len(todo)), initializer, initargs)
+        pool = multiprocessing.get_context("spawn").Pool(min(workers, len(todo)), _start_worker, (initializer, initargs))
         first_workers = list(pool._pool)  # the pool replaces a dead worker: watch these
         try:
             if ordered:

@@ -20,3 +20,10 @@ def die_on(k: int, fatal: int) -> int:
 def die_at_start() -> None:
     """A pool initializer that ends its worker (exit code 4)."""
     os._exit(4)
+
+
+def ctrl_c_handler(k: int) -> str:
+    """What a worker does with Ctrl-C (SIGINT)."""
+    import signal
+
+    return "ignored" if signal.getsignal(signal.SIGINT) is signal.SIG_IGN else "raised"

@@ -7,7 +7,7 @@ import functools
 import sys
 
 import pytest
-from pool_pieces import die_at_start, die_on, square
+from pool_pieces import ctrl_c_handler, die_at_start, die_on, square
 
 from checkers_env.parallel import WorkerDiedError, run_pieces
 
@@ -39,3 +39,11 @@ def test_ray_that_is_not_installed_is_named_with_the_job_and_its_flag(monkeypatc
     monkeypatch.setitem(sys.modules, "ray", None)  # import ray raises ModuleNotFoundError
     with pytest.raises(MissingDependencyError, match=r"^self-play with --ray needs ray, which is not installed"):
         run_pieces(square, [1, 2], lambda k, r: None, ray=True, what="self-play")
+
+
+def test_pool_workers_leave_ctrl_c_to_the_process_that_owns_the_pool():
+    # A terminal's Ctrl-C reaches every process of its group: the owner stops the pool,
+    # and a worker that raised would print a traceback of its own.
+    got = {}
+    run_pieces(ctrl_c_handler, [1, 2], got.__setitem__, workers=2)
+    assert got == {1: "ignored", 2: "ignored"}
