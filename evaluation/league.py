@@ -37,7 +37,6 @@ import math
 import multiprocessing.util
 import os
 import pickle
-import signal
 import sys
 from dataclasses import asdict, dataclass, field
 from importlib.metadata import entry_points
@@ -191,11 +190,10 @@ def close_agents_in_process() -> None:
 
 
 def _start_worker(parent_pid: int, registrations: dict[str, object]) -> None:
-    """Worker initializer: learn the agent kinds registered in the league's process, leave
-    Ctrl-C to the league process (which ends its workers at once), and end this worker when
-    the league process dies (a SIGKILLed league would otherwise leave its workers playing
-    games nobody will record)."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    """Worker initializer (after ``run_pieces`` has left Ctrl-C to the league process): learn
+    the agent kinds registered in the league's process, stop this worker's engines as it
+    leaves, and end this worker when the league process dies (a SIGKILLed league would
+    otherwise leave its workers playing games nobody will record)."""
     # A pool worker leaves through multiprocessing's exit hooks, not atexit.
     multiprocessing.util.Finalize(None, close_agents_in_process, exitpriority=10)
     for kind, factory in registrations.items():
