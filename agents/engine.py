@@ -426,6 +426,8 @@ def _read_lines(pipe, keep: Callable[[str], None], stopped: threading.Event) -> 
             for line in lines:
                 if skipping:  # the end of an over-long line
                     skipping = False
+                elif len(line) > LONGEST_LINE:  # whole within the bytes just read, but too long
+                    keep(_LongLine(line[:80].decode("utf-8", "replace")))
                 else:
                     keep(line.decode("utf-8", "replace") + "\n")
             if len(pending) > LONGEST_LINE and not skipping:

@@ -116,6 +116,7 @@ MISBEHAVIOURS = [
     ("protocol9", {}, "speaks protocol '9'; this client speaks 1"),
     ("notready", {}, "answered 'not yet' to isready, not 'readyok'"),
     ("longhello", {}, "answered hello with a line longer than 65536 characters (it began 'hello protocol 1"),
+    ("overlong", {}, "answered hello with a line longer than 65536 characters (it began 'hello protocol 1"),
     # Its line has no end, so only a limit on the line being read catches it before the timeout.
     ("endless", {"timeout": 30.0}, "answered go with a line longer than 65536 characters (it began 'bestmove 11-15"),
 ]

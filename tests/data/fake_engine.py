@@ -18,6 +18,7 @@ Modes (each one way an outside engine can fail):
     protocol9  speaks protocol 9
     notready   answers isready with something else
     longhello  answers hello with a 200 kB line
+    overlong   answers hello with a line a little over the 64 KiB a line may hold
     endless    answers go with a line that never ends (no newline, ever)
     orphan     at its first go, starts a helper that keeps its stdout open; plays well
     orphanquiet  at its first go, starts a helper whose output is /dev/null; plays well
@@ -51,8 +52,8 @@ for line in iter(sys.stdin.readline, ""):
     words = line.split()
     if not words:
         continue
-    if words[0] == "hello" and mode == "longhello":
-        say("hello protocol 1 options agent name " + "x" * 200_000)
+    if words[0] == "hello" and mode in ("longhello", "overlong"):
+        say("hello protocol 1 options agent name " + "x" * (200_000 if mode == "longhello" else 70_000))
     elif words[0] == "hello":
         say({"badhello": "hi there", "protocol9": "hello protocol 9 options name fake"}.get(
             mode, f"hello protocol 1 options agent name fake {mode}"))
