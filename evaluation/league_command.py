@@ -33,27 +33,19 @@ class _OldBackend(argparse.Action):
 
 
 def openings_option(text: str) -> str:
-    """An argparse type: ``--openings``. A value that names a file must name a regular file
-    of UTF-8 text (checked when parsed, before any game: a named pipe would block the
-    league for ever, and a binary file is no openings file)."""
+    """An argparse type: ``--openings``. A value that names a file is read and checked as
+    the league will (``league_plan.openings_from_file``) when it is parsed, before any game
+    or folder is made: a named pipe would block the league for ever, a bad line would stop
+    it later."""
     if text in ("ballot", "ballot:crossboard") or text.startswith("random:") or not os.path.lexists(text):
         return text  # the league checks the rest, with the choices in its message
-    from checkers_env.errors import CheckersError
-    from checkers_env.files import input_file
+    from .league_files import LeagueError
+    from .league_plan import openings_from_file
 
     try:
-        data = input_file(text, "openings file", CheckersError).read_bytes()
-    except (CheckersError, FileNotFoundError) as error:
+        openings_from_file(text)
+    except (LeagueError, FileNotFoundError) as error:
         raise argparse.ArgumentTypeError(str(error)) from None
-    except OSError as error:
-        raise argparse.ArgumentTypeError(f"cannot read openings file {text!r}: {error.strerror or error}") from None
-    try:
-        data.decode("utf-8")
-    except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
-        raise argparse.ArgumentTypeError(
-            f"openings file {text!r} is not UTF-8 text (line {line}: {error.reason}): give one opening in PDN per line"
-        ) from None
     return text
 
 

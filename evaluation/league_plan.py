@@ -44,9 +44,14 @@ def random_openings(plies: int, count: int, seed: int) -> list[str]:
 def openings_from_file(path: str | os.PathLike) -> list[str]:
     """One opening per line (PDN moves from the start; ``#`` comments), each checked."""
     try:
-        lines = input_file(path, "openings file", LeagueError).read_text(encoding="utf-8").splitlines()
+        data = input_file(path, "openings file", LeagueError).read_bytes()
+        lines = data.decode("utf-8").splitlines()
     except UnicodeDecodeError as error:
-        raise LeagueError(f"openings file {str(path)!r} is not UTF-8 text ({error.reason} at byte {error.start})") from None
+        line = data.count(b"\n", 0, error.start) + 1
+        raise LeagueError(
+            f"openings file {str(path)!r} is not UTF-8 text (line {line}: {error.reason}): "
+            "give one opening in PDN per line"
+        ) from None
     except OSError as error:
         raise LeagueError(f"cannot read openings file {str(path)!r}: {error}") from None
     openings = []
