@@ -59,8 +59,8 @@ def warm_up(spec: str, rules: Rules | None = None, think_limit: float | None = N
     depth), under the agent's ``think_limit`` if it has one (then at most ``WARM_UP_LIMIT``
     seconds a move past the loading of its kernels: a limited search runs other kernels
     than a search of a fixed depth), plays the move of ``WARM_UP_FEN`` under ``rules``
-    twice (the first time, a
-    clock may run out while the kernels load, before the second ply and what follows it)
+    twice (the first time, a clock may run out while the kernels load, before the second
+    ply and what follows it)
     and is dropped, so that the agent which then plays starts as fresh as one never warmed.
     Without it the first move's clock pays for the compilation: a time-limited search
     plays it at depth 1, and ``checkers serve`` stops it at its limit.
@@ -144,7 +144,7 @@ class AgentWorker:
         self.connection.close()
 
 
-def _worker_main(connection, rules: Rules, options: dict[str, Any], warm: bool, think_limit: float | None = None) -> None:
+def _worker_main(connection, rules: Rules, options: dict[str, Any], warm: bool, think_limit: float | None) -> None:
     """The worker process's loop (see the module docstring)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the owner's Ctrl-C kills it
     agents: OrderedDict[str, Any] = OrderedDict()
