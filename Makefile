@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # torch is pinned to the release whose wheel lies on this machine's disk.
 TORCH  := torch==2.13.0
 
-.PHONY: .venv test test-slow bench gpu-check demo docs check clean distclean
+.PHONY: .venv test test-slow bench gpu-check demo docs check lint clean distclean
 
 .venv: $(STAMP)
 
@@ -39,8 +39,14 @@ gpu-check: .venv
 demo: .venv
 	$(PY) -m checkers_evaluation.demo
 
-# What CI checks beside the tests: the documentation site builds with no warning.
-check: docs
+# What CI checks beside the tests: lint and format (ruff), types (mypy), and the
+# documentation site built with no warning.
+check: lint docs
+
+lint: .venv
+	$(PY) -m pip install -q -e '.[dev]'
+	$(VENV)/bin/ruff check .
+	$(VENV)/bin/ruff format --check .
 
 # The documentation site (mkdocs.yml) into site/, which ignores itself in git.
 docs: .venv

@@ -15,8 +15,8 @@ from checkers_env.agent import BaseAgent, FilePath
 from checkers_env.board import Move
 from checkers_env.env import move_from_hops
 from checkers_env.errors import UnknownAgentError, WeightsError
-from checkers_env.weights import read_weights
 from checkers_env.game import Game
+from checkers_env.weights import read_weights
 
 
 class MlpPolicy:

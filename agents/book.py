@@ -136,8 +136,12 @@ class OpeningBook:
         if not isinstance(data, dict) or data.get("format") != "checkers-book" or data.get("version") != 1:
             raise BookError(f"{path} is not an opening book (format checkers-book, version 1)")
         try:
-            return cls({fen: [BookMove(str(m), int(g), float(p)) for m, g, p in moves]
-                        for fen, moves in data["positions"].items()})
+            return cls(
+                {
+                    fen: [BookMove(str(m), int(g), float(p)) for m, g, p in moves]
+                    for fen, moves in data["positions"].items()
+                }
+            )
         except (KeyError, TypeError, ValueError, AttributeError) as error:
             raise BookError(f"{path}: a malformed book entry ({error})") from None
 

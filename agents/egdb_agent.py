@@ -18,8 +18,8 @@ The database must be built first: ``checkers egdb build --pieces 5`` (about a mi
 from __future__ import annotations
 
 from checkers_agents.alphabeta import AlphaBetaAgent
-from checkers_env.egdb import check_pieces
 from checkers_env.agent import FilePath
+from checkers_env.egdb import check_pieces
 
 
 class EgdbAgent(AlphaBetaAgent):

@@ -279,7 +279,9 @@ class EngineAgent(BaseAgent):
         if words[:2] != ["hello", "protocol"] or len(words) < 3:
             raise ForfeitError(f"engine {self.cmd!r} answered {_quoted(answer)} to hello, not 'hello protocol N ...'")
         if words[2] != str(PROTOCOL_VERSION):
-            raise ForfeitError(f"engine {self.cmd!r} speaks protocol {words[2]!r}; this client speaks {PROTOCOL_VERSION}")
+            raise ForfeitError(
+                f"engine {self.cmd!r} speaks protocol {words[2]!r}; this client speaks {PROTOCOL_VERSION}"
+            )
         self.engine_name = answer.partition(" name ")[2].strip()
         engine.send("isready", self.timeout)
         answer = engine.receive(self.timeout, "isready")
@@ -308,7 +310,10 @@ class _EngineProcess:
         self.cmd = cmd
         try:
             self.process = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                argv,
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
                 start_new_session=os.name == "posix",  # its own group: stopping it stops its children
             )
         except OSError as error:
@@ -392,7 +397,7 @@ def _write_within(fd: int, data: bytes, limit: float) -> bool:
     deadline = clock.monotonic() + limit
     while data:
         try:
-            data = data[os.write(fd, data):]
+            data = data[os.write(fd, data) :]
             continue
         except BlockingIOError:
             pass

@@ -39,7 +39,10 @@ class HelpFormatter(argparse.HelpFormatter):
 
     def _fill_text(self, text: str, width: int, indent: str) -> str:
         return textwrap.fill(
-            " ".join(text.split()), width, initial_indent=indent, subsequent_indent=indent,
+            " ".join(text.split()),
+            width,
+            initial_indent=indent,
+            subsequent_indent=indent,
             break_on_hyphens=False,
         )
 

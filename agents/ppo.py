@@ -18,11 +18,11 @@ import numpy as np
 
 from checkers_env import env_machine as core
 from checkers_env.agent import BaseAgent, FilePath, PythonOnly
+from checkers_env.board import Move
 from checkers_env.env import move_from_hops
 from checkers_env.errors import UnknownAgentError, WeightsError
 from checkers_env.game import Game
 from checkers_env.weights import read_weights
-from checkers_env.board import Move
 
 
 def parse_net_arch(net_arch: str) -> list[int]:

@@ -37,8 +37,9 @@ import inspect
 import json
 import os
 import re
+from collections.abc import Iterable
 from pathlib import Path
-from typing import Any, Iterable
+from typing import Any
 
 from checkers_env.agent import Agent, PythonOnly, agent_parameters, make_agent
 from checkers_env.errors import UnknownAgentError, WeightsError

@@ -55,7 +55,7 @@ def machine_info() -> dict:
         "python_implementation": platform.python_implementation(),
         "numpy": _version("numpy"),
         "numba": _version("numba"),
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "git_commit": _git("rev-parse", "HEAD"),
     }
     status = _git("status", "--porcelain", "--untracked-files=no")
@@ -90,9 +90,7 @@ def _cpu_model() -> str | None:
 
 def _git(*args: str) -> str | None:
     try:
-        done = subprocess.run(
-            ["git", *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=10, check=True
-        )
+        done = subprocess.run(["git", *args], cwd=REPO_ROOT, capture_output=True, text=True, timeout=10, check=True)
     except (OSError, subprocess.SubprocessError):
         return None
     return done.stdout.strip()

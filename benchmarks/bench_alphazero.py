@@ -32,8 +32,8 @@ def _weights() -> str:
 def run() -> dict:
     import numba
 
-    from checkers_agents.alphazero.selfplay import self_play
     from benchmarks.bench_outcome_net import _positions
+    from checkers_agents.alphazero.selfplay import self_play
 
     numba.set_num_threads(1)
     from checkers_agents.alphazero.agent import load_net
@@ -48,10 +48,13 @@ def run() -> dict:
         seconds = time.perf_counter() - started
         decisions = len(data["own"])
         results[f"selfplay_slots{slots}_sims{simulations}"] = {
-            "games": games, "games_per_s": games / seconds, "decisions_per_s": decisions / seconds,
-            "simulations_per_s": decisions * simulations / seconds}
-    from checkers_env import Game
+            "games": games,
+            "games_per_s": games / seconds,
+            "decisions_per_s": decisions / seconds,
+            "simulations_per_s": decisions * simulations / seconds,
+        }
     from checkers_agents.alphazero import AlphaZeroAgent
+    from checkers_env import Game
 
     boards = _positions(12, seed=3)
     for search, key in (("gumbel", "agent_time_0.5"), ("puct", "agent_puct_time_0.5")):
@@ -63,10 +66,14 @@ def run() -> dict:
             simulations += agent.last_search.simulations
             seconds += agent.last_search.seconds
             searched += agent.last_search.simulations > 0  # a forced move is played without a search
-        results[key] = {"search": search, "positions": len(boards), "searched": searched,
-                        "simulations_per_s": simulations / seconds,
-                        "mean_simulations_per_search": simulations / max(searched, 1),
-                        "mean_seconds_per_search": seconds / max(searched, 1)}
+        results[key] = {
+            "search": search,
+            "positions": len(boards),
+            "searched": searched,
+            "simulations_per_s": simulations / seconds,
+            "mean_simulations_per_search": simulations / max(searched, 1),
+            "mean_seconds_per_search": seconds / max(searched, 1),
+        }
     results["agent_puct_game_time_0.5"] = _game_with_reuse(weights)
     return results
 
@@ -90,7 +97,12 @@ def _game_with_reuse(weights: str, moves: int = 40) -> dict:
             simulations += agent.last_search.simulations
             reused += agent.last_search.reused
             searched += 1
-    return {"search": "puct", "opponent": "alphabeta:depth=4", "plies": len(game.moves), "searched": searched,
-            "mean_simulations_per_search": simulations / max(searched, 1),
-            "mean_reused_visits_per_search": reused / max(searched, 1),
-            "reused_share_of_visits": reused / max(reused + simulations, 1)}
+    return {
+        "search": "puct",
+        "opponent": "alphabeta:depth=4",
+        "plies": len(game.moves),
+        "searched": searched,
+        "mean_simulations_per_search": simulations / max(searched, 1),
+        "mean_reused_visits_per_search": reused / max(searched, 1),
+        "reused_share_of_visits": reused / max(reused + simulations, 1),
+    }

@@ -147,9 +147,7 @@ def random_playout(black, white, kings, black_to_move, max_plies, state):
             n = count_captures(mover, opponent, kings, side)
             state, k = random_below(state, n)
             frm, to, captured, _, _ = nth_capture(mover, opponent, kings, side, jumping, k)
-            mover, opponent, kings = apply_move(
-                mover, opponent, kings, side, frm, to, captured
-            )
+            mover, opponent, kings = apply_move(mover, opponent, kings, side, frm, to, captured)
         mover, opponent = opponent, mover
         side = not side
     return -1, max_plies, state
@@ -207,7 +205,12 @@ def _compile_times() -> dict:
             env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
             done = subprocess.run(
                 [sys.executable, "-c", _FIRST_CALLS],
-                cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=600, check=True,
+                cwd=REPO_ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=600,
+                check=True,
             )
             times = json.loads(done.stdout.strip().splitlines()[-1])
             results[f"compile_{kind}_first_calls_s"] = times["first_calls_s"]

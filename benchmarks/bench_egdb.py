@@ -50,8 +50,9 @@ print(json.dumps({"seconds": report.seconds, "positions": report.positions, "byt
 
 
 def _build(pieces: int, folder: Path) -> dict:
-    out = subprocess.run([sys.executable, "-c", _BUILD, str(pieces), str(folder)], check=True,
-                         capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-c", _BUILD, str(pieces), str(folder)], check=True, capture_output=True, text=True
+    )
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
@@ -192,8 +193,11 @@ def run() -> dict:
         six = egdb.EndgameDatabase.open(6)
         opened = time.perf_counter() - started
         rates, _ = _probe_rates(six, 6)
-        results["six_pieces"] = {**rates, "open_seconds": opened,
-                                 "mb": sum(f.path.stat().st_size for f in six.files) / 1e6}
+        results["six_pieces"] = {
+            **rates,
+            "open_seconds": opened,
+            "mb": sum(f.path.stat().st_size for f in six.files) / 1e6,
+        }
     results["sizes"] = {"probes": PROBES}
     for key, value in results.items():
         if isinstance(value, dict):

@@ -101,7 +101,9 @@ def autoreset_rows() -> dict:
     n = AUTORESET_SIZE
     rows = {}
     for mode in AutoresetMode:
-        rows[f"vector_env_n{n}_{mode.name.lower()}_steps_per_s"] = _best(lambda m=mode: _vector_env_rate(n, autoreset_mode=m))
+        rows[f"vector_env_n{n}_{mode.name.lower()}_steps_per_s"] = _best(
+            lambda m=mode: _vector_env_rate(n, autoreset_mode=m)
+        )
     try:
         import torch  # noqa: F401
     except ImportError:
@@ -265,8 +267,12 @@ def _plain_loop_kernel():
 
 
 def _vector_kernel_rate(
-    num_envs: int, seconds: float = SECONDS, parallel: bool = False, observations: bool = True,
-    plain_loop: bool = False, self_play: bool = False,
+    num_envs: int,
+    seconds: float = SECONDS,
+    parallel: bool = False,
+    observations: bool = True,
+    plain_loop: bool = False,
+    self_play: bool = False,
 ) -> float:
     import gymnasium as gym
 
@@ -274,9 +280,7 @@ def _vector_kernel_rate(
     from checkers_env import batch_step
     from checkers_env import env_machine as core
 
-    envs = gym.make_vec(
-        "Checkers-v0", num_envs=num_envs, vectorization_mode="vector_entry_point", self_play=self_play
-    )
+    envs = gym.make_vec("Checkers-v0", num_envs=num_envs, vectorization_mode="vector_entry_point", self_play=self_play)
     envs.reset(seed=0)
     raw = envs.unwrapped if hasattr(envs, "unwrapped") else envs
     threads = numba.get_num_threads()
@@ -291,8 +295,20 @@ def _vector_kernel_rate(
     rng = np.array([0x2545F4914F6CDD1D], dtype=np.int64)
     actions = np.zeros(num_envs, dtype=np.int64)
     episode = batch_step.episode_settings(raw._start, raw._color_mode, raw._kind, 0, observations)
-    arguments = (raw._state, raw._moves, raw._positions, raw._last, actions, episode, raw._rules, planes,
-                 core.mask_words(masks), rewards, ends, finals)
+    arguments = (
+        raw._state,
+        raw._moves,
+        raw._positions,
+        raw._last,
+        actions,
+        episode,
+        raw._rules,
+        planes,
+        core.mask_words(masks),
+        rewards,
+        ends,
+        finals,
+    )
     for _ in range(20):
         pick_legal(masks, rng, actions)
         kernel(*arguments)
@@ -331,6 +347,8 @@ if __name__ == "__main__":
 
         rows = autoreset_rows()
         _print_table(rows)
-        write_study("env_autoreset", {"benchmark": "env", "rows": "autoreset", "machine": machine_info(), "results": rows})
+        write_study(
+            "env_autoreset", {"benchmark": "env", "rows": "autoreset", "machine": machine_info(), "results": rows}
+        )
     else:
         print(json.dumps(run(), indent=2))

@@ -51,7 +51,12 @@ def run() -> dict:
             env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(REPO_ROOT), env.get("PYTHONPATH")]))
             done = subprocess.run(
                 [sys.executable, "-c", _FIRST_MOVES, json.dumps(KINDS)],
-                cwd=REPO_ROOT, env=env, capture_output=True, text=True, timeout=1800, check=True,
+                cwd=REPO_ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=1800,
+                check=True,
             )
             times = json.loads(done.stdout.strip().splitlines()[-1])
             for kind, seconds in times.items():

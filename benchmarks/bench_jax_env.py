@@ -55,7 +55,11 @@ def table(sizes, numba_up_to: int | None = None) -> dict:
             numba_rate = max(_numba_rate(n) for _ in range(REPEATS))
             row.update(numba_steps_per_s=numba_rate, jax_over_numba=jax_rate / numba_rate)
         results[f"n{n}"] = row
-        versus = f"  numba {row['numba_steps_per_s']:>13,.0f} (x{row['jax_over_numba']:.2f})" if "numba_steps_per_s" in row else ""
+        versus = (
+            f"  numba {row['numba_steps_per_s']:>13,.0f} (x{row['jax_over_numba']:.2f})"
+            if "numba_steps_per_s" in row
+            else ""
+        )
         print(f"N={n:>8}: jax {jax_rate:>14,.0f} hops/s{versus}  compile {compile_s:.1f} s", flush=True)
     return results
 

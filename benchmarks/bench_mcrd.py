@@ -37,10 +37,9 @@ CUDA_LAUNCH = 262_144
 
 
 def run() -> dict:
-    from checkers_env import Board
-
     from checkers_agents.mcrd.agent import gpu_available
     from checkers_agents.mcrd.root import cycle_context, make_children
+    from checkers_env import Board
 
     board = Board()
     children = make_children(board)
@@ -61,9 +60,7 @@ def run() -> dict:
         openspiel, plies = max(_openspiel_rate() for _ in range(REPEATS))
         results["openspiel_mean_game_plies"] = plies
     results["openspiel_random_games_per_s"] = openspiel
-    results["cpu_2_threads_over_openspiel"] = (
-        results["cpu_2_threads_playouts_per_s"] / openspiel if openspiel else None
-    )
+    results["cpu_2_threads_over_openspiel"] = results["cpu_2_threads_playouts_per_s"] / openspiel if openspiel else None
     results["search_20000_playouts_s"] = _search_seconds()
     results["cuda_playouts_per_s"] = cuda_rate(children, context) if gpu_available() else None
     results["numba_threads"] = numba.config.NUMBA_NUM_THREADS
@@ -72,15 +69,15 @@ def run() -> dict:
     return results
 
 
-def cpu_rate(children, context, seed: int = 1, seconds: float = SECONDS, launch: int = LAUNCH,
-             **runner_options) -> tuple[float, float, float]:
+def cpu_rate(
+    children, context, seed: int = 1, seconds: float = SECONDS, launch: int = LAUNCH, **runner_options
+) -> tuple[float, float, float]:
     """(playouts per second, mean plies, mean net evaluations per playout) of even CPU
     launches of ``launch`` playouts for ``seconds``; ``runner_options`` go to ``CpuRunner``
     (a guide and its settings)."""
     from checkers_agents.mcrd.cpu import CpuRunner
 
-    runner = CpuRunner(children, context, max_moves=150, king_weight=1.0, cycle_check=True, seed=seed,
-                       **runner_options)
+    runner = CpuRunner(children, context, max_moves=150, king_weight=1.0, cycle_check=True, seed=seed, **runner_options)
     arms = np.arange(len(children.moves))
     per_launch = max(launch // len(arms), 1) * len(arms)
     done = 0

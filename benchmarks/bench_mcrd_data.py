@@ -40,19 +40,27 @@ def run() -> dict:
     backends = ["cpu"] + (["cuda"] if gpu_available() else [])
     for backend in backends:
         for workers in (1, 2) if backend == "cpu" else (1,):
-            params = mcrd_params(POSITIONS, PLAYOUTS, shard_size=SHARD, backend=backend,
-                                 selfplay_playouts=SELFPLAY_PLAYOUTS)
+            params = mcrd_params(
+                POSITIONS, PLAYOUTS, shard_size=SHARD, backend=backend, selfplay_playouts=SELFPLAY_PLAYOUTS
+            )
             with tempfile.TemporaryDirectory() as folder:
                 if workers == 1:  # compile outside the timing
                     generate(Path(folder) / "warm", "mcrd", mcrd_params(2, 16, backend=backend), progress=False)
                 started = time.perf_counter()
                 generate(Path(folder) / "db", "mcrd", params, seed=1, workers=workers, progress=False)
                 rate = POSITIONS / (time.perf_counter() - started)
-            key = f"mcrd_{backend}_workers{workers}_positions_per_s" if backend == "cpu" else "mcrd_cuda_positions_per_s"
+            key = (
+                f"mcrd_{backend}_workers{workers}_positions_per_s" if backend == "cpu" else "mcrd_cuda_positions_per_s"
+            )
             results[key] = rate
     results.setdefault("mcrd_cuda_positions_per_s", None)
-    results["sizes"] = {"games": GAMES, "positions": POSITIONS, "shard_size": SHARD, "playouts": PLAYOUTS,
-                        "selfplay_playouts": SELFPLAY_PLAYOUTS}
+    results["sizes"] = {
+        "games": GAMES,
+        "positions": POSITIONS,
+        "shard_size": SHARD,
+        "playouts": PLAYOUTS,
+        "selfplay_playouts": SELFPLAY_PLAYOUTS,
+    }
     for key, value in results.items():
         if not isinstance(value, dict):
             print(f"   {key:36s} {value if value is None else f'{value:,.1f}'}")

@@ -30,19 +30,26 @@ from .bench_mcrd import cpu_rate
 SECONDS = 1.0
 REPEATS = 3
 RATES = (0.1, 0.5)
-NOTE = ("measured on a 2-core machine shared with other jobs: settings alternate in rounds and each "
-        "figure is its best round; ratios are same-run")
+NOTE = (
+    "measured on a 2-core machine shared with other jobs: settings alternate in rounds and each "
+    "figure is its best round; ratios are same-run"
+)
 
 
 def settings() -> dict:
     """The guide settings measured, by name: the agent's defaults at each of ``RATES``,
     and the old all-plies argmax guidance at 0.5."""
     from checkers_agents.mcrd.guided import (
-        DEFAULT_GUIDE_PLIES, DEFAULT_GUIDE_SAMPLE, DEFAULT_GUIDE_TEMPERATURE, GuideSettings,
+        DEFAULT_GUIDE_PLIES,
+        DEFAULT_GUIDE_SAMPLE,
+        DEFAULT_GUIDE_TEMPERATURE,
+        GuideSettings,
     )
 
     out = {
-        f"guided_{rate}": GuideSettings(rate, DEFAULT_GUIDE_PLIES, DEFAULT_GUIDE_SAMPLE, DEFAULT_GUIDE_TEMPERATURE, True)
+        f"guided_{rate}": GuideSettings(
+            rate, DEFAULT_GUIDE_PLIES, DEFAULT_GUIDE_SAMPLE, DEFAULT_GUIDE_TEMPERATURE, True
+        )
         for rate in RATES
     }
     out["every_ply_0.5"] = GuideSettings(0.5, 0, 0, 0.0, False)
@@ -50,11 +57,10 @@ def settings() -> dict:
 
 
 def run() -> dict:
-    from checkers_env import Board
-
     from checkers_agents.mcrd import net
     from checkers_agents.mcrd.agent import GUIDED_LAUNCH, load_guide
     from checkers_agents.mcrd.root import cycle_context, make_children
+    from checkers_env import Board
 
     board = Board()
     children = make_children(board)
@@ -67,7 +73,7 @@ def run() -> dict:
     try:
         numba.set_num_threads(1)
         results["door_evaluations_per_s"] = net.evaluations_per_s(guide)
-        for name, setting in measured.items():  # compile
+        for setting in measured.values():  # compile
             cpu_rate(children, context, seconds=0.0, launch=GUIDED_LAUNCH, **_options(guide, setting))
         for _ in range(REPEATS):
             for name, setting in measured.items():

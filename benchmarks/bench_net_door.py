@@ -116,7 +116,9 @@ def _evaluator(name: str):
     from checkers_agents.outcome_net import net
 
     tensors = net.tensors_of(net.value_net(128, 32, seed=0, patterns=True))
-    tensors["blocks.weight"] = np.random.default_rng(0).normal(0.0, 0.05, tensors["blocks.weight"].shape).astype(np.float32)
+    tensors["blocks.weight"] = (
+        np.random.default_rng(0).normal(0.0, 0.05, tensors["blocks.weight"].shape).astype(np.float32)
+    )
     return net.fold(tensors)
 
 
@@ -150,7 +152,9 @@ def run() -> dict:
     results: dict = {"positions": len(boards), "rounds": ROUNDS, "clock": "thread CPU time"}
     for depth in sorted(set(DEPTHS.values())):
         results[f"positional_depth{depth}"] = {
-            "nodes": nodes[("positional", depth)], "nodes_per_s": statistics.median(rates[("positional", depth)])}
+            "nodes": nodes[("positional", depth)],
+            "nodes_per_s": statistics.median(rates[("positional", depth)]),
+        }
     for name in NETS:
         depth = DEPTHS[name]
         positional = rates[("positional", depth)]
@@ -163,7 +167,8 @@ def run() -> dict:
                 "ratio_to_positional": _summary([a / b for a, b in zip(rates[key], positional)]),
             }
         entry["incremental_over_fresh"] = _summary(
-            [a / b for a, b in zip(rates[(f"{name}/incremental", depth)], rates[(f"{name}/fresh", depth)])])
+            [a / b for a, b in zip(rates[(f"{name}/incremental", depth)], rates[(f"{name}/fresh", depth)])]
+        )
         results[name] = entry
 
     ballots = ballot_positions(24, seed=3)
@@ -173,7 +178,8 @@ def run() -> dict:
         timed[name]["ratio_to_positional"] = timed[name]["nodes_per_s"] / timed["positional"]["nodes_per_s"]
     results["timed"] = timed
     results["evaluation_ns"] = _evaluation_ns(
-        {"positional": POSITIONAL, **{name: searchers[f"{name}/fresh"].evaluator for name in NETS}})
+        {"positional": POSITIONAL, **{name: searchers[f"{name}/fresh"].evaluator for name in NETS}}
+    )
     return results
 
 

@@ -13,7 +13,6 @@ import time
 
 from checkers_env.datasets import ACF_GAMES
 
-
 #: Games whose positions feed the FEN measurements (about 65 positions each).
 FEN_GAMES = 200
 

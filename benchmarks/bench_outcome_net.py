@@ -65,8 +65,10 @@ def run() -> dict:
 
     weights = "zoo" if zoo_weights("outcome-net").exists() else "untrained"
     boards = _positions(24, seed=3)
-    results = {"net": "zoo/outcome-net" if weights == "zoo" else "untrained (no zoo weights)",
-               "seconds_per_move": SECONDS_PER_MOVE}
+    results = {
+        "net": "zoo/outcome-net" if weights == "zoo" else "untrained (no zoo weights)",
+        "seconds_per_move": SECONDS_PER_MOVE,
+    }
     positional = _search(f"alphabeta:time={SECONDS_PER_MOVE}", boards)
     net = _search(f"alphabeta:eval=outcome-net,weights={weights},time={SECONDS_PER_MOVE}", boards)
     results["positional"] = positional
@@ -78,7 +80,9 @@ def run() -> dict:
         data = play_games(40, seed=1, depth=depth)
         seconds = time.perf_counter() - started
         results[f"selfplay_positional_depth{depth}"] = {
-            "games_per_s": 40 / seconds, "positions_per_s": len(data["outcome"]) / seconds}
+            "games_per_s": 40 / seconds,
+            "positions_per_s": len(data["outcome"]) / seconds,
+        }
     return results
 
 

@@ -42,5 +42,10 @@ def _best(read) -> dict:
         seconds = time.perf_counter() - started
         best = seconds if best is None else min(best, seconds)
     moves = sum(len(game.moves) for game in games)
-    return {"games": len(games), "moves": moves, "seconds": round(best, 3),
-            "games_per_s": len(games) / best, "moves_per_s": moves / best}
+    return {
+        "games": len(games),
+        "moves": moves,
+        "seconds": round(best, 3),
+        "games_per_s": len(games) / best,
+        "moves_per_s": moves / best,
+    }

@@ -64,8 +64,9 @@ def _games_file(path: Path, count: int) -> Path:
 
 
 def _measure(path: Path, reader: str) -> dict:
-    done = subprocess.run([sys.executable, "-c", _CHILD, str(path), reader], capture_output=True, text=True,
-                          check=True, timeout=1800)
+    done = subprocess.run(
+        [sys.executable, "-c", _CHILD, str(path), reader], capture_output=True, text=True, check=True, timeout=1800
+    )
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 

@@ -66,8 +66,12 @@ def _timed_searches(agent, boards: list) -> dict:
         depths.append(agent.last_search.depth)
         nodes += agent.last_search.nodes
         seconds += agent.last_search.seconds
-    return {"mean_depth": float(np.mean(depths)), "min_depth": int(min(depths)),
-            "nodes_per_s": nodes / seconds, "mean_seconds": seconds / len(boards)}
+    return {
+        "mean_depth": float(np.mean(depths)),
+        "min_depth": int(min(depths)),
+        "nodes_per_s": nodes / seconds,
+        "mean_seconds": seconds / len(boards),
+    }
 
 
 def _nodes_at_depth(depth: int) -> dict:

@@ -88,7 +88,9 @@ def run() -> dict:
     net = Net.initial(seed=1)
     started = time.perf_counter()
     play_training_game(
-        *net.copy().arrays, training_game(2, True, 0.005, 0.01, True, 0.0, 0, 400, 80, 3), 1,
+        *net.copy().arrays,
+        training_game(2, True, 0.005, 0.01, True, 0.0, 0, 400, 80, 3),
+        1,
         np.zeros(RESULT_FIELDS, np.int64),
     )
     first_call = time.perf_counter() - started

@@ -58,7 +58,12 @@ EVALS = ("material", "positional", "td-minimax", "slow-fast", "mcrd-net", "outco
 DEPTHS = {"material": 9, "positional": 9, "td-minimax": 7, "slow-fast": 5, "mcrd-net": 4, "outcome-net": 6}
 REPEATS = {"material": 6, "positional": 6, "td-minimax": 6, "slow-fast": 1, "mcrd-net": 4, "outcome-net": 12}
 PARTS = tuple(f"alphabeta-{e}" for e in EVALS) + (
-    "mcrd", "selfplay-mcrd", "selfplay-outcome-net", "selfplay-td", "vector-env", "egdb-build",
+    "mcrd",
+    "selfplay-mcrd",
+    "selfplay-outcome-net",
+    "selfplay-td",
+    "vector-env",
+    "egdb-build",
 )
 
 
@@ -141,8 +146,7 @@ def _selfplay_outcome():
 def _selfplay_td():
     import numpy as np
 
-    from checkers_agents.td_minimax import Net
-    from checkers_agents.td_minimax import learn
+    from checkers_agents.td_minimax import Net, learn
 
     start = Net.initial(seed=1)
     settings = (2, True, 0.005, 0.01, True, 0.0, 10, 400, 80, 3)
@@ -199,10 +203,14 @@ def _egdb_build():
 
 def _work(part: str):
     if part.startswith("alphabeta-"):
-        return _alphabeta(part[len("alphabeta-"):])
+        return _alphabeta(part[len("alphabeta-") :])
     return {
-        "mcrd": _mcrd, "selfplay-mcrd": _selfplay_mcrd, "selfplay-outcome-net": _selfplay_outcome,
-        "selfplay-td": _selfplay_td, "vector-env": _vector_env, "egdb-build": _egdb_build,
+        "mcrd": _mcrd,
+        "selfplay-mcrd": _selfplay_mcrd,
+        "selfplay-outcome-net": _selfplay_outcome,
+        "selfplay-td": _selfplay_td,
+        "vector-env": _vector_env,
+        "egdb-build": _egdb_build,
     }[part]()
 
 
@@ -253,7 +261,10 @@ def _start(links: Path | None, cpu: bool = False) -> subprocess.Popen:
     return subprocess.Popen(
         [sys.executable, "-c", "from benchmarks.engine_ab import worker; worker()"],
         cwd=REPO_ROOT if links is None else links,
-        env=env, stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True,
+        env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
     )
 
 
@@ -272,10 +283,14 @@ def main(argv=None) -> dict:
     parser.add_argument("--base", default="/tmp/ab-base", help="worktree of the revision (made when missing)")
     parser.add_argument("--rounds", type=int, default=5, help="rounds, the first one warm-up")
     parser.add_argument("--parts", nargs="*", default=list(PARTS), choices=PARTS)
-    parser.add_argument("--rates", action="store_true",
-                        help="compare work per second when the trees do different work, instead of stopping")
-    parser.add_argument("--cpu", action="store_true",
-                        help="time each part by the worker thread's CPU time instead of the wall clock")
+    parser.add_argument(
+        "--rates",
+        action="store_true",
+        help="compare work per second when the trees do different work, instead of stopping",
+    )
+    parser.add_argument(
+        "--cpu", action="store_true", help="time each part by the worker thread's CPU time instead of the wall clock"
+    )
     parser.add_argument("--out", default=None, help="JSON file to write (default benchmarks/results/engine_ab.json)")
     args = parser.parse_args(argv)
     if args.rounds < 2:
@@ -290,8 +305,11 @@ def main(argv=None) -> dict:
                 replies = {name: _ask(workers[name], part) for name in order}
                 if replies["reference"]["count"] != replies["current"]["count"] and not args.rates:
                     raise SystemExit(f"{part}: the trees did different work: {replies}")
-                print(f"round {r} {part}: " + ", ".join(
-                    f"{name} {replies[name]['seconds']:.3f} s" for name in ("reference", "current")), flush=True)
+                print(
+                    f"round {r} {part}: "
+                    + ", ".join(f"{name} {replies[name]['seconds']:.3f} s" for name in ("reference", "current")),
+                    flush=True,
+                )
                 if r > 0:
                     for name in replies:
                         # Time per unit of the current tree's work (the same unless --rates).
@@ -318,13 +336,20 @@ def main(argv=None) -> dict:
         }
         if t["reference_count"] != t["count"]:
             results[part]["reference_work"] = f"{t['reference_count']} {t['unit']} (times scaled to this tree's work)"
-    report = {"ref": args.ref, "threads": 1, "rounds_timed": args.rounds - 1,
-              "clock": "thread CPU time" if args.cpu else "wall", "parts": results}
+    report = {
+        "ref": args.ref,
+        "threads": 1,
+        "rounds_timed": args.rounds - 1,
+        "clock": "thread CPU time" if args.cpu else "wall",
+        "parts": results,
+    }
     out = Path(args.out) if args.out else REPO_ROOT / "benchmarks" / "results" / "engine_ab.json"
     out.write_text(json.dumps(report, indent=2) + "\n")
     for part, figures in results.items():
-        print(f"{part:24s} ratio {figures['ratio']:.3f} (rounds {figures['min_round_ratio']:.3f}"
-              f"-{figures['max_round_ratio']:.3f})")
+        print(
+            f"{part:24s} ratio {figures['ratio']:.3f} (rounds {figures['min_round_ratio']:.3f}"
+            f"-{figures['max_round_ratio']:.3f})"
+        )
     print(f"wrote {out}")
     return report
 

@@ -38,13 +38,16 @@ import numpy as np
 from . import REPO_ROOT, machine_info, write_study
 from .bench_env import pick_legal
 
+
 def reference_package(ref: str, into: Path) -> str:
     """Extract ``checkers_env`` at git revision ``ref`` into ``into`` as an importable
     package of another name; returns that name."""
     try:
         archive = subprocess.run(
             ["git", "archive", "--format=tar", ref, "checkers_env"],
-            cwd=REPO_ROOT, capture_output=True, check=True,
+            cwd=REPO_ROOT,
+            capture_output=True,
+            check=True,
         ).stdout
     except (OSError, subprocess.CalledProcessError) as error:
         raise SystemExit(f"cannot read checkers_env at git revision {ref!r}: {error}") from None
@@ -80,8 +83,18 @@ class _Boards:
         seeds = np.arange(1, n + 1, dtype=np.int64) * 7919
         boards = (np.ones(n, dtype=np.bool_),) if hasattr(core, "ENDS_FIELDS") else ()  # resets chosen boards
         core.vector_reset(
-            self.state, self.moves, self.positions, self.last, *boards, seeds, template._start,
-            template._color_mode, template._kind, template._rules, self.planes, self.words,
+            self.state,
+            self.moves,
+            self.positions,
+            self.last,
+            *boards,
+            seeds,
+            template._start,
+            template._color_mode,
+            template._kind,
+            template._rules,
+            self.planes,
+            self.words,
         )
 
     def step(self, actions) -> float:
@@ -89,21 +102,52 @@ class _Boards:
         core = self.core
         if hasattr(core, "ENDS_FIELDS"):  # ends as one record, final observations apart
             arguments = (
-                self.state, self.moves, self.positions, self.last, actions,
-                core.episode_settings(t._start, t._color_mode, t._kind, 0, self.observations), t._rules,
-                self.planes, self.words, self.rewards, self.ends, self.finals,
+                self.state,
+                self.moves,
+                self.positions,
+                self.last,
+                actions,
+                core.episode_settings(t._start, t._color_mode, t._kind, 0, self.observations),
+                t._rules,
+                self.planes,
+                self.words,
+                self.rewards,
+                self.ends,
+                self.finals,
             )
         elif hasattr(core, "episode_settings"):  # the settings as one record
             arguments = (
-                self.state, self.moves, self.positions, self.last, actions,
-                core.episode_settings(t._start, t._color_mode, t._kind, 0, self.observations), t._rules,
-                self.planes, self.words, self.rewards, self.terminated, self.truncated,
+                self.state,
+                self.moves,
+                self.positions,
+                self.last,
+                actions,
+                core.episode_settings(t._start, t._color_mode, t._kind, 0, self.observations),
+                t._rules,
+                self.planes,
+                self.words,
+                self.rewards,
+                self.terminated,
+                self.truncated,
             )
         else:
             arguments = (
-                self.state, self.moves, self.positions, self.last, actions, t._start, t._color_mode,
-                t._kind, 0, t._rules, self.planes, self.words, self.rewards, self.terminated,
-                self.truncated, self.observations,
+                self.state,
+                self.moves,
+                self.positions,
+                self.last,
+                actions,
+                t._start,
+                t._color_mode,
+                t._kind,
+                0,
+                t._rules,
+                self.planes,
+                self.words,
+                self.rewards,
+                self.terminated,
+                self.truncated,
+                self.observations,
             )
         started = time.perf_counter()
         core.vector_step(*arguments)
@@ -189,7 +233,9 @@ def main(argv: list[str] | None = None) -> dict:
     from checkers_env import batch_step, env_machine
 
     template = gym.make_vec(
-        "Checkers-v0", num_envs=args.boards, vectorization_mode="vector_entry_point",
+        "Checkers-v0",
+        num_envs=args.boards,
+        vectorization_mode="vector_entry_point",
         self_play=args.self_play,
     ).unwrapped
     with tempfile.TemporaryDirectory() as folder:
@@ -204,14 +250,22 @@ def main(argv: list[str] | None = None) -> dict:
         threads = numba.get_num_threads()
         numba.set_num_threads(args.threads)
         try:
-            figures = compare(reference, _one_namespace(env_machine, batch_step), template, args.rounds, args.observations)
+            figures = compare(
+                reference, _one_namespace(env_machine, batch_step), template, args.rounds, args.observations
+            )
         finally:
             numba.set_num_threads(threads)
     results = {
         "benchmark": "env_ab",
         "machine": machine_info(),
-        "settings": {"ref": args.ref, "boards": args.boards, "rounds": args.rounds,
-                     "self_play": args.self_play, "threads": args.threads, "observations": args.observations},
+        "settings": {
+            "ref": args.ref,
+            "boards": args.boards,
+            "rounds": args.rounds,
+            "self_play": args.self_play,
+            "threads": args.threads,
+            "observations": args.observations,
+        },
         "results": figures,
     }
     print(

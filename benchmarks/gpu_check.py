@@ -73,8 +73,10 @@ class Sizes:
         self.agreement_playouts = 480 if tiny else 1_400_000
         self.search_budgets = (14, 56) if tiny else (200, 20_000, 1_000_000)
         self.search_repeats = 1 if tiny else 20
-        self.data = dict(positions=2, playouts=12, selfplay_fraction=0.0) if tiny else dict(
-            positions=64, playouts=20_000, selfplay_fraction=0.5, selfplay_playouts=200
+        self.data = (
+            dict(positions=2, playouts=12, selfplay_fraction=0.0)
+            if tiny
+            else dict(positions=64, playouts=20_000, selfplay_fraction=0.5, selfplay_playouts=200)
         )
 
 
@@ -123,10 +125,17 @@ def speed(sizes: Sizes) -> dict:
     children, context = make_children(board), cycle_context(board, None)
     gpu = cuda_rate(children, context, seconds=sizes.seconds, launch=sizes.gpu_launch, repeats=1 if sizes.tiny else 3)
     cpu_rate(children, context, seconds=0.0, launch=sizes.cpu_launch)  # compile
-    cpu = max(cpu_rate(children, context, seconds=sizes.seconds, launch=sizes.cpu_launch)[0]
-              for _ in range(1 if sizes.tiny else 3))
-    return {"gpu_playouts_per_s": gpu, "cpu_playouts_per_s": cpu, "cpu_threads": numba.get_num_threads(),
-            "gpu_launch": sizes.gpu_launch, "gpu_over_cpu": gpu / cpu}
+    cpu = max(
+        cpu_rate(children, context, seconds=sizes.seconds, launch=sizes.cpu_launch)[0]
+        for _ in range(1 if sizes.tiny else 3)
+    )
+    return {
+        "gpu_playouts_per_s": gpu,
+        "cpu_playouts_per_s": cpu,
+        "cpu_threads": numba.get_num_threads(),
+        "gpu_launch": sizes.gpu_launch,
+        "gpu_over_cpu": gpu / cpu,
+    }
 
 
 def search_times(sizes: Sizes) -> dict:
@@ -152,6 +161,7 @@ def score_z(a: tuple[int, int, int], b: tuple[int, int, int]) -> float:
     each given as ``(wins, draws, playouts)`` with doubled wins as the runners count them;
     the variance is the pooled one, as under the hypothesis that both draw from one
     distribution (0 when the means are equal and nothing varies)."""
+
     def moments(wins, draws, playouts):
         won = (wins - draws) / 2
         return (won + draws / 2) / playouts, (won + draws / 4) / playouts
@@ -181,19 +191,33 @@ def agreement(sizes: Sizes) -> dict:
     gpu, again, cpu = search("cuda"), search("cuda"), search("cpu")
     children = []
     for j in range(n):
-        z = score_z((int(gpu.wins[j]), int(gpu.draws[j]), int(gpu.playouts[j])),
-                    (int(cpu.wins[j]), int(cpu.draws[j]), int(cpu.playouts[j])))
-        children.append({"move": str(gpu.moves[j]), "gpu_score": gpu.wins[j] / (2 * gpu.playouts[j]),
-                         "cpu_score": cpu.wins[j] / (2 * cpu.playouts[j]), "z": z, "agree": abs(z) <= SIGMAS})
+        z = score_z(
+            (int(gpu.wins[j]), int(gpu.draws[j]), int(gpu.playouts[j])),
+            (int(cpu.wins[j]), int(cpu.draws[j]), int(cpu.playouts[j])),
+        )
+        children.append(
+            {
+                "move": str(gpu.moves[j]),
+                "gpu_score": gpu.wins[j] / (2 * gpu.playouts[j]),
+                "cpu_score": cpu.wins[j] / (2 * cpu.playouts[j]),
+                "z": z,
+                "agree": abs(z) <= SIGMAS,
+            }
+        )
     # The capped share is a rate: a capped playout counts as a "win" with no draws.
     capped_z = score_z((2 * gpu.capped, 0, gpu.total_playouts), (2 * cpu.capped, 0, cpu.total_playouts))
     return {
-        "fen": sizes.agreement_fen, "playouts_per_backend": int(gpu.total_playouts), "children": children,
+        "fen": sizes.agreement_fen,
+        "playouts_per_backend": int(gpu.total_playouts),
+        "children": children,
         "scores_agree": all(child["agree"] for child in children),
-        "capped_share_gpu": gpu.capped / gpu.total_playouts, "capped_share_cpu": cpu.capped / cpu.total_playouts,
-        "capped_z": capped_z, "capped_agree": abs(capped_z) <= SIGMAS,
+        "capped_share_gpu": gpu.capped / gpu.total_playouts,
+        "capped_share_cpu": cpu.capped / cpu.total_playouts,
+        "capped_z": capped_z,
+        "capped_agree": abs(capped_z) <= SIGMAS,
         "gpu_same_seed_same_counts": bool((gpu.wins == again.wins).all() and (gpu.playouts == again.playouts).all()),
-        "mean_plies_gpu": gpu.plies / gpu.total_playouts, "mean_plies_cpu": cpu.plies / cpu.total_playouts,
+        "mean_plies_gpu": gpu.plies / gpu.total_playouts,
+        "mean_plies_cpu": cpu.plies / cpu.total_playouts,
     }
 
 
@@ -220,8 +244,10 @@ def data(sizes: Sizes, folder: Path) -> dict:
                 "positions": int(len(arrays["value"])) == sizes.data["positions"],
                 "values_in_range": bool(np.all(np.abs(arrays["value"]) <= 1.0)),
                 # every child of a position gets max(budget // n, 1) playouts (uniform)
-                "budget_spent": bool(np.all(budgets >= np.minimum(arrays["budget"], arrays["n_children"])) and np.all(
-                    budgets <= np.maximum(arrays["budget"], arrays["n_children"]))),
+                "budget_spent": bool(
+                    np.all(budgets >= np.minimum(arrays["budget"], arrays["n_children"]))
+                    and np.all(budgets <= np.maximum(arrays["budget"], arrays["n_children"]))
+                ),
             }
     out["gpu_over_cpu_time"] = out["cuda_s"] / out["cpu_s"]
     return out
@@ -250,9 +276,15 @@ def jax_env(sizes: Sizes) -> dict | str:
         bench_jax_env.SECONDS, bench_jax_env.REPEATS = 0.05, 1
     rows = bench_jax_env.table((1, 16) if sizes.tiny else JAX_SIZES, numba_up_to=65_536)
     best = max((row.get("jax_steps_per_s", 0.0) for row in rows.values()), default=0.0)
-    return {"device": str(jax.devices()[0]), "jax_version": jax.__version__, "agreement": agreement_,
-            "table": rows, "best_steps_per_s": best, "goal_steps_per_s": JAX_GOAL_STEPS_PER_S,
-            "goal_met": best >= JAX_GOAL_STEPS_PER_S}
+    return {
+        "device": str(jax.devices()[0]),
+        "jax_version": jax.__version__,
+        "agreement": agreement_,
+        "table": rows,
+        "best_steps_per_s": best,
+        "goal_steps_per_s": JAX_GOAL_STEPS_PER_S,
+        "goal_met": best >= JAX_GOAL_STEPS_PER_S,
+    }
 
 
 def checks_of(results: dict) -> dict[str, bool]:
@@ -328,8 +360,12 @@ def main(argv: list[str] | None = None) -> int:
     results["guided_descents"] = "not built: the guide runs on the CPU backend only"
     results["jax_env"] = jax_env(sizes)
     results["checks"] = checks_of(results)
-    record = {"benchmark": "gpu_check", "machine": machine_info(), "seconds": round(time.perf_counter() - began, 3),
-              "results": results}
+    record = {
+        "benchmark": "gpu_check",
+        "machine": machine_info(),
+        "seconds": round(time.perf_counter() - began, 3),
+        "results": results,
+    }
     args.out.parent.mkdir(parents=True, exist_ok=True)
     args.out.write_text(json.dumps(record, indent=2, default=lambda value: value.item()) + "\n")
     print(table(results))

@@ -21,10 +21,9 @@ import time
 
 import numpy as np
 
+from checkers_agents.mcrd import MCRDAgent
 from checkers_env import read_pdn
 from checkers_env.datasets import ACF_GAMES
-
-from checkers_agents.mcrd import MCRDAgent
 
 from . import write_study
 
@@ -84,8 +83,10 @@ def main(argv: list[str] | None = None) -> dict:
             "regret_standard_error": float(r.std(ddof=1) / np.sqrt(len(r))),
             "best_move_share": float(np.mean(best[allocation])),
         }
-        print(f"{allocation:13s} regret {r.mean():.4f} +- {results[allocation]['regret_standard_error']:.4f}"
-              f"  best move {np.mean(best[allocation]):.1%}")
+        print(
+            f"{allocation:13s} regret {r.mean():.4f} +- {results[allocation]['regret_standard_error']:.4f}"
+            f"  best move {np.mean(best[allocation]):.1%}"
+        )
     write_study("mcrd_allocations", results)
     return results
 

@@ -52,8 +52,18 @@ def main(argv: list[str] | None = None) -> dict:
                 for i in sample:
                     child = game.board.play(moves[i])
                     mover, opponent = child.mover_bitboards
-                    worths.append(-evaluate_kernel(mover, opponent, child.kings, child.turn == BLACK, guide.kind,
-                                                   guide.net, guide.net_functions, guide.width))
+                    worths.append(
+                        -evaluate_kernel(
+                            mover,
+                            opponent,
+                            child.kings,
+                            child.turn == BLACK,
+                            guide.kind,
+                            guide.net,
+                            guide.net_functions,
+                            guide.width,
+                        )
+                    )
                 worths = np.array(worths)
                 ranked = np.sort(worths)[::-1]
                 gaps.append(ranked[0] - ranked[1])
@@ -63,13 +73,22 @@ def main(argv: list[str] | None = None) -> dict:
                     p_best[t].append(weights.max() / weights.sum())
             game.play(moves[int(rng.integers(len(moves)))])
     results = {
-        "guide": args.guide, "games": args.games, "seed": args.seed, "sample": DEFAULT_GUIDE_SAMPLE,
-        "positions": len(gaps), "uniform_p_best": float(np.mean(uniform)),
-        "gap_best_second_median": float(np.median(gaps)), "gap_best_second_mean": float(np.mean(gaps)),
+        "guide": args.guide,
+        "games": args.games,
+        "seed": args.seed,
+        "sample": DEFAULT_GUIDE_SAMPLE,
+        "positions": len(gaps),
+        "uniform_p_best": float(np.mean(uniform)),
+        "gap_best_second_median": float(np.median(gaps)),
+        "gap_best_second_mean": float(np.mean(gaps)),
     }
     results.update({f"p_best_at_{t}": float(np.mean(p)) for t, p in p_best.items()})
-    print("\n".join(f"   {key:28s} {value if isinstance(value, (int, str)) else f'{value:.3f}'}"
-                    for key, value in results.items()))
+    print(
+        "\n".join(
+            f"   {key:28s} {value if isinstance(value, (int, str)) else f'{value:.3f}'}"
+            for key, value in results.items()
+        )
+    )
     write_study("mcrd_guide_temperature", results)
     return results
 

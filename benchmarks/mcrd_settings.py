@@ -135,9 +135,11 @@ def main(argv: list[str] | None = None) -> dict:
             "minus_cap150": float(difference.mean()),
             "minus_cap150_standard_error": float(difference.std(ddof=1) / np.sqrt(len(difference))),
         }
-        print(f"{name:20s} loss {loss.mean():6.1f} +- {results[name]['mean_loss_standard_error']:5.1f}"
-              f"  best move {np.mean(loss == 0):.0%}  loses a man {np.mean(loss >= 100):.0%}"
-              f"  minus cap150 {difference.mean():+6.1f} +- {results[name]['minus_cap150_standard_error']:.1f}")
+        print(
+            f"{name:20s} loss {loss.mean():6.1f} +- {results[name]['mean_loss_standard_error']:5.1f}"
+            f"  best move {np.mean(loss == 0):.0%}  loses a man {np.mean(loss >= 100):.0%}"
+            f"  minus cap150 {difference.mean():+6.1f} +- {results[name]['minus_cap150_standard_error']:.1f}"
+        )
     write_study("mcrd_settings", results)
     return results
 

@@ -69,11 +69,13 @@ def reference_agents(ref: str) -> Path:
     target = folder / PACKAGE
     if target.exists():
         return folder
-    listed = subprocess.run(["git", "ls-tree", "--name-only", ref, "agents/"], cwd=REPO_ROOT, capture_output=True,
-                            text=True, check=True).stdout.split()
+    listed = subprocess.run(
+        ["git", "ls-tree", "--name-only", ref, "agents/"], cwd=REPO_ROOT, capture_output=True, text=True, check=True
+    ).stdout.split()
     paths = [p for p in listed if p.startswith("agents/alphabeta") or p in ("agents/td_minimax", "agents/alphazero")]
-    archive = subprocess.run(["git", "archive", "--format=tar", ref, *paths], cwd=REPO_ROOT, capture_output=True,
-                             check=True).stdout
+    archive = subprocess.run(
+        ["git", "archive", "--format=tar", ref, *paths], cwd=REPO_ROOT, capture_output=True, check=True
+    ).stdout
     staging = Path(tempfile.mkdtemp(dir=folder.parent if folder.parent.exists() else None))
     with tarfile.open(fileobj=BytesIO(archive)) as tar:
         if hasattr(tarfile, "data_filter"):
@@ -199,6 +201,7 @@ def compare_train(folder: Path, rounds: int, games: int = 32) -> dict:
 
     old = _import(folder, "td_minimax.learn")
     net = _zoo_net()
+
     def current(w1, b1, w2, b2, *settings_rng_result):
         *settings, rng, result = settings_rng_result
         return learn.play_training_game(w1, b1, w2, b2, learn.training_game(*settings), rng, result)
@@ -220,9 +223,7 @@ def compare_train(folder: Path, rounds: int, games: int = 32) -> dict:
                 copy = net.copy()
                 result = np.zeros(learn.RESULT_FIELDS, dtype=np.int64)
                 started = time.perf_counter()
-                rng, loss = kernels[name](
-                    *copy.arrays, 2, True, 0.005, 0.01, True, 0.0, 10, 400, 80, 3, seed, result
-                )
+                rng, loss = kernels[name](*copy.arrays, 2, True, 0.005, 0.01, True, 0.0, 10, 400, 80, 3, seed, result)
                 took[name] = time.perf_counter() - started
                 outcome[name] = (rng, result[: learn.R_STEPS + 1].tolist(), copy.arrays)
                 if r > 0:
@@ -270,7 +271,7 @@ def compare_alphazero(folder: Path, rounds: int) -> dict:
                 move = agent.select_move(game)
                 spent[name] += time.perf_counter() - started
                 children = int(agent.tree.children[0, 0])
-                seen[name] = (move, agent.tree.visits[0, 1:1 + children].tolist())
+                seen[name] = (move, agent.tree.visits[0, 1 : 1 + children].tolist())
             if seen["reference"] != seen["current"]:
                 raise SystemExit(f"alphazero disagrees on {game.board.fen()}: {seen}")
         for name in spent:
@@ -304,8 +305,10 @@ def main(argv: list[str] | None = None) -> dict:
             figures[name] = compare(folder, args.rounds)
             f = figures[name]
             if "all_games_per_search_ratio" in f:
-                print(f"{name}: {f['games_timed']} identical games timed, {f['games_differing_by_draw_rules']} "
-                      f"differing; all games, time per searched move: ratio {f['all_games_per_search_ratio']:.3f}")
+                print(
+                    f"{name}: {f['games_timed']} identical games timed, {f['games_differing_by_draw_rules']} "
+                    f"differing; all games, time per searched move: ratio {f['all_games_per_search_ratio']:.3f}"
+                )
             print(
                 f"{name}: {args.ref} {f['reference_s']:.2f} s, this tree {f['current_s']:.2f} s; ratio {f['ratio']:.3f} "
                 f"(rounds: median {f['round_ratio_median']:.3f}, quartiles "

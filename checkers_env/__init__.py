@@ -25,6 +25,7 @@ from ._numba_cache import configure_numba_cache
 
 configure_numba_cache()  # before any kernel is defined
 
+from .agent import Agent, BaseAgent, UnknownAgentError, agent_kinds, make_agent
 from .bitboard import bit_to_square, square_to_bit
 from .board import BLACK, WHITE, Board, Color, Move
 from .errors import (
@@ -41,7 +42,6 @@ from .errors import (
     WeightsError,
 )
 from .game import Game, Rules, Termination
-from .agent import Agent, BaseAgent, UnknownAgentError, agent_kinds, make_agent
 from .pdn import iter_pdn, read_pdn, write_pdn
 from .perft import divide, perft
 

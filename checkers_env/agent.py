@@ -28,17 +28,18 @@ from __future__ import annotations
 import functools
 import inspect
 import typing
+from collections.abc import Callable
 from dataclasses import dataclass
 from importlib.metadata import entry_points
-from typing import Annotated, Any, Callable, Protocol, runtime_checkable
+from typing import Annotated, Any, Protocol, runtime_checkable
 
 import numpy as np
 
+from .baselines import OPPONENT_GREEDY, OPPONENT_RANDOM, choose
 from .board import BLACK, Board, Move, move_from_row
 from .errors import EndgameDatabaseError, MissingDependencyError, UnknownAgentError, WeightsError, missing_dependency
 from .game import Game
 from .movegen import generate_moves_kernel, new_move_buffer
-from .baselines import OPPONENT_GREEDY, OPPONENT_RANDOM, choose
 
 ENTRY_POINT_GROUP = "checkers_env.agents"
 
@@ -483,7 +484,9 @@ def _resolve(spec: str, allow_files: bool, overrides: dict[str, Any]) -> tuple[s
     missing = [n for n, p in parameters.items() if p.kind in named and p.default is p.empty and n not in params]
     if missing:
         keys = ", ".join(f"{name}=" for name in missing)
-        raise UnknownAgentError(f"agent spec {spec!r} lacks {keys}, which {kind!r} needs: like '{kind}:{missing[0]}=...'")
+        raise UnknownAgentError(
+            f"agent spec {spec!r} lacks {keys}, which {kind!r} needs: like '{kind}:{missing[0]}=...'"
+        )
     return kind, factory, params
 
 

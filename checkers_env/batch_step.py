@@ -10,7 +10,6 @@ import numpy as np
 from .env_machine import S_END, S_WINNER, reset_board, start_turns, step_board, write_mask, write_observation
 from .game_state import END_MAX_PLIES, END_NONE
 
-
 #: Fields of a batch's episode settings (``int64[EPISODE_FIELDS]``, :func:`episode_settings`),
 #: a record the batch step reads like ``rules``: the start position (black, white, kings,
 #: turn), the learner's colour mode, the opponent's kind, the reward mode, whether the
@@ -33,7 +32,11 @@ ENDS_FIELDS = 4
 
 
 def episode_settings(
-    start, color_mode: int, opponent_kind: int, reward_mode: int, observations: bool = True,
+    start,
+    color_mode: int,
+    opponent_kind: int,
+    reward_mode: int,
+    observations: bool = True,
     autoreset: int = AUTORESET_NEXT_STEP,
 ):
     """The ``int64[EPISODE_FIELDS]`` record :func:`vector_step` takes: ``start`` (black,
@@ -42,8 +45,14 @@ def episode_settings(
     resets, rewards and masks, for callers that encode the boards themselves), and the
     autoreset mode (``AUTORESET_*``)."""
     return np.array(
-        [*(int(x) for x in start), int(color_mode), int(opponent_kind), int(reward_mode), int(bool(observations)),
-         int(autoreset)],
+        [
+            *(int(x) for x in start),
+            int(color_mode),
+            int(opponent_kind),
+            int(reward_mode),
+            int(bool(observations)),
+            int(autoreset),
+        ],
         dtype=np.int64,
     )
 
@@ -52,8 +61,17 @@ def episode_settings(
 def _restart(state, moves, positions, last, episode, rules, i):
     """Board ``i`` starts a new episode from the start position, its random stream going on."""
     reset_board(
-        state, positions, last, i, episode[E_START_BLACK], episode[E_START_WHITE], episode[E_START_KINGS],
-        episode[E_START_TURN], episode[E_COLOR_MODE], 0, rules,
+        state,
+        positions,
+        last,
+        i,
+        episode[E_START_BLACK],
+        episode[E_START_WHITE],
+        episode[E_START_KINGS],
+        episode[E_START_TURN],
+        episode[E_COLOR_MODE],
+        0,
+        rules,
     )
     start_turns(state, moves, positions, last, i, episode[E_OPPONENT_KIND], rules)
 
@@ -127,8 +145,18 @@ def vector_step(state, moves, positions, last, actions, episode, rules, observat
 
 @numba.njit(cache=True)
 def vector_reset(
-    state, moves, positions, last, boards, seeds, start, color_mode, opponent_kind, rules,
-    observations, masks,
+    state,
+    moves,
+    positions,
+    last,
+    boards,
+    seeds,
+    start,
+    color_mode,
+    opponent_kind,
+    rules,
+    observations,
+    masks,
 ):
     """Reset the boards where ``boards[i]`` is True; ``seeds[i]`` seeds board ``i``'s random
     stream (0 keeps it). The observation and mask of every board are written (those not
@@ -136,7 +164,17 @@ def vector_reset(
     for i in range(state.shape[0]):
         if boards[i]:
             reset_board(
-                state, positions, last, i, start[0], start[1], start[2], start[3], color_mode, seeds[i], rules,
+                state,
+                positions,
+                last,
+                i,
+                start[0],
+                start[1],
+                start[2],
+                start[3],
+                color_mode,
+                seeds[i],
+                rules,
             )
             start_turns(state, moves, positions, last, i, opponent_kind, rules)
         write_observation(state, i, observations[i])

@@ -78,7 +78,8 @@ DIRECTION_SHIFTS = (
     ((BB_EVEN_ROWS & ~BB_ROW0 & FULL, -4), (BB_ODD_ROWS & ~col_mask(3) & FULL, -3)),  # SE
 )
 _NW_EVEN, _NW_ODD, _NE_EVEN, _NE_ODD, _SW_EVEN, _SW_ODD, _SE_EVEN, _SE_ODD = (
-    mask for direction in DIRECTION_SHIFTS for mask, _ in direction)
+    mask for direction in DIRECTION_SHIFTS for mask, _ in direction
+)
 
 
 def bit_to_square(bit: int) -> Square:
@@ -366,9 +367,7 @@ def capture_walk_after_hop(mover, opponent, kings, black_to_move, origin, land):
     Returns:
         ``(empty, allowed, crown, level, cur, path, todo, captured)``.
     """
-    empty, allowed, crown, _, _, _, _, _ = capture_walk_start(
-        mover, opponent, kings, black_to_move, origin
-    )
+    empty, allowed, crown, _, _, _, _, _ = capture_walk_start(mover, opponent, kings, black_to_move, origin)
     over = 1 << jumped_bit(origin, land)
     todo = jump_directions(1 << land, opponent & ~over, empty, allowed) << 4
     return empty, allowed, crown, np.int64(1), land, land, todo, over
@@ -497,28 +496,20 @@ def count_captures(mover, opponent, kings, black_to_move):
         man_goes_on = (to_sw | to_se) & ~BB_ROW0
     jumping = north & to_nw
     king_landings = step_nw(step_nw(jumping & kings))
-    count = count_hops(
-        mover, opponent, kings, black_to_move, jumping, step_nw(step_nw(jumping)),
-        (man_goes_on & ~king_landings) | (king_landings & (to_nw | to_ne | to_sw)),
-    )
+    goes_on = (man_goes_on & ~king_landings) | (king_landings & (to_nw | to_ne | to_sw))
+    count = count_hops(mover, opponent, kings, black_to_move, jumping, step_nw(step_nw(jumping)), goes_on)
     jumping = north & to_ne
     king_landings = step_ne(step_ne(jumping & kings))
-    count += count_hops(
-        mover, opponent, kings, black_to_move, jumping, step_ne(step_ne(jumping)),
-        (man_goes_on & ~king_landings) | (king_landings & (to_nw | to_ne | to_se)),
-    )
+    goes_on = (man_goes_on & ~king_landings) | (king_landings & (to_nw | to_ne | to_se))
+    count += count_hops(mover, opponent, kings, black_to_move, jumping, step_ne(step_ne(jumping)), goes_on)
     jumping = south & to_sw
     king_landings = step_sw(step_sw(jumping & kings))
-    count += count_hops(
-        mover, opponent, kings, black_to_move, jumping, step_sw(step_sw(jumping)),
-        (man_goes_on & ~king_landings) | (king_landings & (to_nw | to_sw | to_se)),
-    )
+    goes_on = (man_goes_on & ~king_landings) | (king_landings & (to_nw | to_sw | to_se))
+    count += count_hops(mover, opponent, kings, black_to_move, jumping, step_sw(step_sw(jumping)), goes_on)
     jumping = south & to_se
     king_landings = step_se(step_se(jumping & kings))
-    count += count_hops(
-        mover, opponent, kings, black_to_move, jumping, step_se(step_se(jumping)),
-        (man_goes_on & ~king_landings) | (king_landings & (to_ne | to_sw | to_se)),
-    )
+    goes_on = (man_goes_on & ~king_landings) | (king_landings & (to_ne | to_sw | to_se))
+    count += count_hops(mover, opponent, kings, black_to_move, jumping, step_se(step_se(jumping)), goes_on)
     return count
 
 

@@ -1,12 +1,12 @@
 """Immutable positions and moves with standard notation (FEN and PDN move text).
 
-    >>> from checkers_env import Board
-    >>> board = Board()
-    >>> [str(m) for m in board.legal_moves()][:3]
-    ['9-13', '9-14', '10-14']
-    >>> board = board.play(board.parse_move("11-15"))
-    >>> board.fen()
-    'W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15'
+>>> from checkers_env import Board
+>>> board = Board()
+>>> [str(m) for m in board.legal_moves()][:3]
+['9-13', '9-14', '10-14']
+>>> board = board.play(board.parse_move("11-15"))
+>>> board.fen()
+'W:W21,22,23,24,25,26,27,28,29,30,31,32:B1,2,3,4,5,6,7,8,9,10,12,15'
 """
 
 from __future__ import annotations
@@ -346,9 +346,7 @@ class Board:
         frm = bb.square_to_bit(move.path[0])
         to = bb.square_to_bit(move.path[-1])
         mover, opponent = self.mover_bitboards
-        mover, opponent, kings = bb.apply_move(
-            mover, opponent, self.kings, self.turn == BLACK, frm, to, move.captured
-        )
+        mover, opponent, kings = bb.apply_move(mover, opponent, self.kings, self.turn == BLACK, frm, to, move.captured)
         mover, opponent, kings = int(mover), int(opponent), int(kings)
         if self.turn == BLACK:
             return Board._after_legal_move(mover, opponent, kings, WHITE)
@@ -384,8 +382,7 @@ class Board:
             raise IllegalMoveError(self._illegal_message(text))
         if len(matches) > 1:
             raise AmbiguousMoveError(
-                f"{text!r} is ambiguous in {self.fen()}: it fits "
-                + ", ".join(str(m) for m in matches)
+                f"{text!r} is ambiguous in {self.fen()}: it fits " + ", ".join(str(m) for m in matches)
             )
         return matches[0]
 
@@ -408,9 +405,7 @@ def _parse_fen(fen: str) -> Board:
     text = fen.strip().strip('"').rstrip(".")
     parts = [p.strip() for p in text.split(":")]
     if len(parts) != 3 or parts[0] not in ("B", "W"):
-        raise InvalidFenError(
-            f"bad FEN {fen!r}: expected 'B' or 'W' then two piece lists, like 'B:W21,22:B1,2'"
-        )
+        raise InvalidFenError(f"bad FEN {fen!r}: expected 'B' or 'W' then two piece lists, like 'B:W21,22:B1,2'")
     turn = BLACK if parts[0] == "B" else WHITE
     sides: dict[str, tuple[int, int]] = {}
     for part in parts[1:]:

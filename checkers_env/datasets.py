@@ -228,9 +228,21 @@ def positions_of_games(games: Iterable[Game]) -> PositionDataset:
         ValueError: a move's hops do not replay to the move (a bug, never bad input: the
             games' moves are legal).
     """
-    columns: dict[str, list] = {name: [] for name in (
-        "observations", "action_masks", "actions", "move_actions", "moves", "hop_index",
-        "side_to_move", "results", "game_ids", "plies")}
+    columns: dict[str, list] = {
+        name: []
+        for name in (
+            "observations",
+            "action_masks",
+            "actions",
+            "move_actions",
+            "moves",
+            "hop_index",
+            "side_to_move",
+            "results",
+            "game_ids",
+            "plies",
+        )
+    }
     state, _, positions, last = core.new_batch(1, 2)
     rules = Rules.without_draws().as_array()
     longest = 1

@@ -54,7 +54,11 @@ MAX_BUILD_PIECES = 6
 #: How long ``build`` takes from an empty folder on a 2-core machine (docs/egdb.md has the
 #: measurements); ``checkers egdb build --help``, the demo and the README quote these words.
 BUILD_TIME = {
-    2: "under a second", 3: "about a second", 4: "a few seconds", 5: "a minute or more", 6: "about twenty minutes",
+    2: "under a second",
+    3: "about a second",
+    4: "a few seconds",
+    5: "a minute or more",
+    6: "about twenty minutes",
 }
 
 #: Value names, from the side to move's view.
@@ -235,8 +239,10 @@ def check_file_slices(file: EgdbFile, expected: list[Slice]) -> None:
     wanted = [(s, int(egdb_index.slice_size(*s))) for s in expected]
     if found != wanted:
         names = ", ".join(f"{slice_label(s)} ({n} positions)" for s, n in found[:4])
-        raise file.error(f"holds slices {names or 'none'}, expected {', '.join(slice_label(s) for s in expected[:4])}"
-                         + (" ..." if len(expected) > 4 else ""))
+        raise file.error(
+            f"holds slices {names or 'none'}, expected {', '.join(slice_label(s) for s in expected[:4])}"
+            + (" ..." if len(expected) > 4 else "")
+        )
 
 
 def load_values(pieces: int, folder: str | os.PathLike | None = None) -> tuple[np.ndarray, np.ndarray, list[Slice]]:
@@ -377,8 +383,11 @@ class EndgameDatabase:
 
     def probe_code(self, board: Board) -> int:
         """The ``egdb_index.WDL_*`` code of ``board`` for the side to move, -1 outside."""
-        return int(egdb_index.probe_board(
-            self.tables, self.offsets, board.black, board.white, board.kings, board.turn == Color.BLACK))
+        return int(
+            egdb_index.probe_board(
+                self.tables, self.offsets, board.black, board.white, board.kings, board.turn == Color.BLACK
+            )
+        )
 
     def probe_byte(self, board: Board) -> int:
         """The value byte (``egdb_index``: 0 draw, ``d + 1`` the game ends in ``d`` plies),
@@ -442,7 +451,8 @@ class EndgameDatabase:
         """Wins, losses, draws and the longest win of every slice (the files' tables)."""
         return [
             SliceStats(e.slice, e.positions, e.wins, e.losses, e.draws, e.longest_win)
-            for file in self.files for e in file.entries.values()
+            for file in self.files
+            for e in file.entries.values()
         ]
 
 

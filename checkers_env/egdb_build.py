@@ -61,7 +61,11 @@ class BuildReport:
 
 
 def _solve_pair(
-    values: np.ndarray, offsets: np.ndarray, a: Slice, b: Slice, bucket_from: int = egdb_retrograde.BUCKET_FROM,
+    values: np.ndarray,
+    offsets: np.ndarray,
+    a: Slice,
+    b: Slice,
+    bucket_from: int = egdb_retrograde.BUCKET_FROM,
     chunk: int = egdb_retrograde.FRONTIER_CHUNK,
 ) -> int:
     """Solve one pair of slices in ``values`` (their regions must be zero); returns the
@@ -96,10 +100,14 @@ def _solve_pair(
         if counts.any():
             if len(pair) == 2:
                 written = egdb_retrograde.propagate_pair(
-                    level, pieces, tuple(frontiers), counts, tuple(works), tuple(events), bucket_from, chunk)
+                    level, pieces, tuple(frontiers), counts, tuple(works), tuple(events), bucket_from, chunk
+                )
             else:
-                written = [egdb_retrograde.propagate_frontier(
-                    level, pieces[0], frontiers[0], counts[0], works[0], events[0], bucket_from, chunk)]
+                written = [
+                    egdb_retrograde.propagate_frontier(
+                        level, pieces[0], frontiers[0], counts[0], works[0], events[0], bucket_from, chunk
+                    )
+                ]
             if min(written) < 0:
                 raise EndgameDatabaseError(f"slice {slice_label(a)}: a distance over {egdb_index.MAX_DISTANCE} plies")
             # Slice 0's frontier scheduled positions of slice 1 and the other way round.
@@ -115,7 +123,10 @@ def _solve_pair(
 
 
 def build(
-    pieces: int, folder: str | os.PathLike | None = None, progress: bool = True, ray: bool | str = False,
+    pieces: int,
+    folder: str | os.PathLike | None = None,
+    progress: bool = True,
+    ray: bool | str = False,
 ) -> BuildReport:
     """Build (or finish building) every slice with at most ``pieces`` pieces.
 
@@ -304,5 +315,3 @@ def _join_level(folder: Path, n: int, pieces: int) -> None:
     del parts, file  # the slice files' maps, before their files go
     for s in slices(n):
         (folder / slice_name(s)).unlink()
-
-

@@ -126,8 +126,13 @@ def encode_slice(s: Slice, values: np.ndarray, threads: int | None = None) -> Sl
     distances = np.arange(256) - 1
     won, lost = np.flatnonzero(counts[2::2]), np.flatnonzero(counts[1::2])
     return SliceData(
-        s, int(values.size), codes, blocks,
-        wins=int(counts[2::2].sum()), losses=int(counts[1::2].sum()), draws=int(counts[0]),
+        s,
+        int(values.size),
+        codes,
+        blocks,
+        wins=int(counts[2::2].sum()),
+        losses=int(counts[1::2].sum()),
+        draws=int(counts[0]),
         longest_win=int(distances[2::2][won[-1]]) if won.size else 0,
         longest_loss=int(distances[1::2][lost[-1]]) if lost.size else 0,
     )
@@ -149,9 +154,20 @@ def write_file(path: Path, parts: list[SliceData]) -> Path:
         crcs = np.array([zlib.crc32(b) for b in part.blocks], dtype=np.uint32)
         table = ends.tobytes() + crcs.tobytes()
         tables.append(table)
-        entries.append(_ENTRY.pack(
-            *part.slice, zlib.crc32(part.codes), part.positions, codes_at, blocks_at,
-            part.wins, part.losses, part.draws, part.longest_win, part.longest_loss))
+        entries.append(
+            _ENTRY.pack(
+                *part.slice,
+                zlib.crc32(part.codes),
+                part.positions,
+                codes_at,
+                blocks_at,
+                part.wins,
+                part.losses,
+                part.draws,
+                part.longest_win,
+                part.longest_loss,
+            )
+        )
         chunks += [b"\x00" * (codes_at - at), np.ascontiguousarray(part.codes), table, *part.blocks]
         at = int(ends[-1])
     crc = zlib.crc32(b"".join(tables), zlib.crc32(b"".join(entries)))
@@ -203,10 +219,12 @@ class EgdbFile:
         self.entries: dict[Slice, SliceEntry] = {}
         tables_crc = zlib.crc32(self._map[HEADER_SIZE:end])
         for i in range(count):
-            (*s, codes_crc, positions, codes_at, blocks_at, wins, losses, draws, longest_win, longest_loss
-             ) = _ENTRY.unpack_from(self._map, HEADER_SIZE + ENTRY_SIZE * i)
-            entry = SliceEntry(tuple(s), positions, codes_at, blocks_at, codes_crc, wins, losses, draws,
-                               longest_win, longest_loss)
+            (*s, codes_crc, positions, codes_at, blocks_at, wins, losses, draws, longest_win, longest_loss) = (
+                _ENTRY.unpack_from(self._map, HEADER_SIZE + ENTRY_SIZE * i)
+            )
+            entry = SliceEntry(
+                tuple(s), positions, codes_at, blocks_at, codes_crc, wins, losses, draws, longest_win, longest_loss
+            )
             table_end = blocks_at + 12 * entry.blocks + 8
             if table_end > size:
                 raise self.error(f"truncated (slice {slice_label(entry.slice)}'s blocks end past {size} bytes)")
@@ -257,7 +275,8 @@ class EgdbFile:
         try:
             moves = np.frombuffer(
                 lzma.decompress(self.compressed_block(s, block), format=lzma.FORMAT_RAW, filters=FILTERS),
-                dtype=np.uint8)
+                dtype=np.uint8,
+            )
         except lzma.LZMAError as caught:
             raise self.error(f"block {block} of slice {slice_label(s)} does not decompress ({caught})") from None
         first = block * egdb_index.BLOCK
@@ -279,10 +298,13 @@ class EgdbFile:
             first = block * egdb_index.BLOCK
             moves = np.frombuffer(
                 lzma.decompress(self.compressed_block(s, block), format=lzma.FORMAT_RAW, filters=FILTERS),
-                dtype=np.uint8)
+                dtype=np.uint8,
+            )
             target = out[first : min(first + egdb_index.BLOCK, entry.positions)]
             if egdb_index.expand_block(codes, first, moves, target) != moves.size:
-                raise self.error(f"block {block} of slice {slice_label(s)} does not match its codes (the file is corrupt)")
+                raise self.error(
+                    f"block {block} of slice {slice_label(s)} does not match its codes (the file is corrupt)"
+                )
         return out
 
     def slice_data(self, s: Slice) -> SliceData:
@@ -291,6 +313,14 @@ class EgdbFile:
         entry = self.entries[s]
         codes = self.slice_codes(s)
         blocks = [self.compressed_block(s, b) for b in range(entry.blocks)]
-        return SliceData(s, entry.positions, codes, blocks, entry.wins, entry.losses, entry.draws,
-                         entry.longest_win, entry.longest_loss)
-
+        return SliceData(
+            s,
+            entry.positions,
+            codes,
+            blocks,
+            entry.wins,
+            entry.losses,
+            entry.draws,
+            entry.longest_win,
+            entry.longest_loss,
+        )

@@ -49,7 +49,6 @@ from .egdb_index import DRAW, MAX_DISTANCE, child_frame, slice_index, slice_posi
 from .encoding import half_turn
 from .movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves
 
-
 # ---------------------------------------------------------------------------------------
 # Build
 # ---------------------------------------------------------------------------------------
@@ -304,9 +303,13 @@ def propagate_pair(level, pieces, frontiers, counts, works, events, bucket_from,
     index1, at1 = events[1]
     for side in prange(2):
         if side == 0:
-            written[0] = propagate_frontier(level, pieces[0], frontier0, counts[0], work1, Events(index1, at1), bucket_from, chunk)
+            written[0] = propagate_frontier(
+                level, pieces[0], frontier0, counts[0], work1, Events(index1, at1), bucket_from, chunk
+            )
         else:
-            written[1] = propagate_frontier(level, pieces[1], frontier1, counts[1], work0, Events(index0, at0), bucket_from, chunk)
+            written[1] = propagate_frontier(
+                level, pieces[1], frontier1, counts[1], work0, Events(index0, at0), bucket_from, chunk
+            )
     return written
 
 

@@ -118,10 +118,10 @@ from gymnasium.error import ResetNeeded
 
 from . import env_machine as core
 from .agent import Agent, GreedyAgent, RandomAgent, make_agent
+from .baselines import OPPONENT_EXTERNAL, OPPONENT_GREEDY, OPPONENT_RANDOM
 from .board import BLACK, Board, Color, Move, move_from_row, move_to_row
 from .errors import IllegalMoveError
 from .game import Game, Rules
-from .baselines import OPPONENT_EXTERNAL, OPPONENT_GREEDY, OPPONENT_RANDOM
 from .rendering import RenderMixin
 
 COLOR_MODES = {"black": core.COLOR_BLACK, "white": core.COLOR_WHITE, "random": core.COLOR_RANDOM}
@@ -276,9 +276,17 @@ class CheckersEnv(RenderMixin, gym.Env):
             self.opponent.reset(seed=int(self.np_random.integers(0, 2**62)))
             self._game = Game(start=start, rules=self.rules)
         end = core.reset_board(
-            self._state, self._positions, self._last, 0,
-            start.black, start.white, start.kings, int(start.turn),
-            COLOR_MODES[self.agent_color], rng_seed, self._rules,
+            self._state,
+            self._positions,
+            self._last,
+            0,
+            start.black,
+            start.white,
+            start.kings,
+            int(start.turn),
+            COLOR_MODES[self.agent_color],
+            rng_seed,
+            self._rules,
         )
         if end != core.END_NONE:
             raise ValueError(f"the start position {start.fen()} is already decided ({core.END_NAMES[end]})")
@@ -310,8 +318,16 @@ class CheckersEnv(RenderMixin, gym.Env):
         # One kernel call: the hop, the numba opponent's replies, the observation and mask.
         observation = np.empty((core.NUM_PLANES, 8, 8), dtype=np.float32)
         reward, status, end, count, waiting = core.single_step(
-            self._state, self._moves, self._positions, self._last, action,
-            self._kind, self._reward_code, self._rules, observation, self._mask_words[0],
+            self._state,
+            self._moves,
+            self._positions,
+            self._last,
+            action,
+            self._kind,
+            self._reward_code,
+            self._rules,
+            observation,
+            self._mask_words[0],
         )
         mask = self._mask[0].copy()  # the caller's own, as the observation
         if waiting:
@@ -380,8 +396,15 @@ class CheckersEnv(RenderMixin, gym.Env):
                     f"opponent {self.opponent} chose {move}, which is not legal in {self.board.fen()}"
                 )
             reward = core.after_external_move(
-                self._state, self._moves, self._positions, self._last, 0, np.array(move_to_row(move), dtype=np.int64),
-                self._kind, REWARD_MODES[self.reward_mode], self._rules,
+                self._state,
+                self._moves,
+                self._positions,
+                self._last,
+                0,
+                np.array(move_to_row(move), dtype=np.int64),
+                self._kind,
+                REWARD_MODES[self.reward_mode],
+                self._rules,
             )
         self._sync()
         return reward

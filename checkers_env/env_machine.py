@@ -22,6 +22,8 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+# Names imported as themselves are re-exported: the envs read the game's codes through this module.
+from .baselines import OPPONENT_EXTERNAL, OPPONENT_GREEDY, choose_greedy, material
 from .bitboard import (
     FULL,
     apply_move,
@@ -38,25 +40,25 @@ from .bitboard import (
     piece_directions,
     step,
 )
-from .baselines import OPPONENT_EXTERNAL, OPPONENT_GREEDY, choose_greedy, material
-from .encoding import ACTION_SQUARE_OF_BIT, BIT_OF_ACTION_SQUARE, NUM_PLANES, write_planes
+from .encoding import ACTION_SQUARE_OF_BIT, BIT_OF_ACTION_SQUARE, write_planes
+from .encoding import NUM_PLANES as NUM_PLANES
 from .game_state import (
     COLOR_BLACK,
-    COLOR_WHITE,
     END_ILLEGAL,
     END_MAX_PLIES,
-    END_NAMES,
     END_NO_MOVES,
-    END_NO_PROGRESS,
     END_NONE,
-    END_REPETITION,
     count_move,
     end_of_game,
-    history_for,
     is_progress,
     position_key,
     winner_of,
 )
+from .game_state import COLOR_WHITE as COLOR_WHITE
+from .game_state import END_NAMES as END_NAMES
+from .game_state import END_NO_PROGRESS as END_NO_PROGRESS
+from .game_state import END_REPETITION as END_REPETITION
+from .game_state import history_for as history_for
 from .movegen import (
     CAPTURED,
     FROM,

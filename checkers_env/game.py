@@ -60,7 +60,7 @@ class Rules:
         return game_state.rules_array(self.repetition or 0, self.no_progress_plies or 0, cap or 0)
 
 
-class Termination(str, Enum):
+class Termination(str, Enum):  # noqa: UP042 (StrEnum would change what str() gives users)
     """Why a game ended (the values are ``game_state.END_NAMES``; ``Termination(END_NAMES[end])``
     reads a kernel's end code)."""
 
@@ -192,9 +192,7 @@ class Game:
             IllegalMoveError: the game is over or the move is not legal.
         """
         if self._termination is not None:
-            raise IllegalMoveError(
-                f"the game is over ({self._termination}, {self.result}); cannot play {str(move)!r}"
-            )
+            raise IllegalMoveError(f"the game is over ({self._termination}, {self.result}); cannot play {str(move)!r}")
         board = self.board
         if isinstance(move, str):
             move = board.parse_move(move)
@@ -229,8 +227,15 @@ class Game:
         """The end under the rules, decided by the kernel every game loop uses."""
         board = self.board
         end, winner = game_state.decide_end(
-            board.black, board.white, board.kings, int(board.turn), len(self.moves), self._quiet[-1],
-            self._keys_since_progress(), 0, self._rules,
+            board.black,
+            board.white,
+            board.kings,
+            int(board.turn),
+            len(self.moves),
+            self._quiet[-1],
+            self._keys_since_progress(),
+            0,
+            self._rules,
         )
         self._termination = Termination(game_state.END_NAMES[end]) if end else None
         self._winner = Color(winner) if winner != game_state.NO_WINNER else None

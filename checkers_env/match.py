@@ -28,9 +28,10 @@ from __future__ import annotations
 
 import functools
 import time
-from importlib import resources
+from collections.abc import Sequence
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, Any, Sequence
+from importlib import resources
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -190,8 +191,10 @@ def ballot_deck() -> tuple[BallotOpening, ...]:
             continue
         fields = line.rstrip("\n").split("\t")
         if len(fields) < 3 or not fields[0].isdigit() or fields[2] not in ("crossboard", "mailplay"):
-            raise ValueError(f"ballots_3move.txt line {line_number}: expected 'NUMBER<TAB>MOVES<TAB>crossboard|mailplay"
-                             f"<TAB>NAME', got {line!r}")
+            raise ValueError(
+                f"ballots_3move.txt line {line_number}: expected 'NUMBER<TAB>MOVES<TAB>crossboard|mailplay"
+                f"<TAB>NAME', got {line!r}"
+            )
         name = fields[3].strip() if len(fields) > 3 else ""
         deck.append(BallotOpening(int(fields[0]), fields[1].strip(), fields[2] == "crossboard", name))
     return tuple(deck)

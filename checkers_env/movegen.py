@@ -142,8 +142,13 @@ def perft_kernel(black, white, kings, black_to_move, depth, bulk, buffers):
             # Play out the whole list in one tight loop, then back up.
             for i in range(counts[ply]):
                 m, o, k = apply_move(
-                    mover, opponent, kings, side,
-                    buffers[ply, i, FROM], buffers[ply, i, TO], buffers[ply, i, CAPTURED],
+                    mover,
+                    opponent,
+                    kings,
+                    side,
+                    buffers[ply, i, FROM],
+                    buffers[ply, i, TO],
+                    buffers[ply, i, CAPTURED],
                 )
                 if bulk:
                     total += count_moves_inline(o, m, k, not side)

@@ -108,7 +108,9 @@ def run_pieces(
     if ray and todo:
         _run_ray(build, todo, done, ray, what)
     elif workers > 1 and len(todo) > 1:
-        pool = multiprocessing.get_context("spawn").Pool(min(workers, len(todo)), _start_worker, (initializer, initargs))
+        pool = multiprocessing.get_context("spawn").Pool(
+            min(workers, len(todo)), _start_worker, (initializer, initargs)
+        )
         first_workers = list(pool._pool)  # the pool replaces a dead worker: watch these
         try:
             if ordered:

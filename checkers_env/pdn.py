@@ -45,6 +45,7 @@ _TOKEN_RE = re.compile(
     re.VERBOSE | re.MULTILINE,
 )
 
+
 @dataclass
 class PdnGame(Game):
     """A game read from PDN: its ``result`` is the one the file states.
@@ -286,7 +287,8 @@ class _PdnReader:
         position, newlines = 0, self.newlines
         for match in self.token_re.finditer(text):
             kind, start = match.lastgroup, match.start()
-            if not final and (kind == "space" and match.end() == len(text) or kind == "bad" and self._may_go_on(text, start)):
+            cut = kind == "space" and match.end() == len(text) or kind == "bad" and self._may_go_on(text, start)
+            if cut and not final:
                 self.newlines = newlines + text.count("\n", position, start)
                 return text[start:]
             self.line += newlines + text.count("\n", position, start)
@@ -407,7 +409,7 @@ class _PdnReader:
             value = re.sub(r"\\(.)", r"\1", match.group("tag_value"))
         else:
             value = match.group("bare_value").strip()
-            self.warn(f"tag {match.group(0)!r} has no quotes; read as [{name} \"{value}\"]")
+            self.warn(f'tag {match.group(0)!r} has no quotes; read as [{name} "{value}"]')
         canonical = _KNOWN_TAGS.get(name.lower(), name)
         if canonical != name:
             self.warn(f"tag [{name}] read as [{canonical}]")
@@ -446,7 +448,8 @@ class _PdnReader:
         number = game.ply // 2 + 1 if game.start.turn == BLACK else (game.ply + 1) // 2 + 1
         board = game.board
         fits = [
-            move for move in board.legal_moves()
+            move
+            for move in board.legal_moves()
             if move.path[0] == squares[0] and move.path[-1] == squares[-1] and _in_order(squares, move.path)
         ]
         if game.is_over() or len(fits) != 1:

@@ -42,7 +42,7 @@ def source_lines(source) -> tuple[str | None, Iterator[list]]:
     name = str(path)
     suffix = path.suffix.lower()
     try:  # closed by _handle_lines once read, so that iter_pdn can hand out games as it reads
-        handle = gzip.open(path) if suffix == ".gz" else lzma.open(path) if suffix == ".xz" else open(path, "rb")  # noqa: SIM115
+        handle = gzip.open(path) if suffix == ".gz" else lzma.open(path) if suffix == ".xz" else open(path, "rb")
     except OSError as error:
         raise PdnError(f"cannot read PDN file {name!r}: {error.strerror or error}") from None
     return name, _handle_lines(handle, close=True)
@@ -97,8 +97,9 @@ def text_blocks(blocks: Iterator[list], lenient: bool, notes: dict[int, str]) ->
                 if not lenient:
                     where = line + data.count(b"\n", 0, error.start)
                     column = error.start - data.rfind(b"\n", 0, error.start)
-                    raise PdnError(f"not UTF-8 text: byte {data[error.start]:#04x} at column {column} "
-                                   f"({error.reason})", where) from None
+                    raise PdnError(
+                        f"not UTF-8 text: byte {data[error.start]:#04x} at column {column} ({error.reason})", where
+                    ) from None
                 text = _latin1_lines(data, line, notes)
         if lenient:
             text = text.replace("\r\n", "\n").replace("\r", "\n")

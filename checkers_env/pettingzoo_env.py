@@ -75,10 +75,10 @@ from pettingzoo import AECEnv, ParallelEnv
 from pettingzoo.utils import wrappers
 
 from . import env_machine as core
+from .baselines import OPPONENT_NONE
 from .board import Board, Color, move_from_row
 from .env import REWARD_MODES, check_action, resolve_max_plies, unknown_reset_option
 from .game import Rules
-from .baselines import OPPONENT_NONE
 from .rendering import RenderMixin
 
 
@@ -170,13 +170,24 @@ class _TwoPlayerBoard(RenderMixin):
             # A warning, not an error: PettingZoo's own api_test probes the signature with
             # options={"options": 1}, and every PettingZoo env must pass it.
             warnings.warn(problem + " (ignored)", UserWarning, stacklevel=3)
-            options = {key: value for key, value in options.items() if key == "fen"} if isinstance(options, Mapping) else None
+            options = (
+                {key: value for key, value in options.items() if key == "fen"} if isinstance(options, Mapping) else None
+            )
         if seed is not None:
             self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(seed)
         start = Board.from_fen(options["fen"]) if options and "fen" in options else Board()
         end = core.reset_board(
-            self._state, self._positions, self._last, 0,
-            start.black, start.white, start.kings, int(start.turn), -1, 1, self._rules,
+            self._state,
+            self._positions,
+            self._last,
+            0,
+            start.black,
+            start.white,
+            start.kings,
+            int(start.turn),
+            -1,
+            1,
+            self._rules,
         )
         if end != core.END_NONE:
             raise ValueError(f"the start position {start.fen()} is already decided")
@@ -196,8 +207,15 @@ class _TwoPlayerBoard(RenderMixin):
         mover = self.possible_agents.index(agent)
         self._state[0, core.S_LAST_COUNT] = 0
         reward, status = core.step_board(
-            self._state, self._moves, self._positions, self._last, 0, action,
-            OPPONENT_NONE, REWARD_MODES[self.reward_mode], self._rules,
+            self._state,
+            self._moves,
+            self._positions,
+            self._last,
+            0,
+            action,
+            OPPONENT_NONE,
+            REWARD_MODES[self.reward_mode],
+            self._rules,
         )
         end = int(self._state[0, core.S_END])
         for j in range(int(self._state[0, core.S_LAST_COUNT])):
@@ -281,8 +299,9 @@ class ParallelCheckersEnv(_TwoPlayerBoard, ParallelEnv):
 
     def step(self, actions):
         if not self._has_reset or not self.agents:
-            raise ResetNeeded("the game is over: call reset() before step()" if self._has_reset
-                              else "call reset() before step()")
+            raise ResetNeeded(
+                "the game is over: call reset() before step()" if self._has_reset else "call reset() before step()"
+            )
         if not isinstance(actions, Mapping):
             raise TypeError(f"actions must be a dict {{agent: action}}, got {type(actions).__name__}")
         for agent in actions:

@@ -54,7 +54,6 @@ def board_to_ascii(board: Board, seen_from: Color = BLACK) -> str:
     return "\n".join(lines)
 
 
-
 def board_image(board: Board, last_move: Move | None = None, square_pixels: int = SQUARE_PIXELS) -> np.ndarray:
     """``uint8 (8 * square_pixels, 8 * square_pixels, 3)`` picture seen from Black's side
     (Black's back rank at the bottom): the SVG picture of ``checkers_env.svg`` painted as

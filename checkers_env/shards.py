@@ -82,8 +82,10 @@ class ShardFormat:
             raise self.error(f"{path}: corrupt or truncated shard ({type(error).__name__}: {error})") from None
         version = arrays.get("format_version")
         if version is None or int(version) != self.version:
-            raise self.error(f"{path}: shard of format version {None if version is None else int(version)}, "
-                             f"this code reads version {self.version}")
+            raise self.error(
+                f"{path}: shard of format version {None if version is None else int(version)}, "
+                f"this code reads version {self.version}"
+            )
         got_kind = str(arrays.get("kind", ""))
         if kind is not None and got_kind != kind:
             raise self.error(f"{path}: a shard of kind {got_kind!r}, the card says {kind!r}")
@@ -200,11 +202,16 @@ def build_game_shards(
     count = -(-games // shard_size)
     sizes = [min(shard_size, games - k * shard_size) for k in range(count)]
     todo = shards.missing(folder, sizes, seed)
-    bar = tqdm(total=games, initial=games - sum(sizes[k] for k in todo), unit="games", desc="self-play",
-               disable=not progress, dynamic_ncols=True)
+    bar = tqdm(
+        total=games,
+        initial=games - sum(sizes[k] for k in todo),
+        unit="games",
+        desc="self-play",
+        disable=not progress,
+        dynamic_ncols=True,
+    )
     try:
-        build_shards(folder, build, todo, lambda k: bar.update(sizes[k]), workers, ray,
-                     what="self-play")
+        build_shards(folder, build, todo, lambda k: bar.update(sizes[k]), workers, ray, what="self-play")
     finally:
         bar.close()
     return [shard_path(folder, k) for k in range(count)]

@@ -19,8 +19,8 @@ piece ``data-square="N"``, so a page can find what was clicked (``checkers serve
 from __future__ import annotations
 
 import html
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Iterable, Sequence, Union
 
 import numpy as np
 
@@ -91,8 +91,8 @@ class Text:
     css: str = ""
 
 
-Shape = Union[Rect, Circle, Polygon, Text]
-ArrowSpec = Union[Move, tuple[int, int]]
+Shape = Rect | Circle | Polygon | Text
+ArrowSpec = Move | tuple[int, int]
 
 
 def square_position(square: int, flipped: bool = False) -> tuple[int, int]:
@@ -179,7 +179,9 @@ def board_shapes(
         kind = "king" if piece.isupper() else "man"
         css = f"piece {color} {kind}"
         pieces.append(Circle(x + 0.5, y + 0.5, PIECE_RADIUS, PIECE_EDGE, css, square))
-        pieces.append(Circle(x + 0.5, y + 0.5, BODY_RADIUS, BLACK_PIECE if color == "black" else WHITE_PIECE, css, square))
+        pieces.append(
+            Circle(x + 0.5, y + 0.5, BODY_RADIUS, BLACK_PIECE if color == "black" else WHITE_PIECE, css, square)
+        )
         if kind == "king":
             pieces.append(Circle(x + 0.5, y + 0.5, CROWN_RADIUS, KING_MARK, css + " crown", square))
     shapes += labels + pieces
@@ -279,9 +281,7 @@ def board(
     if not isinstance(size, int) or isinstance(size, bool) or size < 1:
         raise ValueError(f"size must be a positive whole number of pixels, got {size!r}")
     position = board if board is not None else Board()
-    shapes = board_shapes(
-        position, numbers=numbers, flipped=flipped, last_move=last_move, arrows=arrows, marked=marked
-    )
+    shapes = board_shapes(position, numbers=numbers, flipped=flipped, last_move=last_move, arrows=arrows, marked=marked)
     return shapes_to_svg(shapes, size, title=position.fen())
 
 
@@ -342,7 +342,9 @@ def board_pixels(
     arrows: Iterable[ArrowSpec] = (),
 ) -> np.ndarray:
     """The SVG picture's shapes as an RGB array (no square numbers: text is SVG only)."""
-    return rasterise(board_shapes(board, numbers=False, flipped=flipped, last_move=last_move, arrows=arrows), square_pixels)
+    return rasterise(
+        board_shapes(board, numbers=False, flipped=flipped, last_move=last_move, arrows=arrows), square_pixels
+    )
 
 
 def game_html(game, size: int = 360, flipped: bool = False) -> str:

@@ -73,17 +73,22 @@ from gymnasium.utils import seeding
 from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
-from . import env_machine as core
 from . import batch_step as batch
+from . import env_machine as core
 from .agent import Agent, make_agent
+from .baselines import OPPONENT_EXTERNAL, OPPONENT_NONE
 from .board import Board, Color
 from .env import (
-    COLOR_MODES, RESET_OPTIONS, REWARD_MODES, check_env_arguments, check_reset_options, opponent_kind,
+    COLOR_MODES,
+    RESET_OPTIONS,
+    REWARD_MODES,
+    check_env_arguments,
+    check_reset_options,
+    opponent_kind,
     resolve_max_plies,
 )
 from .errors import IllegalMoveError, missing_dependency
 from .game import Rules
-from .baselines import OPPONENT_EXTERNAL, OPPONENT_NONE
 from .game_state import END_ILLEGAL, END_NONE
 
 #: The batch kernel's code of each of Gymnasium's autoreset modes.
@@ -157,8 +162,11 @@ class CheckersVectorEnv(VectorEnv):
         if not isinstance(num_envs, (int, np.integer)) or num_envs < 1:
             raise ValueError(f"num_envs must be a positive integer, got {num_envs!r}")
         if self_play and (opponent is not None or agent_color is not None):
-            given = ", ".join(f"{name}={value!r}" for name, value in
-                              (("opponent", opponent), ("agent_color", agent_color)) if value is not None)
+            given = ", ".join(
+                f"{name}={value!r}"
+                for name, value in (("opponent", opponent), ("agent_color", agent_color))
+                if value is not None
+            )
             raise ValueError(
                 f"self_play=True plays one policy against itself on both sides, so it takes no "
                 f"opponent or agent_color: drop {given}, or drop self_play=True"
@@ -240,9 +248,7 @@ class CheckersVectorEnv(VectorEnv):
             if len(seeds) != self.num_envs:
                 raise ValueError(f"expected {self.num_envs} seeds, got {len(seeds)}")
         if seed is not None or not self._started:
-            board_seeds = np.array(
-                [seeding.np_random(s)[0].integers(1, 2**62) for s in seeds], dtype=np.int64
-            )
+            board_seeds = np.array([seeding.np_random(s)[0].integers(1, 2**62) for s in seeds], dtype=np.int64)
         else:
             board_seeds = np.zeros(self.num_envs, dtype=np.int64)  # keep each board's stream
         if "fen" in options:
@@ -255,8 +261,18 @@ class CheckersVectorEnv(VectorEnv):
         observations = np.empty((self.num_envs, core.NUM_PLANES, 8, 8), dtype=np.float32)
         masks = np.empty((self.num_envs, core.NUM_ACTIONS), dtype=np.int8)
         batch.vector_reset(
-            self._state, self._moves, self._positions, self._last, boards, board_seeds, self._start,
-            self._color_mode, self._kind, self._rules, observations, core.mask_words(masks),
+            self._state,
+            self._moves,
+            self._positions,
+            self._last,
+            boards,
+            board_seeds,
+            self._start,
+            self._color_mode,
+            self._kind,
+            self._rules,
+            observations,
+            core.mask_words(masks),
         )
         self._masks = masks
         self._started = True
@@ -318,12 +334,25 @@ class CheckersVectorEnv(VectorEnv):
         finals = np.empty_like(observations) if same_step else self._no_finals
         if self._episode is None:  # made again after a reset to another start position
             self._episode = batch.episode_settings(
-                self._start, self._color_mode, self._kind, REWARD_MODES[self.reward_mode],
+                self._start,
+                self._color_mode,
+                self._kind,
+                REWARD_MODES[self.reward_mode],
                 autoreset=AUTORESET_CODES[self.autoreset_mode],
             )
         arguments = (
-            self._state, self._moves, self._positions, self._last, actions, self._episode, self._rules,
-            observations, core.mask_words(masks), rewards, ends, finals,
+            self._state,
+            self._moves,
+            self._positions,
+            self._last,
+            actions,
+            self._episode,
+            self._rules,
+            observations,
+            core.mask_words(masks),
+            rewards,
+            ends,
+            finals,
         )
         if self.parallel:
             batch.vector_step(*arguments)
@@ -343,7 +372,13 @@ class CheckersVectorEnv(VectorEnv):
             infos.update(_end_infos(ends))
         elif (code != END_NONE).any():
             infos.update(_final_infos(ends, finals))
-        return self._out(observations), self._out(rewards), self._out(terminated), self._out(truncated), self._out(infos)
+        return (
+            self._out(observations),
+            self._out(rewards),
+            self._out(terminated),
+            self._out(truncated),
+            self._out(infos),
+        )
 
     def action_masks(self):
         """``bool (num_envs, 128)``: the legal actions of every board (with

@@ -65,7 +65,7 @@ def _read_file(path: str | os.PathLike, kind: str) -> tuple[dict[str, np.ndarray
         tensors = load(data)
         # The header is an 8-byte length and JSON (the safetensors format); load checked both.
         (size,) = struct.unpack("<Q", data[:8])
-        metadata = json.loads(data[8: 8 + size]).get("__metadata__") or {}
+        metadata = json.loads(data[8 : 8 + size]).get("__metadata__") or {}
     except (SafetensorError, ValueError, TypeError, OverflowError, struct.error) as error:
         raise WeightsError(f"{kind} weights file {text!r} is corrupt or not a safetensors file: {error}") from None
     return tensors, metadata
@@ -114,8 +114,9 @@ def read_weights(
             f"{text!r} is not {kind} weights that this version reads (metadata {name} {found.get(name)!r}{expected})"
         )
     try:
-        numbers = tuple(int(found[name]) if name in found or name not in (defaults or {}) else defaults[name]
-                        for name in sizes)
+        numbers = tuple(
+            int(found[name]) if name in found or name not in (defaults or {}) else defaults[name] for name in sizes
+        )
     except (KeyError, ValueError):
         raise WeightsError(f"{text!r} lacks the {kind} sizes (metadata {', '.join(sizes)})") from None
     if shapes is not None:
@@ -127,9 +128,12 @@ def read_weights(
         if found_shapes != expected_shapes:
             described = ", ".join(f"{name}={value}" for name, value in zip(sizes, numbers))
             raise WeightsError(
-                f"{text!r} does not fit the {kind} shapes" + (f" for {described}" if described else "") + ": tensors "
+                f"{text!r} does not fit the {kind} shapes"
+                + (f" for {described}" if described else "")
+                + ": tensors "
                 + ", ".join(f"{k} {list(v)}" for k, v in sorted(found_shapes.items()))
-                + "; expected " + ", ".join(f"{k} {list(v)}" for k, v in expected_shapes.items())
+                + "; expected "
+                + ", ".join(f"{k} {list(v)}" for k, v in expected_shapes.items())
             )
     if not all(np.isfinite(value).all() for value in tensors.values() if value.dtype.kind == "f"):
         raise WeightsError(f"{text!r} holds non-finite weights (NaN or infinity)")

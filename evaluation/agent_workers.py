@@ -24,7 +24,8 @@ import multiprocessing
 import signal
 import time
 from collections import OrderedDict
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from checkers_env import Board, Game, Rules, make_agent
 
@@ -75,7 +76,7 @@ def warm_up(spec: str, rules: Rules | None = None, think_limit: float | None = N
     try:
         for _ in range(2):
             twin.select_move(Game(start=Board.from_fen(WARM_UP_FEN), rules=rules or Rules()))
-    except Exception:  # noqa: BLE001 - reported by the agent's own move, not here
+    except Exception:
         pass
     finally:
         close = getattr(twin, "close", None)
@@ -95,8 +96,13 @@ class AgentWorker:
             specs' counts (``limit_thinking``); None: as their specs say.
     """
 
-    def __init__(self, rules: Rules, options: dict[str, Any] | None = None, warm_up: bool = False,
-                 think_limit: float | None = None):
+    def __init__(
+        self,
+        rules: Rules,
+        options: dict[str, Any] | None = None,
+        warm_up: bool = False,
+        think_limit: float | None = None,
+    ):
         context = multiprocessing.get_context("spawn")
         self.connection, child = context.Pipe()
         self.process = context.Process(

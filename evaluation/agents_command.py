@@ -13,7 +13,6 @@ import textwrap
 
 from checkers_evaluation.options import UsageError
 
-
 HELP = "list every agent kind with its parameters and defaults"
 DESCRIPTION = (
     "List the agent kinds that spec strings (KIND:key=value,..., like "
@@ -90,16 +89,28 @@ def run_agents(args: argparse.Namespace) -> int:
     for kind in args.kinds or kinds:
         print()
         if kind in unavailable:
-            print(textwrap.fill(f"(not available) {unavailable[kind]}", width, initial_indent=f"{kind:<12} ",
-                                subsequent_indent=" " * 13, break_on_hyphens=False))
+            print(
+                textwrap.fill(
+                    f"(not available) {unavailable[kind]}",
+                    width,
+                    initial_indent=f"{kind:<12} ",
+                    subsequent_indent=" " * 13,
+                    break_on_hyphens=False,
+                )
+            )
             continue
         doc = agent_doc(kind)
         summary = plain_text(doc.split("\n\n")[0])
         print(textwrap.fill(summary, width, initial_indent=f"{kind:<12} ", subsequent_indent=" " * 13))
         described = docstring_args(doc)
         for name, text in shown[kind].items():
-            print(textwrap.fill(
-                described.get(name, ""), width, initial_indent=f"  {text:<{column - 2}}",
-                subsequent_indent=" " * column, break_on_hyphens=False,
-            ).rstrip())
+            print(
+                textwrap.fill(
+                    described.get(name, ""),
+                    width,
+                    initial_indent=f"  {text:<{column - 2}}",
+                    subsequent_indent=" " * column,
+                    break_on_hyphens=False,
+                ).rstrip()
+            )
     return 0

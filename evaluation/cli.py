@@ -30,7 +30,7 @@ import sys
 
 from checkers_evaluation.agents_command import plain_text  # noqa: F401  (the command line's own)
 from checkers_evaluation.options import EXIT_USAGE, ArgumentParser, UsageError
-from checkers_evaluation.train_command import TRAINERS  # noqa: F401  (every `checkers train NAME`)
+from checkers_evaluation.train_command import TRAINERS
 
 #: Exit status when the reader of stdout went away: 128 + SIGPIPE, as a shell reports it.
 EXIT_BROKEN_PIPE = 141

@@ -19,8 +19,19 @@ import time
 
 #: Perft from the start position (OEIS A133046; docs/design.md §1).
 PUBLISHED_PERFT = {
-    1: 7, 2: 49, 3: 302, 4: 1469, 5: 7361, 6: 36768, 7: 179740, 8: 845931, 9: 3963680,
-    10: 18391564, 11: 85242128, 12: 388623673, 13: 1766623630,
+    1: 7,
+    2: 49,
+    3: 302,
+    4: 1469,
+    5: 7361,
+    6: 36768,
+    7: 179740,
+    8: 845931,
+    9: 3963680,
+    10: 18391564,
+    11: 85242128,
+    12: 388623673,
+    13: 1766623630,
 }
 
 BASELINES = ["random", "greedy", "alphabeta:depth=2", "alphabeta:depth=4"]
@@ -69,8 +80,10 @@ def ensure_database(pieces: int) -> None:
     from checkers_env import egdb
 
     if pieces and (egdb.complete_pieces(egdb.default_folder()) or 0) < pieces:
-        print(f"building the {pieces}-piece endgame database once for this machine "
-              f"({egdb.BUILD_TIME[pieces]}, {egdb.size_text(pieces)} into {egdb.default_folder()})")
+        print(
+            f"building the {pieces}-piece endgame database once for this machine "
+            f"({egdb.BUILD_TIME[pieces]}, {egdb.size_text(pieces)} into {egdb.default_folder()})"
+        )
         egdb.build(pieces, egdb.default_folder(), progress=True)
 
 
@@ -94,13 +107,16 @@ def main(argv: list[str] | None = None) -> int:
     parser = ArgumentParser(prog="python -m checkers_evaluation.demo", description=__doc__.split("\n\n")[0])
     parser.add_argument("--games-per-pair", type=whole_number(2), default=GAMES_PER_PAIR)
     parser.add_argument("--workers", type=whole_number(1), default=2)
-    parser.add_argument("--time-per-move", type=positive_number, default=0.1,
-                        help="for zoo agents with a time budget (mcrd)")
+    parser.add_argument(
+        "--time-per-move", type=positive_number, default=0.1, help="for zoo agents with a time budget (mcrd)"
+    )
     parser.add_argument("--out", type=folder_path, default="runs/demo")
     parser.add_argument("--perft-depth", type=whole_number(1, max(PUBLISHED_PERFT)), default=PERFT_DEPTH)
     args = parser.parse_args(argv)
     if args.games_per_pair % 2:
-        parser.error(f"argument --games-per-pair: must be even (each opening with both colours), got {args.games_per_pair}")
+        parser.error(
+            f"argument --games-per-pair: must be even (each opening with both colours), got {args.games_per_pair}"
+        )
 
     from checkers_env import Board
     from checkers_evaluation.league import League
@@ -111,12 +127,18 @@ def main(argv: list[str] | None = None) -> int:
     agents = demo_agents(args.time_per_move)
     ensure_database(database_pieces(agents))
     print(f"\nleague of {len(agents)} agents: {', '.join(agents)}")
-    print(f"{args.games_per_pair} games per pair, {demo_games(agents, args.games_per_pair)} games "
-          f"(ballot openings, colours swapped), {args.workers} workers\n")
+    print(
+        f"{args.games_per_pair} games per pair, {demo_games(agents, args.games_per_pair)} games "
+        f"(ballot openings, colours swapped), {args.workers} workers\n"
+    )
     started = time.perf_counter()
     League(
-        agents, out=args.out, games_per_pair=args.games_per_pair, workers=args.workers,
-        overwrite=True, bootstrap=500,
+        agents,
+        out=args.out,
+        games_per_pair=args.games_per_pair,
+        workers=args.workers,
+        overwrite=True,
+        bootstrap=500,
     ).run()
     print("\nPlayers whose 95 % intervals overlap are not told apart by these games.")
     print(f"done in {time.perf_counter() - started:.0f} s; open {args.out}/heatmap.png and {args.out}/ratings.png")

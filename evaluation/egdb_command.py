@@ -17,7 +17,6 @@ from checkers_evaluation.options import (
     whole_number,
 )
 
-
 HELP = "endgame databases: build, probe, statistics, and how well agents play endgames"
 DESCRIPTION = (
     "Endgame databases: the exact value (win, loss or draw for the side to move, with "
@@ -30,28 +29,35 @@ def add_arguments(parser) -> None:
     """Declare the arguments of ``checkers egdb`` on its parser."""
     kinds = parser.add_subparsers(dest="egdb_command", metavar="COMMAND", required=True)
     build = kinds.add_parser(
-        "build", help="build the database up to N pieces (resumes a killed build)",
+        "build",
+        help="build the database up to N pieces (resumes a killed build)",
         description=_egdb_build_description,
     )
     build.add_argument(
-        "--pieces", type=whole_number(2, max_egdb_pieces), default=4, metavar="N",
+        "--pieces",
+        type=whole_number(2, max_egdb_pieces),
+        default=4,
+        metavar="N",
         help="%(minimum)s to %(maximum)s (default 4)",
     )
     build.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     add_ray_option(build, "solve the pairs of slices of each level (every node must see the database folder)")
     probe = kinds.add_parser(
-        "probe", help="value and distance of positions (FEN arguments, or one FEN a line on stdin)",
+        "probe",
+        help="value and distance of positions (FEN arguments, or one FEN a line on stdin)",
         description="One line per position: the FEN, then win, loss or draw for the side to move "
         "(none: outside the database), then the plies to the end under best play (- for a draw or none).",
     )
     probe.add_argument("fens", metavar="FEN", nargs="*", help="positions in PDN FEN (default: read stdin)")
     stats = kinds.add_parser(
-        "stats", help="wins, losses, draws and longest win of every slice",
+        "stats",
+        help="wins, losses, draws and longest win of every slice",
         description="One row per slice (mover men and kings, then the opponent's: 2m1k-1m0k), then "
         "the totals per number of pieces; counts are for the side to move.",
     )
     measure = kinds.add_parser(
-        "measure", help="how well agents play endgames: value keeping, conversion, calibration",
+        "measure",
+        help="how well agents play endgames: value keeping, conversion, calibration",
         description="For each agent, on a fixed sample of positions with exactly N pieces: the "
         "fraction of its moves that keep a won or drawn position's value (where a move can lose it), "
         "the fraction of won positions it wins against a perfect defender within the shortest win plus "
@@ -60,30 +66,51 @@ def add_arguments(parser) -> None:
     )
     measure.add_argument("agents", metavar="AGENT_SPEC", nargs="+", help="e.g. alphabeta:depth=4 zoo:td-minimax")
     measure.add_argument(
-        "--positions", type=whole_number(1), default=200, metavar="K",
+        "--positions",
+        type=whole_number(1),
+        default=200,
+        metavar="K",
         help="positions sampled for value keeping and calibration (default 200)",
     )
     measure.add_argument(
-        "--games", type=whole_number(0), default=50, metavar="G",
+        "--games",
+        type=whole_number(0),
+        default=50,
+        metavar="G",
         help="won positions of the sample played out for conversion (default 50)",
     )
     measure.add_argument("--seed", type=whole_number(0), default=0, help="seed of the sample and the games (default 0)")
     measure.add_argument(
-        "--margin", type=whole_number(0), default=20, metavar="M",
+        "--margin",
+        type=whole_number(0),
+        default=20,
+        metavar="M",
         help="plies a conversion may take beyond the shortest win (default 20)",
     )
-    measure.add_argument("--out", type=folder_path, metavar="DIR", help="also write measures.md and measures.json there")
+    measure.add_argument(
+        "--out", type=folder_path, metavar="DIR", help="also write measures.md and measures.json there"
+    )
     measure.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
     for sub in (build, probe, stats, measure):
         sub.add_argument(
-            "--egdb-folder", type=folder_path, metavar="DIR",
+            "--egdb-folder",
+            type=folder_path,
+            metavar="DIR",
             help="the database folder (default $CHECKERS_EGDB, else the platform's cache folder)",
         )
-        sub.add_argument("--folder", dest="egdb_folder", type=folder_path, action=DeprecatedAlias, new="--egdb-folder",
-                         help=argparse.SUPPRESS)
+        sub.add_argument(
+            "--folder",
+            dest="egdb_folder",
+            type=folder_path,
+            action=DeprecatedAlias,
+            new="--egdb-folder",
+            help=argparse.SUPPRESS,
+        )
     for sub in (probe, stats, measure):
         sub.add_argument(
-            "--pieces", type=whole_number(2, max_egdb_pieces), metavar="N",
+            "--pieces",
+            type=whole_number(2, max_egdb_pieces),
+            metavar="N",
             help="database pieces, %(minimum)s to %(maximum)s (default: the largest N whose slices are all in the folder)"
             + ("; the positions sampled have exactly N pieces" if sub is measure else ""),
         )
@@ -176,9 +203,11 @@ def _markdown_table(header: tuple[str, ...], rows: list[tuple]) -> str:
     widths = [max(len(h), *(len(r[k]) for r in cells)) for k, h in enumerate(header)]
 
     def line(items: list[str]) -> str:
-        return "| " + " | ".join(
-            item.ljust(w) if k == 0 else item.rjust(w) for k, (item, w) in enumerate(zip(items, widths))
-        ) + " |"
+        return (
+            "| "
+            + " | ".join(item.ljust(w) if k == 0 else item.rjust(w) for k, (item, w) in enumerate(zip(items, widths)))
+            + " |"
+        )
 
     rule = "|" + "|".join(":" + "-" * (w + 1) if k == 0 else "-" * (w + 1) + ":" for k, w in enumerate(widths)) + "|"
     return "\n".join([line(list(header)), rule, *(line(r) for r in cells)])
@@ -193,8 +222,15 @@ def _egdb_measure(args: argparse.Namespace) -> int:
     agents = [make_agent(spec) for spec in args.agents]  # a bad spec is reported before any work
     db = _open_egdb(args)
     results = [
-        measure(agent, db, positions=args.positions, seed=args.seed, margin=args.margin, games=args.games,
-                progress=args.progress)
+        measure(
+            agent,
+            db,
+            positions=args.positions,
+            seed=args.seed,
+            margin=args.margin,
+            games=args.games,
+            progress=args.progress,
+        )
         for agent in agents
     ]
     print(measures_markdown(results), end="")

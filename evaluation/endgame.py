@@ -55,14 +55,14 @@ import json
 import math
 import os
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable, NamedTuple, Sequence
+from typing import NamedTuple
 
 import numpy as np
 
-from checkers_env import BaseAgent, Board, Game, Move, Rules, make_agent
-from checkers_env import egdb_index
+from checkers_env import BaseAgent, Board, Game, Move, Rules, egdb_index, make_agent
 from checkers_env.board import BLACK, WHITE
 from checkers_env.egdb import DRAW, LOSS, WIN, EndgameDatabase, Probe, slices
 from checkers_env.encoding import half_turn
@@ -247,7 +247,9 @@ def calibration(value: Callable[[Board], float], sample: Sequence[Sampled]) -> C
         chosen = (predicted >= low) & ((predicted <= high) if last else (predicted < high))
         bins.append(
             ReliabilityBin(
-                low, high, int(chosen.sum()),
+                low,
+                high,
+                int(chosen.sum()),
                 float(predicted[chosen].mean()) if chosen.any() else None,
                 float(truth[chosen].mean()) if chosen.any() else None,
             )
@@ -409,9 +411,7 @@ def _keep_value(agent, db: EndgameDatabase, board: Board, probe: Probe, seed: in
         result.mistakes.append(f"{board.fen()} {move}")
 
 
-def _convert(
-    agent, db: EndgameDatabase, board: Board, probe: Probe, margin: int, seed: int
-) -> tuple[int | None, str]:
+def _convert(agent, db: EndgameDatabase, board: Board, probe: Probe, margin: int, seed: int) -> tuple[int | None, str]:
     """Play a won position against the perfect defender: the plies to the agent's win
     (None when it did not win within ``distance + margin`` plies under the game's rules),
     and how the game ended (``no_moves``, ``repetition``, ``no_progress``, ``max_plies``)."""
@@ -507,7 +507,9 @@ def write_measures(measures: Sequence[EndgameMeasures], out: str | os.PathLike, 
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     first = measures[0] if measures else None
-    heading = f"# Endgame measures ({first.pieces} pieces, seed {first.seed})\n\n" if first else "# Endgame measures\n\n"
+    heading = (
+        f"# Endgame measures ({first.pieces} pieces, seed {first.seed})\n\n" if first else "# Endgame measures\n\n"
+    )
     text = heading + (f"```text\n$ {command}\n```\n\n" if command else "") + measures_markdown(measures)
     if first is not None and first.games:
         text += (

@@ -35,7 +35,7 @@ import select
 import signal
 import stat
 import sys
-from typing import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 
 from checkers_agents.alphabeta import MAX_DEPTH
 from checkers_agents.engine import PROTOCOL_VERSION, EngineSearch, format_bestmove
@@ -97,7 +97,9 @@ class EngineServer:
     # -- commands ----------------------------------------------------------------------
 
     def _hello(self, words: list[str]) -> list[str]:
-        return [f"hello protocol {PROTOCOL_VERSION} options {','.join(OPTIONS)} name checkers-suite {__version__} {self.spec}"]
+        return [
+            f"hello protocol {PROTOCOL_VERSION} options {','.join(OPTIONS)} name checkers-suite {__version__} {self.spec}"
+        ]
 
     def _isready(self, words: list[str]) -> list[str]:
         try:
@@ -170,7 +172,11 @@ class EngineServer:
         for key, value in zip(words[::2], words[1::2]):
             if key not in ("depth", "time") or key in limits:
                 raise _CommandError(f"{_short(key)} is not a limit here (limits: depth N, time S, each once)")
-            limits[key] = _number(value, key, int, 1, MAX_GO_DEPTH) if key == "depth" else _number(value, key, float, 0, MAX_GO_TIME)
+            limits[key] = (
+                _number(value, key, int, 1, MAX_GO_DEPTH)
+                if key == "depth"
+                else _number(value, key, float, 0, MAX_GO_TIME)
+            )
         if self.game is None:
             raise _CommandError("no position: send 'position startpos' or 'position fen FEN' first")
         if self.game.is_over():
@@ -222,8 +228,12 @@ def _number(text: str, name: str, kind: type, least: float, most: float | None =
         value = kind(text)
     except ValueError:
         value = None
-    if value is None or not math.isfinite(value) or value < least or (kind is float and value <= 0) or (
-        most is not None and value > most
+    if (
+        value is None
+        or not math.isfinite(value)
+        or value < least
+        or (kind is float and value <= 0)
+        or (most is not None and value > most)
     ):
         if kind is int:
             words = f"a whole number >= {least:g}" if most is None else f"a whole number from {least:g} to {most:g}"
@@ -246,7 +256,9 @@ def _search(agent: Agent) -> EngineSearch:
 
 
 def serve(
-    server: EngineServer, lines: Iterable[str], write: Callable[[str], None],
+    server: EngineServer,
+    lines: Iterable[str],
+    write: Callable[[str], None],
     searching: Callable[[], contextlib.AbstractContextManager] = contextlib.nullcontext,
 ) -> None:
     """Answer each command of ``lines`` with ``write(answer line)`` until ``quit`` or the

@@ -38,16 +38,16 @@ import multiprocessing.util
 import os
 import pickle
 import sys
+from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from importlib.metadata import entry_points
 from pathlib import Path
-from typing import Callable
 
 import numpy as np
 
 from checkers_env import Rules, make_agent
-from checkers_env.files import json_text, write_json_atomic
 from checkers_env.agent import ENTRY_POINT_GROUP, agent_kinds, format_spec, parse_spec, register_agent
+from checkers_env.files import json_text, write_json_atomic
 from checkers_env.match import GameRecord, play_game
 from checkers_env.parallel import run_pieces
 
@@ -154,6 +154,7 @@ def _imported_elsewhere(factory) -> str | None:
 
 #: The one database kind that adjudicates (``--adjudicate egdb``).
 ADJUDICATORS = ("egdb",)
+
 
 def _database(adjudicate: tuple[int, str] | None):
     """The endgame database ``(pieces, folder)``, opened once per process; None for None."""
@@ -323,7 +324,11 @@ class League:
         if self.gauntlet is not None:
             given = [self.gauntlet, *given]
         if len(given) < 2:
-            raise LeagueError("a league needs at least two agents" if self.gauntlet is None else "a gauntlet needs at least one opponent")
+            raise LeagueError(
+                "a league needs at least two agents"
+                if self.gauntlet is None
+                else "a gauntlet needs at least one opponent"
+            )
         if self.time_per_move is not None and not self.time_per_move > 0:
             raise LeagueError(f"time per move must be positive, got {self.time_per_move}")
         if isinstance(self.bootstrap, bool) or not isinstance(self.bootstrap, int) or self.bootstrap < 0:
@@ -392,8 +397,9 @@ class League:
             "seed": self.seed,
             "rules": asdict(self.rules),
             # None when off, as a league written before adjudication reads (no such key).
-            "adjudicate": None if self.adjudication is None else {"database": self.adjudicate,
-                                                                  "pieces": self.adjudication[0]},
+            "adjudicate": None
+            if self.adjudication is None
+            else {"database": self.adjudicate, "pieces": self.adjudication[0]},
         }
 
     def _saved_config(self) -> dict | None:
@@ -428,7 +434,9 @@ class League:
                 )
         gauntlet = names[0] if self.gauntlet is not None else None
         if saved.get("gauntlet") != gauntlet:
-            raise LeagueError(f"cannot resume {self.out}: its gauntlet player was {saved.get('gauntlet')!r}, not {gauntlet!r}")
+            raise LeagueError(
+                f"cannot resume {self.out}: its gauntlet player was {saved.get('gauntlet')!r}, not {gauntlet!r}"
+            )
         return saved_names + [n for n in names if n not in saved_names]
 
     def _prepare_out(self) -> list[GameRecord]:
@@ -520,8 +528,11 @@ class League:
             except ImportError:
                 raise LeagueError("--ray needs Ray: pip install 'checkers-suite[ray]'") from None
             play = functools.partial(
-                play_registered, rules=self.rules, overrides=self.agent_overrides,
-                registrations=self.registrations, adjudicate=self.adjudication,
+                play_registered,
+                rules=self.rules,
+                overrides=self.agent_overrides,
+                registrations=self.registrations,
+                adjudicate=self.adjudication,
             )
             run_pieces(play, todo, keep, ray=self.ray, what="the league")
             return
@@ -530,8 +541,14 @@ class League:
         )
         try:
             run_pieces(
-                play, todo, keep, workers=self.workers, initializer=_start_worker,
-                initargs=(os.getpid(), self.registrations), ordered=False, what="the league",
+                play,
+                todo,
+                keep,
+                workers=self.workers,
+                initializer=_start_worker,
+                initargs=(os.getpid(), self.registrations),
+                ordered=False,
+                what="the league",
             )
         finally:
             close_agents_in_process()  # those played here (one worker, or one game)
@@ -540,8 +557,12 @@ class League:
         from tqdm import tqdm
 
         return tqdm(
-            total=len(self.plan), initial=initial, unit="game", desc="league",
-            disable=not self.progress, dynamic_ncols=True,
+            total=len(self.plan),
+            initial=initial,
+            unit="game",
+            desc="league",
+            disable=not self.progress,
+            dynamic_ncols=True,
         )
 
     def _pair_summary(self, game: GameRecord, records: list[GameRecord], bar) -> None:

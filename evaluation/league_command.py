@@ -28,7 +28,9 @@ class _OldBackend(argparse.Action):
     """The old ``--backend local|ray``: ``--backend ray`` is ``--ray`` now (``local`` is the default)."""
 
     def __call__(self, parser, namespace, values, option_string=None):
-        warn_deprecated(f"--backend {values}", "--ray [ADDRESS]" if values == "ray" else "no option (local is the default)")
+        warn_deprecated(
+            f"--backend {values}", "--ray [ADDRESS]" if values == "ray" else "no option (local is the default)"
+        )
         namespace.ray = namespace.ray or values == "ray"
 
 
@@ -61,27 +63,37 @@ DESCRIPTION = (
 def add_arguments(parser) -> None:
     """Declare the arguments of ``checkers league`` on its parser."""
     parser.add_argument(
-        "agents", metavar="AGENT_SPEC", nargs="+",
+        "agents",
+        metavar="AGENT_SPEC",
+        nargs="+",
         help="e.g. random greedy alphabeta:depth=4; add name=NAME to a spec to show NAME in the tables "
         "(td-minimax:weights=a.safetensors,name=td-a); 'zoo' stands for every zoo agent",
     )
     parser.add_argument(
-        "--gauntlet", metavar="SPEC",
+        "--gauntlet",
+        metavar="SPEC",
         help="a gauntlet: SPEC plays every AGENT_SPEC, who do not play each other "
         "(checkers league zoo --gauntlet td-minimax:weights=mine.safetensors)",
     )
     parser.add_argument(
-        "--games-per-pair", type=whole_number(2), default=20, metavar="N",
+        "--games-per-pair",
+        type=whole_number(2),
+        default=20,
+        metavar="N",
         help="games each pair of agents plays: N/2 openings, each with both colours (even, >= 2; default 20)",
     )
     parser.add_argument(
-        "--openings", type=openings_option, default="ballot",
+        "--openings",
+        type=openings_option,
+        default="ballot",
         help="ballot (default: the ACF 3-move deck, 156 openings, each game tagged with its ACF number), "
         "ballot:crossboard (the deck's 144 crossboard openings), "
         "random:PLIES (games start after PLIES random single moves), or a file with one opening in PDN per line",
     )
     parser.add_argument(
-        "--time-per-move", type=positive_number, metavar="S",
+        "--time-per-move",
+        type=positive_number,
+        metavar="S",
         help="seconds per move for the agents that take a time parameter (alphabeta, mcrd, td-minimax)",
     )
     parser.add_argument(
@@ -89,36 +101,57 @@ def add_arguments(parser) -> None:
     )
     add_ray_option(parser, "play the games")
     parser.add_argument("--backend", choices=("local", "ray"), dest="ray", action=_OldBackend, help=argparse.SUPPRESS)
-    parser.add_argument("--out", type=folder_path, default="runs/league", metavar="DIR", help="output folder (default runs/league)")
-    parser.add_argument("--resume", action="store_true", help="continue the league in --out; new AGENT_SPECs play only their own games")
+    parser.add_argument(
+        "--out", type=folder_path, default="runs/league", metavar="DIR", help="output folder (default runs/league)"
+    )
+    parser.add_argument(
+        "--resume", action="store_true", help="continue the league in --out; new AGENT_SPECs play only their own games"
+    )
     parser.add_argument("--overwrite", action="store_true", help="discard the games already in --out")
     parser.add_argument(
         "--seed", type=whole_number(0), default=0, help="seed of the random openings and of every game (default 0)"
     )
     parser.add_argument(
-        "--max-plies", type=whole_number(1), default=400, metavar="N",
+        "--max-plies",
+        type=whole_number(1),
+        default=400,
+        metavar="N",
         help="a game longer than this many plies (single moves) is drawn (default 400)",
     )
     parser.add_argument(
-        "--bootstrap", type=whole_number(0, _max_bootstrap), default=1000, metavar="N",
+        "--bootstrap",
+        type=whole_number(0, _max_bootstrap),
+        default=1000,
+        metavar="N",
         help="resamples of the games behind the ratings' 95 %% intervals, %(minimum)s to %(maximum)s "
         "(default 1000; 0: no intervals)",
     )
     parser.add_argument("--trust-pickles", action="store_true", help=TRUST_PICKLES_HELP)
     parser.add_argument(
-        "--adjudicate", choices=("egdb",),
+        "--adjudicate",
+        choices=("egdb",),
         help="egdb: a game that reaches a position of the endgame database ends there with the database's "
         "result (termination egdb in the PDN); default: games are played to their end",
     )
     parser.add_argument(
-        "--egdb-pieces", type=whole_number(2, max_egdb_pieces), metavar="N",
+        "--egdb-pieces",
+        type=whole_number(2, max_egdb_pieces),
+        metavar="N",
         help="pieces of the adjudicating database, %(minimum)s to %(maximum)s (default: the largest N whose "
         "slices are all in the folder)",
     )
-    parser.add_argument("--adjudicate-pieces", dest="egdb_pieces", type=whole_number(2, max_egdb_pieces),
-                        action=DeprecatedAlias, new="--egdb-pieces", help=argparse.SUPPRESS)
     parser.add_argument(
-        "--egdb-folder", type=folder_path, metavar="DIR",
+        "--adjudicate-pieces",
+        dest="egdb_pieces",
+        type=whole_number(2, max_egdb_pieces),
+        action=DeprecatedAlias,
+        new="--egdb-pieces",
+        help=argparse.SUPPRESS,
+    )
+    parser.add_argument(
+        "--egdb-folder",
+        type=folder_path,
+        metavar="DIR",
         help="the endgame database folder (default $CHECKERS_EGDB, else the platform's cache folder)",
     )
     parser.set_defaults(handler=run_league)
@@ -130,11 +163,22 @@ def run_league(args: argparse.Namespace) -> int:
     from checkers_evaluation.league import League, expand_zoo
 
     league = League(
-        expand_zoo(args.agents), gauntlet=args.gauntlet, out=args.out, games_per_pair=args.games_per_pair, openings=args.openings,
-        time_per_move=args.time_per_move, workers=args.workers, ray=args.ray,
-        resume=args.resume, overwrite=args.overwrite, seed=args.seed,
-        rules=Rules(max_plies=args.max_plies), bootstrap=args.bootstrap,
-        adjudicate=args.adjudicate, adjudicate_pieces=args.egdb_pieces, egdb_folder=args.egdb_folder,
+        expand_zoo(args.agents),
+        gauntlet=args.gauntlet,
+        out=args.out,
+        games_per_pair=args.games_per_pair,
+        openings=args.openings,
+        time_per_move=args.time_per_move,
+        workers=args.workers,
+        ray=args.ray,
+        resume=args.resume,
+        overwrite=args.overwrite,
+        seed=args.seed,
+        rules=Rules(max_plies=args.max_plies),
+        bootstrap=args.bootstrap,
+        adjudicate=args.adjudicate,
+        adjudicate_pieces=args.egdb_pieces,
+        egdb_folder=args.egdb_folder,
         trusted=args.trust_pickles,
     )
     league.run()

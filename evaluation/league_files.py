@@ -65,8 +65,11 @@ def load_records(path: str | os.PathLike, repair: bool = False) -> list[GameReco
         kept.append(line if line.endswith("\n") else line + "\n")
     if repeated:
         shown = ", ".join(repeated[:10]) + (f" and {len(repeated) - 10} more" if len(repeated) > 10 else "")
-        warnings.warn(f"{path}: dropped {len(repeated)} games recorded twice (kept the first of each): {shown}",
-                      LeagueWarning, stacklevel=2)
+        warnings.warn(
+            f"{path}: dropped {len(repeated)} games recorded twice (kept the first of each): {shown}",
+            LeagueWarning,
+            stacklevel=2,
+        )
     if repair and len(kept) != len(lines):
         from checkers_env.files import write_atomic
 

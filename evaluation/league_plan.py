@@ -11,7 +11,6 @@ import os
 import random as _random
 from dataclasses import dataclass
 from itertools import combinations
-from pathlib import Path
 
 from checkers_env import Game, Rules
 from checkers_env.files import input_file

@@ -45,9 +45,15 @@ def add_ray_option(parser: argparse.ArgumentParser, what: str) -> None:
     """``--ray [ADDRESS]``, the same in every command: ``what`` runs as Ray tasks, on a local
     Ray (``--ray`` alone: ``args.ray`` is True) or the cluster at ADDRESS (``args.ray`` is the
     address); without it ``args.ray`` is False."""
-    parser.add_argument("--ray", nargs="?", const=True, default=False, metavar="ADDRESS",
-                        help=f"{what} as Ray tasks: on a local Ray, or the cluster at ADDRESS "
-                        "(pip install 'checkers-suite[ray]'; after positional arguments, or as --ray=ADDRESS)")
+    parser.add_argument(
+        "--ray",
+        nargs="?",
+        const=True,
+        default=False,
+        metavar="ADDRESS",
+        help=f"{what} as Ray tasks: on a local Ray, or the cluster at ADDRESS "
+        "(pip install 'checkers-suite[ray]'; after positional arguments, or as --ray=ADDRESS)",
+    )
 
 
 def board_from_fen(fen: str | None):
@@ -67,7 +73,21 @@ def board_from_fen(fen: str | None):
 
 
 __all__ = [
-    "EXIT_USAGE", "TRUST_PICKLES_HELP", "ArgumentParser", "DeprecatedAlias", "Handler", "HelpFormatter",
-    "UsageError", "add_ray_option", "board_from_fen", "folder_path", "lazy_handler", "max_egdb_pieces", "number",
-    "positive_number", "rate", "warn_deprecated", "whole_number",
+    "EXIT_USAGE",
+    "TRUST_PICKLES_HELP",
+    "ArgumentParser",
+    "DeprecatedAlias",
+    "Handler",
+    "HelpFormatter",
+    "UsageError",
+    "add_ray_option",
+    "board_from_fen",
+    "folder_path",
+    "lazy_handler",
+    "max_egdb_pieces",
+    "number",
+    "positive_number",
+    "rate",
+    "warn_deprecated",
+    "whole_number",
 ]

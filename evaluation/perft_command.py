@@ -31,13 +31,13 @@ DESCRIPTION = (
 def add_arguments(parser) -> None:
     """Declare the arguments of ``checkers perft`` on its parser."""
     parser.add_argument(
-        "depth", metavar="DEPTH", type=whole_number(0, _perft_max_depth),
+        "depth",
+        metavar="DEPTH",
+        type=whole_number(0, _perft_max_depth),
         help="plies (single moves) to look ahead, %(minimum)s to %(maximum)s",
     )
     parser.add_argument("--fen", help="start from this PDN FEN instead of the start position")
-    parser.add_argument(
-        "--divide", action="store_true", help="print the count below each root move, then the total"
-    )
+    parser.add_argument("--divide", action="store_true", help="print the count below each root move, then the total")
     parser.add_argument(
         "--no-bulk",
         dest="bulk",
@@ -91,7 +91,13 @@ def _progress(description: str, parts: int, show: bool) -> Iterator[Callable]:
     from rich.console import Console
     from rich.progress import BarColumn, Progress, SpinnerColumn, TaskProgressColumn, TextColumn, TimeElapsedColumn
 
-    columns = (SpinnerColumn(), TextColumn("{task.description}"), BarColumn(), TaskProgressColumn(), TimeElapsedColumn())
+    columns = (
+        SpinnerColumn(),
+        TextColumn("{task.description}"),
+        BarColumn(),
+        TaskProgressColumn(),
+        TimeElapsedColumn(),
+    )
     with Progress(*columns, console=Console(stderr=True), transient=True) as progress:
         task = progress.add_task(description, total=parts)
 

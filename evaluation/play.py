@@ -161,8 +161,7 @@ class PlaySession:
         """Play until the person quits (or input ends); returns the exit status: 0, or
         130 after Ctrl-C (once the person has been offered to save the game)."""
         self.write(
-            f"You play {self.human} against {self.agent}. "
-            "Type a move like 11-15 or 22x15, or 'help' for the commands."
+            f"You play {self.human} against {self.agent}. Type a move like 11-15 or 22x15, or 'help' for the commands."
         )
         try:
             return self._loop()
@@ -563,9 +562,7 @@ def _fitting(board: Board, text: str) -> list[str]:
     except ValueError:
         return []
     return [
-        str(m)
-        for m in board.legal_moves()
-        if m.is_capture and m.path[0] == squares[0] and m.path[-1] == squares[-1]
+        str(m) for m in board.legal_moves() if m.is_capture and m.path[0] == squares[0] and m.path[-1] == squares[-1]
     ]
 
 

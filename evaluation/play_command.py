@@ -5,7 +5,6 @@ from __future__ import annotations
 
 from checkers_evaluation.options import TRUST_PICKLES_HELP, lazy_handler, whole_number
 
-
 HELP = "play against an agent in the terminal"
 DESCRIPTION = (
     "Play a game against any agent in the terminal. The board shows square "

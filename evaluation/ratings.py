@@ -59,15 +59,14 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
-from typing import Iterable, Iterator, Sequence
 
 import numpy as np
 
 # The fit itself is the suite's one Elo fit, shared with the trainers.
 from checkers_env.elo import ELO_SCALE
 from checkers_env.elo import bradley_terry as _newton
-
 
 #: Most bootstrap replicates ``fit_elo`` draws: the replicates' weights take 8 bytes per game
 #: each, and beyond this many the 2.5 and 97.5 percentiles no longer move visibly.
@@ -196,7 +195,9 @@ class Ratings:
         losses, points, score (ratings to 0.1 Elo, score as a fraction)."""
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
-        writer.writerow(["rank", "player", "elo", "lower", "upper", "games", "wins", "draws", "losses", "points", "score"])
+        writer.writerow(
+            ["rank", "player", "elo", "lower", "upper", "games", "wins", "draws", "losses", "points", "score"]
+        )
         for rank, p in enumerate(self.lines, 1):
             writer.writerow(
                 [
@@ -251,7 +252,13 @@ def _game_rows(records: Iterable) -> tuple[list[str], np.ndarray, np.ndarray, np
         if record.black == record.white:
             continue
         rows.append(
-            (record.black, record.white, _BLACK_POINTS[record.result], getattr(record, "key", ""), getattr(record, "seed", 0))
+            (
+                record.black,
+                record.white,
+                _BLACK_POINTS[record.result],
+                getattr(record, "key", ""),
+                getattr(record, "seed", 0),
+            )
         )
     rows.sort(key=lambda r: (r[0], r[1], r[3], r[4], r[2]))
     players = sorted({r[0] for r in rows} | {r[1] for r in rows})
@@ -401,4 +408,13 @@ def _bootstrap_weights(
     return weights, drawn_pairs
 
 
-__all__ = ["ELO_SCALE", "MAX_BOOTSTRAP", "PlayerRating", "Ratings", "WinsDrawsLosses", "find_anchor", "fit_elo", "game_table"]
+__all__ = [
+    "ELO_SCALE",
+    "MAX_BOOTSTRAP",
+    "PlayerRating",
+    "Ratings",
+    "WinsDrawsLosses",
+    "find_anchor",
+    "fit_elo",
+    "game_table",
+]

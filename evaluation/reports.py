@@ -28,9 +28,9 @@ import csv
 import io
 import math
 import os
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Sequence
 
 from .ratings import Ratings, WinsDrawsLosses, fit_elo
 
@@ -144,7 +144,18 @@ class Crosstable:
         out = io.StringIO()
         writer = csv.writer(out, lineterminator="\n")
         writer.writerow(
-            ["player", "opponent", "games", "wins", "draws", "losses", "points", "score", "games_as_black", "wins_as_black"]
+            [
+                "player",
+                "opponent",
+                "games",
+                "wins",
+                "draws",
+                "losses",
+                "points",
+                "score",
+                "games_as_black",
+                "wins_as_black",
+            ]
         )
         for player in self.players:
             for opponent in self.players:
@@ -193,7 +204,9 @@ def crosstable(records: Iterable, order: Sequence[str] | None = None) -> Crossta
     players: set[str] = set()
     for record in records:
         if record.result not in _BLACK_POINTS:
-            raise ValueError(f"game {record.black} vs {record.white} has result {record.result!r}; expected 1-0, 0-1 or 1/2-1/2")
+            raise ValueError(
+                f"game {record.black} vs {record.white} has result {record.result!r}; expected 1-0, 0-1 or 1/2-1/2"
+            )
         if record.black == record.white:
             continue
         players.update((record.black, record.white))
@@ -314,7 +327,11 @@ def ratings_plot_png(ratings: Ratings, path: str | os.PathLike) -> Path:
         ax.plot(values, y, "o", color="#1f78b4")
     for value, row, p in zip(values, y, lines):
         right = p.upper if has_intervals else value
-        label = f"{value:.0f}  [{p.lower:.0f}, {p.upper:.0f}]" if has_intervals and p.player != ratings.anchor else f"{value:.0f}"
+        label = (
+            f"{value:.0f}  [{p.lower:.0f}, {p.upper:.0f}]"
+            if has_intervals and p.player != ratings.anchor
+            else f"{value:.0f}"
+        )
         ax.annotate(label, (right, row), xytext=(6, 0), textcoords="offset points", va="center", fontsize=9)
     ax.set_yticks(y, [_short(p.player, 36) for p in lines])
     ax.axvline(0, color="0.5", linewidth=1, linestyle="--", zorder=0)

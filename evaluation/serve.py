@@ -1,64 +1,16 @@
 """``checkers serve``: play, watch and replay games in the browser.
 
-A local web app (Starlette on uvicorn, the ``serve`` extra) with three tabs:
+A local web app (Starlette on uvicorn, the ``serve`` extra) with three tabs: **Play** an
+agent from a list or any spec, **Watch** two agents play each other, and **League**, a
+league's output folder replayed game by game. The documentation's board page describes the
+page and its HTTP API.
 
-- **Play**: an opponent from a list (baselines and the zoo with their Elo,
-  ``serve_views``) or any agent spec, either colour, from the start, a ballot opening, a
-  FEN or a position set up by clicking; moves by clicking squares; the agent's reply with
-  its thinking time, an evaluation bar and what its search reports; a move list to step
-  through the game's positions; flip; take back; PDN and FEN to copy; the endgame
-  database's verdict.
-- **Watch**: two agent specs play each other at a chosen speed.
-- **League**: a league's output folder (``--league DIR``): ratings, heatmap, crosstable,
-  and any game replayed move by move.
-
-Safety, by design (``SECURITY.md`` has the threat model: a local, single-user server that
-every web page its user visits can send requests to):
-
-- It binds to 127.0.0.1 unless told otherwise, and answers only requests addressed to
-  ``localhost`` or its own address (421 otherwise: DNS rebinding), takes JSON bodies only
-  (415 otherwise), and refuses a POST from another site's page (403). ``serve_http``.
-- A request never names a file, and nothing it sends is unpickled: agent specs may use
-  kinds, zoo entries and plain values only; a parameter that names a file or folder
-  (``weights=``, ``egdb_folder=``, ``guide=`` with a path: declared so by the kind) is 422
-  before anything is opened. Folders of agents that the person who started the server
-  offers (``--agents-dir DIR``: ``DIR/NAME/card.json`` and its weights, as in the zoo) are
-  named ``zoo:NAME``, looked up after the zoo's own entries. League folders are the ones
-  given on the command line, chosen by index, and only the report's own file names are
-  served from them. Error messages show no path of the server's machine.
-- Specs are checked by type on the server (no file opened); agents are built and think in
-  worker processes (``serve_pool``), so nothing a spec does can hold up the server; the
-  suite's searches stop within the think limit whatever their counts (``depth=64``,
-  ``playouts=``), and a move that takes longer than ``think_limit`` seconds all the same
-  stops its worker (a new one replaces it) and the request fails with 504; a ``time=``, ``game_time=`` (any parameter that gives
-  seconds) above the limit is refused. FEN and moves go
-  through the parsers, request bodies and strings have size and nesting limits, and games
-  in memory are capped (the oldest is dropped). Any error inside one game fails that
-  request only; games are independent (each has its own lock and record).
-- With ``record``, every finished game is appended to a ``games.jsonl`` as one whole line
-  (the league's format), once, so the League tab can open the folder.
-- Ctrl-C kills the workers at once and stops the server (status 130), even mid-move.
-
-The HTTP API (JSON; errors are ``{"error": message}`` with status 400, 403, 404, 409, 413,
-415, 421, 422, 503 or 504):
-
-=======  ===============================  ===================================================
-method   path                              what
-=======  ===============================  ===================================================
-GET      /api/config                       agent kinds, ballot openings, leagues, limits
-POST     /api/games                        new game ``{black, white, fen?, opening?, seed?}``
-GET      /api/opponents                    the agents offered by name, with their zoo-league Elo
-GET      /api/games/{id}                   the game's state
-GET      /api/games/{id}/positions/{ply}   the game's position after ``ply`` plies
-POST     /api/games/{id}/move              a player's move ``{move: "11-15"}``
-POST     /api/games/{id}/agent             the agent to move plays
-POST     /api/games/{id}/takeback          back to the last position a human had to move in
-GET      /api/leagues/{n}                  ratings, crosstable and the list of games
-GET      /api/leagues/{n}/games/{g}/{ply}  a league game's position after ``ply`` plies
-GET      /api/leagues/{n}/files/{name}     a report file (heatmap.png, ratings.png, ...)
-=======  ===============================  ===================================================
-
-A player is ``"human"`` or an agent spec.
+Safety, by design: ``SECURITY.md`` gives the threat model (a local, single-user server that
+every web page its user visits can send requests to) and what is refused. In short: Host
+and Origin are checked (``serve_http``), a request never names a file and nothing is
+unpickled, specs are checked by type before any agent is built, agents think in worker
+processes (``serve_pool``) within the think limit, bodies, strings and games in memory have
+limits, and Ctrl-C kills the workers at once.
 """
 
 from __future__ import annotations
@@ -76,17 +28,17 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from checkers_agents.zoo import zoo_names
 from checkers_env import Board, Game
 from checkers_env.agent import check_spec, parse_spec
 from checkers_env.errors import CheckersError
 from checkers_env.match import GameRecord, ballot_openings
-from checkers_agents.zoo import zoo_names
 
 # MAX_BODY is read here too, with the other limits of the page.
 from .serve_http import MAX_BODY, RequestError, RequestGuard, bound_socket, json_body, without_paths  # noqa: F401
 from .serve_leagues import LEAGUE_FILES, LeagueViews  # noqa: F401
-from .serve_views import GameViews, evaluation_bar, whole
 from .serve_pool import SERVE_RULES, THINK_LIMIT, AgentPool
+from .serve_views import GameViews, evaluation_bar, whole
 
 HUMAN = "human"
 #: Names of the parameters that give seconds (``time``, ``game_time``, ``timeout``, ...),
@@ -239,8 +191,9 @@ class Server(GameViews, LeagueViews):
                 seconds = math.inf
             if not seconds <= self.pool.think_limit:
                 raise RequestError(
-                    422, f"bad agent spec {text!r}: {name}={value} is over this server's "
-                    f"thinking limit of {self.pool.think_limit:g} s"
+                    422,
+                    f"bad agent spec {text!r}: {name}={value} is over this server's "
+                    f"thinking limit of {self.pool.think_limit:g} s",
                 )
         return spec
 
@@ -268,7 +221,9 @@ class Server(GameViews, LeagueViews):
             if fen:
                 raise RequestError(400, "give a FEN or an opening, not both")
             if isinstance(opening, bool) or not isinstance(opening, int) or not 0 <= opening < len(self.openings):
-                raise RequestError(422, f"bad opening: {opening!r} is not a ballot number from 0 to {len(self.openings) - 1}")
+                raise RequestError(
+                    422, f"bad opening: {opening!r} is not a ballot number from 0 to {len(self.openings) - 1}"
+                )
             for text in self.openings[opening].split():
                 game.play(text)
         seed = body.get("seed")
@@ -312,8 +267,16 @@ class Server(GameViews, LeagueViews):
         move = game.board.parse_move(move_text)
         black_moved = int(game.board.turn) == 0
         game.play(move)
-        session.replies.append({"ply": game.ply, "move": str(move), "agent": spec, "seconds": round(seconds, 4),
-                                "info": info, "evaluation": evaluation_bar(info, black_moved)})
+        session.replies.append(
+            {
+                "ply": game.ply,
+                "move": str(move),
+                "agent": spec,
+                "seconds": round(seconds, 4),
+                "info": info,
+                "evaluation": evaluation_bar(info, black_moved),
+            }
+        )
         self._maybe_record(session)
 
     def take_back(self, session: Session) -> None:
@@ -346,9 +309,15 @@ class Server(GameViews, LeagueViews):
                 side = "black" if (reply["ply"] - 1 + int(game.start.turn)) % 2 == 0 else "white"
                 seconds[side] += reply["seconds"]
         record = GameRecord(
-            black=session.black, white=session.white, opening=" ".join(str(m) for m in game.moves[: session.opening_plies]),
-            moves=[str(m) for m in game.moves], result=game.result, termination=str(game.termination),
-            seed=session.seed, key=session.id, seconds={k: round(v, 4) for k, v in seconds.items()},
+            black=session.black,
+            white=session.white,
+            opening=" ".join(str(m) for m in game.moves[: session.opening_plies]),
+            moves=[str(m) for m in game.moves],
+            result=game.result,
+            termination=str(game.termination),
+            seed=session.seed,
+            key=session.id,
+            seconds={k: round(v, 4) for k, v in seconds.items()},
             start_fen="" if game.start == Board() else game.start.fen(),
         )
         line = json.dumps(record.to_dict()) + "\n"
@@ -522,8 +491,12 @@ def create_app(server: Server | None = None, host: str = "127.0.0.1", **options)
     async def http_error(request: Request, error: HTTPException):  # no such path, or not that method
         return JSONResponse({"error": error.detail}, status_code=error.status_code, headers=error.headers)
 
-    app = Starlette(routes=routes, lifespan=lifespan, middleware=[Middleware(RequestGuard, host=host)],
-                    exception_handlers={HTTPException: http_error})
+    app = Starlette(
+        routes=routes,
+        lifespan=lifespan,
+        middleware=[Middleware(RequestGuard, host=host)],
+        exception_handlers={HTTPException: http_error},
+    )
     app.state.server = state
     return app
 
@@ -559,8 +532,14 @@ def serve_main(args: argparse.Namespace) -> int:
         except CheckersError as error:
             raise UsageError(str(error)) from None
     try:
-        server = Server(leagues=args.league or [], workers=args.workers, think_limit=args.think_limit,
-                        record=args.record, egdb=egdb, agents_dirs=args.agents_dir or [])
+        server = Server(
+            leagues=args.league or [],
+            workers=args.workers,
+            think_limit=args.think_limit,
+            record=args.record,
+            egdb=egdb,
+            agents_dirs=args.agents_dir or [],
+        )
     except ValueError as error:
         raise UsageError(str(error)) from None
     listening = bound_socket(args.host, args.port)  # before saying where to open it
@@ -577,8 +556,9 @@ def serve_main(args: argparse.Namespace) -> int:
             server.pool.kill()  # a thinking agent ends now; uvicorn then finishes the requests at once
             super().handle_exit(sig, frame)
 
-    config = uvicorn.Config(create_app(server, host=args.host), host=args.host, port=port,
-                            log_level="warning", timeout_graceful_shutdown=1)
+    config = uvicorn.Config(
+        create_app(server, host=args.host), host=args.host, port=port, log_level="warning", timeout_graceful_shutdown=1
+    )
     Uvicorn(config).run(sockets=[listening])  # after Ctrl-C, uvicorn raises SIGINT again: KeyboardInterrupt, status 130
     if signal.SIGINT in interrupted:  # a uvicorn that does not
         raise KeyboardInterrupt

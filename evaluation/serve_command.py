@@ -7,7 +7,6 @@ import argparse
 
 from checkers_evaluation.options import DeprecatedAlias, folder_path, lazy_handler, positive_number, whole_number
 
-
 HELP = "the web page: play an agent, watch two play, replay a league's games"
 DESCRIPTION = (
     "Start a local web app (needs the serve extra: pip install 'checkers-suite[serve]') "
@@ -24,23 +23,44 @@ def add_arguments(parser) -> None:
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
     parser.add_argument("--port", type=whole_number(0, 65535), default=8000, help="port, 0 to 65535 (default 8000)")
     parser.add_argument(
-        "--league", action="append", metavar="DIR",
+        "--league",
+        action="append",
+        metavar="DIR",
         help="a league output folder (checkers league --out DIR) for the League tab; repeat for several",
     )
     parser.add_argument(
-        "--think-limit", type=positive_number, default=10.0, metavar="S",
+        "--think-limit",
+        type=positive_number,
+        default=10.0,
+        metavar="S",
         help="seconds an agent may think about one move; past it the move is stopped (default 10)",
     )
-    parser.add_argument("--workers", type=whole_number(1), default=2,
-                        help="agent moves thought about at once, each in its own process (default 2)")
-    parser.add_argument("--out", dest="record", metavar="DIR", type=folder_path,
-                        help="output folder: append every finished game to DIR/games.jsonl (the league's format)")
-    parser.add_argument("--record", dest="record", type=folder_path, action=DeprecatedAlias, new="--out",
-                        help=argparse.SUPPRESS)
-    parser.add_argument("--egdb-folder", metavar="DIR", type=folder_path,
-                        help="endgame database folder (default: the cache folder's, when one is built)")
     parser.add_argument(
-        "--agents-dir", action="append", metavar="DIR",
+        "--workers",
+        type=whole_number(1),
+        default=2,
+        help="agent moves thought about at once, each in its own process (default 2)",
+    )
+    parser.add_argument(
+        "--out",
+        dest="record",
+        metavar="DIR",
+        type=folder_path,
+        help="output folder: append every finished game to DIR/games.jsonl (the league's format)",
+    )
+    parser.add_argument(
+        "--record", dest="record", type=folder_path, action=DeprecatedAlias, new="--out", help=argparse.SUPPRESS
+    )
+    parser.add_argument(
+        "--egdb-folder",
+        metavar="DIR",
+        type=folder_path,
+        help="endgame database folder (default: the cache folder's, when one is built)",
+    )
+    parser.add_argument(
+        "--agents-dir",
+        action="append",
+        metavar="DIR",
         help="a folder of agents to offer the page, laid out as the zoo (DIR/NAME/card.json beside its weights); "
         "the page names one zoo:NAME (the zoo's own entries first). Requests can name no other file; repeat for several",
     )

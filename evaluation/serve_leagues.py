@@ -57,8 +57,15 @@ class LeagueViews:
             "crosstable": _read_csv(folder / "crosstable.csv"),
             "files": [name for name in LEAGUE_FILES if (folder / name).is_file()],
             "games": [
-                {"index": number, "black": r.black, "white": r.white, "result": r.result, "plies": r.plies,
-                 "opening": r.opening, "termination": r.termination}
+                {
+                    "index": number,
+                    "black": r.black,
+                    "white": r.white,
+                    "result": r.result,
+                    "plies": r.plies,
+                    "opening": r.opening,
+                    "termination": r.termination,
+                }
                 for number, r in enumerate(records)
             ],
         }
@@ -74,9 +81,16 @@ class LeagueViews:
         boards = game.boards
         last = game.moves[ply - 1] if ply else None
         return {
-            "index": number, "ply": ply, "plies": plies, "black": record.black, "white": record.white,
-            "result": record.result, "termination": record.termination, "moves": record.moves,
-            "move": None if last is None else str(last), "fen": boards[ply].fen(),
+            "index": number,
+            "ply": ply,
+            "plies": plies,
+            "black": record.black,
+            "white": record.white,
+            "result": record.result,
+            "termination": record.termination,
+            "moves": record.moves,
+            "move": None if last is None else str(last),
+            "fen": boards[ply].fen(),
             "svg": str(svg.board(boards[ply], size=480, last_move=last)),
         }
 

@@ -113,8 +113,9 @@ class AgentPool:
                 if request[0] == "build":
                     raise RequestError(504, f"building the agent {spec!r} took longer than {BUILD_LIMIT:g} s")
                 raise RequestError(
-                    504, f"the agent {spec!r} thought for more than the limit of {self.think_limit:g} s "
-                    "and was stopped (ask for less time or depth)"
+                    504,
+                    f"the agent {spec!r} thought for more than the limit of {self.think_limit:g} s "
+                    "and was stopped (ask for less time or depth)",
                 )
             keep = worker
             if answer[0] == "error":

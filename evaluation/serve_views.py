@@ -63,7 +63,10 @@ def evaluation_bar(info: dict[str, Any], black_moved: bool) -> dict[str, Any] | 
         winner = "Black" if for_black > 0 else "White"
         return {"black": 1.0 if for_black > 0 else 0.0, "text": f"{winner} wins in {plies} plies (forced)"}
     if "simulations" in info or (abs(value) <= 1 and not float(value).is_integer()):  # AlphaZero's, a net's
-        return {"black": round((1 + for_black) / 2, 4), "text": f"{for_black:+.2f} for Black (-1 White wins, +1 Black wins)"}
+        return {
+            "black": round((1 + for_black) / 2, 4),
+            "text": f"{for_black:+.2f} for Black (-1 White wins, +1 Black wins)",
+        }
     share = 1 / (1 + 3 ** (-for_black / BAR_POINTS))
     return {"black": round(share, 4), "text": f"{for_black:+g} points for Black"}
 
@@ -117,8 +120,13 @@ class GameViews:
         board = game.boards[ply]
         last = game.moves[ply - 1] if ply else None
         return {
-            "id": session.id, "ply": ply, "plies": game.ply, "turn": str(board.turn), "fen": board.fen(),
-            "move": None if last is None else str(last), "reply": session.replies[ply - 1] if ply else None,
+            "id": session.id,
+            "ply": ply,
+            "plies": game.ply,
+            "turn": str(board.turn),
+            "fen": board.fen(),
+            "move": None if last is None else str(last),
+            "reply": session.replies[ply - 1] if ply else None,
             "svg": str(svg.board(board, size=480, flipped=session.flipped, last_move=last)),
             "egdb": self.probe(board),
         }
@@ -138,8 +146,10 @@ class GameViews:
             from checkers_agents.zoo import load_card, zoo_names
 
             ratings = zoo_league_ratings()
-            offered = [{"spec": spec, "name": spec, "group": "baseline", "rating": ratings.get(spec),
-                        "description": ""} for spec in BASELINES]
+            offered = [
+                {"spec": spec, "name": spec, "group": "baseline", "rating": ratings.get(spec), "description": ""}
+                for spec in BASELINES
+            ]
             rated = {player.split(",")[0]: player for player in ratings if player.startswith("zoo:")}
             for name in zoo_names(self.agents_dirs):
                 try:
@@ -148,8 +158,9 @@ class GameViews:
                     continue
                 spec = rated.get(f"zoo:{name}", f"zoo:{name}")  # as the league played it: its rating is that one's
                 rating = ratings.get(spec, (card.get("measures", {}).get("zoo_league") or {}).get("elo"))
-                offered.append({"spec": spec, "name": name, "group": "zoo", "rating": rating,
-                                "description": card["description"]})
+                offered.append(
+                    {"spec": spec, "name": name, "group": "zoo", "rating": rating, "description": card["description"]}
+                )
             self._opponents = [entry for entry in offered if self._playable(entry["spec"])]
         return self._opponents
 

@@ -6,7 +6,6 @@ import argparse
 
 from checkers_evaluation.options import board_from_fen
 
-
 HELP = "print a position as an ASCII board with its legal moves"
 DESCRIPTION = (
     "Print the position of a PDN FEN (like 'B:W18,K30:B14') as an ASCII board "

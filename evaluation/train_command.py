@@ -10,12 +10,16 @@ import importlib
 
 from checkers_evaluation.options import UsageError
 
-
 #: ``checkers train NAME`` runs ``python -m checkers_training.<module>``'s ``main(argv)``.
-TRAINERS = {"bc": "checkers_training.behaviour_cloning", "td-minimax": "checkers_training.td_minimax",
-            "slow-fast": "checkers_training.slow_fast", "ppo": "checkers_training.ppo",
-            "mcrd-net": "checkers_training.mcrd_net", "outcome-net": "checkers_training.outcome_net",
-            "alphazero": "checkers_training.alphazero"}
+TRAINERS = {
+    "bc": "checkers_training.behaviour_cloning",
+    "td-minimax": "checkers_training.td_minimax",
+    "slow-fast": "checkers_training.slow_fast",
+    "ppo": "checkers_training.ppo",
+    "mcrd-net": "checkers_training.mcrd_net",
+    "outcome-net": "checkers_training.outcome_net",
+    "alphazero": "checkers_training.alphazero",
+}
 
 
 HELP = "train a learning agent (bc, td-minimax, slow-fast, ppo, mcrd-net, outcome-net, alphazero); --help after the name lists its options"

@@ -52,9 +52,12 @@ def init_net(key: jax.Array, hidden: int) -> dict:
     """A perceptron ``320 -> hidden -> 128 policy logits + 1 value``."""
     k1, k2, k3 = jax.random.split(key, 3)
     return {
-        "w1": jax.random.normal(k1, (INPUTS, hidden)) / jnp.sqrt(INPUTS), "b1": jnp.zeros(hidden),
-        "wp": jax.random.normal(k2, (hidden, NUM_ACTIONS)) * 0.01, "bp": jnp.zeros(NUM_ACTIONS),
-        "wv": jax.random.normal(k3, (hidden,)) * 0.01, "bv": jnp.zeros(()),
+        "w1": jax.random.normal(k1, (INPUTS, hidden)) / jnp.sqrt(INPUTS),
+        "b1": jnp.zeros(hidden),
+        "wp": jax.random.normal(k2, (hidden, NUM_ACTIONS)) * 0.01,
+        "bp": jnp.zeros(NUM_ACTIONS),
+        "wv": jax.random.normal(k3, (hidden,)) * 0.01,
+        "bv": jnp.zeros(()),
     }
 
 
@@ -81,34 +84,50 @@ def make_iteration(env: Checkers, games: int, steps: int, simulations: int, upda
         over = child.terminated | child.truncated
         reward = child.rewards[jnp.arange(games), actor]
         discount = jnp.where(over, 0.0, jnp.where(child.current_player == actor, 1.0, -1.0))
-        return mctx.RecurrentFnOutput(reward=reward, discount=discount, prior_logits=logits,
-                                      value=jnp.where(over, 0.0, value)), child
+        return mctx.RecurrentFnOutput(
+            reward=reward, discount=discount, prior_logits=logits, value=jnp.where(over, 0.0, value)
+        ), child
 
     def play(net, state, key):
         def one(carry, key):
             state = carry
             search_key, reset_key = jax.random.split(key)
             out = mctx.gumbel_muzero_policy(
-                net, search_key, root_of(net, state), recurrent_fn, simulations,
-                invalid_actions=~state.legal_action_mask, max_num_considered_actions=16)
+                net,
+                search_key,
+                root_of(net, state),
+                recurrent_fn,
+                simulations,
+                invalid_actions=~state.legal_action_mask,
+                max_num_considered_actions=16,
+            )
             child = step(state, out.action)
             over = child.terminated | child.truncated
             fresh = init(jax.random.split(reset_key, games))
-            seen = Batch(state.observation, state.legal_action_mask, out.action_weights, state.current_player,
-                         child.rewards, over)
+            seen = Batch(
+                state.observation,
+                state.legal_action_mask,
+                out.action_weights,
+                state.current_player,
+                child.rewards,
+                over,
+            )
             restart = lambda new, old: jnp.where(over.reshape((games,) + (1,) * (old.ndim - 1)), new, old)  # noqa: E731
             return jax.tree.map(restart, fresh, child), seen
+
         return jax.lax.scan(one, state, jax.random.split(key, steps))
 
     def targets(batch: Batch):
         """Each position's result for the side that moved, and whether its game ended in
         the window (the others have no target)."""
+
         def back(carry, t):
             total, ended = carry
             rewards, done = t
             total = rewards + jnp.where(done[:, None], 0.0, total)
             ended = done | (ended & ~done)
             return (total, ended), (total, ended)
+
         start = (jnp.zeros((games, 2)), jnp.zeros(games, dtype=bool))
         _, (totals, ended) = jax.lax.scan(back, start, (batch.rewards, batch.done), reverse=True)
         value = jnp.take_along_axis(totals, batch.actor[..., None], axis=-1)[..., 0]
@@ -138,15 +157,30 @@ def make_iteration(env: Checkers, games: int, steps: int, simulations: int, upda
 
         (net, momentum), _ = jax.lax.scan(update, (net, momentum), None, length=updates)
         after, (policy_loss, value_loss) = loss(net, batch, value_target, has_target)
-        stats = {"loss_before": before, "loss_after": after, "policy_loss": policy_loss, "value_loss": value_loss,
-                 "games_ended": batch.done.sum(), "targets": has_target.sum()}
+        stats = {
+            "loss_before": before,
+            "loss_after": after,
+            "policy_loss": policy_loss,
+            "value_loss": value_loss,
+            "games_ended": batch.done.sum(),
+            "targets": has_target.sum(),
+        }
         return net, momentum, state, stats
 
     return iteration
 
 
-def train(iterations: int = 10, games: int = 128, steps: int = 64, simulations: int = 16, updates: int = 8,
-          hidden: int = 64, lr: float = 0.01, seed: int = 0, verbose: bool = True) -> list[dict]:
+def train(
+    iterations: int = 10,
+    games: int = 128,
+    steps: int = 64,
+    simulations: int = 16,
+    updates: int = 8,
+    hidden: int = 64,
+    lr: float = 0.01,
+    seed: int = 0,
+    verbose: bool = True,
+) -> list[dict]:
     """Train from zero; returns each iteration's statistics (losses on its own batch before
     and after its updates, games ended, positions with a value target)."""
     env = Checkers()
@@ -165,9 +199,12 @@ def train(iterations: int = 10, games: int = 128, steps: int = 64, simulations: 
         stats["seconds"] = time.perf_counter() - started
         history.append(stats)
         if verbose:
-            print(f"iteration {number + 1:>3}: loss {stats['loss_before']:.3f} -> {stats['loss_after']:.3f} "
-                  f"(policy {stats['policy_loss']:.3f}, value {stats['value_loss']:.3f}), "
-                  f"{int(stats['games_ended'])} games ended, {stats['seconds']:.1f} s", flush=True)
+            print(
+                f"iteration {number + 1:>3}: loss {stats['loss_before']:.3f} -> {stats['loss_after']:.3f} "
+                f"(policy {stats['policy_loss']:.3f}, value {stats['value_loss']:.3f}), "
+                f"{int(stats['games_ended'])} games ended, {stats['seconds']:.1f} s",
+                flush=True,
+            )
     return history
 
 
@@ -182,8 +219,10 @@ def main(argv: list[str] | None = None) -> None:
     args = parser.parse_args(argv)
     history = train(args.iterations, args.games, args.steps, args.simulations, args.updates, seed=args.seed)
     hops = args.games * args.steps * len(history)
-    print(f"{hops:,} self-play hops with {args.simulations} simulations each in "
-          f"{sum(s['seconds'] for s in history):.1f} s (the first iteration includes compiling)")
+    print(
+        f"{hops:,} self-play hops with {args.simulations} simulations each in "
+        f"{sum(s['seconds'] for s in history):.1f} s (the first iteration includes compiling)"
+    )
 
 
 if __name__ == "__main__":

@@ -11,7 +11,7 @@ import os
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
 
-import pytest  # noqa: E402
+import pytest
 
 #: Pieces of the endgame database the tests build once per run (6-12 s on two cores).
 TEST_EGDB_PIECES = 4

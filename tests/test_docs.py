@@ -26,10 +26,7 @@ _FENCE_RE = re.compile(r"^```(\w*)[^\n]*\n(.*?)^```\s*$", re.MULTILINE | re.DOTA
 
 
 def _pages() -> list[Path]:
-    return sorted(
-        path for path in DOCS.rglob("*.md")
-        if path.relative_to(DOCS).parts[0] not in ("results", "hooks")
-    )
+    return sorted(path for path in DOCS.rglob("*.md") if path.relative_to(DOCS).parts[0] not in ("results", "hooks"))
 
 
 PAGES = _pages()
@@ -101,7 +98,7 @@ def test_cli_line_runs(page, line, command, monkeypatch, capsys):
 
 def _nav_pages() -> list[str]:
     text = (REPO_ROOT / "mkdocs.yml").read_text(encoding="utf-8")
-    nav = text[text.index("\nnav:"):]
+    nav = text[text.index("\nnav:") :]
     return re.findall(r"^\s+- (?:[^:\n]+: )?(\S+\.md)\s*$", nav, re.MULTILINE)
 
 
@@ -136,7 +133,7 @@ def test_the_results_the_pages_cite_are_in_the_repository():
     for page in PAGES:
         text = page.read_text(encoding="utf-8")
         for match in re.finditer(r"docs/results/[\w./-]*[\w/]", text):
-            after = text[match.end(): match.end() + 40]
+            after = text[match.end() : match.end() + 40]
             if re.match(r"\S*\s+(at|in the repository's history at) commit", after) or text[match.start() - 1] == ":":
                 continue  # named with the commit that holds it (or as `git show REV:path`)
             if not (REPO_ROOT / match.group(0)).exists():
@@ -166,15 +163,28 @@ def test_figures_of_greedy_against_random_are_what_the_league_plays(tmp_path):
 
     wins = draws = losses = 0
     for seed in (1, 2):
-        ratings = League(["random", "greedy"], out=tmp_path / str(seed), games_per_pair=300, seed=seed,
-                         rules=Rules(max_plies=400), bootstrap=0, progress=False).run()
-        wins, draws, losses = wins + ratings["greedy"].wins, draws + ratings["greedy"].draws, losses + ratings["greedy"].losses
+        ratings = League(
+            ["random", "greedy"],
+            out=tmp_path / str(seed),
+            games_per_pair=300,
+            seed=seed,
+            rules=Rules(max_plies=400),
+            bootstrap=0,
+            progress=False,
+        ).run()
+        wins, draws, losses = (
+            wins + ratings["greedy"].wins,
+            draws + ratings["greedy"].draws,
+            losses + ratings["greedy"].losses,
+        )
     games = wins + draws + losses
     score = (wins + draws / 2) / games
     elo = 400 * math.log10(score / (1 - score))
-    assert (f"scores about {round(100 * score)} % against random ({wins} wins, {draws} draws and {losses} losses "
-            f"in {games} games, `checkers league random greedy --games-per-pair 300 --seed 1`, then `--seed 2`), "
-            f"about {round(elo, -1):.0f} Elo") in _prose("experiments/baselines.md")
+    assert (
+        f"scores about {round(100 * score)} % against random ({wins} wins, {draws} draws and {losses} losses "
+        f"in {games} games, `checkers league random greedy --games-per-pair 300 --seed 1`, then `--seed 2`), "
+        f"about {round(elo, -1):.0f} Elo"
+    ) in _prose("experiments/baselines.md")
 
 
 def test_the_site_builds_without_a_warning(tmp_path):
@@ -185,6 +195,11 @@ def test_the_site_builds_without_a_warning(tmp_path):
     import subprocess
     import sys
 
-    build = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
-                           cwd=REPO_ROOT, capture_output=True, text=True, timeout=300)
+    build = subprocess.run(
+        [sys.executable, "-m", "mkdocs", "build", "--strict", "--site-dir", str(tmp_path / "site")],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert build.returncode == 0, build.stderr[-3000:]

@@ -45,7 +45,12 @@ def run_without(modules: list[str], code: str, folder: Path) -> subprocess.Compl
     (folder / "sitecustomize.py").write_text(_HIDER.format(hidden=set(modules)))
     env = dict(os.environ, PYTHONPATH=os.pathsep.join(filter(None, [str(folder), os.environ.get("PYTHONPATH")])))
     return subprocess.run(
-        [sys.executable, "-c", f"import sys\n{code}"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=300,
+        [sys.executable, "-c", f"import sys\n{code}"],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
@@ -83,7 +88,9 @@ def test_the_cli_says_it_in_one_line(tmp_path):
     assert not runs.exists()  # said before any folder is made
     # Its --help needs no torch.
     result = run_without(
-        ["torch"], "from checkers_evaluation.cli import main; sys.exit(main(['train', 'slow-fast', '--help']))", tmp_path
+        ["torch"],
+        "from checkers_evaluation.cli import main; sys.exit(main(['train', 'slow-fast', '--help']))",
+        tmp_path,
     )
     assert result.returncode == 0 and "--explore-fraction" in result.stdout, result.stderr
 
@@ -149,6 +156,8 @@ def test_the_jax_env_names_its_extra(hidden, tmp_path):
     )
     assert result.returncode == 0, result.stderr
     first, second = result.stdout.splitlines()
-    assert first == (f"MissingDependencyError checkers_env.jax needs {hidden}, which is not installed: "
-                     "pip install 'checkers-suite[jax]'")
+    assert first == (
+        f"MissingDependencyError checkers_env.jax needs {hidden}, which is not installed: "
+        "pip install 'checkers-suite[jax]'"
+    )
     assert second.startswith("B:W21")  # the rest of the core does not need it

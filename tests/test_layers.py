@@ -56,8 +56,14 @@ def test_the_core_imports_no_heavy_package_when_imported():
     wrong = []
     for path in modules("checkers_env"):
         tree = ast.parse(path.read_text(encoding="utf-8"))
-        top_level = ast.Module(body=[n for n in tree.body if not isinstance(n, (ast.FunctionDef, ast.ClassDef))], type_ignores=[])
-        wrong += [f"{path.relative_to(ROOT)}:{line} imports {package}" for line, package in imports(top_level) if package in HEAVY]
+        top_level = ast.Module(
+            body=[n for n in tree.body if not isinstance(n, (ast.FunctionDef, ast.ClassDef))], type_ignores=[]
+        )
+        wrong += [
+            f"{path.relative_to(ROOT)}:{line} imports {package}"
+            for line, package in imports(top_level)
+            if package in HEAVY
+        ]
     assert not wrong, "\n".join(wrong)
 
 

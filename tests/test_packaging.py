@@ -19,8 +19,13 @@ from checkers_env import __version__
 REPO_ROOT = Path(__file__).resolve().parents[1]
 PYPROJECT = tomllib.loads((REPO_ROOT / "pyproject.toml").read_text())
 #: The installed import name of each repository folder.
-FOLDERS = {"checkers_env": "checkers_env", "agents": "checkers_agents", "training": "checkers_training",
-           "evaluation": "checkers_evaluation", "zoo": "checkers_zoo"}
+FOLDERS = {
+    "checkers_env": "checkers_env",
+    "agents": "checkers_agents",
+    "training": "checkers_training",
+    "evaluation": "checkers_evaluation",
+    "zoo": "checkers_zoo",
+}
 
 
 def test_every_package_folder_is_listed_under_its_installed_name():
@@ -36,8 +41,10 @@ def test_every_package_folder_is_listed_under_its_installed_name():
 
 
 def test_entry_points_name_installed_modules():
-    targets = [PYPROJECT["project"]["scripts"]["checkers"],
-               *PYPROJECT["project"]["entry-points"]["checkers_env.agents"].values()]
+    targets = [
+        PYPROJECT["project"]["scripts"]["checkers"],
+        *PYPROJECT["project"]["entry-points"]["checkers_env.agents"].values(),
+    ]
     for target in targets:
         assert target.split(".")[0] in FOLDERS.values(), target
 
@@ -47,8 +54,12 @@ def dist(tmp_path_factory) -> Path:
     """The release's wheel and sdist as `python -m build` makes them (without isolation: the
     test venv already holds the build backend)."""
     out = tmp_path_factory.mktemp("dist")
-    built = subprocess.run([sys.executable, "-m", "build", "--no-isolation", "--sdist", "--wheel", "--outdir", str(out),
-                            str(REPO_ROOT)], capture_output=True, text=True, timeout=600)
+    built = subprocess.run(
+        [sys.executable, "-m", "build", "--no-isolation", "--sdist", "--wheel", "--outdir", str(out), str(REPO_ROOT)],
+        capture_output=True,
+        text=True,
+        timeout=600,
+    )
     assert built.returncode == 0, built.stderr[-3000:]
     return out
 
@@ -61,10 +72,16 @@ def wheel(dist) -> Path:
 
 def test_the_release_files_pass_twine_check(dist):
     files = sorted(dist.glob("checkers_suite-*"))
-    assert [f.name for f in files] == [f"checkers_suite-{__version__}-py3-none-any.whl",
-                                        f"checkers_suite-{__version__}.tar.gz"]
-    checked = subprocess.run([sys.executable, "-m", "twine", "check", "--strict", *map(str, files)],
-                             capture_output=True, text=True, timeout=120)
+    assert [f.name for f in files] == [
+        f"checkers_suite-{__version__}-py3-none-any.whl",
+        f"checkers_suite-{__version__}.tar.gz",
+    ]
+    checked = subprocess.run(
+        [sys.executable, "-m", "twine", "check", "--strict", *map(str, files)],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert checked.returncode == 0, checked.stdout + checked.stderr
     assert checked.stdout.count("PASSED") == 2, checked.stdout
 
@@ -99,12 +116,22 @@ def test_the_wheel_installed_in_a_fresh_venv_loads_the_zoo_and_plays_from_anothe
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True, timeout=120)
     python = venv / "bin" / "python"
-    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps",
-                    "--no-index", str(wheel)], check=True, capture_output=True, timeout=300)
+    subprocess.run(
+        [sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-deps", "--no-index", str(wheel)],
+        check=True,
+        capture_output=True,
+        timeout=300,
+    )
     # The dependencies come from the test venv as a plain path entry: its .pth files (the
     # editable install of this checkout among them) are not processed from there.
-    fresh_site = Path(subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
-                                     capture_output=True, text=True, check=True).stdout.strip())
+    fresh_site = Path(
+        subprocess.run(
+            [str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout.strip()
+    )
     (fresh_site / "_test_dependencies.pth").write_text(sysconfig.get_paths()["purelib"] + "\n")
     elsewhere = tmp_path / "elsewhere"
     elsewhere.mkdir()
@@ -124,8 +151,9 @@ print(json.dumps({"files": [m.__file__ for m in (checkers_env, checkers_agents, 
                   "weights": zoo.weights,
                   "zoo": zoo_names(), "plies": len(game.moves), "acf": ACF_GAMES.stat().st_size}))
 """
-    done = subprocess.run([str(python), "-c", script], cwd=elsewhere, env=env, capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run(
+        [str(python), "-c", script], cwd=elsewhere, env=env, capture_output=True, text=True, timeout=300
+    )
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     for file in [*result["files"], result["weights"]]:
@@ -133,16 +161,29 @@ print(json.dumps({"files": [m.__file__ for m in (checkers_env, checkers_agents, 
     assert result["zoo"] == sorted(p.parent.name for p in (REPO_ROOT / "zoo").glob("*/card.json"))
     assert result["plies"] == 20 and result["agent"] == "zoo:td-minimax"
     assert result["acf"] == (REPO_ROOT / "checkers_env" / "data" / "acf_games.pdn").stat().st_size
-    version = subprocess.run([str(venv / "bin" / "checkers"), "--version"], cwd=elsewhere, env=env,
-                             capture_output=True, text=True, timeout=120)
+    version = subprocess.run(
+        [str(venv / "bin" / "checkers"), "--version"],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert version.returncode == 0 and version.stdout.split()[-1] == __version__, version.stderr
     # The repository's short names are not importable from there.
-    probe = subprocess.run([str(python), "-c", "import agents"], cwd=elsewhere, env=env, capture_output=True,
-                           text=True, timeout=60)
+    probe = subprocess.run(
+        [str(python), "-c", "import agents"], cwd=elsewhere, env=env, capture_output=True, text=True, timeout=60
+    )
     assert "No module named 'agents'" in probe.stderr
     # The README's first example, run from the installed wheel in another folder.
-    example = subprocess.run([str(python), "-c", _first_readme_example()], cwd=elsewhere, env=env,
-                             capture_output=True, text=True, timeout=300)
+    example = subprocess.run(
+        [str(python), "-c", _first_readme_example()],
+        cwd=elsewhere,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert example.returncode == 0, example.stderr
 
 
@@ -153,10 +194,18 @@ def test_the_wheel_with_its_declared_dependencies_alone_plays_the_zoo(wheel, tmp
     venv = tmp_path / "venv"
     subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True, timeout=120)
     subprocess.run([str(venv / "bin" / "pip"), "install", "-q", str(wheel)], check=True, timeout=900)
-    script = ("import importlib.util; from checkers_env import Game, make_agent; g = Game(); "
-              "g.play(make_agent('zoo:td-minimax').select_move(g)); "
-              "print(importlib.util.find_spec('torch') is None, len(g.moves))")
-    done = subprocess.run([str(venv / "bin" / "python"), "-c", script], cwd=tmp_path, capture_output=True, text=True,
-                          env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")}, timeout=300)
+    script = (
+        "import importlib.util; from checkers_env import Game, make_agent; g = Game(); "
+        "g.play(make_agent('zoo:td-minimax').select_move(g)); "
+        "print(importlib.util.find_spec('torch') is None, len(g.moves))"
+    )
+    done = subprocess.run(
+        [str(venv / "bin" / "python"), "-c", script],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        env={**os.environ, "NUMBA_CACHE_DIR": str(tmp_path / "numba")},
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert done.stdout.split() == ["True", "1"]

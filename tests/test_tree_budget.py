@@ -55,11 +55,5 @@ def test_docs_hold_at_most_their_share_of_the_tracked_bytes():
 
 def test_docs_hold_no_weights_or_resume_files():
     sizes = tracked_sizes(REPO_ROOT)
-    misplaced = sorted(
-        name
-        for name in sizes
-        if name.startswith("docs/") and name.endswith(NOT_IN_DOCS)
-    )
-    assert misplaced == [], (
-        "weights and league resume files belong in the zoo or in history, not docs/"
-    )
+    misplaced = sorted(name for name in sizes if name.startswith("docs/") and name.endswith(NOT_IN_DOCS))
+    assert misplaced == [], "weights and league resume files belong in the zoo or in history, not docs/"

@@ -77,8 +77,8 @@ def test_readme_shows_what_checkers_show_prints(capsys):
 def test_readme_explains_mcrd_where_it_first_appears():
     readme = (REPO_ROOT / "README.md").read_text(encoding="utf-8")
     first = readme.index("MCRD")
-    assert "Monte Carlo Random Descent" in readme[first - 200: first + 300]
-    assert "playout" in readme[first: first + 300]
+    assert "Monte Carlo Random Descent" in readme[first - 200 : first + 300]
+    assert "playout" in readme[first : first + 300]
 
 
 # -- docstrings shown to users -------------------------------------------------------------
@@ -100,7 +100,7 @@ def test_env_docstrings_speak_plainly():
 def test_checkers_agents_speaks_plainly(capsys):
     out = run_cli(["agents"], capsys)
     assert user_problems(out) == []
-    mcrd = out[out.index("\nmcrd "):]
+    mcrd = out[out.index("\nmcrd ") :]
     assert "Monte Carlo Random Descent" in mcrd[:300] and "playouts" in mcrd[:300]
     # every parameter of every kind comes with a word of explanation
     bare = [line for line in out.splitlines() if re.fullmatch(r"\s{2}\S+(\s\(required\))?", line)]

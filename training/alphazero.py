@@ -142,8 +142,10 @@ def net_tensors(path: Path, args: Args) -> dict[str, np.ndarray]:
     weights = read_net_file(path)
     hidden, middle = weights.sizes
     if (hidden, middle) != (args.hidden, args.middle):
-        raise WeightsError(f"{path}: a {hidden}-{middle} net, but the run's net is {args.hidden}-{args.middle} "
-                           f"(give --hidden {hidden} --middle {middle})")
+        raise WeightsError(
+            f"{path}: a {hidden}-{middle} net, but the run's net is {args.hidden}-{args.middle} "
+            f"(give --hidden {hidden} --middle {middle})"
+        )
     return dict(weights.tensors)
 
 
@@ -158,11 +160,20 @@ def _net_file(run_path: Path, generation: int) -> Path:
 
 
 def _selfplay_params(args: Args, run_path: Path, generation: int) -> dict:
-    return {"games": args.games, "shard_size": args.shard_size, "net": str(_net_file(run_path, generation)),
-            "simulations": args.simulations, "considered": args.considered, "search": args.search,
-            "random_plies": args.random_plies, "explore_plies": 20, "slots": args.slots,
-            "through_forced": args.through_forced, "widen": args.widen,
-            **({"egdb_pieces": args.egdb_pieces} if args.egdb_pieces else {})}  # older runs' shards keep their params
+    return {
+        "games": args.games,
+        "shard_size": args.shard_size,
+        "net": str(_net_file(run_path, generation)),
+        "simulations": args.simulations,
+        "considered": args.considered,
+        "search": args.search,
+        "random_plies": args.random_plies,
+        "explore_plies": 20,
+        "slots": args.slots,
+        "through_forced": args.through_forced,
+        "widen": args.widen,
+        **({"egdb_pieces": args.egdb_pieces} if args.egdb_pieces else {}),
+    }  # older runs' shards keep their params
 
 
 def training_batch(data: dict[str, np.ndarray], rows: np.ndarray, root_value_share: float = 0.0):
@@ -173,10 +184,19 @@ def training_batch(data: dict[str, np.ndarray], rows: np.ndarray, root_value_sha
 
     from checkers_agents.alphazero.net import dense_inputs
 
-    inputs = dense_inputs(data["own"][rows], data["opponent"][rows], data["kings"][rows], data["own_is_black"][rows],
-                          data["continuing"][rows])
-    return (torch.from_numpy(inputs), torch.from_numpy(data["policy"][rows]), torch.from_numpy(data["legal"][rows] != 0),
-            torch.from_numpy(value_target(data, rows, root_value_share)))
+    inputs = dense_inputs(
+        data["own"][rows],
+        data["opponent"][rows],
+        data["kings"][rows],
+        data["own_is_black"][rows],
+        data["continuing"][rows],
+    )
+    return (
+        torch.from_numpy(inputs),
+        torch.from_numpy(data["policy"][rows]),
+        torch.from_numpy(data["legal"][rows] != 0),
+        torch.from_numpy(value_target(data, rows, root_value_share)),
+    )
 
 
 def value_target(data: dict[str, np.ndarray], rows: np.ndarray, root_value_share: float) -> np.ndarray:
@@ -217,15 +237,25 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     checkpoint = run.path / CHECKPOINT
     net = az_net.policy_value_net(args.hidden, args.middle, seed=args.seed).to(device)
     optimizer = torch.optim.AdamW(net.parameters(), lr=args.learning_rate, weight_decay=args.weight_decay)
-    state = {"generation": 0, "epoch": 0, "evaluated": -1, "wall_s": 0.0, "selfplay_s": 0.0, "curve": [],
-             "decisions": 0, "steps": 0, "played": 0, "train_s": 0.0, "trained": 0}
+    state = {
+        "generation": 0,
+        "epoch": 0,
+        "evaluated": -1,
+        "wall_s": 0.0,
+        "selfplay_s": 0.0,
+        "curve": [],
+        "decisions": 0,
+        "steps": 0,
+        "played": 0,
+        "train_s": 0.0,
+        "trained": 0,
+    }
     if run.resumed and checkpoint.exists():
         state = scaffold.load_net_checkpoint(checkpoint, net, optimizer)
         for counter in ("played", "train_s", "trained"):  # a run begun before these were counted
             state.setdefault(counter, 0)
     else:  # generation 0 trains on from the net its games were played with
-        start = (net_tensors(run.path / INITIAL, args) if (run.path / INITIAL).exists()
-                 else initial_tensors(args))
+        start = net_tensors(run.path / INITIAL, args) if (run.path / INITIAL).exists() else initial_tensors(args)
         if start is not None:
             net.load_state_dict({name: torch.from_numpy(value) for name, value in start.items()})
     if not (run.path / INITIAL).exists():
@@ -241,16 +271,22 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         """The epochs of generation ``g`` left to train on ``data`` (``count`` decisions),
         each checkpointed as it ends."""
         steps = math.ceil(count / args.batch_size)
-        bar = tqdm(total=args.epochs * steps, initial=state["epoch"] * steps, desc=f"train gen {g}",
-                   disable=not args.progress, dynamic_ncols=True)
+        bar = tqdm(
+            total=args.epochs * steps,
+            initial=state["epoch"] * steps,
+            desc=f"train gen {g}",
+            disable=not args.progress,
+            dynamic_ncols=True,
+        )
         while state["epoch"] < args.epochs:
             order = np.random.default_rng([args.seed, g, state["epoch"]]).permutation(count)
             totals = np.zeros(2)
             began = time.perf_counter()
             for start in range(0, count, args.batch_size):
-                rows = order[start:start + args.batch_size]
-                batch = (tensor.to(device, non_blocking=True)
-                         for tensor in training_batch(data, rows, args.root_value_share))
+                rows = order[start : start + args.batch_size]
+                batch = (
+                    tensor.to(device, non_blocking=True) for tensor in training_batch(data, rows, args.root_value_share)
+                )
                 policy_loss, value_loss = losses(net, *batch)
                 optimizer.zero_grad()
                 (policy_loss + args.value_weight * value_loss).backward()
@@ -278,9 +314,14 @@ def train(args: Args, given: set[str] | None = None) -> dict:
                 # The window's older generations too: a shard lost or damaged since is played
                 # again, the same games, with its own generation's net.
                 for k in range(max(0, g - args.window + 1), g + 1):
-                    newest = selfplay.generate(run.path / "data" / f"gen-{k}", _selfplay_params(args, run.path, k),
-                                               seed=args.seed * 1000 + k, workers=args.workers, ray=ray,
-                                               progress=args.progress and k == g)
+                    newest = selfplay.generate(
+                        run.path / "data" / f"gen-{k}",
+                        _selfplay_params(args, run.path, k),
+                        seed=args.seed * 1000 + k,
+                        workers=args.workers,
+                        ray=ray,
+                        progress=args.progress and k == g,
+                    )
                     window += newest
                 data = selfplay.load_shards(window)
                 # The counters and the net change from here to each epoch's checkpoint: a stop
@@ -297,9 +338,14 @@ def train(args: Args, given: set[str] | None = None) -> dict:
             if state["evaluated"] < g and args.eval_games:
                 point = _evaluate(args, run.path / f"weights-gen{g}.safetensors", g)
                 with stop.step():  # the point and the generation it is of, recorded together
-                    point.update(generation=g, wall_s=round(wall_before + time.perf_counter() - session_start, 1),
-                                 games=(g + 1) * args.games, decisions=state["decisions"],
-                                 policy_loss=state.get("policy_loss"), value_loss=state.get("value_loss"))
+                    point.update(
+                        generation=g,
+                        wall_s=round(wall_before + time.perf_counter() - session_start, 1),
+                        games=(g + 1) * args.games,
+                        decisions=state["decisions"],
+                        policy_loss=state.get("policy_loss"),
+                        value_loss=state.get("value_loss"),
+                    )
                     state["curve"].append(point)
                     state["evaluated"] = g
                     writer.add_scalar("eval/rating", point["rating"], g + 1)
@@ -309,10 +355,18 @@ def train(args: Args, given: set[str] | None = None) -> dict:
             save()
     evaluations = scaffold.final_evaluation(_agent(args, run.path / WEIGHTS), args)
     writer.close()
-    summary = {"run_dir": str(run.path), "generations": state["generation"], "steps": state["steps"],
-               "wall_s": round(wall_before + time.perf_counter() - session_start, 1),
-               "selfplay_s": round(state["selfplay_s"], 1), "train_s": round(state["train_s"], 1),
-               "device": str(device), **speeds(state), "curve": state["curve"], "evaluations": evaluations}
+    summary = {
+        "run_dir": str(run.path),
+        "generations": state["generation"],
+        "steps": state["steps"],
+        "wall_s": round(wall_before + time.perf_counter() - session_start, 1),
+        "selfplay_s": round(state["selfplay_s"], 1),
+        "train_s": round(state["train_s"], 1),
+        "device": str(device),
+        **speeds(state),
+        "curve": state["curve"],
+        "evaluations": evaluations,
+    }
     if args.promote:
         summary["promoted"] = str(promote(run, args, summary))
     print(json_text(summary), flush=True)
@@ -322,22 +376,31 @@ def train(args: Args, given: set[str] | None = None) -> dict:
 def speeds(state: dict) -> dict:
     """Self-play decisions (positions kept as targets) per second, and training samples (a
     decision in one epoch) per second, over what the run's counters saw (0 before any)."""
-    return {"selfplay_decisions_per_s": round(state["played"] / state["selfplay_s"], 1) if state["selfplay_s"] else 0.0,
-            "train_samples_per_s": round(state["trained"] / state["train_s"], 1) if state["train_s"] else 0.0}
+    return {
+        "selfplay_decisions_per_s": round(state["played"] / state["selfplay_s"], 1) if state["selfplay_s"] else 0.0,
+        "train_samples_per_s": round(state["trained"] / state["train_s"], 1) if state["train_s"] else 0.0,
+    }
 
 
 def _agent(args: Args, weights: Path):
     """The agent as the evaluation games play it (``--eval-simulations``)."""
     from checkers_agents.alphazero import AlphaZeroAgent
 
-    return AlphaZeroAgent(weights=str(weights), simulations=args.eval_simulations, search=args.search,
-                          considered=args.considered, through_forced=args.through_forced, widen=args.widen)
+    return AlphaZeroAgent(
+        weights=str(weights),
+        simulations=args.eval_simulations,
+        search=args.search,
+        considered=args.considered,
+        through_forced=args.through_forced,
+        widen=args.widen,
+    )
 
 
 def _evaluate(args: Args, weights: Path, generation: int) -> dict:
     """The strength point of one generation: games against the anchors, and the rating."""
-    return scaffold.strength_point(_agent(args, weights), args.anchors, args.anchor_ratings, args.eval_games,
-                                   seed=args.seed + generation)
+    return scaffold.strength_point(
+        _agent(args, weights), args.anchors, args.anchor_ratings, args.eval_games, seed=args.seed + generation
+    )
 
 
 def _same_run(stage: dict, run: scaffold.Run) -> bool:
@@ -382,11 +445,17 @@ def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
                 # This run promoted itself before and went on: its earlier net keeps its
                 # budget and measures, while its time is counted once, in this stage.
                 training["init_weights"] = earlier.get("init_weights", args.init_weights)
-                earlier = {"run": run.name, "budget": earlier.get("budget"), "measures": earlier.get("measures", {}),
-                           "continued": "the same run went on from this net; its time is counted in the next stage"}
+                earlier = {
+                    "run": run.name,
+                    "budget": earlier.get("budget"),
+                    "measures": earlier.get("measures", {}),
+                    "continued": "the same run went on from this net; its time is counted in the next stage",
+                }
             training["earlier_stages"] = [*stages, earlier]
-            origin = (f"from zero in {len(training['earlier_stages']) + 1} stages, this one going on from the "
-                      "net of the earlier ones (training.earlier_stages)")
+            origin = (
+                f"from zero in {len(training['earlier_stages']) + 1} stages, this one going on from the "
+                "net of the earlier ones (training.earlier_stages)"
+            )
     return scaffold.promote(
         args.promote,
         "alphazero",

@@ -29,8 +29,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from checkers_agents.options import (
+    ArgumentParser,
+    DeprecatedAlias,
+    HelpFormatter,
+    number,
+    warn_deprecated,
+    whole_number,
+)
 from checkers_env.errors import CheckersError
-from checkers_agents.options import ArgumentParser, DeprecatedAlias, HelpFormatter, number, warn_deprecated, whole_number
 
 #: The largest seed (numpy's and torch's generators take it; trainers derive larger ones).
 MAX_SEED = 2**32 - 1
@@ -82,8 +89,15 @@ def arg(
     """
     if on_resume not in (RUN, SESSION, BUDGET):
         raise ValueError(f"on_resume must be RUN, SESSION or BUDGET, got {on_resume!r}")
-    metadata = {"low": low, "high": high, "choices": tuple(choices) if choices else None,
-                "metavar": metavar, "on_resume": on_resume, "const": const, "old": tuple(old)}
+    metadata = {
+        "low": low,
+        "high": high,
+        "choices": tuple(choices) if choices else None,
+        "metavar": metavar,
+        "on_resume": on_resume,
+        "const": const,
+        "old": tuple(old),
+    }
     return dataclasses.field(default=default, metadata=metadata)
 
 
@@ -126,7 +140,9 @@ class RunArgs:
         """Problems that involve several options, as ``(field, message)``; trainers extend it."""
         problems = []
         if self.eval_games % 2:
-            problems.append(("eval_games", f"must be even (each opening is played with both colours), got {self.eval_games}"))
+            problems.append(
+                ("eval_games", f"must be even (each opening is played with both colours), got {self.eval_games}")
+            )
         if self.resume and self.overwrite:
             problems.append(("overwrite", "cannot go with --resume: a resume continues its run, it never replaces it"))
         if self.resume and not self.out:
@@ -259,12 +275,27 @@ def build_parser(args_class: type, trainer: str, description: str = "") -> argpa
             value_type = _value_type(field)
             metavar = meta.get("metavar") or (None if meta.get("choices") else _METAVARS[kind])
             extra = {"nargs": "?", "const": meta["const"]} if meta.get("const") is not None else {}
-            group.add_argument(flag(field.name), type=value_type, default=argparse.SUPPRESS, metavar=metavar,
-                               choices=meta.get("choices"), help=text, **extra)
+            group.add_argument(
+                flag(field.name),
+                type=value_type,
+                default=argparse.SUPPRESS,
+                metavar=metavar,
+                choices=meta.get("choices"),
+                help=text,
+                **extra,
+            )
             for old in meta.get("old") or ():
-                group.add_argument(old, dest=field.name, type=value_type, default=argparse.SUPPRESS,
-                                   choices=meta.get("choices"), action=DeprecatedAlias, new=flag(field.name),
-                                   help=argparse.SUPPRESS, **extra)
+                group.add_argument(
+                    old,
+                    dest=field.name,
+                    type=value_type,
+                    default=argparse.SUPPRESS,
+                    choices=meta.get("choices"),
+                    action=DeprecatedAlias,
+                    new=flag(field.name),
+                    help=argparse.SUPPRESS,
+                    **extra,
+                )
     if "out" in shared:
         # Old spellings of --out: the run folder was DIR/<trainer>/NAME.
         parser.add_argument("--runs", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
@@ -311,7 +342,7 @@ def default_run_name(seed: int) -> str:
     """``seed<SEED>__<UTC date and time>``: the run folder's name when ``--out`` is not given."""
     import datetime
 
-    return f"seed{seed}__{datetime.datetime.now(datetime.timezone.utc):%Y%m%dT%H%M%S}"
+    return f"seed{seed}__{datetime.datetime.now(datetime.UTC):%Y%m%dT%H%M%S}"
 
 
 def parse_args(args_class: type, argv: list[str] | None, trainer: str, description: str = "") -> tuple[Any, set[str]]:
@@ -386,7 +417,24 @@ class GenerationArgs(RunArgs):
 
 
 __all__ = [
-    "BUDGET", "MAX_BATCH", "MAX_SEED", "MAX_WIDTH", "MAX_WORKERS", "GenerationArgs", "RUN", "SESSION", "RunArgs", "TrainingError",
-    "arg", "build_parser", "changed_fields", "check", "command_line", "default_run_name", "field_docs", "flag",
-    "parse_args", "zoo_name_problem",
+    "BUDGET",
+    "MAX_BATCH",
+    "MAX_SEED",
+    "MAX_WIDTH",
+    "MAX_WORKERS",
+    "GenerationArgs",
+    "RUN",
+    "SESSION",
+    "RunArgs",
+    "TrainingError",
+    "arg",
+    "build_parser",
+    "changed_fields",
+    "check",
+    "command_line",
+    "default_run_name",
+    "field_docs",
+    "flag",
+    "parse_args",
+    "zoo_name_problem",
 ]

@@ -24,13 +24,12 @@ import numpy as np
 
 from checkers_env.board import move_from_row
 from checkers_env.datasets import ACF_GAMES, game_dataset
-
 from checkers_env.files import json_text
 
 from . import scaffold
+from .checkpoints import CHECKPOINT, WEIGHTS
 from .dependencies import optional_module
 from .scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, TrainingError, arg
-from .checkpoints import CHECKPOINT, WEIGHTS
 from .supervised import run_steps
 
 torch = optional_module("torch")
@@ -73,8 +72,12 @@ class Args(scaffold.RunArgs):
 def build_policy(hidden: int) -> torch.nn.Sequential:
     """The policy: 320 inputs, two hidden ReLU layers of ``hidden`` units, 128 logits."""
     return torch.nn.Sequential(
-        torch.nn.Flatten(), torch.nn.Linear(320, hidden), torch.nn.ReLU(),
-        torch.nn.Linear(hidden, hidden), torch.nn.ReLU(), torch.nn.Linear(hidden, 128),
+        torch.nn.Flatten(),
+        torch.nn.Linear(320, hidden),
+        torch.nn.ReLU(),
+        torch.nn.Linear(hidden, hidden),
+        torch.nn.ReLU(),
+        torch.nn.Linear(hidden, 128),
     )
 
 
@@ -150,8 +153,13 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     saved = scaffold.saved_args(args, TRAINER)
     sources = [Path(p) for p in saved["data"].split(";") if p.strip()]
     started = time.perf_counter()
-    split = game_dataset(sources, validation=saved["validation"], seed=saved["seed"], lenient=saved["lenient"],
-                         max_games=saved["max_games"] or None)
+    split = game_dataset(
+        sources,
+        validation=saved["validation"],
+        seed=saved["seed"],
+        lenient=saved["lenient"],
+        max_games=saved["max_games"] or None,
+    )
     read_s = time.perf_counter() - started
     if len(split.train) == 0:
         raise TrainingError(f"--data {saved['data']}: no move to learn from")
@@ -178,15 +186,18 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         save_weights(policy, run.path / WEIGHTS, metadata)
 
     def loss_of(batch):
-        return torch.nn.functional.cross_entropy(masked_logits(policy, observations[batch].float(), masks[batch]), actions[batch])
+        return torch.nn.functional.cross_entropy(
+            masked_logits(policy, observations[batch].float(), masks[batch]), actions[batch]
+        )
 
     run_steps(args, state, len(actions), loss_of, optimizer, generator, writer, save)
     move_acc, hop_acc = move_accuracy(run.path / WEIGHTS, split.validation)
     writer.add_scalar("validation/move_accuracy", move_acc, state["step"])
     from checkers_agents.behaviour_cloning import BehaviourCloningAgent
 
-    evaluations = scaffold.final_evaluation(BehaviourCloningAgent(weights=str(run.path / WEIGHTS)), args, writer,
-                                            state["step"])
+    evaluations = scaffold.final_evaluation(
+        BehaviourCloningAgent(weights=str(run.path / WEIGHTS)), args, writer, state["step"]
+    )
     writer.close()
     summary = {
         "run_dir": str(run.path),
@@ -203,14 +214,24 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         "evaluations": evaluations,
     }
     if args.promote:
-        summary["promoted"] = str(scaffold.promote(
-            args.promote, "bc", {}, (run.path / WEIGHTS).read_bytes(),
-            f"A policy cloned from {split.games} human games (a {args.hidden}x{args.hidden} MLP over the env's "
-            f"observation planes, most likely legal hop).",
-            {"command": run.command, "budget": f"{state['step']} steps x {args.batch_size} hop decisions",
-             "wall_time_s": summary["wall_s"], "run": run.name, "validation_move_accuracy": summary["validation_move_accuracy"],
-             "evaluations": evaluations},
-        ))
+        summary["promoted"] = str(
+            scaffold.promote(
+                args.promote,
+                "bc",
+                {},
+                (run.path / WEIGHTS).read_bytes(),
+                f"A policy cloned from {split.games} human games (a {args.hidden}x{args.hidden} MLP over the env's "
+                f"observation planes, most likely legal hop).",
+                {
+                    "command": run.command,
+                    "budget": f"{state['step']} steps x {args.batch_size} hop decisions",
+                    "wall_time_s": summary["wall_s"],
+                    "run": run.name,
+                    "validation_move_accuracy": summary["validation_move_accuracy"],
+                    "evaluations": evaluations,
+                },
+            )
+        )
     print(json_text(summary), flush=True)
     return summary
 

@@ -66,8 +66,10 @@ def load_torch_checkpoint(path: Path, restore: Callable[[dict], Any], network: s
 def save_training_state(path: Path, state: dict, **modules) -> None:
     """The checkpoint of a torch trainer: the state dict of each of ``modules`` (a net, its
     optimizer) or a torch ``Generator``'s state, and the trainer's ``state`` (counters)."""
-    document = {name: (module.get_state() if hasattr(module, "get_state") else module.state_dict())
-                for name, module in modules.items()}
+    document = {
+        name: (module.get_state() if hasattr(module, "get_state") else module.state_dict())
+        for name, module in modules.items()
+    }
     save_torch_checkpoint(path, {**document, "state": dict(state)})
 
 
@@ -92,8 +94,9 @@ def save_net_checkpoint(path: Path, net, optimizer, state: dict) -> None:
     numbers, text and lists of them) as JSON."""
     from checkers_env.files import json_text
 
-    save_torch_checkpoint(path, {"net": net.state_dict(), "optimizer": optimizer.state_dict(),
-                                 "state": json_text(state)})
+    save_torch_checkpoint(
+        path, {"net": net.state_dict(), "optimizer": optimizer.state_dict(), "state": json_text(state)}
+    )
 
 
 def load_net_checkpoint(path: Path, net, optimizer) -> dict:
@@ -119,5 +122,15 @@ def checkpoint_error(path: Path, fault: str, error: BaseException) -> WeightsErr
     return WeightsError(f"checkpoint {str(path)!r} {fault}: {text}")
 
 
-__all__ = ["CHECKPOINT", "WEIGHTS", "checkpoint_error", "load_net_checkpoint", "load_torch_checkpoint",
-           "load_training_state", "read_checkpoint", "save_net_checkpoint", "save_torch_checkpoint", "save_training_state"]
+__all__ = [
+    "CHECKPOINT",
+    "WEIGHTS",
+    "checkpoint_error",
+    "load_net_checkpoint",
+    "load_torch_checkpoint",
+    "load_training_state",
+    "read_checkpoint",
+    "save_net_checkpoint",
+    "save_torch_checkpoint",
+    "save_training_state",
+]

@@ -53,8 +53,11 @@ def strength_point(agent, anchors_text: str, ratings_text: str, games: int, seed
     fixed = anchors(anchors_text, ratings_text)
     results = evaluate(agent, [spec for spec, _ in fixed], games, seed=seed)
     points = [(rating, results[spec]["score"] * games, games) for spec, rating in fixed]
-    return {"rating": rating_against_anchors(points), "line": evaluation_line(results),
-            "scores": {spec: results[spec] for spec, _ in fixed}}
+    return {
+        "rating": rating_against_anchors(points),
+        "line": evaluation_line(results),
+        "scores": {spec: results[spec] for spec, _ in fixed},
+    }
 
 
 def write_curve(folder: Path, curve: list[dict], title: str) -> None:
@@ -133,7 +136,9 @@ def evaluate(agent, opponents: Iterable[str], games: int, seed: int) -> dict[str
 
 def evaluation_line(results: dict[str, dict]) -> str:
     """``random 0.95 (+19 =0 -1), greedy ...``: one evaluation for a progress bar or log."""
-    return ", ".join(f"{spec} {r['score']:.2f} (+{r['wins']} ={r['draws']} -{r['losses']})" for spec, r in results.items())
+    return ", ".join(
+        f"{spec} {r['score']:.2f} (+{r['wins']} ={r['draws']} -{r['losses']})" for spec, r in results.items()
+    )
 
 
 def final_evaluation(agent, args, writer=None, step: int = 0) -> dict[str, float]:
@@ -169,13 +174,27 @@ def _gate_game(candidate: str, incumbent: str, seed: int, k: int) -> dict:
     order = np.random.default_rng([seed, 0]).permutation(len(openings))
     black, white = (candidate, incumbent) if k % 2 == 0 else (incumbent, candidate)
     rng = np.random.default_rng([seed, 1, k])
-    record = play_game(_GATE_AGENTS[black], _GATE_AGENTS[white], openings[order[(k // 2) % len(openings)]], Rules(), rng,
-                       key=f"gate:{k}")
+    record = play_game(
+        _GATE_AGENTS[black],
+        _GATE_AGENTS[white],
+        openings[order[(k // 2) % len(openings)]],
+        Rules(),
+        rng,
+        key=f"gate:{k}",
+    )
     return record.to_dict()
 
 
-def gate_match(candidate: str, incumbent: str, games: int, folder: Path, seed: int = 0, workers: int = 1,
-               ray: bool | str = False, progress: bool = True) -> dict:
+def gate_match(
+    candidate: str,
+    incumbent: str,
+    games: int,
+    folder: Path,
+    seed: int = 0,
+    workers: int = 1,
+    ray: bool | str = False,
+    progress: bool = True,
+) -> dict:
     """A promotion match: ``games`` games of ``candidate`` against ``incumbent`` (agent
     specs) on ballot openings drawn by ``seed``, each opening played with both colours, in
     ``workers`` processes or as Ray tasks. Each game is appended to ``folder/games.jsonl``
@@ -208,18 +227,28 @@ def gate_match(candidate: str, incumbent: str, games: int, folder: Path, seed: i
     todo = [k for k in range(games) if k not in records]
     bar = tqdm(total=games, initial=games - len(todo), desc="gate", disable=not progress, dynamic_ncols=True)
     with path.open("a") as out:
+
         def keep(k: int, record: dict) -> None:
             records[k] = record
             out.write(json.dumps(record) + "\n")
             out.flush()
             bar.update(1)
 
-        run_pieces(functools.partial(_gate_game, candidate, incumbent, seed), todo, keep, workers=workers, ray=ray,
-                   what="the gate match", ordered=False)
+        run_pieces(
+            functools.partial(_gate_game, candidate, incumbent, seed),
+            todo,
+            keep,
+            workers=workers,
+            ray=ray,
+            what="the gate match",
+            ordered=False,
+        )
     bar.close()
     kept = [GameRecord.from_dict(records[k]) for k in range(games)]
     write_pdn([record.to_game() for record in kept], folder / "games.pdn")
-    points = [1.0 - record.score(record.black) if k % 2 else record.score(record.black) for k, record in enumerate(kept)]
+    points = [
+        1.0 - record.score(record.black) if k % 2 else record.score(record.black) for k, record in enumerate(kept)
+    ]
     wins, losses = points.count(1.0), points.count(0.0)
     return {"wins": wins, "draws": games - wins - losses, "losses": losses, "score": sum(points) / max(games, 1)}
 

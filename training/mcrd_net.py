@@ -31,13 +31,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-
-from checkers_agents.mcrd.net import ARCHITECTURES, CONV_LOCAL, CONV_DENSE, SIZES
+from checkers_agents.mcrd.net import ARCHITECTURES, CONV_DENSE, CONV_LOCAL, SIZES
 from checkers_env.files import json_text
 from checkers_training import scaffold
+from checkers_training.checkpoints import CHECKPOINT, WEIGHTS
 from checkers_training.dependencies import optional_module
 from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, TrainingError, arg
-from checkers_training.checkpoints import CHECKPOINT, WEIGHTS
 from checkers_training.supervised import run_steps
 
 torch = optional_module("torch")
@@ -118,8 +117,8 @@ def mean_squared_error(net: torch.nn.Module, planes: torch.Tensor, values: torch
     total = 0.0
     with torch.no_grad():
         for start in range(0, len(values), batch):
-            predicted = net(planes[start:start + batch]).reshape(-1)
-            total += float(((predicted - values[start:start + batch]) ** 2).sum())
+            predicted = net(planes[start : start + batch]).reshape(-1)
+            total += float(((predicted - values[start : start + batch]) ** 2).sum())
     return total / max(len(values), 1)
 
 
@@ -204,8 +203,10 @@ def _agent(weights: Path, args: Args):
 
 def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
     """Write the net and a fresh card to ``zoo/<args.promote>``."""
-    labels = {"interpolated": "the MCRD document's pseudo-random games with interpolated labels",
-              "mcrd": "a database of MCRD results (each position's value as MCRD judges it)"}
+    labels = {
+        "interpolated": "the MCRD document's pseudo-random games with interpolated labels",
+        "mcrd": "a database of MCRD results (each position's value as MCRD judges it)",
+    }
     return scaffold.promote(
         args.promote,
         "alphabeta",

@@ -6,57 +6,14 @@ self-play games, generation by generation.
     checkers train outcome-net --out runs/outcome-net/seed0__20261124T101500 --resume --generations 5
     checkers train outcome-net --init-weights zoo:outcome-net-3 --hidden 128 --middle 32 --depth 8
 
-A generation is three steps, each written as it ends:
-
-1. **Self-play** (``selfplay.generate``): ``--games`` games of the one alpha-beta at
-   ``--depth`` plies from the 156 ballot openings plus ``--random-plies`` random moves,
-   ended exactly by the ``--egdb-pieces``-piece endgame database. Generation 0 searches with the
-   positional points (the classical searcher the net is to beat bootstraps it), or with the
-   net of ``--init-weights`` (a later stage going on from a trained net: ``zoo:NAME`` or a
-   file, kept in the run as ``weights-init.safetensors``); generation ``g > 0`` with the
-   incumbent's net: generation ``g - 1``, or with ``--gate-games`` the last generation that
-   passed its gate. Shards go to ``RUN/data/gen-G/``, in
-   ``--workers`` processes or as Ray tasks (``--ray``), each shard atomically; a killed run
-   keeps every finished shard. A shard depends on its seed and the run's options only, so a
-   run folder kept without its shards (about 170 MB a generation of 40,000 games) plays an
-   earlier generation's games again, the same games, when the window needs them.
-2. **Training**: ``--epochs`` passes over the quiet positions (no capture pending: the
-   search evaluates no other) of the last ``--window`` generations' games, in minibatches
-   of ``--batch-size`` drawn in a seeded order, Adam on the binary cross-entropy of
-   ``sigmoid(z)`` against a target from the side to move's view: ``(result + 1) / 2``,
-   mixed with the self-play search's root value by ``--search-weight`` (below). The net
-   goes on from the previous generation's weights (generation 0's from ``--init-weights``'s
-   net where there is one; with ``--patterns``, a net that also sees 21 blocks of four
-   squares, one learned row per block state feeding the first ``--pattern-units`` hidden
-   units, from a squares net's weights with those rows at zero), on ``--device`` (a GPU when torch sees
-   one). A checkpoint (``checkpoint.pt``: net,
-   Adam, generation, epoch, curve) after every epoch.
-3. **The gate** (with ``--gate-games``): generation ``g > 0`` (and generation 0 of a run
-   begun from ``--init-weights``, against that net) plays ``--gate-games`` games
-   at ``--gate-time`` seconds per move against the generation that played its self-play
-   games (the incumbent), both as the promoted agent plays (the database probed, the
-   ``--search`` parameters), with the clock; it replaces the
-   incumbent only if it scores at least ``--gate-score``. The next generation's self-play
-   is the incumbent's, and ``--promote`` promotes the incumbent; training goes on from the
-   newest weights either way (the AlphaGo Zero habit: the net learns on, the data's player
-   must have won). The games are kept in ``RUN/gate-genG/`` (``games.jsonl`` as they end,
-   ``games.pdn``); a killed gate resumes with the games it lacks. Without the gate every
-   generation becomes the incumbent.
-4. **Evaluation** (the strength curve): the net's alpha-beta (``--eval-depth`` plies, the
-   database probed) plays ``--eval-games`` games on ballot openings against each anchor of
-   ``--anchors`` (fixed ratings ``--anchor-ratings``, the zoo league's); its rating is
-   the maximum-likelihood Elo against the anchors' fixed ratings. ``curve.json`` and
-   ``curve.png`` (rating against training time) are rewritten after every generation,
-   and the curve goes to TensorBoard.
-
-**choice** the search target (:mod:`checkers_training.outcome_targets`): the result, or with
-``--target-lambda`` below 1 its TD(lambda) return through the later positions' root values,
-mixed with the position's own root value by ``--search-weight``.
-
-``--promote NAME`` writes ``zoo/NAME`` with a card whose agent is
-``alphabeta:eval=outcome-net,time=0.5,egdb=5`` with the ``--search`` parameters (the
-pruning switches, for example), the curve and the commands; the gate's players search with
-them too, so a generation is promoted for how the zoo will play it.
+A generation is four steps, each written as it ends so that a killed run resumes: self-play
+shards (``RUN/data/gen-G/``, by the incumbent's net), training on the quiet positions of the
+last ``--window`` generations (binary cross-entropy against the result, or a target mixed with
+the search's root values by ``--search-weight`` and ``--target-lambda``; ``checkpoint.pt``
+after every epoch), the gate against the incumbent (``--gate-games``, in ``RUN/gate-genG/``),
+and a point of the strength curve against fixed anchors (``curve.json``, ``curve.png``,
+TensorBoard). ``--promote NAME`` writes ``zoo/NAME``. The documentation's outcome-net page
+explains each option.
 """
 
 from __future__ import annotations
@@ -71,9 +28,9 @@ import numpy as np
 
 from checkers_env.files import json_text, write_atomic
 from checkers_training import scaffold
-from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, arg
 from checkers_training.checkpoints import CHECKPOINT, WEIGHTS
 from checkers_training.outcome_targets import targets
+from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, arg
 
 TRAINER = "outcome-net"
 #: The net a run begun from ``--init-weights`` started from: generation 0's self-play player
@@ -170,15 +127,21 @@ def initial_tensors(args: Args) -> dict[str, np.ndarray] | None:
         raise WeightsError(f"--init-weights {args.init_weights}: {error}") from None
     if outcome_net.sizes_of(tensors) != (args.hidden, args.middle):
         hidden, middle = outcome_net.sizes_of(tensors)
-        raise WeightsError(f"--init-weights {args.init_weights}: a {hidden}-{middle} net, but the run's net is "
-                           f"{args.hidden}-{args.middle} (give --hidden {hidden} --middle {middle})")
+        raise WeightsError(
+            f"--init-weights {args.init_weights}: a {hidden}-{middle} net, but the run's net is "
+            f"{args.hidden}-{args.middle} (give --hidden {hidden} --middle {middle})"
+        )
     if outcome_net.has_patterns(tensors) and not args.patterns:
-        raise WeightsError(f"--init-weights {args.init_weights}: a net with pattern inputs, but the run's net has "
-                           "none (give --patterns)")
+        raise WeightsError(
+            f"--init-weights {args.init_weights}: a net with pattern inputs, but the run's net has "
+            "none (give --patterns)"
+        )
     units = outcome_net.pattern_units_of(tensors)
     if units and units != (args.pattern_units or args.hidden):
-        raise WeightsError(f"--init-weights {args.init_weights}: its pattern inputs feed {units} hidden units, but "
-                           f"the run's feed {args.pattern_units or args.hidden} (give --pattern-units {units})")
+        raise WeightsError(
+            f"--init-weights {args.init_weights}: its pattern inputs feed {units} hidden units, but "
+            f"the run's feed {args.pattern_units or args.hidden} (give --pattern-units {units})"
+        )
     return tensors
 
 
@@ -205,8 +168,14 @@ def _name(generation: int) -> str:
 def _selfplay_params(args: Args, run_path: Path, incumbent: int) -> dict:
     """Self-play by the incumbent generation's net (-1: the initial net or the positional points)."""
     evaluator = str(_weights(run_path, incumbent)) if _plays(run_path, incumbent) else "positional"
-    return {"games": args.games, "shard_size": args.shard_size, "evaluator": evaluator, "depth": args.depth,
-            "random_plies": args.random_plies, "egdb_pieces": args.egdb_pieces}
+    return {
+        "games": args.games,
+        "shard_size": args.shard_size,
+        "evaluator": evaluator,
+        "depth": args.depth,
+        "random_plies": args.random_plies,
+        "egdb_pieces": args.egdb_pieces,
+    }
 
 
 def _selfplay_seed(args: Args, generation: int) -> int:
@@ -243,13 +212,21 @@ def _replay_window(args: Args, run_path: Path, generation: int, state: dict) -> 
             continue
         player = _played_by(state, g)
         if player >= 0 and not _weights(run_path, player).is_file():
-            raise TrainingError(f"generation {generation} trains on the last {args.window} generations' games; "
-                                f"{folder} lacks generation {g}'s, and {_weights(run_path, player)}, the net that "
-                                f"played them, is missing (resume with a shorter --window)")
+            raise TrainingError(
+                f"generation {generation} trains on the last {args.window} generations' games; "
+                f"{folder} lacks generation {g}'s, and {_weights(run_path, player)}, the net that "
+                f"played them, is missing (resume with a shorter --window)"
+            )
         if args.progress:
             print(f"generation {g}'s games are not in {folder}: playing them again (the same games)")
-        selfplay.generate(folder, _selfplay_params(args, run_path, player), seed=_selfplay_seed(args, g),
-                          workers=args.workers, ray=args.ray_target, progress=args.progress)
+        selfplay.generate(
+            folder,
+            _selfplay_params(args, run_path, player),
+            seed=_selfplay_seed(args, g),
+            workers=args.workers,
+            ray=args.ray_target,
+            progress=args.progress,
+        )
 
 
 def _window_shards(args: Args, run_path: Path, generation: int) -> list[list[Path]]:
@@ -265,9 +242,11 @@ def _window_shards(args: Args, run_path: Path, generation: int) -> list[list[Pat
         folder = run_path / "data" / f"gen-{g}"
         window.append(sorted(folder.glob("shard-*.npz")))
         if not window[-1]:
-            raise TrainingError(f"generation {generation} trains on the last {args.window} generations' games, "
-                                f"and {folder} has no self-play shards of generation {g} "
-                                f"(resume with a shorter --window to train on the games the run has)")
+            raise TrainingError(
+                f"generation {generation} trains on the last {args.window} generations' games, "
+                f"and {folder} has no self-play shards of generation {g} "
+                f"(resume with a shorter --window to train on the games the run has)"
+            )
     return window
 
 
@@ -282,7 +261,9 @@ def _training_data(args: Args, run_path: Path, generation: int) -> tuple[np.ndar
         data = load_shards(shards)
         keep = quiet_mask(data["black"], data["white"], data["kings"], data["black_to_move"])
         target = targets(data, keep, args.search_weight, args.target_lambda)
-        parts.append((data["black"][keep], data["white"][keep], data["kings"][keep], data["black_to_move"][keep], target))
+        parts.append(
+            (data["black"][keep], data["white"][keep], data["kings"][keep], data["black_to_move"][keep], target)
+        )
     return tuple(np.concatenate(arrays) for arrays in zip(*parts))
 
 
@@ -331,12 +312,21 @@ def _gate(args: Args, run_path: Path, generation: int, incumbent: int) -> dict:
     search = "".join(f",{key}={value}" for key, value in search_params(args.search).items())
 
     def spec(g: int) -> str:
-        return (f"alphabeta:eval=outcome-net,weights={_weights(run_path, g)},time={args.gate_time},"
-                f"egdb={args.egdb_pieces},seed={args.seed}{search}")
+        return (
+            f"alphabeta:eval=outcome-net,weights={_weights(run_path, g)},time={args.gate_time},"
+            f"egdb={args.egdb_pieces},seed={args.seed}{search}"
+        )
 
-    result = scaffold.gate_match(spec(generation), spec(incumbent), args.gate_games, run_path / f"gate-gen{generation}",
-                                 seed=args.seed + generation, workers=args.workers, ray=args.ray_target,
-                                 progress=args.progress)
+    result = scaffold.gate_match(
+        spec(generation),
+        spec(incumbent),
+        args.gate_games,
+        run_path / f"gate-gen{generation}",
+        seed=args.seed + generation,
+        workers=args.workers,
+        ray=args.ray_target,
+        progress=args.progress,
+    )
     result.update(generation=generation, incumbent=incumbent, promoted=result["score"] >= args.gate_score)
     return result
 
@@ -365,8 +355,9 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
     device = scaffold.torch_device(args.device)
     checkpoint = run.path / CHECKPOINT
-    net = outcome_net.value_net(args.hidden, args.middle, seed=args.seed, patterns=args.patterns,
-                                pattern_units=args.pattern_units)
+    net = outcome_net.value_net(
+        args.hidden, args.middle, seed=args.seed, patterns=args.patterns, pattern_units=args.pattern_units
+    )
     if args.init_weights and not (run.path / INITIAL).exists():
         outcome_net.save_tensors(run.path / INITIAL, initial_tensors(args))
     if (run.path / INITIAL).exists():  # generation 0 trains on from the net its games were played with
@@ -375,8 +366,18 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         net.load_state_dict(initial, strict=not args.patterns or "blocks.weight" in initial)
     net = net.to(device)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
-    state = {"generation": 0, "epoch": 0, "evaluated": -1, "wall_s": 0.0, "curve": [], "positions": 0, "steps": 0,
-             "incumbent": -1, "gated": -1, "gates": []}
+    state = {
+        "generation": 0,
+        "epoch": 0,
+        "evaluated": -1,
+        "wall_s": 0.0,
+        "curve": [],
+        "positions": 0,
+        "steps": 0,
+        "incumbent": -1,
+        "gated": -1,
+        "gates": [],
+    }
     if run.resumed and checkpoint.exists():
         state = scaffold.load_net_checkpoint(checkpoint, net, optimizer)
         # A run begun before the gate existed: each generation played with the one before.
@@ -394,17 +395,22 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         """The epochs of generation ``g`` left to train on ``data``, each checkpointed as it ends."""
         black, white, kings, btm, target = data
         targets = torch.from_numpy(target)
-        bar = tqdm(total=args.epochs * math.ceil(len(target) / args.batch_size), desc=f"train gen {g}",
-                   initial=state["epoch"] * math.ceil(len(target) / args.batch_size),
-                   disable=not args.progress, dynamic_ncols=True)
+        bar = tqdm(
+            total=args.epochs * math.ceil(len(target) / args.batch_size),
+            desc=f"train gen {g}",
+            initial=state["epoch"] * math.ceil(len(target) / args.batch_size),
+            disable=not args.progress,
+            dynamic_ncols=True,
+        )
         while state["epoch"] < args.epochs:
             order = np.random.default_rng([args.seed, g, state["epoch"]]).permutation(len(target))
             total = 0.0
             for start in range(0, len(order), args.batch_size):
-                batch = order[start:start + args.batch_size]
+                batch = order[start : start + args.batch_size]
                 inputs = outcome_net.batch_inputs(black[batch], white[batch], kings[batch], btm[batch], args.patterns)
                 loss = torch.nn.functional.binary_cross_entropy_with_logits(
-                    net(*(x.to(device) for x in inputs)).reshape(-1), targets[batch].to(device))
+                    net(*(x.to(device) for x in inputs)).reshape(-1), targets[batch].to(device)
+                )
                 optimizer.zero_grad()
                 loss.backward()
                 optimizer.step()
@@ -424,8 +430,14 @@ def train(args: Args, given: set[str] | None = None) -> dict:
             g = state["generation"]
             if state["epoch"] < args.epochs:
                 _replay_window(args, run.path, g, state)
-                selfplay.generate(run.path / "data" / f"gen-{g}", _selfplay_params(args, run.path, state["incumbent"]),
-                                  seed=_selfplay_seed(args, g), workers=args.workers, ray=ray, progress=args.progress)
+                selfplay.generate(
+                    run.path / "data" / f"gen-{g}",
+                    _selfplay_params(args, run.path, state["incumbent"]),
+                    seed=_selfplay_seed(args, g),
+                    workers=args.workers,
+                    ray=ray,
+                    progress=args.progress,
+                )
                 data = _training_data(args, run.path, g)
                 # The net and the counters change from here to each epoch's checkpoint: a stop
                 # in between resumes from the checkpoint before.
@@ -441,9 +453,12 @@ def train(args: Args, given: set[str] | None = None) -> dict:
                     with stop.step():  # the gate's result and the incumbent it makes, saved together
                         state["gates"].append(gate)
                         writer.add_scalar("gate/score", gate["score"], g)
-                        print(f"generation {g} against {_name(state['incumbent'])}: +{gate['wins']} ={gate['draws']} "
-                              f"-{gate['losses']}, {100 * gate['score']:.1f} % "
-                              f"({'promoted' if gate['promoted'] else 'kept out'})", file=sys.stderr)
+                        print(
+                            f"generation {g} against {_name(state['incumbent'])}: +{gate['wins']} ={gate['draws']} "
+                            f"-{gate['losses']}, {100 * gate['score']:.1f} % "
+                            f"({'promoted' if gate['promoted'] else 'kept out'})",
+                            file=sys.stderr,
+                        )
                         if gate["promoted"]:
                             state["incumbent"] = g
                         state["gated"] = g
@@ -456,9 +471,14 @@ def train(args: Args, given: set[str] | None = None) -> dict:
             if state["evaluated"] < g and args.eval_games:
                 point = _evaluate(args, run.path / f"weights-gen{g}.safetensors", g)
                 with stop.step():  # the point and the generation it is of, recorded together
-                    point.update(generation=g, incumbent=state["incumbent"],
-                                 wall_s=round(wall_before + time.perf_counter() - session_start, 1),
-                                 games=(g + 1) * args.games, positions=state["positions"], loss=state.get("loss"))
+                    point.update(
+                        generation=g,
+                        incumbent=state["incumbent"],
+                        wall_s=round(wall_before + time.perf_counter() - session_start, 1),
+                        games=(g + 1) * args.games,
+                        positions=state["positions"],
+                        loss=state.get("loss"),
+                    )
                     state["curve"].append(point)
                     state["evaluated"] = g
                     writer.add_scalar("eval/rating", point["rating"], g + 1)
@@ -468,10 +488,16 @@ def train(args: Args, given: set[str] | None = None) -> dict:
             save()
     evaluations = scaffold.final_evaluation(_agent(args, run.path / WEIGHTS), args)
     writer.close()
-    summary = {"run_dir": str(run.path), "generations": state["generation"], "incumbent": state["incumbent"],
-               "gates": state["gates"], "steps": state["steps"],
-               "wall_s": round(wall_before + time.perf_counter() - session_start, 1), "curve": state["curve"],
-               "evaluations": evaluations}
+    summary = {
+        "run_dir": str(run.path),
+        "generations": state["generation"],
+        "incumbent": state["incumbent"],
+        "gates": state["gates"],
+        "steps": state["steps"],
+        "wall_s": round(wall_before + time.perf_counter() - session_start, 1),
+        "curve": state["curve"],
+        "evaluations": evaluations,
+    }
     if args.promote:
         summary["promoted"] = str(promote(run, args, summary))
     print(json_text(summary), flush=True)
@@ -482,14 +508,16 @@ def _agent(args: Args, weights: Path):
     """The net's alpha-beta as the evaluation games play it (``--eval-depth``, the database probed)."""
     from checkers_agents.alphabeta import AlphaBetaAgent
 
-    return AlphaBetaAgent(depth=args.eval_depth, eval="outcome-net", weights=str(weights), egdb=args.egdb_pieces,
-                          seed=args.seed)
+    return AlphaBetaAgent(
+        depth=args.eval_depth, eval="outcome-net", weights=str(weights), egdb=args.egdb_pieces, seed=args.seed
+    )
 
 
 def _evaluate(args: Args, weights: Path, generation: int) -> dict:
     """The strength point of one generation: games against the anchors, and the rating."""
-    return scaffold.strength_point(_agent(args, weights), args.anchors, args.anchor_ratings, args.eval_games,
-                                   seed=args.seed + generation)
+    return scaffold.strength_point(
+        _agent(args, weights), args.anchors, args.anchor_ratings, args.eval_games, seed=args.seed + generation
+    )
 
 
 def _generations(n: int) -> str:
@@ -500,17 +528,23 @@ def _recipe(args: Args, summary: dict) -> str:
     """The card's words for the search target and the gate, where the run used them."""
     words = ""
     if args.init_weights:
-        words += f" Its first generation's games were played by, and its training went on from, the net {args.init_weights}."
+        words += (
+            f" Its first generation's games were played by, and its training went on from, the net {args.init_weights}."
+        )
     if args.search.strip():
         words += f" It searches with {args.search.strip()}."
     if args.search_weight:
         words += f" Targets mix the result with the search's root value (weight {args.search_weight:g})."
     if args.target_lambda < 1.0:
-        words += (f" The result reaches a position as the TD(lambda) return of the later positions' root values "
-                  f"(lambda {args.target_lambda:g}).")
+        words += (
+            f" The result reaches a position as the TD(lambda) return of the later positions' root values "
+            f"(lambda {args.target_lambda:g})."
+        )
     if args.gate_games:
-        words += (f" A generation replaced the one before only with at least {100 * args.gate_score:g} % over "
-                  f"{args.gate_games} games at {args.gate_time:g} s per move; this is {_name(summary['incumbent'])}.")
+        words += (
+            f" A generation replaced the one before only with at least {100 * args.gate_score:g} % over "
+            f"{args.gate_games} games at {args.gate_time:g} s per move; this is {_name(summary['incumbent'])}."
+        )
     return words
 
 

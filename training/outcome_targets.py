@@ -38,8 +38,9 @@ def search_scale(values: np.ndarray, results: np.ndarray) -> float:
     return float(fine[int(np.argmin([loss(s) for s in fine]))])
 
 
-def lambda_returns(result: np.ndarray, values: np.ndarray, game: np.ndarray, ply: np.ndarray,
-                   black_to_move: np.ndarray, lam: float) -> np.ndarray:
+def lambda_returns(
+    result: np.ndarray, values: np.ndarray, game: np.ndarray, ply: np.ndarray, black_to_move: np.ndarray, lam: float
+) -> np.ndarray:
     """The TD(``lam``) returns of a set of games' positions (the module docstring's ``r``).
 
     Args:
@@ -58,8 +59,11 @@ def lambda_returns(result: np.ndarray, values: np.ndarray, game: np.ndarray, ply
         return returns
     order = np.lexsort((ply, game))
     returns[order] = _returns_in_order(
-        returns[order], np.asarray(values, np.float64)[order], np.asarray(game)[order],
-        np.asarray(black_to_move, np.bool_)[order], float(lam),
+        returns[order],
+        np.asarray(values, np.float64)[order],
+        np.asarray(game)[order],
+        np.asarray(black_to_move, np.bool_)[order],
+        float(lam),
     )
     return returns
 

@@ -35,13 +35,12 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
-
 from checkers_agents.opponent_pool import OpponentPool
 from checkers_env.agent import make_agent
 from checkers_env.errors import WeightsError
 from checkers_training import scaffold
-from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, arg
 from checkers_training.checkpoints import CHECKPOINT
+from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, arg
 
 TRAINER = "ppo"
 NEEDS = ("torch", "stable_baselines3", "sb3_contrib", "safetensors")
@@ -105,11 +104,18 @@ class Args(scaffold.RunArgs):
         except ValueError as error:
             problems.append(("net_arch", str(error)))
         if self.n_envs * self.n_steps > 2**20:
-            problems.append(("n_steps", f"--n-envs x --n-steps is the rollout, at most {2**20} steps, got {self.n_envs * self.n_steps}"))
+            problems.append(
+                (
+                    "n_steps",
+                    f"--n-envs x --n-steps is the rollout, at most {2**20} steps, got {self.n_envs * self.n_steps}",
+                )
+            )
         if self.final_eval_games % 2:
             problems.append(("final_eval_games", f"must be even (colour-swapped pairs), got {self.final_eval_games}"))
         if self.greedy_until < self.random_until:
-            problems.append(("greedy_until", f"must be at least --random-until ({self.random_until}), got {self.greedy_until}"))
+            problems.append(
+                ("greedy_until", f"must be at least --random-until ({self.random_until}), got {self.greedy_until}")
+            )
         if self.pool_greedy + self.pool_random > 1.0:
             problems.append(("pool_random", "--pool-greedy and --pool-random add up to more than 1"))
         return problems
@@ -235,10 +241,19 @@ def train(args: Args, given: set[str] | None = None) -> Path:
     vec_env.seed(args.seed)
     # The model is built from the run's options; a resume loads its tensors and counters.
     model = MaskablePPO(
-        "MlpPolicy", vec_env, n_steps=args.n_steps, batch_size=args.batch_size, n_epochs=args.n_epochs,
-        learning_rate=args.learning_rate, gamma=args.gamma, ent_coef=args.ent_coef,
+        "MlpPolicy",
+        vec_env,
+        n_steps=args.n_steps,
+        batch_size=args.batch_size,
+        n_epochs=args.n_epochs,
+        learning_rate=args.learning_rate,
+        gamma=args.gamma,
+        ent_coef=args.ent_coef,
         policy_kwargs=dict(net_arch=dict(pi=_sizes(args.net_arch), vf=_sizes(args.net_arch))),
-        seed=args.seed, device="cpu", tensorboard_log=tb_dir, verbose=0,
+        seed=args.seed,
+        device="cpu",
+        tensorboard_log=tb_dir,
+        verbose=0,
     )
     if resuming:
         state = load_checkpoint(checkpoint_path, model)
@@ -249,8 +264,9 @@ def train(args: Args, given: set[str] | None = None) -> Path:
     agree_with_checkpoint(run_dir, state["snapshots"])
     snapshots: list[PPOAgent] = []
     for number in range(max(1, state["snapshots"] - args.pool_size + 1), state["snapshots"] + 1):
-        snapshots.append(PPOAgent(weights=str(snapshot_path(run_dir, number)), net_arch=args.net_arch,
-                                  deterministic=False))
+        snapshots.append(
+            PPOAgent(weights=str(snapshot_path(run_dir, number)), net_arch=args.net_arch, deterministic=False)
+        )
     random_agent, greedy_agent = make_agent("random"), make_agent("greedy")
 
     def update_schedule(steps: int) -> str:
@@ -274,8 +290,14 @@ def train(args: Args, given: set[str] | None = None) -> Path:
     class Schedule(BaseCallback):
         def __init__(self):
             super().__init__()
-            self.bar = tqdm(total=args.total_timesteps, initial=model.num_timesteps, unit="step", desc="ppo",
-                            dynamic_ncols=True, disable=not args.progress)
+            self.bar = tqdm(
+                total=args.total_timesteps,
+                initial=model.num_timesteps,
+                unit="step",
+                desc="ppo",
+                dynamic_ncols=True,
+                disable=not args.progress,
+            )
             self.last_snapshot = model.num_timesteps
             self.last_eval = model.num_timesteps
             self.last_checkpoint = model.num_timesteps
@@ -287,8 +309,10 @@ def train(args: Args, given: set[str] | None = None) -> Path:
 
         def _on_rollout_end(self) -> None:
             steps = model.num_timesteps
-            if steps >= args.greedy_until * args.total_timesteps and steps - self.last_snapshot >= args.snapshot_every or (
-                steps >= args.greedy_until * args.total_timesteps and not snapshots
+            if (
+                steps >= args.greedy_until * args.total_timesteps
+                and steps - self.last_snapshot >= args.snapshot_every
+                or (steps >= args.greedy_until * args.total_timesteps and not snapshots)
             ):
                 self.last_snapshot = steps
                 state["snapshots"] += 1
@@ -316,10 +340,16 @@ def train(args: Args, given: set[str] | None = None) -> Path:
         # trusts; policy.safetensors and state.json follow from it.
         state["wall_time_s"] = wall_before + time.time() - started
         state["timesteps"] = model.num_timesteps
-        scaffold.save_torch_checkpoint(checkpoint_path, {
-            "policy": model.policy.state_dict(), "optimizer": model.policy.optimizer.state_dict(),
-            "num_timesteps": model.num_timesteps, "n_updates": model._n_updates, "state": state,
-        })
+        scaffold.save_torch_checkpoint(
+            checkpoint_path,
+            {
+                "policy": model.policy.state_dict(),
+                "optimizer": model.policy.optimizer.state_dict(),
+                "num_timesteps": model.num_timesteps,
+                "n_updates": model._n_updates,
+                "state": state,
+            },
+        )
         save_policy_weights(model.policy, run_dir / POLICY)
         scaffold.write_json_atomic(state_path, state)
 
@@ -335,7 +365,9 @@ def train(args: Args, given: set[str] | None = None) -> Path:
     final = evaluate_policy(model.policy, opponents, args.final_eval_games, seed=args.seed + 1)
     state["final_eval"] = final
     scaffold.write_json_atomic(state_path, state)
-    print(f"trained {model.num_timesteps} steps in {state['wall_time_s'] / 60:.1f} min; {scaffold.evaluation_line(final)}")
+    print(
+        f"trained {model.num_timesteps} steps in {state['wall_time_s'] / 60:.1f} min; {scaffold.evaluation_line(final)}"
+    )
     if args.promote:
         promote(run, args, state)
     return run_dir

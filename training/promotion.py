@@ -11,9 +11,8 @@ from checkers_env.provenance import REPO_ROOT, git_commit
 
 from .arguments import TrainingError, zoo_name_problem
 
-def promote(
-    name: str, kind: str, params: dict, weights: bytes, description: str, training: dict
-) -> Path:
+
+def promote(name: str, kind: str, params: dict, weights: bytes, description: str, training: dict) -> Path:
     """Write zoo entry ``name``: ``weights.safetensors`` and a fresh ``card.json`` (a card
     already there is replaced whole: its league results belonged to the old weights).
 
@@ -43,7 +42,7 @@ def promote(
         "description": description,
         "training": training,
         "commit": git_commit(),
-        "date": datetime.datetime.now(datetime.timezone.utc).date().isoformat(),
+        "date": datetime.datetime.now(datetime.UTC).date().isoformat(),
     }
     write_atomic(folder / card["weights"], weights)
     problems = validate_card(card, folder)

@@ -19,8 +19,18 @@ from typing import Any
 
 from checkers_env.files import write_json_atomic
 
-from .arguments import BUDGET, RUN, SESSION, RunArgs, TrainingError, changed_fields, check, command_line, flag
-from .arguments import default_run_name
+from .arguments import (
+    BUDGET,
+    RUN,
+    SESSION,
+    RunArgs,
+    TrainingError,
+    changed_fields,
+    check,
+    command_line,
+    default_run_name,
+    flag,
+)
 from .dependencies import check_dependencies
 from .games import check_opponents
 from .promotion import git_commit
@@ -58,7 +68,7 @@ class Run:
 
 
 def _now() -> datetime.datetime:
-    return datetime.datetime.now(datetime.timezone.utc)
+    return datetime.datetime.now(datetime.UTC)
 
 
 def read_run_record(run_dir: str | Path, trainer: str) -> dict:
@@ -147,10 +157,14 @@ def open_run(trainer: str, args: RunArgs, given: Collection[str] | None = None) 
         saved.update(out=str(path), resume=True, overwrite=False)
         resumed_args = args_class(**saved)
         record["args"] = _recorded(resumed_args)
-        record["sessions"].append({
-            "command": command_line(trainer, resumed_args, sorted(given | {"out", "resume"}, key=list(fields).index)),
-            "started": _now().isoformat(timespec="seconds"),
-        })
+        record["sessions"].append(
+            {
+                "command": command_line(
+                    trainer, resumed_args, sorted(given | {"out", "resume"}, key=list(fields).index)
+                ),
+                "started": _now().isoformat(timespec="seconds"),
+            }
+        )
         run = Run(path, trainer, record, resumed=True)
         run.save_record()
         return run, resumed_args
@@ -179,8 +193,12 @@ def open_run(trainer: str, args: RunArgs, given: Collection[str] | None = None) 
         "commit": git_commit(),
         # The folder is written out so that a later `--out <folder> --resume` of the
         # recorded commands finds the folder this command makes.
-        "sessions": [{"command": command_line(trainer, args, changed_fields(args) | {"out"}),
-                      "started": _now().isoformat(timespec="seconds")}],
+        "sessions": [
+            {
+                "command": command_line(trainer, args, changed_fields(args) | {"out"}),
+                "started": _now().isoformat(timespec="seconds"),
+            }
+        ],
     }
     run = Run(path, trainer, record, resumed=False)
     run.save_record()
@@ -269,10 +287,19 @@ def torch_device(name: str):
     if name == "auto":
         name = "cuda" if torch.cuda.is_available() else "cpu"
     if name == "cuda" and not torch.cuda.is_available():
-        raise TrainingError("--device cuda: torch sees no GPU here (torch.cuda.is_available() is False); "
-                            "give --device cpu or auto")
+        raise TrainingError(
+            "--device cuda: torch sees no GPU here (torch.cuda.is_available() is False); give --device cpu or auto"
+        )
     return torch.device(name)
 
 
-__all__ = ["RUN_RECORD", "Run", "open_run", "read_run_record", "saved_args", "set_torch_threads", "start_run",
-           "tensorboard"]
+__all__ = [
+    "RUN_RECORD",
+    "Run",
+    "open_run",
+    "read_run_record",
+    "saved_args",
+    "set_torch_threads",
+    "start_run",
+    "tensorboard",
+]

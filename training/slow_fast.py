@@ -57,8 +57,8 @@ from checkers_env import Rules
 from checkers_env.encoding import input_planes
 from checkers_env.files import json_text
 from checkers_training import scaffold
-from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, arg
 from checkers_training.checkpoints import CHECKPOINT, WEIGHTS
+from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, arg
 
 TRAINER = "slow-fast"
 NEEDS = ("torch",)
@@ -184,7 +184,10 @@ class SlowFastLearner:
         self.counters = {"set": 0, "episode": 0, "labelled": 0, "sgd_steps": 0, "wall_s": 0.0, "label_s": 0.0}
         self.game_settings = GameSettings(args.game_noise_weight, args.max_game_plies, args.no_progress_plies)
         self.subtree_settings = SubtreeSettings(
-            args.subtree_depth, args.explore_fraction, args.min_explored, args.explore_noise_weight,
+            args.subtree_depth,
+            args.explore_fraction,
+            args.min_explored,
+            args.explore_noise_weight,
             args.softmax_temperature,
         )
 
@@ -197,16 +200,24 @@ class SlowFastLearner:
     def endgame_examples(self) -> Examples:
         """Kind-2 data for the start of a set."""
         examples, *_, self.numba_state = endgame_data(
-            self.slow_values, self.args.endgame_trees, self.args.endgame_max_batches, self.game_settings,
-            self.subtree_settings, self.numba_state,
+            self.slow_values,
+            self.args.endgame_trees,
+            self.args.endgame_max_batches,
+            self.game_settings,
+            self.subtree_settings,
+            self.numba_state,
         )
         return examples
 
     def tactical_examples(self) -> Examples:
         """Kind-1 data for one episode."""
         examples, *_, self.numba_state = tactical_data(
-            self.slow_values, self.args.tactical_games, self.args.capture_skew, self.game_settings,
-            self.subtree_settings, self.numba_state,
+            self.slow_values,
+            self.args.tactical_games,
+            self.args.capture_skew,
+            self.game_settings,
+            self.subtree_settings,
+            self.numba_state,
         )
         return examples
 
@@ -331,9 +342,17 @@ def train(args: Args, given: set[str] | None = None) -> dict:
                 c["labelled"] += len(kind2)
                 c["label_s"] += time.perf_counter() - began
                 writer.add_scalar("data/kind2_examples", len(kind2), c["set"])
-                writer.add_scalar("data/kind2_mean_abs_target", float(np.abs(kind2.target).mean()) if len(kind2) else 0.0, c["set"])
-            episode_bar = tqdm(total=args.episodes_per_set, initial=c["episode"], desc=f"set {c['set'] + 1}",
-                               leave=False, disable=not args.progress, dynamic_ncols=True)
+                writer.add_scalar(
+                    "data/kind2_mean_abs_target", float(np.abs(kind2.target).mean()) if len(kind2) else 0.0, c["set"]
+                )
+            episode_bar = tqdm(
+                total=args.episodes_per_set,
+                initial=c["episode"],
+                desc=f"set {c['set'] + 1}",
+                leave=False,
+                disable=not args.progress,
+                dynamic_ncols=True,
+            )
             while c["episode"] < args.episodes_per_set:
                 began = time.perf_counter()
                 kind1 = learner.tactical_examples()
@@ -348,8 +367,12 @@ def train(args: Args, given: set[str] | None = None) -> dict:
                 rate = len(kind1) / max(label_s, 1e-9)
                 writer.add_scalar("train/loss", loss, step)
                 writer.add_scalar("buffer/size", len(learner.buffer), step)
-                writer.add_scalar("buffer/mean_target", float(learner.buffer.target[: len(learner.buffer)].mean()), step)
-                writer.add_scalar("buffer/mean_abs_target", float(np.abs(learner.buffer.target[: len(learner.buffer)]).mean()), step)
+                writer.add_scalar(
+                    "buffer/mean_target", float(learner.buffer.target[: len(learner.buffer)].mean()), step
+                )
+                writer.add_scalar(
+                    "buffer/mean_abs_target", float(np.abs(learner.buffer.target[: len(learner.buffer)]).mean()), step
+                )
                 writer.add_scalar("data/kind1_examples", len(kind1), step)
                 writer.add_scalar("perf/positions_labelled_per_s", rate, step)
                 c["wall_s"] = wall()
@@ -369,8 +392,12 @@ def train(args: Args, given: set[str] | None = None) -> dict:
             last = c["set"] == args.sets or (args.time_budget_s and wall() >= args.time_budget_s)
             if args.eval_games and ((args.eval_every_sets and c["set"] % args.eval_every_sets == 0) or last):
                 agent = SlowFastAgent.from_network(learner.slow_net, depth=args.eval_depth, seed=args.seed)
-                results = scaffold.evaluate(agent, scaffold.opponent_specs(args.eval_opponents), args.eval_games,
-                                            seed=args.seed + 1000 * c["set"])
+                results = scaffold.evaluate(
+                    agent,
+                    scaffold.opponent_specs(args.eval_opponents),
+                    args.eval_games,
+                    seed=args.seed + 1000 * c["set"],
+                )
                 for opponent, result in results.items():
                     evaluations[opponent] = result["score"]
                     writer.add_scalar(f"eval/score_vs_{opponent}", result["score"], c["set"])

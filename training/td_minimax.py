@@ -116,10 +116,19 @@ class TrainingState:
     rng: int = 0
     wall_seconds: float = 0.0
     curriculum_games: int = 0
-    totals: dict = field(default_factory=lambda: {
-        "black_wins": 0, "white_wins": 0, "draws": 0, "blockade_wins": 0,
-        "wins_scored_as_draws": 0, "plies": 0, "steps": 0, "nodes": 0, "loss_sum": 0.0,
-    })
+    totals: dict = field(
+        default_factory=lambda: {
+            "black_wins": 0,
+            "white_wins": 0,
+            "draws": 0,
+            "blockade_wins": 0,
+            "wins_scored_as_draws": 0,
+            "plies": 0,
+            "steps": 0,
+            "nodes": 0,
+            "loss_sum": 0.0,
+        }
+    )
     evaluations: list = field(default_factory=list)
     version: int = STATE_VERSION
 
@@ -237,8 +246,18 @@ def train(args: Args, given: set[str] | None = None) -> TrainingState:
         from tqdm import tqdm
 
         bar = tqdm(total=args.games, initial=state.games, unit="game", dynamic_ncols=True, smoothing=0.05)
-    window = {"games": 0, "black": 0, "white": 0, "draws": 0, "blockades": 0, "plies": 0, "steps": 0,
-              "loss": 0.0, "nodes": 0, "started": time.perf_counter()}
+    window = {
+        "games": 0,
+        "black": 0,
+        "white": 0,
+        "draws": 0,
+        "blockades": 0,
+        "plies": 0,
+        "steps": 0,
+        "loss": 0.0,
+        "nodes": 0,
+        "started": time.perf_counter(),
+    }
     last_tick = time.perf_counter()
     bar_pending = 0
     last_eval = state.evaluations[-1]["games"] if state.evaluations else -1
@@ -283,7 +302,9 @@ def train(args: Args, given: set[str] | None = None) -> TrainingState:
         for spec, score in scores.items():
             writer.add_scalar(f"eval/score_vs_{spec}", score["score"], state.games)
         state.evaluations.append({"games": state.games, "results": scores})
-        message = f"eval at {state.games} games ({time.perf_counter() - began:.0f} s): {scaffold.evaluation_line(scores)}"
+        message = (
+            f"eval at {state.games} games ({time.perf_counter() - began:.0f} s): {scaffold.evaluation_line(scores)}"
+        )
         (bar.write if bar is not None else print)(message)
         window["started"] += time.perf_counter() - began  # keep evaluations out of games/s
 
@@ -339,12 +360,24 @@ def train(args: Args, given: set[str] | None = None) -> TrainingState:
                 with stop.step():  # the weights, the generator and the counters move together
                     blockade_counts = state.games >= curriculum_games
                     rng, loss = play_training_game(
-                        w1, b1, w2, b2,
+                        w1,
+                        b1,
+                        w2,
+                        b2,
                         training_game(
-                            args.depth, args.quiescence, args.lr_game, args.lr_end, blockade_counts, args.epsilon,
-                            args.random_plies, args.max_plies, args.no_progress_plies, args.repetition,
+                            args.depth,
+                            args.quiescence,
+                            args.lr_game,
+                            args.lr_end,
+                            blockade_counts,
+                            args.epsilon,
+                            args.random_plies,
+                            args.max_plies,
+                            args.no_progress_plies,
+                            args.repetition,
                         ),
-                        rng, result,
+                        rng,
+                        result,
                     )
                     state.games += 1
                     count_game(float(loss))

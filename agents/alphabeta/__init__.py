@@ -46,26 +46,26 @@ and why each switch is off by default: the documentation's alpha-beta page,
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from dataclasses import replace
-from time import perf_counter
 from importlib.metadata import EntryPoint, entry_points
-from typing import Callable
+from time import perf_counter
 
 import numpy as np
 
 from checkers_env import BaseAgent, Board, Game, Move
+from checkers_env import egdb as _egdb
 from checkers_env.agent import FilePath, file_path_or
 from checkers_env.board import move_from_row
-from checkers_env import egdb as _egdb
 from checkers_env.errors import UnknownAgentError
 
-from .evaluators import MATERIAL, POSITIONAL, Evaluator, evaluate, mlp
-from .memory import TT_BITS, ZOBRIST, position_hash
 from ..book import OpeningBook
 from .clock import move_budget
 from .deepening import pick_tied
+from .evaluators import MATERIAL, POSITIONAL, Evaluator, evaluate, mlp
+from .memory import TT_BITS, ZOBRIST, position_hash
 from .negamax import MAX_DEPTH, search_kernel
-from .searcher import DEPTH, Draws, SearchResult, Searcher, board_key
+from .searcher import DEPTH, Draws, Searcher, SearchResult, board_key
 
 #: The entry-point group where learned evaluators register (``pyproject.toml``), as agent
 #: kinds do: ``name = "package.module:load_evaluator"``, a function of ``weights`` (``zoo``,
@@ -238,8 +238,10 @@ class AlphaBetaAgent(BaseAgent):
         contempt: float = 0.0,
     ):
         self._check_limits(depth, time)
-        if isinstance(contempt, bool) or not isinstance(contempt, (int, float, np.integer, np.floating)) or not (
-            math.isfinite(contempt)
+        if (
+            isinstance(contempt, bool)
+            or not isinstance(contempt, (int, float, np.integer, np.floating))
+            or not (math.isfinite(contempt))
         ):
             raise ValueError(f"{self.kind}: contempt must be a finite number, got {contempt!r}")
         self.contempt = float(contempt)
@@ -305,9 +307,18 @@ class AlphaBetaAgent(BaseAgent):
         """The search's memory and driver, made on first use."""
         if self._searcher is None:
             self._searcher = Searcher(
-                self.evaluator, self.tt_bits, self.quiescence, egdb=self.database, table_cutoffs=self.table_cutoffs,
-                pvs=self.pvs, reductions=self.reductions, extensions=self.extensions, spare_shots=self.spare_shots,
-                partial=self.partial, aspiration=self.aspiration, contempt=self.contempt,
+                self.evaluator,
+                self.tt_bits,
+                self.quiescence,
+                egdb=self.database,
+                table_cutoffs=self.table_cutoffs,
+                pvs=self.pvs,
+                reductions=self.reductions,
+                extensions=self.extensions,
+                spare_shots=self.spare_shots,
+                partial=self.partial,
+                aspiration=self.aspiration,
+                contempt=self.contempt,
             )
         return self._searcher
 
@@ -325,7 +336,9 @@ class AlphaBetaAgent(BaseAgent):
             if start != game.start or len(moves) <= len(before) or moves[: len(before)] != before:
                 self._clock_used = 0.0  # another game
         soft, hard = move_budget(self.game_time - self._clock_used, len(moves) // 2)
-        result = self.searcher.search(game.board, self.depth, self._limited(hard), Draws.of_game(game), soft_seconds=soft)
+        result = self.searcher.search(
+            game.board, self.depth, self._limited(hard), Draws.of_game(game), soft_seconds=soft
+        )
         self._clock_used += result.seconds
         self._clock_game = (game.start, moves)
         return result
@@ -359,7 +372,9 @@ class AlphaBetaAgent(BaseAgent):
         searcher = self.searcher
         started = perf_counter()
         if self.time is None and self.think_limit is None:
-            row, self._rng_state, nodes, count = searcher.pick_row(board, self.depth, Draws.of_game(game), self._rng_state)
+            row, self._rng_state, nodes, count = searcher.pick_row(
+                board, self.depth, Draws.of_game(game), self._rng_state
+            )
             if row < 0:
                 raise ValueError(f"{self} has no legal move in {board.fen()}")
             depth, rows, scores = self.depth, searcher.moves[0, :count].copy(), searcher.root_scores[:count].copy()
@@ -368,14 +383,27 @@ class AlphaBetaAgent(BaseAgent):
                 raise ValueError(f"{self} has no legal move in {board.fen()}")
             # Under a think limit, from depth 1, so that the limit can stop it.
             limited = self.think_limit is not None
-            result = searcher.search(board, MAX_DEPTH if self.time is not None else self.depth, self._limited(self.time),
-                                     Draws.of_game(game), first_depth=1 if limited else self.depth, root_in_order=True)
+            result = searcher.search(
+                board,
+                MAX_DEPTH if self.time is not None else self.depth,
+                self._limited(self.time),
+                Draws.of_game(game),
+                first_depth=1 if limited else self.depth,
+                root_in_order=True,
+            )
             depth, nodes, scores, rows = result.depth, result.nodes, result.root_scores, result.rows
             row, self._rng_state = pick_tied(scores, len(rows), self._rng_state)
         ties = tuple(int(i) for i in np.flatnonzero(scores == scores[row]))
         move = move_from_row(rows[row])
         self.last_search = SearchResult(
-            float(scores[row]), depth, nodes, perf_counter() - started, rows, scores, ties, board,
+            float(scores[row]),
+            depth,
+            nodes,
+            perf_counter() - started,
+            rows,
+            scores,
+            ties,
+            board,
             searcher.principal_variation(board, move, depth),
         )
         return move

@@ -38,7 +38,12 @@ def move_budget(remaining: float, moves_played: int) -> tuple[float, float]:
 
 
 def keep_deepening(
-    elapsed: float, last_took: float, soft: float | None, hard: float, best_changed: bool, score_drop: float,
+    elapsed: float,
+    last_took: float,
+    soft: float | None,
+    hard: float,
+    best_changed: bool,
+    score_drop: float,
     drop_margin: float,
 ) -> bool:
     """Whether to start another iteration after one that took ``last_took`` seconds, at
@@ -61,6 +66,11 @@ def keep_deepening(
 
 
 __all__ = [
-    "DROP_NET", "DROP_POINTS", "MIN_MOVES_TO_GO", "MOVES_TO_GO", "STRETCH", "keep_deepening",
+    "DROP_NET",
+    "DROP_POINTS",
+    "MIN_MOVES_TO_GO",
+    "MOVES_TO_GO",
+    "STRETCH",
+    "keep_deepening",
     "move_budget",
 ]

@@ -38,8 +38,9 @@ def pick_tied(root_scores, count, rng):
 
 
 @numba.njit(cache=True)
-def search_iteration(position, depth, node_limit, options, valuation, net, draw_rules, generation, table, memory, egdb,
-                     previous):
+def search_iteration(
+    position, depth, node_limit, options, valuation, net, draw_rules, generation, table, memory, egdb, previous
+):
     """One iteration of iterative deepening: :func:`search_kernel` at ``depth``, within an
     aspiration window of half-width ``options.pruning.aspiration`` around ``previous`` (the
     iteration before's value; NaN for none) when there is one, searched again with the
@@ -47,7 +48,9 @@ def search_iteration(position, depth, node_limit, options, valuation, net, draw_
     of every try)."""
     width = aspiration_width(options.pruning)
     if width <= 0.0:
-        return search_kernel(position, depth, node_limit, options, valuation, net, draw_rules, generation, table, memory, egdb)
+        return search_kernel(
+            position, depth, node_limit, options, valuation, net, draw_rules, generation, table, memory, egdb
+        )
     alpha, beta = -OPEN, OPEN
     if abs(previous) < valuation.win_bound:  # not NaN, not a forced result
         alpha, beta = previous - width, previous + width
@@ -88,19 +91,33 @@ def deepen(position, first_depth, depth, options, valuation, net, draw_rules, ge
     reached = first_depth
     for d in range(first_depth, depth + 1):
         value, _best, count, used, _aborted = search_iteration(
-            position, d, np.int64(NO_NODE_LIMIT), options, valuation, net, draw_rules, generation, table, memory, egdb,
+            position,
+            d,
+            np.int64(NO_NODE_LIMIT),
+            options,
+            valuation,
+            net,
+            draw_rules,
+            generation,
+            table,
+            memory,
+            egdb,
             previous,
         )
         previous = value
         nodes += used
         reached = d
-        if count == 0 or (abs(value) > valuation.win_bound and abs(value) >= valuation.loss - valuation.loss_per_ply * d):
+        if count == 0 or (
+            abs(value) > valuation.win_bound and abs(value) >= valuation.loss - valuation.loss_per_ply * d
+        ):
             break
     return value, reached, count, nodes
 
 
 @numba.njit(cache=True)
-def search_to_depth(position, first_depth, depth, options, valuation, net, draw_rules, generation, table, flat, egdb, rng):
+def search_to_depth(
+    position, first_depth, depth, options, valuation, net, draw_rules, generation, table, flat, egdb, rng
+):
     """A whole search without a time limit in one call: :func:`begin_search`, then
     :func:`deepen` from ``first_depth`` to ``depth``. Arguments as :func:`search_kernel`'s,
     the memory as :data:`FlatMemory`; ``moves[0]`` and ``root_scores`` hold the last
@@ -123,15 +140,26 @@ def search_to_depth(position, first_depth, depth, options, valuation, net, draw_
 
 
 @numba.njit(cache=True)
-def search_from_python(position, first_depth, depth, options, valuation, net, draw_rules, generation, table, flat, egdb, rng):
+def search_from_python(
+    position, first_depth, depth, options, valuation, net, draw_rules, generation, table, flat, egdb, rng
+):
     """:func:`search_to_depth` for a caller in Python (an agent's move, one call): the
     bundles come as plain tuples of their fields, in order (``tuple(bundle)``), and are
     named here. Numba's dispatcher types a plain tuple in C on every call, a named tuple in
     Python: tens of microseconds per call, a few percent of a shallow search."""
     return search_to_depth(
-        Position(*position), first_depth, depth, SearchOptions(options[0], named_pruning(options[1])),
-        Valuation(*valuation), net, DrawRules(*draw_rules), generation, Table(*table), FlatMemory(*flat),
-        EndgameProbe(*egdb), rng,
+        Position(*position),
+        first_depth,
+        depth,
+        SearchOptions(options[0], named_pruning(options[1])),
+        Valuation(*valuation),
+        net,
+        DrawRules(*draw_rules),
+        generation,
+        Table(*table),
+        FlatMemory(*flat),
+        EndgameProbe(*egdb),
+        rng,
     )
 
 

@@ -70,9 +70,10 @@ from checkers_env.baselines import material
 from checkers_env.bitboard import BB_ROW0, BB_ROW7, count_steps, popcount
 from checkers_env.encoding import PATTERN_INPUTS, active_inputs
 
+# The activation codes belong to the evaluator interface: learners name them from here.
+from .net_layers import IDENTITY as IDENTITY
+from .net_layers import RELU as RELU
 from .net_layers import (
-    IDENTITY,
-    RELU,
     SIGMOID,
     block_sums,
     exact_first_layer,
@@ -80,7 +81,6 @@ from .net_layers import (
     sigmoid_pair_forward,
     value_of_sums,
 )
-
 
 EVAL_MATERIAL = 0
 EVAL_POSITIONAL = 1
@@ -166,13 +166,21 @@ class Evaluator:
         """``(hidden_activation, output_activation, move_reward)`` as the kernel takes them."""
         return np.array([self.hidden_activation, self.output_activation, self.move_reward], dtype=np.int64)
 
-    def valuation(self, quiescence: bool = True, blockade_value: float = 1.0, tie_margin: float | None = None) -> Valuation:
+    def valuation(
+        self, quiescence: bool = True, blockade_value: float = 1.0, tie_margin: float | None = None
+    ) -> Valuation:
         """The :data:`Valuation` of a search with this evaluator (``tie_margin``: the
         evaluator's unless given)."""
         margin = self.tie_margin if tie_margin is None else tie_margin
         return Valuation(
-            int(self.kind), self.net_functions, float(self.loss), float(self.loss_per_ply), float(blockade_value),
-            float(self.win_bound), float(margin), bool(quiescence),
+            int(self.kind),
+            self.net_functions,
+            float(self.loss),
+            float(self.loss_per_ply),
+            float(blockade_value),
+            float(self.win_bound),
+            float(margin),
+            bool(quiescence),
         )
 
     @property
@@ -261,7 +269,9 @@ def mlp(
     if w_out.ndim != 2 or w_out.shape[0] not in (1, 2):
         raise ValueError(f"a net's value comes from 1 or 2 outputs, got w_out {w_out.shape}")
     if w_out.shape[1] != last or b_out.shape != (w_out.shape[0],):
-        raise ValueError(f"w_out must be [{w_out.shape[0]}, {last}] and b_out [{w_out.shape[0]}], got {w_out.shape} and {b_out.shape}")
+        raise ValueError(
+            f"w_out must be [{w_out.shape[0]}, {last}] and b_out [{w_out.shape[0]}], got {w_out.shape} and {b_out.shape}"
+        )
     blocks = np.zeros((0, 0), dtype=dtype)
     if dtype == np.float32:
         w_in, b_in, blocks = exact_first_layer(w_in, b_in, w_blocks)
@@ -271,8 +281,21 @@ def mlp(
     else:
         w_mid, b_mid = np.ascontiguousarray(w_mid, dtype=dtype), np.ascontiguousarray(b_mid, dtype=dtype)
     return Evaluator(
-        EVAL_NET, loss, loss_per_ply, win_bound, 1e-9, w_in, b_in, w_mid, b_mid, w_out, b_out, hidden_activation,
-        output_activation, move_reward, blocks,
+        EVAL_NET,
+        loss,
+        loss_per_ply,
+        win_bound,
+        1e-9,
+        w_in,
+        b_in,
+        w_mid,
+        b_mid,
+        w_out,
+        b_out,
+        hidden_activation,
+        output_activation,
+        move_reward,
+        blocks,
     )
 
 
@@ -327,12 +350,9 @@ def material_points(mover, opponent, kings):
 @numba.njit(cache=True, inline="always")
 def positional_points(mover, opponent, kings, black_to_move):
     """``positional`` (see the module docstring)."""
-    score = _side_terms(mover, opponent, kings, black_to_move) - _side_terms(
-        opponent, mover, kings, not black_to_move
-    )
+    score = _side_terms(mover, opponent, kings, black_to_move) - _side_terms(opponent, mover, kings, not black_to_move)
     score += W_MOBILITY * (
-        count_steps(mover, opponent, kings, black_to_move)
-        - count_steps(opponent, mover, kings, not black_to_move)
+        count_steps(mover, opponent, kings, black_to_move) - count_steps(opponent, mover, kings, not black_to_move)
     )
     balance = material_points(mover, opponent, kings)
     fewer = 24 - popcount(mover | opponent)
@@ -379,8 +399,16 @@ def evaluate_kernel(mover, opponent, kings, black_to_move, kind, net, net_functi
 def evaluate(evaluator: Evaluator, mover: int, opponent: int, kings: int, black_to_move: bool) -> float:
     """``evaluator``'s static value of a quiet position for its side to move."""
     return float(
-        evaluate_kernel(mover, opponent, kings, black_to_move, evaluator.kind, evaluator.net, evaluator.net_functions,
-                        evaluator.width)
+        evaluate_kernel(
+            mover,
+            opponent,
+            kings,
+            black_to_move,
+            evaluator.kind,
+            evaluator.net,
+            evaluator.net_functions,
+            evaluator.width,
+        )
     )
 
 

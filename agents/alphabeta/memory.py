@@ -165,7 +165,9 @@ def flat_memory(width=1, dtype=np.float64, first_width=None):
         accumulators = None
     else:
         accumulators = np.empty((MAX_PLY, 2, first_width), dtype)
-    memory = FlatMemory(np.empty(ints, np.int64), np.empty(floats, np.float64), np.empty(net_floats, dtype), width, accumulators)
+    memory = FlatMemory(
+        np.empty(ints, np.int64), np.empty(floats, np.float64), np.empty(net_floats, dtype), width, accumulators
+    )
     memory.ints[: MAX_PLY * 2 + 2 * 32 * 32] = 0  # the killers and history, first in the layout
     return memory
 
@@ -197,8 +199,18 @@ def memory_views(flat):
     root_scores = floats[b : b + MAX_MOVES]
     scratch = flat.net_floats[: 2 * width]
     return SearchMemory(
-        killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch,
-        flat.accumulators, tries,
+        killers,
+        history_scores,
+        moves,
+        order_scores,
+        order_index,
+        stack,
+        active,
+        values,
+        root_scores,
+        scratch,
+        flat.accumulators,
+        tries,
     )
 
 

@@ -26,29 +26,22 @@ from checkers_env.bitboard import (
 from checkers_env.egdb_index import MAX_DISTANCE, WDL_DRAW, WDL_WIN, probe
 from checkers_env.encoding import half_turn
 from checkers_env.game_state import is_progress, position_key
-from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves
+from checkers_env.movegen import CAPTURED, FROM, TO, generate_moves
 
 from .evaluators import (
     REWARD_MATERIAL_LOG,
-    Valuation,
     WIN,
+    Valuation,
     hand_value,
     material_log_reward,
     net_value,
 )
-from .net_layers import value_of_sums
-from .pruning import (
-    KILLER_ORDER, aspiration_width, begin_moves, deeper_cutoff, extension, retry_move, scouted, spare_shot, try_move,
-)
-from .search_sums import keep_node_sums, keep_root_sums, leaf_sums
 from .memory import (
     BOUND_EXACT,
     BOUND_LOWER,
     BOUND_UPPER,
     MAX_PLY,
     NO_MOVE,
-    SIDE_KEY,
-    STACK_FIELDS,
     S_BEST_INDEX,
     S_CAPTURES,
     S_COUNT,
@@ -62,21 +55,32 @@ from .memory import (
     S_QUIET,
     S_REVERSIBLE,
     S_SIDE,
+    SIDE_KEY,
     TT_ENTRY,
     TT_KEY_MASK,
     TT_MIN_DEPTH,
     TT_VALUE,
-    VALUE_FIELDS,
     V_ALPHA,
     V_BEST,
     V_BETA,
     V_ORIGINAL_ALPHA,
     V_REWARD,
     ZOBRIST,
-    SearchMemory,
-    Table,
     position_hash,
 )
+from .net_layers import value_of_sums
+from .pruning import (
+    KILLER_ORDER,
+    aspiration_width,
+    begin_moves,
+    deeper_cutoff,
+    extension,
+    retry_move,
+    scouted,
+    spare_shot,
+    try_move,
+)
+from .search_sums import keep_node_sums, keep_root_sums, leaf_sums
 
 # -- limits and scores ------------------------------------------------------------------
 
@@ -110,6 +114,8 @@ DrawRules = namedtuple("DrawRules", "keys count quiet no_progress_plies contempt
 #: The endgame database: ``EndgameDatabase.tables``, ``.offsets`` and ``.pieces`` (0: off;
 #: :func:`no_egdb` gives arrays to pass).
 EndgameProbe = namedtuple("EndgameProbe", "tables offsets pieces")
+
+
 @numba.njit(cache=True, inline="always")
 def terminal_value(mover, ply, loss, loss_per_ply, blockade_value):
     """Value of a position ``ply`` plies below the root whose side to move (``mover``) has
@@ -234,9 +240,20 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
     kind, net_functions, loss, loss_per_ply, blockade_value, win_bound, tie_margin, quiescence = valuation
     draws, n_draws, quiet, no_progress_plies, contempt = draw_rules
     entries, entry_values = table
-    killers, history_scores, moves, order_scores, order_index, stack, active, values, root_scores, scratch, accumulators, tries = (
-        memory
-    )
+    (
+        killers,
+        history_scores,
+        moves,
+        order_scores,
+        order_index,
+        stack,
+        active,
+        values,
+        root_scores,
+        scratch,
+        accumulators,
+        tries,
+    ) = memory
     egdb_tables, egdb_offsets, egdb_pieces = egdb
     rewarded = False if net is None else net_functions[2] == REWARD_MATERIAL_LOG
     if net is not None:
@@ -353,8 +370,13 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                 stored_move = (data >> 10) & 255
                 if stored_move != NO_MOVE:
                     tt_move = stored_move
-                if tt_cutoffs and ply > 0 and (
-                    (((data >> 18) & 255) == generation and (data & 255) == d) or deeper_cutoff(pruning, data & 255, d)
+                if (
+                    tt_cutoffs
+                    and ply > 0
+                    and (
+                        (((data >> 18) & 255) == generation and (data & 255) == d)
+                        or deeper_cutoff(pruning, data & 255, d)
+                    )
                 ):
                     v = entry_values[slot, TT_VALUE]
                     if v > win_bound:
@@ -451,7 +473,11 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                     elif stored < -win_bound:
                         stored -= loss_per_ply * ply
                     entries[slot, TT_ENTRY] = (
-                        (h & TT_KEY_MASK) | d | (bound << 8) | ((stack[ply, S_BEST_INDEX] & 255) << 10) | (generation << 18)
+                        (h & TT_KEY_MASK)
+                        | d
+                        | (bound << 8)
+                        | ((stack[ply, S_BEST_INDEX] & 255) << 10)
+                        | (generation << 18)
                     )
                     entry_values[slot, TT_VALUE] = stored
                 value = best

@@ -188,8 +188,16 @@ def child_sums(accumulators, ply, w_in, black_moved, frm, to, captured, parent_k
     between them (:func:`move_sums`)."""
     for view in range(2):
         move_sums(
-            accumulators[ply - 1, view], accumulators[ply, view], w_in, view == BLACK_VIEW, black_moved, frm, to,
-            captured, parent_kings, child_kings,
+            accumulators[ply - 1, view],
+            accumulators[ply, view],
+            w_in,
+            view == BLACK_VIEW,
+            black_moved,
+            frm,
+            to,
+            captured,
+            parent_kings,
+            child_kings,
         )
 
 
@@ -310,7 +318,7 @@ def exact_first_layer(
     """
     w = np.asarray(w_in, np.float64)
     b = np.asarray(b_in, np.float64)
-    largest = -np.sort(-np.abs(w), axis=0)[:min(MAX_TERMS, w.shape[0])].sum(axis=0) + np.abs(b)
+    largest = -np.sort(-np.abs(w), axis=0)[: min(MAX_TERMS, w.shape[0])].sum(axis=0) + np.abs(b)
     blocks = np.zeros((0, 0)) if w_blocks is None else np.asarray(w_blocks, np.float64)
     if blocks.shape[0]:
         width = blocks.shape[1]
@@ -323,7 +331,7 @@ def exact_first_layer(
     def rounded(array, steps):
         return np.ascontiguousarray(np.round(array / steps) * steps, dtype=np.float32)
 
-    return rounded(w, step), rounded(b, step), rounded(blocks, step[:blocks.shape[1]])
+    return rounded(w, step), rounded(b, step), rounded(blocks, step[: blocks.shape[1]])
 
 
 __all__ = [

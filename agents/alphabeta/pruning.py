@@ -84,8 +84,15 @@ OPEN = 2 * WIN
 ASPIRATION_POINTS, ASPIRATION_NET = 25.0, 0.05
 
 
-def search_options(root_in_order=False, table_cutoffs=False, pvs=False, reductions=False, extensions=False,
-                   spare_shots=False, aspiration=0.0):
+def search_options(
+    root_in_order=False,
+    table_cutoffs=False,
+    pvs=False,
+    reductions=False,
+    extensions=False,
+    spare_shots=False,
+    aspiration=0.0,
+):
     """The :data:`SearchOptions` of these switches and aspiration half-width (``pruning``
     None when all are off)."""
     switches = (bool(table_cutoffs), bool(pvs), bool(reductions), bool(extensions), bool(spare_shots))
@@ -156,8 +163,12 @@ def try_move(pruning, stack, tries, values, order_scores, ply, i, margin):
     stage = tries[ply, T_STAGE]
     if ply > 0 and stage != STAGE_FULL:
         if (
-            pruning[REDUCTIONS] and stage == STAGE_FIRST and i >= REDUCE_AFTER and stack[ply, S_CAPTURES] == 0
-            and stack[ply, S_DEPTH] >= REDUCE_MIN_DEPTH and stack[ply, S_ORDERED] == 1
+            pruning[REDUCTIONS]
+            and stage == STAGE_FIRST
+            and i >= REDUCE_AFTER
+            and stack[ply, S_CAPTURES] == 0
+            and stack[ply, S_DEPTH] >= REDUCE_MIN_DEPTH
+            and stack[ply, S_ORDERED] == 1
             and order_scores[ply, i] < KILLER_ORDER
         ):
             reduced = 1
@@ -215,8 +226,28 @@ def retry_move(pruning, stack, tries, values, ply, score):
 
 
 __all__ = [
-    "ASPIRATION", "ASPIRATION_NET", "ASPIRATION_POINTS", "EXTENSIONS", "KILLER_ORDER", "OPEN", "PVS", "Pruning",
-    "REDUCE_AFTER", "REDUCE_MIN_DEPTH", "REDUCTIONS", "SPARE_SHOTS", "SearchOptions", "TABLE_CUTOFFS",
-    "aspiration_width", "begin_moves", "deeper_cutoff", "extension", "named_pruning", "retry_move", "scouted",
-    "search_options", "spare_shot", "try_move",
+    "ASPIRATION",
+    "ASPIRATION_NET",
+    "ASPIRATION_POINTS",
+    "EXTENSIONS",
+    "KILLER_ORDER",
+    "OPEN",
+    "PVS",
+    "Pruning",
+    "REDUCE_AFTER",
+    "REDUCE_MIN_DEPTH",
+    "REDUCTIONS",
+    "SPARE_SHOTS",
+    "SearchOptions",
+    "TABLE_CUTOFFS",
+    "aspiration_width",
+    "begin_moves",
+    "deeper_cutoff",
+    "extension",
+    "named_pruning",
+    "retry_move",
+    "scouted",
+    "search_options",
+    "spare_shot",
+    "try_move",
 ]

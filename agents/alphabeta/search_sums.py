@@ -38,8 +38,15 @@ def keep_node_sums(accumulators, ply, w_in, black_moved, moves, order_index, sta
         p = ply - 1
         mi = order_index[p, stack[p, S_INDEX] - 1]
         child_sums(
-            accumulators, ply, w_in, black_moved, moves[p, mi, FROM], moves[p, mi, TO], moves[p, mi, CAPTURED],
-            stack[p, S_KINGS], kings,
+            accumulators,
+            ply,
+            w_in,
+            black_moved,
+            moves[p, mi, FROM],
+            moves[p, mi, TO],
+            moves[p, mi, CAPTURED],
+            stack[p, S_KINGS],
+            kings,
         )
 
 
@@ -56,8 +63,16 @@ def leaf_sums(accumulators, ply, scratch, net, black_to_move, moves, order_index
     p = ply - 1
     mi = order_index[p, stack[p, S_INDEX] - 1]
     move_sums(
-        accumulators[p, 0 if black_to_move else 1], scratch, net[0], black_to_move, not black_to_move,
-        moves[p, mi, FROM], moves[p, mi, TO], moves[p, mi, CAPTURED], stack[p, S_KINGS], kings,
+        accumulators[p, 0 if black_to_move else 1],
+        scratch,
+        net[0],
+        black_to_move,
+        not black_to_move,
+        moves[p, mi, FROM],
+        moves[p, mi, TO],
+        moves[p, mi, CAPTURED],
+        stack[p, S_KINGS],
+        kings,
     )
     block_sums(scratch, net[6], stack[ply, S_MOVER], stack[ply, S_OPPONENT], kings, black_to_move)
     return True

@@ -15,11 +15,22 @@ from checkers_env.board import move_from_row
 from checkers_env.game_state import position_key
 from checkers_env.movegen import generate_moves_kernel, new_move_buffer
 
-from .evaluators import POSITIONAL, WIN, Evaluator, Valuation
 from .clock import DROP_NET, DROP_POINTS, keep_deepening
 from .deepening import NO_NODE_LIMIT, search_from_python, search_iteration
+from .evaluators import POSITIONAL, WIN, Evaluator, Valuation
 from .memory import (
-    NO_MOVE, S_INDEX, TT_BITS, TT_ENTRY, TT_FIELDS, TT_KEY_MASK, V_ALPHA, V_BETA, FlatMemory, Table, flat_memory, memory_views,
+    NO_MOVE,
+    S_INDEX,
+    TT_BITS,
+    TT_ENTRY,
+    TT_FIELDS,
+    TT_KEY_MASK,
+    V_ALPHA,
+    V_BETA,
+    FlatMemory,
+    Table,
+    flat_memory,
+    memory_views,
     position_hash,
 )
 from .negamax import (
@@ -204,9 +215,19 @@ class Searcher:
     """
 
     def __init__(
-        self, evaluator: Evaluator = POSITIONAL, tt_bits: int = TT_BITS, quiescence: bool = True, egdb=None,
-        incremental: bool | None = None, table_cutoffs: bool = False, pvs: bool = False, reductions: bool = False,
-        extensions: bool = False, spare_shots: bool = False, partial: bool = False, aspiration: bool = False,
+        self,
+        evaluator: Evaluator = POSITIONAL,
+        tt_bits: int = TT_BITS,
+        quiescence: bool = True,
+        egdb=None,
+        incremental: bool | None = None,
+        table_cutoffs: bool = False,
+        pvs: bool = False,
+        reductions: bool = False,
+        extensions: bool = False,
+        spare_shots: bool = False,
+        partial: bool = False,
+        aspiration: bool = False,
         contempt: float = 0.0,
     ):
         self.evaluator = evaluator
@@ -322,8 +343,18 @@ class Searcher:
                 limit = max(int(left * rate), 1000)
             iteration_started = now
             value, _best, count, used, aborted = search_iteration(
-                position, d, limit, self.options._replace(root_in_order=root_in_order), valuation, self.net, draw_rules, self.generation,
-                self.table_bundle, self.memory, self.egdb_probe, np.nan if done is None else done[0],
+                position,
+                d,
+                limit,
+                self.options._replace(root_in_order=root_in_order),
+                valuation,
+                self.net,
+                draw_rules,
+                self.generation,
+                self.table_bundle,
+                self.memory,
+                self.egdb_probe,
+                np.nan if done is None else done[0],
             )
             nodes += used
             last_took = _time.perf_counter() - iteration_started
@@ -381,10 +412,18 @@ class Searcher:
         An endgame database is probed below the root only (``search`` answers a root it
         holds from it)."""
         value, reached, count, nodes, self.generation, _row, _rng = search_from_python(
-            _position_fields(board), min(first_depth, depth), depth, self._options_fields(root_in_order),
-            self._valuation_fields if valuation is None else tuple(valuation), self.net,
+            _position_fields(board),
+            min(first_depth, depth),
+            depth,
+            self._options_fields(root_in_order),
+            self._valuation_fields if valuation is None else tuple(valuation),
+            self.net,
             tuple(self._draw_rules(board, draws)),
-            self.generation, self._table_fields, self._flat_fields, self._egdb_fields, 0,
+            self.generation,
+            self._table_fields,
+            self._flat_fields,
+            self._egdb_fields,
+            0,
         )
         return float(value), int(reached), int(count), int(nodes)
 
@@ -396,9 +435,18 @@ class Searcher:
         has no legal move; ``count`` is the number of root moves. An endgame database is
         probed below the root only."""
         _value, _reached, count, nodes, self.generation, row, rng = search_from_python(
-            _position_fields(board), depth, depth, self._options_fields(True), self._valuation_fields, self.net,
+            _position_fields(board),
+            depth,
+            depth,
+            self._options_fields(True),
+            self._valuation_fields,
+            self.net,
             tuple(self._draw_rules(board, draws)),
-            self.generation, self._table_fields, self._flat_fields, self._egdb_fields, rng,
+            self.generation,
+            self._table_fields,
+            self._flat_fields,
+            self._egdb_fields,
+            rng,
         )
         return row, rng, nodes, count
 
@@ -453,7 +501,15 @@ class Searcher:
             done = (value, reached, count, self.root_scores[:count].copy(), self.moves[0, :count].copy())
         else:
             done, nodes = self._search_timed(
-                board, depth, seconds, draws, first_depth, root_in_order, valuation, started, soft_seconds,
+                board,
+                depth,
+                seconds,
+                draws,
+                first_depth,
+                root_in_order,
+                valuation,
+                started,
+                soft_seconds,
             )
         value, reached, count, scores, rows = done
         ties = tuple(int(i) for i in np.flatnonzero(scores > value - self.evaluator.tie_margin))

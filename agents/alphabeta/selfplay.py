@@ -59,8 +59,8 @@ from checkers_env.game_state import (
 )
 from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below, seed_state
 
-from .memory import begin_search, memory_views, next_generation
 from .deepening import deepen, pick_tied
+from .memory import begin_search, memory_views, next_generation
 from .negamax import DrawRules, Position
 from .pruning import SearchOptions
 
@@ -192,8 +192,11 @@ def choose_move(state, count, policy, setup, memory, net, generation, rng, fresh
     quiet = state.quiet
     rules = state.rules
     draw_rules = DrawRules(
-        keys[0], min(quiet + 1, keys.shape[1]) if rules[RULE_REPETITION] > 0 else 0, quiet,
-        rules[RULE_NO_PROGRESS_PLIES], 0.0,
+        keys[0],
+        min(quiet + 1, keys.shape[1]) if rules[RULE_REPETITION] > 0 else 0,
+        quiet,
+        rules[RULE_NO_PROGRESS_PLIES],
+        0.0,
     )
     table = setup.table
     if fresh:
@@ -202,8 +205,17 @@ def choose_move(state, count, policy, setup, memory, net, generation, rng, fresh
         generation = next_generation(generation, table.entries)
     in_order = SearchOptions(True, None)  # the exact search, its root in generator order
     value, _reached, searched_count, nodes = deepen(
-        state.position, policy.first_depth, policy.depth, in_order, setup.valuation, net, draw_rules, generation,
-        table, memory, setup.egdb,
+        state.position,
+        policy.first_depth,
+        policy.depth,
+        in_order,
+        setup.valuation,
+        net,
+        draw_rules,
+        generation,
+        table,
+        memory,
+        setup.egdb,
     )
     row, rng = pick_tied(memory.root_scores, searched_count, rng)
     return row, True, value, nodes, generation, rng
@@ -307,9 +319,17 @@ def empty_record(games: int, max_plies: int) -> GameRecord:
     """A :data:`GameRecord` for ``games`` games of at most ``max_plies`` plies."""
     rows = games * (int(max_plies) + 1)
     return GameRecord(
-        np.zeros(rows, np.int64), np.zeros(rows, np.int64), np.zeros(rows, np.int64), np.zeros(rows, np.bool_),
-        np.zeros(rows, np.int64), np.zeros(rows, np.int32), np.zeros(rows, np.int8), np.zeros(rows, np.float32),
-        np.zeros(games, np.int32), np.zeros(games, np.int8), np.zeros(games, np.int8),
+        np.zeros(rows, np.int64),
+        np.zeros(rows, np.int64),
+        np.zeros(rows, np.int64),
+        np.zeros(rows, np.bool_),
+        np.zeros(rows, np.int64),
+        np.zeros(rows, np.int32),
+        np.zeros(rows, np.int8),
+        np.zeros(rows, np.float32),
+        np.zeros(games, np.int32),
+        np.zeros(games, np.int8),
+        np.zeros(games, np.int8),
     )
 
 

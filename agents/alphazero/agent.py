@@ -69,12 +69,32 @@ def load_net(weights: str, seed: int | None = None) -> NetArrays:
 
 
 @functools.lru_cache(maxsize=64)
-def _settings(method: str, simulations: int, considered: int, through_forced: bool, widen: int, c_visit: float,
-              c_scale: float, c_puct: float, prior_temperature: float, fpu_reduction: float,
-              c_puct_base: float) -> Settings:
-    return make_settings(method, simulations, considered, c_visit=c_visit, c_scale=c_scale, c_puct=c_puct,
-                         through_forced=through_forced, widen=widen, prior_temperature=prior_temperature,
-                         fpu_reduction=fpu_reduction, c_puct_base=c_puct_base)
+def _settings(
+    method: str,
+    simulations: int,
+    considered: int,
+    through_forced: bool,
+    widen: int,
+    c_visit: float,
+    c_scale: float,
+    c_puct: float,
+    prior_temperature: float,
+    fpu_reduction: float,
+    c_puct_base: float,
+) -> Settings:
+    return make_settings(
+        method,
+        simulations,
+        considered,
+        c_visit=c_visit,
+        c_scale=c_scale,
+        c_puct=c_puct,
+        through_forced=through_forced,
+        widen=widen,
+        prior_temperature=prior_temperature,
+        fpu_reduction=fpu_reduction,
+        c_puct_base=c_puct_base,
+    )
 
 
 def _clock_budget(simulations: float) -> int:
@@ -147,26 +167,46 @@ class AlphaZeroAgent(BaseAgent):
     #: its think limit); the search then looks at the clock every ``CHUNK`` simulations.
     think_limit: float | None = None
 
-    def __init__(self, weights: file_path_or("zoo", UNTRAINED) = "zoo", simulations: int = 64,
-                 time: float | None = None, search: str = "gumbel", considered: int = 16,
-                 through_forced: bool = True, widen: int = 4, c_visit: float = 50.0, c_scale: float = 0.1,
-                 c_puct: float = 1.25, c_puct_base: float = 0.0, prior_temperature: float = 1.0,
-                 fpu_reduction: float = 0.0,
-                 reuse: bool = True, egdb: int = 0, egdb_folder: FilePath | None = None, seed: int | None = None):
+    def __init__(
+        self,
+        weights: file_path_or("zoo", UNTRAINED) = "zoo",
+        simulations: int = 64,
+        time: float | None = None,
+        search: str = "gumbel",
+        considered: int = 16,
+        through_forced: bool = True,
+        widen: int = 4,
+        c_visit: float = 50.0,
+        c_scale: float = 0.1,
+        c_puct: float = 1.25,
+        c_puct_base: float = 0.0,
+        prior_temperature: float = 1.0,
+        fpu_reduction: float = 0.0,
+        reuse: bool = True,
+        egdb: int = 0,
+        egdb_folder: FilePath | None = None,
+        seed: int | None = None,
+    ):
         super().__init__(seed=seed)
         if search not in METHODS:
             raise UnknownAgentError(f"alphazero: search must be one of {', '.join(METHODS)}, got {search!r}")
         if not 1 <= simulations <= MAX_SIMULATIONS or considered < 1:
-            raise UnknownAgentError(f"alphazero: simulations must be from 1 to {MAX_SIMULATIONS} and considered at"
-                                    f" least 1, got {simulations} and {considered}")
+            raise UnknownAgentError(
+                f"alphazero: simulations must be from 1 to {MAX_SIMULATIONS} and considered at"
+                f" least 1, got {simulations} and {considered}"
+            )
         if widen < 0:
             raise UnknownAgentError(f"alphazero: widen must be 0 or more visits per hop, got {widen}")
         if not (c_visit >= 0 and c_scale > 0 and c_puct > 0):
-            raise UnknownAgentError(f"alphazero: c_visit must be 0 or more, c_scale and c_puct positive, got"
-                                    f" {c_visit!r}, {c_scale!r} and {c_puct!r}")
+            raise UnknownAgentError(
+                f"alphazero: c_visit must be 0 or more, c_scale and c_puct positive, got"
+                f" {c_visit!r}, {c_scale!r} and {c_puct!r}"
+            )
         if not (prior_temperature > 0 and fpu_reduction >= 0 and c_puct_base >= 0):
-            raise UnknownAgentError(f"alphazero: prior_temperature must be positive, fpu_reduction and c_puct_base"
-                                    f" 0 or more, got {prior_temperature!r}, {fpu_reduction!r} and {c_puct_base!r}")
+            raise UnknownAgentError(
+                f"alphazero: prior_temperature must be positive, fpu_reduction and c_puct_base"
+                f" 0 or more, got {prior_temperature!r}, {fpu_reduction!r} and {c_puct_base!r}"
+            )
         if time is not None and not time > 0:
             raise UnknownAgentError(f"alphazero: time must be a positive number of seconds, got {time!r}")
         self.egdb = _egdb.check_pieces(egdb, f"{self.kind}: egdb", off=True)
@@ -203,8 +243,19 @@ class AlphaZeroAgent(BaseAgent):
         rules = game.rules.as_array()
         rows = new_rows(1, rules)
         board = game.board
-        resume_board(rows.root_state, rows.root_positions, rows.last, 0, board.black, board.white, board.kings,
-                     int(board.turn), len(game.moves), np.array(game.position_keys_since_progress()), rules)
+        resume_board(
+            rows.root_state,
+            rows.root_positions,
+            rows.last,
+            0,
+            board.black,
+            board.white,
+            board.kings,
+            int(board.turn),
+            len(game.moves),
+            np.array(game.position_keys_since_progress()),
+            rules,
+        )
         return rows
 
     def select_move(self, game: Game) -> Move:
@@ -258,12 +309,17 @@ class AlphaZeroAgent(BaseAgent):
         if kept is None or not self._reusing:
             return 0
         start, rules, moves = kept
-        if (game.start, game.rules) != (start, rules) or len(game.moves) <= len(moves) \
-                or game.moves[:len(moves)] != moves:
+        if (
+            (game.start, game.rules) != (start, rules)
+            or len(game.moves) <= len(moves)
+            or game.moves[: len(moves)] != moves
+        ):
             return 0
-        hops = [hop_action(board.turn == Color.BLACK, a, b)
-                for board, move in zip(game.boards[len(moves):], game.moves[len(moves):])
-                for a, b in zip(move.path, move.path[1:])]
+        hops = [
+            hop_action(board.turn == Color.BLACK, a, b)
+            for board, move in zip(game.boards[len(moves) :], game.moves[len(moves) :])
+            for a, b in zip(move.path, move.path[1:])
+        ]
         node = follow_line(self.tree, 0, np.array(hops, np.int64), len(hops))
         if node < 0 or self.tree.children[0, node] == 0:
             return 0
@@ -278,8 +334,9 @@ class AlphaZeroAgent(BaseAgent):
         self.last_search = AlphaZeroSearch(0, value, clock.perf_counter() - began, [move])
         return move
 
-    def _search(self, rows, deadline: float | None, report: AlphaZeroSearch,
-                reused: bool = False, stop: float | None = None) -> tuple[int, list[int]]:
+    def _search(
+        self, rows, deadline: float | None, report: AlphaZeroSearch, reused: bool = False, stop: float | None = None
+    ) -> tuple[int, list[int]]:
         """One decision's search from the root row (on from the tree's visits there if
         ``reused``); returns its hop and the hops the search expects after it. ``deadline``
         is ``time``'s, which sets the count; the search stops at ``stop`` (``deadline``
@@ -291,9 +348,19 @@ class AlphaZeroAgent(BaseAgent):
             # use the whole time; Gumbel's sequential halving needs a count it can finish.
             margin = PUCT_MARGIN if self.search == "puct" else 1.0
             n = _clock_budget((self.rate or FIRST_RATE) * max(deadline - started, 0.0) * margin)
-        settings = _settings(self.search, n, self.considered, self.through_forced, self.widen, self.c_visit,
-                             self.c_scale, self.c_puct, self.prior_temperature, self.fpu_reduction,
-                             self.c_puct_base)
+        settings = _settings(
+            self.search,
+            n,
+            self.considered,
+            self.through_forced,
+            self.widen,
+            self.c_visit,
+            self.c_scale,
+            self.c_puct,
+            self.prior_temperature,
+            self.fpu_reduction,
+            self.c_puct_base,
+        )
         if self.probe is not None:
             settings = settings._replace(egdb=self.probe)
         kept = int(self.tree.size[0]) if reused else 0
@@ -317,7 +384,7 @@ class AlphaZeroAgent(BaseAgent):
         policy = np.zeros(NUM_ACTIONS, np.float32)
         action = int(conclude(self.tree, settings, self.leaves, 0, policy))
         hops = np.zeros(64, np.int64)
-        line = [int(h) for h in hops[:principal_hops(self.tree, 0, action, hops)]]
+        line = [int(h) for h in hops[: principal_hops(self.tree, 0, action, hops)]]
         if report.simulations == 0:
             report.value = float(root_value(self.tree, 0))
             report.pv = _moves_of(rows, line)

@@ -78,20 +78,30 @@ class NetArrays(NamedTuple):
 def expected_shapes(hidden: int, middle: int) -> dict[str, tuple[int, ...]]:
     """The tensors of a net of ``hidden`` and ``middle`` units."""
     return {
-        "hidden.weight": (hidden, NUM_INPUTS), "hidden.bias": (hidden,),
-        "middle.weight": (middle, hidden), "middle.bias": (middle,),
-        "heads.weight": (NUM_OUTPUTS, middle), "heads.bias": (NUM_OUTPUTS,),
+        "hidden.weight": (hidden, NUM_INPUTS),
+        "hidden.bias": (hidden,),
+        "middle.weight": (middle, hidden),
+        "middle.bias": (middle,),
+        "heads.weight": (NUM_OUTPUTS, middle),
+        "heads.bias": (NUM_OUTPUTS,),
     }
 
 
 def arrays_of(tensors: dict[str, np.ndarray]) -> NetArrays:
     """The search's arrays of a ``state_dict``'s tensors (numpy)."""
+
     def f32(name: str, transpose: bool = False) -> np.ndarray:
         value = np.asarray(tensors[name], np.float32)
         return np.ascontiguousarray(value.T if transpose else value)
 
-    return NetArrays(f32("hidden.weight", True), f32("hidden.bias"), f32("middle.weight"), f32("middle.bias"),
-                     f32("heads.weight"), f32("heads.bias"))
+    return NetArrays(
+        f32("hidden.weight", True),
+        f32("hidden.bias"),
+        f32("middle.weight"),
+        f32("middle.bias"),
+        f32("heads.weight"),
+        f32("heads.bias"),
+    )
 
 
 def read_net_file(path: str | os.PathLike) -> Weights:
@@ -102,8 +112,13 @@ def read_net_file(path: str | os.PathLike) -> Weights:
         WeightsError: missing, corrupt, of another kind or format, or tensors that do not
             fit its sizes.
     """
-    return read_weights(path, KIND, metadata={"kind": KIND, "format": FORMAT_VERSION},
-                        sizes=("hidden", "middle"), shapes=expected_shapes)
+    return read_weights(
+        path,
+        KIND,
+        metadata={"kind": KIND, "format": FORMAT_VERSION},
+        sizes=("hidden", "middle"),
+        shapes=expected_shapes,
+    )
 
 
 def read_net(path: str | os.PathLike) -> tuple[NetArrays, dict[str, str]]:
@@ -119,8 +134,9 @@ def untrained_net(hidden: int = HIDDEN, middle: int = MIDDLE, seed: int = 0) -> 
     rng = np.random.default_rng(seed)
     tensors = {}
     for name, shape in expected_shapes(hidden, middle).items():
-        fan_in = shape[-1] if name.endswith("weight") else expected_shapes(hidden, middle)[
-            name.replace("bias", "weight")][1]
+        fan_in = (
+            shape[-1] if name.endswith("weight") else expected_shapes(hidden, middle)[name.replace("bias", "weight")][1]
+        )
         bound = 1.0 / np.sqrt(fan_in)
         tensors[name] = rng.uniform(-bound, bound, shape).astype(np.float32)
     return arrays_of(tensors)
@@ -237,5 +253,21 @@ def save_net(path: str | os.PathLike, tensors: dict[str, np.ndarray]) -> None:
     write_weights(path, tensors, {"kind": KIND, "format": FORMAT_VERSION, "hidden": hidden, "middle": middle})
 
 
-__all__ = ["HIDDEN", "KIND", "MIDDLE", "NUM_INPUTS", "NetArrays", "arrays_of", "dense_inputs", "forward", "heads",
-           "policy_value_net", "read_net", "read_net_file", "row_inputs", "save_net", "tensors_of", "untrained_net"]
+__all__ = [
+    "HIDDEN",
+    "KIND",
+    "MIDDLE",
+    "NUM_INPUTS",
+    "NetArrays",
+    "arrays_of",
+    "dense_inputs",
+    "forward",
+    "heads",
+    "policy_value_net",
+    "read_net",
+    "read_net_file",
+    "row_inputs",
+    "save_net",
+    "tensors_of",
+    "untrained_net",
+]

@@ -32,7 +32,18 @@ import numpy as np
 
 from checkers_env.bitboard import popcount
 from checkers_env.egdb_index import WDL_DRAW, WDL_LOSS, WDL_WIN, probe_board
-from checkers_env.env_machine import S_BLACK, S_END, S_HOPS, S_KINGS, S_TURN, S_WHITE, STATE_FIELDS, hop, new_batch, write_mask
+from checkers_env.env_machine import (
+    S_BLACK,
+    S_END,
+    S_HOPS,
+    S_KINGS,
+    S_TURN,
+    S_WHITE,
+    STATE_FIELDS,
+    hop,
+    new_batch,
+    write_mask,
+)
 from checkers_env.game_state import END_NO_MOVES, END_NONE, history_for
 
 from .net import MAX_ACTIVE, NUM_ACTIONS, forward, row_inputs
@@ -79,10 +90,17 @@ def new_leaves(trees: int, scratch_size: int) -> Leaves:
     """Buffers for ``trees`` trees and a net of ``scratch_size`` (``NetArrays.scratch_size``)."""
     mask = np.zeros((trees, NUM_ACTIONS), np.int8)
     return Leaves(
-        np.full(trees, -1, np.int32), np.zeros((trees, MAX_ACTIVE), np.int64), np.zeros(trees, np.int64), mask,
-        mask.view(np.uint32), np.zeros((trees, NUM_ACTIONS), np.float32), np.zeros(trees, np.float32),
-        np.zeros((trees, NUM_ACTIONS), np.float32), np.zeros((trees, scratch_size), np.float32),
-        np.zeros((trees, MAX_HOPS), np.float64), np.zeros((trees, MAX_HOPS), np.float64),
+        np.full(trees, -1, np.int32),
+        np.zeros((trees, MAX_ACTIVE), np.int64),
+        np.zeros(trees, np.int64),
+        mask,
+        mask.view(np.uint32),
+        np.zeros((trees, NUM_ACTIONS), np.float32),
+        np.zeros(trees, np.float32),
+        np.zeros((trees, NUM_ACTIONS), np.float32),
+        np.zeros((trees, scratch_size), np.float32),
+        np.zeros((trees, MAX_HOPS), np.float64),
+        np.zeros((trees, MAX_HOPS), np.float64),
     )
 
 
@@ -100,8 +118,9 @@ def known_end(state, t, egdb):
     moves, with at most ``egdb.pieces`` pieces), else ``END_NONE``."""
     if state[t, S_HOPS] > 0 or popcount(state[t, S_BLACK] | state[t, S_WHITE]) > egdb.pieces:
         return END_NONE
-    code = probe_board(egdb.tables, egdb.offsets, state[t, S_BLACK], state[t, S_WHITE], state[t, S_KINGS],
-                       state[t, S_TURN] == 0)
+    code = probe_board(
+        egdb.tables, egdb.offsets, state[t, S_BLACK], state[t, S_WHITE], state[t, S_KINGS], state[t, S_TURN] == 0
+    )
     if code == WDL_WIN:
         return KNOWN_WIN
     if code == WDL_LOSS:
@@ -272,8 +291,9 @@ def evaluate_leaves(net, leaves, live):
     """The net over the waiting leaves of the live trees, one after another (the batch)."""
     for t in range(len(live)):
         if live[t] and leaves.node[t] >= 0:
-            leaves.value[t] = forward(net, leaves.active[t], leaves.count[t], leaves.mask[t], leaves.scratch[t],
-                                      leaves.logits[t])
+            leaves.value[t] = forward(
+                net, leaves.active[t], leaves.count[t], leaves.mask[t], leaves.scratch[t], leaves.logits[t]
+            )
 
 
 @numba.njit(cache=True, _nrt=False)
@@ -360,5 +380,29 @@ def principal_hops(tree, t, action, out):
     return n
 
 
-__all__ = ["KNOWN_DRAW", "KNOWN_LOSS", "KNOWN_WIN", "Leaves", "Rows", "backup", "begin", "begin_all", "conclude", "descend", "descend_all", "end_value",
-           "evaluate_leaves", "expand", "expand_all", "expand_forced", "known_end", "legal_hops", "new_leaves", "new_rows", "principal_hops", "root_value", "run_simulations", "start_searches"]
+__all__ = [
+    "KNOWN_DRAW",
+    "KNOWN_LOSS",
+    "KNOWN_WIN",
+    "Leaves",
+    "Rows",
+    "backup",
+    "begin",
+    "begin_all",
+    "conclude",
+    "descend",
+    "descend_all",
+    "end_value",
+    "evaluate_leaves",
+    "expand",
+    "expand_all",
+    "expand_forced",
+    "known_end",
+    "legal_hops",
+    "new_leaves",
+    "new_rows",
+    "principal_hops",
+    "root_value",
+    "run_simulations",
+    "start_searches",
+]

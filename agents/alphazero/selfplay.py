@@ -36,6 +36,8 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from checkers_agents.alphabeta.negamax import EndgameProbe, probe_of
+from checkers_agents.alphabeta.selfplay import END_EGDB
 from checkers_env import Board, Rules
 from checkers_env.egdb import EndgameDatabase
 from checkers_env.env_machine import (
@@ -55,9 +57,6 @@ from checkers_env.game_state import END_NONE, RULE_MAX_PLIES
 from checkers_env.movegen import random_below, seed_state, xorshift64
 from checkers_env.shards import ShardFormat, build_game_shards
 
-from checkers_agents.alphabeta.negamax import EndgameProbe, probe_of
-from checkers_agents.alphabeta.selfplay import END_EGDB
-
 from .net import NetArrays, read_net, untrained_net
 from .search import (
     KNOWN_DRAW,
@@ -74,8 +73,7 @@ from .search import (
 from .tree import PUCT, make_settings, new_tree
 
 FORMAT_VERSION = 1
-SHARD_ARRAYS = ("own", "opponent", "kings", "own_is_black", "continuing", "policy", "legal", "search", "game",
-                "mover")
+SHARD_ARRAYS = ("own", "opponent", "kings", "own_is_black", "continuing", "policy", "legal", "search", "game", "mover")
 GAME_ARRAYS = ("game_index", "game_result", "game_end", "game_length")
 NODES_PER_SIMULATION = 16
 
@@ -117,10 +115,19 @@ class Record(NamedTuple):
 
 def new_record(decisions: int, games: int) -> Record:
     return Record(
-        np.zeros(decisions, np.int64), np.zeros(decisions, np.int64), np.zeros(decisions, np.int64),
-        np.zeros(decisions, np.bool_), np.zeros(decisions, np.int8), np.zeros((decisions, NUM_ACTIONS), np.float32),
-        np.zeros((decisions, NUM_ACTIONS), np.int8), np.zeros(decisions, np.float32), np.zeros(decisions, np.int64),
-        np.zeros(decisions, np.int8), np.zeros(games, np.int8), np.zeros(games, np.int8), np.zeros(games, np.int32),
+        np.zeros(decisions, np.int64),
+        np.zeros(decisions, np.int64),
+        np.zeros(decisions, np.int64),
+        np.zeros(decisions, np.bool_),
+        np.zeros(decisions, np.int8),
+        np.zeros((decisions, NUM_ACTIONS), np.float32),
+        np.zeros((decisions, NUM_ACTIONS), np.int8),
+        np.zeros(decisions, np.float32),
+        np.zeros(decisions, np.int64),
+        np.zeros(decisions, np.int8),
+        np.zeros(games, np.int8),
+        np.zeros(games, np.int8),
+        np.zeros(games, np.int32),
     )
 
 
@@ -132,8 +139,9 @@ def _start_game(plan, rows, leaves, t, game, rng):
     """Game ``game`` in slot ``t``: the start, then its random moves. Returns the stream."""
     rng[t] = seed_state(plan.seed, game)
     start = plan.start
-    reset_board(rows.root_state, rows.root_positions, rows.last, t, start[0], start[1], start[2], start[3], -1, 0,
-                rows.rules)
+    reset_board(
+        rows.root_state, rows.root_positions, rows.last, t, start[0], start[1], start[2], start[3], -1, 0, rows.rules
+    )
     moves = 0
     while moves < plan.random_plies and rows.root_state[t, S_END] == END_NONE:
         n, _only = legal_hops(rows.root_state, leaves, t)
@@ -182,8 +190,11 @@ def play_games(plan, tree, rows, settings, leaves, net, record):
                     winner = rows.root_state[t, S_WINNER]
                     if known != END_NONE:
                         # The database's verdict for the side to move, as Black's result.
-                        winner = -1 if known == KNOWN_DRAW else (
-                            rows.root_state[t, S_TURN] if known == KNOWN_WIN else 1 - rows.root_state[t, S_TURN])
+                        winner = (
+                            -1
+                            if known == KNOWN_DRAW
+                            else (rows.root_state[t, S_TURN] if known == KNOWN_WIN else 1 - rows.root_state[t, S_TURN])
+                        )
                         end = END_EGDB
                     record.game_result[g] = 0 if winner < 0 else (1 if winner == 0 else -1)
                     record.game_end[g] = end
@@ -239,11 +250,23 @@ def load_net(net: str | NetArrays, seed: int = 0) -> NetArrays:
     return untrained_net(seed=seed) if net == "untrained" else read_net(net)[0]
 
 
-def self_play(games: int, net: str | NetArrays = "untrained", seed: int = 0, first_game: int = 0,
-              simulations: int = 32, considered: int = 16, search: str = "gumbel", random_plies: int = 4,
-              explore_plies: int = 20, slots: int = 64, through_forced: bool = False,
-              widen: int = 0, egdb_pieces: int = 0, egdb_folder: str | None = None,
-              start: Board | None = None) -> dict[str, np.ndarray]:
+def self_play(
+    games: int,
+    net: str | NetArrays = "untrained",
+    seed: int = 0,
+    first_game: int = 0,
+    simulations: int = 32,
+    considered: int = 16,
+    search: str = "gumbel",
+    random_plies: int = 4,
+    explore_plies: int = 20,
+    slots: int = 64,
+    through_forced: bool = False,
+    widen: int = 0,
+    egdb_pieces: int = 0,
+    egdb_folder: str | None = None,
+    start: Board | None = None,
+) -> dict[str, np.ndarray]:
     """Play self-play games and keep their decisions.
 
     Args:
@@ -267,8 +290,13 @@ def self_play(games: int, net: str | NetArrays = "untrained", seed: int = 0, fir
         Per decision ``SHARD_ARRAYS`` (``outcome``: the game's result for the side to move,
         1 / 0 / -1) and per game ``GAME_ARRAYS``.
     """
-    for name, value, low in (("games", games, 0), ("simulations", simulations, 1), ("random_plies", random_plies, 0),
-                             ("slots", slots, 1), ("egdb_pieces", egdb_pieces, 0)):
+    for name, value, low in (
+        ("games", games, 0),
+        ("simulations", simulations, 1),
+        ("random_plies", random_plies, 0),
+        ("slots", slots, 1),
+        ("egdb_pieces", egdb_pieces, 0),
+    ):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
     arrays = load_net(net, seed)
@@ -277,12 +305,20 @@ def self_play(games: int, net: str | NetArrays = "untrained", seed: int = 0, fir
     settings = make_settings(search, simulations, considered, through_forced=through_forced, widen=widen)
     egdb = probe_of(EndgameDatabase.cached(egdb_pieces, egdb_folder) if egdb_pieces else None)
     board = Board() if start is None else start
-    plan = Plan(int(seed), int(first_game), int(games), int(random_plies), int(explore_plies),
-                np.array([board.black, board.white, board.kings, int(board.turn)], np.int64), egdb)
+    plan = Plan(
+        int(seed),
+        int(first_game),
+        int(games),
+        int(random_plies),
+        int(explore_plies),
+        np.array([board.black, board.white, board.kings, int(board.turn)], np.int64),
+        egdb,
+    )
     record = new_record(games * (int(rules[RULE_MAX_PLIES]) + 100), max(games, 1))
     tree = new_tree(slots, NODES_PER_SIMULATION * (simulations + 1) + 48)
-    kept = play_games(plan, tree, new_rows(slots, rules), settings, new_leaves(slots, arrays.scratch_size), arrays,
-                      record)
+    kept = play_games(
+        plan, tree, new_rows(slots, rules), settings, new_leaves(slots, arrays.scratch_size), arrays, record
+    )
     out = {name: getattr(record, name)[:kept].copy() for name in SHARD_ARRAYS}
     result = record.game_result[out["game"]]
     out["outcome"] = np.where(out["mover"] == 0, result, -result).astype(np.int8)
@@ -301,10 +337,21 @@ def shard_bytes(params: dict, seed: int, shard: int) -> bytes:
     """Play shard ``shard`` (games ``shard * shard_size ...``) and return its ``.npz`` bytes."""
     numba.set_num_threads(1)
     size = min(params["shard_size"], params["games"] - shard * params["shard_size"])
-    arrays = self_play(size, params["net"], seed, shard * params["shard_size"], params["simulations"],
-                       params["considered"], params["search"], params["random_plies"], params["explore_plies"],
-                       params["slots"], params.get("through_forced", False), params.get("widen", 0),
-                       params.get("egdb_pieces", 0))
+    arrays = self_play(
+        size,
+        params["net"],
+        seed,
+        shard * params["shard_size"],
+        params["simulations"],
+        params["considered"],
+        params["search"],
+        params["random_plies"],
+        params["explore_plies"],
+        params["slots"],
+        params.get("through_forced", False),
+        params.get("widen", 0),
+        params.get("egdb_pieces", 0),
+    )
     arrays["policy"] = arrays["policy"].astype(np.float16)
     arrays["legal"] = np.packbits(arrays["legal"] != 0, axis=1)
     return SHARDS.encode(shard, seed, arrays)
@@ -318,16 +365,20 @@ def read_shard(path: str | os.PathLike, shard: int | None = None) -> dict[str, n
             the shard expected.
     """
     arrays = SHARDS.read(path, shard, required=SHARD_ARRAYS + ("outcome",) + GAME_ARRAYS)
-    if arrays["legal"].ndim != 2 or arrays["legal"].shape[1] != NUM_ACTIONS // 8 or arrays["policy"].shape[1:] != (
-            NUM_ACTIONS,):
+    if (
+        arrays["legal"].ndim != 2
+        or arrays["legal"].shape[1] != NUM_ACTIONS // 8
+        or arrays["policy"].shape[1:] != (NUM_ACTIONS,)
+    ):
         raise SelfPlayDataError(f"{path}: policy or legal arrays of the wrong shape")
     arrays["policy"] = arrays["policy"].astype(np.float32)
     arrays["legal"] = np.unpackbits(arrays["legal"], axis=1).astype(np.int8)
     return arrays
 
 
-def generate(folder: str | os.PathLike, params: dict, seed: int, workers: int = 1, ray: bool | str = False,
-             progress: bool = True) -> list[Path]:
+def generate(
+    folder: str | os.PathLike, params: dict, seed: int, workers: int = 1, ray: bool | str = False, progress: bool = True
+) -> list[Path]:
     """Build the shards of ``folder`` that are missing or unreadable; returns every shard's path.
 
     Args:
@@ -341,8 +392,17 @@ def generate(folder: str | os.PathLike, params: dict, seed: int, workers: int = 
         ray: ``True`` (a local or initialised Ray) or a cluster address: one Ray task per shard.
         progress: show a progress bar over games.
     """
-    return build_game_shards(SHARDS, folder, functools.partial(shard_bytes, params, seed), params["games"],
-                             params["shard_size"], seed, workers, ray, progress)
+    return build_game_shards(
+        SHARDS,
+        folder,
+        functools.partial(shard_bytes, params, seed),
+        params["games"],
+        params["shard_size"],
+        seed,
+        workers,
+        ray,
+        progress,
+    )
 
 
 def load_shards(paths: list[Path]) -> dict[str, np.ndarray]:
@@ -351,5 +411,13 @@ def load_shards(paths: list[Path]) -> dict[str, np.ndarray]:
     return {name: np.concatenate([part[name] for part in parts]) for name in SHARD_ARRAYS + ("outcome",)}
 
 
-__all__ = ["GAME_ARRAYS", "SHARD_ARRAYS", "SelfPlayDataError", "generate", "load_shards", "play_games", "read_shard",
-           "self_play"]
+__all__ = [
+    "GAME_ARRAYS",
+    "SHARD_ARRAYS",
+    "SelfPlayDataError",
+    "generate",
+    "load_shards",
+    "play_games",
+    "read_shard",
+    "self_play",
+]

@@ -83,9 +83,18 @@ def new_tree(trees: int, nodes: int) -> Tree:
     """Arrays for ``trees`` trees of at most ``nodes`` nodes each."""
     shape = (trees, nodes)
     return Tree(
-        np.zeros(shape, np.int32), np.zeros(shape, np.int32), np.zeros(shape, np.int32), np.zeros(shape, np.int32),
-        np.zeros(shape, np.int32), np.zeros(shape, np.float64), np.zeros(shape, np.float32), np.zeros(shape, np.float64),
-        np.zeros(shape, np.float32), np.zeros(shape, np.int8), np.zeros(shape, np.int8), np.zeros(trees, np.int32),
+        np.zeros(shape, np.int32),
+        np.zeros(shape, np.int32),
+        np.zeros(shape, np.int32),
+        np.zeros(shape, np.int32),
+        np.zeros(shape, np.int32),
+        np.zeros(shape, np.float64),
+        np.zeros(shape, np.float32),
+        np.zeros(shape, np.float64),
+        np.zeros(shape, np.float32),
+        np.zeros(shape, np.int8),
+        np.zeros(shape, np.int8),
+        np.zeros(trees, np.int32),
     )
 
 
@@ -128,10 +137,20 @@ def considered_visits(considered: int, simulations: int) -> list[int]:
     return sequence[:simulations]
 
 
-def make_settings(method: str = "gumbel", simulations: int = 64, considered: int = 16, c_visit: float = 50.0,
-                  c_scale: float = 0.1, c_puct: float = 1.25, through_forced: bool = False,
-                  widen: int = 0, egdb=None, prior_temperature: float = 1.0,
-                  fpu_reduction: float = 0.0, c_puct_base: float = 0.0) -> Settings:
+def make_settings(
+    method: str = "gumbel",
+    simulations: int = 64,
+    considered: int = 16,
+    c_visit: float = 50.0,
+    c_scale: float = 0.1,
+    c_puct: float = 1.25,
+    through_forced: bool = False,
+    widen: int = 0,
+    egdb=None,
+    prior_temperature: float = 1.0,
+    fpu_reduction: float = 0.0,
+    c_puct_base: float = 0.0,
+) -> Settings:
     """:class:`Settings` with its schedule table; ``egdb`` an ``EndgameProbe`` (default: none).
 
     Raises:
@@ -143,14 +162,28 @@ def make_settings(method: str = "gumbel", simulations: int = 64, considered: int
     if simulations < 1 or considered < 1:
         raise ValueError(f"simulations and considered must be at least 1, got {simulations} and {considered}")
     if not (prior_temperature > 0 and fpu_reduction >= 0 and c_puct_base >= 0):
-        raise ValueError(f"prior_temperature must be positive, fpu_reduction and c_puct_base 0 or more, got"
-                         f" {prior_temperature!r}, {fpu_reduction!r} and {c_puct_base!r}")
+        raise ValueError(
+            f"prior_temperature must be positive, fpu_reduction and c_puct_base 0 or more, got"
+            f" {prior_temperature!r}, {fpu_reduction!r} and {c_puct_base!r}"
+        )
     schedule = np.zeros((considered + 1, simulations), np.int32)
     for m in range(1, considered + 1):
         schedule[m] = considered_visits(m, simulations)
-    return Settings(METHODS[method], int(simulations), int(considered), float(c_visit), float(c_scale),
-                    float(c_puct), bool(through_forced), int(widen), schedule, no_egdb() if egdb is None else egdb,
-                    float(prior_temperature), float(fpu_reduction), float(c_puct_base))
+    return Settings(
+        METHODS[method],
+        int(simulations),
+        int(considered),
+        float(c_visit),
+        float(c_scale),
+        float(c_puct),
+        bool(through_forced),
+        int(widen),
+        schedule,
+        no_egdb() if egdb is None else egdb,
+        float(prior_temperature),
+        float(fpu_reduction),
+        float(c_puct_base),
+    )
 
 
 # -- the rules of choice ------------------------------------------------------------------------
@@ -411,6 +444,25 @@ def reroot(tree, t, node, index):
     return size
 
 
-__all__ = ["GUMBEL", "MAX_HOPS", "METHODS", "PUCT", "Settings", "Tree", "UNREACHED", "completed_sigma",
-           "considered_visits", "final_child", "follow_line", "improved_policy", "interior_child", "make_settings",
-           "new_tree", "reroot", "root_child", "root_policy", "set_priors", "write_prior"]
+__all__ = [
+    "GUMBEL",
+    "MAX_HOPS",
+    "METHODS",
+    "PUCT",
+    "Settings",
+    "Tree",
+    "UNREACHED",
+    "completed_sigma",
+    "considered_visits",
+    "final_child",
+    "follow_line",
+    "improved_policy",
+    "interior_child",
+    "make_settings",
+    "new_tree",
+    "reroot",
+    "root_child",
+    "root_policy",
+    "set_priors",
+    "write_prior",
+]

@@ -16,8 +16,8 @@ from .guided import DEFAULT_GUIDE_PLIES, DEFAULT_GUIDE_SAMPLE, DEFAULT_GUIDE_TEM
 from .root import (
     ALLOCATIONS,
     Budget,
-    Search,
     DescentResult,
+    Search,
     cycle_context,
     make_children,
     pick_best,
@@ -70,12 +70,14 @@ def load_guide(guide: str, seed: int | None = None):
     if guide == UNTRAINED:
         return make_evaluator(KIND, UNTRAINED, seed)
     if guide.startswith("zoo:"):
-        name = guide[len("zoo:"):]
+        name = guide[len("zoo:") :]
         card, folder = load_card(name)
         net = card["params"].get("eval") if card["kind"] == "alphabeta" else card["kind"]
         if net not in GUIDE_NETS or "weights" not in card:
-            raise ValueError(f"guide=zoo:{name}: that agent has no net to guide with (guides: zoo entries "
-                             f"of {', '.join(GUIDE_NETS)} nets)")
+            raise ValueError(
+                f"guide=zoo:{name}: that agent has no net to guide with (guides: zoo entries "
+                f"of {', '.join(GUIDE_NETS)} nets)"
+            )
         return make_evaluator(net, str(folder / card["weights"]), seed)
     return make_evaluator(KIND, guide, seed)
 

@@ -18,7 +18,14 @@ from checkers_env.movegen import random_below, seed_state
 
 from .guided import Guide, GuideSettings, guided_descend, random_unit
 from .playout import (
-    DIAGNOSTICS, DRAW_POINTS, MAX_REDRAWS, WIN_POINTS, end_of_descent, goes_on, proportional_arm, start_descent,
+    DIAGNOSTICS,
+    DRAW_POINTS,
+    MAX_REDRAWS,
+    WIN_POINTS,
+    end_of_descent,
+    goes_on,
+    proportional_arm,
+    start_descent,
     take_draw,
 )
 
@@ -52,8 +59,13 @@ def empty_net():
     """Placeholder net arrays for unguided launches, typed as a guide's (the evaluator
     door's float32), so that plain and guided launches share one compiled ``run_launch``."""
     return (
-        np.zeros((128, 0), np.float32), np.zeros(0, np.float32), np.zeros((0, 0), np.float32), np.zeros(0, np.float32),
-        np.zeros((0, 0), np.float32), np.zeros(0, np.float32), np.zeros((0, 0), np.float32),
+        np.zeros((128, 0), np.float32),
+        np.zeros(0, np.float32),
+        np.zeros((0, 0), np.float32),
+        np.zeros(0, np.float32),
+        np.zeros((0, 0), np.float32),
+        np.zeros(0, np.float32),
+        np.zeros((0, 0), np.float32),
     )
 
 
@@ -147,7 +159,14 @@ def run_launch(children, history, arms, keep, proportional, threads, seed, playo
                     guide_rate, guide_plies, guide_sample, guide_temperature, skip_forced, net, net_functions, width
                 )
                 points, capped, plies, skips, state, evaluations_of[t] = guided_descend(
-                    position, kings_before, rules, state, guide_t, active, scratch, no_record,
+                    position,
+                    kings_before,
+                    rules,
+                    state,
+                    guide_t,
+                    active,
+                    scratch,
+                    no_record,
                 )
             else:
                 points, capped, plies, skips, state = descend(position, kings_before, rules, state)
@@ -174,24 +193,41 @@ class CpuRunner:
     name = "cpu"
 
     def __init__(
-        self, children, context, max_moves: int, king_weight: float, cycle_check: bool, seed: int,
-        guide=None, settings: GuideSettings | None = None,
+        self,
+        children,
+        context,
+        max_moves: int,
+        king_weight: float,
+        cycle_check: bool,
+        seed: int,
+        guide=None,
+        settings: GuideSettings | None = None,
     ):
         """``guide``: an ``Evaluator`` through the net interface (or None), guiding plies as
         ``settings`` say (``guided.guided_descend``; unguided when None or rate 0)."""
-        self.children = ChildPositions(children.movers, children.opponents, children.kings, bool(children.black_to_move))
+        self.children = ChildPositions(
+            children.movers, children.opponents, children.kings, bool(children.black_to_move)
+        )
         if guide is None or settings is None or settings.rate <= 0.0:
             self.guide = Guide(0.0, 0, 0, 0.0, True, empty_net(), np.zeros(3, np.int64), 1)
         else:
             rate, plies, sample, temperature, skip_forced = settings
             self.guide = Guide(
-                float(rate), int(plies), int(sample), float(temperature), bool(skip_forced),
-                guide.net, guide.net_functions, int(guide.width),
+                float(rate),
+                int(plies),
+                int(sample),
+                float(temperature),
+                bool(skip_forced),
+                guide.net,
+                guide.net_functions,
+                int(guide.width),
             )
         self.history = KingHistory(*(int(kings) for kings in context))
         self.playout = PlayoutRules(int(max_moves), float(king_weight), bool(cycle_check))
         n = len(children.movers)
-        self.tallies = Tallies(np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(DIAGNOSTICS, np.int64))
+        self.tallies = Tallies(
+            np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(DIAGNOSTICS, np.int64)
+        )
         self._seeds = np.random.default_rng(seed)
 
     def launch(self, arms: np.ndarray, keep: np.ndarray | None, threads: int) -> None:

@@ -28,7 +28,15 @@ from numba.cuda.random import xoroshiro128p_dtype, xoroshiro128p_uniform_float64
 
 from .cpu import CAPPED, PLIES, SKIPS, ChildPositions, KingHistory, PlayoutRules, Tallies
 from .playout import (
-    DIAGNOSTICS, DRAW_POINTS, MAX_REDRAWS, WIN_POINTS, end_of_descent, goes_on, proportional_arm, start_descent, take_draw,
+    DIAGNOSTICS,
+    DRAW_POINTS,
+    MAX_REDRAWS,
+    WIN_POINTS,
+    end_of_descent,
+    goes_on,
+    proportional_arm,
+    start_descent,
+    take_draw,
 )
 
 #: Threads per block (the design document launched blocks of 1024; 256 leaves more registers
@@ -156,7 +164,9 @@ class CudaRunner:
         self.history = KingHistory(*(int(kings) for kings in context))
         self.playout = PlayoutRules(int(max_moves), float(king_weight), bool(cycle_check))
         self.children = ChildPositions(
-            cuda.to_device(children.movers), cuda.to_device(children.opponents), cuda.to_device(children.kings),
+            cuda.to_device(children.movers),
+            cuda.to_device(children.opponents),
+            cuda.to_device(children.kings),
             bool(children.black_to_move),
         )
         self.tallies = Tallies(*(cuda.to_device(np.zeros(size, np.int64)) for size in (n, n, n, DIAGNOSTICS)))
@@ -177,7 +187,14 @@ class CudaRunner:
         block = min(THREADS_PER_BLOCK, threads)
         blocks = math.ceil(threads / block)
         descent_kernel[blocks, block](
-            self.children, self.history, d_arms, self.d_keep, proportional, threads, self.playout, self.states,
+            self.children,
+            self.history,
+            d_arms,
+            self.d_keep,
+            proportional,
+            threads,
+            self.playout,
+            self.states,
             self.tallies,
         )
         cuda.synchronize()

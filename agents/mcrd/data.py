@@ -6,94 +6,10 @@ labels, and a database of positions labelled by MCRD searches.
     >>> bool(abs(games["value"]).max() <= 1.0)
     True
 
-What the MCRD design document says ("Generating Training Data", "MCRD Trained Neural
-Network") and what was chosen here where it is silent (**choice**):
-
-Pseudo-random games (``kind = "interpolated"``)
-    "On each move, a random number would be drawn. If the number was even, the next move
-    would be randomly selected. Otherwise, the move would be selected using a simple piece
-    count evaluation with minimax." The suite's self-play kernel
-    (``checkers_agents.alphabeta.selfplay.play_games``, ``POLICY_MIXED``) plays each game
-    from the start position: every ply draws ``r`` uniformly in ``[0, 2**30)``; when
-    ``r < minimax_rate * 2**30`` (default 0.5, the document's odd number) the move is the
-    suite's one alpha-beta search (``checkers_agents.alphabeta.deepening.search_to_depth``)
-    with the ``material`` evaluator (man 100, king 140), root moves in ``generate_moves``
-    order and exact ties broken uniformly (``pick_tied``) on the game's xorshift stream;
-    otherwise the move is ``random_below(n)`` of the ``n`` complete legal moves in
-    ``generate_moves`` order (each capture path one move). The search sees the game's draw
-    rules (repetition keys, plies since progress) as the ``alphabeta`` agent does.
-    **choice**: the document's "minimax" is the suite's full alpha-beta, not a bare
-    minimax: pruning leaves the value at the horizon unchanged, but captures are searched
-    on past it until quiet (quiescence) and a transposition table orders moves, so its
-    moves are those of a depth-3 minimax that does not stop in the middle of an exchange.
-    **choice**: ``minimax_depth=3`` by default (the document gives none): the mover's
-    move, the reply and the mover's next move, captures searched on to quiet positions:
-    the deepest that costs nothing next to the MCRD labels (``benchmarks/bench_mcrd_data.py``).
-    **choice**: the document's king weight is not given: the suite's material evaluator's
-    140 is used (a "simple piece count" that still prefers crowning).
-    Games end by the game's rules (``checkers_env.game_state.end_of_game``, default
-    ``Rules()``: no legal move loses, threefold repetition, 80 plies without progress, 400
-    plies). Game ``g`` plays on the stream ``seed_state(seed, g)`` alone, so a game does
-    not depend on the shard it falls in.
-
-Interpolated labels
-    "I interpolated from 0 to 1 or -1 (depending on win or loss) from the start to the end
-    of the game." At ply ``i`` of a game of ``L`` plies with result ``r`` (+1 Black won,
-    -1 White won, 0 a draw) Black's label is ``r * i / L``. **choice**: the value stored is
-    from the side to move's view (negated when White moves), because the networks see the
-    mover's frame (``checkers_env.encoding.board_planes``). **choice**: every position of
-    the game is kept, the final one (``i = L``, the decided position) included; its
-    ``move_kind`` is -1 (no move was played from it), 0 random, 1 minimax otherwise.
-
-The MCRD database (``kind = "mcrd"``)
-    "Instead of making up the label values, I will instead create a database of the results
-    of MCRD from certain board states and use their values to train the CNN." Each shard
-    draws positions (seeded by ``(seed, shard)`` only) from two sources: pseudo-random games
-    as above (``source`` 0) and MCRD self-play games (``source`` 1, ``MCRDAgent`` with
-    ``selfplay_playouts`` against itself under ``Rules()``). **choice**: a share
-    ``selfplay_fraction`` (default 0.5) of a shard's positions comes from self-play, the
-    rest from pseudo-random games; each game gives at most ``per_game`` (default 8)
-    positions, drawn without replacement among its undecided positions (the final position
-    of a game is decided and never drawn). Each position is labelled by one
-    ``MCRDAgent(playouts=playouts, backend=backend).search(board)``, one agent per shard
-    seeded from ``(seed, shard)``. **choice**: the search is given the bare ``Board``, not
-    the game, so the label is a function of the position alone, which is all a network
-    sees (the game's history would change it through the draw rules).
-    Per position: the bitboards, the side to move, per child (at most ``MAX_CHILDREN`` = 64,
-    padded; a position with more is skipped and counted) the move, the doubled ``wins``,
-    ``draws``, ``losses`` and ``playouts``; ``chosen`` (the child MCRD plays); the value
-    ``2 s - 1`` of the chosen child's score rate ``s = wins / (2 playouts)``, from the
-    mover's view; the budget. **choice**, and a bias to know: the chosen child is the one
-    whose noisy rate is highest, so the label is a maximum over noisy estimates and is
-    biased upward (the winner's curse): when several children are about equal, the
-    winner's rate exceeds their true rate by up to about ``E[max of n standard normals]``
-    standard errors (1.4 for 8 children; 0.09 in value at 2000 playouts shared by 8
-    children). The per-child counts are stored, so other labels (the visit-weighted value
-    over the children) can be computed from the data; one free of this bias needs the
-    chosen child's rate from a second, independent search. **choice**: child ``j`` is ``board.legal_moves()[j]`` (sorted
-    by path, MCRD's own order), and its path of squares is stored too (``move_path``, 0
-    padded, ``MAX_PATH`` squares) so the data reads without the engine.
-
-Storage
-    A database folder holds ``card.json`` (format version, kind, every parameter, seed,
-    commit, counts, wall time) and shards ``shard-00000.npz`` ... (``np.savez`` into memory,
-    then ``checkers_env.files.write_atomic``; no pickle: every array is numeric or a plain
-    string). Shard ``k`` depends on ``(seed, k)`` and the parameters only: a run that was
-    killed resumes (``*.tmp`` leftovers are removed, valid shards are kept, missing or
-    invalid ones are built) and gives byte-identical shards. The card is written first
-    (``complete: false``) and again at the end; a resumed run must have the same parameters.
-
-Parallelism
-    ``workers=1`` (the default) builds the shards in this process, where MCRD's own
-    ``prange`` threads use every core; ``workers=K`` runs a process pool of ``spawn``
-    processes over shards, each with ``numba`` threads = cores / K. **choice**: one
-    process by default: on few cores the pool's start-up and its single-threaded searches
-    cost more than the Python glue it overlaps (``benchmarks/bench_mcrd_data.py``); the
-    pool pays off with many cores and large runs. ``ray=True`` (or an address) sends one Ray task per shard to a cluster;
-    the shard's bytes come back to this process, which writes them, so no shared file
-    system is needed and the data are those of a local run. ``backend``
-    (``auto|cpu|cuda``) passes through to ``MCRDAgent``; the two backends draw different
-    random numbers, so the card records the backend used.
+A database is a folder of ``card.json`` and shards ``shard-00000.npz`` ...; shard ``k``
+depends on ``(seed, k)`` and the parameters alone, so a killed run resumes with identical
+shards. The documentation's MCRD page gives the document's words for each part and the
+choices made where it is silent.
 """
 
 from __future__ import annotations
@@ -105,12 +21,6 @@ from pathlib import Path
 
 import numba
 import numpy as np
-
-from checkers_env import BLACK, WHITE, Board, Game, Rules
-from checkers_env.errors import CheckersError
-from checkers_env.provenance import git_commit
-from checkers_env.shards import CARD, ShardFormat, build_shards, shard_path, start_folder, write_card
-from checkers_env.game_state import RULE_MAX_PLIES
 
 from checkers_agents.alphabeta.evaluators import MATERIAL
 from checkers_agents.alphabeta.memory import TT_FIELDS, Table, flat_memory
@@ -126,6 +36,11 @@ from checkers_agents.alphabeta.selfplay import (
     play_games,
 )
 from checkers_agents.alphabeta.selfplay import MOVE_SEARCH as MOVE_MINIMAX
+from checkers_env import BLACK, WHITE, Board, Game, Rules
+from checkers_env.errors import CheckersError
+from checkers_env.game_state import RULE_MAX_PLIES
+from checkers_env.provenance import git_commit
+from checkers_env.shards import CARD, ShardFormat, build_shards, shard_path, start_folder, write_card
 
 #: Version of the shard and card layout; a database of another version is refused.
 FORMAT_VERSION = 1
@@ -149,12 +64,34 @@ DEFAULT_PER_GAME = 8
 
 #: Arrays of each kind's shards (besides ``format_version``, ``kind``, ``shard``, ``seed``).
 GAME_ARRAYS = (
-    "black", "white", "kings", "black_to_move", "value", "game", "ply", "length", "result", "move_kind",
+    "black",
+    "white",
+    "kings",
+    "black_to_move",
+    "value",
+    "game",
+    "ply",
+    "length",
+    "result",
+    "move_kind",
 )
 GAME_TABLE_ARRAYS = ("game_index", "game_length", "game_result", "game_end")
 MCRD_ARRAYS = (
-    "black", "white", "kings", "black_to_move", "value", "budget", "source", "source_ply", "n_children",
-    "move_path", "wins", "draws", "losses", "playouts", "chosen",
+    "black",
+    "white",
+    "kings",
+    "black_to_move",
+    "value",
+    "budget",
+    "source",
+    "source_ply",
+    "n_children",
+    "move_path",
+    "wins",
+    "draws",
+    "losses",
+    "playouts",
+    "chosen",
 )
 
 
@@ -229,8 +166,11 @@ def play_pseudo_random_games(
         GameBatch(int(seed), int(first_game), int(games), _start_row(start), rules_array),
         MovePolicy(POLICY_MIXED, float(minimax_rate), 0, int(minimax_depth), int(minimax_depth)),
         SearchSetup(
-            MATERIAL.valuation(), Table(entries, entries.view(np.float64)),
-            flat_memory(), no_egdb(), False,
+            MATERIAL.valuation(),
+            Table(entries, entries.view(np.float64)),
+            flat_memory(),
+            no_egdb(),
+            False,
         ),
         None,
         record,
@@ -274,7 +214,9 @@ def _pseudo_random_positions(params: dict, seed: int) -> tuple[list[Board], list
     keep = data["move_kind"] != MOVE_NONE
     boards = [
         Board(int(b), int(w), int(k), BLACK if t else WHITE)
-        for b, w, k, t in zip(data["black"][keep], data["white"][keep], data["kings"][keep], data["black_to_move"][keep])
+        for b, w, k, t in zip(
+            data["black"][keep], data["white"][keep], data["kings"][keep], data["black_to_move"][keep]
+        )
     ]
     return boards, data["ply"][keep].tolist()
 
@@ -314,13 +256,20 @@ def build_mcrd_shard(params: dict, seed: int, shard: int) -> dict[str, np.ndarra
                     got += 1
     n = len(picked)
     out = {
-        "black": np.zeros(n, np.int64), "white": np.zeros(n, np.int64), "kings": np.zeros(n, np.int64),
-        "black_to_move": np.zeros(n, np.bool_), "value": np.zeros(n, np.float32),
-        "budget": np.full(n, params["playouts"], np.int64), "source": np.zeros(n, np.int8),
-        "source_ply": np.zeros(n, np.int32), "n_children": np.zeros(n, np.int8),
+        "black": np.zeros(n, np.int64),
+        "white": np.zeros(n, np.int64),
+        "kings": np.zeros(n, np.int64),
+        "black_to_move": np.zeros(n, np.bool_),
+        "value": np.zeros(n, np.float32),
+        "budget": np.full(n, params["playouts"], np.int64),
+        "source": np.zeros(n, np.int8),
+        "source_ply": np.zeros(n, np.int32),
+        "n_children": np.zeros(n, np.int8),
         "move_path": np.zeros((n, MAX_CHILDREN, MAX_PATH), np.int8),
-        "wins": np.zeros((n, MAX_CHILDREN), np.int64), "draws": np.zeros((n, MAX_CHILDREN), np.int64),
-        "losses": np.zeros((n, MAX_CHILDREN), np.int64), "playouts": np.zeros((n, MAX_CHILDREN), np.int64),
+        "wins": np.zeros((n, MAX_CHILDREN), np.int64),
+        "draws": np.zeros((n, MAX_CHILDREN), np.int64),
+        "losses": np.zeros((n, MAX_CHILDREN), np.int64),
+        "playouts": np.zeros((n, MAX_CHILDREN), np.int64),
         "chosen": np.zeros(n, np.int8),
     }
     labeller = MCRDAgent(playouts=params["playouts"], backend=params["backend"], seed=_substream(seed, shard, 0))
@@ -435,8 +384,13 @@ def generate(
     start_folder(folder)
     sizes = _shard_sizes(kind, params)
     card = {
-        "format_version": FORMAT_VERSION, "kind": kind, "params": params, "seed": seed, "commit": git_commit(),
-        "shards": len(sizes), "complete": False,
+        "format_version": FORMAT_VERSION,
+        "kind": kind,
+        "params": params,
+        "seed": seed,
+        "commit": git_commit(),
+        "shards": len(sizes),
+        "complete": False,
     }
     write_card(folder, card)
     todo = SHARDS.missing(folder, sizes, seed, kind, functools.partial(_shard_records, kind))
@@ -444,8 +398,14 @@ def generate(
     from tqdm.auto import tqdm
 
     unit = "games" if kind == "interpolated" else "positions"
-    bar = tqdm(total=sum(sizes), initial=sum(sizes[k] for k in counts), unit=unit, desc=f"data {kind}",
-               disable=not progress, dynamic_ncols=True)
+    bar = tqdm(
+        total=sum(sizes),
+        initial=sum(sizes[k] for k in counts),
+        unit=unit,
+        desc=f"data {kind}",
+        disable=not progress,
+        dynamic_ncols=True,
+    )
 
     def written(k: int) -> None:
         counts[k] = _shard_records(kind, read_shard(shard_path(folder, k), kind, k))
@@ -453,19 +413,28 @@ def generate(
 
     try:
         threads = max(1, (os.cpu_count() or 1) // workers)
-        build_shards(folder, functools.partial(shard_bytes, kind, params, seed), todo, written, workers, ray,
-                     initializer=_worker_init, initargs=(threads,), what="data generation")
+        build_shards(
+            folder,
+            functools.partial(shard_bytes, kind, params, seed),
+            todo,
+            written,
+            workers,
+            ray,
+            initializer=_worker_init,
+            initargs=(threads,),
+            what="data generation",
+        )
     finally:
         bar.close()
     card.update(
-        complete=True, shard_counts=[counts[k] for k in range(len(sizes))],
-        built_now=len(todo), wall_s=round(time.perf_counter() - started, 3),
+        complete=True,
+        shard_counts=[counts[k] for k in range(len(sizes))],
+        built_now=len(todo),
+        wall_s=round(time.perf_counter() - started, 3),
     )
     card["positions" if kind == "mcrd" else "games"] = sum(counts.values())
     if kind == "interpolated":
-        card["positions"] = sum(
-            len(read_shard(shard_path(folder, k), kind, k)["value"]) for k in range(len(sizes))
-        )
+        card["positions"] = sum(len(read_shard(shard_path(folder, k), kind, k)["value"]) for k in range(len(sizes)))
     write_card(folder, card)
     return card
 
@@ -482,8 +451,13 @@ def games_params(
     _check_int("shard_size", shard_size, 1)
     if not 0.0 <= minimax_rate <= 1.0:
         raise ValueError(f"minimax_rate must be in [0, 1], got {minimax_rate!r}")
-    return {"games": games, "minimax_rate": float(minimax_rate), "minimax_depth": minimax_depth,
-            "shard_size": shard_size, "rules": "Rules()"}
+    return {
+        "games": games,
+        "minimax_rate": float(minimax_rate),
+        "minimax_depth": minimax_depth,
+        "shard_size": shard_size,
+        "rules": "Rules()",
+    }
 
 
 def mcrd_params(
@@ -514,10 +488,17 @@ def mcrd_params(
     if not 0.0 <= minimax_rate <= 1.0:
         raise ValueError(f"minimax_rate must be in [0, 1], got {minimax_rate!r}")
     return {
-        "positions": positions, "playouts": playouts, "shard_size": shard_size, "backend": resolve_backend(backend),
-        "selfplay_fraction": float(selfplay_fraction), "selfplay_playouts": selfplay_playouts,
-        "per_game": per_game, "minimax_rate": float(minimax_rate), "minimax_depth": minimax_depth,
-        "max_children": MAX_CHILDREN, "rules": "Rules()",
+        "positions": positions,
+        "playouts": playouts,
+        "shard_size": shard_size,
+        "backend": resolve_backend(backend),
+        "selfplay_fraction": float(selfplay_fraction),
+        "selfplay_playouts": selfplay_playouts,
+        "per_game": per_game,
+        "minimax_rate": float(minimax_rate),
+        "minimax_depth": minimax_depth,
+        "max_children": MAX_CHILDREN,
+        "rules": "Rules()",
     }
 
 
@@ -525,15 +506,14 @@ def command(card: dict, folder: str | os.PathLike) -> str:
     """The ``checkers data`` command that builds the database of ``card`` into ``folder``
     (the same data: shards depend on the parameters and the seed only)."""
     params = card["params"]
-    words = ["checkers", "data"]
     if card["kind"] == "interpolated":
-        words += ["games", "--games", params["games"]]
+        words = ["games", "--games", params["games"]]
     else:
-        words += ["mcrd", "--positions", params["positions"], "--playouts", params["playouts"],
-                  "--selfplay-playouts", params["selfplay_playouts"], "--backend", params["backend"]]
-    words += ["--shard-size", params["shard_size"], "--minimax-rate", params["minimax_rate"],
-              "--minimax-depth", params["minimax_depth"], "--seed", card["seed"], "--out", os.fspath(folder)]
-    return " ".join(str(word) for word in words)
+        words = ["mcrd", "--positions", params["positions"], "--playouts", params["playouts"]]
+        words += ["--selfplay-playouts", params["selfplay_playouts"], "--backend", params["backend"]]
+    words += ["--shard-size", params["shard_size"], "--minimax-rate", params["minimax_rate"]]
+    words += ["--minimax-depth", params["minimax_depth"], "--seed", card["seed"], "--out", os.fspath(folder)]
+    return " ".join(str(word) for word in ["checkers", "data", *words])
 
 
 # -- loading -------------------------------------------------------------------------------------
@@ -581,16 +561,33 @@ def torch_dataset(folder: str | os.PathLike):
 
 
 def _check_int(name: str, value, minimum: int, maximum: int | None = None) -> None:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < minimum or (
-        maximum is not None and value > maximum
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, (int, np.integer))
+        or value < minimum
+        or (maximum is not None and value > maximum)
     ):
         bound = f">= {minimum}" if maximum is None else f"from {minimum} to {maximum}"
         raise ValueError(f"{name} must be an integer {bound}, got {value!r}")
 
 
 __all__ = [
-    "McrdDataError", "FORMAT_VERSION", "MAX_CHILDREN", "MOVE_MINIMAX", "MOVE_NONE", "MOVE_RANDOM",
-    "build_games_shard", "build_mcrd_shard", "games_params", "generate", "interpolated_values",
-    "load_mcrd_data", "mcrd_params", "play_pseudo_random_games", "read_card", "read_shard", "shard_bytes",
+    "McrdDataError",
+    "FORMAT_VERSION",
+    "MAX_CHILDREN",
+    "MOVE_MINIMAX",
+    "MOVE_NONE",
+    "MOVE_RANDOM",
+    "build_games_shard",
+    "build_mcrd_shard",
+    "games_params",
+    "generate",
+    "interpolated_values",
+    "load_mcrd_data",
+    "mcrd_params",
+    "play_pseudo_random_games",
+    "read_card",
+    "read_shard",
+    "shard_bytes",
     "torch_dataset",
 ]

@@ -146,8 +146,14 @@ def guided_index(position, legal, try_cycle_check, history, guide, state, active
             if count_moves(opponent_after, mover_after, kings_after, not black_to_move) == 0:
                 return j, state, evaluations
             worth = -net_value(
-                opponent_after, mover_after, kings_after, not black_to_move, guide.net, guide.net_functions,
-                active, scratch,
+                opponent_after,
+                mover_after,
+                kings_after,
+                not black_to_move,
+                guide.net,
+                guide.net_functions,
+                active,
+                scratch,
             )
             evaluations += 1
             if guide.net_functions[2] == REWARD_MATERIAL_LOG:
@@ -214,8 +220,14 @@ def guided_descend(position, history, playout, state, guide, active, scratch, re
                 guided = u < guide.rate
         if guided:
             k, state, spent = guided_index(
-                (walk[0], walk[1], walk[2], walk[3]), tally[0], try_cycle_check,
-                (walk[4], walk[5], walk[6], walk[7]), guide, state, active, scratch,
+                (walk[0], walk[1], walk[2], walk[3]),
+                tally[0],
+                try_cycle_check,
+                (walk[4], walk[5], walk[6], walk[7]),
+                guide,
+                state,
+                active,
+                scratch,
             )
             evaluations += spent
             try_cycle_check = False  # the net's choice already passed the test (or nothing can)

@@ -357,8 +357,13 @@ def expected_shapes(channels: int, hidden: int, architecture: str = CONV_DENSE) 
     else:
         second = {"hidden.weight": (hidden, 64 * channels), "hidden.bias": (hidden,)}
         outputs = hidden
-    return {"conv.weight": (channels, 3, 3, 3), "conv.bias": (channels,), **second,
-            "output.weight": (1, outputs), "output.bias": (1,)}
+    return {
+        "conv.weight": (channels, 3, 3, 3),
+        "conv.bias": (channels,),
+        **second,
+        "output.weight": (1, outputs),
+        "output.bias": (1,),
+    }
 
 
 def save_tensors(path: str | os.PathLike, tensors: dict[str, np.ndarray]) -> None:
@@ -367,8 +372,12 @@ def save_tensors(path: str | os.PathLike, tensors: dict[str, np.ndarray]) -> Non
     second = "local.weight" if architecture == CONV_LOCAL else "hidden.weight"
     channels, hidden = tensors["conv.weight"].shape[0], tensors[second].shape[0]
     metadata = {
-        "kind": KIND, "format": FORMAT_VERSION, "architecture": architecture, "channels": str(channels),
-        "hidden": str(hidden), "inputs": INPUT_LAYOUT,
+        "kind": KIND,
+        "format": FORMAT_VERSION,
+        "architecture": architecture,
+        "channels": str(channels),
+        "hidden": str(hidden),
+        "inputs": INPUT_LAYOUT,
     }
     write_weights(path, {k: tensors[k] for k in TENSORS[architecture]}, metadata)
 
@@ -391,7 +400,10 @@ def read(path: str | os.PathLike) -> tuple[dict[str, np.ndarray], int, int, str]
             f"({', '.join(ARCHITECTURES)})"
         )
     tensors, _, (channels, hidden) = read_weights(
-        path, KIND, metadata=metadata, sizes=("channels", "hidden"),
+        path,
+        KIND,
+        metadata=metadata,
+        sizes=("channels", "hidden"),
         shapes=lambda channels, hidden: expected_shapes(channels, hidden, architecture),
     )
     return tensors, channels, hidden, architecture

@@ -61,8 +61,16 @@ def is_king_cycle(kings, mover_after, kings_after, parent_kings, grandparent_kin
 
 @_inline
 def play_draw(
-    mover, opponent, kings, black_to_move, k, try_cycle_check,
-    parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
+    mover,
+    opponent,
+    kings,
+    black_to_move,
+    k,
+    try_cycle_check,
+    parent_kings,
+    parent_mover_kings,
+    grandparent_kings,
+    grandparent_mover_kings,
 ):
     """The body of the design document's descent loop for draw ``k``: play the ``k``-th move
     unless the king-cycle test rejects it (when ``try_cycle_check``).
@@ -78,10 +86,28 @@ def play_draw(
     if try_cycle_check and is_king_cycle(
         kings, mover_after, kings_after, parent_kings, grandparent_kings, grandparent_mover_kings
     ):
-        return (True, mover, opponent, kings, black_to_move, parent_kings, parent_mover_kings,
-                grandparent_kings, grandparent_mover_kings)
-    return (False, opponent_after, mover_after, kings_after, not black_to_move, kings, mover & kings,
-            parent_kings, parent_mover_kings)
+        return (
+            True,
+            mover,
+            opponent,
+            kings,
+            black_to_move,
+            parent_kings,
+            parent_mover_kings,
+            grandparent_kings,
+            grandparent_mover_kings,
+        )
+    return (
+        False,
+        opponent_after,
+        mover_after,
+        kings_after,
+        not black_to_move,
+        kings,
+        mover & kings,
+        parent_kings,
+        parent_mover_kings,
+    )
 
 
 @_inline
@@ -93,8 +119,16 @@ def start_descent(mover, opponent, kings, black_to_move, history):
     draws made, the plies played, the draws skipped, and those skipped in a row."""
     parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings = history
     black_to_move = black_to_move != 0  # a bool, as ``play_draw`` returns it
-    walk = (mover, opponent, kings, black_to_move, parent_kings, parent_mover_kings,
-            grandparent_kings, grandparent_mover_kings)
+    walk = (
+        mover,
+        opponent,
+        kings,
+        black_to_move,
+        parent_kings,
+        parent_mover_kings,
+        grandparent_kings,
+        grandparent_mover_kings,
+    )
     return walk, (count_moves(mover, opponent, kings, black_to_move), 0, 0, 0, 0)
 
 
@@ -114,11 +148,26 @@ def take_draw(walk, tally, k, try_cycle_check):
     where ``k`` comes from."""
     legal, draws, plies, skips, skips_in_row = tally
     (
-        skipped, mover, opponent, kings, black_to_move,
-        parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings,
+        skipped,
+        mover,
+        opponent,
+        kings,
+        black_to_move,
+        parent_kings,
+        parent_mover_kings,
+        grandparent_kings,
+        grandparent_mover_kings,
     ) = play_draw(walk[0], walk[1], walk[2], walk[3], k, try_cycle_check, walk[4], walk[5], walk[6], walk[7])
-    walk = (mover, opponent, kings, black_to_move, parent_kings, parent_mover_kings,
-            grandparent_kings, grandparent_mover_kings)
+    walk = (
+        mover,
+        opponent,
+        kings,
+        black_to_move,
+        parent_kings,
+        parent_mover_kings,
+        grandparent_kings,
+        grandparent_mover_kings,
+    )
     if skipped:
         return walk, (legal, draws + 1, plies, skips + 1, skips_in_row + 1)
     return walk, (count_moves(mover, opponent, kings, black_to_move), draws + 1, plies + 1, skips, 0)

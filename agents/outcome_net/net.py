@@ -48,7 +48,6 @@ import numpy as np
 
 from checkers_agents.alphabeta.evaluators import NUM_INPUTS, RELU, SIGMOID, Evaluator, mlp
 from checkers_env.encoding import PATTERN_INPUTS, block_inputs, input_planes
-from checkers_env.errors import WeightsError
 from checkers_env.weights import read_weights, write_weights
 
 KIND = "outcome-net"
@@ -85,8 +84,9 @@ def _torch():
     return torch
 
 
-def value_net(hidden: int = HIDDEN, middle: int = MIDDLE, seed: int | None = None, patterns: bool = False,
-              pattern_units: int = 0):
+def value_net(
+    hidden: int = HIDDEN, middle: int = MIDDLE, seed: int | None = None, patterns: bool = False, pattern_units: int = 0
+):
     """The outcome net in torch (initial weights seeded by ``seed``; pattern inputs if
     ``patterns``, feeding the first ``pattern_units`` hidden units, 0: all). Called on
     :func:`batch_inputs`' tensors, it gives the logit ``z`` of shape ``[N, 1]``.
@@ -184,8 +184,14 @@ def save_tensors(path: str | os.PathLike, tensors: dict[str, np.ndarray]) -> Non
     """Write a net's tensors with the ``outcome-net`` metadata (atomically)."""
     hidden, middle = sizes_of(tensors)
     patterns, units = int(has_patterns(tensors)), pattern_units_of(tensors)
-    metadata = {"kind": KIND, "format": FORMAT_VERSION, "hidden": str(hidden), "middle": str(middle),
-                "patterns": str(patterns), "pattern_units": str(units)}
+    metadata = {
+        "kind": KIND,
+        "format": FORMAT_VERSION,
+        "hidden": str(hidden),
+        "middle": str(middle),
+        "patterns": str(patterns),
+        "pattern_units": str(units),
+    }
     write_weights(path, {k: tensors[k] for k in expected_shapes(hidden, middle, patterns, units)}, metadata)
 
 
@@ -197,8 +203,14 @@ def read(path: str | os.PathLike) -> dict[str, np.ndarray]:
             another format, tensors that do not fit the sizes it declares, non-finite values.
     """
     metadata = {"kind": KIND, "format": FORMAT_VERSION}
-    return read_weights(path, KIND, metadata=metadata, sizes=("hidden", "middle", "patterns", "pattern_units"),
-                        shapes=expected_shapes, defaults={"patterns": 0, "pattern_units": 0}).tensors
+    return read_weights(
+        path,
+        KIND,
+        metadata=metadata,
+        sizes=("hidden", "middle", "patterns", "pattern_units"),
+        shapes=expected_shapes,
+        defaults={"patterns": 0, "pattern_units": 0},
+    ).tensors
 
 
 def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
@@ -218,7 +230,15 @@ def load_evaluator(weights: str, seed: int | None = None) -> Evaluator:
 
 
 __all__ = [
-    "KIND", "batch_inputs", "expected_shapes", "fold", "has_patterns", "load_evaluator", "pattern_units_of", "read",
+    "KIND",
+    "batch_inputs",
+    "expected_shapes",
+    "fold",
+    "has_patterns",
+    "load_evaluator",
+    "pattern_units_of",
+    "read",
     "save_tensors",
-    "tensors_of", "value_net",
+    "tensors_of",
+    "value_net",
 ]

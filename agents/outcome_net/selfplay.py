@@ -32,15 +32,9 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from checkers_env import BLACK, Rules
-from checkers_env.errors import CheckersError
-from checkers_env.shards import ShardFormat, build_game_shards
-from checkers_env.egdb import EndgameDatabase
-from checkers_env.game_state import RULE_MAX_PLIES
-
 from checkers_agents.alphabeta.memory import TT_FIELDS, Table
-from checkers_agents.alphabeta.searcher import memory_for
 from checkers_agents.alphabeta.negamax import probe_of
+from checkers_agents.alphabeta.searcher import memory_for
 from checkers_agents.alphabeta.selfplay import (
     END_EGDB,
     POLICY_SEARCH,
@@ -48,8 +42,15 @@ from checkers_agents.alphabeta.selfplay import (
     MovePolicy,
     SearchSetup,
     empty_record,
+)
+from checkers_agents.alphabeta.selfplay import (
     play_games as play_batch,
 )
+from checkers_env import BLACK, Rules
+from checkers_env.egdb import EndgameDatabase
+from checkers_env.errors import CheckersError
+from checkers_env.game_state import RULE_MAX_PLIES
+from checkers_env.shards import ShardFormat, build_game_shards
 
 FORMAT_VERSION = 1
 #: The search's transposition table: ``2**TT_BITS`` entries.
@@ -113,8 +114,12 @@ def play_games(
     Returns:
         Per position ``SHARD_ARRAYS`` and per game ``GAME_ARRAYS``.
     """
-    for name, value, low in (("games", games, 0), ("depth", depth, 1), ("random_plies", random_plies, 0),
-                             ("egdb_pieces", egdb_pieces, 0)):
+    for name, value, low in (
+        ("games", games, 0),
+        ("depth", depth, 1),
+        ("random_plies", random_plies, 0),
+        ("egdb_pieces", egdb_pieces, 0),
+    ):
         if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
             raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
     rules = Rules().as_array()
@@ -126,8 +131,11 @@ def play_games(
         GameBatch(int(seed), int(first_game), int(games), start_positions(), rules),
         MovePolicy(POLICY_SEARCH, 1.0, int(random_plies), 1, int(depth)),
         SearchSetup(
-            ev.valuation(), Table(entries, entries.view(np.float64)),
-            memory_for(ev), egdb, True,
+            ev.valuation(),
+            Table(entries, entries.view(np.float64)),
+            memory_for(ev),
+            egdb,
+            True,
         ),
         ev.net,
         record,
@@ -155,8 +163,14 @@ def shard_bytes(params: dict, seed: int, shard: int) -> bytes:
     numba.set_num_threads(1)
     size = min(params["shard_size"], params["games"] - shard * params["shard_size"])
     arrays = play_games(
-        size, seed, shard * params["shard_size"], params["evaluator"], params["depth"], params["random_plies"],
-        params["egdb_pieces"], params.get("egdb_folder"),
+        size,
+        seed,
+        shard * params["shard_size"],
+        params["evaluator"],
+        params["depth"],
+        params["random_plies"],
+        params["egdb_pieces"],
+        params.get("egdb_folder"),
     )
     return SHARDS.encode(shard, seed, arrays)
 
@@ -171,8 +185,9 @@ def read_shard(path: str | os.PathLike, shard: int | None = None) -> dict[str, n
     return SHARDS.read(path, shard, required=SHARD_ARRAYS + GAME_ARRAYS)
 
 
-def generate(folder: str | os.PathLike, params: dict, seed: int, workers: int = 1, ray: bool | str = False,
-             progress: bool = True) -> list[Path]:
+def generate(
+    folder: str | os.PathLike, params: dict, seed: int, workers: int = 1, ray: bool | str = False, progress: bool = True
+) -> list[Path]:
     """Build the shards of ``folder`` that are missing or unreadable; returns every shard's path.
 
     Args:
@@ -184,8 +199,17 @@ def generate(folder: str | os.PathLike, params: dict, seed: int, workers: int = 
         ray: ``True`` (a local or initialised Ray) or a cluster address: one Ray task per shard.
         progress: show a progress bar over games.
     """
-    return build_game_shards(SHARDS, folder, functools.partial(shard_bytes, params, seed), params["games"],
-                             params["shard_size"], seed, workers, ray, progress)
+    return build_game_shards(
+        SHARDS,
+        folder,
+        functools.partial(shard_bytes, params, seed),
+        params["games"],
+        params["shard_size"],
+        seed,
+        workers,
+        ray,
+        progress,
+    )
 
 
 def load_shards(paths: list[Path]) -> dict[str, np.ndarray]:

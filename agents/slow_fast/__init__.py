@@ -32,5 +32,13 @@ from .buffer import ReplayBuffer
 from .network import ValueNet, WeightsError, load_weights, save_weights, white_values
 
 __all__ = [
-    "ReplayBuffer", "SlowFastAgent", "load_evaluator", "net_evaluator", "ValueNet", "WeightsError", "load_weights", "save_weights", "white_values",
+    "ReplayBuffer",
+    "SlowFastAgent",
+    "load_evaluator",
+    "net_evaluator",
+    "ValueNet",
+    "WeightsError",
+    "load_weights",
+    "save_weights",
+    "white_values",
 ]

@@ -37,14 +37,21 @@ def net_evaluator(net: ValueNet) -> Evaluator:
     if not 2 <= len(linears) <= 3:
         raise ValueError(f"the search takes nets of one or two hidden layers, got {len(linears) - 1}")
     arrays = [
-        (layer.weight.detach().float().numpy().copy(), layer.bias.detach().float().numpy().copy())
-        for layer in linears
+        (layer.weight.detach().float().numpy().copy(), layer.bias.detach().float().numpy().copy()) for layer in linears
     ]
     w_in = np.ascontiguousarray(arrays[0][0].T)
     middle = arrays[1] if len(arrays) == 3 else (None, None)
     return mlp(
-        w_in, arrays[0][1], np.ascontiguousarray(arrays[-1][0]), arrays[-1][1], w_mid=middle[0], b_mid=middle[1],
-        hidden_activation=RELU, output_activation=SIGMOID, move_reward=REWARD_MATERIAL_LOG, loss=1.0,
+        w_in,
+        arrays[0][1],
+        np.ascontiguousarray(arrays[-1][0]),
+        arrays[-1][1],
+        w_mid=middle[0],
+        b_mid=middle[1],
+        hidden_activation=RELU,
+        output_activation=SIGMOID,
+        move_reward=REWARD_MATERIAL_LOG,
+        loss=1.0,
         dtype=np.float32,
     )
 
@@ -127,8 +134,15 @@ class SlowFastAgent(BaseAgent):
             raise ValueError(f"{self} has no legal move in {board.fen()}")
         # Under a think limit, a search from depth 1 that the limit can stop.
         limited = self.think_limit is not None
-        return self._searcher.search(board, self.depth, self.think_limit, draws=Draws.of_game(game),
-                                     first_depth=1 if limited else self.depth, root_in_order=True, exact_root=exact)
+        return self._searcher.search(
+            board,
+            self.depth,
+            self.think_limit,
+            draws=Draws.of_game(game),
+            first_depth=1 if limited else self.depth,
+            root_in_order=True,
+            exact_root=exact,
+        )
 
     def move_values(self, game: Game) -> tuple[list[Move], np.ndarray]:
         """The legal moves (in ``generate_moves`` order) and each one's value for the mover."""

@@ -9,8 +9,8 @@ batch of positions to White's value ``f`` in (0, 1)).
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 
@@ -76,7 +76,9 @@ class Examples:
     @classmethod
     def empty(cls) -> Examples:
         z = np.zeros(0, dtype=np.int64)
-        return cls(Positions(z, z.copy(), z.copy(), np.zeros(0, np.int8)), np.zeros(0, np.float32), np.zeros(0, np.int8))
+        return cls(
+            Positions(z, z.copy(), z.copy(), np.zeros(0, np.int8)), np.zeros(0, np.float32), np.zeros(0, np.int8)
+        )
 
 
 # -- generated games -----------------------------------------------------------------------
@@ -172,7 +174,12 @@ def generate_games(
         chosen = K.choose_game_moves(scores, offsets)
         rows = offsets[:-1] + chosen
         moves[idx, ply] = chosen
-        black[idx, ply + 1], white[idx, ply + 1], kings[idx, ply + 1], btm[idx, ply + 1] = cb[rows], cw[rows], ck[rows], ct[rows]
+        black[idx, ply + 1], white[idx, ply + 1], kings[idx, ply + 1], btm[idx, ply + 1] = (
+            cb[rows],
+            cw[rows],
+            ck[rows],
+            ct[rows],
+        )
         captures[idx, ply + 1] = ccap[rows]
         ends = np.empty(len(idx), dtype=np.int64)
         winners = np.empty(len(idx), dtype=np.int64)
@@ -237,8 +244,14 @@ class Forest:
         """The design document's softmax expected value at every node
         (``lookahead.expected_value_backup``)."""
         return K.expected_value_backup(
-            self.child_start, self.child_count, self.breadth, self.explored, self.probability,
-            self.reward, self.outcome, self.f,
+            self.child_start,
+            self.child_count,
+            self.breadth,
+            self.explored,
+            self.probability,
+            self.reward,
+            self.outcome,
+            self.f,
         )
 
     def examples(self, kind: int) -> Examples:
@@ -275,12 +288,19 @@ def grow_forest(
     root_outcome = K.outcome_batch(roots.black, roots.white, roots.kings, roots.black_to_move)
     levels = [
         dict(
-            black=roots.black.astype(np.int64), white=roots.white.astype(np.int64),
-            kings=roots.kings.astype(np.int64), black_to_move=roots.black_to_move.astype(np.int8),
-            parent=np.full(n_roots, -1, np.int64), depth=np.zeros(n_roots, np.int64),
-            tree=np.arange(n_roots, dtype=np.int64), reward=np.zeros(n_roots),
-            outcome=root_outcome, f=np.full(n_roots, 0.5), explored=np.ones(n_roots, np.int8),
-            probability=np.ones(n_roots), line_step=np.zeros(n_roots, np.int64) if line_moves is not None else np.full(n_roots, -1, np.int64),
+            black=roots.black.astype(np.int64),
+            white=roots.white.astype(np.int64),
+            kings=roots.kings.astype(np.int64),
+            black_to_move=roots.black_to_move.astype(np.int8),
+            parent=np.full(n_roots, -1, np.int64),
+            depth=np.zeros(n_roots, np.int64),
+            tree=np.arange(n_roots, dtype=np.int64),
+            reward=np.zeros(n_roots),
+            outcome=root_outcome,
+            f=np.full(n_roots, 0.5),
+            explored=np.ones(n_roots, np.int8),
+            probability=np.ones(n_roots),
+            line_step=np.zeros(n_roots, np.int64) if line_moves is not None else np.full(n_roots, -1, np.int64),
         )
     ]
     child_start_parts, child_count_parts, breadth_parts = [], [], []
@@ -314,8 +334,16 @@ def grow_forest(
             on_line = (pline >= 0) & (pline < line_moves.shape[1])
             forced[on_line] = line_moves[ptree[on_line], pline[on_line]]
         explored, probability, parent_breadth, state = K.select_explored(
-            f, coutcome, offsets, pt, float(explore_fraction), int(min_explored), float(noise_weight),
-            float(temperature), forced, state,
+            f,
+            coutcome,
+            offsets,
+            pt,
+            float(explore_fraction),
+            int(min_explored),
+            float(noise_weight),
+            float(temperature),
+            forced,
+            state,
         )
         local = np.arange(len(cb), dtype=np.int64) - offsets[cparent]
         child_line = np.where((forced[cparent] >= 0) & (local == forced[cparent]), pline[cparent] + 1, -1)
@@ -325,21 +353,38 @@ def grow_forest(
         breadth[frontier] = parent_breadth
         levels.append(
             dict(
-                black=cb, white=cw, kings=ck, black_to_move=ct, parent=base + frontier[cparent],
-                depth=np.full(len(cb), d + 1, np.int64), tree=ptree[cparent], reward=creward,
-                outcome=coutcome, f=f, explored=explored, probability=probability, line_step=child_line,
+                black=cb,
+                white=cw,
+                kings=ck,
+                black_to_move=ct,
+                parent=base + frontier[cparent],
+                depth=np.full(len(cb), d + 1, np.int64),
+                tree=ptree[cparent],
+                reward=creward,
+                outcome=coutcome,
+                f=f,
+                explored=explored,
+                probability=probability,
+                line_step=child_line,
             )
         )
         base = next_base
     cat = {k: np.concatenate([lv[k] for lv in levels]) for k in levels[0]}
     forest = Forest(
         positions=Positions(cat["black"], cat["white"], cat["kings"], cat["black_to_move"]),
-        parent=cat["parent"], depth=cat["depth"], tree=cat["tree"], reward=cat["reward"],
-        outcome=cat["outcome"], f=cat["f"], explored=cat["explored"], probability=cat["probability"],
+        parent=cat["parent"],
+        depth=cat["depth"],
+        tree=cat["tree"],
+        reward=cat["reward"],
+        outcome=cat["outcome"],
+        f=cat["f"],
+        explored=cat["explored"],
+        probability=cat["probability"],
         child_start=np.concatenate(child_start_parts)[: len(cat["parent"])],
         child_count=np.concatenate(child_count_parts)[: len(cat["parent"])],
         breadth=np.concatenate(breadth_parts)[: len(cat["parent"])],
-        line_step=cat["line_step"], evaluations=evaluations,
+        line_step=cat["line_step"],
+        evaluations=evaluations,
     )
     return forest, state
 
@@ -384,11 +429,21 @@ def tactical_data(
     points, state = K.skewed_points(played.captures, played.lengths, float(capture_skew), state)
     keep = np.flatnonzero(points >= 0)
     roots = Positions(
-        played.black[keep, points[keep]], played.white[keep, points[keep]],
-        played.kings[keep, points[keep]], played.black_to_move[keep, points[keep]],
+        played.black[keep, points[keep]],
+        played.white[keep, points[keep]],
+        played.kings[keep, points[keep]],
+        played.black_to_move[keep, points[keep]],
     )
-    forest, state = grow_forest(evaluate, roots, subtree.depth, subtree.explore_fraction, subtree.min_explored,
-                                subtree.noise_weight, subtree.temperature, state)
+    forest, state = grow_forest(
+        evaluate,
+        roots,
+        subtree.depth,
+        subtree.explore_fraction,
+        subtree.min_explored,
+        subtree.noise_weight,
+        subtree.temperature,
+        state,
+    )
     return forest.examples(KIND_TACTICAL), forest, played, points, state
 
 
@@ -432,11 +487,22 @@ def endgame_data(
     for g in range(n):
         line_moves[g, : back[g]] = decisive.moves[g, roots_at[g] : decisive.lengths[g]]
     roots = Positions(
-        decisive.black[g_index, roots_at], decisive.white[g_index, roots_at],
-        decisive.kings[g_index, roots_at], decisive.black_to_move[g_index, roots_at],
+        decisive.black[g_index, roots_at],
+        decisive.white[g_index, roots_at],
+        decisive.kings[g_index, roots_at],
+        decisive.black_to_move[g_index, roots_at],
     )
-    forest, state = grow_forest(evaluate, roots, subtree.depth, subtree.explore_fraction, subtree.min_explored,
-                                subtree.noise_weight, subtree.temperature, state, line_moves=line_moves)
+    forest, state = grow_forest(
+        evaluate,
+        roots,
+        subtree.depth,
+        subtree.explore_fraction,
+        subtree.min_explored,
+        subtree.noise_weight,
+        subtree.temperature,
+        state,
+        line_moves=line_moves,
+    )
     return forest.examples(KIND_ENDGAME), forest, decisive, roots_at, state
 
 

@@ -178,8 +178,7 @@ def expand_children(black, white, kings, black_to_move, offsets, total):
             out_progress[row] = 1 if is_progress(k, frm, captured) else 0
             out_captures[row] = 0 if outcome != ONGOING else capture_moves_of(cb, cw, k2, child_side)
             row += 1
-    return (out_black, out_white, out_kings, out_btm, out_parent, out_reward, out_outcome,
-            out_progress, out_captures)
+    return (out_black, out_white, out_kings, out_btm, out_parent, out_reward, out_outcome, out_progress, out_captures)
 
 
 # -- random numbers ------------------------------------------------------------------------
@@ -256,8 +255,16 @@ def exploration_scores(f, outcome, offsets, black_to_move, noise_weight, state):
 
 @_njit
 def select_explored(
-    f, outcome, offsets, black_to_move, explore_fraction, min_explored, noise_weight,
-    temperature, forced, state,
+    f,
+    outcome,
+    offsets,
+    black_to_move,
+    explore_fraction,
+    min_explored,
+    noise_weight,
+    temperature,
+    forced,
+    state,
 ):
     """Which children each parent explores, and the softmax "probability of playing" each.
 
@@ -321,8 +328,7 @@ def select_explored(
 
 
 @_njit
-def expected_value_backup(child_start, child_count, breadth, explored, probability, reward,
-                          outcome, f):
+def expected_value_backup(child_start, child_count, breadth, explored, probability, reward, outcome, f):
     """The design document's expected value of all future rewards at every node of a subtree
     forest.
 

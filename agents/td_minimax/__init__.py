@@ -27,5 +27,11 @@ from .agent import TDMinimaxAgent, load_evaluator, load_net
 from .net import NUM_HIDDEN, NUM_INPUTS, Net, WeightsError
 
 __all__ = [
-    "NUM_HIDDEN", "NUM_INPUTS", "Net", "TDMinimaxAgent", "WeightsError", "load_evaluator", "load_net",
+    "NUM_HIDDEN",
+    "NUM_INPUTS",
+    "Net",
+    "TDMinimaxAgent",
+    "WeightsError",
+    "load_evaluator",
+    "load_net",
 ]

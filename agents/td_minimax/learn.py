@@ -27,11 +27,6 @@ from collections import namedtuple
 import numba
 import numpy as np
 
-from checkers_env.bitboard import BB_BLACK_START, BB_WHITE_START
-from checkers_env.encoding import active_inputs
-from checkers_env.game_state import COLOR_BLACK, COLOR_WHITE, END_NO_MOVES, END_NONE, NO_WINNER, history_for, rules_array
-from checkers_env.movegen import MAX_MOVES, MOVE_FIELDS
-
 from checkers_agents.alphabeta.evaluators import EVAL_NET, REWARD_NONE, SIGMOID, Valuation
 from checkers_agents.alphabeta.memory import TT_FIELDS, TT_MIN_DEPTH, Table, flat_memory, memory_views
 from checkers_agents.alphabeta.negamax import Position, no_egdb
@@ -44,6 +39,18 @@ from checkers_agents.alphabeta.selfplay import (
     game_over,
     start_game,
 )
+from checkers_env.bitboard import BB_BLACK_START, BB_WHITE_START
+from checkers_env.encoding import active_inputs
+from checkers_env.game_state import (
+    COLOR_BLACK,
+    COLOR_WHITE,
+    END_NO_MOVES,
+    END_NONE,
+    NO_WINNER,
+    history_for,
+    rules_array,
+)
+from checkers_env.movegen import MAX_MOVES, MOVE_FIELDS
 
 from .agent import TT_BITS
 from .net import LOSS, LOSS_PER_PLY, MAX_ACTIVE, forward, sgd_step
@@ -85,13 +92,29 @@ TrainingGame = namedtuple(
 
 
 def training_game(
-    depth: int, quiescence: bool, lr_game: float, lr_end: float, blockade_counts: bool, epsilon: float,
-    random_plies: int, max_plies: int, no_progress_plies: int, repetition: int,
+    depth: int,
+    quiescence: bool,
+    lr_game: float,
+    lr_end: float,
+    blockade_counts: bool,
+    epsilon: float,
+    random_plies: int,
+    max_plies: int,
+    no_progress_plies: int,
+    repetition: int,
 ) -> TrainingGame:
     """A :data:`TrainingGame` with the types its kernel is compiled for."""
     return TrainingGame(
-        int(depth), bool(quiescence), float(lr_game), float(lr_end), bool(blockade_counts), float(epsilon),
-        int(random_plies), int(max_plies), int(no_progress_plies), int(repetition),
+        int(depth),
+        bool(quiescence),
+        float(lr_game),
+        float(lr_end),
+        bool(blockade_counts),
+        float(epsilon),
+        int(random_plies),
+        int(max_plies),
+        int(no_progress_plies),
+        int(repetition),
     )
 
 
@@ -186,7 +209,16 @@ def _play(state, policy, setup, net, game, rng, result, buffers):
         if blockade == 1 and not game.blockade_counts:
             counted_as_draw = 1
     _final_steps(
-        state.position, winner == DRAW or counted_as_draw == 1, game.lr_end, w1, b1, w2, b2, active, child_active, hidden,
+        state.position,
+        winner == DRAW or counted_as_draw == 1,
+        game.lr_end,
+        w1,
+        b1,
+        w2,
+        b2,
+        active,
+        child_active,
+        hidden,
     )
 
     result[R_WINNER] = winner

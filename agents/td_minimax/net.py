@@ -147,8 +147,16 @@ class Net:
         ``np.float64`` shares these arrays (the trainer's net, updated in place);
         ``np.float32`` copies them (``evaluators.mlp``)."""
         return mlp(
-            self.w1, self.b1, self.w2, self.b2, hidden_activation=SIGMOID, output_activation=SIGMOID,
-            loss=LOSS, loss_per_ply=LOSS_PER_PLY, win_bound=1.0, dtype=dtype,
+            self.w1,
+            self.b1,
+            self.w2,
+            self.b2,
+            hidden_activation=SIGMOID,
+            output_activation=SIGMOID,
+            loss=LOSS,
+            loss_per_ply=LOSS_PER_PLY,
+            win_bound=1.0,
+            dtype=dtype,
         )
 
     def copy(self) -> Net:

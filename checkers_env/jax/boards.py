@@ -18,8 +18,13 @@ SVG_BOARDS, SVG_PER_ROW = 16, 4
 
 def _rows(state) -> dict[str, np.ndarray]:
     """The position fields of a state (or batch) as flat numpy arrays, one entry per game."""
-    fields = {"black": state._black, "white": state._white, "kings": state._kings, "turn": state._turn,
-              "square": state._square}
+    fields = {
+        "black": state._black,
+        "white": state._white,
+        "kings": state._kings,
+        "turn": state._turn,
+        "square": state._square,
+    }
     return {name: np.asarray(value).reshape(-1) for name, value in fields.items()}
 
 
@@ -28,8 +33,10 @@ def boards_of(state) -> list[Board]:
     ``Board``. In the middle of a capture it is the board as the hops so far left it: the
     piece on its current square, the jumped pieces gone, the same side to move."""
     rows = _rows(state)
-    return [Board(int(b), int(w), int(k), Color(int(t))) for b, w, k, t in
-            zip(rows["black"], rows["white"], rows["kings"], rows["turn"])]
+    return [
+        Board(int(b), int(w), int(k), Color(int(t)))
+        for b, w, k, t in zip(rows["black"], rows["white"], rows["kings"], rows["turn"])
+    ]
 
 
 def boards_svg(state, scale: float | None = None) -> str:
@@ -76,14 +83,16 @@ def perft(env, depth: int, batch: int = 4096) -> int:
             break
         children = []
         for start in range(0, len(games), batch):  # one batch shape: one compilation
-            count = len(games[start:start + batch])
-            rows = np.resize(games[start:start + batch], batch)
-            child = step(jax.tree.map(lambda x: x[rows], frontier), np.resize(actions[start:start + batch], batch))
-            child = jax.tree.map(lambda x: np.asarray(x)[:count], child)
+            count = len(games[start : start + batch])
+            rows = np.resize(games[start : start + batch], batch)
+            child = step(
+                jax.tree.map(lambda x, rows=rows: x[rows], frontier), np.resize(actions[start : start + batch], batch)
+            )
+            child = jax.tree.map(lambda x, count=count: np.asarray(x)[:count], child)
             reached = child._plies  # moves completed; a capture in progress is not one yet
             leaves += int(np.sum((child._square < 0) & (reached == depth)))
             keep = np.nonzero(reached < depth)[0]
-            children.append(jax.tree.map(lambda x: x[keep], child))
+            children.append(jax.tree.map(lambda x, keep=keep: x[keep], child))
         frontier = jax.tree.map(lambda *xs: np.concatenate(xs), *children)
     return leaves
 

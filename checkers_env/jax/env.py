@@ -79,8 +79,6 @@ Checkers(rules=Rules(), max_plies=None)
 
 from __future__ import annotations
 
-from typing import Optional
-
 import jax
 import jax.numpy as jnp
 import pgx.core
@@ -89,8 +87,16 @@ from ..bitboard import BB_BLACK_START, BB_WHITE_START
 from ..board import Board
 from ..game import Rules
 from ..game_state import (
-    END_ILLEGAL, END_MAX_PLIES, END_NO_MOVES, END_NO_PROGRESS, END_NONE, END_REPETITION, RULE_MAX_PLIES,
-    RULE_NO_PROGRESS_PLIES, RULE_REPETITION, history_for,
+    END_ILLEGAL,
+    END_MAX_PLIES,
+    END_NO_MOVES,
+    END_NO_PROGRESS,
+    END_NONE,
+    END_REPETITION,
+    RULE_MAX_PLIES,
+    RULE_NO_PROGRESS_PLIES,
+    RULE_REPETITION,
+    history_for,
 )
 from . import rules as core
 
@@ -125,13 +131,13 @@ class State(pgx.core.State):
     def env_id(self) -> str:
         return ENV_ID
 
-    def to_svg(self, *, color_theme=None, scale: Optional[float] = None) -> str:
+    def to_svg(self, *, color_theme=None, scale: float | None = None) -> str:
         """The board (or the first 16 boards of a batch, four to a row) as SVG."""
         from .boards import boards_svg
 
         return boards_svg(self, scale=scale)
 
-    def save_svg(self, filename, *, color_theme=None, scale: Optional[float] = None) -> None:
+    def save_svg(self, filename, *, color_theme=None, scale: float | None = None) -> None:
         """Write ``to_svg`` to ``filename`` (which must end with ``.svg``)."""
         if not str(filename).endswith(".svg"):
             raise ValueError(f"save_svg writes SVG: the file name must end with .svg, got {filename!r}")
@@ -164,8 +170,11 @@ class Checkers(pgx.core.Env):
         history = jnp.zeros((self.history, 2), dtype=jnp.uint32)
         history = history.at[0].set(jnp.uint32([BB_BLACK_START, BB_WHITE_START]))
         state = State(_history=history, _player_order=order, current_player=order[0])
-        return state.replace(legal_action_mask=core.legal_action_mask(  # type: ignore[attr-defined]
-            state._black, state._white, state._kings, state._turn, state._square))
+        return state.replace(
+            legal_action_mask=core.legal_action_mask(  # type: ignore[attr-defined]
+                state._black, state._white, state._kings, state._turn, state._square
+            )
+        )
 
     def init_position(self, key: jax.Array, board: Board) -> State:
         """The initial state of a game from ``board`` (a ``checkers_env.Board``; players drawn
@@ -185,11 +194,19 @@ class Checkers(pgx.core.Env):
         mask = core.legal_action_mask(black, white, kings, turn, jnp.int32(-1))
         end = self._end(mask.any(), jnp.int32(0), jnp.int32(0), history, black, white)
         state = state.replace(  # type: ignore[attr-defined]
-            current_player=state._player_order[turn], terminated=end != END_NONE, legal_action_mask=mask | (end != END_NONE),
-            _black=black, _white=white, _kings=kings, _turn=turn, _history=history, _termination=end)
+            current_player=state._player_order[turn],
+            terminated=end != END_NONE,
+            legal_action_mask=mask | (end != END_NONE),
+            _black=black,
+            _white=white,
+            _kings=kings,
+            _turn=turn,
+            _history=history,
+            _termination=end,
+        )
         return state.replace(observation=self.observe(state))  # type: ignore[attr-defined]
 
-    def step(self, state: State, action: jax.Array, key: Optional[jax.Array] = None) -> State:
+    def step(self, state: State, action: jax.Array, key: jax.Array | None = None) -> State:
         """One hop of the side to move (pgx's ``step``, with the position kept as it was
         when the action is illegal or outside 0..127)."""
         action = jnp.asarray(action, dtype=jnp.int32)
@@ -204,17 +221,20 @@ class Checkers(pgx.core.Env):
                 legal,
                 lambda: self._step(counted, action, key),
                 lambda: self._step_with_illegal_action(
-                    counted.replace(_termination=jnp.int32(END_ILLEGAL)), state.current_player),  # type: ignore
+                    counted.replace(_termination=jnp.int32(END_ILLEGAL)), state.current_player
+                ),  # type: ignore
             ),
         )
         over = state.terminated | state.truncated
         state = state.replace(  # type: ignore[attr-defined]
-            legal_action_mask=state.legal_action_mask | over)
+            legal_action_mask=state.legal_action_mask | over
+        )
         return state.replace(observation=self.observe(state))  # type: ignore[attr-defined]
 
     def _step(self, state: State, action: jax.Array, key) -> State:
         black, white, kings, land, continues, progress = core.play_hop(
-            state._black, state._white, state._kings, state._turn, state._square, action)
+            state._black, state._white, state._kings, state._turn, state._square, action
+        )
         turn = jnp.where(continues, state._turn, 1 - state._turn)
         square = jnp.where(continues, land, -1)
         done = ~continues  # the move is complete: count it, remember the position, judge the end
@@ -230,10 +250,20 @@ class Checkers(pgx.core.Env):
         stuck = jnp.arange(2) == jnp.where(turn == 0, state._player_order[0], state._player_order[1])
         rewards = jnp.where(end == END_NO_MOVES, jnp.where(stuck, -1.0, 1.0), 0.0).astype(jnp.float32)
         return state.replace(  # type: ignore[attr-defined]
-            current_player=jnp.where(turn == 0, state._player_order[0], state._player_order[1]), rewards=rewards,
-            terminated=(end != END_NONE) & (end != END_MAX_PLIES), truncated=end == END_MAX_PLIES,
-            legal_action_mask=mask, _black=black, _white=white, _kings=kings, _turn=turn, _square=square,
-            _plies=plies, _quiet=quiet, _history=history, _termination=end,
+            current_player=jnp.where(turn == 0, state._player_order[0], state._player_order[1]),
+            rewards=rewards,
+            terminated=(end != END_NONE) & (end != END_MAX_PLIES),
+            truncated=end == END_MAX_PLIES,
+            legal_action_mask=mask,
+            _black=black,
+            _white=white,
+            _kings=kings,
+            _turn=turn,
+            _square=square,
+            _plies=plies,
+            _quiet=quiet,
+            _history=history,
+            _termination=end,
         )
 
     def _end(self, has_move, plies, quiet, history, black, white):

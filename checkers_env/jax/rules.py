@@ -63,8 +63,11 @@ def step(x, direction: int):
 def step_towards(x, direction):
     """``step`` in a traced direction (all four computed, one kept by selects: an index into
     the four would be a gather, slow under vmap on a CPU)."""
-    return jnp.where(direction < 2, jnp.where(direction == 0, step(x, 0), step(x, 1)),
-                     jnp.where(direction == 2, step(x, 2), step(x, 3)))
+    return jnp.where(
+        direction < 2,
+        jnp.where(direction == 0, step(x, 0), step(x, 1)),
+        jnp.where(direction == 2, step(x, 2), step(x, 3)),
+    )
 
 
 def hop_of(turn, action):
@@ -180,6 +183,18 @@ def planes(black, white, kings, square, viewer):
 
 
 __all__ = [
-    "ACTION_BIT", "NUM_ACTIONS", "bit_board", "hop_of", "hop_sources", "legal_action_mask",
-    "legal_hops", "lowest_bit", "planes", "play_hop", "repetitions", "sides", "step", "step_towards",
+    "ACTION_BIT",
+    "NUM_ACTIONS",
+    "bit_board",
+    "hop_of",
+    "hop_sources",
+    "legal_action_mask",
+    "legal_hops",
+    "lowest_bit",
+    "planes",
+    "play_hop",
+    "repetitions",
+    "sides",
+    "step",
+    "step_towards",
 ]

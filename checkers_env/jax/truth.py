@@ -56,7 +56,8 @@ def side_by_side(num_games: int = 512, steps: int = 250, seed: int = 0, rules: R
     ended = np.zeros(num_games, dtype=bool)
     rows = np.arange(num_games)
     seen = dict.fromkeys(
-        ("steps", "mismatches", "kings", "continuing", "wins", "repetition", "no_progress", "truncated"), 0)
+        ("steps", "mismatches", "kings", "continuing", "wins", "repetition", "no_progress", "truncated"), 0
+    )
     seen["first_mismatch"] = -1
     for t in range(steps):
         masks = infos["action_mask"].astype(bool)

@@ -98,7 +98,9 @@ def zoo_table(page_prefix: str) -> str:
         )
     for name in zoo_names():
         if name not in rated:
-            rows.append(f"| - | `zoo:{name}` | unrated | | | [{name}]({page_prefix}{AGENT_PAGES[name]}#{card_anchor(name)}) |")
+            rows.append(
+                f"| - | `zoo:{name}` | unrated | | | [{name}]({page_prefix}{AGENT_PAGES[name]}#{card_anchor(name)}) |"
+            )
     return "\n".join(rows)
 
 
@@ -125,8 +127,10 @@ def _result(measure: dict) -> str | None:
         return f"{measure['wins']}-{measure['draws']}-{measure['losses']}, {100 * score:.1f} % of {games} games"
     if "elo" in measure:
         interval = measure.get("elo_95")
-        return f"Elo {measure['elo']:.0f}" + (f" [{interval[0]:.0f}, {interval[1]:.0f}]" if interval else "") + (
-            f" ({measure['elo_anchor']})" if "elo_anchor" in measure else ""
+        return (
+            f"Elo {measure['elo']:.0f}"
+            + (f" [{interval[0]:.0f}, {interval[1]:.0f}]" if interval else "")
+            + (f" ({measure['elo_anchor']})" if "elo_anchor" in measure else "")
         )
     return None
 
@@ -143,7 +147,9 @@ def _measure_rows(measures: dict) -> list[str]:
             if result:
                 rows.append(f"| {label} | {result} | {_code(command) if command else ''} |")
             else:
-                scalars = [f"{k.replace('_', ' ')} {_number(v)}" for k, v in measure.items() if isinstance(v, (int, float))]
+                scalars = [
+                    f"{k.replace('_', ' ')} {_number(v)}" for k, v in measure.items() if isinstance(v, (int, float))
+                ]
                 if scalars:
                     rows.append(f"| {label} | {'; '.join(scalars)} | {_code(command) if command else ''} |")
     return rows
@@ -163,22 +169,42 @@ def card_markdown(name: str, page_depth: int) -> str:
     """The section of a zoo entry, from its card."""
     entry = card(name)
     up = "../" * page_depth
-    out = [f"### `zoo:{name}` {{#{card_anchor(name)}}}", "", entry["description"], "",
-           f"It plays as `{_plays_as(entry)}`: `make_agent(\"zoo:{name}\")`, or `zoo:{name},key=value` to change a parameter."]
+    out = [
+        f"### `zoo:{name}` {{#{card_anchor(name)}}}",
+        "",
+        entry["description"],
+        "",
+        f'It plays as `{_plays_as(entry)}`: `make_agent("zoo:{name}")`, or `zoo:{name},key=value` to change a parameter.',
+    ]
     training = entry.get("training") or {}
     if training.get("command"):
         commands = [*training.get("data_commands", []), *_commands(training["command"])]
-        out += ["", "Remake it (the card's command; in a clone, `--promote` writes `zoo/" + name + "/`):", "", "```text"]
+        out += [
+            "",
+            "Remake it (the card's command; in a clone, `--promote` writes `zoo/" + name + "/`):",
+            "",
+            "```text",
+        ]
         out += [f"$ {command}" for command in commands]
         out += ["```"]
         earlier = training.get("earlier_stages") or []
         if earlier:
-            out += ["", "Its run went on from the net of the stages before it, each remade by its own command:", "", "```text"]
-            out += [f"$ {command}" for stage in earlier if stage.get("command") for command in _commands(stage["command"])]
+            out += [
+                "",
+                "Its run went on from the net of the stages before it, each remade by its own command:",
+                "",
+                "```text",
+            ]
+            out += [
+                f"$ {command}" for stage in earlier if stage.get("command") for command in _commands(stage["command"])
+            ]
             out += ["```"]
         budget = training.get("budget")
         seconds = training.get("wall_time_s") or training.get("wall_seconds")
-        said = [f"budget: {budget}" if budget else None, f"{seconds / 60:.0f} minutes of wall time" if seconds else None]
+        said = [
+            f"budget: {budget}" if budget else None,
+            f"{seconds / 60:.0f} minutes of wall time" if seconds else None,
+        ]
         said = [part for part in said if part]
         if said:
             out += ["", "Training " + ", ".join(said) + "."]
@@ -186,9 +212,14 @@ def card_markdown(name: str, page_depth: int) -> str:
         out += ["", "No training: it is a search, and the card keeps its parameters and measures."]
     for row in league_ratings():
         if _zoo_name_of(row["player"]) == name:
-            out += ["", f"In the zoo's league (as `{row['player']}`): Elo {round(float(row['elo']))} "
-                        f"[{round(float(row['lower']))}, {round(float(row['upper']))}], "
-                        f"{row['wins']}-{row['draws']}-{row['losses']} in {row['games']} games ([the table](" + up + "league.md#the-zoos-league))."]
+            out += [
+                "",
+                f"In the zoo's league (as `{row['player']}`): Elo {round(float(row['elo']))} "
+                f"[{round(float(row['lower']))}, {round(float(row['upper']))}], "
+                f"{row['wins']}-{row['draws']}-{row['losses']} in {row['games']} games ([the table]("
+                + up
+                + "league.md#the-zoos-league)).",
+            ]
     rows = _measure_rows(entry.get("measures") or {}) + _measure_rows(entry.get("league") or {})
     if rows:
         out += ["", "| measure | result | command |", "|:--|:--|:--|", *rows]
@@ -232,11 +263,21 @@ def benchmarks_markdown() -> str:
         date = str(machine.get("date", ""))[:10]
         commit = str(machine.get("git_commit", ""))[:10] + (" (with changes)" if machine.get("git_dirty") else "")
         where = f"{machine.get('cpu_count', '')} x {machine.get('cpu_model', '')}" if machine else ""
-        summary.append(f"| [`{path.name}`](#{path.stem.replace('_', '-')}) | {data.get('benchmark', path.stem)} | {date} | {commit} | {where} |")
+        summary.append(
+            f"| [`{path.name}`](#{path.stem.replace('_', '-')}) | {data.get('benchmark', path.stem)} | {date} | {commit} | {where} |"
+        )
         results = data.get("results", {key: value for key, value in data.items() if key != "machine"})
         rows = [f"| {key} | {_cell(value)} |" for key, value in _leaves(results)]
-        details += [f"### {path.name} {{#{path.stem.replace('_', '-')}}}", "", f'??? note "{len(rows)} figures"', "",
-                    "    | figure | value |", "    |:--|--:|", *[f"    {row}" for row in rows], ""]
+        details += [
+            f"### {path.name} {{#{path.stem.replace('_', '-')}}}",
+            "",
+            f'??? note "{len(rows)} figures"',
+            "",
+            "    | figure | value |",
+            "    |:--|--:|",
+            *[f"    {row}" for row in rows],
+            "",
+        ]
     return "\n".join(summary + [""] + details)
 
 

@@ -8,18 +8,17 @@ import os
 
 os.environ["NUMBA_ENABLE_CUDASIM"] = "1"
 
-import json  # noqa: E402
-import sys  # noqa: E402
-import time  # noqa: E402
-import warnings  # noqa: E402
+import json
+import sys
+import time
+import warnings
 
 warnings.simplefilter("ignore")  # the simulator warns about its own arithmetic
-
-from checkers_env import Board  # noqa: E402
 
 from checkers_agents.mcrd import MCRDAgent  # noqa: E402
 from checkers_agents.mcrd.agent import resolve_backend  # noqa: E402
 from checkers_agents.mcrd.cuda import make_states, seeded_state  # noqa: E402
+from checkers_env import Board  # noqa: E402
 
 # FEN -> (expected move, playouts); the same table is in test_mcrd.py.
 OBVIOUS = {

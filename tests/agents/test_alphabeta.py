@@ -41,7 +41,16 @@ def board(black=(), white=(), kings=(), turn=BLACK) -> Board:
 
 
 def test_square_names():
-    assert (sq("a1"), sq("g1"), sq("b2"), sq("h2"), sq("c3"), sq("d4"), sq("b8"), sq("h8")) == (4, 1, 8, 5, 11, 15, 32, 29)
+    assert (sq("a1"), sq("g1"), sq("b2"), sq("h2"), sq("c3"), sq("d4"), sq("b8"), sq("h8")) == (
+        4,
+        1,
+        8,
+        5,
+        11,
+        15,
+        32,
+        29,
+    )
 
 
 # -- references -------------------------------------------------------------------------------

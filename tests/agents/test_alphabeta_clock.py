@@ -90,9 +90,19 @@ def test_an_unfinished_iteration_decides_with_the_moves_it_finished():
     board = Board()
 
     def depth_8(searcher, node_limit):
-        return search_kernel(_position(board), 8, node_limit, searcher.options, searcher.valuation, searcher.net,
-                             Draws.none().rules(), searcher.generation, searcher.table_bundle, searcher.memory,
-                             searcher.egdb_probe)
+        return search_kernel(
+            _position(board),
+            8,
+            node_limit,
+            searcher.options,
+            searcher.valuation,
+            searcher.net,
+            Draws.none().rules(),
+            searcher.generation,
+            searcher.table_bundle,
+            searcher.memory,
+            searcher.egdb_probe,
+        )
 
     whole, cut = Searcher(partial=True), Searcher(partial=True)
     whole.search(board, 7)
@@ -108,8 +118,13 @@ def test_an_unfinished_iteration_decides_with_the_moves_it_finished():
     assert value == np.nanmax(scores) == whole.root_scores[finished].max()
     assert int(np.nanargmax(scores)) != int(np.argmax(seven.root_scores))  # the deeper look changed the move
     # Where the last choice is not among the finished moves, the complete iteration stands.
-    unfinished_choice = (seven.value, 7, seven.rows.shape[0], np.where(np.isin(np.arange(len(scores)), finished), -1e9, 0.0),
-                         seven.rows)
+    unfinished_choice = (
+        seven.value,
+        7,
+        seven.rows.shape[0],
+        np.where(np.isin(np.arange(len(scores)), finished), -1e9, 0.0),
+        seven.rows,
+    )
     assert cut._unfinished_iteration(unfinished_choice, cut.valuation.tie_margin) is unfinished_choice
 
 

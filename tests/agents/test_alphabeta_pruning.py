@@ -15,10 +15,24 @@ import pytest
 from checkers_agents.alphabeta import AlphaBetaAgent, Draws, Searcher
 from checkers_agents.alphabeta.evaluators import MATERIAL, POSITIONAL
 from checkers_agents.alphabeta.memory import (
-    MAX_PLY, STACK_FIELDS, S_DEPTH, S_ORDERED, TRY_FIELDS, T_REDUCED, T_SCOUT, VALUE_FIELDS, V_BETA,
+    MAX_PLY,
+    S_DEPTH,
+    S_ORDERED,
+    STACK_FIELDS,
+    T_REDUCED,
+    T_SCOUT,
+    TRY_FIELDS,
+    V_BETA,
+    VALUE_FIELDS,
 )
 from checkers_agents.alphabeta.pruning import (
-    ASPIRATION_NET, ASPIRATION_POINTS, REDUCE_AFTER, begin_moves, search_options, spare_shot, try_move,
+    ASPIRATION_NET,
+    ASPIRATION_POINTS,
+    REDUCE_AFTER,
+    begin_moves,
+    search_options,
+    spare_shot,
+    try_move,
 )
 from checkers_env import Board, Color, Game, make_agent
 from checkers_env.errors import UnknownAgentError
@@ -62,9 +76,20 @@ def test_a_value_outside_the_aspiration_window_is_searched_again(miss):
     for name, searcher in (("open", Searcher(POSITIONAL)), ("narrow", Searcher(POSITIONAL, aspiration=True))):
         value = searcher.search(board, 6).value
         guess = value + miss if name == "narrow" else np.nan
-        out = search_iteration(_position(board), 7, 1 << 62, searcher.options, searcher.valuation, searcher.net,
-                               Draws.none().rules(), searcher.generation, searcher.table_bundle, searcher.memory,
-                               searcher.egdb_probe, guess)
+        out = search_iteration(
+            _position(board),
+            7,
+            1 << 62,
+            searcher.options,
+            searcher.valuation,
+            searcher.net,
+            Draws.none().rules(),
+            searcher.generation,
+            searcher.table_bundle,
+            searcher.memory,
+            searcher.egdb_probe,
+            guess,
+        )
         count = out[2]
         scores = searcher.root_scores[:count].copy()
         results[name] = (out[0], set(np.flatnonzero(scores > out[0] - POSITIONAL.tie_margin)))
@@ -84,10 +109,13 @@ def test_each_switch_searches_fewer_nodes(switch):
     assert nodes["pruned"] < nodes["plain"], nodes
 
 
-@pytest.mark.parametrize("child_fen, reduced", [
-    ("W:W18:B14", 0),  # White to move can take 14: the move offered a capture
-    ("W:W19:B14", 1),  # nothing to take: a quiet move
-])
+@pytest.mark.parametrize(
+    "child_fen, reduced",
+    [
+        ("W:W18:B14", 0),  # White to move can take 14: the move offered a capture
+        ("W:W19:B14", 1),  # nothing to take: a quiet move
+    ],
+)
 def test_spare_shots_keeps_a_move_that_offers_a_capture_unreduced(child_fen, reduced):
     """A late quiet move is searched a ply shallower first, unless, with ``spare_shots``, it
     offers the opponent a capture (an exchange, a sacrifice, the first move of a shot)."""
@@ -145,8 +173,15 @@ def test_every_switch_on_finds_the_only_winning_move():
     assert agent.last_search.win_in is not None and agent.last_search.win_in > 0
 
 
-@pytest.mark.parametrize("spec", ["alphabeta:depth=6", "alphabeta:depth=6,pvs=1,reductions=1,table_cutoffs=1",
-                                  "alphabeta:time=0.2", "td-minimax:weights=zoo,depth=4"])
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "alphabeta:depth=6",
+        "alphabeta:depth=6,pvs=1,reductions=1,table_cutoffs=1",
+        "alphabeta:time=0.2",
+        "td-minimax:weights=zoo,depth=4",
+    ],
+)
 def test_principal_variation_is_a_legal_line_from_the_move_played(spec):
     agent = make_agent(spec)
     agent.select_move(Game())  # compiles the kernel, if need be, before the timed search
@@ -167,10 +202,20 @@ def test_switches_parse_from_the_spec_and_refuse_other_words():
     agent = make_agent("alphabeta:depth=3,pvs=1,reductions=yes,table_cutoffs=true")
     assert (agent.pvs, agent.reductions, agent.table_cutoffs, agent.extensions) == (True, True, True, False)
     assert agent.searcher.options.pruning == (True, True, True, False, False, 0.0)
-    assert make_agent("alphabeta:depth=3,extensions=1").searcher.options.pruning == (False, False, False, True, False, 0.0)
+    assert make_agent("alphabeta:depth=3,extensions=1").searcher.options.pruning == (
+        False,
+        False,
+        False,
+        True,
+        False,
+        0.0,
+    )
     assert make_agent("alphabeta:depth=3,reductions=1,spare_shots=1").searcher.options.pruning.spare_shots
     assert make_agent("alphabeta:depth=3,aspiration=1").searcher.options.pruning.aspiration == ASPIRATION_POINTS
-    assert make_agent("alphabeta:depth=3,eval=outcome-net,aspiration=1").searcher.options.pruning.aspiration == ASPIRATION_NET
+    assert (
+        make_agent("alphabeta:depth=3,eval=outcome-net,aspiration=1").searcher.options.pruning.aspiration
+        == ASPIRATION_NET
+    )
     assert make_agent("alphabeta:depth=3").searcher.options.pruning is None  # the exact search's kernel
     with pytest.raises(UnknownAgentError, match="pvs"):
         make_agent("alphabeta:pvs=maybe")

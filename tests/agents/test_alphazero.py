@@ -6,6 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from checkers_agents.alphabeta.negamax import EndgameProbe
+from checkers_agents.alphabeta.selfplay import END_EGDB
 from checkers_agents.alphazero.agent import AlphaZeroAgent, load_net
 from checkers_agents.alphazero.net import (
     NUM_INPUTS,
@@ -18,8 +20,6 @@ from checkers_agents.alphazero.net import (
     tensors_of,
     untrained_net,
 )
-from checkers_agents.alphabeta.negamax import EndgameProbe
-from checkers_agents.alphabeta.selfplay import END_EGDB
 from checkers_agents.alphazero.search import (
     KNOWN_DRAW,
     KNOWN_LOSS,
@@ -100,8 +100,19 @@ def _root(board: Board, rules=None, moves=()) -> tuple:
     rules_array = game.rules.as_array()
     rows = new_rows(1, rules_array)
     b = game.board
-    resume_board(rows.root_state, rows.root_positions, rows.last, 0, b.black, b.white, b.kings, int(b.turn),
-                 len(game.moves), np.array(game.position_keys_since_progress()), rules_array)
+    resume_board(
+        rows.root_state,
+        rows.root_positions,
+        rows.last,
+        0,
+        b.black,
+        b.white,
+        b.kings,
+        int(b.turn),
+        len(game.moves),
+        np.array(game.position_keys_since_progress()),
+        rules_array,
+    )
     return rows, game
 
 
@@ -116,7 +127,7 @@ def test_the_search_visits_the_root_as_the_schedule_says():
         run_simulations(tree, rows, settings, leaves, net, live, 0, n)
         first, count = tree.first_child[0, 0], tree.children[0, 0]
         assert count == len(game.legal_moves()) == 7
-        visits = sorted(tree.visits[0, first:first + count], reverse=True)
+        visits = sorted(tree.visits[0, first : first + count], reverse=True)
         m = min(considered, count)
         assert visits == _halving_visits(m, n) + [0] * (count - m)
         assert tree.visits[0, 0] == n + 1  # the root's evaluation and n simulations
@@ -125,8 +136,10 @@ def test_the_search_visits_the_root_as_the_schedule_says():
 def _subtree(tree, node: int) -> tuple:
     """Everything the search knows at and below ``node``, children in order."""
     first, n = tree.first_child[0, node], tree.children[0, node]
-    own = tuple(float(array[0, node]) for array in (tree.visits, tree.value_sum, tree.logit, tree.prior,
-                                                     tree.raw_value, tree.mover, tree.end))
+    own = tuple(
+        float(array[0, node])
+        for array in (tree.visits, tree.value_sum, tree.logit, tree.prior, tree.raw_value, tree.mover, tree.end)
+    )
     return own, tuple((int(tree.action[0, first + k]), _subtree(tree, first + k)) for k in range(n))
 
 
@@ -146,7 +159,7 @@ def test_a_rerooted_tree_keeps_the_subtree_and_searches_on():
     node = 0
     for _ in range(2):
         first, n = tree.first_child[0, node], tree.children[0, node]
-        node = first + int(np.argmax(tree.visits[0, first:first + n]))
+        node = first + int(np.argmax(tree.visits[0, first : first + n]))
         line.append(int(tree.action[0, node]))
     assert follow_line(tree, 0, np.array(line, np.int64), 2) == node
     assert follow_line(tree, 0, np.array([line[0], 127], np.int64), 2) == -1
@@ -178,7 +191,7 @@ def _mean_depth(tree) -> float:
     depth = np.zeros(tree.size[0], np.int64)
     for node in range(1, tree.size[0]):
         depth[node] = depth[tree.parent[0, node]] + 1
-    return float(depth[tree.visits[0, :tree.size[0]] > 0].mean())
+    return float(depth[tree.visits[0, : tree.size[0]] > 0].mean())
 
 
 @pytest.mark.parametrize("temperature", [0.5, 1.0, 2.0])
@@ -190,9 +203,9 @@ def test_puct_priors_are_the_softmax_of_the_logits_over_the_temperature(temperat
         first, n = tree.first_child[0, node], tree.children[0, node]
         if n < 2 or tree.prior[0, first] < 0:
             continue
-        logits = tree.logit[0, first:first + n].astype(np.float64) / temperature
+        logits = tree.logit[0, first : first + n].astype(np.float64) / temperature
         expected = np.exp(logits - logits.max())
-        np.testing.assert_allclose(tree.prior[0, first:first + n], expected / expected.sum(), rtol=1e-12)
+        np.testing.assert_allclose(tree.prior[0, first : first + n], expected / expected.sum(), rtol=1e-12)
         checked += 1
     assert checked >= 20
 
@@ -211,8 +224,10 @@ def test_a_growing_puct_weight_spreads_the_visits_of_a_node_searched_past_its_ba
     growing = _puct_tree(make_settings("puct", 2000, c_puct_base=100.0), net)
     # At 2,000 visits a base of 100 adds log(21) = 3.0 to c_puct's 1.25 at the root, whose
     # prior favours one hop (0.9 here): the hops the prior gives little get more visits.
-    unlikely = [tree.visits[0, 1:1 + tree.children[0, 0]][tree.prior[0, 1:1 + tree.children[0, 0]] < 0.05].sum()
-                for tree in (plain, growing)]
+    unlikely = [
+        tree.visits[0, 1 : 1 + tree.children[0, 0]][tree.prior[0, 1 : 1 + tree.children[0, 0]] < 0.05].sum()
+        for tree in (plain, growing)
+    ]
     assert unlikely[1] > 1.5 * unlikely[0] > 0, unlikely
 
 
@@ -310,8 +325,11 @@ SEARCH_OPTIONS = [{}, {"through_forced": True}, {"widen": 2}]
 PUCT_OPTIONS = [{"prior_temperature": 1.5}, {"fpu_reduction": 0.3}, {"c_puct_base": 50.0}]
 
 
-@pytest.mark.parametrize("method, options", [("gumbel", options) for options in SEARCH_OPTIONS]
-                         + [("puct", options) for options in SEARCH_OPTIONS[:2] + PUCT_OPTIONS])  # widening is Gumbel's
+@pytest.mark.parametrize(
+    "method, options",
+    [("gumbel", options) for options in SEARCH_OPTIONS]
+    + [("puct", options) for options in SEARCH_OPTIONS[:2] + PUCT_OPTIONS],
+)  # widening is Gumbel's
 def test_with_a_perfect_value_the_search_keeps_the_exact_result(egdb4, method, options):
     agreed = 0
     for board in _small_positions(60, seed=5):
@@ -338,8 +356,9 @@ def test_playing_forced_hops_through_keeps_them_from_the_net(through_forced):
             if leaves.node[0] >= 0:
                 asked += 1
                 forced += leaves.mask[0].sum() == 1
-                leaves.value[0] = forward(net, leaves.active[0], leaves.count[0], leaves.mask[0], leaves.scratch[0],
-                                          leaves.logits[0])
+                leaves.value[0] = forward(
+                    net, leaves.active[0], leaves.count[0], leaves.mask[0], leaves.scratch[0], leaves.logits[0]
+                )
             expand_all(tree, leaves, live)
     assert asked > 500
     assert (forced == 0) if through_forced else (forced > 20)
@@ -399,7 +418,9 @@ def test_the_database_ends_descents_only_between_moves(egdb4):
         expand_all(tree, leaves, live)
     assert tree.end[0, 0] == END_NONE and tree.children[0, 0] == 1  # the one first hop
     assert tree.end[0, 1] == END_NONE  # in the middle of the capture
-    expected = {WIN: KNOWN_WIN, DRAW: KNOWN_DRAW, LOSS: KNOWN_LOSS}[egdb4.probe(board.play(board.legal_moves()[0])).value]
+    expected = {WIN: KNOWN_WIN, DRAW: KNOWN_DRAW, LOSS: KNOWN_LOSS}[
+        egdb4.probe(board.play(board.legal_moves()[0])).value
+    ]
     assert tree.end[0, 2] == expected
 
 
@@ -415,8 +436,9 @@ def _random_rows(count: int, seed: int):
     mask = np.zeros((1, NUM_ACTIONS), np.int8)
     while len(rows) < count:
         board = Board()
-        resume_board(state, positions, last, 0, board.black, board.white, board.kings, 0, 0,
-                     np.array([0], np.int64), rules)
+        resume_board(
+            state, positions, last, 0, board.black, board.white, board.kings, 0, 0, np.array([0], np.int64), rules
+        )
         for _ in range(int(rng.integers(0, 120))):
             write_mask(state, 0, mask_words(mask)[0])
             legal = np.flatnonzero(mask[0])
@@ -452,8 +474,13 @@ def test_the_search_net_equals_torch_on_inputs_and_observations():
         np.testing.assert_array_equal(unwritten, np.where(legal[0] != 0, logits, 7.0))
         write_observation(state, 0, observation)
         own, opponent, kings = turn_boards(state, 0)
-        dense = dense_inputs(np.array([own]), np.array([opponent]), np.array([kings]),
-                             np.array([state[0, S_TURN] == 0]), np.array([current_square(state, 0)], np.int8))
+        dense = dense_inputs(
+            np.array([own]),
+            np.array([opponent]),
+            np.array([kings]),
+            np.array([state[0, S_TURN] == 0]),
+            np.array([current_square(state, 0)], np.int8),
+        )
         assert sorted(np.flatnonzero(dense[0])) == sorted(active[:n])
         with torch.no_grad():
             by_obs = torch_net(torch.from_numpy(observation[None]))
@@ -541,8 +568,11 @@ def test_a_multi_jump_is_played_as_its_one_search_expects(search):
 
 def _hops(game: Game, first: int) -> list[int]:
     """The env's hops of the game's moves from move ``first`` on."""
-    return [hop_action(board.turn == BLACK, a, b) for board, move in zip(game.boards[first:], game.moves[first:])
-            for a, b in zip(move.path, move.path[1:])]
+    return [
+        hop_action(board.turn == BLACK, a, b)
+        for board, move in zip(game.boards[first:], game.moves[first:])
+        for a, b in zip(move.path, move.path[1:])
+    ]
 
 
 def test_puct_reuses_the_subtree_its_move_and_the_reply_reached():
@@ -623,31 +653,52 @@ def test_the_search_constants_reach_the_search(monkeypatch):
     seen = []
     real = agent_module.make_settings
     monkeypatch.setattr(agent_module, "make_settings", lambda *a, **k: seen.append(k) or real(*a, **k))
-    agent = make_agent("alphazero:weights=untrained,simulations=24,c_visit=10,c_scale=0.7,c_puct=2,"
-                       "prior_temperature=1.5,fpu_reduction=0.25,c_puct_base=500")
-    assert str(agent) == ("alphazero:weights=untrained,simulations=24,c_visit=10.0,c_scale=0.7,c_puct=2.0,"
-                          "c_puct_base=500.0,prior_temperature=1.5,fpu_reduction=0.25")
+    agent = make_agent(
+        "alphazero:weights=untrained,simulations=24,c_visit=10,c_scale=0.7,c_puct=2,"
+        "prior_temperature=1.5,fpu_reduction=0.25,c_puct_base=500"
+    )
+    assert str(agent) == (
+        "alphazero:weights=untrained,simulations=24,c_visit=10.0,c_scale=0.7,c_puct=2.0,"
+        "c_puct_base=500.0,prior_temperature=1.5,fpu_reduction=0.25"
+    )
     agent.select_move(Game())
-    assert seen and all((k["c_visit"], k["c_scale"], k["c_puct"], k["prior_temperature"], k["fpu_reduction"],
-                         k["c_puct_base"]) == (10.0, 0.7, 2.0, 1.5, 0.25, 500.0) for k in seen)
+    assert seen and all(
+        (k["c_visit"], k["c_scale"], k["c_puct"], k["prior_temperature"], k["fpu_reduction"], k["c_puct_base"])
+        == (10.0, 0.7, 2.0, 1.5, 0.25, 500.0)
+        for k in seen
+    )
 
 
-@pytest.mark.parametrize("spec, error, message", [
-    ("alphazero:weights=untrained,simulations=0", UnknownAgentError, "simulations"),
-    ("alphazero:weights=untrained,search=mcts", UnknownAgentError, "search must be one of gumbel, puct"),
-    ("alphazero:weights=untrained,time=0", UnknownAgentError, "time must be a positive"),
-    ("alphazero:weights=untrained,widen=-1", UnknownAgentError, "widen must be 0 or more"),
-    ("alphazero:weights=untrained,c_scale=0", UnknownAgentError, "c_scale and c_puct positive, got 50.0, 0.0 and 1.25"),
-    ("alphazero:weights=untrained,search=puct,c_puct=-1", UnknownAgentError, "c_puct positive"),
-    ("alphazero:weights=untrained,c_visit=-1", UnknownAgentError, "c_visit must be 0 or more"),
-    ("alphazero:weights=untrained,prior_temperature=0", UnknownAgentError, "prior_temperature must be positive"),
-    ("alphazero:weights=untrained,fpu_reduction=-0.1", UnknownAgentError,
-     "fpu_reduction and c_puct_base 0 or more, got 1.0, -0.1 and 0.0"),
-    ("alphazero:weights=untrained,c_puct_base=-5", UnknownAgentError, "c_puct_base 0 or more, got 1.0, 0.0 and -5.0"),
-    ("alphazero:weights=/nonexistent/az.safetensors", WeightsError, "does not exist"),
-    ("alphazero:weights=untrained,egdb=9", UnknownAgentError, "egdb"),
-    ("alphazero:weights=untrained,egdb=6,egdb_folder=/nonexistent/egdb", EndgameDatabaseError, "egdb"),
-])
+@pytest.mark.parametrize(
+    "spec, error, message",
+    [
+        ("alphazero:weights=untrained,simulations=0", UnknownAgentError, "simulations"),
+        ("alphazero:weights=untrained,search=mcts", UnknownAgentError, "search must be one of gumbel, puct"),
+        ("alphazero:weights=untrained,time=0", UnknownAgentError, "time must be a positive"),
+        ("alphazero:weights=untrained,widen=-1", UnknownAgentError, "widen must be 0 or more"),
+        (
+            "alphazero:weights=untrained,c_scale=0",
+            UnknownAgentError,
+            "c_scale and c_puct positive, got 50.0, 0.0 and 1.25",
+        ),
+        ("alphazero:weights=untrained,search=puct,c_puct=-1", UnknownAgentError, "c_puct positive"),
+        ("alphazero:weights=untrained,c_visit=-1", UnknownAgentError, "c_visit must be 0 or more"),
+        ("alphazero:weights=untrained,prior_temperature=0", UnknownAgentError, "prior_temperature must be positive"),
+        (
+            "alphazero:weights=untrained,fpu_reduction=-0.1",
+            UnknownAgentError,
+            "fpu_reduction and c_puct_base 0 or more, got 1.0, -0.1 and 0.0",
+        ),
+        (
+            "alphazero:weights=untrained,c_puct_base=-5",
+            UnknownAgentError,
+            "c_puct_base 0 or more, got 1.0, 0.0 and -5.0",
+        ),
+        ("alphazero:weights=/nonexistent/az.safetensors", WeightsError, "does not exist"),
+        ("alphazero:weights=untrained,egdb=9", UnknownAgentError, "egdb"),
+        ("alphazero:weights=untrained,egdb=6,egdb_folder=/nonexistent/egdb", EndgameDatabaseError, "egdb"),
+    ],
+)
 def test_bad_specs_are_clear_errors(spec, error, message):
     with pytest.raises(error, match=message):
         make_agent(spec)

@@ -57,8 +57,9 @@ def test_save_load_round_trip_and_errors_name_the_file(tmp_path):
     (tmp_path / "other.json").write_text(json.dumps({"format": "something else"}))
     with pytest.raises(BookError, match="not an opening book"):
         OpeningBook.load(tmp_path / "other.json")
-    (tmp_path / "broken.json").write_text(json.dumps({"format": "checkers-book", "version": 1,
-                                                      "positions": {"x": [["11-15", "many"]]}}))
+    (tmp_path / "broken.json").write_text(
+        json.dumps({"format": "checkers-book", "version": 1, "positions": {"x": [["11-15", "many"]]}})
+    )
     with pytest.raises(BookError, match="malformed"):
         OpeningBook.load(tmp_path / "broken.json")
     assert DEFAULT_BOOK.exists()

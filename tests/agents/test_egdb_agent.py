@@ -116,8 +116,9 @@ def test_probing_below_the_root_keeps_the_win_at_depth_one(egdb4):
     best = {tuple(int(x) for x in searcher.moves[0, i, :3]) for i in np.flatnonzero(scores == value)}
     assert best == {row_key(board.parse_move("23-18"))}
     by_move = {str(m): p for m, p in egdb4.move_values(board)}
-    assert sorted(scores.tolist()) == sorted(-database_value(egdb4.probe_code(board.play(m)), 1)
-                                             for m in board.legal_moves())
+    assert sorted(scores.tolist()) == sorted(
+        -database_value(egdb4.probe_code(board.play(m)), 1) for m in board.legal_moves()
+    )
     assert by_move["23-18"] == egdb.Probe("win", 47)
 
 
@@ -259,7 +260,9 @@ def test_bad_specs_name_the_parameter(spec, message):
 
 def test_a_missing_database_names_the_file_and_the_build(tmp_path, monkeypatch):
     monkeypatch.setenv("CHECKERS_EGDB", str(tmp_path))
-    message = r"4-piece endgame database is not built in .* \(missing the 2-piece slices.*`checkers egdb build --pieces 4`"
+    message = (
+        r"4-piece endgame database is not built in .* \(missing the 2-piece slices.*`checkers egdb build --pieces 4`"
+    )
     with pytest.raises(EndgameDatabaseError, match=message):
         EgdbAgent(pieces=4)
     with pytest.raises(EndgameDatabaseError, match=message):

@@ -16,8 +16,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
-from checkers_agents.engine import EngineSearch, format_bestmove, parse_bestmove
 
+from checkers_agents.engine import EngineSearch, format_bestmove, parse_bestmove
 from checkers_env import ForfeitError, Game, Move, UnknownAgentError, make_agent
 from checkers_env.agent import check_spec
 from checkers_env.match import FORFEITED, play_game
@@ -122,7 +122,9 @@ MISBEHAVIOURS = [
 ]
 
 
-@pytest.mark.parametrize(("mode", "params", "words"), MISBEHAVIOURS, ids=[f"{m}{sorted(p)}" for m, p, _ in MISBEHAVIOURS])
+@pytest.mark.parametrize(
+    ("mode", "params", "words"), MISBEHAVIOURS, ids=[f"{m}{sorted(p)}" for m, p, _ in MISBEHAVIOURS]
+)
 @pytest.mark.parametrize("engine_side", ["black", "white"])
 def test_a_misbehaving_engine_forfeits_its_game(mode, params, words, engine_side):
     engine, other = make_agent(fake(mode, **params)), make_agent("random")
@@ -235,10 +237,30 @@ def test_a_league_with_an_engine_leaves_none_of_its_processes_behind(tmp_path, w
     marker = f"checkers-test-helper-{uuid.uuid4().hex}"
     spec = f"engine:cmd={PYTHON} {shlex.quote(str(FAKE_ENGINE))} orphanquiet {marker}"
     league = subprocess.run(
-        [sys.executable, "-m", "checkers_evaluation.cli", "league", "random", spec, "--games-per-pair", "2",
-         "--openings", "random:2", "--max-plies", "20", "--bootstrap", "0", "--workers", str(workers),
-         "--out", str(tmp_path / "league")],
-        capture_output=True, text=True, timeout=300, check=False,
+        [
+            sys.executable,
+            "-m",
+            "checkers_evaluation.cli",
+            "league",
+            "random",
+            spec,
+            "--games-per-pair",
+            "2",
+            "--openings",
+            "random:2",
+            "--max-plies",
+            "20",
+            "--bootstrap",
+            "0",
+            "--workers",
+            str(workers),
+            "--out",
+            str(tmp_path / "league"),
+        ],
+        capture_output=True,
+        text=True,
+        timeout=300,
+        check=False,
     )
     try:
         assert league.returncode == 0, league.stderr
@@ -255,8 +277,15 @@ def test_a_league_run_from_python_stops_its_engines_when_it_ends(tmp_path):
     marker = f"checkers-test-helper-{uuid.uuid4().hex}"
     spec = f"engine:cmd={PYTHON} {shlex.quote(str(FAKE_ENGINE))} orphanquiet {marker},name=engine"
     try:
-        League(["random", spec], out=tmp_path, games_per_pair=2, workers=1, progress=False, bootstrap=0,
-               openings="random:2").run()
+        League(
+            ["random", spec],
+            out=tmp_path,
+            games_per_pair=2,
+            workers=1,
+            progress=False,
+            bootstrap=0,
+            openings="random:2",
+        ).run()
         assert gone(marker), f"the league's engine outlived its run: {processes_named(marker)}"
     finally:
         for pid in processes_named(marker):

@@ -37,5 +37,7 @@ def test_agent_chooses_the_recorded_moves(spec):
             assert expected[i] == recorded
             expected[i] = now
     chosen = choose(spec, GAMES)
-    differ = [(i, GAMES[i].board.fen(), want, got) for i, (want, got) in enumerate(zip(expected, chosen)) if want != got]
+    differ = [
+        (i, GAMES[i].board.fen(), want, got) for i, (want, got) in enumerate(zip(expected, chosen)) if want != got
+    ]
     assert not differ, f"{spec}: {len(differ)} of {len(GAMES)} moves changed, first: {differ[:3]}"

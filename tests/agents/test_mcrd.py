@@ -24,14 +24,13 @@ import numba
 import numpy as np
 import pytest
 
-from checkers_env import Board, Game, Rules, UnknownAgentError, agent_kinds, make_agent
-from checkers_env.bitboard import square_to_bit
-
-from checkers_agents.mcrd import MCRDAgent
 from checkers_agents.alphabeta.negamax import Position
+from checkers_agents.mcrd import MCRDAgent
 from checkers_agents.mcrd.cpu import KingHistory, PlayoutRules, descend
 from checkers_agents.mcrd.playout import MAX_REDRAWS, black_points, is_king_cycle
 from checkers_agents.mcrd.root import cycle_context
+from checkers_env import Board, Game, Rules, UnknownAgentError, agent_kinds, make_agent
+from checkers_env.bitboard import square_to_bit
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -167,9 +166,12 @@ def test_is_king_cycle_is_the_seeds_test():
     bb = parent.play("6-10")
     for move, expected in (("18-23", True), ("18-22", False), ("18-15", False)):
         child = bb.play(move)
-        assert is_king_cycle(
-            bb.kings, child.white, child.kings, parent.kings, gparent.kings, gparent.white & gparent.kings
-        ) == expected, move
+        assert (
+            is_king_cycle(
+                bb.kings, child.white, child.kings, parent.kings, gparent.kings, gparent.white & gparent.kings
+            )
+            == expected
+        ), move
     # A man move that does not touch the kings is never a cycle.
     assert not is_king_cycle(bits(6), bits(9), bits(6), bits(1), bits(2), bits(3))
 
@@ -318,7 +320,9 @@ def test_same_seed_same_search_whatever_the_thread_count():
         results = []
         for n in (1, min(2, numba.config.NUMBA_NUM_THREADS)):
             numba.set_num_threads(n)
-            results.append(MCRDAgent(playouts=3000, launch=700, allocation="proportional", backend="cpu", seed=8).search(board))
+            results.append(
+                MCRDAgent(playouts=3000, launch=700, allocation="proportional", backend="cpu", seed=8).search(board)
+            )
     finally:
         numba.set_num_threads(threads)
     assert (results[0].wins == results[1].wins).all() and (results[0].playouts == results[1].playouts).all()
@@ -372,7 +376,11 @@ def run_cudasim() -> dict:
     env = dict(os.environ, NUMBA_ENABLE_CUDASIM="1", PYTHONPATH=str(ROOT))
     completed = subprocess.run(
         [sys.executable, str(HERE / "mcrd_cudasim_check.py")],
-        capture_output=True, text=True, env=env, cwd=ROOT, timeout=300,
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=ROOT,
+        timeout=300,
     )
     assert completed.returncode == 0, completed.stderr[-4000:]
     return json.loads(completed.stdout)

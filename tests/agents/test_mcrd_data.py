@@ -9,10 +9,6 @@ import json
 import numpy as np
 import pytest
 
-from checkers_env import BLACK, WHITE, Board, Game
-from checkers_env.movegen import FROM, TO, CAPTURED, generate_moves, new_move_buffer, random_below, seed_state
-from checkers_env.bitboard import apply_move
-
 from checkers_agents.alphabeta import Draws, Searcher
 from checkers_agents.alphabeta.evaluators import MATERIAL
 from checkers_agents.mcrd.data import (
@@ -28,13 +24,20 @@ from checkers_agents.mcrd.data import (
     shard_path,
     torch_dataset,
 )
+from checkers_env import BLACK, WHITE, Board, Game
+from checkers_env.bitboard import apply_move
+from checkers_env.movegen import CAPTURED, FROM, TO, generate_moves, new_move_buffer, random_below, seed_state
 
 MCRD_PARAMS = dict(positions=6, playouts=128, shard_size=3, backend="cpu", selfplay_playouts=8, per_game=3)
 
 
 def _board(data, i) -> Board:
-    return Board(int(data["black"][i]), int(data["white"][i]), int(data["kings"][i]),
-                 BLACK if data["black_to_move"][i] else WHITE)
+    return Board(
+        int(data["black"][i]),
+        int(data["white"][i]),
+        int(data["kings"][i]),
+        BLACK if data["black_to_move"][i] else WHITE,
+    )
 
 
 def _replay(data, game):
@@ -236,8 +239,11 @@ def test_broken_databases_give_one_clear_error(mcrd_db, tmp_path):
     buffer = io.BytesIO()
     np.savez(buffer, **arrays)
     (version / shard).write_bytes(buffer.getvalue())
-    for folder, message in ((corrupt, "corrupt or truncated"), (truncated, "corrupt or truncated"),
-                            (version, "format version 99")):
+    for folder, message in (
+        (corrupt, "corrupt or truncated"),
+        (truncated, "corrupt or truncated"),
+        (version, "format version 99"),
+    ):
         with pytest.raises(McrdDataError, match=message) as caught:
             load_mcrd_data(folder)
         assert str(folder / shard) in str(caught.value) and "\n" not in str(caught.value)
@@ -268,6 +274,8 @@ def test_cli_data_games_and_bad_values(tmp_path, capsys):
     assert "3 games" in capsys.readouterr().out
     assert load_mcrd_data(out)["game_index"].tolist() == [0, 1, 2]
     assert main(["data", "games", "--games", "0", "--out", str(out)]) == 2
-    assert main(["data", "mcrd", "--positions", "2", "--playouts", "8", "--out", str(out), "--minimax-rate", "1.5"]) == 2
+    assert (
+        main(["data", "mcrd", "--positions", "2", "--playouts", "8", "--out", str(out), "--minimax-rate", "1.5"]) == 2
+    )
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 2 and all(line.startswith("checkers data") for line in err)

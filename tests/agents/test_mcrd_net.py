@@ -11,12 +11,11 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from checkers_agents.alphabeta import evaluate, evaluator_names, make_evaluator  # noqa: E402
+from checkers_agents.mcrd import net  # noqa: E402
 from checkers_env import Game, WeightsError, make_agent  # noqa: E402
 from checkers_env.board import BLACK  # noqa: E402
 from checkers_env.encoding import board_planes  # noqa: E402
-
-from checkers_agents.alphabeta import evaluate, evaluator_names, make_evaluator  # noqa: E402
-from checkers_agents.mcrd import net  # noqa: E402
 
 
 def random_boards(count: int, seed: int = 1):
@@ -43,7 +42,8 @@ def door_values(evaluator, boards) -> np.ndarray:
 
 
 @pytest.mark.parametrize(
-    "architecture, channels, hidden", [("conv-dense", 8, 32), ("conv-dense", 3, 5), ("conv-local", 8, 8), ("conv-local", 3, 5)]
+    "architecture, channels, hidden",
+    [("conv-dense", 8, 32), ("conv-dense", 3, 5), ("conv-local", 8, 8), ("conv-local", 3, 5)],
 )
 def test_door_value_is_the_torch_forward_pass(architecture, channels, hidden):
     boards = random_boards(400)
@@ -102,9 +102,13 @@ def test_conv_local_round_trip_and_old_files_without_an_architecture_load_as_con
     np.testing.assert_allclose(door_values(net.load_evaluator(str(path)), boards), torch_values(cnn, boards), atol=2e-5)
     old = net.untrained(seed=5, channels=2, hidden=3)
     old_path = tmp_path / "old.safetensors"  # the metadata of the files written before architectures
-    old_path.write_bytes(save(old.tensors(), metadata={"kind": "mcrd-net", "format": "1", "channels": "2", "hidden": "3"}))
+    old_path.write_bytes(
+        save(old.tensors(), metadata={"kind": "mcrd-net", "format": "1", "channels": "2", "hidden": "3"})
+    )
     assert net.CNN.load(old_path).architecture == "conv-dense"
-    np.testing.assert_allclose(door_values(net.load_evaluator(str(old_path)), boards), torch_values(old, boards), atol=2e-5)
+    np.testing.assert_allclose(
+        door_values(net.load_evaluator(str(old_path)), boards), torch_values(old, boards), atol=2e-5
+    )
 
 
 def test_an_unknown_architecture_is_refused_by_name():

@@ -9,14 +9,13 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from checkers_env import Board, Game  # noqa: E402
-from checkers_env.board import BLACK, move_to_row  # noqa: E402
-from checkers_env.encoding import NUM_INPUTS, PATTERN_INPUTS, active_inputs, board_planes, input_planes  # noqa: E402
-from checkers_env.encoding import pattern_inputs  # noqa: E402
-
 from checkers_agents.alphabeta import evaluate, make_evaluator, mlp  # noqa: E402
-from checkers_agents.alphabeta.evaluators import IDENTITY, RELU, SIGMOID  # noqa: E402
-from checkers_agents.alphabeta.evaluators import MAX_ACTIVE  # noqa: E402
+from checkers_agents.alphabeta.evaluators import (  # noqa: E402
+    IDENTITY,
+    MAX_ACTIVE,
+    RELU,
+    SIGMOID,
+)
 from checkers_agents.alphabeta.net_layers import (  # noqa: E402
     block_sums,
     child_sums,
@@ -24,6 +23,16 @@ from checkers_agents.alphabeta.net_layers import (  # noqa: E402
 )
 from checkers_agents.alphabeta.searcher import Searcher, memory_for  # noqa: E402
 from checkers_agents.zoo import zoo_weights  # noqa: E402
+from checkers_env import Board, Game  # noqa: E402
+from checkers_env.board import BLACK, move_to_row  # noqa: E402
+from checkers_env.encoding import (  # noqa: E402
+    NUM_INPUTS,
+    PATTERN_INPUTS,
+    active_inputs,
+    board_planes,
+    input_planes,
+    pattern_inputs,
+)
 
 from .test_mcrd_net import random_boards  # noqa: E402  (positions of random games, kings included)
 
@@ -68,11 +77,19 @@ def torch_values_of_zoo_net(entry: str, boards) -> np.ndarray:
 
             tensors = {k: torch.from_numpy(v) for k, v in Net.load(path).tensors().items()}
             module = torch.nn.Sequential(
-                torch.nn.Linear(128, tensors["hidden.bias"].shape[0]), torch.nn.Sigmoid(),
-                torch.nn.Linear(tensors["hidden.bias"].shape[0], 2), torch.nn.Sigmoid(),
+                torch.nn.Linear(128, tensors["hidden.bias"].shape[0]),
+                torch.nn.Sigmoid(),
+                torch.nn.Linear(tensors["hidden.bias"].shape[0], 2),
+                torch.nn.Sigmoid(),
             ).double()
-            module.load_state_dict({"0.weight": tensors["hidden.weight"], "0.bias": tensors["hidden.bias"],
-                                    "2.weight": tensors["output.weight"], "2.bias": tensors["output.bias"]})
+            module.load_state_dict(
+                {
+                    "0.weight": tensors["hidden.weight"],
+                    "0.bias": tensors["hidden.bias"],
+                    "2.weight": tensors["output.weight"],
+                    "2.bias": tensors["output.bias"],
+                }
+            )
             out = module(torch.from_numpy(input_planes(*columns(boards))).double())
             return (out[:, 0] - out[:, 1]).numpy()
         from checkers_agents.slow_fast import load_weights
@@ -135,15 +152,23 @@ def door_mlp(module, hidden, output_activation, dtype):
     weights = [(m.weight.detach().numpy(), m.bias.detach().numpy()) for m in module if isinstance(m, torch.nn.Linear)]
     middle = weights[1] if len(weights) == 3 else (None, None)
     return mlp(
-        np.ascontiguousarray(weights[0][0].T), np.ascontiguousarray(weights[0][1]), np.ascontiguousarray(weights[-1][0]),
-        np.ascontiguousarray(weights[-1][1]), w_mid=middle[0], b_mid=middle[1], hidden_activation=hidden,
-        output_activation=output_activation, dtype=dtype,
+        np.ascontiguousarray(weights[0][0].T),
+        np.ascontiguousarray(weights[0][1]),
+        np.ascontiguousarray(weights[-1][0]),
+        np.ascontiguousarray(weights[-1][1]),
+        w_mid=middle[0],
+        b_mid=middle[1],
+        hidden_activation=hidden,
+        output_activation=output_activation,
+        dtype=dtype,
     )
 
 
 @pytest.mark.parametrize("first, second, hidden, outputs, output_activation", SHAPES)
 @pytest.mark.parametrize("dtype", [np.float32, np.float64])
-def test_random_nets_of_every_shape_equal_their_torch_forward_pass(first, second, hidden, outputs, output_activation, dtype):
+def test_random_nets_of_every_shape_equal_their_torch_forward_pass(
+    first, second, hidden, outputs, output_activation, dtype
+):
     boards = random_boards(150, seed=first + second)
     module = torch_mlp(first, second, hidden, outputs, seed=first * 7 + second)
     expected = torch_value(module, boards, outputs, output_activation)
@@ -174,8 +199,13 @@ def test_a_net_with_pattern_inputs_equals_its_torch_forward_pass(units):
     module = pattern_net(64, 16, seed=2, units=units)
     with torch.no_grad():
         z = module(*net.batch_inputs(*columns(boards), True)).reshape(-1).double()
-        without = module.output(torch.relu(module.middle(torch.relu(module.hidden(
-            torch.from_numpy(input_planes(*columns(boards)))))))).reshape(-1).double()
+        without = (
+            module.output(
+                torch.relu(module.middle(torch.relu(module.hidden(torch.from_numpy(input_planes(*columns(boards)))))))
+            )
+            .reshape(-1)
+            .double()
+        )
     expected = (2 * torch.sigmoid(z) - 1).numpy()
     assert np.abs(expected - (2 * torch.sigmoid(without) - 1).numpy()).mean() > 0.01  # the blocks count
     evaluator = net.fold(net.tensors_of(module))
@@ -198,7 +228,9 @@ def door_net(name):
 def fresh_sums(evaluator, board: Board) -> np.ndarray:
     """Both views' sums of the squares, fresh, as the search's root has them."""
     out = np.zeros((1, 2, evaluator.w_in.shape[1]), evaluator.dtype)
-    root_sums(out, board.black, board.white, board.kings, evaluator.w_in, evaluator.b_in, np.zeros(MAX_ACTIVE, np.int64))
+    root_sums(
+        out, board.black, board.white, board.kings, evaluator.w_in, evaluator.b_in, np.zeros(MAX_ACTIVE, np.int64)
+    )
     return out[0]
 
 
@@ -224,7 +256,7 @@ def whole_sums(evaluator, board: Board) -> np.ndarray:
     rows[:NUM_INPUTS] = evaluator.w_in
     if evaluator.w_blocks.shape[0]:
         n = pattern_inputs(own, opponent, board.kings, black_to_move, active, n)
-        rows[NUM_INPUTS:, :evaluator.w_blocks.shape[1]] = evaluator.w_blocks
+        rows[NUM_INPUTS:, : evaluator.w_blocks.shape[1]] = evaluator.w_blocks
     return (evaluator.b_in + rows[active[:n]].sum(axis=0)).astype(evaluator.dtype)
 
 
@@ -234,7 +266,9 @@ def moved_sums(stack, ply, evaluator, board: Board, child: Board, move) -> None:
     child_sums(stack, ply, evaluator.w_in, board.turn == BLACK, frm, to, captured, board.kings, child.kings)
 
 
-@pytest.mark.parametrize("name", ["outcome-net", "mcrd-net", "random-512x32", "patterns-64x16", "patterns-64x16-narrow"])
+@pytest.mark.parametrize(
+    "name", ["outcome-net", "mcrd-net", "random-512x32", "patterns-64x16", "patterns-64x16-narrow"]
+)
 def test_sums_updated_move_by_move_equal_fresh_sums_after_every_make_and_unmake(name):
     evaluator = door_net(name)
     rng = np.random.default_rng(11)

@@ -15,8 +15,15 @@ from checkers_env.errors import WeightsError
 
 
 def boards_of(data, rows):
-    return [Board(int(data["black"][i]), int(data["white"][i]), int(data["kings"][i]),
-                  BLACK if data["black_to_move"][i] else WHITE) for i in rows]
+    return [
+        Board(
+            int(data["black"][i]),
+            int(data["white"][i]),
+            int(data["kings"][i]),
+            BLACK if data["black_to_move"][i] else WHITE,
+        )
+        for i in rows
+    ]
 
 
 @pytest.fixture(scope="module")
@@ -154,8 +161,11 @@ def test_a_net_with_pattern_inputs_round_trips_and_plays_and_older_files_read_wi
     squares = {k: v for k, v in tensors.items() if k != "blocks.weight"}
     save_file(squares, str(path), metadata={"kind": "outcome-net", "format": "1", "hidden": "8", "middle": "4"})
     assert not outcome_net.has_patterns(outcome_net.read(path))
-    save_file(squares, str(path), metadata={"kind": "outcome-net", "format": "1", "hidden": "8", "middle": "4",
-                                            "patterns": "1"})
+    save_file(
+        squares,
+        str(path),
+        metadata={"kind": "outcome-net", "format": "1", "hidden": "8", "middle": "4", "patterns": "1"},
+    )
     with pytest.raises(WeightsError, match=r"does not fit the outcome-net shapes for hidden=8, middle=4, patterns=1"):
         outcome_net.read(path)
     # One written before the block rows could be narrower has no "pattern_units": they feed every unit.

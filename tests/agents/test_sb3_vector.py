@@ -13,10 +13,10 @@ import checkers_env  # noqa: F401  (registers Checkers-v0)
 
 pytest.importorskip("sb3_contrib")
 
-from sb3_contrib import MaskablePPO  # noqa: E402
-from stable_baselines3.common.callbacks import BaseCallback  # noqa: E402
+from sb3_contrib import MaskablePPO
+from stable_baselines3.common.callbacks import BaseCallback
 
-from checkers_agents.sb3_vector import Sb3VecEnv  # noqa: E402
+from checkers_agents.sb3_vector import Sb3VecEnv
 
 
 def same_step(num_envs, **kwargs):

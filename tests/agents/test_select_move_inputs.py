@@ -61,8 +61,10 @@ def test_select_move_takes_a_board_as_a_game_starting_there(kind, request, monke
 @pytest.mark.parametrize("kind", ["random", "alphabeta", "td-minimax"])
 @pytest.mark.parametrize(
     ("given", "message"),
-    [(FEN, r"^an agent moves in a Game or a Board, got str '.*' \(for a FEN, pass Board.from_fen\(fen\)\)$"),
-     (None, r"^an agent moves in a Game or a Board, got NoneType None$")],
+    [
+        (FEN, r"^an agent moves in a Game or a Board, got str '.*' \(for a FEN, pass Board.from_fen\(fen\)\)$"),
+        (None, r"^an agent moves in a Game or a Board, got NoneType None$"),
+    ],
 )
 def test_select_move_refuses_anything_else_naming_what_to_pass(kind, given, message):
     with pytest.raises(TypeError, match=message):

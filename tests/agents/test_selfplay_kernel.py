@@ -13,15 +13,11 @@ import zlib
 import numpy as np
 import pytest
 
-from checkers_env import Board, Rules
-from checkers_env.game_state import COLOR_BLACK, COLOR_WHITE
-from checkers_env.movegen import seed_state
-
-from checkers_agents.alphabeta.evaluators import MATERIAL
 from checkers_agents.alphabeta import make_evaluator
+from checkers_agents.alphabeta.evaluators import MATERIAL
 from checkers_agents.alphabeta.memory import TT_FIELDS, Table, flat_memory, memory_views
-from checkers_agents.alphabeta.searcher import memory_for
 from checkers_agents.alphabeta.negamax import no_egdb
+from checkers_agents.alphabeta.searcher import memory_for
 from checkers_agents.alphabeta.selfplay import (
     MOVE_NONE,
     MOVE_RANDOM,
@@ -47,6 +43,9 @@ from checkers_agents.td_minimax.learn import (
     play_training_game,
     training_game,
 )
+from checkers_env import Board, Rules
+from checkers_env.game_state import COLOR_BLACK, COLOR_WHITE
+from checkers_env.movegen import seed_state
 
 POSITION_ARRAYS = ("black", "white", "kings", "black_to_move", "ply", "game")
 
@@ -79,8 +78,11 @@ def play(policy: int, rate: float, random_plies: int = 0, games: int = 3, seed: 
     starts = np.array([[start.black, start.white, start.kings, 1]], np.int64)
     entries = np.zeros((1 << 10, TT_FIELDS), np.int64)
     setup = SearchSetup(
-        MATERIAL.valuation(), Table(entries, entries.view(np.float64)),
-        flat_memory(), no_egdb(), False,
+        MATERIAL.valuation(),
+        Table(entries, entries.view(np.float64)),
+        flat_memory(),
+        no_egdb(),
+        False,
     )
     n, nodes = play_games(
         GameBatch(seed, 0, games, starts, rules), MovePolicy(policy, rate, random_plies, 1, 2), setup, None, record
@@ -112,7 +114,6 @@ def test_policy_switch_chooses_the_kind_of_each_move(policy, rate, random_plies,
     assert (nodes > 0) == (MOVE_SEARCH in kinds)
 
 
-
 @pytest.mark.parametrize("seed", range(4))
 def test_td_minimax_training_game_is_the_kernels_game(seed):
     """td-minimax's training game runs the kernel's pieces: with nothing learnt (both
@@ -123,8 +124,10 @@ def test_td_minimax_training_game_is_the_kernels_game(seed):
     net = Net.initial(seed=seed, scale=0.5)
     result = np.zeros(RESULT_FIELDS, np.int64)
     play_training_game(
-        *net.copy().arrays, training_game(depth, True, 0.0, 0.0, True, epsilon, random_plies, max_plies, 80, 3),
-        seed_state(seed, 0), result,
+        *net.copy().arrays,
+        training_game(depth, True, 0.0, 0.0, True, epsilon, random_plies, max_plies, 80, 3),
+        seed_state(seed, 0),
+        result,
     )
 
     evaluator = net.evaluator()
@@ -133,19 +136,28 @@ def test_td_minimax_training_game_is_the_kernels_game(seed):
     record = empty_record(1, max_plies)
     play_games(
         GameBatch(
-            seed, 0, 1, np.array([[start.black, start.white, start.kings, 1]], np.int64),
+            seed,
+            0,
+            1,
+            np.array([[start.black, start.white, start.kings, 1]], np.int64),
             Rules(max_plies=max_plies).as_array(),
         ),
         MovePolicy(POLICY_EPSILON, epsilon, random_plies, depth, depth),
         SearchSetup(
-            evaluator.valuation(True, tie_margin=1e-9), Table(entries, entries.view(np.float64)),
-            flat_memory(evaluator.width), no_egdb(), False,
+            evaluator.valuation(True, tie_margin=1e-9),
+            Table(entries, entries.view(np.float64)),
+            flat_memory(evaluator.width),
+            no_egdb(),
+            False,
         ),
-        evaluator.net, record,
+        evaluator.net,
+        record,
     )
     winner = {1: COLOR_BLACK, -1: COLOR_WHITE}.get(int(record.game_result[0]), -1)
     assert (result[R_PLIES], result[R_TERMINATION], result[R_WINNER]) == (
-        record.game_length[0], record.game_end[0], winner
+        record.game_length[0],
+        record.game_end[0],
+        winner,
     )
 
 
@@ -169,11 +181,17 @@ def test_searches_read_no_buffer_of_flat_memory_but_killers_and_history_before_w
         entries = np.zeros((1 << 10, TT_FIELDS), np.int64)
         record = empty_record(2, 60)
         _n, nodes = play_games(
-            GameBatch(4, 0, 2, np.array([[start.black, start.white, start.kings, 1]], np.int64),
-                      Rules(max_plies=60).as_array()),
+            GameBatch(
+                4,
+                0,
+                2,
+                np.array([[start.black, start.white, start.kings, 1]], np.int64),
+                Rules(max_plies=60).as_array(),
+            ),
             MovePolicy(POLICY_SEARCH, 0.0, 2, 1, 3),
             SearchSetup(evaluator.valuation(), Table(entries, entries.view(np.float64)), flat, no_egdb(), False),
-            evaluator.net, record,
+            evaluator.net,
+            record,
         )
         played.append((nodes, [getattr(record, name).tobytes() for name in record._fields]))
     assert played[0][0] > 0

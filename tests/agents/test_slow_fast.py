@@ -10,10 +10,15 @@ import numpy as np
 import pytest
 import torch
 
-from checkers_env import BLACK, Board, Game, Rules, game_state, make_agent
-from checkers_env.encoding import half_turn, input_planes
-
-from checkers_agents.slow_fast import ReplayBuffer, SlowFastAgent, ValueNet, WeightsError, load_weights, save_weights, white_values
+from checkers_agents.slow_fast import (
+    ReplayBuffer,
+    SlowFastAgent,
+    ValueNet,
+    WeightsError,
+    load_weights,
+    save_weights,
+    white_values,
+)
 from checkers_agents.slow_fast import lookahead as K
 from checkers_agents.slow_fast.episodes import (
     KIND_ENDGAME,
@@ -27,6 +32,8 @@ from checkers_agents.slow_fast.episodes import (
     grow_forest,
     tactical_data,
 )
+from checkers_env import BLACK, Board, Game, Rules, game_state, make_agent
+from checkers_env.encoding import half_turn, input_planes
 
 
 @numba.njit
@@ -57,8 +64,17 @@ def children_of(board: Board):
 def reward_of(before: Board, move: str, outcome: int | None = None) -> float:
     after = before.play(move)
     if outcome is None:
-        outcome = K.outcome_batch(*(np.array([x], dtype=t) for x, t in (
-            (after.black, np.int64), (after.white, np.int64), (after.kings, np.int64), (int(after.turn == BLACK), np.int8))))[0]
+        outcome = K.outcome_batch(
+            *(
+                np.array([x], dtype=t)
+                for x, t in (
+                    (after.black, np.int64),
+                    (after.white, np.int64),
+                    (after.kings, np.int64),
+                    (int(after.turn == BLACK), np.int8),
+                )
+            )
+        )[0]
     return K.move_reward(before.black, before.white, before.kings, after.black, after.white, after.kings, outcome)
 
 
@@ -161,8 +177,10 @@ def test_weights_round_trip_and_clear_errors(tmp_path):
     loaded = load_weights(path)
     assert loaded.hidden == (16, 8)
     p = random_positions(5)
-    np.testing.assert_allclose(white_values(loaded, p.black, p.white, p.kings, p.black_to_move),
-                               white_values(net, p.black, p.white, p.kings, p.black_to_move))
+    np.testing.assert_allclose(
+        white_values(loaded, p.black, p.white, p.kings, p.black_to_move),
+        white_values(net, p.black, p.white, p.kings, p.black_to_move),
+    )
     with pytest.raises(WeightsError, match="does not exist"):
         load_weights(tmp_path / "missing.safetensors")
     corrupt = tmp_path / "corrupt.safetensors"
@@ -191,11 +209,13 @@ def test_softmax_expected_value_on_a_hand_computed_tree():
     black_to_move_parents = np.array([0, 1], dtype=np.int8)  # root: White; node 1: Black
     # The kernel's probabilities (mover's softmax over all children, exact value for the win).
     offsets_root = np.array([0, 3])
-    _, p_root, _, _ = K.select_explored(f[1:4], outcome[1:4], offsets_root, black_to_move_parents[:1],
-                                        2 / 3, 1, 0.0, T, np.array([-1]), 7)
+    _, p_root, _, _ = K.select_explored(
+        f[1:4], outcome[1:4], offsets_root, black_to_move_parents[:1], 2 / 3, 1, 0.0, T, np.array([-1]), 7
+    )
     offsets_1 = np.array([0, 2])
-    _, p_1, _, _ = K.select_explored(f[4:6], outcome[4:6], offsets_1, black_to_move_parents[1:],
-                                     1.0, 1, 0.0, T, np.array([-1]), 7)
+    _, p_1, _, _ = K.select_explored(
+        f[4:6], outcome[4:6], offsets_1, black_to_move_parents[1:], 1.0, 1, 0.0, T, np.array([-1]), 7
+    )
     hand_root = softmax([0.4 / T, 0.7 / T, 0.9 / T])  # White maximises f
     hand_1 = softmax([-1.0 / T, -0.25 / T])  # Black minimises f; the win counts as f = 1
     np.testing.assert_allclose(p_root, hand_root)
@@ -217,9 +237,20 @@ def test_softmax_expected_value_on_a_hand_computed_tree():
 def test_expected_value_of_a_real_position():
     # White to move, five moves: four king moves block Black (+1), 32-27 does not (0).
     board = Board.from_fen("W:W32,K19:B28")
-    constant = lambda b, w, k, t: np.full(len(b), 0.6)
-    forest, _ = grow_forest(constant, arrays(board), depth=1, explore_fraction=1.0, min_explored=1,
-                            noise_weight=0.0, temperature=0.05, state=3)
+
+    def constant(b, w, k, t):
+        return np.full(len(b), 0.6)
+
+    forest, _ = grow_forest(
+        constant,
+        arrays(board),
+        depth=1,
+        explore_fraction=1.0,
+        min_explored=1,
+        noise_weight=0.0,
+        temperature=0.05,
+        state=3,
+    )
     value = forest.expected_values()
     # Winning children count with f = 1 in the softmax, the other with the net's 0.6.
     p = softmax([1 / 0.05] * 4 + [0.6 / 0.05])
@@ -234,19 +265,22 @@ def test_explored_moves_follow_the_net_without_noise_and_the_noise_with_it():
     outcome = np.zeros(n, np.int8)
     offsets = np.array([0, n])
     for black_to_move, best in ((0, {6, 7}), (1, {0, 1})):
-        explored, _, breadth, _ = K.select_explored(f, outcome, offsets, np.array([black_to_move], np.int8),
-                                                    0.25, 1, 0.0, 0.01, np.array([-1]), 11)
+        explored, _, breadth, _ = K.select_explored(
+            f, outcome, offsets, np.array([black_to_move], np.int8), 0.25, 1, 0.0, 0.01, np.array([-1]), 11
+        )
         assert set(np.flatnonzero(explored)) == best and breadth[0] == 2
     # Forced move (the kind-2 line) is explored on top of the fraction.
-    explored, _, breadth, _ = K.select_explored(f, outcome, offsets, np.array([0], np.int8), 0.25, 1, 0.0, 0.01,
-                                                np.array([3]), 11)
+    explored, _, breadth, _ = K.select_explored(
+        f, outcome, offsets, np.array([0], np.int8), 0.25, 1, 0.0, 0.01, np.array([3]), 11
+    )
     assert set(np.flatnonzero(explored)) == {3, 6, 7} and breadth[0] == 3
     # Pure noise: every child is explored about equally often.
     counts = np.zeros(n)
     state = 5
     for _ in range(400):
-        explored, _, _, state = K.select_explored(f, outcome, offsets, np.array([0], np.int8), 0.25, 1, 1.0, 0.01,
-                                                  np.array([-1]), state)
+        explored, _, _, state = K.select_explored(
+            f, outcome, offsets, np.array([0], np.int8), 0.25, 1, 1.0, 0.01, np.array([-1]), state
+        )
         counts += explored
     assert counts.min() > 60 and counts.max() < 140  # 400 * 2 / 8 = 100 each
 
@@ -270,7 +304,10 @@ def test_skewed_points_prefer_positions_with_captures():
     lengths = np.full(games, length, np.int64)
     skewed, _ = K.skewed_points(captures, lengths, 2.0, 99)
     uniform, _ = K.skewed_points(captures, lengths, 0.0, 99)
-    share = lambda pts: float((captures[np.arange(games), pts] > 0).mean())
+
+    def share(pts):
+        return float((captures[np.arange(games), pts] > 0).mean())
+
     # Weights 1 + 2 * 3 = 7 against 1: 7/8 of the picks land on capture positions.
     assert share(skewed) == pytest.approx(7 / 8, abs=0.05)
     assert share(uniform) == pytest.approx(1 / 2, abs=0.07)
@@ -312,9 +349,14 @@ def test_generated_games_follow_the_rules():
         for t in range(played.lengths[g]):
             board = game.board
             assert (board.black, board.white, board.kings, int(board.turn == BLACK)) == tuple(
-                int(x) for x in (played.black[g, t], played.white[g, t], played.kings[g, t], played.black_to_move[g, t]))
-            after = Board(int(played.black[g, t + 1]), int(played.white[g, t + 1]), int(played.kings[g, t + 1]),
-                          0 if played.black_to_move[g, t + 1] else 1)
+                int(x) for x in (played.black[g, t], played.white[g, t], played.kings[g, t], played.black_to_move[g, t])
+            )
+            after = Board(
+                int(played.black[g, t + 1]),
+                int(played.white[g, t + 1]),
+                int(played.kings[g, t + 1]),
+                0 if played.black_to_move[g, t + 1] else 1,
+            )
             move = next(m for m in board.legal_moves() if board.play(m) == after)
             game.play(move)
         assert game.is_over() and str(game.termination) == game_state.END_NAMES[played.termination[g]]

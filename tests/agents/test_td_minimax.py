@@ -10,14 +10,14 @@ import numpy as np
 import pytest
 import torch
 
-from checkers_agents.td_minimax import Net, TDMinimaxAgent, WeightsError
-from checkers_agents.td_minimax.learn import Position, RESULT_FIELDS, _final_steps, play_training_game, training_game
-from checkers_agents.td_minimax.net import MAX_ACTIVE, sgd_step
-from checkers_env.encoding import active_inputs
 from checkers_agents.alphabeta import Draws, Searcher
-from checkers_agents.alphabeta.searcher import board_key
 from checkers_agents.alphabeta.deepening import pick_tied
+from checkers_agents.alphabeta.searcher import board_key
+from checkers_agents.td_minimax import Net, TDMinimaxAgent, WeightsError
+from checkers_agents.td_minimax.learn import RESULT_FIELDS, Position, _final_steps, play_training_game, training_game
+from checkers_agents.td_minimax.net import MAX_ACTIVE, sgd_step
 from checkers_env import BLACK, Board, Game, Rules, make_agent, square_to_bit
+from checkers_env.encoding import active_inputs
 
 
 @numba.njit
@@ -140,7 +140,9 @@ def test_training_step_equals_torch_sgd_and_moves_towards_target():
 
     after = net.evaluate(mover, opponent, board.kings, black)
     assert after[0] > before[0] and after[1] < before[1]
-    assert abs(after[0] - target[0]) + abs(after[1] - target[1]) < abs(before[0] - target[0]) + abs(before[1] - target[1])
+    assert abs(after[0] - target[0]) + abs(after[1] - target[1]) < abs(before[0] - target[0]) + abs(
+        before[1] - target[1]
+    )
 
 
 def _views(net: Net, board: Board) -> tuple[tuple[float, float], tuple[float, float]]:
@@ -165,6 +167,7 @@ def test_final_corrections_use_winner_and_loser_views(fen):
     for ours, theirs in zip(net.arrays, expected.arrays):
         np.testing.assert_allclose(ours, theirs, atol=1e-15)
     after_black, after_white = _views(net, board)
+
     # The two steps share weights, so compare the views: the winner's lead over the
     # loser's must grow (it would shrink with the views swapped).
     def gap(black_view, white_view):
@@ -315,8 +318,15 @@ def test_missing_and_corrupt_weights_are_clear_errors(tmp_path):
     from safetensors.numpy import save_file
 
     wrong = tmp_path / "wrong.safetensors"
-    save_file({"hidden.weight": np.zeros((40, 100)), "hidden.bias": np.zeros(40),
-               "output.weight": np.zeros((2, 40)), "output.bias": np.zeros(2)}, str(wrong))
+    save_file(
+        {
+            "hidden.weight": np.zeros((40, 100)),
+            "hidden.bias": np.zeros(40),
+            "output.weight": np.zeros((2, 40)),
+            "output.bias": np.zeros(2),
+        },
+        str(wrong),
+    )
     with pytest.raises(WeightsError, match="wrong shapes"):
         TDMinimaxAgent(weights=str(wrong))
 

@@ -46,7 +46,15 @@ def test_agent_loads_and_plays_a_legal_game(name, request, monkeypatch):
 
 def test_validate_card_names_the_problems(tmp_path):
     assert "missing field 'kind'" in validate_card({"name": "x"})
-    card = {"name": "x", "kind": "random", "params": {}, "description": "", "commit": "", "date": "", "weights": "w.safetensors"}
+    card = {
+        "name": "x",
+        "kind": "random",
+        "params": {},
+        "description": "",
+        "commit": "",
+        "date": "",
+        "weights": "w.safetensors",
+    }
     assert any("weights file" in p for p in validate_card(card, tmp_path))
     assert any("unknown fields" in p for p in validate_card({**card, "extra": 1}))
 

@@ -15,8 +15,14 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def run_gpu_check(*args: str, **env: str) -> subprocess.CompletedProcess:
     environment = dict(os.environ, PYTHONPATH=str(ROOT), **env)
-    return subprocess.run([sys.executable, "-m", "benchmarks.gpu_check", *args], capture_output=True, text=True,
-                          env=environment, cwd=ROOT, timeout=300)
+    return subprocess.run(
+        [sys.executable, "-m", "benchmarks.gpu_check", *args],
+        capture_output=True,
+        text=True,
+        env=environment,
+        cwd=ROOT,
+        timeout=300,
+    )
 
 
 def test_gpu_check_under_the_simulator_runs_every_cuda_path(tmp_path):
@@ -53,8 +59,9 @@ def test_gpu_check_under_the_simulator_runs_every_cuda_path(tmp_path):
 def test_gpu_check_without_a_gpu_says_so_in_one_line_and_exits_0(tmp_path):
     out = tmp_path / "gpu.json"
     # No nvidia-smi on the PATH and no device visible to numba: a machine without a GPU.
-    completed = run_gpu_check("--out", str(out), PATH=str(Path(sys.executable).parent), CUDA_VISIBLE_DEVICES="",
-                              NUMBA_ENABLE_CUDASIM="0")
+    completed = run_gpu_check(
+        "--out", str(out), PATH=str(Path(sys.executable).parent), CUDA_VISIBLE_DEVICES="", NUMBA_ENABLE_CUDASIM="0"
+    )
     assert completed.returncode == 0, completed.stderr[-4000:]
     assert completed.stdout.count("\n") == 1 and "no NVIDIA GPU" in completed.stdout
     assert not out.exists()

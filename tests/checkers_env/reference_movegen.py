@@ -93,9 +93,10 @@ def legal_moves(position: Position) -> list[tuple[tuple[int, ...], frozenset, Po
         # The moving piece leaves its origin: that square is empty during its own capture.
         blocked = occupied - {origin}
 
+        # extend() runs within this iteration, so it reads this origin's is_king and blocked.
         def extend(square: int, path: tuple[int, ...], captured: frozenset) -> None:
             continued = False
-            for dr, dc in _directions(side, is_king):
+            for dr, dc in _directions(side, is_king):  # noqa: B023
                 over = _neighbour(square, dr, dc)
                 land = _neighbour(square, dr, dc, 2)
                 if over is None or land is None:
@@ -103,11 +104,11 @@ def legal_moves(position: Position) -> list[tuple[tuple[int, ...], frozenset, Po
                 if over not in opponents or over in captured:
                     continue
                 # Captured pieces stay on the board until the move ends: not a landing square.
-                if land in blocked:
+                if land in blocked:  # noqa: B023
                     continue
                 continued = True
                 new_path, new_captured = path + (land,), captured | {over}
-                if not is_king and square_to_cell(land)[0] == CROWNING_ROW[side]:
+                if not is_king and square_to_cell(land)[0] == CROWNING_ROW[side]:  # noqa: B023
                     captures.append((new_path, new_captured))  # crowned: the move ends
                 else:
                     extend(land, new_path, new_captured)
@@ -208,9 +209,14 @@ def is_legal_position(position: Position) -> bool:
         return False
     if any(square_to_cell(s)[0] == 0 for s in white_men):
         return False
-    return len(black_men | black_kings) <= 12 and len(white_men | white_kings) <= 12 and side in (
-        BLACK,
-        WHITE,
+    return (
+        len(black_men | black_kings) <= 12
+        and len(white_men | white_kings) <= 12
+        and side
+        in (
+            BLACK,
+            WHITE,
+        )
     )
 
 

@@ -100,9 +100,7 @@ def test_automatic_draws_would_cut_two_records_short(acf_games):
     """With the default rules, games 483 and 701 repeat a position three times before their
     record ends; ``Game`` stops them there and ``read_pdn`` refuses the later moves."""
     cut = {
-        game.headers["Event"]: draw
-        for game in acf_games
-        if (draw := _first_automatic_draw(game, Rules())) is not None
+        game.headers["Event"]: draw for game in acf_games if (draw := _first_automatic_draw(game, Rules())) is not None
     }
     assert set(cut) == {"ACF archive game 483", "ACF archive game 701"}
     for event, (ply, termination) in cut.items():

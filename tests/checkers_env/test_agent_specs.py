@@ -79,12 +79,23 @@ def test_every_file_parameter_of_the_suite_is_declared():
         loaded.add(kind)
         for name, parameter in parameters.items():
             marks = getattr(parameter.annotation, "__metadata__", None) or [
-                mark for arg in getattr(parameter.annotation, "__args__", ()) for mark in getattr(arg, "__metadata__", ())
+                mark
+                for arg in getattr(parameter.annotation, "__args__", ())
+                for mark in getattr(arg, "__metadata__", ())
             ]
             if any(isinstance(mark, NamesFile) for mark in marks):
                 declared.setdefault(kind, set()).add(name)
-    expected = {"alphabeta": {"weights", "egdb_folder"}, "alphazero": {"weights", "egdb_folder"}, "bc": {"weights"}, "egdb": {"folder"}, "engine": {"cmd"}, "mcrd": {"guide"},
-                "ppo": {"weights"}, "slow-fast": {"weights"}, "td-minimax": {"weights"}}
+    expected = {
+        "alphabeta": {"weights", "egdb_folder"},
+        "alphazero": {"weights", "egdb_folder"},
+        "bc": {"weights"},
+        "egdb": {"folder"},
+        "engine": {"cmd"},
+        "mcrd": {"guide"},
+        "ppo": {"weights"},
+        "slow-fast": {"weights"},
+        "td-minimax": {"weights"},
+    }
     assert declared == {kind: names for kind, names in expected.items() if kind in loaded}
     assert {"alphabeta", "egdb", "mcrd", "td-minimax", "bc"} <= loaded
 
@@ -169,7 +180,18 @@ def test_types_still_convert_values(test_kinds):
 
 @pytest.mark.parametrize(
     "name",
-    ["../../x", "..", "../zoo/td-minimax", "/etc", "td-minimax/../ppo", "a/b", ".hidden", "~root", "td minimax", "x\\..\\y"],
+    [
+        "../../x",
+        "..",
+        "../zoo/td-minimax",
+        "/etc",
+        "td-minimax/../ppo",
+        "a/b",
+        ".hidden",
+        "~root",
+        "td minimax",
+        "x\\..\\y",
+    ],
 )
 @pytest.mark.parametrize("allow_files", [True, False])
 def test_zoo_names_are_plain_names_in_every_mode(name, allow_files):

@@ -34,8 +34,8 @@ def test_rows_are_what_the_env_sees_and_replay_each_move(twelve):
         for ply, (board, move) in enumerate(zip(game.boards, game.moves)):
             seen = []
 
-            def replay(observation, mask, seen=seen):
-                at = row + len(seen)
+            def replay(observation, mask, seen=seen, first=row):
+                at = first + len(seen)
                 assert np.array_equal(data.observations[at].astype(np.float32), observation)
                 assert np.array_equal(data.action_masks[at], mask)
                 seen.append(at)

@@ -14,7 +14,6 @@
 
 from __future__ import annotations
 
-
 import random
 
 import brute_force_egdb as brute

@@ -52,8 +52,9 @@ def test_a_database_file_has_the_documented_layout(egdb3, egdb4_values):
     assert (magic, version, count) == (b"CKEGDB\x00\x00", ef.FORMAT_VERSION, len(egdb.slices(3)))
     tables = data[64 : 64 + 64 * count]
     for i, s in enumerate(egdb.slices(3)):
-        (*counts, codes_crc, positions, codes_at, blocks_at, wins, losses, draws, longest_win, longest_loss
-         ) = struct.unpack_from("<4BIQQQQQQHH4x", data, 64 + 64 * i)
+        (*counts, codes_crc, positions, codes_at, blocks_at, wins, losses, draws, longest_win, longest_loss) = (
+            struct.unpack_from("<4BIQQQQQQHH4x", data, 64 + 64 * i)
+        )
         expected = values[int(offsets[s]) : int(offsets[s]) + int(ek.slice_size(*s))]
         assert (tuple(counts), positions) == (s, expected.size) and codes_at % 64 == 0
         codes = np.frombuffer(data, np.uint8, (positions + 3) // 4, codes_at)
@@ -73,8 +74,11 @@ def test_a_database_file_has_the_documented_layout(egdb3, egdb4_values):
         for b in range(blocks):
             block = data[int(ends[b]) : int(ends[b + 1])]
             assert zlib.crc32(block) == crcs[b]
-            moves += lzma.decompress(block, format=lzma.FORMAT_RAW, filters=[
-                {"id": lzma.FILTER_LZMA2, "preset": 6, "lc": 0, "lp": 0, "pb": 0}])
+            moves += lzma.decompress(
+                block,
+                format=lzma.FORMAT_RAW,
+                filters=[{"id": lzma.FILTER_LZMA2, "preset": 6, "lc": 0, "lp": 0, "pb": 0}],
+            )
         assert moves == ((expected[expected > 0].astype(int) - 1) // 2).astype(np.uint8).tobytes()
     assert zlib.crc32(tables) == crc and int(ends[-1]) == len(data)
 
@@ -140,8 +144,17 @@ def wrong_magic(data):
         (other_version, [f"format version {ef.FORMAT_VERSION + 6}", f"reads {ef.FORMAT_VERSION}"]),
         (wrong_magic, ["not an endgame database file"]),
     ],
-    ids=["codes", "table", "truncated", "too-long", "twice", "truncated-header", "truncated-table",
-         "other-version", "garbage"],
+    ids=[
+        "codes",
+        "table",
+        "truncated",
+        "too-long",
+        "twice",
+        "truncated-header",
+        "truncated-table",
+        "other-version",
+        "garbage",
+    ],
 )
 def test_a_damaged_file_is_refused_with_its_name(egdb3, change, words):
     """Opening a database with one damaged file raises ``EndgameDatabaseError`` naming the
@@ -356,7 +369,13 @@ def test_exit_slices_are_every_slice_a_capture_or_crowning_leads_to(egdb4_values
                     seen.add(child)
         assert seen <= set(egdb_build.exit_slices(s)), s
     assert egdb_build.exit_slices((1, 0, 1, 0)) == [(1, 0, 0, 1)]  # taking the last man ends the game
-    assert egdb_build.exit_slices((1, 1, 1, 1)) == [(0, 1, 0, 2), (0, 1, 1, 1), (1, 0, 0, 2), (1, 0, 1, 1), (1, 1, 0, 2)]
+    assert egdb_build.exit_slices((1, 1, 1, 1)) == [
+        (0, 1, 0, 2),
+        (0, 1, 1, 1),
+        (1, 0, 0, 2),
+        (1, 0, 1, 1),
+        (1, 1, 0, 2),
+    ]
 
 
 @pytest.mark.skipif(os.environ.get("CHECKERS_SKIP_RAY") == "1", reason="CHECKERS_SKIP_RAY=1")
@@ -375,8 +394,12 @@ def test_a_build_on_a_local_ray_writes_the_bytes_of_the_local_build(egdb_folder,
     cache = os.environ.get("NUMBA_CACHE_DIR")
     # One worker, which loads the build's kernels once: Ray runs its workers at a low
     # priority (nice 15), so on a busy machine each worker's start is most of this test.
-    ray.init(num_cpus=1, include_dashboard=False, log_to_driver=False,
-             runtime_env={"env_vars": {"NUMBA_CACHE_DIR": cache}} if cache else None)
+    ray.init(
+        num_cpus=1,
+        include_dashboard=False,
+        log_to_driver=False,
+        runtime_env={"env_vars": {"NUMBA_CACHE_DIR": cache}} if cache else None,
+    )
     try:
         report = egdb.build(pieces, there, progress=False, ray=True)
         again = egdb.build(pieces, there, progress=False, ray=True)

@@ -162,7 +162,7 @@ def test_pattern_inputs_sparse_and_batched_agree_with_their_definition():
         own, opponent = board.mover_bitboards
         assert pattern_inputs(own, opponent, board.kings, board.turn == BLACK, active, 3) == 3 + BLOCKS
         expected = expected_patterns(board)
-        assert active[3:3 + BLOCKS].tolist() == expected == (NUM_INPUTS + row).tolist()
+        assert active[3 : 3 + BLOCKS].tolist() == expected == (NUM_INPUTS + row).tolist()
         seen.update(expected)
     assert all(NUM_INPUTS <= i < NUM_INPUTS + PATTERN_INPUTS for i in seen) and len(seen) > 300
 

@@ -17,10 +17,9 @@ from gymnasium.error import ResetNeeded
 from gymnasium.utils.env_checker import check_env
 
 import checkers_env  # noqa: F401  (registers Checkers-v0)
-from checkers_env import BaseAgent, IllegalMoveError, Rules
-from checkers_env import rendering
-from checkers_env.env import CheckersEnv
+from checkers_env import BaseAgent, IllegalMoveError, Rules, rendering
 from checkers_env.baselines import KING_POINTS, MAN_POINTS
+from checkers_env.env import CheckersEnv
 
 # -- geometry from docs/design.md §1 -----------------------------------------------------
 
@@ -593,8 +592,14 @@ def test_render_without_mode_warns_and_returns_none():
 @pytest.mark.filterwarnings("ignore:.*render_mode:UserWarning")
 @pytest.mark.parametrize(
     "kwargs",
-    [{"agent_color": "red"}, {"reward": "score"}, {"illegal_action": "ignore"}, {"render_mode": "video"},
-     {"max_plies": 0}, {"opponent": "nobody"}],
+    [
+        {"agent_color": "red"},
+        {"reward": "score"},
+        {"illegal_action": "ignore"},
+        {"render_mode": "video"},
+        {"max_plies": 0},
+        {"opponent": "nobody"},
+    ],
 )
 def test_bad_arguments_raise_value_error(kwargs):
     with pytest.raises(ValueError):
@@ -642,7 +647,13 @@ def test_maskable_ppo_smoke_run_plays_only_legal_actions():
 
     env = make(agent_color="random", opponent="random")
     model = MaskablePPO(
-        "MlpPolicy", env, n_steps=256, batch_size=128, n_epochs=2, seed=0, device="cpu",
+        "MlpPolicy",
+        env,
+        n_steps=256,
+        batch_size=128,
+        n_epochs=2,
+        seed=0,
+        device="cpu",
         policy_kwargs={"net_arch": [64]},
     )
     counter = CountIllegal()

@@ -48,20 +48,21 @@ def hop_reachable_moves(board: Board) -> Counter:
         legal = set(np.flatnonzero(mask).tolist())
         assert legal, f"a node without legal hops in {board.fen()}"
         for action in range(core.NUM_ACTIONS):
-            s, p, l = state.copy(), positions.copy(), last.copy()
+            s, p, lasts = state.copy(), positions.copy(), last.copy()
             s[0, core.S_LAST_COUNT] = 0
-            status = core.hop(s, p, l, 0, action, NO_DRAW_RULES)
+            status = core.hop(s, p, lasts, 0, action, NO_DRAW_RULES)
             if action not in legal:
                 assert status == core.HOP_ILLEGAL, (board.fen(), action)
             elif status == core.HOP_COMPLETES:
-                move = move_from_row(l[0, 0])
-                after = Board(int(s[0, core.S_BLACK]), int(s[0, core.S_WHITE]), int(s[0, core.S_KINGS]),
-                              board.turn.opponent)
+                move = move_from_row(lasts[0, 0])
+                after = Board(
+                    int(s[0, core.S_BLACK]), int(s[0, core.S_WHITE]), int(s[0, core.S_KINGS]), board.turn.opponent
+                )
                 found[(move.path, frozenset(move.captured_squares), ref.board_to_position(after))] += 1
             else:
                 assert status == core.HOP_CONTINUES, (board.fen(), action, status)
                 assert s[0, core.S_TURN] == int(board.turn)  # a multi-jump keeps the turn
-                stack.append((s, p, l))
+                stack.append((s, p, lasts))
     return found
 
 
@@ -135,7 +136,9 @@ def test_game_ends_agree_with_game_in_king_endings():
                 continue
             game = Game(start=board, rules=rules)
             state, moves, positions, last = core.new_batch(1, core.history_for(limits))
-            core.reset_board(state, positions, last, 0, board.black, board.white, board.kings, int(board.turn), -1, 1, limits)
+            core.reset_board(
+                state, positions, last, 0, board.black, board.white, board.kings, int(board.turn), -1, 1, limits
+            )
             mask = np.zeros(core.NUM_ACTIONS, dtype=np.int8)
             words = core.mask_words(mask)
             while state[0, core.S_END] == core.END_NONE:

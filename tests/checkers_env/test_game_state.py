@@ -19,17 +19,21 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from checkers_env import Board, Game, Rules, game_state
-from checkers_env.board import move_from_row, square_row_col
-from checkers_env.movegen import generate_moves_kernel, new_move_buffer, random_below, seed_state
-
+from checkers_agents.alphabeta.negamax import Position
 from checkers_agents.slow_fast import lookahead as slow_fast_kernels
 from checkers_agents.slow_fast.episodes import Positions, generate_games
 from checkers_agents.td_minimax import Net
-from checkers_agents.alphabeta.negamax import Position
 from checkers_agents.td_minimax.learn import (
-    R_PLIES, R_TERMINATION, R_WINNER, RESULT_FIELDS, play_training_game_from, training_game,
+    R_PLIES,
+    R_TERMINATION,
+    R_WINNER,
+    RESULT_FIELDS,
+    play_training_game_from,
+    training_game,
 )
+from checkers_env import Board, Game, Rules, game_state
+from checkers_env.board import move_from_row, square_row_col
+from checkers_env.movegen import generate_moves_kernel, new_move_buffer, random_below, seed_state
 
 RULES = (
     Rules(),
@@ -123,8 +127,11 @@ def env_ending(game: Game) -> tuple[str, int, int]:
     the scripted opponent the other."""
     learner = int(game.start.turn)
     env = gym.make(
-        "Checkers-v0", opponent=Scripted(game.moves), agent_color=("black", "white")[learner],
-        rules=game.rules, max_plies=game.rules.max_plies,
+        "Checkers-v0",
+        opponent=Scripted(game.moves),
+        agent_color=("black", "white")[learner],
+        rules=game.rules,
+        max_plies=game.rules.max_plies,
     )
     env.reset(options={"fen": game.start.fen()})
     raw = env.unwrapped
@@ -148,12 +155,22 @@ def td_minimax_ending(start: Board, rules: Rules, seed: int) -> tuple[str, int, 
     net = Net.initial(seed=0)
     result = np.zeros(RESULT_FIELDS, dtype=np.int64)
     play_training_game_from(
-        Position(*start.mover_bitboards, start.kings, start.turn == 0), *net.arrays,
+        Position(*start.mover_bitboards, start.kings, start.turn == 0),
+        *net.arrays,
         training_game(
-            1, False, 0.1, 0.1, True, 0.0, 1 << 30,
-            rules.max_plies or 0, rules.no_progress_plies or 0, rules.repetition or 0,
+            1,
+            False,
+            0.1,
+            0.1,
+            True,
+            0.0,
+            1 << 30,
+            rules.max_plies or 0,
+            rules.no_progress_plies or 0,
+            rules.repetition or 0,
         ),
-        seed_state(seed, 0), result,
+        seed_state(seed, 0),
+        result,
     )
     return ending(game_state.END_NAMES[result[R_TERMINATION]], result[R_WINNER], result[R_PLIES])
 
@@ -177,7 +194,13 @@ def slow_fast_ending(game: Game) -> tuple[str, int, int]:
 
     rules = game.rules
     played, _ = generate_games(
-        evaluate, 1, 0.0, rules.max_plies, rules.no_progress_plies or 0, 7, rules.repetition or 0,
+        evaluate,
+        1,
+        0.0,
+        rules.max_plies,
+        rules.no_progress_plies or 0,
+        7,
+        rules.repetition or 0,
         start=Positions.of_boards([game.start]),
     )
     length = int(played.lengths[0])
@@ -185,7 +208,9 @@ def slow_fast_ending(game: Game) -> tuple[str, int, int]:
     last = length if outcome == slow_fast_kernels.DRAW else length - 1  # a winning last move may differ
     for t in range(last + 1):  # it played the recorded game
         assert (played.black[0, t], played.white[0, t], played.kings[0, t]) == (
-            boards[t].black, boards[t].white, boards[t].kings
+            boards[t].black,
+            boards[t].white,
+            boards[t].kings,
         ), (game.start.fen(), t)
     end = int(played.termination[0])
     winner = {slow_fast_kernels.WHITE_WINS: 1, slow_fast_kernels.BLACK_WINS: 0, slow_fast_kernels.DRAW: -1}[outcome]

@@ -31,8 +31,9 @@ def _result_of(db, board: Board) -> str:
 @pytest.mark.parametrize("seed", [0, 1, 2])
 def test_a_game_ends_at_its_first_position_in_the_database(egdb4, fen, seed):
     start = Board.from_fen(fen)
-    record = play_game(make_agent("random"), make_agent("greedy"), start=start,
-                       rng=np.random.default_rng(seed), adjudicate=egdb4)
+    record = play_game(
+        make_agent("random"), make_agent("greedy"), start=start, rng=np.random.default_rng(seed), adjudicate=egdb4
+    )
     boards = Game(start=start, rules=Rules.without_draws(), moves=record.moves).boards
     if record.termination == ADJUDICATED:
         assert _pieces(boards[-1]) <= 4
@@ -45,8 +46,13 @@ def test_a_game_ends_at_its_first_position_in_the_database(egdb4, fen, seed):
 
 
 def test_the_pdn_says_egdb_and_keeps_the_moves(egdb4):
-    record = play_game(make_agent("random"), make_agent("random"), start=Board.from_fen(CAPTURE_INTO_FOUR),
-                       rng=np.random.default_rng(0), adjudicate=egdb4)
+    record = play_game(
+        make_agent("random"),
+        make_agent("random"),
+        start=Board.from_fen(CAPTURE_INTO_FOUR),
+        rng=np.random.default_rng(0),
+        adjudicate=egdb4,
+    )
     game = record.to_game()
     assert game.headers["Termination"] == "egdb"
     pdn = game.to_pdn()
@@ -55,8 +61,13 @@ def test_the_pdn_says_egdb_and_keeps_the_moves(egdb4):
 
 
 def test_an_opening_that_enters_the_database_ends_the_game_before_any_agent_moves(egdb4):
-    record = play_game(make_agent("random"), make_agent("random"), opening="14x23",
-                       start=Board.from_fen(CAPTURE_INTO_FOUR), adjudicate=egdb4)
+    record = play_game(
+        make_agent("random"),
+        make_agent("random"),
+        opening="14x23",
+        start=Board.from_fen(CAPTURE_INTO_FOUR),
+        adjudicate=egdb4,
+    )
     assert record.moves == ["14x23"] and record.termination == ADJUDICATED
     assert record.seconds == {"black": 0.0, "white": 0.0}
 

@@ -107,9 +107,7 @@ def test_reference_geometry_follows_the_design_diagram():
 def test_reference_adapters_round_trip_through_board_and_fen():
     board = Board.from_fen("W:W18,K30,31:B2,K14,15")
     position_ = ref.board_to_position(board)
-    assert position_ == position(
-        black_men=[2, 15], black_kings=[14], white_men=[18, 31], white_kings=[30], side=WHITE
-    )
+    assert position_ == position(black_men=[2, 15], black_kings=[14], white_men=[18, 31], white_kings=[30], side=WHITE)
     assert ref.position_to_board(position_, Board) == board
     assert Board.from_fen(ref.position_fen(position_)) == board
 

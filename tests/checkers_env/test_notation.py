@@ -325,7 +325,7 @@ def test_illegal_and_ambiguous_moves_in_pdn_name_the_move():
     [
         b"\xff\xfe\x00[\x00E\x00v\x00",  # UTF-16 with a BOM
         b"\x80\x81\x82",
-        b"[Event \"caf\xe9\"]\n1. 11-15 *\n",  # Latin-1, not UTF-8
+        b'[Event "caf\xe9"]\n1. 11-15 *\n',  # Latin-1, not UTF-8
         bytes(range(256)),
     ],
 )
@@ -340,7 +340,7 @@ def test_pdn_accepted_forms():
         '[Event "forms"]\n[Black "A \\"quoted\\" name"]\n[Result "1-0"]\n\n'
         "1. 11-15 {opening} 23-19 $1 2. 8-11! 22-17?! (2... 22-18 *) 3. 9-13 17-14\n"
         "4. 10x17 21x14 1-0\n"
-        "[Event \"second\"]\n1. 9:14 22-18 2-0\n"
+        '[Event "second"]\n1. 9:14 22-18 2-0\n'
         '[Event "third"][FEN "W:W21:B1"]\n1... 21-17 *\n'
     )
     first, second, third = read_pdn(text)
@@ -451,7 +451,7 @@ def test_pdn_keeps_the_stated_result_and_warns_where_the_position_disagrees():
     assert game.result == "0-1" and game.headers["Result"] == "0-1"
     assert len(game.warnings) == 1
     assert "states 0-1" in game.warnings[0] and "gives 1-0" in game.warnings[0] and "line 3" in game.warnings[0]
-    assert '0-1' in game.to_pdn().splitlines()[-1]  # written back as the file said
+    assert "0-1" in game.to_pdn().splitlines()[-1]  # written back as the file said
     copy = game.copy()
     assert copy.result == "0-1" and copy.warnings == game.warnings and copy.moves == game.moves
     copy.warnings.append("own")
@@ -510,8 +510,10 @@ def test_games_split_anywhere_between_lines_read_the_same(monkeypatch):
     the text is cut into blocks (here: every line a block)."""
     from checkers_env import pdn_source
 
-    text = ('[Event\n  "split tag"]\n[Black "b"\n]\n1. 11-15 {a comment\nover\n\nlines} 23-19\n\n\n'
-            "2. 8-11 (2... 22-18\n*) 22-17 1-0\n{unclosed\n")
+    text = (
+        '[Event\n  "split tag"]\n[Black "b"\n]\n1. 11-15 {a comment\nover\n\nlines} 23-19\n\n\n'
+        "2. 8-11 (2... 22-18\n*) 22-17 1-0\n{unclosed\n"
+    )
     whole = [(g.headers, g.moves, g.result, g.warnings) for g in read_pdn(text, lenient=True)]
     with pytest.raises(PdnError, match="line 13: comment '{' is never closed"):
         read_pdn(text)

@@ -23,8 +23,14 @@ def test_pieces_come_back_in_a_pool(ordered):
 def test_a_worker_killed_at_a_piece_is_an_error_that_keeps_what_was_done(ordered):
     got = []
     with pytest.raises(WorkerDiedError, match=r"the test run: a worker process ended \(exit code 3\)"):
-        run_pieces(functools.partial(die_on, fatal=0), [1, 2, 0, 3], lambda k, r: got.append(k), workers=2,
-                   ordered=ordered, what="the test run")
+        run_pieces(
+            functools.partial(die_on, fatal=0),
+            [1, 2, 0, 3],
+            lambda k, r: got.append(k),
+            workers=2,
+            ordered=ordered,
+            what="the test run",
+        )
     assert 0 not in got and set(got) <= {1, 2, 3}
 
 

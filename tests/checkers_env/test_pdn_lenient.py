@@ -17,36 +17,66 @@ OPENING = ["11-15", "23-19", "8-11", "22-17", "9-13", "17-14", "10x17", "21x14"]
 # file -> one (Event, moves, result, error, warnings) per game
 EXPECTED = {
     "x_for_step.pdn": [
-        ("x written for a step", OPENING[:4], "*", None, [
-            "line 4: move 1 '11x15' is written with 'x' but is a step; read as 11-15",
-            "line 4: move 2 '8x11' is written with 'x' but is a step; read as 8-11",
-        ]),
+        (
+            "x written for a step",
+            OPENING[:4],
+            "*",
+            None,
+            [
+                "line 4: move 1 '11x15' is written with 'x' but is a step; read as 11-15",
+                "line 4: move 2 '8x11' is written with 'x' but is a step; read as 8-11",
+            ],
+        ),
     ],
     "dash_for_capture.pdn": [
-        ("- written for a capture", OPENING, "1-0", None, [
-            "line 5: move 4 '10-17' is written with '-' but is a capture; read as 10x17",
-            "line 5: move 4 '21-14' is written with '-' but is a capture; read as 21x14",
-        ]),
+        (
+            "- written for a capture",
+            OPENING,
+            "1-0",
+            None,
+            [
+                "line 5: move 4 '10-17' is written with '-' but is a capture; read as 10x17",
+                "line 5: move 4 '21-14' is written with '-' but is a capture; read as 21x14",
+            ],
+        ),
     ],
     "short_capture.pdn": [
         ("first and last squares only", ["14x23x32"], "1-0", None, []),  # PDN allows it
-        ("first and last squares only, with -", ["14x23x32"], "1-0", None, [
-            "line 11: move 1 '14-32' is written with '-' but is a capture; read as 14x23x32",
-        ]),
+        (
+            "first and last squares only, with -",
+            ["14x23x32"],
+            "1-0",
+            None,
+            [
+                "line 11: move 1 '14-32' is written with '-' but is a capture; read as 14x23x32",
+            ],
+        ),
     ],
     "tags.pdn": [
-        ("lower-case tags", OPENING[:2], "0-1", None, [
-            "line 1: tag [event] read as [Event]",
-            "line 2: tag [white] read as [White]",
-            "line 3: tag [result] read as [Result]",
-            "line 5: tag '[Site Glasgow]' has no quotes; read as [Site \"Glasgow\"]",
-        ]),
+        (
+            "lower-case tags",
+            OPENING[:2],
+            "0-1",
+            None,
+            [
+                "line 1: tag [event] read as [Event]",
+                "line 2: tag [white] read as [White]",
+                "line 3: tag [result] read as [Result]",
+                "line 5: tag '[Site Glasgow]' has no quotes; read as [Site \"Glasgow\"]",
+            ],
+        ),
     ],
     "comments_variations_nags.pdn": [
-        ("annotations", OPENING, "1/2-1/2", None, [
-            "line 6: skipped '!': not PDN",  # marks are PDN only attached to their move
-            "line 6: skipped '?': not PDN",
-        ]),
+        (
+            "annotations",
+            OPENING,
+            "1/2-1/2",
+            None,
+            [
+                "line 6: skipped '!': not PDN",  # marks are PDN only attached to their move
+                "line 6: skipped '?': not PDN",
+            ],
+        ),
     ],
     "move_numbers.pdn": [
         ("move numbers", OPENING[:5], "*", None, ["line 3: move number '2..' read as 2."]),
@@ -56,12 +86,18 @@ EXPECTED = {
         ("CR only", ["9-13"], "*", None, []),
     ],
     "latin1.pdn": [
-        ("Championnat de l'Aisne", OPENING[:2], "1/2-1/2", None, [
-            "line 2: bytes that are not UTF-8, read as Latin-1",
-            "line 3: bytes that are not UTF-8, read as Latin-1",
-            "line 5: bytes that are not UTF-8, read as Latin-1",
-            "line 5: result '\u00bd-\u00bd' read as 1/2-1/2",
-        ]),
+        (
+            "Championnat de l'Aisne",
+            OPENING[:2],
+            "1/2-1/2",
+            None,
+            [
+                "line 2: bytes that are not UTF-8, read as Latin-1",
+                "line 3: bytes that are not UTF-8, read as Latin-1",
+                "line 5: bytes that are not UTF-8, read as Latin-1",
+                "line 5: result '\u00bd-\u00bd' read as 1/2-1/2",
+            ],
+        ),
     ],
     "fen_setup.pdn": [
         ("FEN with SetUp", ["22-17", "14x21"], "1-0", None, []),
@@ -70,39 +106,79 @@ EXPECTED = {
     "no_blank_line.pdn": [
         ("one", OPENING[:2], "1-0", None, []),
         ("two", ["9-13", "22-18"], "0-1", None, []),
-        ("three", ["10-14", "24-20"], "1/2-1/2", None, [
-            "line 7: the game has no result before the tag '[Event \"four\"]'; ending it with 1/2-1/2",
-        ]),
+        (
+            "three",
+            ["10-14", "24-20"],
+            "1/2-1/2",
+            None,
+            [
+                "line 7: the game has no result before the tag '[Event \"four\"]'; ending it with 1/2-1/2",
+            ],
+        ),
         ("four", ["12-16"], "*", None, []),
     ],
     "result_placement.pdn": [
-        ("result only in the tag", OPENING[:2], "1-0", None, [
-            "line 6: the game has no result before the tag '[Event \"result only after the moves\"]';"
-            " ending it with 1-0",
-        ]),
+        (
+            "result only in the tag",
+            OPENING[:2],
+            "1-0",
+            None,
+            [
+                "line 6: the game has no result before the tag '[Event \"result only after the moves\"]';"
+                " ending it with 1-0",
+            ],
+        ),
         ("result only after the moves", OPENING[:2], "0-1", None, []),
-        ("tag and moves disagree", OPENING[:2], "1-0", None, [
-            "line 13: result '0-1' after the moves disagrees with the tag [Result '1-0']; keeping 1-0",
-        ]),
-        ("unknown result tag", OPENING[:1], "*", None, [
-            "line 16: unknown result '1:0' in the Result tag; dropped",
-        ]),
+        (
+            "tag and moves disagree",
+            OPENING[:2],
+            "1-0",
+            None,
+            [
+                "line 13: result '0-1' after the moves disagrees with the tag [Result '1-0']; keeping 1-0",
+            ],
+        ),
+        (
+            "unknown result tag",
+            OPENING[:1],
+            "*",
+            None,
+            [
+                "line 16: unknown result '1:0' in the Result tag; dropped",
+            ],
+        ),
     ],
     "stray_text.pdn": [
-        ("stray", OPENING[:3], "1-0", None, [
-            "line 1: skipped 'Games of the club, copied from the old program': not PDN",
-            "line 5: skipped '...': not PDN",
-            "line 5: skipped 'White resigns': not PDN",
-            "line 6: skipped 'end of file': not PDN (after the last game)",
-        ]),
+        (
+            "stray",
+            OPENING[:3],
+            "1-0",
+            None,
+            [
+                "line 1: skipped 'Games of the club, copied from the old program': not PDN",
+                "line 5: skipped '...': not PDN",
+                "line 5: skipped 'White resigns': not PDN",
+                "line 6: skipped 'end of file': not PDN (after the last game)",
+            ],
+        ),
     ],
     "illegal_move.pdn": [
-        ("illegal move", OPENING[:2], "0-1",
-         "line 4: move 2 '15-19': no legal move fits in B:W19,21,22,24,25,26,27,28,29,30,31,32:"
-         "B1,2,3,4,5,6,7,8,9,10,12,15; legal moves: 7-11, 8-11, 9-13, 9-14, 10-14, 12-16, 15-18"
-         " (2 later moves of the game skipped)", []),
-        ("bad FEN", [], "*",
-         "line 9: bad FEN 'B:W21:B33': square 33 is not between 1 and 32 (1 later move of the game skipped)", []),
+        (
+            "illegal move",
+            OPENING[:2],
+            "0-1",
+            "line 4: move 2 '15-19': no legal move fits in B:W19,21,22,24,25,26,27,28,29,30,31,32:"
+            "B1,2,3,4,5,6,7,8,9,10,12,15; legal moves: 7-11, 8-11, 9-13, 9-14, 10-14, 12-16, 15-18"
+            " (2 later moves of the game skipped)",
+            [],
+        ),
+        (
+            "bad FEN",
+            [],
+            "*",
+            "line 9: bad FEN 'B:W21:B33': square 33 is not between 1 and 32 (1 later move of the game skipped)",
+            [],
+        ),
         ("read on", ["9-13", "22-18"], "*", None, []),
     ],
 }
@@ -115,9 +191,7 @@ def test_every_quirk_file_is_tested():
 @pytest.mark.parametrize("name", sorted(EXPECTED))
 def test_quirk_reads_leniently_with_every_repair_reported(name):
     games = read_pdn(QUIRKS / name, lenient=True)
-    read = [
-        (g.headers.get("Event"), [str(m) for m in g.moves], g.result, g.error, g.warnings) for g in games
-    ]
+    read = [(g.headers.get("Event"), [str(m) for m in g.moves], g.result, g.error, g.warnings) for g in games]
     assert read == EXPECTED[name]
     for game in games:
         assert game.headers["Result"] == game.result
@@ -200,5 +274,8 @@ def test_text_between_games_warns_on_the_next_game_when_read_game_by_game():
     first = next(games)
     assert first.warnings == []
     second = next(games)
-    assert second.warnings == ["line 3: skipped 'stray': not PDN", "line 6: skipped 'more': not PDN (after the last game)"]
+    assert second.warnings == [
+        "line 3: skipped 'stray': not PDN",
+        "line 6: skipped 'more': not PDN (after the last game)",
+    ]
     assert next(games, None) is None

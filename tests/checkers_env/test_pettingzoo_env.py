@@ -148,5 +148,8 @@ def test_render_before_reset_needs_reset():
 def test_unknown_agent_is_named_with_the_envs_agents(method, agent):
     aec = env()
     aec.reset(seed=0)
-    with pytest.raises(ValueError, match=rf"^unknown agent {re.escape(repr(agent))}; this env's agents are 'player_0' \(Black\) and 'player_1' \(White\)$"):
+    with pytest.raises(
+        ValueError,
+        match=rf"^unknown agent {re.escape(repr(agent))}; this env's agents are 'player_0' \(Black\) and 'player_1' \(White\)$",
+    ):
         getattr(aec, method)(agent)

@@ -14,10 +14,10 @@ import pytest
 from gymnasium.utils.env_checker import check_returned_data_not_reused
 from gymnasium.utils.env_match import check_environments_match
 from gymnasium.vector import AutoresetMode, SyncVectorEnv
+from masked_actions import choose_actions
 
 import checkers_env  # noqa: F401  (registers Checkers-v0)
 from checkers_env.vector_env import FinishedBoardError
-from masked_actions import choose_actions
 
 #: Info keys only one side has: the single env's text infos, the vector env's ``winner``.
 SINGLE_ONLY = {"result", "termination", "last_moves", "agent_color"}
@@ -118,7 +118,8 @@ def test_each_autoreset_mode_matches_gymnasium_sync_vector_env(mode, opponent, m
             reset_mask = np.zeros(n, dtype=bool)
             reset_mask[[t % n, (t + 1) % n]] = True
             assert_same_reset(
-                ours.reset(options={"reset_mask": reset_mask}), theirs.reset(options={"reset_mask": reset_mask.copy()}),
+                ours.reset(options={"reset_mask": reset_mask}),
+                theirs.reset(options={"reset_mask": reset_mask.copy()}),
                 f"reset_mask after step {t}",
             )
             masks = ours.unwrapped.action_masks()

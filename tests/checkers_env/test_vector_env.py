@@ -8,11 +8,11 @@ import gymnasium as gym
 import numpy as np
 import pytest
 from gymnasium.vector import AutoresetMode, VectorEnv
+from masked_actions import choose_actions
 
-import checkers_env  # noqa: F401  (registers Checkers-v0)
+import checkers_env
 from checkers_env import IllegalMoveError
 from checkers_env.pettingzoo_env import raw_env
-from masked_actions import choose_actions
 
 
 def make_vec(num_envs, **kwargs):
@@ -137,8 +137,11 @@ def test_vector_env_self_play_matches_pettingzoo():
 
 @pytest.mark.parametrize(
     ("kwargs", "named"),
-    [({"opponent": "greedy"}, "opponent='greedy'"), ({"opponent": "random"}, "opponent='random'"),
-     ({"agent_color": "white"}, "agent_color='white'")],
+    [
+        ({"opponent": "greedy"}, "opponent='greedy'"),
+        ({"opponent": "random"}, "opponent='random'"),
+        ({"agent_color": "white"}, "agent_color='white'"),
+    ],
 )
 def test_self_play_refuses_an_opponent_or_colour_it_would_ignore(kwargs, named):
     with pytest.raises(ValueError, match=rf"^self_play=True plays one policy against itself .*: drop {named}, or drop"):

@@ -10,8 +10,7 @@ import pytest
 from gymnasium.vector import AutoresetMode
 
 import checkers_env  # noqa: F401  (registers Checkers-v0)
-from checkers_env import MissingDependencyError
-from checkers_env import batch_step
+from checkers_env import MissingDependencyError, batch_step
 
 torch = pytest.importorskip("torch")
 
@@ -23,9 +22,7 @@ def make_vec(num_envs, **kwargs):
 def legal_actions(masks, chooser):
     """A random legal action per board (action 0 on a board without one), as a tensor."""
     masks = np.asarray(masks)
-    return torch.tensor(
-        [chooser.choice(np.flatnonzero(row)) if row.any() else 0 for row in masks], dtype=torch.int64
-    )
+    return torch.tensor([chooser.choice(np.flatnonzero(row)) if row.any() else 0 for row in masks], dtype=torch.int64)
 
 
 @pytest.fixture
@@ -113,7 +110,9 @@ def test_gymnasium_numpy_to_torch_works_without_copies(kernel_calls):
         envs = NumpyToTorch(make_vec(3, autoreset_mode=mode))
         obs, infos = envs.reset(seed=1)
         assert isinstance(obs, torch.Tensor) and isinstance(infos["action_mask"], torch.Tensor)
-        obs, rewards, terminated, truncated, infos = envs.step(legal_actions(infos["action_mask"], np.random.default_rng(0)))
+        obs, rewards, terminated, truncated, infos = envs.step(
+            legal_actions(infos["action_mask"], np.random.default_rng(0))
+        )
         planes, mask_words, kernel_rewards, ends = (kernel_calls[-1][i] for i in (7, 8, 9, 10))
         assert obs.data_ptr() == address(planes) and rewards.data_ptr() == address(kernel_rewards)
         assert terminated.data_ptr() == address(ends[batch_step.ENDS_TERMINATED])
@@ -127,7 +126,9 @@ def test_bad_device_is_a_value_error_naming_it():
 
 def test_torch_device_without_torch_names_the_extra(monkeypatch):
     monkeypatch.setitem(__import__("sys").modules, "torch", None)  # as if torch were not installed
-    with pytest.raises(MissingDependencyError, match=r"needs torch, which is not installed: pip install 'checkers-suite\[train\]'"):
+    with pytest.raises(
+        MissingDependencyError, match=r"needs torch, which is not installed: pip install 'checkers-suite\[train\]'"
+    ):
         make_vec(2, device="torch")
 
 

@@ -25,7 +25,9 @@ def test_the_docstring_example_runs():
 
 def test_round_trip(tmp_path):
     path = tmp_path / "w.safetensors"
-    write_weights(path, {"w": np.arange(6.0).reshape(2, 3), "b": np.zeros(2)}, {"kind": "tiny", "format": "1", "width": 3})
+    write_weights(
+        path, {"w": np.arange(6.0).reshape(2, 3), "b": np.zeros(2)}, {"kind": "tiny", "format": "1", "width": 3}
+    )
     tensors, metadata, sizes = read(path)
     assert sizes == (3,) and metadata["width"] == "3"
     assert tensors["w"].dtype == np.float32 and tensors["w"].tolist() == [[0, 1, 2], [3, 4, 5]]
@@ -34,14 +36,31 @@ def test_round_trip(tmp_path):
 @pytest.mark.parametrize(
     "tensors, metadata, fault",
     [
-        ({"w": np.ones((2, 3)), "b": np.zeros(2)}, {"kind": "other", "format": "1", "width": "3"},
-         "is not tiny weights that this version reads .metadata kind 'other'"),
-        ({"w": np.ones((2, 3)), "b": np.zeros(2)}, {"kind": "tiny", "format": "2", "width": "3"},
-         "metadata format '2', expected '1'"),
-        ({"w": np.ones((2, 3)), "b": np.zeros(2)}, {"kind": "tiny", "format": "1"}, "lacks the tiny sizes .metadata width"),
-        ({"w": np.ones((2, 3)), "b": np.zeros(2)}, {"kind": "tiny", "format": "1", "width": "x"}, "lacks the tiny sizes"),
-        ({"w": np.ones((2, 4)), "b": np.zeros(2)}, {"kind": "tiny", "format": "1", "width": "3"},
-         r"does not fit the tiny shapes for width=3: tensors b \[2\], w \[2, 4\]; expected w \[2, 3\], b \[2\]"),
+        (
+            {"w": np.ones((2, 3)), "b": np.zeros(2)},
+            {"kind": "other", "format": "1", "width": "3"},
+            "is not tiny weights that this version reads .metadata kind 'other'",
+        ),
+        (
+            {"w": np.ones((2, 3)), "b": np.zeros(2)},
+            {"kind": "tiny", "format": "2", "width": "3"},
+            "metadata format '2', expected '1'",
+        ),
+        (
+            {"w": np.ones((2, 3)), "b": np.zeros(2)},
+            {"kind": "tiny", "format": "1"},
+            "lacks the tiny sizes .metadata width",
+        ),
+        (
+            {"w": np.ones((2, 3)), "b": np.zeros(2)},
+            {"kind": "tiny", "format": "1", "width": "x"},
+            "lacks the tiny sizes",
+        ),
+        (
+            {"w": np.ones((2, 4)), "b": np.zeros(2)},
+            {"kind": "tiny", "format": "1", "width": "3"},
+            r"does not fit the tiny shapes for width=3: tensors b \[2\], w \[2, 4\]; expected w \[2, 3\], b \[2\]",
+        ),
         ({"w": np.ones((2, 3))}, {"kind": "tiny", "format": "1", "width": "3"}, "does not fit the tiny shapes"),
         ({"w": np.full((2, 3), np.nan), "b": np.zeros(2)}, {"kind": "tiny", "format": "1", "width": "3"}, "non-finite"),
     ],
@@ -70,7 +89,9 @@ def test_missing_folder_and_corrupt_files(tmp_path):
 def test_a_named_pipe_or_an_empty_path_is_refused_by_name(tmp_path):
     pipe = tmp_path / "pipe.safetensors"
     os.mkfifo(pipe)
-    with pytest.raises(WeightsError, match=r"tiny weights file '.*pipe.safetensors' is a named pipe \(FIFO\), not a regular file"):
+    with pytest.raises(
+        WeightsError, match=r"tiny weights file '.*pipe.safetensors' is a named pipe \(FIFO\), not a regular file"
+    ):
         read(pipe)
     with pytest.raises(WeightsError, match="^no tiny weights file given: the path is empty$"):
         read("")

@@ -55,8 +55,11 @@ for line in iter(sys.stdin.readline, ""):
     if words[0] == "hello" and mode in ("longhello", "overlong"):
         say("hello protocol 1 options agent name " + "x" * (200_000 if mode == "longhello" else 70_000))
     elif words[0] == "hello":
-        say({"badhello": "hi there", "protocol9": "hello protocol 9 options name fake"}.get(
-            mode, f"hello protocol 1 options agent name fake {mode}"))
+        say(
+            {"badhello": "hi there", "protocol9": "hello protocol 9 options name fake"}.get(
+                mode, f"hello protocol 1 options agent name fake {mode}"
+            )
+        )
     elif words[0] == "isready":
         say("not yet" if mode == "notready" else "readyok")
     elif words[0] == "position":
@@ -64,14 +67,17 @@ for line in iter(sys.stdin.readline, ""):
         # hello and isready never catch a slow import of the rules.
         from checkers_env import Board, Game
 
-        moves = words[words.index("moves") + 1:] if "moves" in words else []
+        moves = words[words.index("moves") + 1 :] if "moves" in words else []
         game = Game(start=Board.from_fen(words[2]), moves=moves)
     elif words[0] == "go":
         if mode in ("orphan", "orphanquiet", "escape") and not helper_started:
             helper_started = True
             quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.DEVNULL} if mode == "orphanquiet" else {}
-            subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1000)", sys.argv[2]],
-                             start_new_session=mode == "escape", **quiet)
+            subprocess.Popen(
+                [sys.executable, "-c", "import time; time.sleep(1000)", sys.argv[2]],
+                start_new_session=mode == "escape",
+                **quiet,
+            )
         if mode in ("good", "chatty", "once", "orphan", "orphanquiet", "escape"):
             say(f"bestmove {game.legal_moves()[0]}")
             if mode == "chatty":

@@ -35,8 +35,11 @@ def tiny_league(tmp_path_factory):
     records = []
     for index, opening in enumerate(["9-13 22-17 13x22", "11-15 23-19 8-11"]):
         for black, white in (LEAGUE_AGENTS, LEAGUE_AGENTS[::-1]):
-            records.append(play_game(make_agent(black), make_agent(white), opening, Rules(max_plies=120), rng,
-                                     key=f"{index}/{black}"))
+            records.append(
+                play_game(
+                    make_agent(black), make_agent(white), opening, Rules(max_plies=120), rng, key=f"{index}/{black}"
+                )
+            )
     with open(folder / "games.jsonl", "w", encoding="utf-8") as out:
         for record in records:
             out.write(json.dumps(record.to_dict()) + "\n")
@@ -52,7 +55,9 @@ class LiveServer:
 
         # No logging configuration: uvicorn's (``dictConfig``) would close every handler of the
         # process, pytest's log capture among them.
-        self.server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", log_config=None))
+        self.server = uvicorn.Server(
+            uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", log_config=None)
+        )
         self.thread = threading.Thread(target=self.server.run, daemon=True)
 
     def __enter__(self) -> LiveServer:

@@ -81,12 +81,22 @@ print(json.dumps(late))
 
 def test_a_warmed_up_agent_compiles_nothing_on_its_first_move(egdb4):
     small = f"time=0.1,egdb={egdb4.pieces}"  # the session's small database stands in for the cards'
-    specs = ["alphabeta:time=0.1", "alphabeta:depth=5,eval=material", f"zoo:outcome-net-3,{small}",
-             "zoo:mcrd,time=0.1", f"zoo:alphazero,{small}", "zoo:td-minimax", "zoo:slow-fast", "zoo:mcrd-net",
-             "limited alphabeta:depth=4,eval=material", "limited zoo:td-minimax"]
+    specs = [
+        "alphabeta:time=0.1",
+        "alphabeta:depth=5,eval=material",
+        f"zoo:outcome-net-3,{small}",
+        "zoo:mcrd,time=0.1",
+        f"zoo:alphazero,{small}",
+        "zoo:td-minimax",
+        "zoo:slow-fast",
+        "zoo:mcrd-net",
+        "limited alphabeta:depth=4,eval=material",
+        "limited zoo:td-minimax",
+    ]
     env = {**os.environ, "CHECKERS_EGDB": str(egdb4.folder)}
-    done = subprocess.run([sys.executable, "-c", FIRST_MOVE_COMPILES, *specs], env=env, capture_output=True,
-                          text=True, timeout=600)
+    done = subprocess.run(
+        [sys.executable, "-c", FIRST_MOVE_COMPILES, *specs], env=env, capture_output=True, text=True, timeout=600
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     late = json.loads(done.stdout.strip().splitlines()[-1])
     assert late == {spec: [] for spec in specs}
@@ -97,9 +107,13 @@ def test_a_think_limit_that_does_not_bind_changes_no_move():
     from checkers_env import Game, make_agent
     from checkers_evaluation.agent_workers import limit_thinking
 
-    for spec in ("alphabeta:depth=3,seed=1", "td-minimax:weights=untrained,depth=3,seed=1",
-                 "slow-fast:weights=untrained,depth=2,seed=1", "mcrd:playouts=500,seed=1",
-                 "alphazero:weights=untrained,simulations=40,seed=1"):
+    for spec in (
+        "alphabeta:depth=3,seed=1",
+        "td-minimax:weights=untrained,depth=3,seed=1",
+        "slow-fast:weights=untrained,depth=2,seed=1",
+        "mcrd:playouts=500,seed=1",
+        "alphazero:weights=untrained,simulations=40,seed=1",
+    ):
         free, limited = make_agent(spec), limit_thinking(make_agent(spec), 600.0)
         assert limited.think_limit == 600.0
         game = Game()

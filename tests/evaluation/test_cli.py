@@ -83,7 +83,9 @@ def test_a_dead_worker_is_one_line_and_a_failure_status(tmp_path, capsys, monkey
         raise WorkerDiedError("the league: a worker process ended (exit code -9) before its work was done")
 
     monkeypatch.setattr(league, "run_pieces", dies)
-    status = main(["league", "random", "greedy", "--games-per-pair", "2", "--workers", "2", "--out", str(tmp_path / "l")])
+    status = main(
+        ["league", "random", "greedy", "--games-per-pair", "2", "--workers", "2", "--out", str(tmp_path / "l")]
+    )
     err = capsys.readouterr().err
     assert status == 1 and "Traceback" not in err
     assert err.strip().splitlines()[-1] == (
@@ -96,13 +98,20 @@ def test_a_dead_worker_is_one_line_and_a_failure_status(tmp_path, capsys, monkey
 _FILE = "<a file>"  # stands for a regular file in the test's folder
 _PARSE_ERRORS = [
     (["league", "random", "greedy", "--seed", "-1"], "--seed: must be >= 0, got '-1'"),
-    (["league", "random", "greedy", "--bootstrap", "99999999999"], "--bootstrap: must be 0 to 10000, got '99999999999'"),
-    (["league", "random", "greedy", "--adjudicate", "egdb", "--egdb-pieces", "9"],
-     "--egdb-pieces: must be 2 to 6, got '9'"),
+    (
+        ["league", "random", "greedy", "--bootstrap", "99999999999"],
+        "--bootstrap: must be 0 to 10000, got '99999999999'",
+    ),
+    (
+        ["league", "random", "greedy", "--adjudicate", "egdb", "--egdb-pieces", "9"],
+        "--egdb-pieces: must be 2 to 6, got '9'",
+    ),
     (["league", "random", "greedy", "--out", _FILE], "--out: '<a file>' is a file, not a folder"),
     (["league", "random", "greedy", "--out", ""], "--out: expected a folder, got an empty name"),
-    (["league", "random", "greedy", "--adjudicate", "egdb", "--egdb-folder", _FILE],
-     "--egdb-folder: '<a file>' is a file, not a folder"),
+    (
+        ["league", "random", "greedy", "--adjudicate", "egdb", "--egdb-folder", _FILE],
+        "--egdb-folder: '<a file>' is a file, not a folder",
+    ),
     (["play", "--opponent", "random", "--seed", "-1"], "--seed: must be >= 0, got '-1'"),
     (["perft", "2000"], "argument DEPTH: must be 0 to 40, got '2000'"),
     (["perft", "41"], "argument DEPTH: must be 0 to 40, got '41'"),
@@ -116,7 +125,10 @@ _PARSE_ERRORS = [
     (["egdb", "stats", "--egdb-folder", _FILE], "--egdb-folder: '<a file>' is a file, not a folder"),
     (["egdb", "measure", "random", "--out", _FILE], "--out: '<a file>' is a file, not a folder"),
     (["data", "games", "--games", "2", "--out", _FILE], "--out: '<a file>' is a file, not a folder"),
-    (["data", "mcrd", "--positions", "2", "--playouts", "2", "--out", _FILE], "--out: '<a file>' is a file, not a folder"),
+    (
+        ["data", "mcrd", "--positions", "2", "--playouts", "2", "--out", _FILE],
+        "--out: '<a file>' is a file, not a folder",
+    ),
 ]
 
 
@@ -139,9 +151,13 @@ def test_help_shows_the_bounds_that_parsing_enforces(capsys):
     from checkers_env.egdb import MAX_BUILD_PIECES, build_figures
     from checkers_env.perft import MAX_DEPTH
 
-    for argv, shown in ((["perft"], f"0 to {MAX_DEPTH}"), (["egdb", "probe"], f"2 to {MAX_BUILD_PIECES}"),
-                        (["league"], f"2 to {MAX_BUILD_PIECES}"), (["league"], "0 to 10000"),
-                        (["egdb", "build"], f"({build_figures()}, on 2 cores)")):
+    for argv, shown in (
+        (["perft"], f"0 to {MAX_DEPTH}"),
+        (["egdb", "probe"], f"2 to {MAX_BUILD_PIECES}"),
+        (["league"], f"2 to {MAX_BUILD_PIECES}"),
+        (["league"], "0 to 10000"),
+        (["egdb", "build"], f"({build_figures()}, on 2 cores)"),
+    ):
         assert main([*argv, "--help"]) == 0
         assert shown in " ".join(capsys.readouterr().out.split()), argv
 
@@ -164,7 +180,11 @@ def test_agents_into_a_closed_pipe_stops_quietly():
     # ``checkers agents | head -1``: the reader leaves after one line.
     code = "import sys; from checkers_evaluation.cli import main; sys.exit(main(['agents']))"
     done = subprocess.run(
-        f"{sys.executable} -c \"{code}\" | head -1", shell=True, capture_output=True, text=True, timeout=120,
+        f'{sys.executable} -c "{code}" | head -1',
+        shell=True,
+        capture_output=True,
+        text=True,
+        timeout=120,
         executable="/bin/bash",
     )
     assert done.stdout.count("\n") == 1
@@ -190,7 +210,11 @@ def test_ctrl_c_stops_a_deep_perft_within_seconds(capsys):
     capsys.readouterr()
     process = subprocess.Popen(
         [sys.executable, "-c", "import sys; from checkers_evaluation.cli import main; sys.exit(main(['perft', '16']))"],
-        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True, preexec_fn=_restore_sigint,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_restore_sigint,
     )
     try:
         time.sleep(8)  # imports, kernel load, and well into the first slices
@@ -236,12 +260,15 @@ def test_demo_plays_a_small_league(capsys, tmp_path, monkeypatch):
     assert (out_dir / "heatmap.png").is_file() and (out_dir / "ratings.png").is_file()
 
 
-@pytest.mark.parametrize(("argv", "message"), [
-    (["--games-per-pair", "3"], "--games-per-pair: must be even"),
-    (["--games-per-pair", "-1"], "--games-per-pair: must be >= 2"),
-    (["--perft-depth", "14"], "--perft-depth: must be 1 to 13"),
-    (["--out", "<a file>"], "--out: '<a file>' is a file, not a folder"),
-])
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--games-per-pair", "3"], "--games-per-pair: must be even"),
+        (["--games-per-pair", "-1"], "--games-per-pair: must be >= 2"),
+        (["--perft-depth", "14"], "--perft-depth: must be 1 to 13"),
+        (["--out", "<a file>"], "--out: '<a file>' is a file, not a folder"),
+    ],
+)
 def test_demo_options_are_checked_before_it_starts(argv, message, tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     (tmp_path / "<a file>").write_text("keep me")
@@ -324,7 +351,11 @@ def test_egdb_bad_input_is_one_line_and_status_2(argv, message, egdb_folder, cap
 def test_egdb_missing_database_names_the_file_and_the_build_command(tmp_path, capsys):
     assert main(["egdb", "probe", "B:W18:B14", "--egdb-folder", str(tmp_path)]) == 2
     err = capsys.readouterr().err
-    assert err.count("\n") == 1 and "egdb-2.egdb" in err and f"`checkers egdb build --pieces 4 --egdb-folder {tmp_path}`" in err
+    assert (
+        err.count("\n") == 1
+        and "egdb-2.egdb" in err
+        and f"`checkers egdb build --pieces 4 --egdb-folder {tmp_path}`" in err
+    )
     assert main(["egdb", "stats", "--pieces", "3", "--egdb-folder", str(tmp_path)]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "missing the 2-piece slices" in err
@@ -375,18 +406,35 @@ def test_egdb_build_takes_ray_as_every_command_does(tmp_path, monkeypatch, capsy
 def test_egdb_stats_lists_every_slice_and_the_totals(egdb_folder, egdb4, capsys):
     assert main(["egdb", "stats", "--egdb-folder", str(egdb_folder)]) == 0
     out = capsys.readouterr().out
-    rows = {line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
-            for line in out.splitlines() if line.startswith("| ") and "---" not in line}
+    rows = {
+        line.split("|")[1].strip(): [c.strip() for c in line.split("|")[2:-1]]
+        for line in out.splitlines()
+        if line.startswith("| ") and "---" not in line
+    }
     for stats in egdb4.stats():
-        assert rows[stats.label] == [f"{v:,}" for v in (stats.positions, stats.wins, stats.losses, stats.draws,
-                                                          stats.longest_win)]
+        assert rows[stats.label] == [
+            f"{v:,}" for v in (stats.positions, stats.wins, stats.losses, stats.draws, stats.longest_win)
+        ]
     assert rows["2"][0] == "3,488" and rows["4"][0] == "6,209,316"  # the 2- and 4-piece totals
     assert rows["3"] == ["196,032", "100,250", "87,305", "8,477", "61"]
 
 
 def test_egdb_measure_prints_a_row_per_agent_and_writes_the_files(egdb_folder, tmp_path, capsys):
-    argv = ["egdb", "measure", "random", "greedy", "--positions", "30", "--games", "2", "--egdb-folder", str(egdb_folder),
-            "--no-progress", "--out", str(tmp_path)]
+    argv = [
+        "egdb",
+        "measure",
+        "random",
+        "greedy",
+        "--positions",
+        "30",
+        "--games",
+        "2",
+        "--egdb-folder",
+        str(egdb_folder),
+        "--no-progress",
+        "--out",
+        str(tmp_path),
+    ]
     assert main(argv) == 0
     out = capsys.readouterr().out
     assert "| random |" in out and "| greedy |" in out
@@ -418,8 +466,25 @@ def test_league_adjudicates_by_the_database_and_resumes(egdb_folder, tmp_path, c
     openings = tmp_path / "openings.txt"
     openings.write_text(_opening_to(5) + "\n")
     out = tmp_path / "league"
-    argv = ["league", "random", "greedy", "--games-per-pair", "4", "--openings", str(openings), "--bootstrap", "0",
-            "--adjudicate", "egdb", "--egdb-folder", str(egdb_folder), "--out", str(out), "--workers", "2"]
+    argv = [
+        "league",
+        "random",
+        "greedy",
+        "--games-per-pair",
+        "4",
+        "--openings",
+        str(openings),
+        "--bootstrap",
+        "0",
+        "--adjudicate",
+        "egdb",
+        "--egdb-folder",
+        str(egdb_folder),
+        "--out",
+        str(out),
+        "--workers",
+        "2",
+    ]
     assert main(argv) == 0
     capsys.readouterr()
     records = [json.loads(line) for line in (out / "games.jsonl").read_text().splitlines()]
@@ -436,15 +501,26 @@ def test_league_adjudicates_by_the_database_and_resumes(egdb_folder, tmp_path, c
     assert main([*argv, "--resume"]) == 0
     assert len((out / "games.jsonl").read_text().splitlines()) == 4
     capsys.readouterr()
-    plain = argv[: argv.index("--adjudicate")] + argv[argv.index("--out"):]
+    plain = argv[: argv.index("--adjudicate")] + argv[argv.index("--out") :]
     assert main([*plain, "--resume"]) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "adjudicate" in err
 
 
 def test_league_without_a_database_is_one_line(tmp_path, capsys):
-    argv = ["league", "random", "greedy", "--games-per-pair", "2", "--adjudicate", "egdb", "--egdb-folder",
-            str(tmp_path), "--out", str(tmp_path / "league")]
+    argv = [
+        "league",
+        "random",
+        "greedy",
+        "--games-per-pair",
+        "2",
+        "--adjudicate",
+        "egdb",
+        "--egdb-folder",
+        str(tmp_path),
+        "--out",
+        str(tmp_path / "league"),
+    ]
     assert main(argv) == 2
     err = capsys.readouterr().err
     assert err.count("\n") == 1 and "checkers egdb build --pieces 4" in err
@@ -456,17 +532,65 @@ def test_league_without_a_database_is_one_line(tmp_path, capsys):
 from hypothesis import HealthCheck, example, given, settings  # noqa: E402
 from hypothesis import strategies as st  # noqa: E402
 
-_WORDS = st.sampled_from(["0", "-1", "-5", "1", "2", "3", "7", "abc", "", " ", "1e3", "nan", "inf", "-0",
-                          "2.5", "random:3", "random:x", "ballot", "B:W21:B1", "x:y", "99999999999999999999"])
+_WORDS = st.sampled_from(
+    [
+        "0",
+        "-1",
+        "-5",
+        "1",
+        "2",
+        "3",
+        "7",
+        "abc",
+        "",
+        " ",
+        "1e3",
+        "nan",
+        "inf",
+        "-0",
+        "2.5",
+        "random:3",
+        "random:x",
+        "ballot",
+        "B:W21:B1",
+        "x:y",
+        "99999999999999999999",
+    ]
+)
 _TEXT = st.one_of(_WORDS, st.text(max_size=12))
 _SPECS = st.one_of(
-    st.sampled_from(["random", "greedy", "alphabeta:depth=1", "alphabeta:depth=3,depth=4", "greedy:seed=x",
-                     "nonsense", "random:name=", "greedy:name=a", "zoo:", ":", "random:seed"]),
+    st.sampled_from(
+        [
+            "random",
+            "greedy",
+            "alphabeta:depth=1",
+            "alphabeta:depth=3,depth=4",
+            "greedy:seed=x",
+            "nonsense",
+            "random:name=",
+            "greedy:name=a",
+            "zoo:",
+            ":",
+            "random:seed",
+        ]
+    ),
     st.text(max_size=10),
 )
-_LEAGUE_OPTIONS = ["--games-per-pair", "--openings", "--time-per-move", "--workers", "--ray", "--seed",
-                   "--max-plies", "--bootstrap", "--gauntlet", "--out", "--adjudicate", "--egdb-pieces",
-                   "--egdb-folder"]
+_LEAGUE_OPTIONS = [
+    "--games-per-pair",
+    "--openings",
+    "--time-per-move",
+    "--workers",
+    "--ray",
+    "--seed",
+    "--max-plies",
+    "--bootstrap",
+    "--gauntlet",
+    "--out",
+    "--adjudicate",
+    "--egdb-pieces",
+    "--egdb-folder",
+]
 
 
 def _assert_one_line_or_success(status: int, captured) -> None:
@@ -477,8 +601,10 @@ def _assert_one_line_or_success(status: int, captured) -> None:
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(specs=st.lists(_SPECS, min_size=0, max_size=3), options=st.lists(
-    st.tuples(st.sampled_from(_LEAGUE_OPTIONS + ["--resume", "--overwrite"]), _TEXT), max_size=3))
+@given(
+    specs=st.lists(_SPECS, min_size=0, max_size=3),
+    options=st.lists(st.tuples(st.sampled_from(_LEAGUE_OPTIONS + ["--resume", "--overwrite"]), _TEXT), max_size=3),
+)
 def test_fuzz_league_options(specs, options, capsys, tmp_path_factory, monkeypatch):
     from checkers_evaluation import league
 
@@ -493,8 +619,11 @@ def test_fuzz_league_options(specs, options, capsys, tmp_path_factory, monkeypat
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(depth=st.one_of(_TEXT, st.integers(-3, 3).map(str)), fen=st.one_of(st.none(), _TEXT),
-       flags=st.lists(st.sampled_from(["--divide", "--no-bulk"]), max_size=2))
+@given(
+    depth=st.one_of(_TEXT, st.integers(-3, 3).map(str)),
+    fen=st.one_of(st.none(), _TEXT),
+    flags=st.lists(st.sampled_from(["--divide", "--no-bulk"]), max_size=2),
+)
 @example(depth="²", fen=None, flags=[])  # a digit to str.isdigit, not to int()
 def test_fuzz_perft_options(depth, fen, flags, capsys):
     argv = ["perft", "--", depth] if depth.startswith("-") else ["perft", depth]
@@ -513,8 +642,10 @@ def test_fuzz_show(fen, capsys):
 
 
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(opponent=_SPECS, options=st.lists(
-    st.tuples(st.sampled_from(["--color", "--colour", "--fen", "--seed"]), _TEXT), max_size=3))
+@given(
+    opponent=_SPECS,
+    options=st.lists(st.tuples(st.sampled_from(["--color", "--colour", "--fen", "--seed"]), _TEXT), max_size=3),
+)
 def test_fuzz_play_options(opponent, options, capsys, monkeypatch):
     from checkers_evaluation import play
 
@@ -563,14 +694,22 @@ def _parsed(argv: list[str]):
     [
         (["league", "random", "greedy", "--backend", "ray"], ["league", "random", "greedy", "--ray"], "ray", True),
         (["league", "random", "greedy", "--backend", "local"], ["league", "random", "greedy"], "ray", False),
-        (["league", "random", "greedy", "--adjudicate-pieces", "3"], ["league", "random", "greedy", "--egdb-pieces", "3"],
-         "egdb_pieces", 3),
+        (
+            ["league", "random", "greedy", "--adjudicate-pieces", "3"],
+            ["league", "random", "greedy", "--egdb-pieces", "3"],
+            "egdb_pieces",
+            3,
+        ),
         (["serve", "--record", "games"], ["serve", "--out", "games"], "record", "games"),
         (["egdb", "build", "--folder", "db"], ["egdb", "build", "--egdb-folder", "db"], "egdb_folder", "db"),
         (["egdb", "stats", "--folder", "db"], ["egdb", "stats", "--egdb-folder", "db"], "egdb_folder", "db"),
         (["egdb", "probe", "--folder", "db"], ["egdb", "probe", "--egdb-folder", "db"], "egdb_folder", "db"),
-        (["egdb", "measure", "random", "--folder", "db"], ["egdb", "measure", "random", "--egdb-folder", "db"],
-         "egdb_folder", "db"),
+        (
+            ["egdb", "measure", "random", "--folder", "db"],
+            ["egdb", "measure", "random", "--egdb-folder", "db"],
+            "egdb_folder",
+            "db",
+        ),
     ],
 )
 def test_an_old_spelling_works_with_one_warning_naming_the_new_one(old, new, dest, value, capsys):
@@ -586,8 +725,11 @@ def test_an_old_spelling_works_with_one_warning_naming_the_new_one(old, new, des
 
 
 def test_old_spellings_are_not_listed_in_help(capsys):
-    for argv, hidden in ((["league", "--help"], ("--backend", "--adjudicate-pieces")), (["serve", "--help"], ("--record",)),
-                         (["egdb", "build", "--help"], ("--folder ",))):
+    for argv, hidden in (
+        (["league", "--help"], ("--backend", "--adjudicate-pieces")),
+        (["serve", "--help"], ("--record",)),
+        (["egdb", "build", "--help"], ("--folder ",)),
+    ):
         assert main(argv) == 0
         text = capsys.readouterr().out
         assert not any(word in text for word in hidden), argv
@@ -621,8 +763,10 @@ def test_every_seed_defaults_to_0():
 def test_checkers_help_loads_no_engine():
     """``checkers --help`` and every subcommand's parser come from modules that import only
     the standard library and the shared option layer: no numba, numpy or checkers_env."""
-    code = ("import sys; from checkers_evaluation.cli import build_parser; build_parser(); "
-            "print(sorted(m for m in ('numba', 'numpy', 'torch', 'checkers_env') if m in sys.modules))")
+    code = (
+        "import sys; from checkers_evaluation.cli import build_parser; build_parser(); "
+        "print(sorted(m for m in ('numba', 'numpy', 'torch', 'checkers_env') if m in sys.modules))"
+    )
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "[]"
@@ -682,10 +826,14 @@ def test_a_named_pipe_given_as_a_file_is_refused_unopened(command, named_pipe, t
     "command, message",
     [
         (["play", "--opponent", "td-minimax:weights="], "no td-minimax weights file given: the path is empty"),
-        (["league", "random", "greedy", "--openings", "{binary}", "--out", "{out}"],
-         "openings file '{binary}' is not UTF-8 text (line 1: invalid start byte)"),
-        (["league", "random", "greedy", "--games-per-pair", "2", "--out", "{binary}/run"],
-         "'{binary}/run': '{binary}' is a file, not a folder"),
+        (
+            ["league", "random", "greedy", "--openings", "{binary}", "--out", "{out}"],
+            "openings file '{binary}' is not UTF-8 text (line 1: invalid start byte)",
+        ),
+        (
+            ["league", "random", "greedy", "--games-per-pair", "2", "--out", "{binary}/run"],
+            "'{binary}/run': '{binary}' is a file, not a folder",
+        ),
     ],
     ids=["empty weights path", "binary openings", "out under a file"],
 )

@@ -115,13 +115,17 @@ def test_value_functions_of_the_agents():
     out0, out1 = td.evaluate(board)
     # the agent's net evaluates in float32 through the search's door (within 1e-5 of float64)
     assert math.isclose(value_function(td)(board), out0 - out1, abs_tol=1e-5)
-    assert math.isclose(value_function(make_agent("alphabeta:eval=td-minimax,depth=1"))(board), out0 - out1,
-                        abs_tol=1e-5)
+    assert math.isclose(
+        value_function(make_agent("alphabeta:eval=td-minimax,depth=1"))(board), out0 - out1, abs_tol=1e-5
+    )
     slow_fast = make_agent("zoo:slow-fast")
     from checkers_agents.slow_fast import white_values
 
-    f = white_values(slow_fast.net, *(np.array([x], dtype=np.int64) for x in (board.black, board.white, board.kings)),
-                     np.array([board.turn == 0], dtype=np.int64))[0]
+    f = white_values(
+        slow_fast.net,
+        *(np.array([x], dtype=np.int64) for x in (board.black, board.white, board.kings)),
+        np.array([board.turn == 0], dtype=np.int64),
+    )[0]
     mover = f if board.turn == 1 else 1.0 - f  # White's value, White to move
     assert math.isclose(value_function(slow_fast)(board), 2 * mover - 1, abs_tol=1e-5)
     value = value_function(make_agent("zoo:mcrd-net"))
@@ -130,8 +134,7 @@ def test_value_functions_of_the_agents():
 
 def test_reports(egdb4, tmp_path):
     results = [
-        measure(spec, egdb4, positions=40, games=3, seed=2, progress=False)
-        for spec in ("random", PerfectPlayer(egdb4))
+        measure(spec, egdb4, positions=40, games=3, seed=2, progress=False) for spec in ("random", PerfectPlayer(egdb4))
     ]
     table = measures_markdown(results)
     lines = table.strip().splitlines()

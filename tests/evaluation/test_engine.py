@@ -10,11 +10,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-import numpy as np
 import pytest
 
-from checkers_env import Board, Game, __version__, make_agent
 from checkers_agents.engine import parse_bestmove
+from checkers_env import Board, Game, __version__, make_agent
 from checkers_evaluation.cli import main
 from checkers_evaluation.engine_server import EngineServer
 from checkers_evaluation.league import League, load_records
@@ -25,7 +24,9 @@ FAKE_ENGINE = Path(__file__).resolve().parents[1] / "data" / "fake_engine.py"
 
 def test_hello_isready_and_a_move_with_its_search():
     server = EngineServer("alphabeta:depth=3")
-    assert server.handle("hello") == [f"hello protocol 1 options agent name checkers-suite {__version__} alphabeta:depth=3"]
+    assert server.handle("hello") == [
+        f"hello protocol 1 options agent name checkers-suite {__version__} alphabeta:depth=3"
+    ]
     assert server.handle("isready") == ["readyok"]
     assert server.handle("newgame seed 4") == []
     assert server.handle("position startpos moves 11-15 23-19") == []
@@ -63,7 +64,10 @@ def test_the_history_brings_the_draw_rules():
 
 #: Lines the engine cannot follow, and the start of the one error line each gets.
 BAD_LINES = [
-    ("frobnicate", "error unknown command 'frobnicate' (commands: hello, isready, setoption, newgame, position, go, quit)"),
+    (
+        "frobnicate",
+        "error unknown command 'frobnicate' (commands: hello, isready, setoption, newgame, position, go, quit)",
+    ),
     ("uci", "error unknown command 'uci'"),
     ("search", "error unknown command 'search'"),
     ("position", "error position: expected 'position startpos [moves ...]' or 'position fen FEN [moves ...]'"),
@@ -98,7 +102,10 @@ BAD_LINES = [
     ("setoption name agent value alphabeta:depth=1000", "error setoption: cannot build 'alphabeta:depth=1000'"),
     ("setoption name agent value mcrd:playouts=0", "error setoption: cannot build 'mcrd:playouts=0'"),
     ("setoption name agent value alphabeta:depht=3", "error setoption: agent 'alphabeta' has no parameter 'depht'"),
-    ("setoption name agent value alphabeta:weights=/etc/passwd", "error setoption: agent 'alphabeta': weights= names a file"),
+    (
+        "setoption name agent value alphabeta:weights=/etc/passwd",
+        "error setoption: agent 'alphabeta': weights= names a file",
+    ),
     ("setoption name agent value engine:cmd=sh -c reboot", "error setoption: agent 'engine': cmd= names a file"),
     ("setoption name agent value ppo:trusted=true", "error setoption: agent 'ppo': trusted= is set in Python only"),
 ]
@@ -145,7 +152,10 @@ def test_the_command_over_its_pipes():
     script = "hello\n\nfrobnicate\nisready\nnewgame seed 1\nposition startpos moves 11-15\ngo\nquit\nhello\n"
     done = subprocess.run(
         [sys.executable, "-m", "checkers_evaluation.cli", "engine", "--agent", "greedy"],
-        input=script, capture_output=True, text=True, timeout=120,
+        input=script,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     lines = done.stdout.splitlines()
     assert done.returncode == 0
@@ -153,8 +163,13 @@ def test_the_command_over_its_pipes():
     assert lines[2] == "readyok" and lines[3].startswith("bestmove ")
     assert len(lines) == 4  # nothing after quit
     # The end of stdin ends it too.
-    done = subprocess.run([sys.executable, "-m", "checkers_evaluation.cli", "engine", "--agent", "random"],
-                          input="isready\n", capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-m", "checkers_evaluation.cli", "engine", "--agent", "random"],
+        input="isready\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert (done.returncode, done.stdout) == (0, "readyok\n")
 
 
@@ -162,7 +177,9 @@ def test_the_end_of_its_input_ends_a_search_at_once():
     """A driver that leaves mid-search (its pipe closed, nothing more in it) leaves no
     engine thinking behind; one whose last command is still to be read gets its answer."""
     command = [sys.executable, "-m", "checkers_evaluation.cli", "engine", "--agent", "alphabeta"]
-    engine = subprocess.Popen(command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+    engine = subprocess.Popen(
+        command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True
+    )
     try:
         # No answer: it ends when its input does (else a search of 3000 s, past the timeout).
         assert engine.communicate("position startpos\ngo time 3000\n", timeout=60)[0] == ""
@@ -170,8 +187,9 @@ def test_the_end_of_its_input_ends_a_search_at_once():
         engine.kill()
         engine.wait()
     # With more to read (quit), the search goes on and is answered.
-    done = subprocess.run(command, input="position startpos\ngo depth 2\nquit\n", capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        command, input="position startpos\ngo depth 2\nquit\n", capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0 and done.stdout.startswith("bestmove ")
 
 
@@ -184,8 +202,11 @@ def test_a_league_of_engine_processes_plays_the_moves_of_the_same_agents_in_proc
     common = dict(games_per_pair=4, workers=1, progress=False, bootstrap=0, seed=3)
     League(agents, out=tmp_path / "in-process", **common).run()
     # A generous timeout: a cold numba cache compiles the search when the engine gets ready.
-    League([f"engine:cmd={ENGINE} --agent {spec},timeout=600,name={spec.split(':')[0]}-engine" for spec in agents],
-           out=tmp_path / "engines", **common).run()
+    League(
+        [f"engine:cmd={ENGINE} --agent {spec},timeout=600,name={spec.split(':')[0]}-engine" for spec in agents],
+        out=tmp_path / "engines",
+        **common,
+    ).run()
     in_process, engines = _moves_by_key(tmp_path / "in-process"), _moves_by_key(tmp_path / "engines")
     assert len(in_process) == 4 and in_process == engines
     assert all(len(moves) > 10 for moves, _, _ in engines.values())

@@ -109,8 +109,22 @@ def test_existing_output_needs_resume_or_overwrite(tmp_path):
 
 def _league_command(out: Path, *extra: str) -> list[str]:
     return [
-        sys.executable, "-m", "checkers_evaluation.cli", "league", "random", "greedy", "random:seed=5",
-        "--games-per-pair", "40", "--out", str(out), "--bootstrap", "200", "--seed", "11", *extra,
+        sys.executable,
+        "-m",
+        "checkers_evaluation.cli",
+        "league",
+        "random",
+        "greedy",
+        "random:seed=5",
+        "--games-per-pair",
+        "40",
+        "--out",
+        str(out),
+        "--bootstrap",
+        "200",
+        "--seed",
+        "11",
+        *extra,
     ]
 
 
@@ -193,7 +207,15 @@ def test_two_workers_play_the_same_games_as_one(tmp_path):
 
 def test_report_files_and_pdn_tags(tmp_path):
     League(["random", "greedy"], out=tmp_path, games_per_pair=4, bootstrap=20, progress=False).run()
-    for name in ("crosstable.md", "crosstable.csv", "ratings.md", "ratings.csv", "heatmap.png", "ratings.png", "games.pdn"):
+    for name in (
+        "crosstable.md",
+        "crosstable.csv",
+        "ratings.md",
+        "ratings.csv",
+        "heatmap.png",
+        "ratings.png",
+        "games.pdn",
+    ):
         assert (tmp_path / name).stat().st_size > 0, name
     from checkers_env import read_pdn
 
@@ -216,8 +238,14 @@ def test_report_files_and_pdn_tags(tmp_path):
 @pytest.mark.skipif(os.environ.get("CHECKERS_SKIP_RAY") == "1", reason="CHECKERS_SKIP_RAY=1")
 def test_ray_backend_plays_the_same_games(tmp_path):
     ray = pytest.importorskip("ray")
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
-             runtime_env={"env_vars": {"NUMBA_CACHE_DIR": os.environ.get("NUMBA_CACHE_DIR", "")}} if os.environ.get("NUMBA_CACHE_DIR") else None)
+    ray.init(
+        num_cpus=2,
+        include_dashboard=False,
+        log_to_driver=False,
+        runtime_env={"env_vars": {"NUMBA_CACHE_DIR": os.environ.get("NUMBA_CACHE_DIR", "")}}
+        if os.environ.get("NUMBA_CACHE_DIR")
+        else None,
+    )
     try:
         kwargs = dict(games_per_pair=4, bootstrap=20, seed=4, progress=False)
         League(["random", "greedy"], out=tmp_path / "ray", ray=True, **kwargs).run()
@@ -231,8 +259,9 @@ def test_ray_backend_plays_the_same_games(tmp_path):
 
 def test_players_are_named_by_their_canonical_spec(tmp_path):
     # "greedy:seed=None" is greedy written differently; a time override joins the name.
-    league = League(["random", "greedy:seed=4"], out=tmp_path, games_per_pair=2, bootstrap=10,
-                    time_per_move=0.5, progress=False)
+    league = League(
+        ["random", "greedy:seed=4"], out=tmp_path, games_per_pair=2, bootstrap=10, time_per_move=0.5, progress=False
+    )
     assert league.agents == ["random", "greedy:seed=4"]
     ratings = league.run()
     assert set(ratings.players()) == {"random", "greedy:seed=4"}
@@ -242,9 +271,10 @@ def test_players_are_named_by_their_canonical_spec(tmp_path):
 
 # -- display names, gauntlets, new players, registered kinds ------------------------------------
 
+from user_kinds import FirstMoveAgent  # noqa: E402
+
 from checkers_env.agent import agent_kinds, register_agent  # noqa: E402
 from checkers_evaluation.league import split_display_name  # noqa: E402
-from user_kinds import FirstMoveAgent  # noqa: E402
 
 
 @pytest.fixture
@@ -257,8 +287,9 @@ def first_move_kind():
 def test_display_names_show_in_tables_plots_and_pdn(tmp_path):
     from checkers_env import read_pdn
 
-    league = League(["random:name=dice", "greedy:seed=4,name=glutton"], out=tmp_path, games_per_pair=2,
-                    bootstrap=10, progress=False)
+    league = League(
+        ["random:name=dice", "greedy:seed=4,name=glutton"], out=tmp_path, games_per_pair=2, bootstrap=10, progress=False
+    )
     assert league.agents == ["dice", "glutton"]
     assert league.specs == {"dice": "random", "glutton": "greedy:seed=4"}
     ratings = league.run()
@@ -292,15 +323,17 @@ def test_bad_display_names(tmp_path):
 
 
 def test_a_gauntlet_plays_one_agent_against_the_field(tmp_path):
-    league = League(["random", "random:seed=2"], gauntlet="greedy", out=tmp_path, games_per_pair=2,
-                    bootstrap=0, progress=False)
+    league = League(
+        ["random", "random:seed=2"], gauntlet="greedy", out=tmp_path, games_per_pair=2, bootstrap=0, progress=False
+    )
     assert league.agents[0] == "greedy"
     assert len(league.plan) == 4
     assert all("greedy" in (g.black, g.white) for g in league.plan)
     league.run()
     records = load_records(tmp_path / "games.jsonl")
     assert Counter(frozenset((r.black, r.white)) for r in records) == {
-        frozenset({"greedy", "random"}): 2, frozenset({"greedy", "random:seed=2"}): 2,
+        frozenset({"greedy", "random"}): 2,
+        frozenset({"greedy", "random:seed=2"}): 2,
     }
 
 
@@ -314,19 +347,21 @@ def test_adding_a_player_plays_only_its_games(tmp_path):
     ratings = grown.run()
     records = load_records(tmp_path / "games.jsonl")
     assert records[: len(first)] == first  # nothing replayed
-    new = records[len(first):]
+    new = records[len(first) :]
     assert len(new) == 4 and all("newcomer" in (r.black, r.white) for r in new)
     assert set(ratings.players()) == {"random", "greedy", "newcomer"}
     with pytest.raises(LeagueError, match="it also has newcomer"):
         League(["random", "greedy"], resume=True, **kwargs)
     with pytest.raises(LeagueError, match="games_per_pair=2, not 4"):
-        League(["random", "greedy", "greedy:seed=9,name=newcomer"], resume=True,
-               **{**kwargs, "games_per_pair": 4}).run()
+        League(
+            ["random", "greedy", "greedy:seed=9,name=newcomer"], resume=True, **{**kwargs, "games_per_pair": 4}
+        ).run()
 
 
 def test_registered_kinds_play_in_worker_processes(tmp_path, first_move_kind):
-    ratings = League(["random", first_move_kind], out=tmp_path, games_per_pair=4, bootstrap=0,
-                     workers=2, progress=False).run()
+    ratings = League(
+        ["random", first_move_kind], out=tmp_path, games_per_pair=4, bootstrap=0, workers=2, progress=False
+    ).run()
     assert set(ratings.players()) == {"random", "first-move"}
 
 
@@ -355,7 +390,8 @@ def test_a_kind_whose_module_workers_would_not_find_is_refused(tmp_path, monkeyp
         (package / "__init__.py").write_text(
             "from checkers_env.agent import BaseAgent\n\n"
             "class Shadow(BaseAgent):\n    kind = 'shadow'\n\n"
-            "    def select_move(self, game):\n        return game.legal_moves()[0]\n")
+            "    def select_move(self, game):\n        return game.legal_moves()[0]\n"
+        )
     monkeypatch.syspath_prepend(str(tmp_path / "first"))
     shadow = importlib.import_module("shadowkind").Shadow
     monkeypatch.syspath_prepend(str(tmp_path / "second"))
@@ -401,15 +437,23 @@ def _opening_to_five_pieces() -> str:
 def test_adjudication_plays_the_same_games_in_one_process_and_in_workers(egdb_folder, tmp_path):
     openings = tmp_path / "openings.txt"
     openings.write_text(_opening_to_five_pieces() + "\n")
-    kwargs = dict(games_per_pair=4, openings=str(openings), bootstrap=0, seed=1, progress=False,
-                  adjudicate="egdb", egdb_folder=egdb_folder)
+    kwargs = dict(
+        games_per_pair=4,
+        openings=str(openings),
+        bootstrap=0,
+        seed=1,
+        progress=False,
+        adjudicate="egdb",
+        egdb_folder=egdb_folder,
+    )
     League(["random", "greedy"], out=tmp_path / "one", workers=1, **kwargs).run()
     League(["random", "greedy"], out=tmp_path / "two", workers=2, **kwargs).run()
     assert _games(tmp_path / "one") == _games(tmp_path / "two")
     records = load_records(tmp_path / "one" / "games.jsonl")
     assert Counter(r.termination for r in records)["egdb"] >= 1
-    plain = League(["random", "greedy"], out=tmp_path / "plain", workers=1,
-                   **{**kwargs, "adjudicate": None, "egdb_folder": None})
+    plain = League(
+        ["random", "greedy"], out=tmp_path / "plain", workers=1, **{**kwargs, "adjudicate": None, "egdb_folder": None}
+    )
     plain.run()
     assert "egdb" not in {r.termination for r in load_records(tmp_path / "plain" / "games.jsonl")}
 
@@ -421,9 +465,17 @@ def test_bad_adjudication_is_refused(egdb_folder, tmp_path):
         League(["random", "greedy"], out=tmp_path, adjudicate_pieces=4, progress=False)
     with pytest.raises(LeagueError, match="no endgame database in"):
         League(["random", "greedy"], out=tmp_path, adjudicate="egdb", egdb_folder=tmp_path, progress=False)
-    with pytest.raises(LeagueError, match="missing the 5-piece slices.* run `checkers egdb build --pieces 5 --egdb-folder "):
-        League(["random", "greedy"], out=tmp_path, adjudicate="egdb", adjudicate_pieces=5, egdb_folder=egdb_folder,
-               progress=False)
+    with pytest.raises(
+        LeagueError, match="missing the 5-piece slices.* run `checkers egdb build --pieces 5 --egdb-folder "
+    ):
+        League(
+            ["random", "greedy"],
+            out=tmp_path,
+            adjudicate="egdb",
+            adjudicate_pieces=5,
+            egdb_folder=egdb_folder,
+            progress=False,
+        )
 
 
 # -- Ctrl-C, two writers, bad records ---------------------------------------------------------
@@ -449,13 +501,38 @@ def test_ctrl_c_with_workers_stops_within_seconds_keeps_finished_games_and_resum
     # at once, then both workers are deep in the thinker's games when Ctrl-C comes.
     out = tmp_path / "interrupted"
     command = [
-        sys.executable, "-m", "checkers_evaluation.cli", "league", "random", "alphabeta:depth=1,name=quick",
-        "alphabeta:depth=30,name=thinker", "--time-per-move", "0.5", "--max-plies", "12", "--openings", "random:0",
-        "--games-per-pair", "2", "--workers", "2", "--bootstrap", "0", "--out", str(out),
+        sys.executable,
+        "-m",
+        "checkers_evaluation.cli",
+        "league",
+        "random",
+        "alphabeta:depth=1,name=quick",
+        "alphabeta:depth=30,name=thinker",
+        "--time-per-move",
+        "0.5",
+        "--max-plies",
+        "12",
+        "--openings",
+        "random:0",
+        "--games-per-pair",
+        "2",
+        "--workers",
+        "2",
+        "--bootstrap",
+        "0",
+        "--out",
+        str(out),
     ]
     games = out / "games.jsonl"
-    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True,
-                               preexec_fn=_restore_sigint, start_new_session=True)
+    process = subprocess.Popen(
+        command,
+        cwd=ROOT,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_restore_sigint,
+        start_new_session=True,
+    )
     try:
         _wait_for_games(games, 2, process)
         time.sleep(0.5)  # both workers now search in the thinker's games
@@ -501,9 +578,15 @@ def test_a_killed_league_does_not_leave_its_folder_locked(tmp_path):
     out = tmp_path / "killed"
     out.mkdir()
     holder = subprocess.Popen(
-        [sys.executable, "-c", "import sys, time; from checkers_evaluation.league_files import FolderLock; "
-         f"lock = FolderLock({str(out)!r}); lock.acquire(); print('held', flush=True); time.sleep(60)"],
-        cwd=ROOT, stdout=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-c",
+            "import sys, time; from checkers_evaluation.league_files import FolderLock; "
+            f"lock = FolderLock({str(out)!r}); lock.acquire(); print('held', flush=True); time.sleep(60)",
+        ],
+        cwd=ROOT,
+        stdout=subprocess.PIPE,
+        text=True,
     )
     try:
         assert holder.stdout.readline().strip() == "held"
@@ -530,8 +613,9 @@ def test_loading_drops_games_recorded_twice_with_a_warning_naming_them(tmp_path)
     assert [r.key for r in records] == [json.loads(line)["key"] for line in lines]
     # A resume counts each game once and repairs the file.
     with pytest.warns(LeagueWarning):
-        ratings = League(["random", "greedy"], out=tmp_path, games_per_pair=4, bootstrap=0, resume=True,
-                         progress=False).run()
+        ratings = League(
+            ["random", "greedy"], out=tmp_path, games_per_pair=4, bootstrap=0, resume=True, progress=False
+        ).run()
     assert ratings["random"].games == 4
     assert games.read_text() == "".join(lines)
 
@@ -539,14 +623,20 @@ def test_loading_drops_games_recorded_twice_with_a_warning_naming_them(tmp_path)
 @pytest.mark.parametrize(
     "line, problem",
     [
-        ('{"black": "a", "white": "b", "opening": "", "moves": [], "result": "banana", "termination": "x", "key": "k"}',
-         "result 'banana' is not one of 1-0, 0-1, 1/2-1/2"),
-        ('{"black": "a", "white": "b", "opening": "", "moves": [], "result": "*", "termination": "x", "key": "k"}',
-         "result '*' is not one of"),
+        (
+            '{"black": "a", "white": "b", "opening": "", "moves": [], "result": "banana", "termination": "x", "key": "k"}',
+            "result 'banana' is not one of 1-0, 0-1, 1/2-1/2",
+        ),
+        (
+            '{"black": "a", "white": "b", "opening": "", "moves": [], "result": "*", "termination": "x", "key": "k"}',
+            "result '*' is not one of",
+        ),
         ('{"black": "a", "white": "b"}', "not a game record"),
-        ('{"black": "a", "white": "b", "opening": "", "moves": [], "result": "1-0", "termination": "x", "key": 7}',
-         "key must be a string"),
-        ('[1, 2]', "must be a JSON object"),
+        (
+            '{"black": "a", "white": "b", "opening": "", "moves": [], "result": "1-0", "termination": "x", "key": 7}',
+            "key must be a string",
+        ),
+        ("[1, 2]", "must be a JSON object"),
         ('{"black": "a", "wh', "corrupt game record"),
     ],
 )

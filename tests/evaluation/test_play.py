@@ -14,10 +14,10 @@ import time
 from pathlib import Path
 
 import pytest
-from checkers_evaluation.cli import main
-from checkers_evaluation.play import PlaySession
 
 from checkers_env import BLACK, WHITE, Board, make_agent, read_pdn
+from checkers_evaluation.cli import main
+from checkers_evaluation.play import PlaySession
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -70,7 +70,7 @@ class Terminal:
                 return chunk
             left = deadline - time.monotonic()
             if left <= 0 or (not self._read(min(left, 0.5)) and self.proc.poll() is not None and not self._read(0.1)):
-                raise AssertionError(f"did not see {text!r}; output so far:\n{self.output[self.seen:]}")
+                raise AssertionError(f"did not see {text!r}; output so far:\n{self.output[self.seen :]}")
 
     def send(self, line: str) -> None:
         os.write(self.fd, (line + "\n").encode())
@@ -255,8 +255,9 @@ def _session(answers: list, human=WHITE, agent="greedy:seed=1", start=None):
             raise answer
         return answer() if callable(answer) else answer
 
-    session = PlaySession(make_agent(agent), human=human, start=start, read=read, write=out.append,
-                          status=lambda text: None)
+    session = PlaySession(
+        make_agent(agent), human=human, start=start, read=read, write=out.append, status=lambda text: None
+    )
     return session, out
 
 
@@ -356,9 +357,23 @@ def test_ctrl_c_while_the_agent_thinks_stops_it_within_seconds(tmp_path):
     make_agent("alphabeta:depth=1").select_move(Game())
     # A depth no search finishes: the agent thinks until stopped.
     process = subprocess.Popen(
-        [sys.executable, "-m", "checkers_evaluation.cli", "play", "--opponent", "alphabeta:depth=40", "--color", "white"],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, text=True,
-        start_new_session=True, preexec_fn=_restore_sigint,  # its own process group: the finally below kills its agent worker too
+        [
+            sys.executable,
+            "-m",
+            "checkers_evaluation.cli",
+            "play",
+            "--opponent",
+            "alphabeta:depth=40",
+            "--color",
+            "white",
+        ],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=ROOT,
+        text=True,
+        start_new_session=True,
+        preexec_fn=_restore_sigint,  # its own process group: the finally below kills its agent worker too
     )
     try:
         deadline = time.monotonic() + 60
@@ -391,8 +406,9 @@ def test_the_status_says_the_agent_gets_ready_before_it_says_it_thinks():
     statuses: list[str] = []
     agent = AgentProcess("alphabeta:depth=40")  # a worker takes more than THINKING_SHOWN_AFTER to start
     answers = ["quit"]
-    session = PlaySession(agent, human=WHITE, read=lambda prompt: answers.pop(0), write=lambda text: None,
-                          status=statuses.append)
+    session = PlaySession(
+        agent, human=WHITE, read=lambda prompt: answers.pop(0), write=lambda text: None, status=statuses.append
+    )
     try:
         session.agent.select_move = _stopped_after_thinking(agent, statuses)
         with pytest.raises(_Stopped):
@@ -438,9 +454,8 @@ def test_the_agent_processs_errors_say_what_went_wrong():
     """A spec that cannot be built, and a move the agent cannot make, are reported with
     the agent's own words (the worker answers them; it used to die with the move's error,
     which reached the session as 'its process exited')."""
-    from checkers_evaluation.play import AgentProcess
-
     from checkers_env import Game
+    from checkers_evaluation.play import AgentProcess
 
     broken = AgentProcess("alphabeta:depth=0")
     try:

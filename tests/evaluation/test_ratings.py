@@ -14,6 +14,7 @@ import pytest
 from checkers_env.match import GameRecord
 from checkers_evaluation.ratings import ELO_SCALE, MAX_BOOTSTRAP, fit_elo
 
+
 def expected_score(rating: float, opponent: float) -> float:
     """Elo's expected score of a player rated ``rating`` against one rated ``opponent``."""
     return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
@@ -240,7 +241,10 @@ def test_tables_are_sorted_best_first():
     lines = markdown.splitlines()
     assert lines[0].startswith("| # | player | Elo | 95 % interval")
     assert [line.split("|")[2].strip() for line in lines[2:6]] == order
-    assert "anchored on random = 0" in markdown and "50 Bayesian-bootstrap replicates over colour-swapped pairs" in markdown
+    assert (
+        "anchored on random = 0" in markdown
+        and "50 Bayesian-bootstrap replicates over colour-swapped pairs" in markdown
+    )
     assert ratings.as_dict()["random"] == 0.0
 
 

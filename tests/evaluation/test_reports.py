@@ -10,6 +10,7 @@ import pytest
 
 from checkers_env import Rules, make_agent, read_pdn
 from checkers_env.match import GameRecord, play_game
+from checkers_evaluation.ratings import fit_elo
 from checkers_evaluation.reports import (
     REPORT_FILES,
     crosstable,
@@ -18,7 +19,6 @@ from checkers_evaluation.reports import (
     write_games_pdn,
     write_report,
 )
-from checkers_evaluation.ratings import fit_elo
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 

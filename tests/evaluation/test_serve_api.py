@@ -14,7 +14,7 @@ import warnings  # noqa: E402
 
 with warnings.catch_warnings():  # starlette 1.x suggests httpx2 for its TestClient; httpx works
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
+    from starlette.testclient import TestClient
 
 from checkers_env import Board, Game  # noqa: E402
 from checkers_env.match import GameRecord  # noqa: E402
@@ -99,7 +99,11 @@ def test_the_endgame_value_is_shown(client):
         ({"black": "human", "white": "alphabeta:depth=-1"}, 422, "bad agent spec"),
         ({"black": "human", "white": "alphabeta:time=60"}, 422, "thinking limit"),
         # Every parameter that gives seconds, of every kind: a clock for the game too.
-        ({"black": "alphabeta:game_time=1e9", "white": "human"}, 422, "game_time=1e9 is over this server's thinking limit"),
+        (
+            {"black": "alphabeta:game_time=1e9", "white": "human"},
+            422,
+            "game_time=1e9 is over this server's thinking limit",
+        ),
         ({"black": "human", "white": "zoo:outcome-net,game_time=1e9"}, 422, "game_time=1e9 is over"),
         ({"black": "human", "white": "mcrd:time=inf"}, 422, "time=inf is over"),
         ({"black": "human", "white": "greedy", "fen": "B:W99:B1"}, 422, "bad FEN"),
@@ -126,7 +130,9 @@ def test_bad_requests_are_refused_with_a_reason(client):
     assert response.status_code == 409 and "human's turn" in response.json()["error"]
     response = client.post("/api/games", content=b"{not json", headers={"content-type": "application/json"})
     assert response.status_code == 400 and "not JSON" in response.json()["error"]
-    response = client.post("/api/games", content=b"[" + b"1," * 20_000 + b"1]", headers={"content-type": "application/json"})
+    response = client.post(
+        "/api/games", content=b"[" + b"1," * 20_000 + b"1]", headers={"content-type": "application/json"}
+    )
     assert response.status_code == 413
     assert client.get("/api/games/doesnotexist").status_code == 404
     assert client.get(f"/api/games/{game_id}").json()["moves"] == []  # nothing changed
@@ -157,8 +163,13 @@ def test_the_league_folder(client, tiny_league):
     assert last["ply"] == len(first["moves"])
     png = client.get("/api/leagues/0/files/heatmap.png")
     assert png.status_code == 200 and png.content.startswith(b"\x89PNG")
-    for bad in ("/api/leagues/0/files/league.json", "/api/leagues/0/files/..%2F..%2Fetc%2Fpasswd",
-                "/api/leagues/1", "/api/leagues/0/games/99/0", "/api/leagues/x"):
+    for bad in (
+        "/api/leagues/0/files/league.json",
+        "/api/leagues/0/files/..%2F..%2Fetc%2Fpasswd",
+        "/api/leagues/1",
+        "/api/leagues/0/games/99/0",
+        "/api/leagues/x",
+    ):
         assert client.get(bad).status_code == 404, bad
 
 
@@ -268,9 +279,16 @@ def test_a_busy_port_is_one_line_and_status_2_before_any_address_is_printed(caps
 #: Every kind the server accepts, with the largest count each takes: each move must still
 #: come back within the think limit, its search stopped by the clock.
 LARGEST_COUNTS = [
-    "alphabeta:depth=64", "egdb:pieces=4,depth=64", "td-minimax:weights=untrained,depth=64",
-    "slow-fast:weights=untrained,depth=64", "mcrd:playouts=1000000000", "mcrd:playouts=1000000000,launch=1048576",
-    "alphazero:weights=untrained,simulations=1048576", "zoo:td-minimax,depth=64", "random", "greedy",
+    "alphabeta:depth=64",
+    "egdb:pieces=4,depth=64",
+    "td-minimax:weights=untrained,depth=64",
+    "slow-fast:weights=untrained,depth=64",
+    "mcrd:playouts=1000000000",
+    "mcrd:playouts=1000000000,launch=1048576",
+    "alphazero:weights=untrained,simulations=1048576",
+    "zoo:td-minimax,depth=64",
+    "random",
+    "greedy",
 ]
 
 

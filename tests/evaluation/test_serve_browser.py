@@ -12,7 +12,6 @@ from __future__ import annotations
 import importlib.util
 import os
 import shutil
-import time
 from pathlib import Path
 
 import pytest
@@ -48,12 +47,20 @@ def _live_server(app):
 def browser():
     chromium, driver = _installed(BROWSERS), _installed(DRIVERS)
     if chromium is None or driver is None:
-        pytest.skip("browser tests need Chromium and its driver from the distribution "
-                    "(apt-get install chromium chromium-driver; .ci/run installs them)")
+        pytest.skip(
+            "browser tests need Chromium and its driver from the distribution "
+            "(apt-get install chromium chromium-driver; .ci/run installs them)"
+        )
     options = webdriver.ChromeOptions()
     options.binary_location = chromium
-    for argument in ("--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
-                     "--window-size=1200,900", "--disable-extensions"):
+    for argument in (
+        "--headless=new",
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-dev-shm-usage",
+        "--window-size=1200,900",
+        "--disable-extensions",
+    ):
         options.add_argument(argument)
     # An explicit driver path: Selenium Manager is never asked to download anything.
     chrome = webdriver.Chrome(service=Service(executable_path=driver), options=options)
@@ -121,8 +128,12 @@ def _new_game(browser, opponent="greedy", color="black", fen=None):
         Select(browser.find_element(By.ID, "start-kind")).select_by_value("start")
     old = browser.execute_script("return game && game.id")
     browser.find_element(By.ID, "new-game").click()
-    _wait(browser, lambda: browser.execute_script(
-        "return game !== null && game.id !== arguments[0] && !busy && (game.over || game.to_move === 'human')", old))
+    _wait(
+        browser,
+        lambda: browser.execute_script(
+            "return game !== null && game.id !== arguments[0] && !busy && (game.over || game.to_move === 'human')", old
+        ),
+    )
 
 
 def _play(browser, path: list[int]) -> None:
@@ -143,7 +154,7 @@ def test_a_whole_game_played_by_clicks(browser, site):
     assert browser.execute_script("return game.over")
     assert _state_text(browser).startswith("Game over")
     pdn = browser.find_element(By.ID, "pdn").get_attribute("value")
-    assert "[Black \"human\"]" in pdn and "[White \"random\"]" in pdn
+    assert '[Black "human"]' in pdn and '[White "random"]' in pdn
     result = browser.execute_script("return game.result")
     assert pdn.rstrip().endswith(result)
 
@@ -204,7 +215,7 @@ def test_a_watched_game(browser, site):
     browser.find_element(By.ID, "watch-start").click()
     _wait(browser, lambda: "Game over" in browser.find_element(By.ID, "watch-status").text, 60)
     pdn = browser.find_element(By.ID, "watch-pdn").get_attribute("value")
-    assert "[Black \"greedy\"]" in pdn and "[White \"random\"]" in pdn
+    assert '[Black "greedy"]' in pdn and '[White "random"]' in pdn
     assert browser.find_element(By.CSS_SELECTOR, "#watch-board svg")
 
 
@@ -243,7 +254,9 @@ def test_opponents_from_the_list_with_their_ratings(browser, site):
     assert labels["alphabeta:time=0.5"] == "alphabeta:time=0.5: unrated"
     assert labels["zoo:td-minimax"].startswith("td-minimax (zoo:td-minimax): Elo ")
     assert "other" in labels and browser.find_element(By.ID, "opponent-label").get_attribute("hidden")
-    groups = [group.get_attribute("label") for group in browser.find_elements(By.CSS_SELECTOR, "#opponent-choice optgroup")]
+    groups = [
+        group.get_attribute("label") for group in browser.find_elements(By.CSS_SELECTOR, "#opponent-choice optgroup")
+    ]
     assert groups == ["Baselines", "The zoo"]
     _new_game(browser, opponent="alphabeta:depth=2", color="white")
     assert browser.execute_script("return game.black") == "alphabeta:depth=2"
@@ -259,7 +272,10 @@ def test_the_engine_evaluation_bar_depth_and_line(browser, site):
     bar = browser.find_element(By.ID, "eval-bar")
     assert bar.is_displayed()
     share = browser.execute_script("return game.replies[0].evaluation.black")
-    _wait(browser, lambda: abs(browser.find_element(By.ID, "eval-black").size["height"] / bar.size["height"] - share) < 0.05)
+    _wait(
+        browser,
+        lambda: abs(browser.find_element(By.ID, "eval-black").size["height"] / bar.size["height"] - share) < 0.05,
+    )
     engine = browser.find_element(By.ID, "engine").text
     move = _moves(browser)[0]
     assert "for Black" in engine and "depth 4" in engine and f"line {move}" in engine, engine

@@ -21,28 +21,62 @@ from hypothesis import strategies as st  # noqa: E402
 
 with warnings.catch_warnings():  # starlette 1.x suggests httpx2 for its TestClient; httpx works
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
+    from starlette.testclient import TestClient
 
 from checkers_evaluation import serve  # noqa: E402
 
 #: Specs a client might send: good ones (fast agents only), bad ones, hostile ones.
 SPECS = [
-    "human", "greedy", "random:seed=1", "alphabeta:depth=1", "zoo:td-minimax,depth=1", "alphabeta:depth=0",
-    "alphabeta:time=1e309", "alphabeta:depth=nan", "mcrd:playouts=-5", "ppo:weights=/etc/passwd",
-    "td-minimax:weights=/dev/zero", "zoo:../../etc", "zoo:", "zoo:,depth=1", "egdb:folder=/", ":", "a:b=c=d",
-    "alphabeta:depth=1,depth=2", "random:seed=99999999999999999999999", "greedy:seed=-1", "bc", "ppo:trusted=1",
-    "mcrd:guide=zoo:../x", "random:,,,", " greedy ", "greedy:\x00", "zoo:td-minimax,agents_dirs=/", "\u2603",
+    "human",
+    "greedy",
+    "random:seed=1",
+    "alphabeta:depth=1",
+    "zoo:td-minimax,depth=1",
+    "alphabeta:depth=0",
+    "alphabeta:time=1e309",
+    "alphabeta:depth=nan",
+    "mcrd:playouts=-5",
+    "ppo:weights=/etc/passwd",
+    "td-minimax:weights=/dev/zero",
+    "zoo:../../etc",
+    "zoo:",
+    "zoo:,depth=1",
+    "egdb:folder=/",
+    ":",
+    "a:b=c=d",
+    "alphabeta:depth=1,depth=2",
+    "random:seed=99999999999999999999999",
+    "greedy:seed=-1",
+    "bc",
+    "ppo:trusted=1",
+    "mcrd:guide=zoo:../x",
+    "random:,,,",
+    " greedy ",
+    "greedy:\x00",
+    "zoo:td-minimax,agents_dirs=/",
+    "\u2603",
 ]
 FENS = ["B:W21,22,23:B1,2,3", "W:W14:B9", "B:W14:B9", "B:W99:B1", "", "x", "B:WK1:BK1", "B:W:B"]
 MOVES = ["11-15", "9x18", "22-18", "1-2", "11-15-19", "x", "", "9x18x27", "32x1"]
 LEAGUE_FILES = ["heatmap.png", "games.pdn", "league.json", "../games.jsonl", "%2e%2e", ""]
 HOSTS = ["127.0.0.1", "127.0.0.1", "localhost:8000", "[::1]", "evil.example", "", "127.0.0.1:x", "[::1"]
 ORIGINS = [None, None, "http://127.0.0.1", "http://evil.example", "null", "http://[::1", "::"]
-CONTENT_TYPES = ["application/json", "application/json", "text/plain", None, "application/json; charset=latin-1",
-                 "multipart/form-data", ";;"]
+CONTENT_TYPES = [
+    "application/json",
+    "application/json",
+    "text/plain",
+    None,
+    "application/json; charset=latin-1",
+    "multipart/form-data",
+    ";;",
+]
 
 json_values = st.recursive(
-    st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False) | st.text(max_size=30)
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False)
+    | st.text(max_size=30)
     | st.sampled_from(SPECS + FENS + MOVES),
     lambda children: st.lists(children, max_size=4) | st.dictionaries(st.text(max_size=8), children, max_size=4),
     max_leaves=12,
@@ -67,7 +101,9 @@ bodies = st.one_of(
     st.integers(1, 40).map(lambda depth: b"[" * depth * 100 + b"]" * depth * 100),
     st.just(b"x" * (serve.MAX_BODY + 1)),
 )
-segments = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12).map(lambda text: quote(text, safe=""))
+segments = st.text(alphabet=st.characters(blacklist_categories=("Cs",)), max_size=12).map(
+    lambda text: quote(text, safe="")
+)
 
 
 def _headers(draw, body) -> dict[str, str]:
@@ -101,12 +137,27 @@ def game_actions(draw, game_ids):
 def anything(draw, game_ids):
     game = draw(st.sampled_from(game_ids) | segments)
     number = draw(st.sampled_from(["0", "1", "-1", "99", "9" * 9, "x", ""]) | segments)
-    path = draw(st.sampled_from([
-        "/", "/web/app.js", "/web/{segment}", "/api/config", "/api/games", f"/api/games/{game}",
-        f"/api/games/{game}/move", f"/api/games/{game}/agent", f"/api/games/{game}/takeback",
-        f"/api/leagues/{number}", f"/api/leagues/{number}/games/{number}/{number}",
-        f"/api/leagues/0/games/0/{number}", "/api/leagues/0/files/{file}", "/{segment}", "/api/{segment}/{segment}",
-    ]))
+    path = draw(
+        st.sampled_from(
+            [
+                "/",
+                "/web/app.js",
+                "/web/{segment}",
+                "/api/config",
+                "/api/games",
+                f"/api/games/{game}",
+                f"/api/games/{game}/move",
+                f"/api/games/{game}/agent",
+                f"/api/games/{game}/takeback",
+                f"/api/leagues/{number}",
+                f"/api/leagues/{number}/games/{number}/{number}",
+                f"/api/leagues/0/games/0/{number}",
+                "/api/leagues/0/files/{file}",
+                "/{segment}",
+                "/api/{segment}/{segment}",
+            ]
+        )
+    )
     path = path.replace("{file}", draw(st.sampled_from(LEAGUE_FILES) | segments))
     while "{segment}" in path:
         path = path.replace("{segment}", draw(segments), 1)
@@ -133,10 +184,14 @@ class _Errors(logging.Handler):
 def fuzzed(tiny_league):
     app = serve.create_app(leagues=[tiny_league], workers=1, think_limit=3.0, egdb=None)
     with TestClient(app, base_url="http://127.0.0.1", raise_server_exceptions=False) as client:
-        ids = [client.post("/api/games", json=body).json()["id"] for body in (
-            {"black": "human", "white": "human"}, {"black": "human", "white": "greedy"},
-            {"black": "random", "white": "greedy", "fen": "B:W14,23:B9"},
-        )]
+        ids = [
+            client.post("/api/games", json=body).json()["id"]
+            for body in (
+                {"black": "human", "white": "human"},
+                {"black": "human", "white": "greedy"},
+                {"black": "random", "white": "greedy", "fen": "B:W14,23:B9"},
+            )
+        ]
         yield client, ids
 
 

@@ -28,10 +28,23 @@ def _free_port() -> int:
 
 def test_ctrl_c_stops_the_server_while_an_agent_thinks():
     port = _free_port()
-    command = [sys.executable, "-c", "import sys; from checkers_evaluation.cli import main; sys.exit(main())",
-               "serve", "--port", str(port), "--think-limit", "120", "--workers", "1"]
+    command = [
+        sys.executable,
+        "-c",
+        "import sys; from checkers_evaluation.cli import main; sys.exit(main())",
+        "serve",
+        "--port",
+        str(port),
+        "--think-limit",
+        "120",
+        "--workers",
+        "1",
+    ]
     child = subprocess.Popen(
-        command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
         preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     url = f"http://127.0.0.1:{port}"

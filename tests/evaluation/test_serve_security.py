@@ -16,7 +16,7 @@ import warnings  # noqa: E402
 
 with warnings.catch_warnings():  # starlette 1.x suggests httpx2 for its TestClient; httpx works
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
+    from starlette.testclient import TestClient
 
 from checkers_evaluation import serve  # noqa: E402
 from checkers_evaluation.serve_http import without_paths  # noqa: E402
@@ -57,8 +57,12 @@ def test_the_pickle_exploit_runs_nothing(client, pickle_payload, template):
 @pytest.mark.parametrize(
     "template",
     [
-        "td-minimax:weights={}", "alphabeta:eval=td-minimax,weights={}", "alphabeta:egdb=4,egdb_folder={}",
-        "egdb:pieces=4,folder={}", "mcrd:guide={}", "slow-fast:weights={}",
+        "td-minimax:weights={}",
+        "alphabeta:eval=td-minimax,weights={}",
+        "alphabeta:egdb=4,egdb_folder={}",
+        "egdb:pieces=4,folder={}",
+        "mcrd:guide={}",
+        "slow-fast:weights={}",
     ],
 )
 def test_a_secret_path_is_neither_echoed_nor_probed(client, tmp_path, template):
@@ -105,8 +109,15 @@ def test_a_broken_zoo_entry_does_not_show_the_zoos_path(tmp_path, monkeypatch):
     zoo = tmp_path / "private-zoo"
     (zoo / "broken").mkdir(parents=True)
     (zoo / "broken" / "weights.safetensors").write_bytes(b"not a safetensors file")
-    card = {"name": "broken", "kind": "td-minimax", "params": {}, "weights": "weights.safetensors",
-            "description": "a corrupt net", "commit": "0", "date": "2026-11-25"}
+    card = {
+        "name": "broken",
+        "kind": "td-minimax",
+        "params": {},
+        "weights": "weights.safetensors",
+        "description": "a corrupt net",
+        "commit": "0",
+        "date": "2026-11-25",
+    }
     (zoo / "broken" / "card.json").write_text(json.dumps(card))
     monkeypatch.setenv("CHECKERS_ZOO", str(zoo))  # the workers inherit it when they start
     app = serve.create_app(workers=1, think_limit=5.0, egdb=None)
@@ -132,8 +143,14 @@ def test_paths_are_taken_out_of_messages():
 def _offered(folder, name="mine", params=None):
     entry = folder / name
     entry.mkdir(parents=True)
-    card = {"name": name, "kind": "alphabeta", "params": params or {"depth": 1, "eval": "material"},
-            "description": "an offered agent", "commit": "0", "date": "2026-11-25"}
+    card = {
+        "name": name,
+        "kind": "alphabeta",
+        "params": params or {"depth": 1, "eval": "material"},
+        "description": "an offered agent",
+        "commit": "0",
+        "date": "2026-11-25",
+    }
     (entry / "card.json").write_text(json.dumps(card))
     return folder
 
@@ -192,7 +209,9 @@ def test_a_malformed_host_is_refused(client, host):
     assert client.get("/api/config", headers={"host": host}).status_code in (400, 421)
 
 
-@pytest.mark.parametrize("host", ["localhost", "localhost:8000", "127.0.0.1:8000", "[::1]:8000", "127.0.0.2", "LOCALHOST"])
+@pytest.mark.parametrize(
+    "host", ["localhost", "localhost:8000", "127.0.0.1:8000", "[::1]:8000", "127.0.0.2", "LOCALHOST"]
+)
 def test_this_machines_names_are_served(client, host):
     assert client.get("/api/config", headers={"host": host}).status_code == 200
 
@@ -209,7 +228,8 @@ def test_a_server_bound_elsewhere_answers_to_its_address():
 
 
 @pytest.mark.parametrize(
-    "origin", ["http://evil.example", "null", "http://127.0.0.1:8000", "https://127.0.0.1", "file://", "http://localhost"]
+    "origin",
+    ["http://evil.example", "null", "http://127.0.0.1:8000", "https://127.0.0.1", "file://", "http://localhost"],
 )
 def test_a_post_from_another_origin_is_forbidden(client, origin):
     body = {"black": "human", "white": "human"}
@@ -221,14 +241,23 @@ def test_a_post_from_another_origin_is_forbidden(client, origin):
 
 
 def test_the_pages_own_origin_may_post(client):
-    response = client.post("/api/games", json={"black": "human", "white": "human"}, headers={"origin": "http://127.0.0.1"})
+    response = client.post(
+        "/api/games", json={"black": "human", "white": "human"}, headers={"origin": "http://127.0.0.1"}
+    )
     assert response.status_code == 201
 
 
 @pytest.mark.parametrize(
     "content_type",
-    ["text/plain", "text/plain;charset=UTF-8", "application/x-www-form-urlencoded", "multipart/form-data; boundary=x",
-     "application/jsonx", "text/json", None],
+    [
+        "text/plain",
+        "text/plain;charset=UTF-8",
+        "application/x-www-form-urlencoded",
+        "multipart/form-data; boundary=x",
+        "application/jsonx",
+        "text/json",
+        None,
+    ],
 )
 def test_only_json_bodies_are_read(client, content_type):
     """A cross-site form or "simple" request cannot send application/json without asking first."""
@@ -247,7 +276,9 @@ def test_json_with_a_charset_is_json(client):
         assert client.post("/api/games", content=body, headers={"content-type": content_type}).status_code == 201
 
 
-@pytest.mark.parametrize("body", [b"[" * 8000 + b"]" * 8000, b'{"a":' * 2500 + b"1" + b"}" * 2500, b"[" * 17 + b"]" * 17])
+@pytest.mark.parametrize(
+    "body", [b"[" * 8000 + b"]" * 8000, b'{"a":' * 2500 + b"1" + b"}" * 2500, b"[" * 17 + b"]" * 17]
+)
 def test_deeply_nested_bodies_are_refused(client, body):
     response = client.post("/api/games", content=body, headers={"content-type": "application/json"})
     assert response.status_code in (400, 413) and "nests deeper" in response.json()["error"]

@@ -12,7 +12,7 @@ import warnings  # noqa: E402
 
 with warnings.catch_warnings():  # starlette 1.x suggests httpx2 for its TestClient; httpx works
     warnings.simplefilter("ignore")
-    from starlette.testclient import TestClient  # noqa: E402
+    from starlette.testclient import TestClient
 
 from checkers_env import Board  # noqa: E402
 from checkers_evaluation import serve  # noqa: E402
@@ -141,8 +141,16 @@ def test_the_opponents_list_takes_no_parameters(client):
         ({"value": 200.0}, False, {"black": 0.25, "text": "-200 points for Black"}),
         ({"value": 0.5}, False, {"black": 0.25, "text": "-0.50 for Black (-1 White wins, +1 Black wins)"}),
         ({"value": 0.0}, False, {"black": 0.5, "text": "+0 points for Black"}),
-        ({"value": 1.0, "simulations": 64}, False, {"black": 0.0, "text": "-1.00 for Black (-1 White wins, +1 Black wins)"}),
-        ({"value": 0.0, "simulations": 64}, True, {"black": 0.5, "text": "+0.00 for Black (-1 White wins, +1 Black wins)"}),
+        (
+            {"value": 1.0, "simulations": 64},
+            False,
+            {"black": 0.0, "text": "-1.00 for Black (-1 White wins, +1 Black wins)"},
+        ),
+        (
+            {"value": 0.0, "simulations": 64},
+            True,
+            {"black": 0.5, "text": "+0.00 for Black (-1 White wins, +1 Black wins)"},
+        ),
         ({}, True, None),
         ({"value": "inf"}, True, None),
         ({"value": True}, True, None),

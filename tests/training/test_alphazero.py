@@ -12,17 +12,35 @@ import pytest
 import torch
 from safetensors.numpy import load_file
 
+from checkers_agents.alphabeta.selfplay import END_EGDB
 from checkers_agents.alphazero import net as az_net
 from checkers_agents.alphazero import selfplay
-from checkers_agents.alphabeta.selfplay import END_EGDB
 from checkers_env.errors import EndgameDatabaseError, WeightsError
 from checkers_training import alphazero as trainer
 from checkers_training import scaffold
 from checkers_training.checkpoints import CHECKPOINT
 from checkers_training.scaffold import TrainingError
 
-TINY = ["--games", "6", "--shard-size", "3", "--simulations", "8", "--slots", "3", "--hidden", "16", "--middle", "8",
-        "--batch-size", "64", "--workers", "1", "--no-progress", "--no-tensorboard"]
+TINY = [
+    "--games",
+    "6",
+    "--shard-size",
+    "3",
+    "--simulations",
+    "8",
+    "--slots",
+    "3",
+    "--hidden",
+    "16",
+    "--middle",
+    "8",
+    "--batch-size",
+    "64",
+    "--workers",
+    "1",
+    "--no-progress",
+    "--no-tensorboard",
+]
 
 
 def run(out: Path, *options: str) -> dict:
@@ -68,8 +86,9 @@ def test_the_summary_gives_the_device_and_the_speeds_of_self_play_and_training(t
     folder = Path(summary["run_dir"])
     net = az_net.policy_value_net(16, 8)
     state = scaffold.load_net_checkpoint(folder / CHECKPOINT, net, torch.optim.AdamW(net.parameters()))
-    played = [len(selfplay.load_shards(sorted((folder / "data" / f"gen-{g}").glob("shard-*.npz")))["own"])
-              for g in range(2)]
+    played = [
+        len(selfplay.load_shards(sorted((folder / "data" / f"gen-{g}").glob("shard-*.npz")))["own"]) for g in range(2)
+    ]
     assert state["played"] == sum(played)
     # two epochs a generation; generation 1's window holds both generations' decisions
     assert state["trained"] == 2 * played[0] + 2 * sum(played)
@@ -84,12 +103,14 @@ def test_device_cuda_without_a_gpu_is_refused_naming_the_option(tmp_path):
     assert not (tmp_path / "a").exists()
     # --device is a session option: a resume may name another (a GPU run goes on on a CPU)
     first = run(tmp_path / "b", "--generations", "1")
-    args, given = trainer.parse_args(["--out", first["run_dir"], "--resume", "--generations", "2", "--device", "cuda",
-                                      "--no-progress"])
+    args, given = trainer.parse_args(
+        ["--out", first["run_dir"], "--resume", "--generations", "2", "--device", "cuda", "--no-progress"]
+    )
     with pytest.raises(TrainingError, match="--device cuda"):
         trainer.train(args, given)
-    args, given = trainer.parse_args(["--out", first["run_dir"], "--resume", "--generations", "2", "--device", "cpu",
-                                      "--no-progress"])
+    args, given = trainer.parse_args(
+        ["--out", first["run_dir"], "--resume", "--generations", "2", "--device", "cpu", "--no-progress"]
+    )
     assert trainer.train(args, given)["generations"] == 2
 
 
@@ -110,9 +131,23 @@ def test_a_resumed_run_ends_with_the_weights_of_an_unbroken_one(tmp_path):
 
 def test_the_strength_curve_is_written_and_promoted(tmp_path, monkeypatch):
     monkeypatch.setenv("CHECKERS_ZOO", str(tmp_path / "zoo"))
-    summary = run(tmp_path / "c", "--generations", "1", "--eval-games", "2", "--anchors", "random;greedy",
-                  "--anchor-ratings", "0;53", "--eval-opponents", "random", "--eval-simulations", "4",
-                  "--promote", "tiny-az")
+    summary = run(
+        tmp_path / "c",
+        "--generations",
+        "1",
+        "--eval-games",
+        "2",
+        "--anchors",
+        "random;greedy",
+        "--anchor-ratings",
+        "0;53",
+        "--eval-opponents",
+        "random",
+        "--eval-simulations",
+        "4",
+        "--promote",
+        "tiny-az",
+    )
     curve = json.loads((Path(summary["run_dir"]) / "curve.json").read_text())
     assert [p["generation"] for p in curve] == [0] and np.isfinite(curve[0]["rating"])
     assert (Path(summary["run_dir"]) / "curve.png").stat().st_size > 1000
@@ -172,7 +207,9 @@ def test_a_run_goes_on_from_given_weights_and_resumes_to_the_same_net(tmp_path):
     for name in given:  # generation 0 played with the given net, not with one drawn from --seed
         np.testing.assert_array_equal(start[name], given[name])
     # killed before its first checkpoint: the resume trains on from the given net too
-    broken = Path(run(tmp_path / "broken", "--generations", "1", "--seed", "3", "--init-weights", str(first))["run_dir"])
+    broken = Path(
+        run(tmp_path / "broken", "--generations", "1", "--seed", "3", "--init-weights", str(first))["run_dir"]
+    )
     for written in [broken / CHECKPOINT, *broken.glob("weights-gen*.safetensors"), broken / trainer.WEIGHTS]:
         written.unlink()
     args, given_options = trainer.parse_args(["--out", str(broken), "--resume", "--no-progress"])
@@ -185,7 +222,9 @@ def test_a_run_goes_on_from_given_weights_and_resumes_to_the_same_net(tmp_path):
 
 def test_init_weights_of_another_shape_or_kind_are_refused_naming_the_file(tmp_path):
     first = Path(run(tmp_path / "first", "--generations", "1")["run_dir"]) / trainer.WEIGHTS
-    with pytest.raises(WeightsError, match=r"weights.safetensors: a 16-8 net, but the run's net is 32-8 \(give --hidden 16"):
+    with pytest.raises(
+        WeightsError, match=r"weights.safetensors: a 16-8 net, but the run's net is 32-8 \(give --hidden 16"
+    ):
         run(tmp_path / "wide", "--hidden", "32", "--init-weights", str(first))
     assert not (tmp_path / "wide").exists()
     bad = tmp_path / "bad.safetensors"
@@ -226,8 +265,9 @@ def test_a_run_promoted_again_after_it_went_on_counts_its_time_once(tmp_path, mo
     card["measures"] = {"vs_anchor": {"score": 0.6}}
     card["training"]["init_weights"] = "zoo (s1's net)"
     card_file.write_text(json.dumps(card))
-    args, given = trainer.parse_args(["--out", stage2["run_dir"], "--resume", "--generations", "2", "--no-progress",
-                                      "--promote", "alphazero"])
+    args, given = trainer.parse_args(
+        ["--out", stage2["run_dir"], "--resume", "--generations", "2", "--no-progress", "--promote", "alphazero"]
+    )
     trainer.train(args, given)
     card = json.loads(card_file.read_text())
     stages = card["training"]["earlier_stages"]

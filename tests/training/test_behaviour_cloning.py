@@ -9,10 +9,18 @@ pytest.importorskip("torch")
 
 def test_tiny_run_trains_reports_and_plays(tmp_path):
     from checkers_env import Game, make_agent
-    from checkers_training.behaviour_cloning import main, train, Args
+    from checkers_training.behaviour_cloning import Args, train
 
-    args = Args(max_games=12, steps=3, batch_size=32, hidden=8, eval_games=2, out=str(tmp_path / "bc" / "r"),
-                progress=False, tensorboard=False)
+    args = Args(
+        max_games=12,
+        steps=3,
+        batch_size=32,
+        hidden=8,
+        eval_games=2,
+        out=str(tmp_path / "bc" / "r"),
+        progress=False,
+        tensorboard=False,
+    )
     summary = train(args, {"max_games", "steps", "batch_size", "hidden", "eval_games", "out"})
     assert summary["games"] == 12 and summary["steps"] == 3
     assert 0 <= summary["validation_move_accuracy"] <= 1
@@ -41,11 +49,38 @@ def test_no_validation_games_writes_null_not_nan(tmp_path, capsys):
     from checkers_env import Rules, make_agent
     from checkers_env.match import play_game
 
-    games = [play_game(make_agent("greedy"), make_agent("random", seed=seed), "", Rules(max_plies=40),
-                       np.random.default_rng(seed)).to_game().to_pdn() for seed in range(3)]
+    games = [
+        play_game(
+            make_agent("greedy"), make_agent("random", seed=seed), "", Rules(max_plies=40), np.random.default_rng(seed)
+        )
+        .to_game()
+        .to_pdn()
+        for seed in range(3)
+    ]
     (tmp_path / "games.pdn").write_text("\n\n".join(games) + "\n")
-    assert main(["--data", str(tmp_path / "games.pdn"), "--steps", "2", "--batch-size", "16", "--hidden", "8", "--validation", "0",
-                 "--eval-games", "0", "--out", str(tmp_path / "bc" / "r2"), "--no-progress", "--no-tensorboard"]) == 0
+    assert (
+        main(
+            [
+                "--data",
+                str(tmp_path / "games.pdn"),
+                "--steps",
+                "2",
+                "--batch-size",
+                "16",
+                "--hidden",
+                "8",
+                "--validation",
+                "0",
+                "--eval-games",
+                "0",
+                "--out",
+                str(tmp_path / "bc" / "r2"),
+                "--no-progress",
+                "--no-tensorboard",
+            ]
+        )
+        == 0
+    )
     summary = json.loads(capsys.readouterr().out.strip().splitlines()[-1], parse_constant=refuse)
     assert summary["validation_move_accuracy"] is None and summary["validation_hop_accuracy"] is None
 

@@ -19,8 +19,10 @@ def _ctrl_c(times: int = 1) -> None:
 @pytest.fixture(autouse=True)
 def python_handlers():
     """Python's own SIGINT handler and the default SIGTERM, as a trainer starts with."""
-    before = {s: signal.signal(s, h) for s, h in ((signal.SIGINT, signal.default_int_handler),
-                                                   (signal.SIGTERM, signal.SIG_DFL))}
+    before = {
+        s: signal.signal(s, h)
+        for s, h in ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, signal.SIG_DFL))
+    }
     yield
     for signum, handler in before.items():
         signal.signal(signum, handler)

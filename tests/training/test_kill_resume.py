@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import json
 import multiprocessing
-import os
 import signal
 import uuid
 from pathlib import Path
@@ -78,9 +77,17 @@ sys.exit(main(argv))
 """
 
 #: What every child needs, imported once by the fork server.
-PRELOAD = ["torch", "torch._dynamo", "stable_baselines3", "sb3_contrib", "checkers_evaluation.cli",
-           *(f"checkers_training.{name}" for name in
-             ("alphazero", "behaviour_cloning", "mcrd_net", "outcome_net", "ppo", "slow_fast", "td_minimax"))]
+PRELOAD = [
+    "torch",
+    "torch._dynamo",
+    "stable_baselines3",
+    "sb3_contrib",
+    "checkers_evaluation.cli",
+    *(
+        f"checkers_training.{name}"
+        for name in ("alphazero", "behaviour_cloning", "mcrd_net", "outcome_net", "ppo", "slow_fast", "td_minimax")
+    ),
+]
 
 
 @pytest.fixture(scope="module")
@@ -91,13 +98,36 @@ def forks():
     return context
 
 
-def _train(forks, trainer: str, argv: list[str], run: Path, kill_after: int | None, signum: int = signal.SIGKILL,
-           call: tuple[str, str, int] | None = None, times: int = 1, mark: str = "CHECKERS_TEST_CHILD") -> int:
+def _train(
+    forks,
+    trainer: str,
+    argv: list[str],
+    run: Path,
+    kill_after: int | None,
+    signum: int = signal.SIGKILL,
+    call: tuple[str, str, int] | None = None,
+    times: int = 1,
+    mark: str = "CHECKERS_TEST_CHILD",
+) -> int:
     log = run.with_name(f"{run.name}.log")  # every run of the folder, one after another
     log.parent.mkdir(parents=True, exist_ok=True)
-    child = forks.Process(target=exec, args=(CHILD, {
-        "root": str(ROOT), "log": str(log), "folder": str(run.resolve()), "after": kill_after or 0,
-        "argv": ["train", trainer, *argv], "signum": signum, "call": call, "times": times, "mark": mark}))
+    child = forks.Process(
+        target=exec,
+        args=(
+            CHILD,
+            {
+                "root": str(ROOT),
+                "log": str(log),
+                "folder": str(run.resolve()),
+                "after": kill_after or 0,
+                "argv": ["train", trainer, *argv],
+                "signum": signum,
+                "call": call,
+                "times": times,
+                "mark": mark,
+            },
+        ),
+    )
     child.start()
     child.join(300)
     if child.is_alive():
@@ -139,9 +169,32 @@ def _same_tensors(module_state: dict, weights: Path, names: dict[str, str] | Non
 
 def test_ppo_killed_between_a_snapshot_and_its_checkpoint(tmp_path, forks):
     pytest.importorskip("sb3_contrib")
-    options = ["--total-timesteps", "1024", "--n-envs", "2", "--n-steps", "128", "--batch-size", "64",
-               "--n-epochs", "1", "--eval-every", "0", "--checkpoint-every", "256", "--net-arch", "8",
-               "--random-until", "0.25", "--greedy-until", "0.5", "--snapshot-every", "256", "--final-eval-games", "0"]
+    options = [
+        "--total-timesteps",
+        "1024",
+        "--n-envs",
+        "2",
+        "--n-steps",
+        "128",
+        "--batch-size",
+        "64",
+        "--n-epochs",
+        "1",
+        "--eval-every",
+        "0",
+        "--checkpoint-every",
+        "256",
+        "--net-arch",
+        "8",
+        "--random-until",
+        "0.25",
+        "--greedy-until",
+        "0.5",
+        "--snapshot-every",
+        "256",
+        "--final-eval-games",
+        "0",
+    ]
     # Writes: run.json, then per checkpoint checkpoint.pt, policy, state.json; snapshot 1 is
     # write 5, before the checkpoint that counts it. The resume's third write is a checkpoint.
     run = _kill_and_resume(forks, "ppo", tmp_path, options, (5, 3))
@@ -162,8 +215,10 @@ def test_ppo_resume_drops_the_snapshots_its_checkpoint_does_not_count(tmp_path):
         snapshot_path(tmp_path, number).parent.mkdir(exist_ok=True)
         snapshot_path(tmp_path, number).write_bytes(b"weights")
     agree_with_checkpoint(tmp_path, 2)
-    assert sorted(p.name for p in (tmp_path / "snapshots").iterdir()) == ["snapshot-0001.safetensors",
-                                                                         "snapshot-0002.safetensors"]
+    assert sorted(p.name for p in (tmp_path / "snapshots").iterdir()) == [
+        "snapshot-0001.safetensors",
+        "snapshot-0002.safetensors",
+    ]
     snapshot_path(tmp_path, 1).unlink()
     with pytest.raises(WeightsError, match="counts 2 snapshots, but snapshot-0001.safetensors is missing"):
         agree_with_checkpoint(tmp_path, 2)
@@ -189,8 +244,9 @@ def _tiny_pdn(path: Path) -> Path:
 
     games = []
     for seed in range(6):
-        record = play_game(make_agent("greedy"), make_agent("random", seed=seed), "", Rules(max_plies=60),
-                           np.random.default_rng(seed))
+        record = play_game(
+            make_agent("greedy"), make_agent("random", seed=seed), "", Rules(max_plies=60), np.random.default_rng(seed)
+        )
         games.append(record.to_game().to_pdn())
     path.write_text("\n\n".join(games) + "\n")
     return path
@@ -209,7 +265,8 @@ def test_bc_killed_between_its_checkpoint_and_its_weights(tmp_path, forks):
 
     weights = load_file(run / "weights.safetensors")
     assert sorted(torch.cat([t.flatten() for t in weights.values()]).tolist()) == sorted(
-        torch.cat([t.flatten() for t in saved["policy"].values()]).tolist())
+        torch.cat([t.flatten() for t in saved["policy"].values()]).tolist()
+    )
 
 
 def test_mcrd_net_killed_between_its_checkpoint_and_its_weights(tmp_path, forks):
@@ -225,9 +282,30 @@ def test_mcrd_net_killed_between_its_checkpoint_and_its_weights(tmp_path, forks)
 
 
 def test_slow_fast_killed_between_its_weights_and_its_checkpoint(tmp_path, forks):
-    options = ["--sets", "2", "--episodes-per-set", "2", "--tactical-games", "4", "--endgame-trees", "4",
-               "--endgame-max-batches", "1", "--max-game-plies", "60", "--no-progress-plies", "30",
-               "--subtree-depth", "2", "--buffer-capacity", "300", "--hidden", "16", "--batch-size", "32"]
+    options = [
+        "--sets",
+        "2",
+        "--episodes-per-set",
+        "2",
+        "--tactical-games",
+        "4",
+        "--endgame-trees",
+        "4",
+        "--endgame-max-batches",
+        "1",
+        "--max-game-plies",
+        "60",
+        "--no-progress-plies",
+        "30",
+        "--subtree-depth",
+        "2",
+        "--buffer-capacity",
+        "300",
+        "--hidden",
+        "16",
+        "--batch-size",
+        "32",
+    ]
     # Writes: run.json, a checkpoint per episode, then the set's weights and its checkpoint:
     # write 4 is set 1's weights, before the checkpoint that ends the set.
     run = _kill_and_resume(forks, "slow-fast", tmp_path, options, (4, 3))
@@ -237,8 +315,28 @@ def test_slow_fast_killed_between_its_weights_and_its_checkpoint(tmp_path, forks
 
 
 def test_outcome_net_killed_between_its_generation_files_and_its_checkpoint(tmp_path, forks):
-    options = ["--generations", "2", "--games", "4", "--shard-size", "2", "--depth", "1", "--random-plies", "2",
-               "--egdb-pieces", "0", "--hidden", "8", "--batch-size", "32", "--workers", "1", "--epochs", "1"]
+    options = [
+        "--generations",
+        "2",
+        "--games",
+        "4",
+        "--shard-size",
+        "2",
+        "--depth",
+        "1",
+        "--random-plies",
+        "2",
+        "--egdb-pieces",
+        "0",
+        "--hidden",
+        "8",
+        "--batch-size",
+        "32",
+        "--workers",
+        "1",
+        "--epochs",
+        "1",
+    ]
     run = _kill_and_resume(forks, "outcome-net", tmp_path, options, (6, 4))
     saved = _checkpoint(run / "checkpoint.pt")
     state = json.loads(saved["state"])
@@ -246,8 +344,28 @@ def test_outcome_net_killed_between_its_generation_files_and_its_checkpoint(tmp_
     assert _same_tensors(saved["net"], run / "weights.safetensors")
 
 
-ALPHAZERO_OPTIONS = ["--generations", "2", "--games", "4", "--shard-size", "2", "--simulations", "4", "--slots", "2",
-                     "--hidden", "8", "--middle", "8", "--batch-size", "32", "--workers", "1", "--epochs", "2"]
+ALPHAZERO_OPTIONS = [
+    "--generations",
+    "2",
+    "--games",
+    "4",
+    "--shard-size",
+    "2",
+    "--simulations",
+    "4",
+    "--slots",
+    "2",
+    "--hidden",
+    "8",
+    "--middle",
+    "8",
+    "--batch-size",
+    "32",
+    "--workers",
+    "1",
+    "--epochs",
+    "2",
+]
 
 
 @pytest.fixture(scope="module")
@@ -341,17 +459,67 @@ def mcrd_data(tmp_path_factory) -> Path:
 
 def _options(trainer: str, tiny_pdn: Path, mcrd_data: Path) -> list[str]:
     return {
-        "bc": ["--data", str(tiny_pdn), "--steps", "6", "--checkpoint-every", "2", "--batch-size", "16",
-               "--hidden", "8"],
+        "bc": [
+            "--data",
+            str(tiny_pdn),
+            "--steps",
+            "6",
+            "--checkpoint-every",
+            "2",
+            "--batch-size",
+            "16",
+            "--hidden",
+            "8",
+        ],
         "mcrd-net": ["--data", str(mcrd_data), "--steps", "6", "--checkpoint-every", "2", "--batch-size", "16"],
         "td-minimax": ["--games", "6", "--checkpoint-every", "2", "--hidden", "8", "--depth", "1"],
-        "slow-fast": ["--sets", "2", "--episodes-per-set", "2", "--tactical-games", "4", "--endgame-trees", "4",
-                      "--endgame-max-batches", "1", "--max-game-plies", "60", "--no-progress-plies", "30",
-                      "--subtree-depth", "2", "--buffer-capacity", "300", "--hidden", "16", "--batch-size", "32"],
+        "slow-fast": [
+            "--sets",
+            "2",
+            "--episodes-per-set",
+            "2",
+            "--tactical-games",
+            "4",
+            "--endgame-trees",
+            "4",
+            "--endgame-max-batches",
+            "1",
+            "--max-game-plies",
+            "60",
+            "--no-progress-plies",
+            "30",
+            "--subtree-depth",
+            "2",
+            "--buffer-capacity",
+            "300",
+            "--hidden",
+            "16",
+            "--batch-size",
+            "32",
+        ],
         "alphazero": ALPHAZERO_OPTIONS,
-        "outcome-net": ["--generations", "2", "--games", "4", "--shard-size", "2", "--depth", "1",
-                        "--random-plies", "2", "--egdb-pieces", "0", "--hidden", "8", "--batch-size", "32",
-                        "--workers", "1", "--epochs", "2"],
+        "outcome-net": [
+            "--generations",
+            "2",
+            "--games",
+            "4",
+            "--shard-size",
+            "2",
+            "--depth",
+            "1",
+            "--random-plies",
+            "2",
+            "--egdb-pieces",
+            "0",
+            "--hidden",
+            "8",
+            "--batch-size",
+            "32",
+            "--workers",
+            "1",
+            "--epochs",
+            "2",
+        ],
     }[trainer]
 
 
@@ -367,7 +535,9 @@ def unbroken(tmp_path_factory, forks, tiny_pdn, mcrd_data):
         key = (trainer, *options)
         if key not in made:
             folder = tmp_path_factory.mktemp(trainer) / "r"  # the same name as the interrupted run's
-            _train(forks, trainer, ["--eval-games", "0", *options, "--out", str(folder), *SESSION_OPTIONS], folder, None)
+            _train(
+                forks, trainer, ["--eval-games", "0", *options, "--out", str(folder), *SESSION_OPTIONS], folder, None
+            )
             made[key] = folder
         return made[key]
 
@@ -397,8 +567,11 @@ INTERRUPTS = [
 ]
 
 
-@pytest.mark.parametrize(("trainer", "call", "times", "more"), INTERRUPTS,
-                         ids=[f"{t}-{c[1]}-{c[2]}{'-twice' if n > 1 else ''}" for t, c, n, _ in INTERRUPTS])
+@pytest.mark.parametrize(
+    ("trainer", "call", "times", "more"),
+    INTERRUPTS,
+    ids=[f"{t}-{c[1]}-{c[2]}{'-twice' if n > 1 else ''}" for t, c, n, _ in INTERRUPTS],
+)
 def test_interrupted_and_resumed_runs_end_as_the_unbroken_run(
     trainer, call, times, more, tmp_path, forks, unbroken, tiny_pdn, mcrd_data
 ):

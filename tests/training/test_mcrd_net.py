@@ -12,8 +12,8 @@ import pytest
 import torch
 from safetensors.numpy import load_file
 
-from checkers_agents.mcrd.data import McrdDataError, games_params, generate, mcrd_params, torch_dataset
 from checkers_agents.mcrd import net
+from checkers_agents.mcrd.data import McrdDataError, games_params, generate, mcrd_params, torch_dataset
 from checkers_agents.mcrd.net import CNN
 from checkers_env import Game, make_agent
 from checkers_training import mcrd_net
@@ -31,8 +31,21 @@ def databases(tmp_path_factory) -> Path:
 
 
 def run(databases: Path, out: Path, *options: str) -> dict:
-    argv = ["--data", str(databases / "mcrd"), "--held-out", str(databases / "held-out"), "--out", str(out),
-            "--eval-games", "0", "--no-progress", "--no-tensorboard", "--checkpoint-every", "10", *options]
+    argv = [
+        "--data",
+        str(databases / "mcrd"),
+        "--held-out",
+        str(databases / "held-out"),
+        "--out",
+        str(out),
+        "--eval-games",
+        "0",
+        "--no-progress",
+        "--no-tensorboard",
+        "--checkpoint-every",
+        "10",
+        *options,
+    ]
     args, given = mcrd_net.parse_args(argv)
     return mcrd_net.train(args, given)
 
@@ -50,8 +63,20 @@ def test_a_tiny_run_lowers_the_loss_on_its_data(databases, tmp_path):
 
 
 def test_a_tiny_conv_local_run_lowers_the_loss_and_its_file_says_its_architecture(databases, tmp_path):
-    summary = run(databases, tmp_path / "c", "--steps", "150", "--learning-rate", "0.01", "--architecture", "conv-local",
-                  "--channels", "3", "--hidden", "2")
+    summary = run(
+        databases,
+        tmp_path / "c",
+        "--steps",
+        "150",
+        "--learning-rate",
+        "0.01",
+        "--architecture",
+        "conv-local",
+        "--channels",
+        "3",
+        "--hidden",
+        "2",
+    )
     planes, values = torch_dataset(databases / "mcrd").tensors
     torch.manual_seed(0)  # the run's seed: its initial net
     before = mcrd_net.mean_squared_error(CNN(3, 2, "conv-local"), planes, values)
@@ -59,8 +84,9 @@ def test_a_tiny_conv_local_run_lowers_the_loss_and_its_file_says_its_architectur
     assert (trained.architecture, trained.channels, trained.hidden_units) == ("conv-local", 3, 2)
     after = mcrd_net.mean_squared_error(trained, planes, values)
     assert after < 0.8 * before, (before, after)
-    assert summary["held_out_mse"] == pytest.approx(mcrd_net.mean_squared_error(trained, *torch_dataset(
-        databases / "held-out").tensors), rel=1e-6)
+    assert summary["held_out_mse"] == pytest.approx(
+        mcrd_net.mean_squared_error(trained, *torch_dataset(databases / "held-out").tensors), rel=1e-6
+    )
 
 
 def test_sizes_of_zero_are_the_architecture_defaults():

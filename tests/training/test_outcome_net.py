@@ -19,8 +19,26 @@ from checkers_env import Game, make_agent
 from checkers_training import outcome_net as trainer
 from checkers_training.scaffold import TrainingError
 
-TINY = ["--games", "6", "--shard-size", "3", "--depth", "2", "--random-plies", "2", "--egdb-pieces", "0", "--hidden", "8",
-        "--batch-size", "32", "--workers", "1", "--no-progress", "--no-tensorboard"]
+TINY = [
+    "--games",
+    "6",
+    "--shard-size",
+    "3",
+    "--depth",
+    "2",
+    "--random-plies",
+    "2",
+    "--egdb-pieces",
+    "0",
+    "--hidden",
+    "8",
+    "--batch-size",
+    "32",
+    "--workers",
+    "1",
+    "--no-progress",
+    "--no-tensorboard",
+]
 
 
 def run(out: Path, *options: str) -> dict:
@@ -38,8 +56,9 @@ def test_a_tiny_run_lowers_the_loss_on_its_data(tmp_path):
 
     def loss(net):
         with torch.no_grad():
-            return float(torch.nn.functional.binary_cross_entropy_with_logits(net(inputs).reshape(-1),
-                                                                                torch.from_numpy(target)))
+            return float(
+                torch.nn.functional.binary_cross_entropy_with_logits(net(inputs).reshape(-1), torch.from_numpy(target))
+            )
 
     before = loss(outcome_net.value_net(8, seed=0))
     trained = outcome_net.value_net(8, seed=0)
@@ -78,7 +97,8 @@ def test_a_run_kept_without_its_games_plays_them_again_and_trains_as_an_unbroken
     shutil.rmtree(first / "data")  # the shards are not kept, as in a run folder kept in git
     resumed = run(tmp_path / "kept", "--generations", "3", "--resume")
     assert {p.relative_to(first): p.read_bytes() for p in (first / "data" / "gen-1").rglob("shard-*.npz")} == {
-        k: v for k, v in played.items() if k.parts[1] == "gen-1"}  # generation 2's window: 1 and 2
+        k: v for k, v in played.items() if k.parts[1] == "gen-1"
+    }  # generation 2's window: 1 and 2
     assert not (first / "data" / "gen-0").exists()
     a = load_file(Path(whole["run_dir"]) / trainer.WEIGHTS)
     b = load_file(Path(resumed["run_dir"]) / trainer.WEIGHTS)
@@ -109,9 +129,25 @@ def test_a_resumed_run_ends_with_the_weights_of_an_unbroken_one(tmp_path):
 
 def test_the_strength_curve_is_written_and_promoted(tmp_path, monkeypatch):
     monkeypatch.setenv("CHECKERS_ZOO", str(tmp_path / "zoo"))
-    summary = run(tmp_path / "c", "--generations", "1", "--eval-games", "2", "--anchors", "random;greedy",
-                  "--anchor-ratings", "0;150", "--eval-opponents", "random", "--eval-depth", "1",
-                  "--promote", "tiny-net", "--search", "pvs=1, reductions=1")
+    summary = run(
+        tmp_path / "c",
+        "--generations",
+        "1",
+        "--eval-games",
+        "2",
+        "--anchors",
+        "random;greedy",
+        "--anchor-ratings",
+        "0;150",
+        "--eval-opponents",
+        "random",
+        "--eval-depth",
+        "1",
+        "--promote",
+        "tiny-net",
+        "--search",
+        "pvs=1, reductions=1",
+    )
     curve = json.loads((Path(summary["run_dir"]) / "curve.json").read_text())
     assert [p["generation"] for p in curve] == [0]
     assert set(curve[0]["scores"]) == {"random", "greedy"} and np.isfinite(curve[0]["rating"])
@@ -130,11 +166,14 @@ def test_bad_anchors_are_refused_before_a_run_folder_is_made(tmp_path):
     assert not (tmp_path / "outcome-net").exists()
 
 
-@pytest.mark.parametrize("search, message", [
-    ("pvs=1,bogus=2", "no parameter 'bogus'"),
-    ("time=2", "time is set by the trainer"),
-    ("pvs", "'pvs' is not key=value"),
-])
+@pytest.mark.parametrize(
+    "search, message",
+    [
+        ("pvs=1,bogus=2", "no parameter 'bogus'"),
+        ("time=2", "time is set by the trainer"),
+        ("pvs", "'pvs' is not key=value"),
+    ],
+)
 def test_bad_search_parameters_are_refused_before_a_run_folder_is_made(tmp_path, search, message):
     with pytest.raises(TrainingError, match=message):
         run(tmp_path / "r", "--search", search)
@@ -145,7 +184,8 @@ def test_old_spellings_of_egdb_pieces_and_ray_still_work(capsys):
     args, given = trainer.parse_args(["--egdb", "3", "--ray", "local"])
     assert (args.egdb_pieces, args.ray) == (3, "local") and "egdb_pieces" in given
     assert capsys.readouterr().err == (
-        "checkers: warning: --egdb is deprecated and goes in the next release; use --egdb-pieces\n")
+        "checkers: warning: --egdb is deprecated and goes in the next release; use --egdb-pieces\n"
+    )
     # --ray [ADDRESS], as everywhere: alone it means a local Ray.
     assert trainer.parse_args(["--ray"])[0].ray == "local"
     assert trainer.parse_args(["--ray", "10.0.0.1:6379"])[0].ray == "10.0.0.1:6379"
@@ -157,8 +197,12 @@ def test_a_run_saved_under_the_old_egdb_name_resumes_with_its_value(tmp_path):
 
     run_dir = tmp_path / "old"
     run_dir.mkdir()
-    record = {"trainer": trainer.TRAINER, "run_name": "old", "sessions": [],
-              "args": {"egdb": 0, "runs": "runs", "run_name": "old", "resume": "", "seed": 1}}
+    record = {
+        "trainer": trainer.TRAINER,
+        "run_name": "old",
+        "sessions": [],
+        "args": {"egdb": 0, "runs": "runs", "run_name": "old", "resume": "", "seed": 1},
+    }
     (run_dir / "run.json").write_text(json.dumps(record))
     saved = scaffold.saved_args(trainer.Args(out=str(run_dir), resume=True), trainer.TRAINER)
     assert saved["egdb_pieces"] == 0 and saved["seed"] == 1
@@ -189,8 +233,17 @@ def test_a_generation_that_fails_its_gate_does_not_play_the_next_games(tmp_path,
 
     monkeypatch.setattr(selfplay, "generate", spy_generate)
     monkeypatch.setattr(trainer.scaffold, "gate_match", fake_gate)
-    summary = run(tmp_path / "g", "--generations", "3", "--gate-games", "4", "--search-weight", "0.3",
-                  "--search", "table_cutoffs=1")
+    summary = run(
+        tmp_path / "g",
+        "--generations",
+        "3",
+        "--gate-games",
+        "4",
+        "--search-weight",
+        "0.3",
+        "--search",
+        "table_cutoffs=1",
+    )
     assert played_by == ["positional", "weights-gen0.safetensors", "weights-gen0.safetensors"]
     assert gated == [("gen1", "gen0", 4), ("gen2", "gen0", 4)]
     assert all("table_cutoffs=1" in spec.split(",") for spec in specs)
@@ -213,14 +266,27 @@ def test_a_run_from_init_weights_plays_trains_on_from_and_gates_against_that_net
 
     def fake_gate(candidate, incumbent, games, folder, **kwargs):
         make_agent(incumbent)  # the real gate makes its players from these specs
-        gated.append(tuple(re.search(r"weights-(gen\d+|init)\.safetensors", spec).group(1) for spec in (candidate, incumbent)))
+        gated.append(
+            tuple(re.search(r"weights-(gen\d+|init)\.safetensors", spec).group(1) for spec in (candidate, incumbent))
+        )
         return {"wins": 0, "draws": games, "losses": 0, "score": 0.4}
 
     monkeypatch.setattr(selfplay, "generate", spy_generate)
     monkeypatch.setattr(trainer.scaffold, "gate_match", fake_gate)
     # A learning rate of 0: generation 0 is the initial net itself only if training went on from it.
-    summary = run(tmp_path / "i", "--generations", "1", "--epochs", "1", "--learning-rate", "0", "--gate-games", "2",
-                  "--init-weights", str(start))
+    summary = run(
+        tmp_path / "i",
+        "--generations",
+        "1",
+        "--epochs",
+        "1",
+        "--learning-rate",
+        "0",
+        "--gate-games",
+        "2",
+        "--init-weights",
+        str(start),
+    )
     run_dir = Path(summary["run_dir"])
     assert played_by == [trainer.INITIAL]
     assert gated == [("gen0", "init")]
@@ -252,35 +318,49 @@ def test_pattern_units_make_block_rows_that_feed_the_first_units_only(tmp_path):
     assert np.count_nonzero(trained["blocks.weight"]) > 30
 
 
-@pytest.mark.parametrize("extra, message", [
-    (["--pattern-units", "4"], "give --patterns too"),
-    (["--patterns", "--pattern-units", "9"], "--pattern-units 9 is more than the --hidden 8 units"),
-])
+@pytest.mark.parametrize(
+    "extra, message",
+    [
+        (["--pattern-units", "4"], "give --patterns too"),
+        (["--patterns", "--pattern-units", "9"], "--pattern-units 9 is more than the --hidden 8 units"),
+    ],
+)
 def test_pattern_units_that_do_not_fit_the_net_are_refused_before_a_run_folder_is_made(tmp_path, extra, message):
     with pytest.raises(TrainingError, match=message):
         run(tmp_path / "r", *extra)
     assert not (tmp_path / "r").exists()
 
 
-@pytest.mark.parametrize("init, message", [
-    ("missing.safetensors", r"--init-weights .*missing\.safetensors"),
-    ("patterns", r"a net with pattern inputs, but the run's net has none \(give --patterns\)"),
-    ("wide", r"a 16-0 net, but the run's net is 8-0 \(give --hidden 16 --middle 0\)"),
-    ("narrow", r"its pattern inputs feed 4 hidden units, but the run's feed 8 \(give --pattern-units 4\)"),
-    ("zoo:no-such-net", r"--init-weights zoo:no-such-net: .*no-such-net"),
-])
+@pytest.mark.parametrize(
+    "init, message",
+    [
+        ("missing.safetensors", r"--init-weights .*missing\.safetensors"),
+        ("patterns", r"a net with pattern inputs, but the run's net has none \(give --patterns\)"),
+        ("wide", r"a 16-0 net, but the run's net is 8-0 \(give --hidden 16 --middle 0\)"),
+        ("narrow", r"its pattern inputs feed 4 hidden units, but the run's feed 8 \(give --pattern-units 4\)"),
+        ("zoo:no-such-net", r"--init-weights zoo:no-such-net: .*no-such-net"),
+    ],
+)
 def test_bad_init_weights_are_refused_before_a_run_folder_is_made(tmp_path, init, message):
     from checkers_env.errors import WeightsError
 
     if init in ("wide", "patterns", "narrow"):
-        net = (outcome_net.value_net(16, seed=0) if init == "wide"
-               else outcome_net.value_net(8, seed=0, patterns=True, pattern_units=4 if init == "narrow" else 0))
+        net = (
+            outcome_net.value_net(16, seed=0)
+            if init == "wide"
+            else outcome_net.value_net(8, seed=0, patterns=True, pattern_units=4 if init == "narrow" else 0)
+        )
         init = str(tmp_path / f"{init}.safetensors")
         outcome_net.save_tensors(init, outcome_net.tensors_of(net))
     elif not init.startswith("zoo:"):
         init = str(tmp_path / init)
     with pytest.raises(WeightsError, match=message):
-        run(tmp_path / "runs" / "r", "--init-weights", init, *(["--patterns"] if init.endswith("narrow.safetensors") else []))
+        run(
+            tmp_path / "runs" / "r",
+            "--init-weights",
+            init,
+            *(["--patterns"] if init.endswith("narrow.safetensors") else []),
+        )
     assert not (tmp_path / "runs").exists()
 
 
@@ -304,4 +384,5 @@ def test_the_gate_match_keeps_every_game_and_resumes(tmp_path):
     again = gate_match("greedy", "random", 4, tmp_path, seed=3, progress=False)
     assert again == second
     assert [json.loads(line)["key"] for line in (tmp_path / "games.jsonl").read_text().splitlines()] == [
-        r["key"] for r in records]
+        r["key"] for r in records
+    ]

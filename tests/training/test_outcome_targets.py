@@ -18,10 +18,13 @@ def test_search_scale_makes_the_results_most_likely():
 
 def _positions(outcome, search, game=None, ply=None, black_to_move=None):
     n = len(outcome)
-    return {"outcome": np.array(outcome, dtype=np.int8), "search": np.array(search, dtype=np.float64),
-            "game": np.zeros(n, np.int64) if game is None else np.array(game),
-            "ply": np.arange(n) if ply is None else np.array(ply),
-            "black_to_move": np.arange(n) % 2 == 0 if black_to_move is None else np.array(black_to_move)}
+    return {
+        "outcome": np.array(outcome, dtype=np.int8),
+        "search": np.array(search, dtype=np.float64),
+        "game": np.zeros(n, np.int64) if game is None else np.array(game),
+        "ply": np.arange(n) if ply is None else np.array(ply),
+        "black_to_move": np.arange(n) % 2 == 0 if black_to_move is None else np.array(black_to_move),
+    }
 
 
 def test_search_targets_mix_the_root_value_where_there_is_one():
@@ -57,8 +60,14 @@ def test_lambda_returns_run_back_from_the_result_through_the_later_values():
     # Order does not matter, games do not mix, and a side moving twice (no flip) is honoured.
     shuffled = np.array([2, 0, 3, 1])
     np.testing.assert_allclose(
-        lambda_returns(result[shuffled], value[shuffled], game, ply[shuffled], black[shuffled], lam),
-        returns[shuffled])
-    two = lambda_returns(np.array([1.0, 1.0, 0.0]), np.array([0.2, 0.9, 0.3]), np.array([0, 0, 1]),
-                                 np.array([0, 1, 0]), np.array([True, True, False]), lam)
+        lambda_returns(result[shuffled], value[shuffled], game, ply[shuffled], black[shuffled], lam), returns[shuffled]
+    )
+    two = lambda_returns(
+        np.array([1.0, 1.0, 0.0]),
+        np.array([0.2, 0.9, 0.3]),
+        np.array([0, 0, 1]),
+        np.array([0, 1, 0]),
+        np.array([True, True, False]),
+        lam,
+    )
     np.testing.assert_allclose(two, [(1 - lam) * 0.9 + lam * 1.0, 1.0, 0.0])

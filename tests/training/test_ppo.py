@@ -12,17 +12,38 @@ from checkers_env.match import play_game
 
 pytest.importorskip("sb3_contrib")
 
-from checkers_agents.ppo import PPOAgent  # noqa: E402
-from checkers_env import WeightsError  # noqa: E402
-from checkers_agents.opponent_pool import OpponentPool  # noqa: E402
-from checkers_training.ppo import main  # noqa: E402
-from checkers_training.scaffold import TrainingError  # noqa: E402
+from checkers_agents.opponent_pool import OpponentPool
+from checkers_agents.ppo import PPOAgent
+from checkers_env import WeightsError
+from checkers_training.ppo import main
+from checkers_training.scaffold import TrainingError
 
 SMOKE = [
-    "--total-timesteps", "1024", "--n-envs", "2", "--n-steps", "256", "--batch-size", "128",
-    "--n-epochs", "1", "--eval-every", "0", "--checkpoint-every", "512", "--net-arch", "32x32",
-    "--random-until", "0.5", "--greedy-until", "0.75", "--snapshot-every", "256",
-    "--final-eval-games", "2", "--no-progress",
+    "--total-timesteps",
+    "1024",
+    "--n-envs",
+    "2",
+    "--n-steps",
+    "256",
+    "--batch-size",
+    "128",
+    "--n-epochs",
+    "1",
+    "--eval-every",
+    "0",
+    "--checkpoint-every",
+    "512",
+    "--net-arch",
+    "32x32",
+    "--random-until",
+    "0.5",
+    "--greedy-until",
+    "0.75",
+    "--snapshot-every",
+    "256",
+    "--final-eval-games",
+    "2",
+    "--no-progress",
 ]
 
 
@@ -103,7 +124,21 @@ def test_resume_never_unpickles_a_checkpoint(tmp_path):
 
     import torch
 
-    assert main([*SMOKE, "--total-timesteps", "256", "--final-eval-games", "0", "--out", str(tmp_path / "ppo" / "r"), "--no-tensorboard"]) == 0
+    assert (
+        main(
+            [
+                *SMOKE,
+                "--total-timesteps",
+                "256",
+                "--final-eval-games",
+                "0",
+                "--out",
+                str(tmp_path / "ppo" / "r"),
+                "--no-tensorboard",
+            ]
+        )
+        == 0
+    )
     run = tmp_path / "ppo" / "r"
     assert not (run / "model.zip").exists()  # no pickle is written either
     proof = tmp_path / "code-ran"

@@ -13,10 +13,9 @@ from pathlib import Path
 
 import pytest
 
+from checkers_evaluation.cli import TRAINERS  # every `checkers train NAME`
 from checkers_training import scaffold
 from checkers_training.scaffold import BUDGET, SESSION, TrainingError, arg
-
-from checkers_evaluation.cli import TRAINERS  # every `checkers train NAME`
 
 
 @dataclass
@@ -115,8 +114,20 @@ def test_a_resume_under_the_old_spelling_continues_the_same_run(tmp_path, capsys
 
 
 def test_the_recorded_command_parses_back_to_the_same_options():
-    args, _ = parse(["--games", "7", "--noisy", "--no-chatty", "--eval-opponents", "greedy;alphabeta:depth=2,eval=material",
-                     "--learning-rate", "0.005", "--out", "runs/toy/x"])
+    args, _ = parse(
+        [
+            "--games",
+            "7",
+            "--noisy",
+            "--no-chatty",
+            "--eval-opponents",
+            "greedy;alphabeta:depth=2,eval=material",
+            "--learning-rate",
+            "0.005",
+            "--out",
+            "runs/toy/x",
+        ]
+    )
     command = scaffold.command_line("toy", args)
     words = shlex.split(command)
     assert words[:3] == ["checkers", "train", "toy"]
@@ -162,7 +173,9 @@ def test_a_resume_continues_the_run_as_started(tmp_path):
     # Each session's command is recorded and runs as written.
     record = json.loads((run.path / "run.json").read_text())
     assert record["args"]["games"] == 10000
-    assert record["sessions"][-1]["command"] == f"checkers train toy --out {run.path} --resume --games 10000 --no-chatty"
+    assert (
+        record["sessions"][-1]["command"] == f"checkers train toy --out {run.path} --resume --games 10000 --no-chatty"
+    )
     assert resumed.command.count(" && ") >= 1
 
 
@@ -275,7 +288,7 @@ def test_checkers_train_help_reads_alike_for_every_trainer(capsys):
         text = capsys.readouterr().out
         assert text.startswith(f"usage: checkers train {name} [OPTIONS]")
         assert f"{name} options:" in text
-        shared[name] = text[text.index("run options (the same in every trainer):"):]
+        shared[name] = text[text.index("run options (the same in every trainer):") :]
     assert len(set(shared.values())) == 1
 
 

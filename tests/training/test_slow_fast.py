@@ -11,16 +11,38 @@ import torch
 from checkers_agents.slow_fast import load_weights
 from checkers_agents.slow_fast.episodes import KIND_ENDGAME
 from checkers_agents.zoo import validate_card
-from checkers_env import make_agent
-from checkers_env import WeightsError
+from checkers_env import WeightsError, make_agent
 from checkers_training.scaffold import TrainingError, field_docs
 from checkers_training.slow_fast import CHECKPOINT, WEIGHTS, Args, SlowFastLearner, main, parse_args
 
 TINY = [
-    "--episodes-per-set", "2", "--tactical-games", "6", "--endgame-trees", "6", "--endgame-max-batches", "2",
-    "--max-game-plies", "80", "--no-progress-plies", "30", "--subtree-depth", "2", "--buffer-capacity", "300",
-    "--replace-fraction", "0.3", "--hidden", "16", "--eval-games", "2", "--eval-every-sets", "1",
-    "--batch-size", "32", "--no-progress",
+    "--episodes-per-set",
+    "2",
+    "--tactical-games",
+    "6",
+    "--endgame-trees",
+    "6",
+    "--endgame-max-batches",
+    "2",
+    "--max-game-plies",
+    "80",
+    "--no-progress-plies",
+    "30",
+    "--subtree-depth",
+    "2",
+    "--buffer-capacity",
+    "300",
+    "--replace-fraction",
+    "0.3",
+    "--hidden",
+    "16",
+    "--eval-games",
+    "2",
+    "--eval-every-sets",
+    "1",
+    "--batch-size",
+    "32",
+    "--no-progress",
 ]
 
 

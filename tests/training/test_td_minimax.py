@@ -17,15 +17,25 @@ from checkers_training.scaffold import TrainingError
 
 def tiny(tmp_path, **overrides) -> trainer.Args:
     options = dict(
-        games=300, out=str(tmp_path / "td-minimax" / "tiny"), checkpoint_every=100, log_every=50, eval_every=150,
-        eval_games=2, eval_opponents="greedy;random", random_plies=4, progress=False, tensorboard=False,
+        games=300,
+        out=str(tmp_path / "td-minimax" / "tiny"),
+        checkpoint_every=100,
+        log_every=50,
+        eval_every=150,
+        eval_games=2,
+        eval_opponents="greedy;random",
+        random_plies=4,
+        progress=False,
+        tensorboard=False,
     )
     options.update(overrides)
     return trainer.Args(**options)
 
 
 def test_parse_args_knows_the_given_options():
-    args, given = trainer.parse_args(["--games", "7", "--curriculum", "--no-progress", "--eval-opponents", "greedy;random"])
+    args, given = trainer.parse_args(
+        ["--games", "7", "--curriculum", "--no-progress", "--eval-opponents", "greedy;random"]
+    )
     assert (args.games, args.curriculum, args.progress, args.depth) == (7, True, False, 2)
     assert given == {"games", "curriculum", "progress", "eval_opponents"}
 
@@ -48,7 +58,8 @@ def test_tiny_run_checkpoints_and_resumes(tmp_path):
     assert document["games"] == 300 and document["rng"] == state.rng
     assert json.loads(read_metadata(run / "checkpoint.safetensors")["training_state"]) == document
     assert sorted(p.name for p in (run / "snapshots").iterdir()) == [
-        f"games_{n:08d}.safetensors" for n in (0, 100, 150, 200, 300)  # checkpoints and evaluations
+        f"games_{n:08d}.safetensors"
+        for n in (0, 100, 150, 200, 300)  # checkpoints and evaluations
     ]
     assert [e["games"] for e in document["evaluations"]] == [150, 300]
     assert set(document["evaluations"][0]["results"]) == {"greedy", "random"}
@@ -93,7 +104,10 @@ def test_a_second_run_never_writes_into_the_first(tmp_path):
     assert (run / "checkpoint.safetensors").read_bytes() == before
     state = trainer.train(tiny(tmp_path, games=30, eval_every=0, eval_games=0, seed=5, overwrite=True))
     assert state.games == 30 and json.loads((run / "run.json").read_text())["args"]["seed"] == 5
-    assert sorted(p.name for p in (run / "snapshots").iterdir()) == ["games_00000000.safetensors", "games_00000030.safetensors"]
+    assert sorted(p.name for p in (run / "snapshots").iterdir()) == [
+        "games_00000000.safetensors",
+        "games_00000030.safetensors",
+    ]
 
 
 def test_resumed_run_equals_uninterrupted_run(tmp_path):

@@ -26,16 +26,20 @@ CASES = [
     (["td-minimax", "--hidden", "100000000"], "--hidden: must be 1 to 4096, got '100000000'"),
     (["mcrd-net", "--channels", "100000"], "--channels: must be 0 to 512, got '100000'"),
     (["mcrd-net", "--hidden", "-1"], "--hidden: must be 0 to 4096, got '-1'"),
-    (["mcrd-net", "--architecture", "conv-deep"],
-     "--architecture: invalid choice: 'conv-deep' (choose from 'conv-dense', 'conv-local')"),
+    (
+        ["mcrd-net", "--architecture", "conv-deep"],
+        "--architecture: invalid choice: 'conv-deep' (choose from 'conv-dense', 'conv-local')",
+    ),
     (["outcome-net", "--middle", "100000000"], "--middle: must be 0 to 4096, got '100000000'"),
     (["bc", "--batch-size", "100000000"], "--batch-size: must be 1 to 65536, got '100000000'"),
     (["outcome-net", "--workers", "100000"], "--workers: must be 1 to 256, got '100000'"),
     (["slow-fast", "--hidden", "256,100000000"], "--hidden: layers may have at most 4096 units, got '256,100000000'"),
     (["slow-fast", "--buffer-capacity", "10000000000"], "--buffer-capacity: must be 1 to 10000000, got '10000000000'"),
     (["ppo", "--net-arch", "64x100000000"], "--net-arch: layers may have at most 4096 units, got '64x100000000'"),
-    (["ppo", "--n-envs", "256", "--n-steps", "16384"],
-     "--n-steps: --n-envs x --n-steps is the rollout, at most 1048576 steps, got 4194304"),
+    (
+        ["ppo", "--n-envs", "256", "--n-steps", "16384"],
+        "--n-steps: --n-envs x --n-steps is the rollout, at most 1048576 steps, got 4194304",
+    ),
     (["ppo", "--torch-threads", "100000"], "--torch-threads: must be 1 to 256, got '100000'"),
 ]
 
@@ -67,8 +71,12 @@ def test_out_naming_a_file_is_refused(trainer, tmp_path, capsys):
         pytest.importorskip("sb3_contrib")
     runs = tmp_path / "runs"
     runs.write_text("a file")
-    err = _one_line_status_2([trainer, "--out", str(runs), "--data", str(tmp_path)] if trainer == "mcrd-net"
-                             else [trainer, "--out", str(runs)], capsys)
+    err = _one_line_status_2(
+        [trainer, "--out", str(runs), "--data", str(tmp_path)]
+        if trainer == "mcrd-net"
+        else [trainer, "--out", str(runs)],
+        capsys,
+    )
     assert f"--out: {str(runs)!r} is a file, not a run folder" in err
     assert runs.read_text() == "a file"
 
@@ -77,8 +85,9 @@ def test_a_trainer_folder_that_is_a_file_is_refused(tmp_path, capsys):
     runs = tmp_path / "runs"
     runs.mkdir()
     (runs / "td-minimax").write_text("a file")
-    err = _one_line_status_2(["td-minimax", "--out", str(runs / "td-minimax" / "r"), "--games", "1", "--no-tensorboard"],
-                             capsys)
+    err = _one_line_status_2(
+        ["td-minimax", "--out", str(runs / "td-minimax" / "r"), "--games", "1", "--no-tensorboard"], capsys
+    )
     assert "cannot make the run folder" in err and "td-minimax" in err
 
 
@@ -127,8 +136,9 @@ def _without(modules: str, *argv: str, cwd=None):
     import subprocess
     import sys
 
-    return subprocess.run([sys.executable, "-c", WITHOUT, modules, *argv], capture_output=True, text=True,
-                          timeout=120, cwd=cwd)
+    return subprocess.run(
+        [sys.executable, "-c", WITHOUT, modules, *argv], capture_output=True, text=True, timeout=120, cwd=cwd
+    )
 
 
 def test_every_trainer_help_works_without_torch():

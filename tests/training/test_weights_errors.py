@@ -80,8 +80,12 @@ LOADERS = {
     "slow-fast net": (slow_fast_file, load_slow_fast, "w.safetensors", td_net_file),
     "ppo policy": (ppo_file, load_ppo, "w.safetensors", lambda p: ppo_file(p, "32x32")),
     "td-minimax checkpoint": (td_checkpoint, load_td_checkpoint, "checkpoint.safetensors", td_net_file),
-    "slow-fast checkpoint": (slow_fast_checkpoint, load_slow_fast_checkpoint, "checkpoint.pt",
-                             lambda p: slow_fast_checkpoint(p, "4,4")),
+    "slow-fast checkpoint": (
+        slow_fast_checkpoint,
+        load_slow_fast_checkpoint,
+        "checkpoint.pt",
+        lambda p: slow_fast_checkpoint(p, "4,4"),
+    ),
 }
 
 
@@ -157,8 +161,15 @@ def test_ppo_checkpoint(tmp_path):
 def zoo_entry(zoo: Path, kind: str, write, params=None) -> None:
     folder = zoo / "entry"
     folder.mkdir(parents=True)
-    card = {"name": "entry", "kind": kind, "params": params or {}, "weights": "weights.safetensors",
-            "description": "d", "commit": "c", "date": "2026-01-01"}
+    card = {
+        "name": "entry",
+        "kind": kind,
+        "params": params or {},
+        "weights": "weights.safetensors",
+        "description": "d",
+        "commit": "c",
+        "date": "2026-01-01",
+    }
     (folder / "card.json").write_text(json.dumps(card))
     if write:
         write(folder / "weights.safetensors")

@@ -11,16 +11,15 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from checkers_agents.alphabeta.negamax import Position  # noqa: E402
+from checkers_agents.mcrd import MCRDAgent, net  # noqa: E402
+from checkers_agents.mcrd.cpu import KingHistory, PlayoutRules, descend  # noqa: E402
+from checkers_agents.mcrd.guided import Guide, guided_descend  # noqa: E402
+from checkers_agents.mcrd.playout import is_king_cycle  # noqa: E402
+from checkers_agents.mcrd.root import cycle_context  # noqa: E402
 from checkers_env import Board, Game, UnknownAgentError, WeightsError, make_agent  # noqa: E402
 from checkers_env.bitboard import apply_move, count_moves, nth_move  # noqa: E402
 from checkers_env.encoding import board_planes  # noqa: E402
-
-from checkers_agents.mcrd import MCRDAgent, net  # noqa: E402
-from checkers_agents.alphabeta.negamax import Position  # noqa: E402
-from checkers_agents.mcrd.cpu import KingHistory, PlayoutRules, descend  # noqa: E402
-from checkers_agents.mcrd.guided import Guide, guided_descend  # noqa: E402
-from checkers_agents.mcrd.playout import MAX_REDRAWS, is_king_cycle  # noqa: E402
-from checkers_agents.mcrd.root import cycle_context  # noqa: E402
 
 FENS = [
     Board().fen(),
@@ -43,15 +42,17 @@ def position(fen: str):
 
 
 @pytest.mark.parametrize("fen", FENS)
-@pytest.mark.parametrize("options", [{}, {"guide_plies": 3, "guide_sample": 2, "guide_temperature": 0.3,
-                                          "guide_skip_forced": False}])
+@pytest.mark.parametrize(
+    "options", [{}, {"guide_plies": 3, "guide_sample": 2, "guide_temperature": 0.3, "guide_skip_forced": False}]
+)
 def test_guide_rate_zero_draws_exactly_what_plain_mcrd_draws(fen, options):
     board, _ = position(fen)
     if len(board.legal_moves()) < 2:
         pytest.skip("forced")
     plain = MCRDAgent(playouts=600, backend="cpu", launch=256, seed=11).search(board)
-    guided = MCRDAgent(playouts=600, backend="cpu", launch=256, seed=11, guide="untrained", guide_rate=0.0,
-                       **options).search(board)
+    guided = MCRDAgent(
+        playouts=600, backend="cpu", launch=256, seed=11, guide="untrained", guide_rate=0.0, **options
+    ).search(board)
     assert guided.evaluations == 0
     np.testing.assert_array_equal(plain.wins, guided.wins)
     np.testing.assert_array_equal(plain.playouts, guided.playouts)
@@ -67,9 +68,15 @@ def test_kernel_with_rate_zero_returns_plain_descents_and_streams(fen):
     scratch = (np.empty(32, np.int64), np.empty(2 * evaluator.width))
     for state in (1, 99, 12345, 2**40 + 7):
         expected = descend(Position(*pos), KingHistory(*context), PlayoutRules(150, 1.0, True), state)
-        got = guided_descend(Position(*pos), KingHistory(*context), PlayoutRules(150, 1.0, True), state,
-                             guide_of(evaluator, rate=0.0, sample=2, temperature=0.5), *scratch,
-                             np.zeros(0, np.int64))
+        got = guided_descend(
+            Position(*pos),
+            KingHistory(*context),
+            PlayoutRules(150, 1.0, True),
+            state,
+            guide_of(evaluator, rate=0.0, sample=2, temperature=0.5),
+            *scratch,
+            np.zeros(0, np.int64),
+        )
         assert got == expected + (0,)  # no evaluation
 
 
@@ -100,8 +107,7 @@ def replay(cnn, fen, record, plies, cycle_check):
             frm, to, captured, _, _ = nth_move(mover, opponent, kings, black, j)
             children.append(apply_move(mover, opponent, kings, black, frm, to, captured))
         allowed = [
-            j for j, (m, o, kk) in enumerate(children)
-            if not (cycle_check and is_king_cycle(kings, m, kk, pk, gk, gmk))
+            j for j, (m, o, kk) in enumerate(children) if not (cycle_check and is_king_cycle(kings, m, kk, pk, gk, gmk))
         ] or list(range(legal))
         wins = [j for j in allowed if count_moves(children[j][1], children[j][0], children[j][2], not black) == 0]
         k = int(record[ply])
@@ -111,9 +117,12 @@ def replay(cnn, fen, record, plies, cycle_check):
             # child (parent mover, opponent, kings), the opponent to move; board_planes takes black, white
             blacks = [c[0] if black else c[1] for c in (children[j] for j in allowed)]
             whites = [c[1] if black else c[0] for c in (children[j] for j in allowed)]
-            arrays = (np.array(blacks, np.int64), np.array(whites, np.int64),
-                      np.array([children[j][2] for j in allowed], np.int64),
-                      np.full(len(allowed), int(not black), np.int64))
+            arrays = (
+                np.array(blacks, np.int64),
+                np.array(whites, np.int64),
+                np.array([children[j][2] for j in allowed], np.int64),
+                np.full(len(allowed), int(not black), np.int64),
+            )
             with torch.no_grad():
                 values = cnn(torch.from_numpy(board_planes(*arrays))).numpy().astype(np.float64)
             best = values.min()
@@ -144,8 +153,13 @@ def test_fully_guided_descents_play_the_torch_nets_argmin(which, temperature):
         for cycle_check in (True, False):
             record = np.full(40, -1, np.int64)
             _, _, plies, skips, _, _ = guided_descend(
-                Position(*pos), KingHistory(*context), PlayoutRules(40, 1.0, cycle_check), 7,
-                guide_of(evaluator, temperature=temperature), *scratch, record,
+                Position(*pos),
+                KingHistory(*context),
+                PlayoutRules(40, 1.0, cycle_check),
+                7,
+                guide_of(evaluator, temperature=temperature),
+                *scratch,
+                record,
             )
             assert skips == 0  # a guided ply is never skipped
             replay(cnn, fen, record, min(plies, 40), cycle_check)
@@ -160,8 +174,16 @@ def test_material_guide_prefers_the_bigger_capture():
     fen = "W:W20,21,22,27,28,29,30,31,32:B1,2,3,4,8,10,12,16,17"  # captures of 1, 1 and 2 pieces
     board, pos = position(fen)
     record = np.full(1, -1, np.int64)
-    guided_descend(Position(*pos), KingHistory(*cycle_context(board, None)), PlayoutRules(1, 1.0, True), 3,
-                   guide_of(evaluator), np.empty(32, np.int64), np.empty(2 * evaluator.width), record)
+    guided_descend(
+        Position(*pos),
+        KingHistory(*cycle_context(board, None)),
+        PlayoutRules(1, 1.0, True),
+        3,
+        guide_of(evaluator),
+        np.empty(32, np.int64),
+        np.empty(2 * evaluator.width),
+        record,
+    )
     legal = count_moves(*pos)
     taken = [bin(nth_move(*pos, j)[2]).count("1") for j in range(legal)]
     assert legal >= 2 and len(set(taken)) > 1, taken
@@ -263,8 +285,12 @@ def test_guided_ply_draws_the_nets_softmax_over_the_children():
     order = [nth_move(*pos, j) for j in range(count_moves(*pos))]
     after = [apply_move(*pos, frm, to, captured) for frm, to, captured, _, _ in order]
     # board_planes takes (black, white, kings, black_to_move): Black moved, White is to move.
-    arrays = (np.array([c[0] for c in after], np.int64), np.array([c[1] for c in after], np.int64),
-              np.array([c[2] for c in after], np.int64), np.zeros(len(after), np.int64))
+    arrays = (
+        np.array([c[0] for c in after], np.int64),
+        np.array([c[1] for c in after], np.int64),
+        np.array([c[2] for c in after], np.int64),
+        np.zeros(len(after), np.int64),
+    )
     with torch.no_grad():
         worths = -cnn(torch.from_numpy(board_planes(*arrays))).numpy().astype(np.float64)
     assert len(worths) == 7
@@ -311,8 +337,10 @@ def test_forced_plies_spend_no_evaluation():
     one_ply = PlayoutRules(1, 1.0, True)
     none = np.zeros(0, np.int64)
     assert guided_descend(Position(*pos), history, one_ply, 3, guide_of(evaluator), *scratch, none)[5] == 0
-    assert guided_descend(Position(*pos), history, one_ply, 3, guide_of(evaluator, skip_forced=False), *scratch,
-                          none)[5] == 1
+    assert (
+        guided_descend(Position(*pos), history, one_ply, 3, guide_of(evaluator, skip_forced=False), *scratch, none)[5]
+        == 1
+    )
     # Whole argmax descents (no random number but on skipped forced plies, so both take the same
     # path): guiding forced plies costs exactly one evaluation per forced ply.
     total_forced = 0
@@ -320,10 +348,18 @@ def test_forced_plies_spend_no_evaluation():
         board, pos = position(fen)
         history = KingHistory(*cycle_context(board, None))
         record = np.full(150, -1, np.int64)
-        skipping = guided_descend(Position(*pos), history, PlayoutRules(150, 1.0, True), 5, guide_of(evaluator),
-                                  *scratch, record)
-        guiding = guided_descend(Position(*pos), history, PlayoutRules(150, 1.0, True), 5,
-                                 guide_of(evaluator, skip_forced=False), *scratch, none)
+        skipping = guided_descend(
+            Position(*pos), history, PlayoutRules(150, 1.0, True), 5, guide_of(evaluator), *scratch, record
+        )
+        guiding = guided_descend(
+            Position(*pos),
+            history,
+            PlayoutRules(150, 1.0, True),
+            5,
+            guide_of(evaluator, skip_forced=False),
+            *scratch,
+            none,
+        )
         assert skipping[:4] == guiding[:4]  # same result, plies, skips
         forced = forced_plies(fen, record, skipping[2])
         assert guiding[5] - skipping[5] == forced
@@ -339,21 +375,25 @@ def test_guide_plies_limits_guidance_to_the_first_plies():
     none = np.zeros(0, np.int64)
     for k in (1, 4, 9):
         # Guided plies are never skipped, so k of them are exactly a descent capped at k draws.
-        limited = guided_descend(Position(*pos), history, PlayoutRules(150, 1.0, True), 17,
-                                 guide_of(evaluator, plies=k), *scratch, none)
-        first_k = guided_descend(Position(*pos), history, PlayoutRules(k, 1.0, True), 17,
-                                 guide_of(evaluator), *scratch, none)
+        limited = guided_descend(
+            Position(*pos), history, PlayoutRules(150, 1.0, True), 17, guide_of(evaluator, plies=k), *scratch, none
+        )
+        first_k = guided_descend(
+            Position(*pos), history, PlayoutRules(k, 1.0, True), 17, guide_of(evaluator), *scratch, none
+        )
         assert limited[5] == first_k[5] > 0
         assert limited[2] > k  # the descent went on, unguided
-    everywhere = guided_descend(Position(*pos), history, PlayoutRules(150, 1.0, True), 17, guide_of(evaluator),
-                                *scratch, none)
+    everywhere = guided_descend(
+        Position(*pos), history, PlayoutRules(150, 1.0, True), 17, guide_of(evaluator), *scratch, none
+    )
     assert everywhere[5] > limited[5]
 
 
 def test_agent_counts_its_evaluations_within_its_settings():
     board = Board.from_fen(FENS[1])
-    result = MCRDAgent(playouts=280, backend="cpu", seed=2, guide="untrained", guide_rate=1.0, guide_plies=2,
-                       guide_sample=3).search(board)
+    result = MCRDAgent(
+        playouts=280, backend="cpu", seed=2, guide="untrained", guide_rate=1.0, guide_plies=2, guide_sample=3
+    ).search(board)
     assert 0 < result.evaluations <= 2 * 3 * result.total_playouts
     plain = MCRDAgent(playouts=280, backend="cpu", seed=2).search(board)
     assert plain.evaluations == 0
@@ -363,8 +403,9 @@ def test_guided_searches_are_reproducible_and_do_not_depend_on_threads():
     import numba
 
     board = Board.from_fen(FENS[1])
-    spec = dict(playouts=700, backend="cpu", seed=9, guide="untrained", guide_rate=0.5, guide_sample=3,
-                guide_temperature=0.2)
+    spec = dict(
+        playouts=700, backend="cpu", seed=9, guide="untrained", guide_rate=0.5, guide_sample=3, guide_temperature=0.2
+    )
     first = MCRDAgent(**spec).search(board)
     threads = numba.get_num_threads()
     try:
@@ -421,8 +462,16 @@ def test_bad_guide_settings_are_refused_in_one_line_naming_the_parameter(setting
     assert name in message and "\n" not in message
 
 
-@pytest.mark.parametrize("keyword, value", [("guide_plies", True), ("guide_sample", 1.5), ("guide_rate", True),
-                                            ("guide_skip_forced", "yes"), ("guide_temperature", None)])
+@pytest.mark.parametrize(
+    "keyword, value",
+    [
+        ("guide_plies", True),
+        ("guide_sample", 1.5),
+        ("guide_rate", True),
+        ("guide_skip_forced", "yes"),
+        ("guide_temperature", None),
+    ],
+)
 def test_bad_guide_settings_from_python_are_refused(keyword, value):
     with pytest.raises(ValueError, match=keyword):
         MCRDAgent(guide="untrained", **{keyword: value})

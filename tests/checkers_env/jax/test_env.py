@@ -16,7 +16,7 @@ from pgx._src import api_test as pgx_api_test  # noqa: E402
 
 from checkers_env import Board, Rules  # noqa: E402
 from checkers_env.datasets import hop_action  # noqa: E402
-from checkers_env.game_state import END_ILLEGAL, END_NO_MOVES  # noqa: E402
+from checkers_env.game_state import END_NO_MOVES  # noqa: E402
 from checkers_env.jax import Checkers, State, boards_of  # noqa: E402
 from checkers_env.jax.env import ENV_ID  # noqa: E402
 
@@ -33,8 +33,11 @@ def test_pgx_api_test_passes(monkeypatch):
     """
     ids = Literal[get_args(pgx.core.EnvId) + (ENV_ID,)]  # type: ignore[valid-type]
     monkeypatch.setattr(pgx_api_test, "EnvId", ids)
-    monkeypatch.setattr(pgx_api_test, "act_randomly", jax.jit(
-        lambda key, mask: jax.random.categorical(key, jnp.log(mask.astype(jnp.float32)), axis=-1)))
+    monkeypatch.setattr(
+        pgx_api_test,
+        "act_randomly",
+        jax.jit(lambda key, mask: jax.random.categorical(key, jnp.log(mask.astype(jnp.float32)), axis=-1)),
+    )
     pgx_api_test.api_test(Checkers(), num=10)
 
 
@@ -42,7 +45,12 @@ def test_pgx_tools_see_a_pgx_env():
     env = Checkers()
     assert isinstance(env, pgx.core.Env) and isinstance(env.init(jax.random.PRNGKey(0)), pgx.core.State)
     assert (env.id, env.version, env.num_players, env.num_actions, env.observation_shape) == (
-        "checkers", "v0", 2, 128, (5, 8, 8))
+        "checkers",
+        "v0",
+        2,
+        128,
+        (5, 8, 8),
+    )
 
 
 def test_players_are_drawn_and_black_moves_first():

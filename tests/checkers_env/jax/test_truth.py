@@ -83,6 +83,7 @@ def test_the_acf_games_replay_hop_by_hop(acf_games):
             legal = jax.vmap(lambda s, a: s.legal_action_mask[a])(state, hops[:, t]) | ~moving
             kept = jax.tree.map(lambda new, old: jax.vmap(jax.numpy.where)(moving, new, old), stepped, state)
             return kept, (legal, kept._square < 0)
+
         start = jax.vmap(env.init)(jax.random.split(jax.random.PRNGKey(0), hops.shape[0]))
         return jax.lax.scan(one, start, jax.numpy.arange(hops.shape[1]))
 
@@ -93,4 +94,5 @@ def test_the_acf_games_replay_hop_by_hop(acf_games):
     np.testing.assert_array_equal(complete[inside], completes[inside])
     assert boards_of(final) == [game.boards[-1] for game in games]
     np.testing.assert_array_equal(
-        np.asarray(final.terminated), [not game.boards[-1].has_legal_moves() for game in games])
+        np.asarray(final.terminated), [not game.boards[-1].has_legal_moves() for game in games]
+    )
