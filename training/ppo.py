@@ -25,6 +25,15 @@ only this run's own snapshots) and ``tb/`` (TensorBoard).
 A checkpoint writes its files first and ``checkpoint.pt`` last: a run killed or stopped by
 Ctrl-C at any moment resumes from its last checkpoint, and the snapshots taken after it,
 which that checkpoint does not count, are removed (the resumed run takes them again).
+
+A resumed run ends with the weights of the same run never stopped, bit for bit. The run
+trains in chunks of whole rollouts, at least ``--checkpoint-every`` steps each, with a
+checkpoint at the end of each; every chunk starts from what its checkpoint holds and nothing
+else: its generators (torch's, numpy's, the envs' and through them the opponents') are
+seeded from ``--seed`` and the chunk's first step, and its games start afresh. So an unbroken
+run does at every checkpoint just what a resumed one does, and the checkpoint need not hold
+the games in progress or the generators' states, which SB3 does not save. The cost: the
+games in progress at a checkpoint are dropped, a few per ``--checkpoint-every`` steps.
 """
 
 from __future__ import annotations
@@ -34,6 +43,9 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from checkers_agents.opponent_pool import OpponentPool
 from checkers_env.agent import make_agent
@@ -194,6 +206,8 @@ def load_checkpoint(path: Path, model) -> dict:
         model.policy.optimizer.load_state_dict(optimizer)
         model.num_timesteps, model._n_updates = timesteps, updates
         state.setdefault("evaluations", [])
+        state.setdefault("last_snapshot", timesteps)  # older runs counted from the resume
+        state.setdefault("last_eval", timesteps)
         return state
 
     return scaffold.load_torch_checkpoint(path, restore, "this run's MaskablePPO policy")
@@ -210,6 +224,7 @@ def train(args: Args, given: set[str] | None = None) -> Path:
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
     from stable_baselines3.common.monitor import Monitor
+    from stable_baselines3.common.utils import configure_logger
     from stable_baselines3.common.vec_env import DummyVecEnv
     from tqdm import tqdm
 
@@ -226,7 +241,8 @@ def train(args: Args, given: set[str] | None = None) -> Path:
     state_path = run_dir / STATE
     checkpoint_path = run_dir / CHECKPOINT
     resuming = run.resumed and checkpoint_path.exists()  # a run killed before its first checkpoint starts again
-    state = {"snapshots": 0, "wall_time_s": 0.0, "evaluations": []}
+    # last_snapshot and last_eval: the steps of the last snapshot and evaluation.
+    state: dict[str, Any] = {"snapshots": 0, "last_snapshot": 0, "last_eval": 0, "wall_time_s": 0.0, "evaluations": []}
     tb_dir = str(run_dir / "tb") if args.tensorboard else None
 
     pools = [OpponentPool(seed=args.seed * 1000 + i) for i in range(args.n_envs)]
@@ -237,8 +253,7 @@ def train(args: Args, given: set[str] | None = None) -> Path:
 
         return thunk
 
-    vec_env = DummyVecEnv([make_env(i) for i in range(args.n_envs)])
-    vec_env.seed(args.seed)
+    vec_env = DummyVecEnv([make_env(i) for i in range(args.n_envs)])  # seeded per chunk (learn_chunk)
     # The model is built from the run's options; a resume loads its tensors and counters.
     model = MaskablePPO(
         "MlpPolicy",
@@ -252,7 +267,6 @@ def train(args: Args, given: set[str] | None = None) -> Path:
         policy_kwargs=dict(net_arch=dict(pi=_sizes(args.net_arch), vf=_sizes(args.net_arch))),
         seed=args.seed,
         device="cpu",
-        tensorboard_log=tb_dir,
         verbose=0,
     )
     if resuming:
@@ -286,6 +300,8 @@ def train(args: Args, given: set[str] | None = None) -> Path:
 
     started = time.time()
     wall_before = state["wall_time_s"]
+    rollout = args.n_envs * args.n_steps
+    chunk = -(-args.checkpoint_every // rollout) * rollout  # whole rollouts, at least --checkpoint-every steps
 
     class Schedule(BaseCallback):
         def __init__(self):
@@ -298,9 +314,6 @@ def train(args: Args, given: set[str] | None = None) -> Path:
                 dynamic_ncols=True,
                 disable=not args.progress,
             )
-            self.last_snapshot = model.num_timesteps
-            self.last_eval = model.num_timesteps
-            self.last_checkpoint = model.num_timesteps
             self.phase = update_schedule(model.num_timesteps)
 
         def _on_step(self) -> bool:
@@ -309,12 +322,9 @@ def train(args: Args, given: set[str] | None = None) -> Path:
 
         def _on_rollout_end(self) -> None:
             steps = model.num_timesteps
-            if (
-                steps >= args.greedy_until * args.total_timesteps
-                and steps - self.last_snapshot >= args.snapshot_every
-                or (steps >= args.greedy_until * args.total_timesteps and not snapshots)
-            ):
-                self.last_snapshot = steps
+            pool_started = steps >= args.greedy_until * args.total_timesteps
+            if pool_started and (steps - state["last_snapshot"] >= args.snapshot_every or not snapshots):
+                state["last_snapshot"] = steps
                 state["snapshots"] += 1
                 path = snapshot_path(run_dir, state["snapshots"])
                 save_policy_weights(model.policy, path)
@@ -323,16 +333,13 @@ def train(args: Args, given: set[str] | None = None) -> Path:
             self.phase = update_schedule(steps)
             self.logger.record("schedule/phase_self_play", float(self.phase == "self-play"))
             self.logger.record("schedule/pool_snapshots", len(snapshots))
-            if args.eval_every and args.eval_games and steps - self.last_eval >= args.eval_every:
-                self.last_eval = steps
+            if args.eval_every and args.eval_games and steps - state["last_eval"] >= args.eval_every:
+                state["last_eval"] = steps
                 results = evaluate_policy(model.policy, opponents, args.eval_games, seed=args.seed * 1_000_003 + steps)
                 for spec, result in results.items():
                     self.logger.record(f"eval/score_vs_{spec}", result["score"])
                 state["evaluations"].append({"timesteps": steps, "results": results})
                 self.bar.write(f"{steps} steps ({self.phase}): {scaffold.evaluation_line(results)}")
-            if steps - self.last_checkpoint >= args.checkpoint_every:
-                self.last_checkpoint = steps
-                checkpoint()
             self.bar.set_postfix(phase=self.phase, snapshots=len(snapshots))
 
     def checkpoint() -> None:
@@ -353,15 +360,27 @@ def train(args: Args, given: set[str] | None = None) -> Path:
         save_policy_weights(model.policy, run_dir / POLICY)
         scaffold.write_json_atomic(state_path, state)
 
+    def learn_chunk() -> None:
+        # The chunk starts from its checkpoint alone (see the module): its generators seeded
+        # from the run's seed and its first step, its games afresh (learn() resets the envs
+        # when it has no last observation). learn() counts its schedules' progress per call,
+        # which changes nothing here: the learning rate and the clip range are constants.
+        steps = model.num_timesteps
+        model.set_random_seed(chunk_seed(args.seed, steps))
+        model._last_obs = None
+        model.learn(min(chunk, args.total_timesteps - steps), callback=callback, reset_num_timesteps=False)
+
     callback = Schedule()
-    remaining = args.total_timesteps - model.num_timesteps
-    # The rollouts and updates between two checkpoints are whole only at the second: a stop
-    # resumes from the first.
-    with scaffold.saved_on_stop(checkpoint) as stop, stop.unsaved():
-        if remaining > 0:
-            model.learn(remaining, callback=callback, reset_num_timesteps=False, tb_log_name="ppo")
+    model.set_logger(configure_logger(0, tb_dir, "ppo", reset_num_timesteps=False))  # one writer for every chunk
+    # A chunk is whole only at its end, where its checkpoint is written: a stop inside it
+    # resumes from the checkpoint before it.
+    with scaffold.saved_on_stop(checkpoint) as stop:
+        while model.num_timesteps < args.total_timesteps:
+            with stop.unsaved():
+                learn_chunk()
+            checkpoint()
     callback.bar.close()
-    checkpoint()
+    model.logger.close()
     final = evaluate_policy(model.policy, opponents, args.final_eval_games, seed=args.seed + 1)
     state["final_eval"] = final
     scaffold.write_json_atomic(state_path, state)
@@ -371,6 +390,11 @@ def train(args: Args, given: set[str] | None = None) -> Path:
     if args.promote:
         promote(run, args, state)
     return run_dir
+
+
+def chunk_seed(seed: int, steps: int) -> int:
+    """The seed of the run's (``--seed``) chunk that starts at step ``steps``."""
+    return int(np.random.SeedSequence((seed, steps)).generate_state(1)[0])
 
 
 def _sizes(net_arch: str) -> list[int]:
