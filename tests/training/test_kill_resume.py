@@ -167,37 +167,41 @@ def _same_tensors(module_state: dict, weights: Path, names: dict[str, str] | Non
     return True
 
 
+#: A PPO run of 4 checkpoints of 256 steps (a rollout each): against random, then greedy, then
+#: its snapshot pool (a snapshot at steps 512, 768 and 1024).
+PPO_OPTIONS = [
+    "--total-timesteps",
+    "1024",
+    "--n-envs",
+    "2",
+    "--n-steps",
+    "128",
+    "--batch-size",
+    "64",
+    "--n-epochs",
+    "1",
+    "--eval-every",
+    "0",
+    "--checkpoint-every",
+    "256",
+    "--net-arch",
+    "8",
+    "--random-until",
+    "0.25",
+    "--greedy-until",
+    "0.5",
+    "--snapshot-every",
+    "256",
+    "--final-eval-games",
+    "0",
+]
+
+
 def test_ppo_killed_between_a_snapshot_and_its_checkpoint(tmp_path, forks):
     pytest.importorskip("sb3_contrib")
-    options = [
-        "--total-timesteps",
-        "1024",
-        "--n-envs",
-        "2",
-        "--n-steps",
-        "128",
-        "--batch-size",
-        "64",
-        "--n-epochs",
-        "1",
-        "--eval-every",
-        "0",
-        "--checkpoint-every",
-        "256",
-        "--net-arch",
-        "8",
-        "--random-until",
-        "0.25",
-        "--greedy-until",
-        "0.5",
-        "--snapshot-every",
-        "256",
-        "--final-eval-games",
-        "0",
-    ]
     # Writes: run.json, then per checkpoint checkpoint.pt, policy, state.json; snapshot 1 is
     # write 5, before the checkpoint that counts it. The resume's third write is a checkpoint.
-    run = _kill_and_resume(forks, "ppo", tmp_path, options, (5, 3))
+    run = _kill_and_resume(forks, "ppo", tmp_path, PPO_OPTIONS, (5, 3))
     saved = _checkpoint(run / "checkpoint.pt")
     state = json.loads((run / "state.json").read_text())
     assert saved["num_timesteps"] == state["timesteps"] >= 1024
@@ -205,6 +209,15 @@ def test_ppo_killed_between_a_snapshot_and_its_checkpoint(tmp_path, forks):
     files = sorted(p.name for p in (run / "snapshots").iterdir())
     assert files == [f"snapshot-{n:04d}.safetensors" for n in range(1, state["snapshots"] + 1)]
     assert _same_tensors(saved["policy"], run / "policy.safetensors")
+
+
+def test_ppo_killed_twice_resumes_to_the_weights_of_an_unbroken_run(tmp_path, forks, unbroken):
+    pytest.importorskip("sb3_contrib")
+    whole = _recorded(unbroken("ppo", PPO_OPTIONS))
+    # Write 6 is the checkpoint of step 512, so the resume starts mid-run, with a snapshot in its
+    # pool; its write 4 is snapshot 2, taken in the games of the next chunk, before its checkpoint.
+    run = _kill_and_resume(forks, "ppo", tmp_path, PPO_OPTIONS, (6, 4))
+    assert _differences(whole, _recorded(run)) == []
 
 
 def test_ppo_resume_drops_the_snapshots_its_checkpoint_does_not_count(tmp_path):
@@ -258,7 +271,7 @@ def test_bc_killed_between_its_checkpoint_and_its_weights(tmp_path, forks):
     # Writes: run.json, then checkpoint.pt and weights at each checkpoint.
     run = _kill_and_resume(forks, "bc", tmp_path, options, (2, 2))
     saved = _checkpoint(run / "checkpoint.pt")
-    assert saved["state"]["step"] == 6
+    assert json.loads(saved["state"])["step"] == 6
     linears = [k for k in saved["policy"] if k.endswith("weight")]
     assert linears  # the weights file holds the same layers under its own names
     from safetensors.torch import load_file
@@ -277,7 +290,7 @@ def test_mcrd_net_killed_between_its_checkpoint_and_its_weights(tmp_path, forks)
     options = ["--data", str(data), "--steps", "6", "--checkpoint-every", "2", "--batch-size", "16"]
     run = _kill_and_resume(forks, "mcrd-net", tmp_path, options, (2, 2))
     saved = _checkpoint(run / "checkpoint.pt")
-    assert saved["state"]["step"] == 6
+    assert json.loads(saved["state"])["step"] == 6
     assert _same_tensors(saved["net"], run / "weights.safetensors")
 
 
@@ -498,6 +511,7 @@ def _options(trainer: str, tiny_pdn: Path, mcrd_data: Path) -> list[str]:
             "32",
         ],
         "alphazero": ALPHAZERO_OPTIONS,
+        "ppo": PPO_OPTIONS,
         "outcome-net": [
             "--generations",
             "2",
@@ -551,8 +565,9 @@ TD_EVALUATIONS = ["--eval-every", "2", "--eval-games", "2", "--eval-opponents", 
 #: after the n-th call of the function: after a minibatch was drawn and its gradients taken,
 #: after the optimizer stepped (the step not yet counted), after a game changed the weights
 #: (its random state not yet kept), after evaluation games (their scores not yet recorded), in
-#: an epoch or an episode between two checkpoints; twice: the second breaks into the step the
-#: first let finish.
+#: an epoch or an episode between two checkpoints, in a PPO update of the rollouts after a
+#: checkpoint, or right after a checkpoint's first file; twice: the second breaks into the step
+#: the first let finish.
 INTERRUPTS = [
     ("bc", ("torch", "Tensor.backward", 3), 1, []),
     ("bc", ("torch.optim", "Adam.step", 5), 1, []),
@@ -564,6 +579,8 @@ INTERRUPTS = [
     ("alphazero", ("torch.optim", "AdamW.step", 3), 1, []),
     ("alphazero", ("torch.optim", "AdamW.step", 25), 1, []),
     ("outcome-net", ("torch.optim", "Adam.step", 3), 1, []),
+    ("ppo", ("torch.optim", "Adam.step", 6), 1, []),
+    ("ppo", ("checkers_training.scaffold", "save_torch_checkpoint", 2), 1, []),
 ]
 
 
@@ -575,6 +592,8 @@ INTERRUPTS = [
 def test_interrupted_and_resumed_runs_end_as_the_unbroken_run(
     trainer, call, times, more, tmp_path, forks, unbroken, tiny_pdn, mcrd_data
 ):
+    if trainer == "ppo":
+        pytest.importorskip("sb3_contrib")
     options = [*_options(trainer, tiny_pdn, mcrd_data), *more]
     whole = _recorded(unbroken(trainer, options))
     run = tmp_path / "r"
