@@ -109,6 +109,10 @@ class Args(scaffold.RunArgs):
     explore_noise_weight: float = arg(0.3, low=0.0, high=1.0)
     """weight of the noise in the linear combination (noise and net evaluation) that picks the
     explored moves"""
+    exploration: str = arg("value", choices=("value", "expected-reward"))
+    """what the net evaluates in the linear combination with noise that picks the explored moves
+    and the generated games' moves: value (the position after the move) or expected-reward (the
+    move's material or game-end reward plus that value, as the agent plays)"""
     softmax_temperature: float = arg(0.01, low=1e-9)
     """temperature of the mover's softmax over the net's values f in (0, 1) (the probability
     of playing each move)"""
@@ -182,13 +186,16 @@ class SlowFastLearner:
         self.buffer = ReplayBuffer(args.buffer_capacity, args.replace_fraction)
         self.numba_state = int(self.rng.integers(1, 2**62))
         self.counters = {"set": 0, "episode": 0, "labelled": 0, "sgd_steps": 0, "wall_s": 0.0, "label_s": 0.0}
-        self.game_settings = GameSettings(args.game_noise_weight, args.max_game_plies, args.no_progress_plies)
+        self.game_settings = GameSettings(
+            args.game_noise_weight, args.max_game_plies, args.no_progress_plies, explore_by=args.exploration
+        )
         self.subtree_settings = SubtreeSettings(
             args.subtree_depth,
             args.explore_fraction,
             args.min_explored,
             args.explore_noise_weight,
             args.softmax_temperature,
+            args.exploration,
         )
 
     # -- data generation (slow_net only) --------------------------------------------------

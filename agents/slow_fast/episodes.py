@@ -123,10 +123,13 @@ def generate_games(
     state: int,
     repetition: int = 3,
     start: Positions | None = None,
+    explore_by: str = "value",
 ) -> tuple[GeneratedGames, int]:
     """Play ``games`` games from the start (or from ``start``, one position per game),
     every move the child with the highest exploration score
-    (``lookahead.exploration_scores``: the network's evaluation plus noise).
+    (``lookahead.exploration_scores``: the network's evaluation plus noise; ``explore_by``,
+    a key of ``lookahead.EXPLORE_BY``, says whether it evaluates the position after the move
+    or the move's expected reward).
 
     Games end under the suite's rules, decided by the core's game state
     (``checkers_env.game_state.advance_games``) as in ``Game`` and the envs: the mover has no
@@ -137,6 +140,7 @@ def generate_games(
         ``(games, state)``.
     """
     P = max_plies
+    by = K.EXPLORE_BY[explore_by]
     black = np.zeros((games, P + 1), dtype=np.int64)
     white = np.zeros((games, P + 1), dtype=np.int64)
     kings = np.zeros((games, P + 1), dtype=np.int64)
@@ -168,9 +172,9 @@ def generate_games(
         counts = K.count_children(pb, pw, pk, pt)
         offsets = np.zeros(len(idx) + 1, dtype=np.int64)
         np.cumsum(counts, out=offsets[1:])
-        cb, cw, ck, ct, _, _, co, cprog, ccap = K.expand_children(pb, pw, pk, pt, offsets, int(offsets[-1]))
+        cb, cw, ck, ct, _, creward, co, cprog, ccap = K.expand_children(pb, pw, pk, pt, offsets, int(offsets[-1]))
         f = evaluate(cb, cw, ck, ct)
-        scores, state = K.exploration_scores(f, co, offsets, pt, noise_weight, state)
+        scores, state = K.exploration_scores(f, co, creward, offsets, pt, by, noise_weight, state)
         chosen = K.choose_game_moves(scores, offsets)
         rows = offsets[:-1] + chosen
         moves[idx, ply] = chosen
@@ -271,12 +275,14 @@ def grow_forest(
     temperature: float,
     state: int,
     line_moves: np.ndarray | None = None,
+    explore_by: str = "value",
 ) -> tuple[Forest, int]:
     """Search a partially explored subtree of ``depth`` plies from every root at once.
 
     Each level: every legal move of every frontier node is generated (numba), all children
     are valued in one network call, and ``lookahead.select_explored`` picks the explored
-    fraction (network evaluation plus noise; ``line_moves[tree, step]``, when given, forces
+    fraction (network evaluation plus noise, the evaluation chosen by ``explore_by``, a key
+    of ``lookahead.EXPLORE_BY``; ``line_moves[tree, step]``, when given, forces
     the moves of an original game line, -1 past its end). Explored children where the game
     goes on form the next frontier. With ``explore_fraction=1`` and ``min_explored`` large
     the forest is full width.
@@ -336,8 +342,10 @@ def grow_forest(
         explored, probability, parent_breadth, state = K.select_explored(
             f,
             coutcome,
+            creward,
             offsets,
             pt,
+            K.EXPLORE_BY[explore_by],
             float(explore_fraction),
             int(min_explored),
             float(noise_weight),
@@ -401,6 +409,7 @@ class SubtreeSettings:
     min_explored: int
     noise_weight: float
     temperature: float
+    explore_by: str = "value"
 
 
 @dataclass
@@ -411,6 +420,7 @@ class GameSettings:
     max_plies: int
     no_progress_plies: int
     repetition: int = 3
+    explore_by: str = "value"
 
 
 def tactical_data(
@@ -424,7 +434,14 @@ def tactical_data(
         ``(examples, forest, games, points, state)``.
     """
     played, state = generate_games(
-        evaluate, games, game.noise_weight, game.max_plies, game.no_progress_plies, state, game.repetition
+        evaluate,
+        games,
+        game.noise_weight,
+        game.max_plies,
+        game.no_progress_plies,
+        state,
+        game.repetition,
+        explore_by=game.explore_by,
     )
     points, state = K.skewed_points(played.captures, played.lengths, float(capture_skew), state)
     keep = np.flatnonzero(points >= 0)
@@ -443,6 +460,7 @@ def tactical_data(
         subtree.noise_weight,
         subtree.temperature,
         state,
+        explore_by=subtree.explore_by,
     )
     return forest.examples(KIND_TACTICAL), forest, played, points, state
 
@@ -465,7 +483,14 @@ def endgame_data(
     count = 0
     for _ in range(max_batches):
         played, state = generate_games(
-            evaluate, trees, game.noise_weight, game.max_plies, game.no_progress_plies, state, game.repetition
+            evaluate,
+            trees,
+            game.noise_weight,
+            game.max_plies,
+            game.no_progress_plies,
+            state,
+            game.repetition,
+            explore_by=game.explore_by,
         )
         keep = np.flatnonzero(played.decisive)
         if len(keep):
@@ -502,6 +527,7 @@ def endgame_data(
         subtree.temperature,
         state,
         line_moves=line_moves,
+        explore_by=subtree.explore_by,
     )
     return forest.examples(KIND_ENDGAME), forest, decisive, roots_at, state
 

@@ -214,13 +214,37 @@ def known_value(f, outcome):
     return f
 
 
+#: What the explored moves (and the generated games' moves) are chosen by, with the noise:
+#: the net's value of the position a move leads to, or the move's expected reward (its own
+#: reward plus that value, as the agent plays). Keys are the trainer's ``--exploration``.
+EXPLORE_BY_VALUE, EXPLORE_BY_EXPECTED_REWARD = 0, 1
+EXPLORE_BY = {"value": EXPLORE_BY_VALUE, "expected-reward": EXPLORE_BY_EXPECTED_REWARD}
+
+
+@_inline
+def exploration_value(f, outcome, reward, explore_by):
+    """White's evaluation of a child that the exploration standardises.
+
+    ``EXPLORE_BY_VALUE``: the child position's value (``known_value``, on the (0, 1) scale).
+    ``EXPLORE_BY_EXPECTED_REWARD``: the move's reward plus the value after it on the reward
+    scale, ``R + 2 f - 1``, where the value is 0 once the game is over (the +-1 is the
+    reward), so a won game counts 1 and a capture its material gain on top of the value.
+    """
+    if explore_by == EXPLORE_BY_EXPECTED_REWARD:
+        if outcome != ONGOING:
+            return reward
+        return reward + 2.0 * f - 1.0
+    return known_value(f, outcome)
+
+
 @_njit
-def exploration_scores(f, outcome, offsets, black_to_move, noise_weight, state):
+def exploration_scores(f, outcome, reward, offsets, black_to_move, explore_by, noise_weight, state):
     """The linear combination that decides which moves are explored (and played).
 
     For the children of parent ``i`` (rows ``offsets[i] .. offsets[i+1]-1``), from the
     mover's side ``s`` (+1 White, -1 Black): ``(1 - noise_weight) * z + noise_weight * g``
-    with ``z`` the standardised ``s * value`` over the siblings and ``g`` standard normal
+    with ``z`` the standardised ``s * exploration_value`` over the siblings (the child's
+    value, or the move's expected reward, as ``explore_by`` says) and ``g`` standard normal
     noise. Standardising makes ``noise_weight`` mean the same whatever the spread of the
     network's outputs (an untrained net gives values within 0.01 of each other).
 
@@ -237,17 +261,17 @@ def exploration_scores(f, outcome, offsets, black_to_move, noise_weight, state):
         sign = -1.0 if black_to_move[i] != 0 else 1.0
         mean = 0.0
         for c in range(lo, hi):
-            mean += sign * known_value(f[c], outcome[c])
+            mean += sign * exploration_value(f[c], outcome[c], reward[c], explore_by)
         mean /= n
         var = 0.0
         for c in range(lo, hi):
-            d = sign * known_value(f[c], outcome[c]) - mean
+            d = sign * exploration_value(f[c], outcome[c], reward[c], explore_by) - mean
             var += d * d
         std = math.sqrt(var / n)
         for c in range(lo, hi):
             z = 0.0
             if std > 1e-9:
-                z = (sign * known_value(f[c], outcome[c]) - mean) / std
+                z = (sign * exploration_value(f[c], outcome[c], reward[c], explore_by) - mean) / std
             state, g = normal01(state)
             scores[c] = (1.0 - noise_weight) * z + noise_weight * g
     return scores, state
@@ -257,8 +281,10 @@ def exploration_scores(f, outcome, offsets, black_to_move, noise_weight, state):
 def select_explored(
     f,
     outcome,
+    reward,
     offsets,
     black_to_move,
+    explore_by,
     explore_fraction,
     min_explored,
     noise_weight,
@@ -269,7 +295,8 @@ def select_explored(
     """Which children each parent explores, and the softmax "probability of playing" each.
 
     A parent with ``n`` moves explores ``k = min(n, max(min_explored, ceil(explore_fraction
-    * n)))`` of them: those with the highest ``exploration_scores``; a child named in
+    * n)))`` of them: those with the highest ``exploration_scores`` (by ``explore_by``, with
+    ``reward`` the reward of the move to each child); a child named in
     ``forced[i]`` (a local move index, -1 for none) is explored as well (the kind-2 line).
 
     The softmax is over *all* ``n`` children (the design document's
@@ -287,7 +314,7 @@ def select_explored(
     explored = np.zeros(total, dtype=np.int8)
     probability = np.zeros(total, dtype=np.float64)
     breadth = np.zeros(parents, dtype=np.int64)
-    scores, state = exploration_scores(f, outcome, offsets, black_to_move, noise_weight, state)
+    scores, state = exploration_scores(f, outcome, reward, offsets, black_to_move, explore_by, noise_weight, state)
     for i in range(parents):
         lo, hi = offsets[i], offsets[i + 1]
         n = hi - lo

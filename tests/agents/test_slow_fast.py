@@ -210,11 +210,33 @@ def test_softmax_expected_value_on_a_hand_computed_tree():
     # The kernel's probabilities (mover's softmax over all children, exact value for the win).
     offsets_root = np.array([0, 3])
     _, p_root, _, _ = K.select_explored(
-        f[1:4], outcome[1:4], offsets_root, black_to_move_parents[:1], 2 / 3, 1, 0.0, T, np.array([-1]), 7
+        f[1:4],
+        outcome[1:4],
+        reward[1:4],
+        offsets_root,
+        black_to_move_parents[:1],
+        K.EXPLORE_BY_VALUE,
+        2 / 3,
+        1,
+        0.0,
+        T,
+        np.array([-1]),
+        7,
     )
     offsets_1 = np.array([0, 2])
     _, p_1, _, _ = K.select_explored(
-        f[4:6], outcome[4:6], offsets_1, black_to_move_parents[1:], 1.0, 1, 0.0, T, np.array([-1]), 7
+        f[4:6],
+        outcome[4:6],
+        reward[4:6],
+        offsets_1,
+        black_to_move_parents[1:],
+        K.EXPLORE_BY_VALUE,
+        1.0,
+        1,
+        0.0,
+        T,
+        np.array([-1]),
+        7,
     )
     hand_root = softmax([0.4 / T, 0.7 / T, 0.9 / T])  # White maximises f
     hand_1 = softmax([-1.0 / T, -0.25 / T])  # Black minimises f; the win counts as f = 1
@@ -263,15 +285,27 @@ def test_explored_moves_follow_the_net_without_noise_and_the_noise_with_it():
     n = 8
     f = np.linspace(0.1, 0.8, n)  # White likes the last children, Black the first
     outcome = np.zeros(n, np.int8)
+    reward = np.zeros(n)
     offsets = np.array([0, n])
     for black_to_move, best in ((0, {6, 7}), (1, {0, 1})):
         explored, _, breadth, _ = K.select_explored(
-            f, outcome, offsets, np.array([black_to_move], np.int8), 0.25, 1, 0.0, 0.01, np.array([-1]), 11
+            f,
+            outcome,
+            reward,
+            offsets,
+            np.array([black_to_move], np.int8),
+            K.EXPLORE_BY_VALUE,
+            0.25,
+            1,
+            0.0,
+            0.01,
+            np.array([-1]),
+            11,
         )
         assert set(np.flatnonzero(explored)) == best and breadth[0] == 2
     # Forced move (the kind-2 line) is explored on top of the fraction.
     explored, _, breadth, _ = K.select_explored(
-        f, outcome, offsets, np.array([0], np.int8), 0.25, 1, 0.0, 0.01, np.array([3]), 11
+        f, outcome, reward, offsets, np.array([0], np.int8), K.EXPLORE_BY_VALUE, 0.25, 1, 0.0, 0.01, np.array([3]), 11
     )
     assert set(np.flatnonzero(explored)) == {3, 6, 7} and breadth[0] == 3
     # Pure noise: every child is explored about equally often.
@@ -279,10 +313,44 @@ def test_explored_moves_follow_the_net_without_noise_and_the_noise_with_it():
     state = 5
     for _ in range(400):
         explored, _, _, state = K.select_explored(
-            f, outcome, offsets, np.array([0], np.int8), 0.25, 1, 1.0, 0.01, np.array([-1]), state
+            f,
+            outcome,
+            reward,
+            offsets,
+            np.array([0], np.int8),
+            K.EXPLORE_BY_VALUE,
+            0.25,
+            1,
+            1.0,
+            0.01,
+            np.array([-1]),
+            state,
         )
         counts += explored
     assert counts.min() > 60 and counts.max() < 140  # 400 * 2 / 8 = 100 each
+
+
+def test_exploring_by_expected_reward_adds_the_move_reward_to_the_value():
+    # White to move: move 1 captures (reward 0.05) into a position valued as move 0's,
+    # move 2 leads to a slightly better position, move 3 wins outright.
+    f = np.array([0.6, 0.6, 0.62, 0.6])
+    outcome = np.array([0, 0, 0, K.WHITE_WINS], np.int8)
+    reward = np.array([0.0, 0.05, 0.0, 1.0])
+    offsets = np.array([0, 4])
+    white, black = np.array([0], np.int8), np.array([1], np.int8)
+    by_reward, _ = K.exploration_scores(f, outcome, reward, offsets, white, K.EXPLORE_BY_EXPECTED_REWARD, 0.0, 1)
+    expected = np.array([0.2, 0.05 + 0.2, 0.24, 1.0])  # R + 2 f - 1; a win is its reward alone
+    np.testing.assert_allclose(by_reward, (expected - expected.mean()) / expected.std())
+    by_black, _ = K.exploration_scores(f, outcome, reward, offsets, black, K.EXPLORE_BY_EXPECTED_REWARD, 0.0, 1)
+    np.testing.assert_allclose(by_black, -by_reward)  # Black prefers what is worst for White
+    by_value, _ = K.exploration_scores(f, outcome, reward, offsets, white, K.EXPLORE_BY_VALUE, 0.0, 1)
+    assert by_value[0] == by_value[1] < by_value[2] < by_value[3]  # the capture is not seen
+    # Top 1 of the three ongoing moves, without noise: the capture by reward, move 2 by value.
+    for explore_by, chosen in ((K.EXPLORE_BY_EXPECTED_REWARD, 1), (K.EXPLORE_BY_VALUE, 2)):
+        explored, _, _, _ = K.select_explored(
+            f[:3], outcome[:3], reward[:3], np.array([0, 3]), white, explore_by, 0.3, 1, 0.0, 0.01, np.array([-1]), 3
+        )
+        assert np.flatnonzero(explored).tolist() == [chosen]
 
 
 # -- the two kinds of data -----------------------------------------------------------------

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+import numpy as np
 import pytest
 import torch
 
@@ -82,6 +83,18 @@ def test_slow_net_is_fixed_within_a_set_and_takes_fast_net_after_it(tmp_path):
     learner.end_set()
     assert same(params(learner.slow_net), params(learner.fast_net))
     assert len(learner.buffer) == 0
+
+
+def test_exploration_reaches_the_games_and_the_subtrees(tmp_path):
+    with pytest.raises(TrainingError, match="^--exploration: invalid choice: .reward."):
+        parse_args(["--exploration", "reward"])
+    data = {}
+    for exploration in ("value", "expected-reward"):
+        learner = SlowFastLearner(tiny_args(tmp_path, "--exploration", exploration))
+        assert learner.game_settings.explore_by == learner.subtree_settings.explore_by == exploration
+        data[exploration] = learner.tactical_examples()
+    # Same seed, same nets: only what the exploration evaluates differs, and so do the data.
+    assert not np.array_equal(data["value"].positions.black, data["expected-reward"].positions.black)
 
 
 def test_tiny_run_checkpoints_resumes_and_promotes(tmp_path, monkeypatch):
