@@ -251,7 +251,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         "trained": 0,
     }
     if run.resumed and checkpoint.exists():
-        state = scaffold.load_net_checkpoint(checkpoint, net, optimizer)
+        state = scaffold.load_checkpoint(checkpoint, net=net, optimizer=optimizer)
         for counter in ("played", "train_s", "trained"):  # a run begun before these were counted
             state.setdefault(counter, 0)
     else:  # generation 0 trains on from the net its games were played with
@@ -265,7 +265,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
 
     def save() -> None:
         state["wall_s"] = wall_before + time.perf_counter() - session_start
-        scaffold.save_net_checkpoint(checkpoint, net, optimizer, state)
+        scaffold.save_checkpoint(checkpoint, state, net=net, optimizer=optimizer)
 
     def train_epochs(data: dict[str, np.ndarray], count: int, g: int) -> None:
         """The epochs of generation ``g`` left to train on ``data`` (``count`` decisions),

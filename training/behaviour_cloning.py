@@ -172,7 +172,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     checkpoint = run.path / CHECKPOINT
     metadata = {"kind": "bc", "hidden": str(args.hidden)}
     if run.resumed and checkpoint.exists():
-        state = scaffold.load_training_state(checkpoint, policy=policy, optimizer=optimizer, generator=generator)
+        state = scaffold.load_checkpoint(checkpoint, policy=policy, optimizer=optimizer, generator=generator)
         save_weights(policy, run.path / WEIGHTS, metadata)  # a kill may have come between the two
     observations = torch.from_numpy(split.train.observations)
     masks = torch.from_numpy(split.train.action_masks != 0)
@@ -182,7 +182,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
 
     def save() -> None:
         state["wall_s"] = wall_before + time.perf_counter() - session_start
-        scaffold.save_training_state(checkpoint, state, policy=policy, optimizer=optimizer, generator=generator)
+        scaffold.save_checkpoint(checkpoint, state, policy=policy, optimizer=optimizer, generator=generator)
         save_weights(policy, run.path / WEIGHTS, metadata)
 
     def loss_of(batch):

@@ -30,6 +30,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from checkers_agents.mcrd.net import ARCHITECTURES, CONV_DENSE, CONV_LOCAL, SIZES
 from checkers_env.files import json_text
@@ -38,6 +39,9 @@ from checkers_training.checkpoints import CHECKPOINT, WEIGHTS
 from checkers_training.dependencies import optional_module
 from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, TrainingError, arg
 from checkers_training.supervised import run_steps
+
+if TYPE_CHECKING:
+    from torch import Tensor, nn
 
 torch = optional_module("torch")
 
@@ -103,7 +107,7 @@ def data_command(card: dict, folder: str) -> str:
     return command(card, folder)
 
 
-def _dataset(folder: str) -> tuple[torch.Tensor, torch.Tensor, dict]:
+def _dataset(folder: str) -> tuple[Tensor, Tensor, dict]:
     """Planes, values and the card of a database (its errors name the file)."""
     from checkers_agents.mcrd.data import read_card, torch_dataset
 
@@ -112,7 +116,7 @@ def _dataset(folder: str) -> tuple[torch.Tensor, torch.Tensor, dict]:
     return planes, values, card
 
 
-def mean_squared_error(net: torch.nn.Module, planes: torch.Tensor, values: torch.Tensor, batch: int = 4096) -> float:
+def mean_squared_error(net: nn.Module, planes: Tensor, values: Tensor, batch: int = 4096) -> float:
     """The net's mean squared error on a whole database, in batches."""
     total = 0.0
     with torch.no_grad():
@@ -148,9 +152,9 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     net = CNN(*sizes(args), args.architecture)
     optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate, weight_decay=args.weight_decay)
     generator = torch.Generator().manual_seed(args.seed)
-    state = {"step": 0, "wall_s": 0.0, "loss": float("nan")}
+    state: dict[str, Any] = {"step": 0, "wall_s": 0.0, "loss": float("nan")}
     if run.resumed and checkpoint.exists():
-        state = scaffold.load_training_state(checkpoint, net=net, optimizer=optimizer, generator=generator)
+        state = scaffold.load_checkpoint(checkpoint, net=net, optimizer=optimizer, generator=generator)
         net.save(run.path / WEIGHTS)  # a kill may have come between the checkpoint and the weights
     writer = scaffold.tensorboard(run, args.tensorboard, state["step"])
     session_start, wall_before = time.perf_counter(), state["wall_s"]
@@ -158,7 +162,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
 
     def save() -> None:
         state["wall_s"] = wall_before + time.perf_counter() - session_start
-        scaffold.save_training_state(checkpoint, state, net=net, optimizer=optimizer, generator=generator)
+        scaffold.save_checkpoint(checkpoint, state, net=net, optimizer=optimizer, generator=generator)
         net.save(run.path / WEIGHTS)
 
     def loss_of(batch):

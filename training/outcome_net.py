@@ -379,7 +379,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
         "gates": [],
     }
     if run.resumed and checkpoint.exists():
-        state = scaffold.load_net_checkpoint(checkpoint, net, optimizer)
+        state = scaffold.load_checkpoint(checkpoint, net=net, optimizer=optimizer)
         # A run begun before the gate existed: each generation played with the one before.
         state.setdefault("incumbent", state["generation"] - 1)
         state.setdefault("gated", state["generation"] - 1)
@@ -389,7 +389,7 @@ def train(args: Args, given: set[str] | None = None) -> dict:
 
     def save() -> None:
         state["wall_s"] = wall_before + time.perf_counter() - session_start
-        scaffold.save_net_checkpoint(checkpoint, net, optimizer, state)
+        scaffold.save_checkpoint(checkpoint, state, net=net, optimizer=optimizer)
 
     def train_epochs(data: tuple[np.ndarray, ...], g: int) -> None:
         """The epochs of generation ``g`` left to train on ``data``, each checkpointed as it ends."""

@@ -88,13 +88,11 @@ from .arguments import (
 )
 from .checkpoints import (
     checkpoint_error,
-    load_net_checkpoint,
+    load_checkpoint,
     load_torch_checkpoint,
-    load_training_state,
     read_checkpoint,
-    save_net_checkpoint,
+    save_checkpoint,
     save_torch_checkpoint,
-    save_training_state,
 )
 from .dependencies import check_dependencies
 from .games import (
@@ -180,18 +178,16 @@ __all__ = [
     "flag",
     "gate_match",
     "git_commit",
-    "load_net_checkpoint",
+    "load_checkpoint",
     "load_torch_checkpoint",
-    "load_training_state",
     "open_run",
     "opponent_specs",
     "parse_args",
     "promote",
     "read_checkpoint",
     "read_run_record",
-    "save_net_checkpoint",
+    "save_checkpoint",
     "save_torch_checkpoint",
-    "save_training_state",
     "saved_args",
     "saved_on_stop",
     "script_main",

@@ -12,9 +12,9 @@ import pytest
 import torch
 from safetensors.numpy import load_file
 
-from checkers_agents.alphabeta.selfplay import END_EGDB
 from checkers_agents.alphazero import net as az_net
 from checkers_agents.alphazero import selfplay
+from checkers_agents.search_parts.endgame_probe import END_EGDB
 from checkers_env.errors import EndgameDatabaseError, WeightsError
 from checkers_training import alphazero as trainer
 from checkers_training import scaffold
@@ -85,7 +85,7 @@ def test_the_summary_gives_the_device_and_the_speeds_of_self_play_and_training(t
     assert summary["device"] == "cpu"
     folder = Path(summary["run_dir"])
     net = az_net.policy_value_net(16, 8)
-    state = scaffold.load_net_checkpoint(folder / CHECKPOINT, net, torch.optim.AdamW(net.parameters()))
+    state = scaffold.load_checkpoint(folder / CHECKPOINT, net=net, optimizer=torch.optim.AdamW(net.parameters()))
     played = [
         len(selfplay.load_shards(sorted((folder / "data" / f"gen-{g}").glob("shard-*.npz")))["own"]) for g in range(2)
     ]
