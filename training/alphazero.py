@@ -43,22 +43,19 @@ written as it ends:
 
 from __future__ import annotations
 
-import math
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from checkers_env.files import json_text
-from checkers_training import scaffold
-from checkers_training.checkpoints import CHECKPOINT, WEIGHTS
+from checkers_training import generations, scaffold
+from checkers_training.checkpoints import WEIGHTS
+from checkers_training.generations import INITIAL
 from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, arg
 
 TRAINER = "alphazero"
 NEEDS = ("torch", "safetensors")
-INITIAL = "weights-init.safetensors"
 #: The default anchors and their fixed ratings in the zoo league (``zoo/README.md``).
 DEFAULT_ANCHORS = "alphabeta:depth=2;alphabeta:depth=4;alphabeta:depth=6"
 DEFAULT_RATINGS = "820;1088;1270"
@@ -155,8 +152,8 @@ def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
 
 
 def _net_file(run_path: Path, generation: int) -> Path:
-    """The net generation ``generation`` plays its self-play with."""
-    return run_path / (INITIAL if generation == 0 else f"weights-gen{generation - 1}.safetensors")
+    """The net generation ``generation`` plays its self-play with: the one before's."""
+    return generations.weights_file(run_path, generation - 1)
 
 
 def _selfplay_params(args: Args, run_path: Path, generation: int) -> dict:
@@ -214,193 +211,94 @@ def losses(net, inputs, policy, legal, outcome):
     return -(policy * log_probs).sum(dim=1).mean(), ((value - outcome) ** 2).mean()
 
 
-def train(args: Args, given: set[str] | None = None) -> dict:
-    """Run (or resume) training; returns a summary (also printed as one JSON line)."""
-    import torch
-    from tqdm.auto import tqdm
+class AlphaZero(generations.GenerationLearner):
+    """The AlphaZero learner: self-play by the search with the previous generation's net,
+    and the policy's cross-entropy and the value's squared error as its loss."""
 
-    from checkers_agents.alphazero import net as az_net
-    from checkers_agents.alphazero import selfplay
+    trainer = TRAINER
+    title = "AlphaZero: strength over training"
+    needs = NEEDS
+    examples = "decisions"
+    losses = ("policy_loss", "value_loss")
 
-    scaffold.check(args)
-    scaffold.check_opponents(args.anchors, "--anchors")
-    egdb = scaffold.saved_args(args, TRAINER)["egdb_pieces"]  # a resume goes on with the run's own
-    if egdb:
-        from checkers_env.egdb import EndgameDatabase
+    def check(self) -> None:
+        if not self.args.resume:
+            initial_tensors(self.args)  # a bad --init-weights stops the run before its folder is made
 
-        EndgameDatabase.cached(egdb)  # a missing database stops the run before any folder is made
-    if not args.resume:
-        scaffold.torch_device(args.device)  # a GPU that is not there stops the run before its folder is made
-        initial_tensors(args)  # and so does a bad --init-weights
-    run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
-    device = scaffold.torch_device(args.device)
-    checkpoint = run.path / CHECKPOINT
-    net = az_net.policy_value_net(args.hidden, args.middle, seed=args.seed).to(device)
-    optimizer = torch.optim.AdamW(net.parameters(), lr=args.learning_rate, weight_decay=args.weight_decay)
-    state = {
-        "generation": 0,
-        "epoch": 0,
-        "evaluated": -1,
-        "wall_s": 0.0,
-        "selfplay_s": 0.0,
-        "curve": [],
-        "decisions": 0,
-        "steps": 0,
-        "played": 0,
-        "train_s": 0.0,
-        "trained": 0,
-    }
-    if run.resumed and checkpoint.exists():
-        state = scaffold.load_checkpoint(checkpoint, net=net, optimizer=optimizer)
-        for counter in ("played", "train_s", "trained"):  # a run begun before these were counted
-            state.setdefault(counter, 0)
-    else:  # generation 0 trains on from the net its games were played with
+    def build(self, run: scaffold.Run, checkpointed: bool):
+        import torch
+
+        from checkers_agents.alphazero import net as az_net
+
+        args = self.args
+        self.net = az_net.policy_value_net(args.hidden, args.middle, seed=args.seed).to(self.device)
+        optimizer = torch.optim.AdamW(self.net.parameters(), lr=args.learning_rate, weight_decay=args.weight_decay)
+        if checkpointed:
+            return self.net, optimizer
+        # Generation 0 trains on from the net its games were played with.
         start = net_tensors(run.path / INITIAL, args) if (run.path / INITIAL).exists() else initial_tensors(args)
         if start is not None:
-            net.load_state_dict({name: torch.from_numpy(value) for name, value in start.items()})
-    if not (run.path / INITIAL).exists():
-        az_net.save_net(run.path / INITIAL, az_net.tensors_of(net))
-    writer = scaffold.tensorboard(run, args.tensorboard, state["steps"])
-    session_start, wall_before = time.perf_counter(), state["wall_s"]
+            self.net.load_state_dict({name: torch.from_numpy(value) for name, value in start.items()})
+        if not (run.path / INITIAL).exists():
+            self.write_net(self.net, run.path / INITIAL)
+        return self.net, optimizer
 
-    def save() -> None:
-        state["wall_s"] = wall_before + time.perf_counter() - session_start
-        scaffold.save_checkpoint(checkpoint, state, net=net, optimizer=optimizer)
+    def play(self, trainer: generations.Generations, generation: int) -> generations.Games:
+        from checkers_agents.alphazero import selfplay
 
-    def train_epochs(data: dict[str, np.ndarray], count: int, g: int) -> None:
-        """The epochs of generation ``g`` left to train on ``data`` (``count`` decisions),
-        each checkpointed as it ends."""
-        steps = math.ceil(count / args.batch_size)
-        bar = tqdm(
-            total=args.epochs * steps,
-            initial=state["epoch"] * steps,
-            desc=f"train gen {g}",
-            disable=not args.progress,
-            dynamic_ncols=True,
+        args, run_path = self.args, trainer.run.path
+        window = []
+        # The window's older generations too: a shard lost or damaged since is played again,
+        # the same games, with its own generation's net.
+        for k in range(max(0, generation - args.window + 1), generation + 1):
+            newest = selfplay.generate(
+                run_path / "data" / f"gen-{k}",
+                _selfplay_params(args, run_path, k),
+                seed=args.seed * 1000 + k,
+                workers=args.workers,
+                ray=args.ray_target,
+                progress=args.progress and k == generation,
+            )
+            window += newest
+        data = selfplay.load_shards(window)
+        played = len(selfplay.load_shards(newest)["own"])  # generation's own decisions
+        return generations.Games(data, len(data["own"]), played)
+
+    def loss(self, data: dict[str, np.ndarray], rows: np.ndarray):
+        batch = (
+            tensor.to(self.device, non_blocking=True)
+            for tensor in training_batch(data, rows, self.args.root_value_share)
         )
-        while state["epoch"] < args.epochs:
-            order = np.random.default_rng([args.seed, g, state["epoch"]]).permutation(count)
-            totals = np.zeros(2)
-            began = time.perf_counter()
-            for start in range(0, count, args.batch_size):
-                rows = order[start : start + args.batch_size]
-                batch = (
-                    tensor.to(device, non_blocking=True) for tensor in training_batch(data, rows, args.root_value_share)
-                )
-                policy_loss, value_loss = losses(net, *batch)
-                optimizer.zero_grad()
-                (policy_loss + args.value_weight * value_loss).backward()
-                optimizer.step()
-                totals += (policy_loss.item() * len(rows), value_loss.item() * len(rows))
-                state["steps"] += 1
-                bar.update(1)
-            state["epoch"] += 1
-            state["train_s"] += time.perf_counter() - began
-            state["trained"] += count
-            state["policy_loss"], state["value_loss"] = (totals / count).tolist()
-            writer.add_scalar("train/policy_loss", state["policy_loss"], state["steps"])
-            writer.add_scalar("train/value_loss", state["value_loss"], state["steps"])
-            bar.set_postfix(policy=f"{state['policy_loss']:.3f}", value=f"{state['value_loss']:.3f}")
-            save()
-        bar.close()
+        policy_loss, value_loss = losses(self.net, *batch)
+        objective = policy_loss + self.args.value_weight * value_loss
+        return objective, {"policy_loss": policy_loss, "value_loss": value_loss}
 
-    ray = args.ray_target
-    with scaffold.saved_on_stop(save) as stop:
-        while state["generation"] < args.generations:
-            g = state["generation"]
-            if state["epoch"] < args.epochs:
-                began = time.perf_counter()
-                window = []
-                # The window's older generations too: a shard lost or damaged since is played
-                # again, the same games, with its own generation's net.
-                for k in range(max(0, g - args.window + 1), g + 1):
-                    newest = selfplay.generate(
-                        run.path / "data" / f"gen-{k}",
-                        _selfplay_params(args, run.path, k),
-                        seed=args.seed * 1000 + k,
-                        workers=args.workers,
-                        ray=ray,
-                        progress=args.progress and k == g,
-                    )
-                    window += newest
-                data = selfplay.load_shards(window)
-                # The counters and the net change from here to each epoch's checkpoint: a stop
-                # in between resumes from the checkpoint before.
-                with stop.unsaved():
-                    state["decisions"] = count = len(data["own"])
-                    if state["epoch"] == 0:
-                        state["selfplay_s"] += time.perf_counter() - began
-                        state["played"] += len(selfplay.load_shards(newest)["own"])  # generation g's decisions
-                    train_epochs(data, count, g)
-            # Generation g's net, whether trained now or read from the checkpoint.
-            az_net.save_net(run.path / f"weights-gen{g}.safetensors", az_net.tensors_of(net))
-            az_net.save_net(run.path / WEIGHTS, az_net.tensors_of(net))
-            if state["evaluated"] < g and args.eval_games:
-                point = _evaluate(args, run.path / f"weights-gen{g}.safetensors", g)
-                with stop.step():  # the point and the generation it is of, recorded together
-                    point.update(
-                        generation=g,
-                        wall_s=round(wall_before + time.perf_counter() - session_start, 1),
-                        games=(g + 1) * args.games,
-                        decisions=state["decisions"],
-                        policy_loss=state.get("policy_loss"),
-                        value_loss=state.get("value_loss"),
-                    )
-                    state["curve"].append(point)
-                    state["evaluated"] = g
-                    writer.add_scalar("eval/rating", point["rating"], g + 1)
-                    print(f"generation {g}: rating {point['rating']} ({point['line']})", file=sys.stderr)
-                    scaffold.write_curve(run.path, state["curve"], "AlphaZero: strength over training")
-            state["generation"], state["epoch"] = g + 1, 0
-            save()
-    evaluations = scaffold.final_evaluation(_agent(args, run.path / WEIGHTS), args)
-    writer.close()
-    summary = {
-        "run_dir": str(run.path),
-        "generations": state["generation"],
-        "steps": state["steps"],
-        "wall_s": round(wall_before + time.perf_counter() - session_start, 1),
-        "selfplay_s": round(state["selfplay_s"], 1),
-        "train_s": round(state["train_s"], 1),
-        "device": str(device),
-        **speeds(state),
-        "curve": state["curve"],
-        "evaluations": evaluations,
-    }
-    if args.promote:
-        summary["promoted"] = str(promote(run, args, summary))
-    print(json_text(summary), flush=True)
-    return summary
+    def write_net(self, net, path: Path) -> None:
+        from checkers_agents.alphazero import net as az_net
+
+        az_net.save_net(path, az_net.tensors_of(net))
+
+    def agent(self, weights: Path):
+        """The agent as the evaluation games play it (``--eval-simulations``)."""
+        from checkers_agents.alphazero import AlphaZeroAgent
+
+        args = self.args
+        return AlphaZeroAgent(
+            weights=str(weights),
+            simulations=args.eval_simulations,
+            search=args.search,
+            considered=args.considered,
+            through_forced=args.through_forced,
+            widen=args.widen,
+        )
+
+    def promote(self, run: scaffold.Run, summary: dict) -> Path:
+        return promote(run, self.args, summary)
 
 
-def speeds(state: dict) -> dict:
-    """Self-play decisions (positions kept as targets) per second, and training samples (a
-    decision in one epoch) per second, over what the run's counters saw (0 before any)."""
-    return {
-        "selfplay_decisions_per_s": round(state["played"] / state["selfplay_s"], 1) if state["selfplay_s"] else 0.0,
-        "train_samples_per_s": round(state["trained"] / state["train_s"], 1) if state["train_s"] else 0.0,
-    }
-
-
-def _agent(args: Args, weights: Path):
-    """The agent as the evaluation games play it (``--eval-simulations``)."""
-    from checkers_agents.alphazero import AlphaZeroAgent
-
-    return AlphaZeroAgent(
-        weights=str(weights),
-        simulations=args.eval_simulations,
-        search=args.search,
-        considered=args.considered,
-        through_forced=args.through_forced,
-        widen=args.widen,
-    )
-
-
-def _evaluate(args: Args, weights: Path, generation: int) -> dict:
-    """The strength point of one generation: games against the anchors, and the rating."""
-    return scaffold.strength_point(
-        _agent(args, weights), args.anchors, args.anchor_ratings, args.eval_games, seed=args.seed + generation
-    )
+def train(args: Args, given: set[str] | None = None) -> dict:
+    """Run (or resume) training; returns a summary (also printed as one JSON line)."""
+    return generations.train(AlphaZero(args), given)
 
 
 def _same_run(stage: dict, run: scaffold.Run) -> bool:

@@ -18,24 +18,19 @@ explains each option.
 
 from __future__ import annotations
 
-import math
 import sys
-import time
 from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 
-from checkers_env.files import json_text, write_atomic
-from checkers_training import scaffold
-from checkers_training.checkpoints import CHECKPOINT, WEIGHTS
+from checkers_training import generations, scaffold
+from checkers_training.checkpoints import WEIGHTS
+from checkers_training.generations import INITIAL
 from checkers_training.outcome_targets import targets
 from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, arg
 
 TRAINER = "outcome-net"
-#: The net a run begun from ``--init-weights`` started from: generation 0's self-play player
-#: and first incumbent (generation -1 in the run's records).
-INITIAL = "weights-init.safetensors"
 NEEDS = ("torch", "safetensors")
 #: The default anchors and their fixed ratings: their Elo in the zoo league that was current
 #: when stage 1 was trained (the league before the outcome net joined it). Fixed, so that
@@ -185,7 +180,7 @@ def _selfplay_seed(args: Args, generation: int) -> int:
 
 def _weights(run_path: Path, generation: int) -> Path:
     """The net of ``generation`` (-1: the one ``--init-weights`` gave)."""
-    return run_path / (INITIAL if generation < 0 else f"weights-gen{generation}.safetensors")
+    return generations.weights_file(run_path, generation)
 
 
 def _played_by(state: dict, generation: int) -> int:
@@ -250,12 +245,12 @@ def _window_shards(args: Args, run_path: Path, generation: int) -> list[list[Pat
     return window
 
 
-def _training_data(args: Args, run_path: Path, generation: int) -> tuple[np.ndarray, ...]:
-    """The quiet positions and targets of the last ``--window`` generations' games."""
+def _window_parts(args: Args, run_path: Path, generation: int) -> list[tuple[np.ndarray, ...]]:
+    """The quiet positions and targets of each of the last ``--window`` generations' games."""
     from checkers_agents.outcome_net.quiet import quiet_mask
     from checkers_agents.outcome_net.selfplay import load_shards
 
-    parts = []
+    parts: list[tuple[np.ndarray, ...]] = []
     for shards in _window_shards(args, run_path, generation):
         # Each generation apart: its search values are in the units of its own evaluator.
         data = load_shards(shards)
@@ -264,7 +259,12 @@ def _training_data(args: Args, run_path: Path, generation: int) -> tuple[np.ndar
         parts.append(
             (data["black"][keep], data["white"][keep], data["kings"][keep], data["black_to_move"][keep], target)
         )
-    return tuple(np.concatenate(arrays) for arrays in zip(*parts))
+    return parts
+
+
+def _training_data(args: Args, run_path: Path, generation: int) -> tuple[np.ndarray, ...]:
+    """The quiet positions and targets of the last ``--window`` generations' games, together."""
+    return tuple(np.concatenate(arrays) for arrays in zip(*_window_parts(args, run_path, generation)))
 
 
 def search_params(text: str) -> dict[str, int | float | str]:
@@ -331,193 +331,126 @@ def _gate(args: Args, run_path: Path, generation: int, incumbent: int) -> dict:
     return result
 
 
-def train(args: Args, given: set[str] | None = None) -> dict:
-    """Run (or resume) training; returns a summary (also printed as one JSON line)."""
-    import torch
-    from tqdm.auto import tqdm
+class OutcomeNet(generations.GenerationLearner):
+    """The outcome-net learner: self-play by the incumbent's alpha-beta, binary cross-entropy
+    of the net against the result (or the mixed target) on the quiet positions, and the gate."""
 
-    from checkers_agents.outcome_net import net as outcome_net
-    from checkers_agents.outcome_net import selfplay
+    trainer = TRAINER
+    title = "outcome net: strength over training"
+    needs = NEEDS
+    examples = "positions"
+    counters = {"incumbent": -1, "gated": -1, "gates": []}
 
-    scaffold.check(args)
-    scaffold.check_opponents(args.anchors, "--anchors")
-    search_params(args.search)
-    _check_pattern_units(args)
-    # A resume goes on with the run's own --egdb-pieces, not the parser's default.
-    egdb = scaffold.saved_args(args, TRAINER)["egdb_pieces"]
-    if egdb:
-        from checkers_env.egdb import EndgameDatabase
+    def check(self) -> None:
+        search_params(self.args.search)
+        _check_pattern_units(self.args)
+        if not self.args.resume:
+            initial_tensors(self.args)  # a bad --init-weights stops the run before its folder is made
 
-        EndgameDatabase.cached(egdb)  # a missing database stops the run before any folder is made
-    if not args.resume:
-        scaffold.torch_device(args.device)  # a GPU that is not there stops the run before its folder is made
-        initial_tensors(args)  # and so does a bad --init-weights
-    run, args = scaffold.start_run(TRAINER, args, given, needs=NEEDS)
-    device = scaffold.torch_device(args.device)
-    checkpoint = run.path / CHECKPOINT
-    net = outcome_net.value_net(
-        args.hidden, args.middle, seed=args.seed, patterns=args.patterns, pattern_units=args.pattern_units
-    )
-    if args.init_weights and not (run.path / INITIAL).exists():
-        outcome_net.save_tensors(run.path / INITIAL, initial_tensors(args))
-    if (run.path / INITIAL).exists():  # generation 0 trains on from the net its games were played with
-        initial = {name: torch.from_numpy(value) for name, value in outcome_net.read(run.path / INITIAL).items()}
-        # A squares net starting a pattern net: the block rows stay at their zeros.
-        net.load_state_dict(initial, strict=not args.patterns or "blocks.weight" in initial)
-    net = net.to(device)
-    optimizer = torch.optim.Adam(net.parameters(), lr=args.learning_rate)
-    state = {
-        "generation": 0,
-        "epoch": 0,
-        "evaluated": -1,
-        "wall_s": 0.0,
-        "curve": [],
-        "positions": 0,
-        "steps": 0,
-        "incumbent": -1,
-        "gated": -1,
-        "gates": [],
-    }
-    if run.resumed and checkpoint.exists():
-        state = scaffold.load_checkpoint(checkpoint, net=net, optimizer=optimizer)
+    def build(self, run: scaffold.Run, checkpointed: bool):
+        import torch
+
+        from checkers_agents.outcome_net import net as outcome_net
+
+        args = self.args
+        net = outcome_net.value_net(
+            args.hidden, args.middle, seed=args.seed, patterns=args.patterns, pattern_units=args.pattern_units
+        )
+        start = initial_tensors(args) if not (run.path / INITIAL).exists() else None
+        if start is not None:  # the --init-weights net, kept in the run folder
+            outcome_net.save_tensors(run.path / INITIAL, start)
+        if (run.path / INITIAL).exists():  # generation 0 trains on from the net its games were played with
+            initial = {name: torch.from_numpy(value) for name, value in outcome_net.read(run.path / INITIAL).items()}
+            # A squares net starting a pattern net: the block rows stay at their zeros.
+            net.load_state_dict(initial, strict=not args.patterns or "blocks.weight" in initial)
+        self.net = net.to(self.device)
+        return self.net, torch.optim.Adam(self.net.parameters(), lr=args.learning_rate)
+
+    def resumed(self, state: dict) -> None:
         # A run begun before the gate existed: each generation played with the one before.
         state.setdefault("incumbent", state["generation"] - 1)
         state.setdefault("gated", state["generation"] - 1)
-        state.setdefault("gates", [])
-    writer = scaffold.tensorboard(run, args.tensorboard, state["steps"])
-    session_start, wall_before = time.perf_counter(), state["wall_s"]
 
-    def save() -> None:
-        state["wall_s"] = wall_before + time.perf_counter() - session_start
-        scaffold.save_checkpoint(checkpoint, state, net=net, optimizer=optimizer)
+    def play(self, trainer: generations.Generations, generation: int) -> generations.Games:
+        from checkers_agents.outcome_net import selfplay
 
-    def train_epochs(data: tuple[np.ndarray, ...], g: int) -> None:
-        """The epochs of generation ``g`` left to train on ``data``, each checkpointed as it ends."""
-        black, white, kings, btm, target = data
-        targets = torch.from_numpy(target)
-        bar = tqdm(
-            total=args.epochs * math.ceil(len(target) / args.batch_size),
-            desc=f"train gen {g}",
-            initial=state["epoch"] * math.ceil(len(target) / args.batch_size),
-            disable=not args.progress,
-            dynamic_ncols=True,
+        args, run_path = self.args, trainer.run.path
+        _replay_window(args, run_path, generation, trainer.state)
+        selfplay.generate(
+            run_path / "data" / f"gen-{generation}",
+            _selfplay_params(args, run_path, trainer.state["incumbent"]),
+            seed=_selfplay_seed(args, generation),
+            workers=args.workers,
+            ray=args.ray_target,
+            progress=args.progress,
         )
-        while state["epoch"] < args.epochs:
-            order = np.random.default_rng([args.seed, g, state["epoch"]]).permutation(len(target))
-            total = 0.0
-            for start in range(0, len(order), args.batch_size):
-                batch = order[start : start + args.batch_size]
-                inputs = outcome_net.batch_inputs(black[batch], white[batch], kings[batch], btm[batch], args.patterns)
-                loss = torch.nn.functional.binary_cross_entropy_with_logits(
-                    net(*(x.to(device) for x in inputs)).reshape(-1), targets[batch].to(device)
+        parts = _window_parts(args, run_path, generation)
+        data = tuple(np.concatenate(arrays) for arrays in zip(*parts))
+        return generations.Games(data, len(data[-1]), len(parts[-1][-1]))
+
+    def loss(self, data: tuple[np.ndarray, ...], rows: np.ndarray):
+        import torch
+
+        from checkers_agents.outcome_net import net as outcome_net
+
+        black, white, kings, btm, target = data
+        inputs = outcome_net.batch_inputs(black[rows], white[rows], kings[rows], btm[rows], self.args.patterns)
+        loss = torch.nn.functional.binary_cross_entropy_with_logits(
+            self.net(*(x.to(self.device) for x in inputs)).reshape(-1), torch.from_numpy(target[rows]).to(self.device)
+        )
+        return loss, {"loss": loss}
+
+    def write_net(self, net, path: Path) -> None:
+        from checkers_agents.outcome_net import net as outcome_net
+
+        outcome_net.save_tensors(path, outcome_net.tensors_of(net))
+
+    def gate(self, trainer: generations.Generations, generation: int) -> int:
+        """Generation ``generation`` replaces the incumbent where it wins its gate (or with no gate)."""
+        args, state = self.args, trainer.state
+        if state["gated"] >= generation:
+            return state["incumbent"]
+        if args.gate_games and _plays(trainer.run.path, state["incumbent"]):
+            gate = _gate(args, trainer.run.path, generation, state["incumbent"])
+            with trainer.stop.step():  # the gate's result and the incumbent it makes, saved together
+                state["gates"].append(gate)
+                trainer.writer.add_scalar("gate/score", gate["score"], generation)
+                print(
+                    f"generation {generation} against {_name(state['incumbent'])}: +{gate['wins']} ={gate['draws']} "
+                    f"-{gate['losses']}, {100 * gate['score']:.1f} % ({'promoted' if gate['promoted'] else 'kept out'})",
+                    file=sys.stderr,
                 )
-                optimizer.zero_grad()
-                loss.backward()
-                optimizer.step()
-                total += loss.item() * len(batch)
-                state["steps"] += 1
-                bar.update(1)
-            state["epoch"] += 1
-            state["loss"] = total / len(order)
-            writer.add_scalar("train/loss", state["loss"], state["steps"])
-            bar.set_postfix(loss=f"{state['loss']:.4f}")
-            save()
-        bar.close()
+                if gate["promoted"]:
+                    state["incumbent"] = generation
+                state["gated"] = generation
+                trainer.save()
+        else:
+            state["incumbent"], state["gated"] = generation, generation
+            trainer.save()
+        return state["incumbent"]
 
-    ray = args.ray_target
-    with scaffold.saved_on_stop(save) as stop:
-        while state["generation"] < args.generations:
-            g = state["generation"]
-            if state["epoch"] < args.epochs:
-                _replay_window(args, run.path, g, state)
-                selfplay.generate(
-                    run.path / "data" / f"gen-{g}",
-                    _selfplay_params(args, run.path, state["incumbent"]),
-                    seed=_selfplay_seed(args, g),
-                    workers=args.workers,
-                    ray=ray,
-                    progress=args.progress,
-                )
-                data = _training_data(args, run.path, g)
-                # The net and the counters change from here to each epoch's checkpoint: a stop
-                # in between resumes from the checkpoint before.
-                with stop.unsaved():
-                    state["positions"] = len(data[-1])
-                    train_epochs(data, g)
-            # The net is generation g's here whether it was trained now or read from the
-            # checkpoint (a kill between the last epoch and these files loses nothing).
-            outcome_net.save_tensors(_weights(run.path, g), outcome_net.tensors_of(net))
-            if state["gated"] < g:
-                if args.gate_games and _plays(run.path, state["incumbent"]):
-                    gate = _gate(args, run.path, g, state["incumbent"])
-                    with stop.step():  # the gate's result and the incumbent it makes, saved together
-                        state["gates"].append(gate)
-                        writer.add_scalar("gate/score", gate["score"], g)
-                        print(
-                            f"generation {g} against {_name(state['incumbent'])}: +{gate['wins']} ={gate['draws']} "
-                            f"-{gate['losses']}, {100 * gate['score']:.1f} % "
-                            f"({'promoted' if gate['promoted'] else 'kept out'})",
-                            file=sys.stderr,
-                        )
-                        if gate["promoted"]:
-                            state["incumbent"] = g
-                        state["gated"] = g
-                        save()
-                else:
-                    state["incumbent"], state["gated"] = g, g
-                    save()
-            # What the run stands for (played, promoted) is the incumbent.
-            write_atomic(run.path / WEIGHTS, _weights(run.path, state["incumbent"]).read_bytes())
-            if state["evaluated"] < g and args.eval_games:
-                point = _evaluate(args, run.path / f"weights-gen{g}.safetensors", g)
-                with stop.step():  # the point and the generation it is of, recorded together
-                    point.update(
-                        generation=g,
-                        incumbent=state["incumbent"],
-                        wall_s=round(wall_before + time.perf_counter() - session_start, 1),
-                        games=(g + 1) * args.games,
-                        positions=state["positions"],
-                        loss=state.get("loss"),
-                    )
-                    state["curve"].append(point)
-                    state["evaluated"] = g
-                    writer.add_scalar("eval/rating", point["rating"], g + 1)
-                    print(f"generation {g}: rating {point['rating']} ({point['line']})", file=sys.stderr)
-                    scaffold.write_curve(run.path, state["curve"], "outcome net: strength over training")
-            state["generation"], state["epoch"] = g + 1, 0
-            save()
-    evaluations = scaffold.final_evaluation(_agent(args, run.path / WEIGHTS), args)
-    writer.close()
-    summary = {
-        "run_dir": str(run.path),
-        "generations": state["generation"],
-        "incumbent": state["incumbent"],
-        "gates": state["gates"],
-        "steps": state["steps"],
-        "wall_s": round(wall_before + time.perf_counter() - session_start, 1),
-        "curve": state["curve"],
-        "evaluations": evaluations,
-    }
-    if args.promote:
-        summary["promoted"] = str(promote(run, args, summary))
-    print(json_text(summary), flush=True)
-    return summary
+    def agent(self, weights: Path):
+        """The net's alpha-beta as the evaluation games play it (``--eval-depth``, the database probed)."""
+        from checkers_agents.alphabeta import AlphaBetaAgent
+
+        args = self.args
+        return AlphaBetaAgent(
+            depth=args.eval_depth, eval="outcome-net", weights=str(weights), egdb=args.egdb_pieces, seed=args.seed
+        )
+
+    def point(self, state: dict) -> dict:
+        return {"incumbent": state["incumbent"]}
+
+    def summary(self, state: dict) -> dict:
+        return {"incumbent": state["incumbent"], "gates": state["gates"]}
+
+    def promote(self, run: scaffold.Run, summary: dict) -> Path:
+        return promote(run, self.args, summary)
 
 
-def _agent(args: Args, weights: Path):
-    """The net's alpha-beta as the evaluation games play it (``--eval-depth``, the database probed)."""
-    from checkers_agents.alphabeta import AlphaBetaAgent
-
-    return AlphaBetaAgent(
-        depth=args.eval_depth, eval="outcome-net", weights=str(weights), egdb=args.egdb_pieces, seed=args.seed
-    )
-
-
-def _evaluate(args: Args, weights: Path, generation: int) -> dict:
-    """The strength point of one generation: games against the anchors, and the rating."""
-    return scaffold.strength_point(
-        _agent(args, weights), args.anchors, args.anchor_ratings, args.eval_games, seed=args.seed + generation
-    )
+def train(args: Args, given: set[str] | None = None) -> dict:
+    """Run (or resume) training; returns a summary (also printed as one JSON line)."""
+    return generations.train(OutcomeNet(args), given)
 
 
 def _generations(n: int) -> str:
