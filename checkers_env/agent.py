@@ -48,7 +48,9 @@ ENTRY_POINT_GROUP = "checkers_env.agents"
 class Agent(Protocol):
     """What the league, the envs and the CLI need from a player."""
 
-    name: str
+    @property
+    def name(self) -> str:
+        """The player's name in records and tables (read only: ``BaseAgent`` derives it)."""
 
     def select_move(self, game: Game) -> Move:
         """The move to play in ``game.board`` (the game is not over). The suite's agents
@@ -80,7 +82,7 @@ def _taking_a_board(method: Callable) -> Callable:
     def wrapper(self, game, *args, **kwargs):
         return method(self, game if type(game) is Game else as_game(game), *args, **kwargs)
 
-    wrapper._takes_a_board = True
+    wrapper._takes_a_board = True  # type: ignore[attr-defined]  # a marker on the function object
     return wrapper
 
 
@@ -403,7 +405,7 @@ def _type_words(target: type | None, annotation: str, default: Any) -> str:
     """The expected type in words: ``a whole number (or none)`` for ``int | None``."""
     if target is None:
         target = next((t for t in _TYPE_WORDS if annotation.startswith(t.__name__)), None)
-    words = _TYPE_WORDS.get(target, "a valid value")
+    words = _TYPE_WORDS.get(target, "a valid value") if target is not None else "a valid value"
     return words + " (or none)" if default is None else words
 
 

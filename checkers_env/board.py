@@ -222,7 +222,7 @@ class Board:
     white: Bitboard = BB_WHITE_START
     kings: Bitboard = 0
     turn: Color = BLACK
-    _legal: tuple | None = field(default=None, init=False, repr=False, compare=False, hash=False)
+    _legal: tuple[Move, ...] | None = field(default=None, init=False, repr=False, compare=False, hash=False)
 
     def __post_init__(self) -> None:
         problem = _validate(self.black, self.white, self.kings)
@@ -307,9 +307,11 @@ class Board:
         return list(self._legal_tuple())
 
     def _legal_tuple(self) -> tuple[Move, ...]:
-        if self._legal is None:
-            object.__setattr__(self, "_legal", self._generate_legal_moves())
-        return self._legal
+        legal = self._legal
+        if legal is None:
+            legal = self._generate_legal_moves()
+            object.__setattr__(self, "_legal", legal)
+        return legal
 
     def _generate_legal_moves(self) -> tuple[Move, ...]:
         mover, opponent = self.mover_bitboards

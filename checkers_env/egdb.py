@@ -150,7 +150,7 @@ def slices(pieces: int) -> list[Slice]:
 def slice_pairs(pieces: int) -> list[tuple[Slice, Slice]]:
     """The slices with ``pieces`` pieces grouped in pairs solved together: a slice and the
     one with the sides swapped (the same slice when both sides have the same pieces)."""
-    done = set()
+    done: set[Slice] = set()
     pairs = []
     for s in slices(pieces):
         if s in done:
@@ -419,7 +419,7 @@ class EndgameDatabase:
         out = []
         for move in board.legal_moves():
             child = decode(self.probe_byte(board.play(move)))
-            if child.value == DRAW:
+            if child.distance is None:  # a draw
                 out.append((move, child))
             else:
                 out.append((move, Probe(WIN if child.value == LOSS else LOSS, child.distance + 1)))
@@ -466,10 +466,10 @@ _OPENED: dict[tuple[int, Path], EndgameDatabase] = {}
 def _preference(probe: Probe) -> tuple[int, int]:
     """Order of a move's outcome for its player: wins (sooner better), draws, losses
     (later better)."""
+    if probe.distance is None:  # a draw
+        return (1, 0)
     if probe.value == WIN:
         return (2, -probe.distance)
-    if probe.value == DRAW:
-        return (1, 0)
     return (0, probe.distance)
 
 

@@ -72,7 +72,8 @@ def _solve_pair(
     number of levels. ``bucket_from`` and ``chunk``: see
     ``egdb_retrograde.propagate_frontier`` (the same bytes whatever they are)."""
     pair = (a, b) if a != b else (a,)
-    works, buckets, pending = [], [], []
+    works, buckets = [], []
+    pending: list[dict[int, list[np.ndarray]]] = []
     for s in pair:
         size = int(egdb_index.slice_size(*s))
         if size >= 2**31:
@@ -268,15 +269,15 @@ def exit_slices(s: Slice) -> list[Slice]:
     return sorted(found)
 
 
-def solve_pair_task(folder: str, pieces: int, pair: tuple[Slice, ...]) -> int:
+def solve_pair_task(folder: str | os.PathLike, pieces: int, pair: tuple[Slice, ...]) -> int:
     """Solve one pair of slices from the files of its exits in ``folder`` and write its
     slice files there: a task of the build on Ray. Returns the pair's positions.
 
     Raises:
         EndgameDatabaseError: an exit's file is missing or damaged.
     """
-    folder = Path(folder)
-    pair = tuple(tuple(s) for s in pair)
+    root = Path(folder)
+    pair = tuple((mm, mk, om, ok) for mm, mk, om, ok in pair)  # Ray may hand over lists
     needed = sorted({e for s in pair for e in exit_slices(s)} - set(pair))
     offsets = np.full((egdb_index.MAX_SIDE + 1,) * 4, -1, dtype=np.int64)
     total = 0
@@ -290,8 +291,8 @@ def solve_pair_task(folder: str, pieces: int, pair: tuple[Slice, ...]) -> int:
 
     opened: dict[Path, EgdbFile] = {}
     for s in needed:
-        path = folder / level_name(sum(s))
-        path = path if path.exists() else folder / slice_name(s)
+        path = root / level_name(sum(s))
+        path = path if path.exists() else root / slice_name(s)
         if path not in opened:
             opened[path] = open_file(path, pieces, f"slice {slice_label(s)}")
         if s not in opened[path].entries:
@@ -299,7 +300,7 @@ def solve_pair_task(folder: str, pieces: int, pair: tuple[Slice, ...]) -> int:
         opened[path].slice_values(s, region(s))
     _solve_pair(values, offsets, pair[0], pair[-1])
     for s in pair:
-        write_file(folder / slice_name(s), [encode_slice(s, region(s))])
+        write_file(root / slice_name(s), [encode_slice(s, region(s))])
     return sum(region(s).size for s in pair)
 
 

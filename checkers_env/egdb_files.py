@@ -157,7 +157,7 @@ def write_file(path: Path, parts: list[SliceData]) -> Path:
         entries.append(
             _ENTRY.pack(
                 *part.slice,
-                zlib.crc32(part.codes),
+                zlib.crc32(part.codes.data),
                 part.positions,
                 codes_at,
                 blocks_at,
@@ -235,9 +235,9 @@ class EgdbFile:
         last = max((int(self._ends(e)[-1]) for e in self.entries.values()), default=end)
         if last != size:
             raise self.error(f"{'too long' if size > last else 'truncated'} ({size} bytes, its tables say {last})")
-        for s, entry in self.entries.items():
-            if zlib.crc32(self.slice_codes(s)) != entry.codes_crc:
-                raise self.error(f"checksum mismatch in the codes of slice {slice_label(s)} (the file is corrupt)")
+        for key, entry in self.entries.items():
+            if zlib.crc32(self.slice_codes(key).data) != entry.codes_crc:
+                raise self.error(f"checksum mismatch in the codes of slice {slice_label(key)} (the file is corrupt)")
         self._blocks: OrderedDict = OrderedDict()
 
     def error(self, what: str) -> EndgameDatabaseError:

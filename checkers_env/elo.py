@@ -64,7 +64,7 @@ def bradley_terry(
     batch, n, _ = W.shape
     theta = np.zeros((batch, n))
     held = np.zeros(n, dtype=bool) if fixed is None else ~np.isnan(fixed)
-    if held.any():
+    if fixed is not None and held.any():
         # The others start at the anchors' mean: of their order, where Newton converges.
         theta[:, held] = fixed[held]
         theta[:, ~held] = fixed[held].mean()

@@ -174,7 +174,9 @@ def unknown_reset_option(options, known: Mapping[str, str] = RESET_OPTIONS) -> s
     return None
 
 
-def check_reset_options(options, known: Mapping[str, str] = RESET_OPTIONS) -> Mapping:
+def check_reset_options(
+    options: Mapping[str, Any] | None, known: Mapping[str, str] = RESET_OPTIONS
+) -> Mapping[str, Any]:
     """``options`` (``{}`` for ``None``); ``ValueError`` for an unknown key, naming the
     accepted ones (an option nobody reads must not look as if it had worked)."""
     problem = unknown_reset_option(options, known)
@@ -265,8 +267,8 @@ class CheckersEnv(RenderMixin, gym.Env):
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
         self._ended = True  # until the new episode is set up
-        options = check_reset_options(options)
-        start = Board.from_fen(options["fen"]) if "fen" in options else Board()
+        chosen = check_reset_options(options)
+        start = Board.from_fen(chosen["fen"]) if "fen" in chosen else Board()
         self._start = start
         self._history = []
         self._consumed = 0
@@ -390,8 +392,10 @@ class CheckersEnv(RenderMixin, gym.Env):
         reward = 0.0
         while self._state[0, core.S_WAITING]:
             self._sync()
-            move = self.opponent.select_move(self._game)
-            if move not in self._game.legal_moves():
+            game = self._game
+            assert game is not None  # the kernel waits only for an external opponent, whose game is kept
+            move = self.opponent.select_move(game)
+            if move not in game.legal_moves():
                 raise IllegalMoveError(
                     f"opponent {self.opponent} chose {move}, which is not legal in {self.board.fen()}"
                 )

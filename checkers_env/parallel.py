@@ -111,7 +111,8 @@ def run_pieces(
         pool = multiprocessing.get_context("spawn").Pool(
             min(workers, len(todo)), _start_worker, (initializer, initargs)
         )
-        first_workers = list(pool._pool)  # the pool replaces a dead worker: watch these
+        # The pool replaces a dead worker: watch these (its process list has no public name).
+        first_workers = list(pool._pool)  # type: ignore[attr-defined]
         try:
             if ordered:
                 for k, result in zip(todo, _watched(pool.imap(build, todo), first_workers, what)):

@@ -287,6 +287,7 @@ class _PdnReader:
         position, newlines = 0, self.newlines
         for match in self.token_re.finditer(text):
             kind, start = match.lastgroup, match.start()
+            assert kind is not None  # every alternative of the token pattern is a named group
             cut = kind == "space" and match.end() == len(text) or kind == "bad" and self._may_go_on(text, start)
             if cut and not final:
                 self.newlines = newlines + text.count("\n", position, start)
@@ -384,21 +385,20 @@ class _PdnReader:
                 self._finish(tagged)
             self._lenient_tag(match)
             return
-        if self.game is None:
-            self._start_lenient_game()
+        game = self.game if self.game is not None else self._start_lenient_game()
         if kind == "number":
             if not _STRICT_NUMBER_RE.fullmatch(value):
                 self.warn(f"move number {value!r} read as {value.rstrip('.')}.")
             return
         if kind == "move":
-            self._lenient_move(value)
+            self._lenient_move(game, value)
             return
         # kind == "result"
         result = "1/2-1/2" if value == "\u00bd-\u00bd" else _RESULT_ALIASES.get(value, value)
         if value == "\u00bd-\u00bd":
             self.warn(f"result {value!r} read as 1/2-1/2")
-        tagged = self.game.headers.get("Result")
-        if tagged not in (None, "*", result) and result != "*":
+        tagged = game.headers.get("Result", "*")
+        if tagged not in ("*", result) and result != "*":
             self.warn(f"result {value!r} after the moves disagrees with the tag [Result {tagged!r}]; keeping {tagged}")
             result = tagged
         self._finish(result)
@@ -421,24 +421,25 @@ class _PdnReader:
             value = result
         self.headers[canonical] = value
 
-    def _start_lenient_game(self) -> None:
+    def _start_lenient_game(self) -> PdnGame:
         try:
-            self.game = _start_game(self.headers, self.rules, self.line)
+            game = _start_game(self.headers, self.rules, self.line)
         except PdnError as error:
             headers = dict(self.headers)
-            self.game = PdnGame(start=Board(), rules=self.rules, headers=headers)
-            self.game.error = str(error)
+            game = PdnGame(start=Board(), rules=self.rules, headers=headers)
+            game.error = str(error)
             if "FEN" in headers:
                 headers.setdefault("SetUp", "1")  # kept as read; the moves cannot be
-        self.game.warnings[:0] = self.pending
+        self.game = game
+        game.warnings[:0] = self.pending
         self.pending = []
         if self.last is not None:  # no text can add to the game before any more
             self.ready.append(self.last)
             self.last = None
         self.skipped_moves = 0
+        return game
 
-    def _lenient_move(self, text: str) -> None:
-        game = self.game
+    def _lenient_move(self, game: PdnGame, text: str) -> None:
         if game.error is not None:
             self.skipped_moves += 1
             return
@@ -477,6 +478,7 @@ class _PdnReader:
 
     def _finish(self, result: str) -> None:
         game = self.game
+        assert game is not None  # a result ends the game being read
         if game.error is not None and self.skipped_moves:
             plural = "s" if self.skipped_moves > 1 else ""
             game.error += f" ({self.skipped_moves} later move{plural} of the game skipped)"
@@ -512,9 +514,11 @@ class _PdnReader:
             found = f" ({'; '.join(self.pending)})" if self.pending else ""
             raise PdnError(f"no game found in the PDN text{found}")
         yield from self.ready
+        last = self.last
+        assert last is not None  # the last game to end (``self.count`` > 0) waits here
         if self.pending:
-            self.last.warnings.extend(f"{note} (after the last game)" for note in self.pending)
-        yield self.last
+            last.warnings.extend(f"{note} (after the last game)" for note in self.pending)
+        yield last
 
     def _decoding_notes(self, match: re.Match) -> None:
         """Move the decoding notes of the lines this token spans onto the game."""
@@ -529,7 +533,7 @@ def _in_order(squares: list[int], path: tuple[int, ...]) -> bool:
     return all(square in it for square in squares)
 
 
-def _start_game(headers: dict[str, str], rules: Rules, line: int) -> Game:
+def _start_game(headers: dict[str, str], rules: Rules, line: int) -> PdnGame:
     game_type = headers.get("GameType", "21").split(",")[0].strip()
     if game_type != "21":
         raise PdnError(f"GameType {game_type!r} is not English draughts (21)", line)

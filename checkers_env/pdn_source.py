@@ -14,7 +14,7 @@ import lzma
 import os
 import zlib
 from collections.abc import Iterator
-from typing import IO
+from typing import Any, Protocol
 
 from .errors import PdnError
 from .files import input_file
@@ -67,7 +67,15 @@ def naming_the_file(games: Iterator, path: str | None) -> Iterator:
         raise PdnError(f"cannot read PDN file {path!r}: {error}") from None
 
 
-def _handle_lines(handle: IO, close: bool = False) -> Iterator[list]:
+class _LineFile(Protocol):
+    """What is read of an open file: text, binary or decompressing."""
+
+    def readlines(self, hint: int = -1, /) -> list[Any]: ...
+
+    def close(self) -> None: ...
+
+
+def _handle_lines(handle: _LineFile, close: bool = False) -> Iterator[list]:
     """The lines of an open file, a list of about ``BLOCK_BYTES`` at a time."""
     try:
         while lines := handle.readlines(BLOCK_BYTES):

@@ -66,6 +66,7 @@ from __future__ import annotations
 
 import warnings
 from collections.abc import Mapping
+from typing import Any
 
 import gymnasium
 import numpy as np
@@ -76,7 +77,7 @@ from pettingzoo.utils import wrappers
 
 from . import env_machine as core
 from .baselines import OPPONENT_NONE
-from .board import Board, Color, move_from_row
+from .board import Board, Color, Move, move_from_row
 from .env import REWARD_MODES, check_action, resolve_max_plies, unknown_reset_option
 from .game import Rules
 from .rendering import RenderMixin
@@ -101,7 +102,7 @@ class _TwoPlayerBoard(RenderMixin):
     """What the AEC and the parallel env share: arguments, spaces, the kernel's state of one
     board, observations, and one hop by the agent on move."""
 
-    metadata = {
+    metadata: dict[str, Any] = {
         "render_modes": ["human", "ansi", "rgb_array"],
         "name": "checkers_v0",
         "is_parallelizable": False,  # for aec_to_parallel: multi-jumps break its agent cycle
@@ -137,7 +138,7 @@ class _TwoPlayerBoard(RenderMixin):
         self.action_spaces = {a: spaces.Discrete(core.NUM_ACTIONS) for a in self.possible_agents}
         self._rules = self.rules.as_array(self.max_plies)
         self._state, self._moves, self._positions, self._last = core.new_batch(1, core.history_for(self._rules))
-        self._history = []
+        self._history: list[Move] = []
         self._renderer = None
 
     def observation_space(self, agent):
@@ -220,7 +221,7 @@ class _TwoPlayerBoard(RenderMixin):
         end = int(self._state[0, core.S_END])
         for j in range(int(self._state[0, core.S_LAST_COUNT])):
             self._history.append(move_from_row(self._last[0, j]))
-        rewards = dict.fromkeys(self.possible_agents, 0)
+        rewards: dict[str, float] = dict.fromkeys(self.possible_agents, 0)
         illegal = status == core.HOP_ILLEGAL
         if illegal:
             rewards[agent] = -1
@@ -245,7 +246,7 @@ class _TwoPlayerBoard(RenderMixin):
         return Board(int(s[core.S_BLACK]), int(s[core.S_WHITE]), int(s[core.S_KINGS]), Color(int(s[core.S_TURN])))
 
     @property
-    def moves(self):
+    def moves(self) -> list[Move]:
         return list(self._history)
 
 
@@ -261,7 +262,7 @@ class raw_env(_TwoPlayerBoard, AECEnv):
         self._cumulative_rewards = dict.fromkeys(self.agents, 0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
 
     def step(self, action):
         agent = self.agent_selection
@@ -307,6 +308,7 @@ class ParallelCheckersEnv(_TwoPlayerBoard, ParallelEnv):
         for agent in actions:
             self._known(agent)
         agent = self._on_move
+        assert agent is not None  # someone is on move while the game goes on
         if actions.get(agent) is None:
             raise ValueError(
                 f"{agent!r} is on move and needs an action (its action_mask marks the legal ones); "
@@ -319,7 +321,9 @@ class ParallelCheckersEnv(_TwoPlayerBoard, ParallelEnv):
         self._on_move = None if over else self._to_move()
         terminations = dict.fromkeys(self.agents, over and end != core.END_MAX_PLIES)
         truncations = dict.fromkeys(self.agents, end == core.END_MAX_PLIES)
-        infos = {a: {"termination": core.END_NAMES[end] or None, "active_agent": self._on_move} for a in self.agents}
+        infos: dict[str, dict[str, Any]] = {
+            a: {"termination": core.END_NAMES[end] or None, "active_agent": self._on_move} for a in self.agents
+        }
         if illegal:
             infos[agent]["illegal_action"] = True
         observations = self._observations()

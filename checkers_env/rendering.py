@@ -4,6 +4,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from .board import BLACK, Board, Color, Move
@@ -106,6 +108,17 @@ class RenderMixin:
     ``render_mode``, ``board``, ``moves``, a ``_has_reset`` flag and a ``_renderer`` slot)."""
 
     _has_reset = False
+    _renderer: HumanRenderer | None = None
+
+    if TYPE_CHECKING:  # what the envs provide
+        render_mode: str | None
+        metadata: dict[str, Any]
+
+        @property
+        def board(self) -> Board: ...
+
+        @property
+        def moves(self) -> list[Move]: ...
 
     def render(self):
         require_reset(self._has_reset)

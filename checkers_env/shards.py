@@ -18,6 +18,7 @@ import zipfile
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -47,7 +48,7 @@ class ShardFormat:
 
     def encode(self, shard: int, seed: int, arrays: dict, kind: str | None = None) -> bytes:
         """The ``.npz`` bytes of shard ``shard`` (what a worker sends back)."""
-        head = {"format_version": np.int64(self.version)}
+        head: dict[str, Any] = {"format_version": np.int64(self.version)}
         if kind is not None:
             head["kind"] = np.str_(kind)
         buffer = io.BytesIO()

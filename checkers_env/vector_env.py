@@ -236,9 +236,10 @@ class CheckersVectorEnv(VectorEnv):
             ValueError: an unknown option key, a bad ``reset_mask`` or a wrong number of seeds.
         """
         boards = self._boards_to_reset(options)
-        if boards is not None:
+        if options is not None and boards is not None:
             options = {key: value for key, value in options.items() if key != "reset_mask"}
-        options = check_reset_options(options, VECTOR_RESET_OPTIONS)
+        chosen = check_reset_options(options, VECTOR_RESET_OPTIONS)
+        seeds: list[int | None]
         if seed is None:
             seeds = [None] * self.num_envs
         elif isinstance(seed, (int, np.integer)):
@@ -251,12 +252,12 @@ class CheckersVectorEnv(VectorEnv):
             board_seeds = np.array([seeding.np_random(s)[0].integers(1, 2**62) for s in seeds], dtype=np.int64)
         else:
             board_seeds = np.zeros(self.num_envs, dtype=np.int64)  # keep each board's stream
-        if "fen" in options:
-            start = Board.from_fen(options["fen"])
+        if "fen" in chosen:
+            start = Board.from_fen(chosen["fen"])
             self._start = np.array([start.black, start.white, start.kings, int(start.turn)], dtype=np.int64)
             self._episode = None
         every_board = boards is None
-        if every_board:
+        if boards is None:
             boards = np.ones(self.num_envs, dtype=np.bool_)
         observations = np.empty((self.num_envs, core.NUM_PLANES, 8, 8), dtype=np.float32)
         masks = np.empty((self.num_envs, core.NUM_ACTIONS), dtype=np.int8)

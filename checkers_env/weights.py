@@ -114,9 +114,8 @@ def read_weights(
             f"{text!r} is not {kind} weights that this version reads (metadata {name} {found.get(name)!r}{expected})"
         )
     try:
-        numbers = tuple(
-            int(found[name]) if name in found or name not in (defaults or {}) else defaults[name] for name in sizes
-        )
+        fallback = defaults or {}
+        numbers = tuple(int(found[name]) if name in found or name not in fallback else fallback[name] for name in sizes)
     except (KeyError, ValueError):
         raise WeightsError(f"{text!r} lacks the {kind} sizes (metadata {', '.join(sizes)})") from None
     if shapes is not None:
