@@ -40,7 +40,7 @@ alpha-beta evaluates at its leaves: ``zoo:td-minimax``, ``zoo:slow-fast``,
 value of each sampled quiet position (the side to move has a move and no capture
 pending: the only positions the searches ask the net about) against the truth, +1 won,
 0 drawn, -1 lost for the side to move. Every net goes through the search's one evaluator interface
-(``checkers_agents.alphabeta.evaluators.evaluate``), which gives the value for the side to
+(``checkers_agents.search_parts.evaluators.evaluate``), which gives the value for the side to
 move in (-1, 1): td-minimax's ``out[0] - out[1]`` (its targets are (1, 0) won, (0, 1)
 lost, (0, 0) drawn), slow-fast's ``2 f - 1`` (``f`` the sigmoid of the mover's logit: an
 expected result), mcrd-net's ``tanh``. Reported: the mean squared error, the mean value
@@ -66,6 +66,7 @@ from checkers_env import BaseAgent, Board, Game, Move, Rules, egdb_index, make_a
 from checkers_env.board import BLACK, WHITE
 from checkers_env.egdb import DRAW, LOSS, WIN, EndgameDatabase, Probe, slices
 from checkers_env.encoding import half_turn
+from checkers_env.errors import EndgameDatabaseError
 from checkers_env.match import play_game
 
 #: Plies a conversion may take beyond the database's shortest win.
@@ -130,8 +131,11 @@ def sample_positions(db: EndgameDatabase, count: int, seed: int = 0, pieces: int
     for index, black in zip(indices.tolist(), black_to_move.tolist()):
         k = int(np.searchsorted(ends, index, side="right"))
         local = index - (int(ends[k - 1]) if k else 0)
-        board = board_of(*egdb_index.slice_position(*chosen_slices[k], local), black)
-        sample.append(Sampled(board, db.probe(board)))
+        mover, opponent, kings = egdb_index.slice_position(*chosen_slices[k], local)
+        board = board_of(mover, opponent, kings, black)
+        probe = db.probe(board)
+        assert probe is not None  # the slices of ``pieces`` pieces are all in the database
+        sample.append(Sampled(board, probe))
     return sample
 
 
@@ -166,7 +170,10 @@ class PerfectPlayer(BaseAgent):
     def position_value(self, board: Board) -> float:
         """The database's value for the side to move: +1, 0 or -1 (a perfect value
         function)."""
-        return TRUTH[self.db.probe(board).value]
+        probe = self.db.probe(board)
+        if probe is None:
+            raise EndgameDatabaseError(f"{board.fen()} is outside the {self.db.pieces}-piece database")
+        return TRUTH[probe.value]
 
 
 # -- value functions -------------------------------------------------------------------------
@@ -182,7 +189,7 @@ def value_function(agent) -> Callable[[Board], float] | None:
     own = getattr(agent, "position_value", None)
     if callable(own):
         return own
-    from checkers_agents.alphabeta.evaluators import EVAL_NET, Evaluator, evaluate
+    from checkers_agents.search_parts.evaluators import EVAL_NET, Evaluator, evaluate
 
     net = getattr(agent, "evaluator", None)
     if not isinstance(net, Evaluator) or net.kind != EVAL_NET:
@@ -365,22 +372,23 @@ def measure(
     started = time.perf_counter()
     agent = make_agent(agent_spec) if isinstance(agent_spec, str) else agent_spec
     sample = sample_positions(db, positions, seed, pieces)
-    won = [s for s in sample if s.probe.value == WIN][:games]
+    # The won positions with their distances (a win always has one).
+    won = [(s.board, s.probe.distance) for s in sample if s.probe.value == WIN and s.probe.distance is not None][:games]
     result = EndgameMeasures(str(agent), pieces or db.pieces, seed, len(sample), margin=margin)
-    result.mean_distance = float(np.mean([s.probe.distance for s in won])) if won else None
+    result.mean_distance = float(np.mean([distance for _, distance in won])) if won else None
     with tqdm(total=len(sample) + len(won), desc=str(agent), unit="pos", disable=not progress) as bar:
         for number, (board, probe) in enumerate(sample):
             _keep_value(agent, db, board, probe, seed + number, result)
             bar.update(1)
         extra = []
-        for number, (board, probe) in enumerate(won):
-            plies, end = _convert(agent, db, board, probe, margin, seed + number)
+        for number, (board, distance) in enumerate(won):
+            plies, end = _convert(agent, db, board, distance, margin, seed + number)
             result.games += 1
             if plies is None:
                 result.unconverted.append(f"{board.fen()} {end}")
             else:
                 result.conversions += 1
-                extra.append(plies - probe.distance)
+                extra.append(plies - distance)
             bar.update(1)
     result.extra_plies = float(np.mean(extra)) if extra else None
     value = value_function(agent)
@@ -411,14 +419,15 @@ def _keep_value(agent, db: EndgameDatabase, board: Board, probe: Probe, seed: in
         result.mistakes.append(f"{board.fen()} {move}")
 
 
-def _convert(agent, db: EndgameDatabase, board: Board, probe: Probe, margin: int, seed: int) -> tuple[int | None, str]:
-    """Play a won position against the perfect defender: the plies to the agent's win
-    (None when it did not win within ``distance + margin`` plies under the game's rules),
-    and how the game ended (``no_moves``, ``repetition``, ``no_progress``, ``max_plies``)."""
+def _convert(agent, db: EndgameDatabase, board: Board, distance: int, margin: int, seed: int) -> tuple[int | None, str]:
+    """Play a won position (a win in ``distance`` plies) against the perfect defender: the
+    plies to the agent's win (None when it did not win within ``distance + margin`` plies
+    under the game's rules), and how the game ended (``no_moves``, ``repetition``,
+    ``no_progress``, ``max_plies``)."""
     defender = PerfectPlayer(db)
     black, white = (agent, defender) if board.turn == BLACK else (defender, agent)
     record = play_game(
-        black, white, rules=Rules(max_plies=probe.distance + margin), rng=np.random.default_rng(seed), start=board
+        black, white, rules=Rules(max_plies=distance + margin), rng=np.random.default_rng(seed), start=board
     )
     won = record.result == ("1-0" if board.turn == BLACK else "0-1")
     return (record.plies if won else None), record.termination

@@ -10,6 +10,7 @@ import numpy as np
 import pytest
 
 from checkers_env import BaseAgent, Board, egdb, make_agent
+from checkers_env.errors import EndgameDatabaseError
 from checkers_evaluation.endgame import (
     PerfectPlayer,
     calibration,
@@ -21,6 +22,13 @@ from checkers_evaluation.endgame import (
     value_function,
     write_measures,
 )
+
+
+def test_the_perfect_value_of_a_position_outside_the_database_is_a_database_error(egdb4):
+    # The start position has 24 pieces: the database has no value for it, and says so by name
+    # (it once failed on None's missing ``value``).
+    with pytest.raises(EndgameDatabaseError, match="outside the 4-piece database"):
+        PerfectPlayer(egdb4).position_value(Board())
 
 
 def _pieces(board: Board) -> int:
