@@ -182,7 +182,8 @@ def _egdb_probe(args: argparse.Namespace) -> int:
 def _egdb_stats(args: argparse.Namespace) -> int:
     db = _open_egdb(args)
     columns = ("positions", "wins", "losses", "draws", "longest win (plies)")
-    slices, totals = [], {}
+    slices = []
+    totals: dict[int, list[int]] = {}
     for row in db.stats():
         slices.append((row.label, row.positions, row.wins, row.losses, row.draws, row.longest_win))
         total = totals.setdefault(sum(row.slice), [0, 0, 0, 0, 0])

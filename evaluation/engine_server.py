@@ -36,6 +36,7 @@ import signal
 import stat
 import sys
 from collections.abc import Callable, Iterable, Iterator
+from typing import TypeVar
 
 from checkers_agents.alphabeta import MAX_DEPTH
 from checkers_agents.engine import PROTOCOL_VERSION, EngineSearch, format_bestmove
@@ -221,9 +222,13 @@ def _short(text: str, longest: int = 60) -> str:
     return repr(text if len(text) <= longest else text[:longest] + "...")
 
 
-def _number(text: str, name: str, kind: type, least: float, most: float | None = None) -> float:
+_Number = TypeVar("_Number", int, float)
+
+
+def _number(text: str, name: str, kind: type[_Number], least: float, most: float | None = None) -> _Number:
     """``text`` as ``kind`` (int or float), finite, at least ``least`` (more than 0 for a
     time) and at most ``most`` (None: no bound)."""
+    value: _Number | None
     try:
         value = kind(text)
     except ValueError:

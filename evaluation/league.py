@@ -46,7 +46,7 @@ from pathlib import Path
 import numpy as np
 
 from checkers_env import Rules, make_agent
-from checkers_env.agent import ENTRY_POINT_GROUP, agent_kinds, format_spec, parse_spec, register_agent
+from checkers_env.agent import ENTRY_POINT_GROUP, Agent, agent_kinds, format_spec, parse_spec, register_agent
 from checkers_env.files import json_text, write_json_atomic
 from checkers_env.match import GameRecord, play_game
 from checkers_env.parallel import run_pieces
@@ -93,13 +93,13 @@ def expand_zoo(specs: list[str]) -> list[str]:
         return list(specs)
     from checkers_agents.zoo import zoo_names
 
-    expanded = []
+    expanded: list[str] = []
     for spec in specs:
         expanded.extend(f"zoo:{name}" for name in zoo_names()) if spec == "zoo" else expanded.append(spec)
     return expanded
 
 
-def kind_registrations(specs: list[str]) -> dict[str, object]:
+def kind_registrations(specs: list[str]) -> dict[str, Callable[..., Agent]]:
     """The factories of the kinds in ``specs`` that worker processes cannot find by
     themselves: those added with ``register_agent`` (entry-point kinds load anywhere).
 
@@ -167,7 +167,7 @@ def _database(adjudicate: tuple[int, str] | None):
 
 # -- workers -------------------------------------------------------------------------------
 
-_agents_in_process: dict[str, object] = {}
+_agents_in_process: dict[str, Agent] = {}
 
 
 def _agent(spec: str, overrides: dict):
@@ -190,7 +190,7 @@ def close_agents_in_process() -> None:
             close()
 
 
-def _start_worker(parent_pid: int, registrations: dict[str, object]) -> None:
+def _start_worker(parent_pid: int, registrations: dict[str, Callable[..., Agent]]) -> None:
     """Worker initializer (after ``run_pieces`` has left Ctrl-C to the league process): learn
     the agent kinds registered in the league's process, stop this worker's engines as it
     leaves, and end this worker when the league process dies (a SIGKILLed league would
@@ -236,7 +236,7 @@ def play_registered(
     game: PlannedGame,
     rules: Rules,
     overrides: dict,
-    registrations: dict[str, object],
+    registrations: dict[str, Callable[..., Agent]],
     adjudicate: tuple[int, str] | None = None,
 ) -> dict:
     """:func:`play_planned` in a process that must first learn the kinds registered in the
@@ -315,9 +315,10 @@ class League:
 
     def __post_init__(self) -> None:
         # Every check runs here, before a game is played or a file written.
-        self.out = Path(self.out)
-        if self.out.exists() and not self.out.is_dir():
-            raise LeagueError(f"--out {str(self.out)!r} is a file, not a folder: choose a folder for the league")
+        self._folder = Path(self.out)  # typed as a Path for the methods below
+        self.out = self._folder
+        if self._folder.exists() and not self._folder.is_dir():
+            raise LeagueError(f"--out {str(self._folder)!r} is a file, not a folder: choose a folder for the league")
         if self.resume and self.overwrite:
             raise LeagueError("--resume and --overwrite contradict each other: continue the league, or discard it")
         given = list(self.agents) if not isinstance(self.agents, str) else [self.agents]
@@ -404,13 +405,13 @@ class League:
 
     def _saved_config(self) -> dict | None:
         """The configuration of the league in ``out`` when resuming it, else None."""
-        config_path = self.out / CONFIG_FILE
+        config_path = self._folder / CONFIG_FILE
         if not self.resume or self.overwrite or not config_path.exists():
             return None
         try:
             saved = json.loads(config_path.read_text())
         except (OSError, json.JSONDecodeError) as error:
-            raise LeagueError(f"cannot resume {self.out}: {config_path} is unreadable: {error}") from None
+            raise LeagueError(f"cannot resume {self._folder}: {config_path} is unreadable: {error}") from None
         if "players" not in saved:  # leagues written before display names
             saved["players"] = [{"name": a, "spec": a} for a in saved.pop("agents", [])]
             saved.setdefault("gauntlet", None)
@@ -425,23 +426,25 @@ class League:
         saved_names = [p["name"] for p in saved["players"]]
         missing = [n for n in saved_names if n not in self.specs]
         if missing:
-            raise LeagueError(f"cannot resume {self.out}: it also has {', '.join(missing)}; list every player again")
+            raise LeagueError(
+                f"cannot resume {self._folder}: it also has {', '.join(missing)}; list every player again"
+            )
         for player in saved["players"]:
             if self.specs[player["name"]] != player["spec"]:
                 raise LeagueError(
-                    f"cannot resume {self.out}: player {player['name']!r} was {player['spec']!r}, "
+                    f"cannot resume {self._folder}: player {player['name']!r} was {player['spec']!r}, "
                     f"not {self.specs[player['name']]!r}"
                 )
         gauntlet = names[0] if self.gauntlet is not None else None
         if saved.get("gauntlet") != gauntlet:
             raise LeagueError(
-                f"cannot resume {self.out}: its gauntlet player was {saved.get('gauntlet')!r}, not {gauntlet!r}"
+                f"cannot resume {self._folder}: its gauntlet player was {saved.get('gauntlet')!r}, not {gauntlet!r}"
             )
         return saved_names + [n for n in names if n not in saved_names]
 
     def _prepare_out(self) -> list[GameRecord]:
-        games_path = self.out / GAMES_FILE
-        config_path = self.out / CONFIG_FILE
+        games_path = self._folder / GAMES_FILE
+        config_path = self._folder / CONFIG_FILE
         if games_path.exists() and not self.overwrite:
             if not self.resume:
                 raise LeagueError(f"{games_path} exists: pass --resume to continue it, or choose another --out")
@@ -451,7 +454,7 @@ class League:
                 for key in sorted(set(saved) | set(mine) - {"players"}):
                     if key != "players" and saved.get(key) != mine.get(key):
                         raise LeagueError(
-                            f"cannot resume {self.out}: it was started with {key}={saved.get(key)!r}, not {mine.get(key)!r}"
+                            f"cannot resume {self._folder}: it was started with {key}={saved.get(key)!r}, not {mine.get(key)!r}"
                         )
             write_json_atomic(config_path, self._config())  # with any new players
             return load_records(games_path, repair=True)
@@ -475,15 +478,15 @@ class League:
         from .ratings import find_anchor
         from .reports import write_report
 
-        self.out.mkdir(parents=True, exist_ok=True)
-        with FolderLock(self.out):
+        self._folder.mkdir(parents=True, exist_ok=True)
+        with FolderLock(self._folder):
             done = self._prepare_out()
             planned_keys = {g.key for g in self.plan}
             done = [r for r in done if r.key in planned_keys]
             done_keys = {r.key for r in done}
             todo = [g for g in self.plan if g.key not in done_keys]
             records = list(done)
-            with open(self.out / GAMES_FILE, "a", encoding="utf-8") as sink, self._progress_bar(len(done)) as bar:
+            with open(self._folder / GAMES_FILE, "a", encoding="utf-8") as sink, self._progress_bar(len(done)) as bar:
 
                 def keep(game: PlannedGame, record: dict) -> None:
                     sink.write(json_text(record) + "\n")
@@ -500,11 +503,11 @@ class League:
             anchor_spec = find_anchor(list(self.specs.values()), "random")
             anchor = next((n for n, spec in self.specs.items() if spec == anchor_spec), None)
             ratings, _ = write_report(
-                records, self.out, bootstrap=self.bootstrap, seed=self.seed, anchor=anchor, specs=self.specs
+                records, self._folder, bootstrap=self.bootstrap, seed=self.seed, anchor=anchor, specs=self.specs
             )
         if self.progress:
             print(ratings.to_markdown())
-            print(f"\nreport written to {self.out}/")
+            print(f"\nreport written to {self._folder}/")
         return ratings
 
     @property

@@ -13,6 +13,7 @@ import json
 import os
 import warnings
 from pathlib import Path
+from typing import TextIO
 
 from checkers_env.errors import CheckersError
 from checkers_env.match import GameRecord
@@ -106,7 +107,7 @@ class FolderLock:
 
     def __init__(self, folder: str | os.PathLike):
         self.folder = Path(folder)
-        self._handle = None
+        self._handle: TextIO | None = None
 
     def acquire(self) -> None:
         """Take the lock.

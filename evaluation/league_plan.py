@@ -46,9 +46,9 @@ def openings_from_file(path: str | os.PathLike) -> list[str]:
         data = input_file(path, "openings file", LeagueError).read_bytes()
         lines = data.decode("utf-8").splitlines()
     except UnicodeDecodeError as error:
-        line = data.count(b"\n", 0, error.start) + 1
+        bad_line = data.count(b"\n", 0, error.start) + 1
         raise LeagueError(
-            f"openings file {str(path)!r} is not UTF-8 text (line {line}: {error.reason}): "
+            f"openings file {str(path)!r} is not UTF-8 text (line {bad_line}: {error.reason}): "
             "give one opening in PDN per line"
         ) from None
     except OSError as error:

@@ -433,7 +433,8 @@ class PlaySession:
         if self.forfeit:
             return f"game over: {self._result()} ({FORFEITED}) - you win"
         loser = game.board.turn
-        reason = _ENDINGS.get(game.termination, str(game.termination)).format(loser=loser)
+        ending = _ENDINGS.get(game.termination) if game.termination is not None else None
+        reason = (ending or str(game.termination)).format(loser=loser)
         if game.termination == Termination.NO_MOVES and not game.board.pieces(loser):
             reason = f"{loser} has no pieces left"
         if game.winner is None:

@@ -61,6 +61,7 @@ import io
 import math
 from collections.abc import Iterable, Iterator, Sequence
 from dataclasses import asdict, dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -78,6 +79,15 @@ _BLACK_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
 class WinsDrawsLosses:
     """Points and score of a player's ``wins``, ``draws`` and ``games`` (the ratings table's
     lines and the crosstable's cells)."""
+
+    # Given by each subclass (dataclass fields; ``games`` may be a property).
+    wins: int
+    draws: int
+
+    if TYPE_CHECKING:
+
+        @property
+        def games(self) -> int: ...
 
     @property
     def points(self) -> float:

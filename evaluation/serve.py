@@ -23,6 +23,7 @@ import math
 import secrets
 import threading
 from collections import OrderedDict
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -88,11 +89,16 @@ def is_time_parameter(name: str) -> bool:
     return name in TIME_WORDS or name.endswith(tuple(f"_{word}" for word in TIME_WORDS))
 
 
-def _text(body: dict, name: str, required: bool = True) -> str | None:
+def _text(body: dict, name: str) -> str:
+    value = _optional_text(body, name)
+    if value is None:
+        raise RequestError(400, f"missing {name!r}")
+    return value
+
+
+def _optional_text(body: dict, name: str) -> str | None:
     value = body.get(name)
     if value is None or value == "":
-        if required:
-            raise RequestError(400, f"missing {name!r}")
         return None
     if not isinstance(value, str):
         raise RequestError(400, f"{name!r} must be a string, got {type(value).__name__}")
@@ -120,12 +126,12 @@ class Server(GameViews, LeagueViews):
 
     def __init__(
         self,
-        leagues: list[str | Path] = (),
+        leagues: Sequence[str | Path] = (),
         workers: int = 2,
         think_limit: float = THINK_LIMIT,
         record: str | Path | None = None,
         egdb: Any = "auto",
-        agents_dirs: list[str | Path] = (),
+        agents_dirs: Sequence[str | Path] = (),
     ):
         self.leagues = [Path(folder).resolve() for folder in leagues]
         for folder in self.leagues:
@@ -210,7 +216,7 @@ class Server(GameViews, LeagueViews):
         # Checking a spec may import its kind's module and read a zoo card: not on the event loop.
         black = await asyncio.to_thread(self.check_player, _text(body, "black"))
         white = await asyncio.to_thread(self.check_player, _text(body, "white"))
-        fen = _text(body, "fen", required=False)
+        fen = _optional_text(body, "fen")
         opening = body.get("opening")
         try:
             start = Board.from_fen(fen) if fen else Board()
@@ -488,7 +494,8 @@ def create_app(server: Server | None = None, host: str = "127.0.0.1", **options)
         finally:
             state.pool.close()
 
-    async def http_error(request: Request, error: HTTPException):  # no such path, or not that method
+    async def http_error(request: Request, error: Exception) -> Response:  # no such path, or not that method
+        assert isinstance(error, HTTPException)  # the handler of that class only
         return JSONResponse({"error": error.detail}, status_code=error.status_code, headers=error.headers)
 
     app = Starlette(

@@ -54,17 +54,21 @@ class AgentPool:
         self.think_limit = think_limit
         self.agents_dirs = tuple(str(folder) for folder in agents_dirs)
         self._size = workers
-        self._idle: asyncio.Queue | None = None
+        self._idle: asyncio.Queue[AgentWorker | None] | None = None
         self._all: list[AgentWorker] = []
         self._lock = threading.Lock()
         self._closed = False
 
-    async def _take(self) -> AgentWorker | None:
+    def _slots(self) -> asyncio.Queue[AgentWorker | None]:
+        """The idle workers, made on first use (inside the server's event loop)."""
         if self._idle is None:
             self._idle = asyncio.Queue()
             for _ in range(self._size):
                 self._idle.put_nowait(None)  # a slot; its worker starts on first use
-        return await self._idle.get()
+        return self._idle
+
+    async def _take(self) -> AgentWorker | None:
+        return await self._slots().get()
 
     def _start_worker(self) -> AgentWorker:
         with self._lock:
@@ -125,7 +129,7 @@ class AgentPool:
                 raise RequestError(422, without_paths(f"the agent {spec!r} failed: {kind}: {message}"))
             return answer
         finally:
-            self._idle.put_nowait(keep)
+            self._slots().put_nowait(keep)
 
     async def build(self, spec: str) -> None:
         """Build ``spec`` in a worker (it stays built there for its moves).

@@ -11,12 +11,15 @@ from __future__ import annotations
 import csv
 import io
 import math
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from checkers_env import svg
 from checkers_env.errors import CheckersError
 
 from .serve_http import RequestError
+
+if TYPE_CHECKING:
+    from checkers_env import Board
 
 #: The baselines the page offers, weakest first (``alphabeta:time=0.5`` only where the
 #: server's think limit allows it).
@@ -77,6 +80,12 @@ class GameViews:
     # serve.Server gives: agents_dirs, probe(board) and check_player(spec).
     agents_dirs: tuple
     _opponents: list[dict] | None = None
+
+    if TYPE_CHECKING:
+
+        def probe(self, board: Board) -> dict | None: ...
+
+        def check_player(self, text: str) -> str: ...
 
     def state(self, session) -> dict:
         """Everything the page shows of a game."""
@@ -146,7 +155,7 @@ class GameViews:
             from checkers_agents.zoo import load_card, zoo_names
 
             ratings = zoo_league_ratings()
-            offered = [
+            offered: list[dict[str, Any]] = [
                 {"spec": spec, "name": spec, "group": "baseline", "rating": ratings.get(spec), "description": ""}
                 for spec in BASELINES
             ]
