@@ -168,9 +168,12 @@ def field_docs(args_class: type) -> dict[str, str]:
         if not dataclasses.is_dataclass(cls) or cls is object:
             continue
         try:
-            body = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0].body
+            definition = ast.parse(textwrap.dedent(inspect.getsource(cls))).body[0]
         except (OSError, TypeError):
             continue
+        if not isinstance(definition, ast.ClassDef):
+            continue
+        body = definition.body
         for node, following in zip(body, body[1:]):
             if (
                 isinstance(node, ast.AnnAssign)

@@ -14,6 +14,7 @@ from pathlib import Path
 
 import numpy as np
 
+from checkers_env.agent import Agent
 from checkers_env.errors import CheckersError
 from checkers_env.files import write_atomic, write_json_atomic
 
@@ -158,7 +159,7 @@ def final_evaluation(agent, args, writer=None, step: int = 0) -> dict[str, float
 
 
 #: The agents of the gate's games, made once per process (a worker plays many games).
-_GATE_AGENTS: dict[str, object] = {}
+_GATE_AGENTS: dict[str, Agent] = {}
 
 
 def _gate_game(candidate: str, incumbent: str, seed: int, k: int) -> dict:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 from pathlib import Path
+from typing import Any
 
 from checkers_env.files import write_atomic, write_json_atomic
 from checkers_env.provenance import REPO_ROOT, git_commit
@@ -34,7 +35,7 @@ def promote(name: str, kind: str, params: dict, weights: bytes, description: str
     if problem:
         raise TrainingError(f"--promote: {problem}")
     folder = zoo_dir() / name
-    card = {
+    card: dict[str, Any] = {
         "name": name,
         "kind": kind,
         "params": params,
