@@ -19,6 +19,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -32,9 +33,14 @@ from .dependencies import optional_module
 from .scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, TrainingError, arg
 from .supervised import run_steps
 
-torch = optional_module("torch")
+if TYPE_CHECKING:
+    import torch
+else:
+    torch = optional_module("torch")
 
 TRAINER = "bc"
+
+
 NEEDS = ("torch", "safetensors")
 
 
@@ -115,7 +121,7 @@ def move_accuracy(weights: Path, data) -> tuple[float, float]:
 
     first = np.flatnonzero(data.hop_index == 0)
     correct = 0
-    for row in first:
+    for row in first.tolist():
         played = move_from_row(data.moves[row])
         board = _board_before(data, row)
         correct += move_from_hops(board, agent.choose_hop) == played if board is not None else 0
@@ -168,7 +174,8 @@ def train(args: Args, given: set[str] | None = None) -> dict:
     policy = build_policy(args.hidden)
     optimizer = torch.optim.Adam(policy.parameters(), lr=args.learning_rate)
     generator = torch.Generator().manual_seed(args.seed)
-    state = {"step": 0, "wall_s": 0.0, "loss": float("nan")}
+    # The step, time and loss kept in the checkpoint (a plain dict, as the checkpoint functions take).
+    state: dict[str, Any] = {"step": 0, "wall_s": 0.0, "loss": float("nan")}
     checkpoint = run.path / CHECKPOINT
     metadata = {"kind": "bc", "hidden": str(args.hidden)}
     if run.resumed and checkpoint.exists():

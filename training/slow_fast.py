@@ -40,6 +40,7 @@ import sys
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypedDict
 
 import numpy as np
 from tqdm.auto import tqdm
@@ -170,6 +171,17 @@ def hidden_sizes(text: str) -> tuple[int, ...]:
 # -- the learner -------------------------------------------------------------------------
 
 
+class Counters(TypedDict):
+    """How far a run has got (kept in its checkpoint)."""
+
+    set: int
+    episode: int
+    labelled: int
+    sgd_steps: int
+    wall_s: float
+    label_s: float
+
+
 class SlowFastLearner:
     """The two networks, the buffer, the generators and the counters of one run."""
 
@@ -185,7 +197,7 @@ class SlowFastLearner:
         )
         self.buffer = ReplayBuffer(args.buffer_capacity, args.replace_fraction)
         self.numba_state = int(self.rng.integers(1, 2**62))
-        self.counters = {"set": 0, "episode": 0, "labelled": 0, "sgd_steps": 0, "wall_s": 0.0, "label_s": 0.0}
+        self.counters: Counters = {"set": 0, "episode": 0, "labelled": 0, "sgd_steps": 0, "wall_s": 0.0, "label_s": 0.0}
         self.game_settings = GameSettings(
             args.game_noise_weight, args.max_game_plies, args.no_progress_plies, explore_by=args.exploration
         )
