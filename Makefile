@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 # torch is pinned to the release whose wheel lies on this machine's disk.
 TORCH  := torch==2.13.0
 
-.PHONY: .venv test test-slow bench gpu-check demo docs check lint clean distclean
+.PHONY: .venv test test-slow bench gpu-check demo docs check lint typecheck clean distclean
 
 .venv: $(STAMP)
 
@@ -41,12 +41,18 @@ demo: .venv
 
 # What CI checks beside the tests: lint and format (ruff), types (mypy), and the
 # documentation site built with no warning.
-check: lint docs
+check: lint typecheck docs
 
 lint: .venv
 	$(PY) -m pip install -q -e '.[dev]'
 	$(VENV)/bin/ruff check .
 	$(VENV)/bin/ruff format --check .
+
+# mypy over the modules [tool.mypy] in pyproject.toml lists (by their installed names, through
+# the links in .mypy_path/).
+typecheck: .venv
+	$(PY) -m pip install -q -e '.[dev]'
+	$(VENV)/bin/mypy
 
 # The documentation site (mkdocs.yml) into site/, which ignores itself in git.
 docs: .venv
