@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from checkers_env.agent import BaseAgent, make_agent
+from checkers_env.agent import Agent, BaseAgent, make_agent
 from checkers_env.game import Game
 
 
@@ -20,10 +20,10 @@ class OpponentPool(BaseAgent):
 
     def __init__(self, seed: int | None = None):
         super().__init__(seed=seed)
-        self.choices: list[tuple[BaseAgent, float]] = [(make_agent("random"), 1.0)]
+        self.choices: list[tuple[Agent, float]] = [(make_agent("random"), 1.0)]
         self.current = self.choices[0][0]
 
-    def set_choices(self, choices: list[tuple[BaseAgent, float]]) -> None:
+    def set_choices(self, choices: list[tuple[Agent, float]]) -> None:
         """The agents to draw from at the next ``reset``, each with its weight (> 0 to count)."""
         self.choices = [(a, w) for a, w in choices if w > 0]
 
