@@ -54,10 +54,11 @@ typecheck: .venv
 	$(PY) -m pip install -q -e '.[dev]'
 	$(VENV)/bin/mypy
 
-# The documentation site (mkdocs.yml) into site/, which ignores itself in git.
+# The documentation site (mkdocs.yml) into site/, which ignores itself in git. NO_MKDOCS_2_WARNING
+# silences mkdocs-material's banner about its successor, which is not a warning of ours.
 docs: .venv
 	$(PY) -m pip install -e '.[docs]'
-	$(PY) -m mkdocs build --strict
+	NO_MKDOCS_2_WARNING=1 $(PY) -m mkdocs build --strict
 	echo '*' > site/.gitignore
 
 clean:
