@@ -31,7 +31,8 @@ EVALS = ("material", "positional")
 
 
 def run() -> dict:
-    from checkers_agents.alphabeta import MATERIAL, POSITIONAL, Searcher
+    from checkers_agents.alphabeta import Searcher
+    from checkers_agents.search_parts.evaluators import MATERIAL, POSITIONAL
     from checkers_env import Board
 
     searchers = {"material": Searcher(MATERIAL), "positional": Searcher(POSITIONAL)}

@@ -60,7 +60,7 @@ def _evaluation_ns(evaluators: dict, positions: int = 4000) -> dict:
     import numba
     import numpy as np
 
-    from checkers_agents.alphabeta.evaluators import MAX_ACTIVE, hand_value, net_value
+    from checkers_agents.search_parts.evaluators import MAX_ACTIVE, hand_value, net_value
     from checkers_env import Game
     from checkers_env.board import BLACK
 
@@ -129,8 +129,8 @@ def _summary(ratios: list[float]) -> dict:
 def run() -> dict:
     from benchmarks.bench_outcome_net import _positions as ballot_positions
     from benchmarks.engine_ab import _positions
-    from checkers_agents.alphabeta import POSITIONAL
-    from checkers_agents.alphabeta.searcher import Searcher
+    from checkers_agents.alphabeta import Searcher
+    from checkers_agents.search_parts.evaluators import POSITIONAL
 
     boards = _positions(24, seed=5)
     searchers = {"positional": Searcher(POSITIONAL)}

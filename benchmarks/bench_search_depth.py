@@ -75,7 +75,8 @@ def _timed_searches(agent, boards: list) -> dict:
 
 
 def _nodes_at_depth(depth: int) -> dict:
-    from checkers_agents.alphabeta import MATERIAL, POSITIONAL, Searcher
+    from checkers_agents.alphabeta import Searcher
+    from checkers_agents.search_parts.evaluators import MATERIAL, POSITIONAL
     from checkers_env import Board
 
     from .bench_alphabeta import POSITIONS

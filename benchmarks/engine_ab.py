@@ -90,8 +90,7 @@ def _positions(count: int, seed: int):
 
 
 def _alphabeta(eval_name: str):
-    from checkers_agents.alphabeta import make_evaluator
-    from checkers_agents.alphabeta.searcher import Searcher
+    from checkers_agents.alphabeta import Searcher, make_evaluator
 
     searcher = Searcher(make_evaluator(eval_name))
     boards = _positions(12, seed=5) * REPEATS[eval_name]

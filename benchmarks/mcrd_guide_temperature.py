@@ -28,9 +28,9 @@ TEMPERATURES = (0.01, 0.03, 0.05, 0.1, 0.2, 0.3)
 
 
 def main(argv: list[str] | None = None) -> dict:
-    from checkers_agents.alphabeta.evaluators import evaluate_kernel
     from checkers_agents.mcrd.agent import load_guide
     from checkers_agents.mcrd.guided import DEFAULT_GUIDE_SAMPLE
+    from checkers_agents.search_parts.evaluators import evaluate_kernel
     from checkers_env import BLACK, Game
 
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])

@@ -111,7 +111,8 @@ def _summary(times: dict, rounds: int) -> dict:
 
 
 def compare_alphabeta(folder: Path, rounds: int) -> dict:
-    from checkers_agents.alphabeta import MATERIAL, POSITIONAL, Searcher
+    from checkers_agents.alphabeta import Searcher
+    from checkers_agents.search_parts.evaluators import MATERIAL, POSITIONAL
     from checkers_env import Board
 
     from .bench_alphabeta import POSITIONS

@@ -23,12 +23,12 @@ def test_the_design_page_has_its_worked_examples():
 
 @pytest.mark.parametrize(("line", "code"), BLOCKS, ids=[f"design.md:{n}" for n, _ in BLOCKS])
 def test_python_block_runs(line, code, monkeypatch):
-    from checkers_agents import alphabeta
+    from checkers_agents.alphabeta import evaluator_registry
     from checkers_env import agent
 
     # The examples register kinds and evaluators: keep them out of the other tests.
     monkeypatch.setattr(agent, "_registry", dict(agent.agent_kinds()))
-    monkeypatch.setattr(alphabeta, "_loaders", dict(alphabeta._net_loaders()))
+    monkeypatch.setattr(evaluator_registry, "_loaders", dict(evaluator_registry._net_loaders()))
     module = types.ModuleType("__design__")  # a real module: dataclasses look theirs up
     monkeypatch.setitem(sys.modules, module.__name__, module)
     exec(compile(code, f"docs/design.md:{line}", "exec"), module.__dict__)

@@ -10,12 +10,15 @@ from __future__ import annotations
 import numba
 import numpy as np
 
+from checkers_agents.search_parts.endgame_probe import EndgameProbe
+from checkers_agents.search_parts.evaluators import Valuation
+from checkers_agents.search_parts.position import Position
 from checkers_env.movegen import keep_best
 
-from .evaluators import Valuation
-from .memory import V_ALPHA, V_BETA, FlatMemory, Table, begin_search, memory_views
-from .negamax import DrawRules, EndgameProbe, Position, search_kernel
+from .negamax import DrawRules, search_kernel
 from .pruning import OPEN, SearchOptions, aspiration_width, named_pruning
+from .stack import V_ALPHA, V_BETA, FlatMemory, begin_search, memory_views
+from .transposition import Table
 
 #: The node limit of a search without one. Passed as an ``int64``: a constant would be
 #: typed as a literal and compile the search a second time.

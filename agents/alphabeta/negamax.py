@@ -2,8 +2,9 @@
 
 See the package docstring (``checkers_agents.alphabeta``) for what the search does; this
 module holds the numba search of one depth and its move ordering; iterative deepening and
-the one-call searches are in ``checkers_agents.alphabeta.deepening``. Its memory (transposition table, Zobrist keys, stack) is in
-``checkers_agents.alphabeta.memory``.
+the one-call searches are in ``checkers_agents.alphabeta.deepening``. Its memory is in
+``checkers_agents.alphabeta.transposition`` (the table, Zobrist keys) and
+``checkers_agents.alphabeta.stack`` (the per-ply stack and buffers).
 """
 
 from __future__ import annotations
@@ -11,8 +12,15 @@ from __future__ import annotations
 from collections import namedtuple
 
 import numba
-import numpy as np
 
+from checkers_agents.search_parts.evaluators import (
+    REWARD_MATERIAL_LOG,
+    WIN,
+    hand_value,
+    material_log_reward,
+    net_value,
+)
+from checkers_agents.search_parts.net_layers import value_of_sums
 from checkers_env.bitboard import (
     BB_ROW0,
     BB_ROW7,
@@ -28,20 +36,20 @@ from checkers_env.encoding import half_turn
 from checkers_env.game_state import is_progress, position_key
 from checkers_env.movegen import CAPTURED, FROM, TO, generate_moves
 
-from .evaluators import (
-    REWARD_MATERIAL_LOG,
-    WIN,
-    Valuation,
-    hand_value,
-    material_log_reward,
-    net_value,
+from .accumulators import keep_node_sums, keep_root_sums, leaf_sums
+from .pruning import (
+    KILLER_ORDER,
+    aspiration_width,
+    begin_moves,
+    deeper_cutoff,
+    extension,
+    retry_move,
+    scouted,
+    spare_shot,
+    try_move,
 )
-from .memory import (
-    BOUND_EXACT,
-    BOUND_LOWER,
-    BOUND_UPPER,
+from .stack import (
     MAX_PLY,
-    NO_MOVE,
     S_BEST_INDEX,
     S_CAPTURES,
     S_COUNT,
@@ -55,32 +63,25 @@ from .memory import (
     S_QUIET,
     S_REVERSIBLE,
     S_SIDE,
-    SIDE_KEY,
-    TT_ENTRY,
-    TT_KEY_MASK,
-    TT_MIN_DEPTH,
-    TT_VALUE,
     V_ALPHA,
     V_BEST,
     V_BETA,
     V_ORIGINAL_ALPHA,
     V_REWARD,
+)
+from .transposition import (
+    BOUND_EXACT,
+    BOUND_LOWER,
+    BOUND_UPPER,
+    NO_MOVE,
+    SIDE_KEY,
+    TT_ENTRY,
+    TT_KEY_MASK,
+    TT_MIN_DEPTH,
+    TT_VALUE,
     ZOBRIST,
     position_hash,
 )
-from .net_layers import value_of_sums
-from .pruning import (
-    KILLER_ORDER,
-    aspiration_width,
-    begin_moves,
-    deeper_cutoff,
-    extension,
-    retry_move,
-    scouted,
-    spare_shot,
-    try_move,
-)
-from .search_sums import keep_node_sums, keep_root_sums, leaf_sums
 
 # -- limits and scores ------------------------------------------------------------------
 
@@ -102,18 +103,12 @@ _ENTER, _NEXT, _RETURN = 0, 1, 2
 
 # -- the kernel's bundles (named tuples: numba takes them as typed tuples) ----------------------
 
-#: A position with its side to move first: ``mover``'s pieces, ``opponent``'s, all kings,
-#: and whether Black (``mover``) is to move.
-Position = namedtuple("Position", "mover opponent kings black_to_move")
 #: The game's draw rules as the search sees them: ``keys[:count]`` are the
 #: ``game_state.position_key`` of the positions since the last capture or man move (the
 #: current one included), ``quiet`` the plies since then, ``no_progress_plies`` the
 #: no-progress limit (0: off), ``contempt`` what a draw costs the root's side to move (a
 #: draw scores ``-contempt`` where it is to move, ``contempt`` where its opponent is).
 DrawRules = namedtuple("DrawRules", "keys count quiet no_progress_plies contempt")
-#: The endgame database: ``EndgameDatabase.tables``, ``.offsets`` and ``.pieces`` (0: off;
-#: :func:`no_egdb` gives arrays to pass).
-EndgameProbe = namedtuple("EndgameProbe", "tables offsets pieces")
 
 
 @numba.njit(cache=True, inline="always")
@@ -162,28 +157,6 @@ def code_value(code, ply, loss, loss_per_ply):
     return egdb_value(MAX_DISTANCE if code == WDL_WIN else MAX_DISTANCE - 1, ply, loss, loss_per_ply)
 
 
-#: The byte of each piece count's table without the endgame database: a global array, so
-#: a kernel reads it as a read-only array, the type of ``EndgameDatabase.tables``' maps.
-_NO_TABLE = np.zeros(1, dtype=np.uint8)
-
-
-@numba.njit(cache=True)
-def no_egdb():
-    """The :data:`EndgameProbe` of a search without the endgame database, in a kernel or
-    from Python: a read-only byte for each piece count (the maps' type, so a search with
-    the database and one without share one compiled kernel), a single offset of -1, and 0
-    pieces, so the probe is never reached and no array is read."""
-    table = _NO_TABLE
-    return EndgameProbe((table, table, table, table, table), np.full((1, 1, 1, 1), -1, dtype=np.int64), 0)
-
-
-def probe_of(database) -> EndgameProbe:
-    """The :data:`EndgameProbe` of an ``EndgameDatabase`` (``None``: :func:`no_egdb`)."""
-    if database is None:
-        return no_egdb()
-    return EndgameProbe(database.tables, database.offsets, int(database.pieces))
-
-
 # Compiled without numba's reference counting (``_nrt=False``, the option numba's own
 # allocation-free helpers use): the kernel allocates nothing and keeps no array beyond the
 # call. Counted, each of its ~20 arrays, each row view and each array passed to an inlined
@@ -194,11 +167,11 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
     """One depth-``depth`` negamax alpha-beta search of the position (iterative, no allocation).
 
     Args:
-        position: the root (:data:`Position`).
+        position: the root (``search_parts.position.Position``).
         depth: the nominal depth in plies.
         node_limit: give up (returning ``aborted``) after this many nodes.
         options: how the tree is searched (``pruning.SearchOptions``).
-        valuation: how positions are valued (:data:`Valuation`).
+        valuation: how positions are valued (``search_parts.evaluators.Valuation``).
         net: the evaluator's ``net`` arrays (``evaluators.Evaluator.net``), None for the
             hand-written kinds (an argument of its own: ``net is None`` is then settled at
             compile time, and the hand-written kinds get a kernel without the net's code).
@@ -224,11 +197,11 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
             (``int64[MAX_ACTIVE]``, ``[2 * width]`` of the weights' dtype);
             ``accumulators``, ``[MAX_PLY, 2, H1]``: the first-layer sums of both
             colours' frames at every ply (``net_layers.child_sums``), updated move by move
-            as the search makes its moves (``search_sums``); None: every leaf sums its
+            as the search makes its moves (``accumulators``); None: every leaf sums its
             first layer fresh (``net_value``), in a kernel compiled without the sums' code.
             ``tries``, ``int64[MAX_PLY, TRY_FIELDS]``: how each ply's current move is tried
             (``pruning``; untouched by the exact search).
-        egdb: the endgame database (:data:`EndgameProbe`): every node below the root with
+        egdb: the endgame database (``search_parts.endgame_probe.EndgameProbe``): every node below the root with
             at most ``egdb.pieces`` pieces that it holds scores its exact value
             (``code_value``) instead of being searched or evaluated, after the draw rules.
 
@@ -581,15 +554,11 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
 
 __all__ = [
     "DrawRules",
-    "EndgameProbe",
     "INF",
     "MAX_DEPTH",
-    "Position",
-    "Valuation",
     "code_value",
     "draw_value",
     "egdb_value",
-    "no_egdb",
     "search_kernel",
     "terminal_value",
 ]

@@ -13,10 +13,10 @@ import numba
 from numba.core import types
 from numba.extending import overload
 
+from checkers_agents.search_parts.evaluators import WIN
 from checkers_env.bitboard import jumpers
 
-from .evaluators import WIN
-from .memory import (
+from .stack import (
     S_CAPTURES,
     S_COUNT,
     S_DEPTH,

@@ -9,6 +9,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from checkers_agents.search_parts.endgame_probe import probe_of
+from checkers_agents.search_parts.evaluators import POSITIONAL, WIN, Evaluator, Valuation
+from checkers_agents.search_parts.position import Position
 from checkers_env import BLACK, WHITE, Board, Game, Move
 from checkers_env.bitboard import BB_SQUARES, apply_move
 from checkers_env.board import move_from_row
@@ -17,31 +20,10 @@ from checkers_env.movegen import generate_moves_kernel, new_move_buffer
 
 from .clock import DROP_NET, DROP_POINTS, keep_deepening
 from .deepening import NO_NODE_LIMIT, search_from_python, search_iteration
-from .evaluators import POSITIONAL, WIN, Evaluator, Valuation
-from .memory import (
-    NO_MOVE,
-    S_INDEX,
-    TT_BITS,
-    TT_ENTRY,
-    TT_FIELDS,
-    TT_KEY_MASK,
-    V_ALPHA,
-    V_BETA,
-    FlatMemory,
-    Table,
-    flat_memory,
-    memory_views,
-    position_hash,
-)
-from .negamax import (
-    INF,
-    MAX_DEPTH,
-    DrawRules,
-    Position,
-    egdb_value,
-    probe_of,
-)
+from .negamax import INF, MAX_DEPTH, DrawRules, egdb_value
 from .pruning import ASPIRATION_NET, ASPIRATION_POINTS, search_options
+from .stack import S_INDEX, V_ALPHA, V_BETA, FlatMemory, flat_memory, memory_views
+from .transposition import NO_MOVE, TT_BITS, TT_ENTRY, TT_FIELDS, TT_KEY_MASK, Table, position_hash
 
 #: The nominal depth of a search given neither a depth nor a time.
 DEPTH = 6
@@ -90,7 +72,7 @@ _NO_KEYS = _NO_DRAWS.keys
 
 
 def memory_for(evaluator: Evaluator, incremental: bool | None = None) -> FlatMemory:
-    """The search's memory (``memory.flat_memory``) for ``evaluator``, keeping first-layer
+    """The search's memory (``stack.flat_memory``) for ``evaluator``, keeping first-layer
     sums per ply when ``incremental`` (None: for float32 nets; see :class:`Searcher`).
 
     Raises:
@@ -243,7 +225,7 @@ class Searcher:
         self.table = np.zeros((1 << tt_bits, TT_FIELDS), dtype=np.int64)
         # The values' column is read through a float64 view of the same memory.
         self.table_bundle = Table(self.table, self.table.view(np.float64))
-        # The kernel's buffers: views of two flat arrays (``memory.memory_views``), which is
+        # The kernel's buffers: views of two flat arrays (``stack.memory_views``), which is
         # how one agent's call passes them.
         self.width = evaluator.width
         self.flat = memory_for(evaluator, incremental)

@@ -40,6 +40,8 @@ from collections import namedtuple
 import numba
 import numpy as np
 
+from checkers_agents.search_parts.endgame_probe import END_EGDB
+from checkers_agents.search_parts.position import Position
 from checkers_env.bitboard import apply_move, popcount
 from checkers_env.egdb_index import WDL_DRAW, WDL_WIN, probe_board
 from checkers_env.game_state import (
@@ -60,16 +62,15 @@ from checkers_env.game_state import (
 from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below, seed_state
 
 from .deepening import deepen, pick_tied
-from .memory import begin_search, memory_views, next_generation
-from .negamax import DrawRules, Position
+from .negamax import DrawRules
 from .pruning import SearchOptions
+from .stack import begin_search, memory_views
+from .transposition import next_generation
 
 POLICY_RANDOM, POLICY_SEARCH, POLICY_MIXED, POLICY_EPSILON = 0, 1, 2, 3
 #: ``move_kind`` of a position: its move was uniformly random, the search's, or it is the
 #: game's last position (no move).
 MOVE_RANDOM, MOVE_SEARCH, MOVE_NONE = 0, 1, -1
-#: ``game_end`` of a game ended by the endgame database (the game state's ``END_*`` values are below 10).
-END_EGDB = 10
 
 #: Which games: game ``first_game + j`` for ``j < count`` on stream ``seed_state(seed,
 #: first_game + j)`` from row ``(first_game + j) mod S`` of ``starts`` (``int64[S, 4]``:
@@ -81,7 +82,8 @@ GameBatch = namedtuple("GameBatch", "seed first_game count starts rules")
 #: ``first_depth`` to ``depth`` plies.
 MovePolicy = namedtuple("MovePolicy", "policy rate random_plies first_depth depth")
 #: The search's setup: ``valuation`` (``evaluators.Valuation``), ``table``
-#: (``memory.Table``), ``flat`` (``memory.FlatMemory``), ``egdb`` (``negamax.EndgameProbe``)
+#: (``transposition.Table``), ``flat`` (``stack.FlatMemory``), ``egdb``
+#: (``search_parts.endgame_probe.EndgameProbe``)
 #: and ``adjudicate``: end a game at the first position the database holds.
 SearchSetup = namedtuple("SearchSetup", "valuation table flat egdb adjudicate")
 #: Where the games go: per position ``black``, ``white``, ``kings``, ``black_to_move``,
@@ -112,8 +114,8 @@ def searches(kind, rate, random_plies, ply, rng):
     return True, rng
 
 
-#: A game in play, what the pieces pass on: ``position`` (``negamax.Position``), ``ply``
-#: (plies played), ``quiet`` (plies since the last capture or man move), and the game's
+#: A game in play, what the pieces pass on: ``position`` (``search_parts.position.Position``),
+#: ``ply`` (plies played), ``quiet`` (plies since the last capture or man move), and the game's
 #: buffers: ``keys`` (``int64[1, history_for(rules)]``, the core's game state), ``rules``
 #: (``int64[RULE_FIELDS]``) and ``moves`` (``int64[MAX_MOVES, MOVE_FIELDS]``: the
 #: position's moves once :func:`game_over` listed them).
@@ -122,8 +124,8 @@ GameState = namedtuple("GameState", "position ply quiet keys rules moves")
 
 @numba.njit(cache=True, inline="always")
 def start_game(position, keys, rules, moves):
-    """The :data:`GameState` of a game starting at ``position`` (``negamax.Position``) in
-    the buffers ``keys``, ``rules`` and ``moves``."""
+    """The :data:`GameState` of a game starting at ``position``
+    (``search_parts.position.Position``) in the buffers ``keys``, ``rules`` and ``moves``."""
     mover, opponent, _kings, black = position
     keys[0, 0] = position_key(mover if black else opponent, opponent if black else mover)
     return GameState(position, 0, 0, keys, rules, moves)
@@ -133,8 +135,8 @@ def start_game(position, keys, rules, moves):
 def game_over(state, egdb, adjudicate):
     """Whether the game is over: lists the position's moves into ``state.moves``, then
     decides the end by the core's ``end_of_game`` and, with ``adjudicate``, at a position
-    the endgame database ``egdb`` (``negamax.EndgameProbe``) holds (``END_EGDB``, its
-    result).
+    the endgame database ``egdb`` (``search_parts.endgame_probe.EndgameProbe``) holds
+    (``END_EGDB``, its result).
 
     Returns:
         ``(moves listed, end, winner)``: an ``END_*`` code (``END_NONE``: the game goes on)
@@ -170,12 +172,12 @@ def choose_move(state, count, policy, setup, memory, net, generation, rng, fresh
         count: how many moves :func:`game_over` listed.
         policy: how moves are chosen (:data:`MovePolicy`).
         setup: the search (:data:`SearchSetup`).
-        memory: the search's memory, ``setup.flat`` as views (``memory.memory_views``,
+        memory: the search's memory, ``setup.flat`` as views (``stack.memory_views``,
             made once per game or batch).
         net: the evaluator's ``net`` arrays, None for a hand-written kind.
         generation: the table generation of the game's last search.
         rng: the xorshift state.
-        fresh: begin each search as an agent's begins (``memory.begin_search``: no
+        fresh: begin each search as an agent's begins (``stack.begin_search``: no
             killers, history halved); else only a new table generation, the killers and
             history of the game's last search kept.
 
@@ -334,7 +336,6 @@ def empty_record(games: int, max_plies: int) -> GameRecord:
 
 
 __all__ = [
-    "END_EGDB",
     "GameBatch",
     "GameRecord",
     "GameState",

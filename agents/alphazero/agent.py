@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from checkers_agents.alphabeta.negamax import probe_of
+from checkers_agents.search_parts.endgame_probe import probe_of
 from checkers_env import egdb as _egdb
 from checkers_env.agent import BaseAgent, FilePath, file_path_or
 from checkers_env.board import Color, Move, move_from_row

@@ -15,7 +15,7 @@ only, where every piece stands: ``32 * plane + frame bit``, the search's own inp
 
 **choice** a multilayer perceptron rather than a residual convolution tower. A position
 has at most 25 inputs that are 1, so the first layer is a sum of at most 25 weight rows
-(``checkers_agents.alphabeta.net_layers.first_layer_sums``, the evaluator door's), the
+(``checkers_agents.search_parts.net_layers.first_layer_sums``, the evaluator door's), the
 second layer and the heads are vectorised dot products (``second_layer``; :func:`heads`
 computes the logits of the legal hops only): an evaluation costs a few microseconds on one
 CPU core inside the numba search, where a convolution tower over 8 x 8 planes costs
@@ -39,7 +39,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from checkers_agents.alphabeta.net_layers import FAST_FLAGS, RELU, activate_all, first_layer_sums, second_layer
+from checkers_agents.search_parts.net_layers import FAST_FLAGS, RELU, activate_all, first_layer_sums, second_layer
 from checkers_env.encoding import FRAME_CELL, NET_PLANES, NUM_PLANES, active_inputs, frame_bit
 from checkers_env.env_machine import NUM_ACTIONS, S_TURN, current_square, turn_boards
 from checkers_env.errors import WeightsError

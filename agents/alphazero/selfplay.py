@@ -36,8 +36,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from checkers_agents.alphabeta.negamax import EndgameProbe, probe_of
-from checkers_agents.alphabeta.selfplay import END_EGDB
+from checkers_agents.search_parts.endgame_probe import END_EGDB, EndgameProbe, probe_of
 from checkers_env import Board, Rules
 from checkers_env.egdb import EndgameDatabase
 from checkers_env.env_machine import (

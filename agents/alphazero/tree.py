@@ -50,7 +50,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from checkers_agents.alphabeta.negamax import no_egdb
+from checkers_agents.search_parts.endgame_probe import no_egdb
 
 #: Search methods.
 GUMBEL = 0
@@ -110,7 +110,7 @@ class Settings(NamedTuple):
     through_forced: bool  # a descent plays a forced hop through instead of stopping for the net
     widen: int  # below the root, every child's first visit once its node has widen * children visits; 0 never
     schedule: np.ndarray  # int32[considered + 1, simulations]: considered_visits per m
-    egdb: tuple  # the endgame database probed below the root (``negamax.EndgameProbe``; 0 pieces: off)
+    egdb: tuple  # the endgame database probed below the root (an ``EndgameProbe``; 0 pieces: off)
     prior_temperature: float  # PUCT: pi = softmax(logits / prior_temperature)
     fpu_reduction: float  # PUCT: an unvisited hop's value below its parent's raw_value
     c_puct_base: float  # PUCT: c_puct grows by log((1 + N + base) / base) at N visits; 0 never

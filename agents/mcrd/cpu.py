@@ -12,8 +12,8 @@ from collections import namedtuple
 import numba
 import numpy as np
 
-from checkers_agents.alphabeta.evaluators import MAX_ACTIVE
-from checkers_agents.alphabeta.negamax import Position
+from checkers_agents.search_parts.evaluators import MAX_ACTIVE
+from checkers_agents.search_parts.position import Position
 from checkers_env.movegen import random_below, seed_state
 
 from .guided import Guide, GuideSettings, guided_descend, random_unit
@@ -82,7 +82,7 @@ def descend(position, history, playout, state):
     than the guided loop.)
 
     Args:
-        position: the position (``alphabeta.negamax.Position``, side to move first).
+        position: the position (``search_parts.position.Position``, side to move first).
         history: its :data:`KingHistory` (the parent's mover is the opponent here; the
             side to move here moved from the grandparent).
         playout: :data:`PlayoutRules`; ``max_moves`` is the design document's

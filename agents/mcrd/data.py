@@ -22,20 +22,22 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from checkers_agents.alphabeta.evaluators import MATERIAL
-from checkers_agents.alphabeta.memory import TT_FIELDS, Table, flat_memory
-from checkers_agents.alphabeta.negamax import no_egdb
-from checkers_agents.alphabeta.selfplay import (
+from checkers_agents.alphabeta import (
     MOVE_NONE,
     MOVE_RANDOM,
     POLICY_MIXED,
+    TT_FIELDS,
     GameBatch,
     MovePolicy,
     SearchSetup,
+    Table,
     empty_record,
+    flat_memory,
     play_games,
 )
-from checkers_agents.alphabeta.selfplay import MOVE_SEARCH as MOVE_MINIMAX
+from checkers_agents.alphabeta import MOVE_SEARCH as MOVE_MINIMAX
+from checkers_agents.search_parts.endgame_probe import no_egdb
+from checkers_agents.search_parts.evaluators import MATERIAL
 from checkers_env import BLACK, WHITE, Board, Game, Rules
 from checkers_env.errors import CheckersError
 from checkers_env.game_state import RULE_MAX_PLIES

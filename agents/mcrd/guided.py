@@ -16,7 +16,7 @@ from collections import namedtuple
 
 import numba
 
-from checkers_agents.alphabeta.evaluators import REWARD_MATERIAL_LOG, material_log_reward, net_value
+from checkers_agents.search_parts.evaluators import REWARD_MATERIAL_LOG, material_log_reward, net_value
 from checkers_env.bitboard import apply_move, count_moves, nth_move
 from checkers_env.movegen import random_below, xorshift64
 

@@ -33,7 +33,7 @@ the opponent plane opponent men + opponent kings, the kings plane own kings + op
 kings. So the convolution *is* a dense layer over the 128 inputs, ``w_in[i] = conv(x_i) -
 conv(0)`` and ``b_in = conv(0)`` with ``x_i`` the planes of input ``i`` alone
 (:func:`fold`), and the whole net goes through the alpha-beta search's net interface
-(``checkers_agents.alphabeta.evaluators.mlp``) unchanged: ``conv-dense`` as ``w_in [128,
+(``checkers_agents.search_parts.evaluators.mlp``) unchanged: ``conv-dense`` as ``w_in [128,
 64 C]``, ReLU, ``w_mid [H, 64 C]`` (the first Linear), ReLU; ``conv-local`` as ``w_in
 [128, 32 C]`` (the convolution at the dark cells), ReLU, ``w_mid [32 H, 32 C]`` (the
 locally connected layer as a dense matrix, five non-zero taps per row and channel), ReLU;
@@ -81,7 +81,7 @@ import time
 
 import numpy as np
 
-from checkers_agents.alphabeta.evaluators import RELU, SIGMOID, Evaluator, mlp
+from checkers_agents.search_parts.evaluators import RELU, SIGMOID, Evaluator, mlp
 from checkers_env.encoding import FRAME_CELL
 from checkers_env.errors import WeightsError
 from checkers_env.weights import read_weights, write_weights
@@ -446,7 +446,7 @@ def evaluations_per_s(evaluator: Evaluator, positions: int = 2000, seconds: floa
 def _rate(evaluator: Evaluator, boards, seconds: float) -> float:
     import numba
 
-    from checkers_agents.alphabeta.evaluators import MAX_ACTIVE, net_value
+    from checkers_agents.search_parts.evaluators import MAX_ACTIVE, net_value
     from checkers_env.board import BLACK
 
     movers = np.array([b.black if b.turn == BLACK else b.white for b in boards], np.int64)

@@ -14,10 +14,10 @@ its first layer adds one learned row per block (``blocks.weight [21 * 625, K]``,
 embedding, zero at the start, so a pattern net begun from a squares net's weights starts
 from that net's values) to its first ``K`` units (``pattern_units``; all ``H`` by default).
 A narrower ``K`` makes the search's leaf cheaper: its cost beyond a squares net's is the
-21 rows' additions (``checkers_agents.alphabeta.net_layers``). So the net goes through the alpha-beta
-search's evaluator interface (``checkers_agents.alphabeta.evaluators.mlp``) as it is: ``w_in`` is the
-first layer transposed, ReLU, the optional middle layer, and the evaluator interface's "one sigmoid
-output -> ``2 out - 1``". It is trained by binary cross-entropy of ``sigmoid(z)`` against
+21 rows' additions (``checkers_agents.search_parts.net_layers``). So the net goes through
+the alpha-beta search's evaluator interface (``checkers_agents.search_parts.evaluators.mlp``)
+as it is: ``w_in`` is the first layer transposed, ReLU, the optional middle layer, and the
+evaluator interface's "one sigmoid output -> ``2 out - 1``". It is trained by binary cross-entropy of ``sigmoid(z)`` against
 ``(result + 1) / 2`` (a draw is 1/2), so ``2 sigmoid(z) - 1`` estimates the expected result.
 
 **choice** sizes: ``H = 32`` and no middle layer by default. The evaluation is a sum of
@@ -46,7 +46,7 @@ import os
 
 import numpy as np
 
-from checkers_agents.alphabeta.evaluators import NUM_INPUTS, RELU, SIGMOID, Evaluator, mlp
+from checkers_agents.search_parts.evaluators import NUM_INPUTS, RELU, SIGMOID, Evaluator, mlp
 from checkers_env.encoding import PATTERN_INPUTS, block_inputs, input_planes
 from checkers_env.weights import read_weights, write_weights
 

@@ -1,6 +1,6 @@
 """Self-play games of the one alpha-beta search, every position labelled with the game's result.
 
-The suite's self-play kernel (``checkers_agents.alphabeta.selfplay.play_games``,
+The suite's self-play kernel (``checkers_agents.alphabeta.play_games``,
 ``POLICY_SEARCH``) plays whole games: game ``g`` starts from 3-move
 ballot opening ``g mod 156`` (``checkers_env.match.ballot_openings``), plays
 ``random_plies`` uniformly random single moves, then every move is the search's
@@ -32,20 +32,18 @@ from pathlib import Path
 import numba
 import numpy as np
 
-from checkers_agents.alphabeta.memory import TT_FIELDS, Table
-from checkers_agents.alphabeta.negamax import probe_of
-from checkers_agents.alphabeta.searcher import memory_for
-from checkers_agents.alphabeta.selfplay import (
-    END_EGDB,
+from checkers_agents.alphabeta import (
     POLICY_SEARCH,
+    TT_FIELDS,
     GameBatch,
     MovePolicy,
     SearchSetup,
+    Table,
     empty_record,
+    memory_for,
 )
-from checkers_agents.alphabeta.selfplay import (
-    play_games as play_batch,
-)
+from checkers_agents.alphabeta import play_games as play_batch
+from checkers_agents.search_parts.endgame_probe import probe_of
 from checkers_env import BLACK, Rules
 from checkers_env.egdb import EndgameDatabase
 from checkers_env.errors import CheckersError
@@ -218,4 +216,4 @@ def load_shards(paths: list[Path]) -> dict[str, np.ndarray]:
     return {name: np.concatenate([part[name] for part in parts]) for name in SHARD_ARRAYS}
 
 
-__all__ = ["END_EGDB", "SelfPlayDataError", "generate", "load_shards", "play_games", "read_shard"]
+__all__ = ["SelfPlayDataError", "generate", "load_shards", "play_games", "read_shard"]

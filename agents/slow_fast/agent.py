@@ -5,8 +5,8 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from checkers_agents.alphabeta import MAX_DEPTH, Draws, Evaluator, Searcher, mlp
-from checkers_agents.alphabeta.evaluators import RELU, REWARD_MATERIAL_LOG, SIGMOID
+from checkers_agents.alphabeta import MAX_DEPTH, Draws, Searcher
+from checkers_agents.search_parts.evaluators import RELU, REWARD_MATERIAL_LOG, SIGMOID, Evaluator, mlp
 from checkers_env import BaseAgent, Game, Move
 from checkers_env.agent import file_path_or
 from checkers_env.board import move_from_row

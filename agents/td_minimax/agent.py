@@ -7,7 +7,8 @@ import os
 
 import numpy as np
 
-from checkers_agents.alphabeta import AlphaBetaAgent, Evaluator
+from checkers_agents.alphabeta import AlphaBetaAgent
+from checkers_agents.search_parts.evaluators import Evaluator
 from checkers_env import BLACK, BaseAgent, Board
 from checkers_env.agent import file_path_or
 from checkers_env.errors import UnknownAgentError

@@ -27,18 +27,23 @@ from collections import namedtuple
 import numba
 import numpy as np
 
-from checkers_agents.alphabeta.evaluators import EVAL_NET, REWARD_NONE, SIGMOID, Valuation
-from checkers_agents.alphabeta.memory import TT_FIELDS, TT_MIN_DEPTH, Table, flat_memory, memory_views
-from checkers_agents.alphabeta.negamax import Position, no_egdb
-from checkers_agents.alphabeta.selfplay import (
+from checkers_agents.alphabeta import (
     POLICY_EPSILON,
+    TT_FIELDS,
+    TT_MIN_DEPTH,
     MovePolicy,
     SearchSetup,
+    Table,
     advance,
     choose_move,
+    flat_memory,
     game_over,
+    memory_views,
     start_game,
 )
+from checkers_agents.search_parts.endgame_probe import no_egdb
+from checkers_agents.search_parts.evaluators import EVAL_NET, REWARD_NONE, SIGMOID, Valuation
+from checkers_agents.search_parts.position import Position
 from checkers_env.bitboard import BB_BLACK_START, BB_WHITE_START
 from checkers_env.encoding import active_inputs
 from checkers_env.game_state import (
@@ -136,7 +141,7 @@ def play_training_game_from(start, w1, b1, w2, b2, game, rng, result):
     change).
 
     Args:
-        start: the start position (``alphabeta.negamax.Position``; ``mover`` is Black when
+        start: the start position (``search_parts.position.Position``; ``mover`` is Black when
             ``black_to_move``).
         w1, b1, w2, b2: the net (updated in place).
         game: how the game is played and learnt from (:data:`TrainingGame`).

@@ -31,7 +31,7 @@ from dataclasses import dataclass
 import numba
 import numpy as np
 
-from checkers_agents.alphabeta.evaluators import MAX_ACTIVE, SIGMOID, Evaluator, mlp, sigmoid_pair_forward
+from checkers_agents.search_parts.evaluators import MAX_ACTIVE, SIGMOID, Evaluator, mlp, sigmoid_pair_forward
 from checkers_env.encoding import active_inputs
 from checkers_env.errors import WeightsError
 from checkers_env.files import write_atomic

@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 
 from checkers_agents.alphabeta import MAX_DEPTH, AlphaBetaAgent, Draws, Searcher
-from checkers_agents.alphabeta.evaluators import MATERIAL, POSITIONAL, WIN, hand_value, material_log_reward
+from checkers_agents.search_parts.evaluators import MATERIAL, POSITIONAL, WIN, hand_value, material_log_reward
 from checkers_env import BLACK, WHITE, Board, Game, make_agent
 from checkers_env.bitboard import apply_move, jumpers
 from checkers_env.board import move_from_row
@@ -491,8 +491,7 @@ def test_beats_random():
 def _net_minimax(evaluator, board: Board, depth: int, quiescence: bool, ply: int = 0) -> float:
     """Plain negamax without pruning over an evaluator's leaf values, move rewards and
     terminal scores (no draw rules: the positions carry no history)."""
-    from checkers_agents.alphabeta import evaluate
-    from checkers_agents.alphabeta.evaluators import REWARD_MATERIAL_LOG, material_log_reward
+    from checkers_agents.search_parts.evaluators import REWARD_MATERIAL_LOG, evaluate, material_log_reward
 
     moves = board.legal_moves()
     if not moves:
@@ -574,8 +573,8 @@ def test_every_caller_gives_the_search_one_type_per_kind(egdb4):
     switches that Python passes as a plain tuple are named again as numba names them."""
     import numba
 
-    from checkers_agents.alphabeta.negamax import EndgameProbe, no_egdb
     from checkers_agents.alphabeta.pruning import named_pruning, search_options
+    from checkers_agents.search_parts.endgame_probe import EndgameProbe, no_egdb
 
     assert numba.typeof(no_egdb()) == numba.typeof(EndgameProbe(egdb4.tables, egdb4.offsets, 4))
     game = Game()

@@ -82,9 +82,9 @@ def test_an_unfinished_iteration_decides_with_the_moves_it_finished():
     import numpy as np
 
     from checkers_agents.alphabeta import Draws, Searcher
-    from checkers_agents.alphabeta.memory import S_INDEX
     from checkers_agents.alphabeta.negamax import search_kernel
     from checkers_agents.alphabeta.searcher import _position
+    from checkers_agents.alphabeta.stack import S_INDEX
     from checkers_env import Board
 
     board = Board()

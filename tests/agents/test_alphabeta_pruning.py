@@ -13,8 +13,16 @@ import numpy as np
 import pytest
 
 from checkers_agents.alphabeta import AlphaBetaAgent, Draws, Searcher
-from checkers_agents.alphabeta.evaluators import MATERIAL, POSITIONAL
-from checkers_agents.alphabeta.memory import (
+from checkers_agents.alphabeta.pruning import (
+    ASPIRATION_NET,
+    ASPIRATION_POINTS,
+    REDUCE_AFTER,
+    begin_moves,
+    search_options,
+    spare_shot,
+    try_move,
+)
+from checkers_agents.alphabeta.stack import (
     MAX_PLY,
     S_DEPTH,
     S_ORDERED,
@@ -25,15 +33,7 @@ from checkers_agents.alphabeta.memory import (
     V_BETA,
     VALUE_FIELDS,
 )
-from checkers_agents.alphabeta.pruning import (
-    ASPIRATION_NET,
-    ASPIRATION_POINTS,
-    REDUCE_AFTER,
-    begin_moves,
-    search_options,
-    spare_shot,
-    try_move,
-)
+from checkers_agents.search_parts.evaluators import MATERIAL, POSITIONAL
 from checkers_env import Board, Color, Game, make_agent
 from checkers_env.errors import UnknownAgentError
 from checkers_evaluation.agent_workers import search_report

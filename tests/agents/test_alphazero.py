@@ -6,8 +6,6 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from checkers_agents.alphabeta.negamax import EndgameProbe
-from checkers_agents.alphabeta.selfplay import END_EGDB
 from checkers_agents.alphazero.agent import AlphaZeroAgent, load_net
 from checkers_agents.alphazero.net import (
     NUM_INPUTS,
@@ -35,6 +33,7 @@ from checkers_agents.alphazero.search import (
 )
 from checkers_agents.alphazero.selfplay import self_play
 from checkers_agents.alphazero.tree import considered_visits, follow_line, make_settings, new_tree, reroot
+from checkers_agents.search_parts.endgame_probe import END_EGDB, EndgameProbe
 from checkers_env import BLACK, WHITE, Board, Game, Rules, make_agent
 from checkers_env.bitboard import bit_to_square
 from checkers_env.datasets import hop_action

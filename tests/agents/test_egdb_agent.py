@@ -11,8 +11,8 @@ import numpy as np
 import pytest
 
 from checkers_agents.alphabeta import AlphaBetaAgent, Draws, Searcher, board_key
-from checkers_agents.alphabeta.evaluators import MATERIAL, POSITIONAL, WIN
 from checkers_agents.egdb_agent import EgdbAgent
+from checkers_agents.search_parts.evaluators import MATERIAL, POSITIONAL, WIN
 from checkers_env import BLACK, WHITE, Board, Game, Rules, UnknownAgentError, egdb, make_agent
 from checkers_env.bitboard import square_to_bit
 from checkers_env.egdb import EndgameDatabaseError

@@ -5,7 +5,8 @@ from importlib.metadata import EntryPoint
 import pytest
 
 from checkers_agents import alphabeta
-from checkers_agents.alphabeta import HAND_WRITTEN, MATERIAL, evaluator_names, make_evaluator
+from checkers_agents.alphabeta import HAND_WRITTEN, evaluator_names, evaluator_registry, make_evaluator
+from checkers_agents.search_parts.evaluators import MATERIAL
 from checkers_env import Game, make_agent
 from checkers_env.errors import UnknownAgentError
 
@@ -29,7 +30,7 @@ def test_unknown_names_and_weights_for_hand_written_evaluations_are_refused():
 
 def test_a_package_of_the_users_adds_an_evaluator_by_entry_point(monkeypatch):
     entry = EntryPoint("plug-in", f"{__name__}:material_loader", alphabeta.EVALUATOR_GROUP)
-    monkeypatch.setattr(alphabeta, "_loaders", {"plug-in": entry})
+    monkeypatch.setattr(evaluator_registry, "_loaders", {"plug-in": entry})
     assert evaluator_names() == [*HAND_WRITTEN, "plug-in"]
     assert make_evaluator("plug-in", seed=3) is MATERIAL
     agent = make_agent("alphabeta:eval=plug-in,depth=2,seed=3")
@@ -37,7 +38,7 @@ def test_a_package_of_the_users_adds_an_evaluator_by_entry_point(monkeypatch):
 
 
 def test_register_evaluator_at_run_time(monkeypatch):
-    monkeypatch.setattr(alphabeta, "_loaders", None)
+    monkeypatch.setattr(evaluator_registry, "_loaders", None)
     alphabeta.register_evaluator("plug-in", material_loader)
     assert evaluator_names()[-1] == "td-minimax" and "plug-in" in evaluator_names()
     assert make_evaluator("plug-in", seed=3) is MATERIAL

@@ -24,11 +24,11 @@ import numba
 import numpy as np
 import pytest
 
-from checkers_agents.alphabeta.negamax import Position
 from checkers_agents.mcrd import MCRDAgent
 from checkers_agents.mcrd.cpu import KingHistory, PlayoutRules, descend
 from checkers_agents.mcrd.playout import MAX_REDRAWS, black_points, is_king_cycle
 from checkers_agents.mcrd.root import cycle_context
+from checkers_agents.search_parts.position import Position
 from checkers_env import Board, Game, Rules, UnknownAgentError, agent_kinds, make_agent
 from checkers_env.bitboard import square_to_bit
 

@@ -10,7 +10,6 @@ import numpy as np
 import pytest
 
 from checkers_agents.alphabeta import Draws, Searcher
-from checkers_agents.alphabeta.evaluators import MATERIAL
 from checkers_agents.mcrd.data import (
     MOVE_MINIMAX,
     MOVE_NONE,
@@ -24,6 +23,7 @@ from checkers_agents.mcrd.data import (
     shard_path,
     torch_dataset,
 )
+from checkers_agents.search_parts.evaluators import MATERIAL
 from checkers_env import BLACK, WHITE, Board, Game
 from checkers_env.bitboard import apply_move
 from checkers_env.movegen import CAPTURED, FROM, TO, generate_moves, new_move_buffer, random_below, seed_state

@@ -11,8 +11,9 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from checkers_agents.alphabeta import evaluate, evaluator_names, make_evaluator  # noqa: E402
+from checkers_agents.alphabeta import evaluator_names, make_evaluator  # noqa: E402
 from checkers_agents.mcrd import net  # noqa: E402
+from checkers_agents.search_parts.evaluators import evaluate  # noqa: E402
 from checkers_env import Game, WeightsError, make_agent  # noqa: E402
 from checkers_env.board import BLACK  # noqa: E402
 from checkers_env.encoding import board_planes  # noqa: E402

@@ -1,4 +1,4 @@
-"""The evaluator door's net kernels (``checkers_agents.alphabeta.net_layers``): every zoo net
+"""The evaluator door's net kernels (``checkers_agents.search_parts.net_layers``): every zoo net
 and random nets of every supported shape equal their torch forward pass, first-layer sums
 updated move by move equal fresh ones to the last bit, and so do the searches built on them."""
 
@@ -9,19 +9,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from checkers_agents.alphabeta import evaluate, make_evaluator, mlp  # noqa: E402
-from checkers_agents.alphabeta.evaluators import (  # noqa: E402
-    IDENTITY,
-    MAX_ACTIVE,
-    RELU,
-    SIGMOID,
-)
-from checkers_agents.alphabeta.net_layers import (  # noqa: E402
-    block_sums,
-    child_sums,
-    root_sums,
-)
+from checkers_agents.alphabeta import make_evaluator  # noqa: E402
 from checkers_agents.alphabeta.searcher import Searcher, memory_for  # noqa: E402
+from checkers_agents.search_parts.evaluators import IDENTITY, MAX_ACTIVE, RELU, SIGMOID, evaluate, mlp  # noqa: E402  # noqa: E402
+from checkers_agents.search_parts.net_layers import block_sums, child_sums, root_sums  # noqa: E402
 from checkers_agents.zoo import zoo_weights  # noqa: E402
 from checkers_env import Board, Game  # noqa: E402
 from checkers_env.board import BLACK, move_to_row  # noqa: E402
@@ -338,7 +329,7 @@ def test_a_memory_without_kept_sums_holds_none_so_the_kernel_compiles_without_th
     kernel numba compiles for it has none of the kept sums' code."""
     import numba
 
-    from checkers_agents.alphabeta.memory import MAX_PLY, flat_memory
+    from checkers_agents.alphabeta.stack import MAX_PLY, flat_memory
 
     @numba.njit
     def fresh_and_kept(width, first_width):

@@ -7,9 +7,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from checkers_agents.alphabeta.evaluators import evaluate
 from checkers_agents.outcome_net import net as outcome_net
 from checkers_agents.outcome_net import selfplay
+from checkers_agents.search_parts.endgame_probe import END_EGDB
+from checkers_agents.search_parts.evaluators import evaluate
 from checkers_env import BLACK, WHITE, Board, Game, make_agent
 from checkers_env.errors import WeightsError
 
@@ -41,13 +42,13 @@ def test_every_position_follows_the_one_before_by_a_legal_move(games):
 
 
 def test_labels_are_the_games_results_exact_where_the_database_ends_them(games, egdb4):
-    ends = {selfplay.END_EGDB: 0, 1: 0}
+    ends = {END_EGDB: 0, 1: 0}
     for j, g in enumerate(games["game_index"]):
         rows = np.flatnonzero(games["game"] == g)
         last = boards_of(games, rows[-1:])[0]
         result = int(games["game_result"][j])
         mover_result = result if last.turn == BLACK else -result
-        if games["game_end"][j] == selfplay.END_EGDB:
+        if games["game_end"][j] == END_EGDB:
             probe = egdb4.probe(last)
             assert probe is not None
             assert mover_result == {"win": 1, "draw": 0, "loss": -1}[probe.value]
@@ -56,7 +57,7 @@ def test_labels_are_the_games_results_exact_where_the_database_ends_them(games, 
         ends[int(games["game_end"][j])] = ends.get(int(games["game_end"][j]), 0) + 1
         black_view = np.where(games["black_to_move"][rows], games["outcome"][rows], -games["outcome"][rows])
         assert (black_view == result).all()
-    assert ends[selfplay.END_EGDB] > 0  # the database ended some of them
+    assert ends[END_EGDB] > 0  # the database ended some of them
 
 
 def test_random_plies_are_not_searched_and_the_rest_are(games):

@@ -14,9 +14,6 @@ import numpy as np
 import pytest
 
 from checkers_agents.alphabeta import make_evaluator
-from checkers_agents.alphabeta.evaluators import MATERIAL
-from checkers_agents.alphabeta.memory import TT_FIELDS, Table, flat_memory, memory_views
-from checkers_agents.alphabeta.negamax import no_egdb
 from checkers_agents.alphabeta.searcher import memory_for
 from checkers_agents.alphabeta.selfplay import (
     MOVE_NONE,
@@ -32,8 +29,12 @@ from checkers_agents.alphabeta.selfplay import (
     empty_record,
     play_games,
 )
+from checkers_agents.alphabeta.stack import flat_memory, memory_views
+from checkers_agents.alphabeta.transposition import TT_FIELDS, Table
 from checkers_agents.mcrd.data import play_pseudo_random_games
 from checkers_agents.outcome_net.selfplay import play_games as play_outcome_games
+from checkers_agents.search_parts.endgame_probe import no_egdb
+from checkers_agents.search_parts.evaluators import MATERIAL
 from checkers_agents.td_minimax import Net
 from checkers_agents.td_minimax.learn import (
     R_PLIES,

@@ -19,7 +19,7 @@ import gymnasium as gym
 import numpy as np
 import pytest
 
-from checkers_agents.alphabeta.negamax import Position
+from checkers_agents.search_parts.position import Position
 from checkers_agents.slow_fast import lookahead as slow_fast_kernels
 from checkers_agents.slow_fast.episodes import Positions, generate_games
 from checkers_agents.td_minimax import Net

@@ -11,12 +11,12 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
-from checkers_agents.alphabeta.negamax import Position  # noqa: E402
 from checkers_agents.mcrd import MCRDAgent, net  # noqa: E402
 from checkers_agents.mcrd.cpu import KingHistory, PlayoutRules, descend  # noqa: E402
 from checkers_agents.mcrd.guided import Guide, guided_descend  # noqa: E402
 from checkers_agents.mcrd.playout import is_king_cycle  # noqa: E402
 from checkers_agents.mcrd.root import cycle_context  # noqa: E402
+from checkers_agents.search_parts.position import Position  # noqa: E402
 from checkers_env import Board, Game, UnknownAgentError, WeightsError, make_agent  # noqa: E402
 from checkers_env.bitboard import apply_move, count_moves, nth_move  # noqa: E402
 from checkers_env.encoding import board_planes  # noqa: E402

@@ -1,9 +1,11 @@
-"""The alpha-beta search's memory: the transposition table (layout, Zobrist keys,
-generations), the per-ply stack and value fields, and the working buffers as views of two
-flat arrays.
+"""The alpha-beta search's per-ply stack and working buffers: the stack's fields, the
+pruning's tries and the float values of every ply, killers, history, the move lists and
+their ordering, and the net's scratch and first-layer sums, all as views of two flat
+arrays.
 
 ``checkers_agents.alphabeta.negamax`` reads and writes all of it; callers allocate it once
-(``memory_sizes``) and hand it to every search.
+(:func:`flat_memory`) and hand it to every search, with the transposition table
+(``checkers_agents.alphabeta.transposition``).
 """
 
 from __future__ import annotations
@@ -14,38 +16,14 @@ import numba
 import numpy as np
 from numba.extending import register_jitable
 
-from checkers_env.bitboard import lowest_bit_index
+from checkers_agents.search_parts.evaluators import MAX_ACTIVE
 from checkers_env.movegen import MAX_MOVES, MOVE_FIELDS
 
-from .evaluators import MAX_ACTIVE
+from .transposition import next_generation
 
 #: Plies the stack holds: the nominal depth plus quiescence (each capture removes a piece,
 #: so capture sequences add at most 24 plies); deeper nodes are evaluated statically.
 MAX_PLY = 128
-#: Nodes with less remaining depth than this neither probe nor store the table (a table
-#: access is a cache miss; near the leaves it costs more than it saves).
-TT_MIN_DEPTH = 2
-#: Transposition table size: ``2**TT_BITS`` entries of 16 bytes (16 MiB).
-TT_BITS = 20
-#: Columns of a table entry, one 16-byte row (a probe touches one cache line): int64
-#: ``(hash >> 32) << 32 | depth | bound << 8 | move << 10 | generation << 18`` (the low
-#: hash bits are the slot), and the float64 value, read through a float64 view of the
-#: same array (``table.view(np.float64)``), so that a probe reads one cache line.
-TT_FIELDS = 2
-TT_ENTRY, TT_VALUE = 0, 1
-TT_KEY_MASK = -(1 << 32)
-
-# -- Zobrist keys ---------------------------------------------------------------------------
-
-#: ``ZOBRIST[kind * 32 + bit]`` with kind 0 black man, 1 black king, 2 white man, 3 white
-#: king; ``ZOBRIST[128]`` is xored in when White is to move. Fixed seed: hashes are stable.
-ZOBRIST = np.random.default_rng(0x5EED_C4EC).integers(1, 2**63 - 1, size=129, dtype=np.int64)
-SIDE_KEY = 128
-
-# -- transposition-table entry layout ---------------------------------------------------------
-
-BOUND_EXACT, BOUND_LOWER, BOUND_UPPER = 0, 1, 2
-NO_MOVE = 255
 
 # -- stack fields -------------------------------------------------------------------------------
 
@@ -85,9 +63,6 @@ VALUE_FIELDS = 5
 
 # -- the search's memory (named tuples: numba takes them as typed tuples) -----------------------
 
-#: The transposition table: ``entries``, ``int64[2**k, TT_FIELDS]``, and ``values``, its
-#: ``float64`` view (the same memory: column 1 holds the values).
-Table = namedtuple("Table", "entries values")
 #: The search's working memory (see ``search_kernel``), views of flat arrays
 #: (:func:`memory_views`).
 SearchMemory = namedtuple(
@@ -101,32 +76,6 @@ SearchMemory = namedtuple(
 #: type of its own to numba: the kernel compiled for it has none of the sums' code. A few
 #: arrays cross from Python into numba faster than a dozen (each is unboxed on every call).
 FlatMemory = namedtuple("FlatMemory", "ints floats net_floats width accumulators")
-
-
-@numba.njit(cache=True)
-def position_hash(black, white, kings, black_to_move):
-    """Zobrist hash of a position (the search updates the same hash incrementally)."""
-    h = 0
-    for colour in range(2):
-        pieces = black if colour == 0 else white
-        while pieces:
-            b = lowest_bit_index(pieces)
-            pieces &= pieces - 1
-            kind = 2 * colour + ((kings >> b) & 1)
-            h ^= ZOBRIST[kind * 32 + b]
-    if not black_to_move:
-        h ^= ZOBRIST[SIDE_KEY]
-    return h
-
-
-@numba.njit(cache=True, inline="always")
-def next_generation(generation, table):
-    """The table generation of a new search (1-255; the table is wiped when it wraps, so
-    no entry of an earlier search passes for this one's)."""
-    generation = generation % 255 + 1
-    if generation == 1:
-        table[:] = 0
-    return generation
 
 
 @numba.njit(cache=True, inline="always")
@@ -215,18 +164,12 @@ def memory_views(flat):
 
 
 __all__ = [
-    "BOUND_EXACT",
-    "BOUND_LOWER",
-    "BOUND_UPPER",
     "FlatMemory",
     "MAX_PLY",
-    "NO_MOVE",
-    "SIDE_KEY",
     "STACK_FIELDS",
-    "TRY_FIELDS",
-    "T_REDUCED",
-    "T_SCOUT",
-    "T_STAGE",
+    "STAGE_FIRST",
+    "STAGE_FULL",
+    "STAGE_FULL_DEPTH",
     "S_BEST_INDEX",
     "S_CAPTURES",
     "S_COUNT",
@@ -237,31 +180,22 @@ __all__ = [
     "S_MOVER",
     "S_OPPONENT",
     "S_ORDERED",
-    "STAGE_FIRST",
-    "STAGE_FULL",
-    "STAGE_FULL_DEPTH",
     "S_QUIET",
     "S_REVERSIBLE",
     "S_SIDE",
     "SearchMemory",
-    "TT_BITS",
-    "TT_ENTRY",
-    "TT_FIELDS",
-    "TT_KEY_MASK",
-    "TT_MIN_DEPTH",
-    "TT_VALUE",
-    "Table",
+    "TRY_FIELDS",
+    "T_REDUCED",
+    "T_SCOUT",
+    "T_STAGE",
     "VALUE_FIELDS",
     "V_ALPHA",
     "V_BEST",
     "V_BETA",
     "V_ORIGINAL_ALPHA",
     "V_REWARD",
-    "ZOBRIST",
     "begin_search",
     "flat_memory",
     "memory_sizes",
     "memory_views",
-    "next_generation",
-    "position_hash",
 ]

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 import numba
 
+from checkers_agents.search_parts.net_layers import block_sums, child_sums, move_sums, root_sums
 from checkers_env.movegen import CAPTURED, FROM, TO
 
-from .memory import S_INDEX, S_KINGS, S_MOVER, S_OPPONENT
-from .net_layers import block_sums, child_sums, move_sums, root_sums
+from .stack import S_INDEX, S_KINGS, S_MOVER, S_OPPONENT
 
 
 @numba.njit(cache=True)

@@ -1,8 +1,8 @@
-"""The search's leaf evaluators: one interface for hand-written evaluations and learned nets.
+"""The searches' leaf evaluators: one interface for hand-written evaluations and learned nets.
 
-The kernel (``negamax.search_kernel``) never knows which agent it serves: it receives an
-evaluator as plain numbers and arrays (:class:`Evaluator`), the OpenSpiel habit of one
-search and many evaluators. Every value is a float64 from the view of the side to move.
+A search kernel (the alpha-beta's ``negamax.search_kernel``, MCRD's guided descents) never
+knows which agent it serves: it receives an evaluator as plain numbers and arrays
+(:class:`Evaluator`), the OpenSpiel habit of one search and many evaluators. Every value is a float64 from the view of the side to move.
 
 An evaluator is
 
@@ -18,7 +18,7 @@ An evaluator is
   layout), and the optional pattern inputs' rows ``w_blocks [21 * 625, K]``, which feed the
   first ``K <= H1`` units of the first layer (``[0, 0]`` when absent), all float64
   (a trainer's weights, updated in place) or all float32 (an agent's, with exact first-layer
-  sums: ``checkers_agents.alphabeta.net_layers``), with ``net_functions`` =
+  sums: ``checkers_agents.search_parts.net_layers``), with ``net_functions`` =
   ``(hidden activation, output activation, move reward)``. The value of the net is
   ``out[0] - out[1]`` for two outputs (td-minimax: how well the mover does minus how well
   the opponent does), ``2 out[0] - 1`` for one sigmoid output (a win probability) and

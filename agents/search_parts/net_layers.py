@@ -1,7 +1,7 @@
 """The nets' layers as the searches run them: first-layer sums (fresh or updated by a move),
 the later layers, and the float32 weights whose first-layer sums are exact.
 
-A net of ``checkers_agents.alphabeta.evaluators.mlp`` is ``w_in [128, H1]`` (input-major:
+A net of ``checkers_agents.search_parts.evaluators.mlp`` is ``w_in [128, H1]`` (input-major:
 an input that is 1 adds a contiguous row), ``b_in [H1]``, an optional second hidden layer
 ``w_mid [H2, H1]`` (torch's layout: each unit of the second layer a contiguous dot product
 over the first; absent: no rows), ``b_mid [H2]``, ``w_out [O, H]``, ``b_out [O]``, and
