@@ -322,6 +322,7 @@ def train(learner: GenerationLearner, given: set[str] | None = None) -> dict:
     :func:`checkers_training.scaffold.start_run`.
     """
     args = learner.args
+    scaffold.check_dependencies(learner.trainer, learner.needs, args.tensorboard)  # before any other check
     scaffold.check(args)
     scaffold.check_opponents(args.anchors, "--anchors")
     egdb = scaffold.saved_args(args, learner.trainer).get("egdb_pieces")  # a resume goes on with the run's own
