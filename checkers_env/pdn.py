@@ -8,9 +8,7 @@ read with ``lenient=True``: then the reader reads on as far as it can and record
 repair on the game (``warnings``) and each move it cannot read (``error``).
 
 The result a file states is the game's result, even where the final position implies
-another (a loss on time, a resignation recorded against the wrong side, a typo): a reader
-reports what the file says. Each such disagreement is kept, in words, in the game's
-``warnings`` list (``PdnGame``), and nothing is silently replaced.
+another (a loss on time, a typo): each such disagreement is kept in the game's ``warnings``.
 """
 
 from __future__ import annotations
@@ -225,8 +223,7 @@ def iter_pdn(
     return naming_the_file(reader.read(text_blocks(lines, lenient, reader.notes)), path)
 
 
-#: The start of a tag that may still end on a later line: tags may have whitespace, line
-#: ends included, between their parts (strict, and lenient with unquoted values).
+#: The start of a tag that may end on a later line (whitespace, line ends too, may part it).
 _OPEN_TAG_RE = re.compile(r'\[\s*(?:[A-Za-z0-9_]+(?:\s+(?:"(?:[^"\\\n]|\\.)*"\s*)?)?)?\Z')
 _OPEN_LENIENT_TAG_RE = re.compile(r'\[\s*(?:[A-Za-z0-9_]+\s*(?:(?:"(?:[^"\\\n]|\\.)*"|[^\]"\n]*)\s*)?)?\Z')
 
@@ -504,10 +501,9 @@ class _PdnReader:
             return
         if self.variation_depth:
             self.warn("a variation '(' is never closed before the end of the text")
-        if self.headers and self.game is None:
-            self._start_lenient_game()
-        if self.game is not None:
-            tagged = self.game.headers.get("Result", "*")
+        game = self._start_lenient_game() if self.headers and self.game is None else self.game
+        if game is not None:
+            tagged = game.headers.get("Result", "*")
             self.warn(f"the game has no result at the end of the text; ending it with {tagged}")
             self._finish(tagged)
         if not self.count:
