@@ -110,10 +110,10 @@ class Args(scaffold.RunArgs):
     explore_noise_weight: float = arg(0.3, low=0.0, high=1.0)
     """weight of the noise in the linear combination (noise and net evaluation) that picks the
     explored moves"""
-    exploration: str = arg("value", choices=("value", "expected-reward"))
+    exploration: str = arg("expected-reward", choices=("expected-reward", "value"))
     """what the net evaluates in the linear combination with noise that picks the explored moves
-    and the generated games' moves: value (the position after the move) or expected-reward (the
-    move's material or game-end reward plus that value, as the agent plays)"""
+    and the generated games' moves: expected-reward (the move's material or game-end reward plus
+    the value of the position after it, as the agent plays) or value (that position's value alone)"""
     softmax_temperature: float = arg(0.01, low=1e-9)
     """temperature of the mover's softmax over the net's values f in (0, 1) (the probability
     of playing each move)"""

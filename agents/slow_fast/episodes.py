@@ -123,7 +123,7 @@ def generate_games(
     state: int,
     repetition: int = 3,
     start: Positions | None = None,
-    explore_by: str = "value",
+    explore_by: str = "expected-reward",
 ) -> tuple[GeneratedGames, int]:
     """Play ``games`` games from the start (or from ``start``, one position per game),
     every move the child with the highest exploration score
@@ -275,7 +275,7 @@ def grow_forest(
     temperature: float,
     state: int,
     line_moves: np.ndarray | None = None,
-    explore_by: str = "value",
+    explore_by: str = "expected-reward",
 ) -> tuple[Forest, int]:
     """Search a partially explored subtree of ``depth`` plies from every root at once.
 
@@ -409,7 +409,7 @@ class SubtreeSettings:
     min_explored: int
     noise_weight: float
     temperature: float
-    explore_by: str = "value"
+    explore_by: str = "expected-reward"
 
 
 @dataclass
@@ -420,7 +420,7 @@ class GameSettings:
     max_plies: int
     no_progress_plies: int
     repetition: int = 3
-    explore_by: str = "value"
+    explore_by: str = "expected-reward"
 
 
 def tactical_data(
