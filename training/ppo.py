@@ -199,18 +199,16 @@ def load_checkpoint(path: Path, model) -> dict:
         WeightsError: the file is missing, truncated or corrupt, or does not fit the model.
     """
 
-    def restore(saved: dict) -> dict:
-        policy, optimizer, state = saved["policy"], saved["optimizer"], dict(saved["state"])
-        timesteps, updates = int(saved["num_timesteps"]), int(saved["n_updates"])
-        model.policy.load_state_dict(policy)
-        model.policy.optimizer.load_state_dict(optimizer)
-        model.num_timesteps, model._n_updates = timesteps, updates
-        state.setdefault("evaluations", [])
-        state.setdefault("last_snapshot", timesteps)  # older runs counted from the resume
-        state.setdefault("last_eval", timesteps)
-        return state
-
-    return scaffold.load_torch_checkpoint(path, restore, "this run's MaskablePPO policy")
+    policy = model.policy
+    state = scaffold.load_checkpoint(path, "this run's MaskablePPO policy", policy=policy, optimizer=policy.optimizer)
+    try:
+        model.num_timesteps, model._n_updates = int(state.pop("num_timesteps")), int(state.pop("n_updates"))
+    except (KeyError, TypeError, ValueError) as error:
+        raise scaffold.checkpoint_error(path, "does not match this run's MaskablePPO policy", error) from None
+    state.setdefault("evaluations", [])
+    state.setdefault("last_snapshot", model.num_timesteps)  # older runs counted from the resume
+    state.setdefault("last_eval", model.num_timesteps)
+    return state
 
 
 def train(args: Args, given: set[str] | None = None) -> Path:
@@ -347,16 +345,9 @@ def train(args: Args, given: set[str] | None = None) -> Path:
         # trusts; policy.safetensors and state.json follow from it.
         state["wall_time_s"] = wall_before + time.time() - started
         state["timesteps"] = model.num_timesteps
-        scaffold.save_torch_checkpoint(
-            checkpoint_path,
-            {
-                "policy": model.policy.state_dict(),
-                "optimizer": model.policy.optimizer.state_dict(),
-                "num_timesteps": model.num_timesteps,
-                "n_updates": model._n_updates,
-                "state": state,
-            },
-        )
+        policy = model.policy
+        counters = {"num_timesteps": model.num_timesteps, "n_updates": model._n_updates}
+        scaffold.save_checkpoint(checkpoint_path, state, policy=policy, optimizer=policy.optimizer, **counters)
         save_policy_weights(model.policy, run_dir / POLICY)
         scaffold.write_json_atomic(state_path, state)
 

@@ -205,7 +205,7 @@ def test_ppo_killed_between_a_snapshot_and_its_checkpoint(tmp_path, forks):
     saved = _checkpoint(run / "checkpoint.pt")
     state = json.loads((run / "state.json").read_text())
     assert saved["num_timesteps"] == state["timesteps"] >= 1024
-    assert {k: v for k, v in state.items() if k != "final_eval"} == saved["state"]
+    assert {k: v for k, v in state.items() if k != "final_eval"} == json.loads(saved["state"])
     files = sorted(p.name for p in (run / "snapshots").iterdir())
     assert files == [f"snapshot-{n:04d}.safetensors" for n in range(1, state["snapshots"] + 1)]
     assert _same_tensors(saved["policy"], run / "policy.safetensors")
@@ -580,7 +580,7 @@ INTERRUPTS = [
     ("alphazero", ("torch.optim", "AdamW.step", 25), 1, []),
     ("outcome-net", ("torch.optim", "Adam.step", 3), 1, []),
     ("ppo", ("torch.optim", "Adam.step", 6), 1, []),
-    ("ppo", ("checkers_training.scaffold", "save_torch_checkpoint", 2), 1, []),
+    ("ppo", ("checkers_training.scaffold", "save_checkpoint", 2), 1, []),
 ]
 
 
