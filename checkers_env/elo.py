@@ -1,5 +1,5 @@
 """The suite's one Elo fit: Bradley-Terry ratings by maximum likelihood (Newton's method),
-used by the league's ratings (``checkers_evaluation.ratings.fit_elo``, with its prior,
+used by the league's ratings (``checkers_evaluation.league.ratings.fit_elo``, with its prior,
 anchor and bootstrap) and by the trainers that rate a net against anchors of fixed rating
 (:func:`rating_against_anchors`). It lives in the core because evaluation and training both
 use it and neither imports the other.

@@ -19,7 +19,7 @@ from checkers_evaluation.options import (
 
 
 def _max_bootstrap() -> int:
-    from checkers_evaluation.ratings import MAX_BOOTSTRAP
+    from checkers_evaluation.league.ratings import MAX_BOOTSTRAP
 
     return MAX_BOOTSTRAP
 
@@ -36,13 +36,13 @@ class _OldBackend(argparse.Action):
 
 def openings_option(text: str) -> str:
     """An argparse type: ``--openings``. A value that names a file is read and checked as
-    the league will (``league_plan.openings_from_file``) when it is parsed, before any game
+    the league will (``league.schedule.openings_from_file``) when it is parsed, before any game
     or folder is made: a named pipe would block the league for ever, a bad line would stop
     it later."""
     if text in ("ballot", "ballot:crossboard") or text.startswith("random:") or not os.path.lexists(text):
         return text  # the league checks the rest, with the choices in its message
-    from .league_files import LeagueError
-    from .league_plan import openings_from_file
+    from .league.files import LeagueError
+    from .league.schedule import openings_from_file
 
     try:
         openings_from_file(text)

@@ -31,7 +31,7 @@ def test_two_anchors_give_the_rating_whose_expected_points_are_the_points_scored
 
 def test_the_league_fit_and_the_anchored_fit_agree():
     """Against one anchor rated 0, the league's fit without a prior gives the same rating."""
-    from checkers_evaluation.ratings import fit_elo
+    from checkers_evaluation.league.ratings import fit_elo
 
     games = [GameRecord("net", "random", "", [], "1-0", "no_moves", key=f"{k}/0/0") for k in range(3)]
     games += [GameRecord("random", "net", "", [], "1-0", "no_moves", key="3/0/1")]

@@ -28,7 +28,7 @@ def tiny_league(tmp_path_factory):
     """A league output folder of 4 short games (games.jsonl and every report file)."""
     from checkers_env import Rules, make_agent
     from checkers_env.match import play_game
-    from checkers_evaluation.reports import write_report
+    from checkers_evaluation.league.reports import write_report
 
     folder = tmp_path_factory.mktemp("league")
     rng = np.random.default_rng(0)

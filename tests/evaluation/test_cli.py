@@ -77,12 +77,12 @@ def test_bad_input_is_one_line_and_status_2(argv, message, capsys):
 
 def test_a_dead_worker_is_one_line_and_a_failure_status(tmp_path, capsys, monkeypatch):
     from checkers_env.parallel import WorkerDiedError
-    from checkers_evaluation import league
+    from checkers_evaluation.league import runner
 
     def dies(*args, **kwargs):
         raise WorkerDiedError("the league: a worker process ended (exit code -9) before its work was done")
 
-    monkeypatch.setattr(league, "run_pieces", dies)
+    monkeypatch.setattr(runner, "run_pieces", dies)
     status = main(
         ["league", "random", "greedy", "--games-per-pair", "2", "--workers", "2", "--out", str(tmp_path / "l")]
     )

@@ -16,7 +16,7 @@ import pytest
 from checkers_env import Game, Rules, UnknownAgentError
 from checkers_env.match import ballot_openings
 from checkers_evaluation.league import League, LeagueError, load_records
-from checkers_evaluation.league_plan import plan_games, random_openings
+from checkers_evaluation.league.schedule import plan_games, random_openings
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -47,7 +47,7 @@ def test_ballot_deck_has_acf_numbers_kinds_and_names():
 
 
 def test_openings_ballot_crossboard_and_unknown_spec():
-    from checkers_evaluation.league_plan import resolve_openings
+    from checkers_evaluation.league.schedule import resolve_openings
 
     assert len(resolve_openings("ballot", 0, 10)) == 156
     assert len(resolve_openings("ballot:crossboard", 0, 10)) == 144
@@ -561,7 +561,7 @@ def test_ctrl_c_with_workers_stops_within_seconds_keeps_finished_games_and_resum
 
 def test_a_second_league_on_the_same_folder_is_refused_while_the_first_runs(tmp_path, capsys):
     from checkers_evaluation.cli import main
-    from checkers_evaluation.league_files import FolderLock
+    from checkers_evaluation.league.files import FolderLock
 
     out = tmp_path / "busy"
     out.mkdir()
@@ -581,7 +581,7 @@ def test_a_killed_league_does_not_leave_its_folder_locked(tmp_path):
         [
             sys.executable,
             "-c",
-            "import sys, time; from checkers_evaluation.league_files import FolderLock; "
+            "import sys, time; from checkers_evaluation.league.files import FolderLock; "
             f"lock = FolderLock({str(out)!r}); lock.acquire(); print('held', flush=True); time.sleep(60)",
         ],
         cwd=ROOT,
@@ -600,7 +600,7 @@ def test_a_killed_league_does_not_leave_its_folder_locked(tmp_path):
 
 
 def test_loading_drops_games_recorded_twice_with_a_warning_naming_them(tmp_path):
-    from checkers_evaluation.league_files import LeagueWarning
+    from checkers_evaluation.league.files import LeagueWarning
 
     League(["random", "greedy"], out=tmp_path, games_per_pair=4, bootstrap=0, progress=False).run()
     games = tmp_path / "games.jsonl"
@@ -668,7 +668,7 @@ def test_a_pickled_model_plays_only_with_trust_pickles(pickle_payload, tmp_path)
 
 @pytest.mark.timeout(60)  # a named pipe opened for reading would wait for a writer for ever
 def test_an_openings_file_from_python_is_checked_like_the_command_line_s(tmp_path):
-    from checkers_evaluation.league_plan import openings_from_file
+    from checkers_evaluation.league.schedule import openings_from_file
 
     os.mkfifo(tmp_path / "pipe")
     with pytest.raises(LeagueError, match="openings file '.*pipe' is a named pipe"):

@@ -12,7 +12,7 @@ import numpy as np
 import pytest
 
 from checkers_env.match import GameRecord
-from checkers_evaluation.ratings import ELO_SCALE, MAX_BOOTSTRAP, fit_elo
+from checkers_evaluation.league.ratings import ELO_SCALE, MAX_BOOTSTRAP, fit_elo
 
 
 def expected_score(rating: float, opponent: float) -> float:

@@ -10,8 +10,8 @@ import pytest
 
 from checkers_env import Rules, make_agent, read_pdn
 from checkers_env.match import GameRecord, play_game
-from checkers_evaluation.ratings import fit_elo
-from checkers_evaluation.reports import (
+from checkers_evaluation.league.ratings import fit_elo
+from checkers_evaluation.league.reports import (
     REPORT_FILES,
     crosstable,
     heatmap_png,

@@ -139,7 +139,7 @@ def test_bad_requests_are_refused_with_a_reason(client):
 
 
 def test_a_slow_agent_is_stopped_and_the_server_goes_on(monkeypatch):
-    from checkers_evaluation import serve_pool
+    from checkers_evaluation.serve import pool as serve_pool
 
     # An agent whose search does not stop itself in time (as one of a kind that takes no
     # think limit): its worker is stopped at the limit.

@@ -19,7 +19,7 @@ with warnings.catch_warnings():  # starlette 1.x suggests httpx2 for its TestCli
     from starlette.testclient import TestClient
 
 from checkers_evaluation import serve  # noqa: E402
-from checkers_evaluation.serve_http import without_paths  # noqa: E402
+from checkers_evaluation.serve.http import without_paths  # noqa: E402
 
 
 @pytest.fixture(scope="module")

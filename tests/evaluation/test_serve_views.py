@@ -16,7 +16,7 @@ with warnings.catch_warnings():  # starlette 1.x suggests httpx2 for its TestCli
 
 from checkers_env import Board  # noqa: E402
 from checkers_evaluation import serve  # noqa: E402
-from checkers_evaluation.serve_views import BASELINES, evaluation_bar, zoo_league_ratings  # noqa: E402
+from checkers_evaluation.serve.views import BASELINES, evaluation_bar, zoo_league_ratings  # noqa: E402
 
 
 @pytest.fixture(scope="module")

@@ -13,7 +13,7 @@
 ===================  ==========================================================
 ``crosstable.md``    wins-draws-losses and points of each row player against each column
 ``crosstable.csv``   one line per ordered pair (player, opponent) with the same counts
-``ratings.md``       Elo with bootstrap 95 % intervals (``checkers_evaluation.ratings``)
+``ratings.md``       Elo with bootstrap 95 % intervals (``checkers_evaluation.league.ratings``)
 ``ratings.csv``      the same, machine-readable
 ``heatmap.png``      the pairwise score of each row player, players ordered by rating
 ``ratings.png``      the ratings with their intervals
@@ -63,6 +63,11 @@ class Cell(WinsDrawsLosses):
     @property
     def games(self) -> int:
         return self.wins + self.draws + self.losses
+
+    def summary(self) -> dict[str, float]:
+        """``{"wins", "draws", "losses", "score"}``: the counts and the points per game, as
+        a training run logs them."""
+        return {"wins": self.wins, "draws": self.draws, "losses": self.losses, "score": self.score}
 
 
 class Crosstable:

@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 from checkers_env import svg
 from checkers_env.errors import CheckersError
 
-from .serve_http import RequestError
+from .http import RequestError
 
 if TYPE_CHECKING:
     from checkers_env import Board

@@ -16,7 +16,7 @@ from checkers_env import Game, Rules
 from checkers_env.files import input_file
 from checkers_env.match import ballot_openings
 
-from .league_files import LeagueError
+from .files import LeagueError
 
 # -- openings ---------------------------------------------------------------------------
 

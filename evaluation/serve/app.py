@@ -7,9 +7,9 @@ page and its HTTP API.
 
 Safety, by design: ``SECURITY.md`` gives the threat model (a local, single-user server that
 every web page its user visits can send requests to) and what is refused. In short: Host
-and Origin are checked (``serve_http``), a request never names a file and nothing is
+and Origin are checked (``serve.http``), a request never names a file and nothing is
 unpickled, specs are checked by type before any agent is built, agents think in worker
-processes (``serve_pool``) within the think limit, bodies, strings and games in memory have
+processes (``serve.pool``) within the think limit, bodies, strings and games in memory have
 limits, and Ctrl-C kills the workers at once.
 """
 
@@ -35,11 +35,10 @@ from checkers_env.agent import check_spec, parse_spec
 from checkers_env.errors import CheckersError
 from checkers_env.match import GameRecord, ballot_openings
 
-# MAX_BODY is read here too, with the other limits of the page.
-from .serve_http import MAX_BODY, RequestError, RequestGuard, bound_socket, json_body, without_paths  # noqa: F401
-from .serve_leagues import LEAGUE_FILES, LeagueViews  # noqa: F401
-from .serve_pool import SERVE_RULES, THINK_LIMIT, AgentPool
-from .serve_views import GameViews, evaluation_bar, whole
+from .http import RequestError, RequestGuard, bound_socket, json_body, without_paths
+from .leagues import LeagueViews
+from .pool import SERVE_RULES, THINK_LIMIT, AgentPool
+from .views import GameViews, evaluation_bar, whole
 
 HUMAN = "human"
 #: Names of the parameters that give seconds (``time``, ``game_time``, ``timeout``, ...),
@@ -49,7 +48,7 @@ TIME_WORDS = ("time", "seconds", "timeout")
 MAX_TEXT = 300
 #: Games kept in memory; past this the least recently used one is dropped.
 MAX_GAMES = 500
-#: The page's own files (``evaluation/web``).
+#: The page's own files (``evaluation/serve/web``).
 WEB_FILES = {"index.html": "text/html; charset=utf-8", "app.js": "text/javascript", "style.css": "text/css"}
 
 
@@ -373,7 +372,7 @@ def _offered_folder(folder: str | Path) -> Path:
 
 def create_app(server: Server | None = None, host: str = "127.0.0.1", **options):
     """The Starlette app serving ``server`` (or a ``Server(**options)``), behind the
-    ``RequestGuard`` of ``serve_http``.
+    ``RequestGuard`` of ``serve.http``.
 
     Args:
         host: the address the server is bound to: requests must be addressed to it or to
@@ -413,7 +412,7 @@ def create_app(server: Server | None = None, host: str = "127.0.0.1", **options)
         name = request.path_params.get("name", "index.html")
         if name not in WEB_FILES:
             return JSONResponse({"error": f"no page {name!r}"}, status_code=404)
-        text = resources.files("checkers_evaluation").joinpath("web", name).read_text(encoding="utf-8")
+        text = resources.files("checkers_evaluation.serve").joinpath("web", name).read_text(encoding="utf-8")
         return Response(text, media_type=WEB_FILES[name])
 
     async def config(request: Request):

@@ -7,14 +7,14 @@
     >>> sorted(ratings.players()) == ["greedy", "random"]
     True
 
-Games are planned up front (``checkers_evaluation.league_plan``), each with a key and a
+Games are planned up front (``checkers_evaluation.league.schedule``), each with a key and a
 seed derived from the league seed and the key alone, so a game's outcome does not depend
 on which worker plays it or when.
 Each finished game is appended to ``OUT/games.jsonl`` at once; a killed run started
 again with ``resume=True`` plays exactly the missing games. Resuming with more players
 keeps the players already there in their places (so their games keep their keys) and
 plays only the new pairs. At the end ``OUT`` holds the crosstable, the ratings, the plots
-and ``games.pdn`` (``checkers_evaluation.reports``).
+and ``games.pdn`` (``checkers_evaluation.league.reports``).
 
 Players are known by their display name: the agent's own spec (``mcrd:time=1`` ->
 ``mcrd:time=1.0``), or the ``name=`` item of the spec
@@ -30,30 +30,20 @@ folder must be readable there too, ``$CHECKERS_EGDB`` or ``egdb_folder``).
 
 from __future__ import annotations
 
-import functools
-import importlib.machinery
 import json
 import math
-import multiprocessing.util
 import os
-import pickle
-import sys
-from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
-from importlib.metadata import entry_points
 from pathlib import Path
 
-import numpy as np
-
 from checkers_env import Rules, make_agent
-from checkers_env.agent import ENTRY_POINT_GROUP, Agent, agent_kinds, format_spec, parse_spec, register_agent
+from checkers_env.agent import format_spec, parse_spec
 from checkers_env.files import json_text, write_json_atomic
-from checkers_env.match import GameRecord, play_game
-from checkers_env.parallel import run_pieces
+from checkers_env.match import GameRecord
 
-from .agent_workers import warm_up
-from .league_files import GAMES_FILE, FolderLock, LeagueError, LeagueWarning, load_records  # noqa: F401  (the league's API)
-from .league_plan import PlannedGame, plan_games, resolve_openings
+from .files import GAMES_FILE, FolderLock, LeagueError, load_records
+from .runner import ADJUDICATORS, kind_registrations, play_planned_games
+from .schedule import PlannedGame, plan_games, resolve_openings
 
 CONFIG_FILE = "league.json"
 
@@ -97,153 +87,6 @@ def expand_zoo(specs: list[str]) -> list[str]:
     for spec in specs:
         expanded.extend(f"zoo:{name}" for name in zoo_names()) if spec == "zoo" else expanded.append(spec)
     return expanded
-
-
-def kind_registrations(specs: list[str]) -> dict[str, Callable[..., Agent]]:
-    """The factories of the kinds in ``specs`` that worker processes cannot find by
-    themselves: those added with ``register_agent`` (entry-point kinds load anywhere).
-
-    Raises:
-        LeagueError: a factory that cannot be sent to another process (a lambda, a local
-            function).
-    """
-    from_entry_points = {entry.name for entry in entry_points(group=ENTRY_POINT_GROUP)}
-    registrations = {}
-    for spec in specs:
-        kind, _ = parse_spec(spec)
-        if kind in from_entry_points or kind in registrations:
-            continue
-        factory = agent_kinds()[kind]
-        try:
-            pickle.dumps(factory)
-        except Exception:  # pickle raises several types for things it cannot send
-            raise LeagueError(
-                f"agent kind {kind!r} was registered with {factory!r}, which worker processes cannot "
-                "load: register a class or a function defined at module level, or use one worker"
-            ) from None
-        moved = _imported_elsewhere(factory)
-        if moved:
-            raise LeagueError(
-                f"agent kind {kind!r} was registered with {factory!r}, which worker processes cannot "
-                f"load: they import it by its module's name, and {moved}; move it to a module of its own "
-                "name, or use one worker"
-            )
-        registrations[kind] = factory
-    return registrations
-
-
-def _imported_elsewhere(factory) -> str | None:
-    """Why a worker process would import another module than the one ``factory`` comes
-    from, or None. Pickle sends a class or function by module name, and a worker imports
-    that name afresh from ``sys.path``, where a package of the same top-level name can come
-    first (pgx's wheel, for one, installs a package called ``tests``)."""
-    top = (getattr(factory, "__module__", None) or "").split(".")[0]
-    loaded = sys.modules.get(top)
-    if not top or top == "__main__" or loaded is None:
-        return None
-    found = importlib.machinery.PathFinder.find_spec(top, sys.path)
-    if found is None or found.origin is None or not os.path.isfile(found.origin):
-        return None  # built in, frozen, or a namespace package: the same wherever it is imported
-    here = getattr(loaded, "__file__", None)
-    if here is not None and os.path.realpath(here) == os.path.realpath(found.origin):
-        return None
-    return f"{top!r} there is {found.origin}, not the {top!r} loaded here ({here or 'a namespace package'})"
-
-
-# -- adjudication ------------------------------------------------------------------------
-
-#: The one database kind that adjudicates (``--adjudicate egdb``).
-ADJUDICATORS = ("egdb",)
-
-
-def _database(adjudicate: tuple[int, str] | None):
-    """The endgame database ``(pieces, folder)``, opened once per process; None for None."""
-    if adjudicate is None:
-        return None
-    from checkers_env.egdb import EndgameDatabase
-
-    return EndgameDatabase.cached(*adjudicate)
-
-
-# -- workers -------------------------------------------------------------------------------
-
-_agents_in_process: dict[str, Agent] = {}
-
-
-def _agent(spec: str, overrides: dict):
-    """The agent of ``spec`` in this process, built (and warmed up, so that no game's first
-    move pays for compiling its kernels) once."""
-    cache_key = f"{spec}|{sorted(overrides.items())}"
-    if cache_key not in _agents_in_process:
-        warm_up(spec, **overrides)
-        _agents_in_process[cache_key] = make_agent(spec, **overrides)
-    return _agents_in_process[cache_key]
-
-
-def close_agents_in_process() -> None:
-    """Close and forget the agents this process built for league games, so that an outside
-    engine (and every helper it started) ends with the league, not with the interpreter."""
-    while _agents_in_process:
-        _, agent = _agents_in_process.popitem()
-        close = getattr(agent, "close", None)
-        if close is not None:
-            close()
-
-
-def _start_worker(parent_pid: int, registrations: dict[str, Callable[..., Agent]]) -> None:
-    """Worker initializer (after ``run_pieces`` has left Ctrl-C to the league process): learn
-    the agent kinds registered in the league's process, stop this worker's engines as it
-    leaves, and end this worker when the league process dies (a SIGKILLed league would
-    otherwise leave its workers playing games nobody will record)."""
-    # A pool worker leaves through multiprocessing's exit hooks, not atexit.
-    multiprocessing.util.Finalize(None, close_agents_in_process, exitpriority=10)
-    for kind, factory in registrations.items():
-        register_agent(kind, factory)
-    import threading
-    import time as _time
-
-    def watch() -> None:
-        while os.getppid() == parent_pid:
-            _time.sleep(0.5)
-        os._exit(0)
-
-    threading.Thread(target=watch, daemon=True).start()
-
-
-def play_planned(game: PlannedGame, rules: Rules, overrides: dict, adjudicate: tuple[int, str] | None = None) -> dict:
-    """Play one planned game (in any process) and return its record as a dict; the record
-    names the players by their league names.
-
-    Args:
-        overrides: what the league sets in every agent it builds (``time``, ``trusted``).
-        adjudicate: ``(pieces, folder)`` of the endgame database that ends the game when it
-            reaches one of its positions (opened once per process), or None.
-    """
-    record = play_game(
-        _agent(game.black_spec or game.black, overrides),
-        _agent(game.white_spec or game.white, overrides),
-        game.opening,
-        rules,
-        np.random.default_rng(game.seed),
-        key=game.key,
-        adjudicate=_database(adjudicate),
-    )
-    record.black, record.white = game.black, game.white
-    return record.to_dict()
-
-
-def play_registered(
-    game: PlannedGame,
-    rules: Rules,
-    overrides: dict,
-    registrations: dict[str, Callable[..., Agent]],
-    adjudicate: tuple[int, str] | None = None,
-) -> dict:
-    """:func:`play_planned` in a process that must first learn the kinds registered in the
-    league's process (a Ray worker)."""
-    for kind, factory in registrations.items():
-        register_agent(kind, factory)
-    return play_planned(game, rules, overrides, adjudicate)
 
 
 # -- the league ------------------------------------------------------------------------------
@@ -475,9 +318,19 @@ class League:
         Raises:
             LeagueError: another league holds ``out``, or its files do not fit this league.
         """
-        from .ratings import find_anchor
-        from .reports import write_report
+        ratings = self.write_report(self.play())
+        if self.progress:
+            print(ratings.to_markdown())
+            print(f"\nreport written to {self._folder}/")
+        return ratings
 
+    def play(self) -> list[GameRecord]:
+        """Play the missing games (as :meth:`run` does) and return every game of the plan,
+        in the plan's order, without writing the report.
+
+        Raises:
+            LeagueError: another league holds ``out``, or its files do not fit this league.
+        """
         self._folder.mkdir(parents=True, exist_ok=True)
         with FolderLock(self._folder):
             done = self._prepare_out()
@@ -497,17 +350,31 @@ class League:
                     bar.update(1)
                     self._pair_summary(finished, records, bar)
 
-                self._play(todo, keep)
-            records.sort(key=lambda r: self._order[r.key])
-            # The anchor (rated 0) is found by spec, whatever name the player goes by.
-            anchor_spec = find_anchor(list(self.specs.values()), "random")
-            anchor = next((n for n, spec in self.specs.items() if spec == anchor_spec), None)
-            ratings, _ = write_report(
-                records, self._folder, bootstrap=self.bootstrap, seed=self.seed, anchor=anchor, specs=self.specs
-            )
-        if self.progress:
-            print(ratings.to_markdown())
-            print(f"\nreport written to {self._folder}/")
+                play_planned_games(
+                    todo,
+                    keep,
+                    self.rules,
+                    self.agent_overrides,
+                    workers=self.workers,
+                    ray=self.ray,
+                    registrations=self.registrations,
+                    adjudicate=self.adjudication,
+                )
+        order = self._order
+        return sorted(records, key=lambda r: order[r.key])
+
+    def write_report(self, records: list[GameRecord]):
+        """Write the league's report of ``records`` into ``out`` (``reports.write_report``)
+        and return the ``Ratings``; the anchor (rated 0) is the ``random`` player, found by
+        spec whatever name it goes by."""
+        from .ratings import find_anchor
+        from .reports import write_report
+
+        anchor_spec = find_anchor(list(self.specs.values()), "random")
+        anchor = next((n for n, spec in self.specs.items() if spec == anchor_spec), None)
+        ratings, _ = write_report(
+            records, self._folder, bootstrap=self.bootstrap, seed=self.seed, anchor=anchor, specs=self.specs
+        )
         return ratings
 
     @property
@@ -521,40 +388,6 @@ class League:
         if self.trusted:
             overrides["trusted"] = True
         return overrides
-
-    def _play(self, todo: list[PlannedGame], keep: Callable[[PlannedGame, dict], None]) -> None:
-        """``keep(game, record)`` for each game of ``todo`` as it ends: in this process, in a
-        pool of worker processes, or as Ray tasks."""
-        if self.ray:
-            try:
-                import ray  # noqa: F401  (here, for the league's own install hint)
-            except ImportError:
-                raise LeagueError("--ray needs Ray: pip install 'checkers-suite[ray]'") from None
-            play = functools.partial(
-                play_registered,
-                rules=self.rules,
-                overrides=self.agent_overrides,
-                registrations=self.registrations,
-                adjudicate=self.adjudication,
-            )
-            run_pieces(play, todo, keep, ray=self.ray, what="the league")
-            return
-        play = functools.partial(
-            play_planned, rules=self.rules, overrides=self.agent_overrides, adjudicate=self.adjudication
-        )
-        try:
-            run_pieces(
-                play,
-                todo,
-                keep,
-                workers=self.workers,
-                initializer=_start_worker,
-                initargs=(os.getpid(), self.registrations),
-                ordered=False,
-                what="the league",
-            )
-        finally:
-            close_agents_in_process()  # those played here (one worker, or one game)
 
     def _progress_bar(self, initial: int):
         from tqdm import tqdm

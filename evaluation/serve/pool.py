@@ -17,8 +17,8 @@ from pathlib import Path
 
 from checkers_env import Rules
 
-from .agent_workers import AgentWorker
-from .serve_http import RequestError, without_paths
+from ..agent_workers import AgentWorker
+from .http import RequestError, without_paths
 
 #: Default limit on one agent move, in seconds.
 THINK_LIMIT = 10.0

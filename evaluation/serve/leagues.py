@@ -10,9 +10,9 @@ from pathlib import Path
 from checkers_env import svg
 from checkers_env.match import GameRecord
 
-from .serve_http import RequestError
+from .http import RequestError
 
-#: The report files of a league folder that the page may fetch (``evaluation/reports.py``).
+#: The report files of a league folder that the page may fetch (``evaluation/league/reports.py``).
 LEAGUE_FILES = {
     "heatmap.png": "image/png",
     "ratings.png": "image/png",
