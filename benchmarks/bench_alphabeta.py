@@ -8,7 +8,7 @@ wall clock; ``nodes_per_cpu_s`` the thread's CPU time (the fairer figure on a bu
 ``first_call_s`` is the first search of the process: loading the kernel from numba's cache,
 or compiling it when the cache is cold.
 
-Positions: the start, two middle games from the ACF archive (``checkers_env/data/acf_games.pdn``:
+Positions: the start, two middle games from the ACF archive (``checkers_env/data/acf_games.pdn.xz``:
 game 6 after 20 plies, nine men each; game 2 after 30 plies, seven against six) and a king
 ending (game 7). Each is searched at depth 10 and at a depth where one search takes a few
 tenths of a second.

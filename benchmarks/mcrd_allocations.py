@@ -4,7 +4,7 @@
 
 Games between MCRD variants are a blunt instrument (mostly draws, wide intervals). This
 measures the allocations directly, as best-arm identification: for positions taken from
-master games (``checkers_env/data/acf_games.pdn``, ply 12-40, at least three legal moves), a large
+master games (``checkers_env/data/acf_games.pdn.xz``, ply 12-40, at least three legal moves), a large
 uniform search gives each move's win rate (the reference), and each allocation, run with
 ``--budget`` playouts under ``--seeds`` seeds, is scored by
 

@@ -4,7 +4,7 @@
 
 ``--budget`` defaults to about what ``mcrd:time=1`` spends on this project's 2-core
 machine (780 k playouts per second, ``python -m benchmarks mcrd``). For positions from
-master games (``checkers_env/data/acf_games.pdn``, the same draw as ``mcrd_allocations``, at
+master games (``checkers_env/data/acf_games.pdn.xz``, the same draw as ``mcrd_allocations``, at
 least two legal moves) the uniform search is run with a quarter of the budget, the budget
 under two seeds, and four times the budget, and the chosen moves are compared:
 

@@ -4,7 +4,7 @@
 
 A 40-game league per setting costs most of an hour here and separates settings only by
 about 15 points of score. This scores the moves themselves: for positions from master
-games (``checkers_env/data/acf_games.pdn``, as ``mcrd_allocations`` draws them, at least two legal
+games (``checkers_env/data/acf_games.pdn.xz``, as ``mcrd_allocations`` draws them, at least two legal
 moves), every legal move is searched by ``alphabeta`` to ``--depth`` (positional
 evaluation, a man is 100 points), and each MCRD setting (the move cap ``max_moves`` and
 the piece-count ``king_weight`` at the cap) is scored by

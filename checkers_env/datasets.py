@@ -35,7 +35,7 @@ from .game import Game, Rules
 from .pdn import iter_pdn, read_pdn
 
 #: 4,000 complete American Checker Federation tournament games in PDN (MIT, EricCJoyce/Datasets).
-ACF_GAMES = Path(__file__).resolve().parent / "data" / "acf_games.pdn"
+ACF_GAMES = Path(__file__).resolve().parent / "data" / "acf_games.pdn.xz"
 
 #: The result of a game from the view of the side to move: ``RESULT_VALUE[result][color]``.
 _RESULT_VALUE = {"1-0": (1, -1), "0-1": (-1, 1), "1/2-1/2": (0, 0)}

@@ -101,7 +101,7 @@ def test_the_wheel_holds_only_this_projects_names_and_the_zoo(wheel):
         card = json.loads((REPO_ROOT / "zoo" / entry / "card.json").read_text())
         if "weights" in card:
             assert f"checkers_zoo/{entry}/{card['weights']}" in names
-    for data in ("acf_games.pdn", "ballots_3move.txt", "README.md"):
+    for data in ("acf_games.pdn.xz", "ballots_3move.txt", "README.md"):
         assert f"checkers_env/data/{data}" in names
     assert "checkers_agents/data/book.json" in names  # the opening book
     for package in FOLDERS.values():
@@ -160,7 +160,7 @@ print(json.dumps({"files": [m.__file__ for m in (checkers_env, checkers_agents, 
         assert Path(file).is_relative_to(fresh_site), file
     assert result["zoo"] == sorted(p.parent.name for p in (REPO_ROOT / "zoo").glob("*/card.json"))
     assert result["plies"] == 20 and result["agent"] == "zoo:td-minimax"
-    assert result["acf"] == (REPO_ROOT / "checkers_env" / "data" / "acf_games.pdn").stat().st_size
+    assert result["acf"] == (REPO_ROOT / "checkers_env" / "data" / "acf_games.pdn.xz").stat().st_size
     version = subprocess.run(
         [str(venv / "bin" / "checkers"), "--version"],
         cwd=elsewhere,

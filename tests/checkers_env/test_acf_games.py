@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import lzma
 import random
 import re
 
@@ -18,7 +19,8 @@ N_GAMES = 4000
 @pytest.fixture(scope="module")
 def acf_texts() -> list[str]:
     """The PDN text of each game, split at the tag that opens it."""
-    text = ACF_GAMES.read_text(encoding="utf-8")
+    with lzma.open(ACF_GAMES, "rt", encoding="utf-8") as file:
+        text = file.read()
     return [chunk for chunk in re.split(r"\n(?=\[Event )", text) if chunk.strip()]
 
 
