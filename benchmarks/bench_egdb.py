@@ -4,7 +4,7 @@
   pieces (goals: 4 pieces under 60 s, 5 under 1200 s), in a fresh process each (numba's
   compiled kernels come from its cache, warmed first); ``build_{4,5}_peak_rss_mb``: that
   process's peak resident memory; ``build_{4,5}_mb``: the files on disk.
-* ``probe_per_s``: ``egdb_index.probe_board`` (the win/draw/loss codes a search reads,
+* ``probe_per_s``: ``egdb.index.probe_board`` (the win/draw/loss codes a search reads,
   through the files' memory maps) called from a numba loop on one thread over ``PROBES``
   positions drawn uniformly from the 5-piece slices (half of them with White to move);
   goal 10 M/s. ``count_moves_per_s`` is the core's move counter over the same positions
@@ -35,7 +35,7 @@ import numba
 import numpy as np
 
 from checkers_env.bitboard import apply_move, count_moves
-from checkers_env.egdb_index import probe_board
+from checkers_env.egdb.index import probe_board
 from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves, random_below, seed_state
 
 PROBES = 2_000_000
@@ -122,7 +122,8 @@ def _children(black, white, kings, black_to_move, count, out_black, out_white, o
 def sample_boards(pieces: int, count: int, seed: int = 0):
     """``count`` boards drawn uniformly from the slices with exactly ``pieces`` pieces, as
     arrays (black, white, kings, black_to_move); half have White to move."""
-    from checkers_env import egdb, egdb_index
+    from checkers_env import egdb
+    from checkers_env.egdb import index as egdb_index
     from checkers_env.encoding import half_turn
 
     rng = np.random.default_rng(seed)

@@ -62,9 +62,10 @@ from typing import NamedTuple
 
 import numpy as np
 
-from checkers_env import BaseAgent, Board, Game, Move, Rules, egdb_index, make_agent
+from checkers_env import BaseAgent, Board, Game, Move, Rules, make_agent
 from checkers_env.board import BLACK, WHITE
 from checkers_env.egdb import DRAW, LOSS, WIN, EndgameDatabase, Probe, slices
+from checkers_env.egdb import index as egdb_index
 from checkers_env.encoding import half_turn
 from checkers_env.errors import EndgameDatabaseError
 from checkers_env.match import play_game
@@ -95,7 +96,7 @@ class Sampled(NamedTuple):
 
 
 def board_of(mover: int, opponent: int, kings: int, black_to_move: bool) -> Board:
-    """The ``Board`` of a position in the mover's frame (``egdb_index``), with Black or
+    """The ``Board`` of a position in the mover's frame (``egdb.index``), with Black or
     White to move."""
     if black_to_move:
         return Board(int(mover), int(opponent), int(kings), BLACK)

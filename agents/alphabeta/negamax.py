@@ -31,7 +31,7 @@ from checkers_env.bitboard import (
     movers,
     popcount,
 )
-from checkers_env.egdb_index import MAX_DISTANCE, WDL_DRAW, WDL_WIN, probe
+from checkers_env.egdb.index import MAX_DISTANCE, WDL_DRAW, WDL_WIN, probe
 from checkers_env.encoding import half_turn
 from checkers_env.game_state import is_progress, position_key
 from checkers_env.movegen import CAPTURED, FROM, TO, generate_moves

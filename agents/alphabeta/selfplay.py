@@ -43,7 +43,7 @@ import numpy as np
 from checkers_agents.search_parts.endgame_probe import END_EGDB
 from checkers_agents.search_parts.position import Position
 from checkers_env.bitboard import apply_move, popcount
-from checkers_env.egdb_index import WDL_DRAW, WDL_WIN, probe_board
+from checkers_env.egdb.index import WDL_DRAW, WDL_WIN, probe_board
 from checkers_env.game_state import (
     COLOR_BLACK,
     COLOR_WHITE,

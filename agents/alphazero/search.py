@@ -31,7 +31,7 @@ import numba
 import numpy as np
 
 from checkers_env.bitboard import popcount
-from checkers_env.egdb_index import WDL_DRAW, WDL_LOSS, WDL_WIN, probe_board
+from checkers_env.egdb.index import WDL_DRAW, WDL_LOSS, WDL_WIN, probe_board
 from checkers_env.env_machine import (
     S_BLACK,
     S_END,

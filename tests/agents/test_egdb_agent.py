@@ -16,7 +16,7 @@ from checkers_agents.search_parts.evaluators import MATERIAL, POSITIONAL, WIN
 from checkers_env import BLACK, WHITE, Board, Game, Rules, UnknownAgentError, egdb, make_agent
 from checkers_env.bitboard import square_to_bit
 from checkers_env.egdb import EndgameDatabaseError
-from checkers_env.egdb_index import WDL_DRAW, WDL_WIN, slice_position, slice_size
+from checkers_env.egdb.index import WDL_DRAW, WDL_WIN, slice_position, slice_size
 from checkers_env.encoding import half_turn
 
 PIECES = 4

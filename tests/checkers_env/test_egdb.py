@@ -23,7 +23,7 @@ import pytest
 import reference_movegen as ref
 
 from checkers_env import BLACK, WHITE, Board, egdb
-from checkers_env import egdb_index as ek
+from checkers_env.egdb import index as ek
 from checkers_env.movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves
 
 # Schaeffer et al., the counts of Chinook's endgame databases: positions with n pieces,

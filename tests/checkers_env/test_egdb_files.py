@@ -1,4 +1,4 @@
-"""The endgame database's files (``checkers_env.egdb_files``): the documented layout, the
+"""The endgame database's files (``checkers_env.egdb.files``): the documented layout, the
 round trip, every kind of damage refused with the file's name, and the resumable build."""
 
 from __future__ import annotations
@@ -13,9 +13,10 @@ import zlib
 import numpy as np
 import pytest
 
-from checkers_env import Board, egdb, egdb_build
-from checkers_env import egdb_files as ef
-from checkers_env import egdb_index as ek
+from checkers_env import Board, egdb
+from checkers_env.egdb import builder as egdb_build
+from checkers_env.egdb import files as ef
+from checkers_env.egdb import index as ek
 
 
 @pytest.fixture

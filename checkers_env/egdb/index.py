@@ -1,5 +1,5 @@
 """The endgame databases' index and probe, in numba: where a position is stored and its value
-read (the build is ``egdb_retrograde``).
+read (the build is ``retrograde``).
 
 **Positions in the mover's frame.** A position is stored as the side to move sees it: the
 board turned so that the mover's men move up (for White to move, every bit ``b`` becomes
@@ -33,7 +33,7 @@ published counts 120, 6 972, 261 224, 7 092 774, 148 688 232 for 1-5 pieces
 plies under best play": a win for the mover when ``d`` is odd (the mover makes the last
 move), a loss when ``d`` is even (``d = 0``: no legal move). So distances up to 254 fit.
 The files keep a 2-bit code a position (``WDL_*``), which is what a search probes
-(``probe``), and the distances apart (``checkers_env.egdb_files``); the build works on value
+(``probe``), and the distances apart (``checkers_env.egdb.files``); the build works on value
 bytes (``value_byte``).
 """
 
@@ -42,12 +42,12 @@ from __future__ import annotations
 import numba
 import numpy as np
 
-from .bitboard import (
+from ..bitboard import (
     apply_move,
     lowest_bit_index,
     popcount,
 )
-from .encoding import half_turn, mover_frame
+from ..encoding import half_turn, mover_frame
 
 #: Most pieces a side can have; the slice table is indexed by counts 0..MAX_SIDE.
 MAX_SIDE = 12
@@ -58,7 +58,7 @@ MAX_DISTANCE = 254
 OUTSIDE = -1
 #: Codes of the probe tables (2 bits a position): the value for the side to move.
 WDL_DRAW, WDL_LOSS, WDL_WIN = 0, 1, 2
-#: Positions a block of compressed distances covers (``checkers_env.egdb_files``).
+#: Positions a block of compressed distances covers (``checkers_env.egdb.files``).
 BLOCK = 1 << 16
 
 ROW0 = 0x0000000F
@@ -303,7 +303,7 @@ def locate(black, white, kings, black_to_move):
 
 
 # ---------------------------------------------------------------------------------------
-# Codes and distances (the files, ``checkers_env.egdb_files``)
+# Codes and distances (the files, ``checkers_env.egdb.files``)
 # ---------------------------------------------------------------------------------------
 
 

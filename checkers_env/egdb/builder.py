@@ -1,6 +1,6 @@
 """Building an endgame database: retrograde analysis pair of slices by pair, in this
 process or as Ray tasks (``checkers_env.egdb.build``; the kernels are
-``checkers_env.egdb_retrograde``).
+``checkers_env.egdb.retrograde``).
 
 **Order.** A pair (a slice and its colour swap) depends only on its exits: the slices a
 capture or a crowning leads to, which have fewer pieces, or as many pieces and one man
@@ -29,8 +29,9 @@ from pathlib import Path
 
 import numpy as np
 
-from . import egdb_index, egdb_retrograde
-from .egdb import (
+from ..errors import EndgameDatabaseError
+from . import index, retrograde
+from .database import (
     Slice,
     check_file_slices,
     check_pieces,
@@ -42,9 +43,8 @@ from .egdb import (
     slices,
     value_layout,
 )
-from .egdb_files import FORMAT_VERSION, MAGIC, EgdbFile, encode_slice, write_file
-from .egdb_index import slice_label
-from .errors import EndgameDatabaseError
+from .files import FORMAT_VERSION, MAGIC, EgdbFile, encode_slice, write_file
+from .index import slice_label
 
 
 @dataclass(frozen=True)
@@ -65,60 +65,60 @@ def _solve_pair(
     offsets: np.ndarray,
     a: Slice,
     b: Slice,
-    bucket_from: int = egdb_retrograde.BUCKET_FROM,
-    chunk: int = egdb_retrograde.FRONTIER_CHUNK,
+    bucket_from: int = retrograde.BUCKET_FROM,
+    chunk: int = retrograde.FRONTIER_CHUNK,
 ) -> int:
     """Solve one pair of slices in ``values`` (their regions must be zero); returns the
     number of levels. ``bucket_from`` and ``chunk``: see
-    ``egdb_retrograde.propagate_frontier`` (the same bytes whatever they are)."""
+    ``retrograde.propagate_frontier`` (the same bytes whatever they are)."""
     pair = (a, b) if a != b else (a,)
     works, buckets = [], []
     pending: list[dict[int, list[np.ndarray]]] = []
     for s in pair:
-        size = int(egdb_index.slice_size(*s))
+        size = int(index.slice_size(*s))
         if size >= 2**31:
             raise EndgameDatabaseError(f"slice {slice_label(s)}: {size} positions, more than the build indexes")
-        work = np.zeros((size, egdb_retrograde.WORK_FIELDS), np.uint8)
-        egdb_retrograde.init_slice(values, offsets, *s, work)
+        work = np.zeros((size, retrograde.WORK_FIELDS), np.uint8)
+        retrograde.init_slice(values, offsets, *s, work)
         works.append(work)
-        buckets.append(egdb_retrograde.bucket_by_level(work))
+        buckets.append(retrograde.bucket_by_level(work))
         pending.append({})  # level -> positions the propagation scheduled there
     # Events into a slice: each position at most twice (a loss, then a faster win) per
     # level; numpy leaves the pages of the unused tail unallocated.
-    events = [egdb_retrograde.Events(np.empty(2 * len(w), np.int32), np.empty(2 * len(w), np.uint8)) for w in works]
+    events = [retrograde.Events(np.empty(2 * len(w), np.int32), np.empty(2 * len(w), np.uint8)) for w in works]
     pieces = np.array(pair, dtype=np.int64)
     level = 0
     while True:
-        if level > egdb_index.MAX_DISTANCE:
-            raise EndgameDatabaseError(f"slice {slice_label(a)}: a distance over {egdb_index.MAX_DISTANCE} plies")
+        if level > index.MAX_DISTANCE:
+            raise EndgameDatabaseError(f"slice {slice_label(a)}: a distance over {index.MAX_DISTANCE} plies")
         frontiers, counts = [], np.zeros(2, np.int64)
         for i, (work, (order, starts)) in enumerate(zip(works, buckets)):
             candidates = [order[starts[level] : starts[level + 1]], *pending[i].pop(level, [])]
             frontier = np.empty(sum(c.size for c in candidates), np.int32)
             for c in candidates:
-                counts[i] = egdb_retrograde.resolve_candidates(level, work, c, frontier, counts[i])
+                counts[i] = retrograde.resolve_candidates(level, work, c, frontier, counts[i])
             frontiers.append(frontier)
         if counts.any():
             if len(pair) == 2:
-                written = egdb_retrograde.propagate_pair(
+                written = retrograde.propagate_pair(
                     level, pieces, tuple(frontiers), counts, tuple(works), tuple(events), bucket_from, chunk
                 )
             else:
                 written = [
-                    egdb_retrograde.propagate_frontier(
+                    retrograde.propagate_frontier(
                         level, pieces[0], frontiers[0], counts[0], works[0], events[0], bucket_from, chunk
                     )
                 ]
             if min(written) < 0:
-                raise EndgameDatabaseError(f"slice {slice_label(a)}: a distance over {egdb_index.MAX_DISTANCE} plies")
+                raise EndgameDatabaseError(f"slice {slice_label(a)}: a distance over {index.MAX_DISTANCE} plies")
             # Slice 0's frontier scheduled positions of slice 1 and the other way round.
             for into, n in zip(reversed(range(len(pair))), written):
-                index, at = events[into].index[:n], events[into].level[:n]
+                positions, at = events[into].index[:n], events[into].level[:n]
                 for target in np.unique(at):
-                    pending[into].setdefault(int(target), []).append(index[at == target])
+                    pending[into].setdefault(int(target), []).append(positions[at == target])
         elif not any(pending) and all(starts[level + 1] == starts[-1] for _, starts in buckets):
             for s, work in zip(pair, works):
-                values[int(offsets[s]) : int(offsets[s]) + len(work)] = work[:, egdb_retrograde.VALUE]
+                values[int(offsets[s]) : int(offsets[s]) + len(work)] = work[:, retrograde.VALUE]
             return level
         level += 1
 
@@ -171,7 +171,7 @@ def _build_here(pieces: int, folder: Path, bar, ray=False) -> tuple[int, int]:
 
     def region(s: Slice) -> np.ndarray:
         start = int(offsets[s])
-        return values[start : start + int(egdb_index.slice_size(*s))]
+        return values[start : start + int(index.slice_size(*s))]
 
     solved = found = 0
     for n in range(2, pieces + 1):
@@ -226,7 +226,7 @@ def _older_format(path: Path) -> bool:
 def _build_in_tasks(pieces: int, folder: Path, bar, ray: bool | str) -> tuple[int, int]:
     """The build as one task a pair (``solve_pair_task``), level by level; returns (solved,
     found) slices."""
-    from .parallel import run_pieces
+    from ..parallel import run_pieces
 
     counts = {"solved": 0, "found": 0}
 
@@ -239,7 +239,7 @@ def _build_in_tasks(pieces: int, folder: Path, bar, ray: bool | str) -> tuple[in
         if level.exists():
             check_file_slices(open_file(level, pieces, f"the {n}-piece slices"), slices(n))
             counts["found"] += len(slices(n))
-            bar.update(sum(int(egdb_index.slice_size(*s)) for s in slices(n)))
+            bar.update(sum(int(index.slice_size(*s)) for s in slices(n)))
             continue
         for _, group in itertools.groupby(slice_pairs(n), key=lambda pair: pair[0][0] + pair[0][2]):
             todo = []
@@ -247,7 +247,7 @@ def _build_in_tasks(pieces: int, folder: Path, bar, ray: bool | str) -> tuple[in
                 pair = (a, b) if a != b else (a,)
                 if _read_pair(folder, pieces, pair):
                     counts["found"] += len(pair)
-                    bar.update(sum(int(egdb_index.slice_size(*s)) for s in pair))
+                    bar.update(sum(int(index.slice_size(*s)) for s in pair))
                 else:
                     todo.append(pair)
             task = functools.partial(solve_pair_task, str(folder), pieces)
@@ -264,7 +264,7 @@ def exit_slices(s: Slice) -> list[Slice]:
     found = set()
     for men, kings, crowned in itertools.product(range(om + 1), range(ok + 1), range(min(mm, 1) + 1)):
         child = (om - men, ok - kings, mm - crowned, mk + crowned)
-        if men + kings + crowned and child[0] + child[1] and egdb_index.slice_size(*child) > 0:
+        if men + kings + crowned and child[0] + child[1] and index.slice_size(*child) > 0:
             found.add(child)
     return sorted(found)
 
@@ -279,15 +279,15 @@ def solve_pair_task(folder: str | os.PathLike, pieces: int, pair: tuple[Slice, .
     root = Path(folder)
     pair = tuple((mm, mk, om, ok) for mm, mk, om, ok in pair)  # Ray may hand over lists
     needed = sorted({e for s in pair for e in exit_slices(s)} - set(pair))
-    offsets = np.full((egdb_index.MAX_SIDE + 1,) * 4, -1, dtype=np.int64)
+    offsets = np.full((index.MAX_SIDE + 1,) * 4, -1, dtype=np.int64)
     total = 0
     for s in (*needed, *pair):
         offsets[s] = total
-        total += int(egdb_index.slice_size(*s))
+        total += int(index.slice_size(*s))
     values = np.zeros(total, dtype=np.uint8)
 
     def region(s: Slice) -> np.ndarray:
-        return values[int(offsets[s]) : int(offsets[s]) + int(egdb_index.slice_size(*s))]
+        return values[int(offsets[s]) : int(offsets[s]) + int(index.slice_size(*s))]
 
     opened: dict[Path, EgdbFile] = {}
     for s in needed:

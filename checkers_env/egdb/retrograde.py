@@ -1,5 +1,5 @@
 """The endgame databases' build in numba: retrograde analysis, slice pair by slice pair
-(the index and the probe are ``egdb_index``).
+(the index and the probe are ``index``).
 
 **Build** (retrograde analysis by levels). A slice's quiet moves (no capture, no crowning)
 lead to the slice with the sides swapped, ``(om, ok, mm, mk)``: the two are solved
@@ -44,10 +44,10 @@ import numba
 import numpy as np
 from numba import prange
 
-from .bitboard import FULL, crowning_row, jumpers, step_ne, step_nw, step_se, step_sw
-from .egdb_index import DRAW, MAX_DISTANCE, child_frame, slice_index, slice_position, value_byte
-from .encoding import half_turn
-from .movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves
+from ..bitboard import FULL, crowning_row, jumpers, step_ne, step_nw, step_se, step_sw
+from ..encoding import half_turn
+from ..movegen import CAPTURED, FROM, MAX_MOVES, MOVE_FIELDS, TO, generate_moves
+from .index import DRAW, MAX_DISTANCE, child_frame, slice_index, slice_position, value_byte
 
 # ---------------------------------------------------------------------------------------
 # Build

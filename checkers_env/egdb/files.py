@@ -1,12 +1,12 @@
 """Endgame database files: win/draw/loss codes to memory-map, distances compressed apart.
 
-A file holds one or more slices (``checkers_env.egdb_index``). For each slice it keeps
+A file holds one or more slices (``checkers_env.egdb.index``). For each slice it keeps
 
-* its **codes**: 2 bits a position (``egdb_index.WDL_*``: draw, loss, win for the side to
+* its **codes**: 2 bits a position (``index.WDL_*``: draw, loss, win for the side to
   move), 4 positions a byte, stored raw so that a search probes them through a memory map
   of the file (``EgdbFile.codes``): the processes that open one file share one copy in the
   operating system's page cache;
-* its **distances**, in blocks of ``egdb_index.BLOCK`` positions, each compressed alone
+* its **distances**, in blocks of ``index.BLOCK`` positions, each compressed alone
   (LZMA2): the distances in moves (``d // 2``, the code gives the parity) of the block's
   positions that are not drawn, in index order. A distance probe decompresses one block
   (about a millisecond) and keeps the last few (``EgdbFile.block``).
@@ -41,10 +41,10 @@ from pathlib import Path
 
 import numpy as np
 
-from . import egdb_index, egdb_retrograde
-from .egdb_index import slice_label
-from .errors import EndgameDatabaseError
-from .files import write_atomic
+from ..errors import EndgameDatabaseError
+from ..files import write_atomic
+from . import index, retrograde
+from .index import slice_label
 
 #: Version of the file format and of the index; a file of another version is refused.
 FORMAT_VERSION = 2
@@ -82,7 +82,7 @@ class SliceEntry:
 
     @property
     def blocks(self) -> int:
-        return -(-self.positions // egdb_index.BLOCK)
+        return -(-self.positions // index.BLOCK)
 
     @property
     def code_bytes(self) -> int:
@@ -105,20 +105,20 @@ class SliceData:
 
 
 def encode_slice(s: Slice, values: np.ndarray, threads: int | None = None) -> SliceData:
-    """Pack a slice's value bytes (``egdb_index``) into codes and compressed distance blocks.
+    """Pack a slice's value bytes (``index``) into codes and compressed distance blocks.
 
     The blocks are compressed on ``threads`` threads (default: every core; LZMA releases
     the interpreter lock).
     """
     codes = np.empty(-(-values.size // 4), dtype=np.uint8)
-    egdb_index.pack_codes(values, codes)
-    counts = egdb_retrograde.value_counts(values)
-    starts = range(0, values.size, egdb_index.BLOCK)
+    index.pack_codes(values, codes)
+    counts = retrograde.value_counts(values)
+    starts = range(0, values.size, index.BLOCK)
 
     def compress(start: int) -> bytes:
-        stop = min(start + egdb_index.BLOCK, values.size)
+        stop = min(start + index.BLOCK, values.size)
         moves = np.empty(stop - start, dtype=np.uint8)
-        kept = egdb_index.block_moves(values, start, stop, moves)
+        kept = index.block_moves(values, start, stop, moves)
         return lzma.compress(moves[:kept].tobytes(), format=lzma.FORMAT_RAW, filters=FILTERS)
 
     with ThreadPoolExecutor(max_workers=threads or os.cpu_count() or 1) as pool:
@@ -265,7 +265,7 @@ class EgdbFile:
         return data
 
     def block(self, s: Slice, block: int) -> np.ndarray:
-        """The value bytes (``egdb_index``) of the positions of block ``block`` of slice ``s``."""
+        """The value bytes (``index``) of the positions of block ``block`` of slice ``s``."""
         key = (s, block)
         values = self._blocks.get(key)
         if values is not None:
@@ -279,9 +279,9 @@ class EgdbFile:
             )
         except lzma.LZMAError as caught:
             raise self.error(f"block {block} of slice {slice_label(s)} does not decompress ({caught})") from None
-        first = block * egdb_index.BLOCK
-        values = np.empty(min(egdb_index.BLOCK, entry.positions - first), dtype=np.uint8)
-        if egdb_index.expand_block(self.slice_codes(s), first, moves, values) != moves.size:
+        first = block * index.BLOCK
+        values = np.empty(min(index.BLOCK, entry.positions - first), dtype=np.uint8)
+        if index.expand_block(self.slice_codes(s), first, moves, values) != moves.size:
             raise self.error(f"block {block} of slice {slice_label(s)} does not match its codes (the file is corrupt)")
         values.flags.writeable = False
         self._blocks[key] = values
@@ -295,13 +295,13 @@ class EgdbFile:
         out = np.empty(entry.positions, dtype=np.uint8) if out is None else out
         codes = self.slice_codes(s)
         for block in range(entry.blocks):
-            first = block * egdb_index.BLOCK
+            first = block * index.BLOCK
             moves = np.frombuffer(
                 lzma.decompress(self.compressed_block(s, block), format=lzma.FORMAT_RAW, filters=FILTERS),
                 dtype=np.uint8,
             )
-            target = out[first : min(first + egdb_index.BLOCK, entry.positions)]
-            if egdb_index.expand_block(codes, first, moves, target) != moves.size:
+            target = out[first : min(first + index.BLOCK, entry.positions)]
+            if index.expand_block(codes, first, moves, target) != moves.size:
                 raise self.error(
                     f"block {block} of slice {slice_label(s)} does not match its codes (the file is corrupt)"
                 )

@@ -1,34 +1,7 @@
-"""Endgame databases: the exact value and distance of every position with few pieces.
-
-Build once, then probe from Python or from numba kernels::
-
-    from checkers_env import Board, egdb
-
-    egdb.build(pieces=4)                      # a few seconds; files in egdb.default_folder()
-    db = egdb.EndgameDatabase.open(pieces=4)
-    db.probe(Board.from_fen("B:WK14:BK1,K2"))  # Probe(value='win', distance=...)
-    db.best_moves(Board.from_fen("B:WK14:BK1,K2"))
-
-The value is the game-theoretic one for the side to move with unlimited play (the
-automatic draw rules, repetition and no progress, are not part of it); the distance is the
-number of plies to the end of the game when the winner wins as fast as it can and the
-loser holds out as long as it can. ``checkers_env.egdb_index`` documents the index, the
-value bytes and the probe; ``checkers_env.egdb_retrograde`` the build.
-
-**Files.** One file per piece count, ``egdb-N.egdb`` in the database folder
-(``$CHECKERS_EGDB``, else the platform's cache folder, ``default_folder()``): for every
-slice its win/draw/loss codes, 2 bits a position, which searches probe through a memory
-map (``EndgameDatabase.tables``), and its distances, compressed in blocks and read one
-block at a time (``checkers_env.egdb_files`` has the layout and its checks). A build writes
-each pair of slices to slice files (``slice-MM-MK-OM-OK.egdb``, the same format) as soon as
-it is solved and joins a piece count's slices into its file when they are all there, so a
-killed build resumes at the first missing pair.
-
-**Scale.** Up to 4 pieces: 6.4 million positions (2.7 MB, built in a few seconds); up to 5:
-146 million (78 MB, a minute or more on 2 cores); up to 6: 2.6 billion (1.38 GB, about
-twenty minutes more). ``BUILD_TIME`` and ``database_bytes`` give the figures; 7 and 8 pieces are
-planned in ``docs/egdb.md``.
-"""
+"""The endgame database's names and its reader: value names and ``Probe``, piece counts and
+slices, the default folder, sizes and build times, and ``EndgameDatabase``, which opens the
+files of a folder and probes them (from Python, or from numba kernels through its tables).
+The package's docstring (``checkers_env.egdb``) shows them at work."""
 
 from __future__ import annotations
 
@@ -41,11 +14,11 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import egdb_index
-from .board import Board, Color, Move
-from .egdb_files import EgdbFile
-from .egdb_index import slice_label
-from .errors import EndgameDatabaseError
+from ..board import Board, Color, Move
+from ..errors import EndgameDatabaseError
+from . import index
+from .files import EgdbFile
+from .index import slice_label
 
 #: Largest database ``build`` accepts. 6 pieces: 3.1 GB of memory at the build's peak, the
 #: files' size (``database_bytes``) on disk (docs/egdb.md has the figures).
@@ -78,8 +51,8 @@ class Probe(NamedTuple):
 
 
 def decode(byte: int) -> Probe:
-    """The ``Probe`` of a value byte (``egdb_index``: 0 draw, d + 1 end in d plies)."""
-    if byte == egdb_index.DRAW:
+    """The ``Probe`` of a value byte (``index``: 0 draw, d + 1 end in d plies)."""
+    if byte == index.DRAW:
         return Probe(DRAW, None)
     distance = int(byte) - 1
     return Probe(WIN if distance % 2 else LOSS, distance)
@@ -142,7 +115,7 @@ def slices(pieces: int) -> list[Slice]:
         for mk in range(pieces + 1 - mm):
             for om in range(pieces + 1 - mm - mk):
                 ok = pieces - mm - mk - om
-                if mm + mk >= 1 and om + ok >= 1 and egdb_index.slice_size(mm, mk, om, ok) > 0:
+                if mm + mk >= 1 and om + ok >= 1 and index.slice_size(mm, mk, om, ok) > 0:
                     found.append((mm, mk, om, ok))
     return sorted(found, key=lambda s: (s[0] + s[2], s))
 
@@ -236,7 +209,7 @@ def open_file(path: Path, pieces: int, what: str) -> EgdbFile:
 def check_file_slices(file: EgdbFile, expected: list[Slice]) -> None:
     """Refuse a file that does not hold exactly ``expected``, with the right sizes."""
     found = [(e.slice, e.positions) for e in file.entries.values()]
-    wanted = [(s, int(egdb_index.slice_size(*s))) for s in expected]
+    wanted = [(s, int(index.slice_size(*s))) for s in expected]
     if found != wanted:
         names = ", ".join(f"{slice_label(s)} ({n} positions)" for s, n in found[:4])
         raise file.error(
@@ -248,7 +221,7 @@ def check_file_slices(file: EgdbFile, expected: list[Slice]) -> None:
 def load_values(pieces: int, folder: str | os.PathLike | None = None) -> tuple[np.ndarray, np.ndarray, list[Slice]]:
     """Every value byte up to ``pieces`` pieces in memory, as the build lays them out:
     ``(values, offsets, slices)``, where slice ``s`` starts at ``values[offsets[s]]``
-    (``egdb_index.value_byte`` probes them). One byte a position: 146 MB up to 5 pieces,
+    (``index.value_byte`` probes them). One byte a position: 146 MB up to 5 pieces,
     2.6 GB up to 6.
 
     Raises:
@@ -263,18 +236,18 @@ def load_values(pieces: int, folder: str | os.PathLike | None = None) -> tuple[n
         check_file_slices(file, slices(n))
         for s in slices(n):
             start = int(offsets[s])
-            file.slice_values(s, values[start : start + int(egdb_index.slice_size(*s))])
+            file.slice_values(s, values[start : start + int(index.slice_size(*s))])
     return values, offsets, order
 
 
 def value_layout(pieces: int) -> tuple[list[Slice], np.ndarray, int]:
     """Every slice up to ``pieces`` pieces, the offsets table and the total size."""
-    offsets = np.full((egdb_index.MAX_SIDE + 1,) * 4, -1, dtype=np.int64)
+    offsets = np.full((index.MAX_SIDE + 1,) * 4, -1, dtype=np.int64)
     order = [s for n in range(2, pieces + 1) for s in slices(n)]
     total = 0
     for s in order:
         offsets[s] = total
-        total += int(egdb_index.slice_size(*s))
+        total += int(index.slice_size(*s))
     return order, offsets, total
 
 
@@ -302,7 +275,7 @@ class SliceStats:
 class EndgameDatabase:
     """Every slice up to ``pieces`` pieces, memory-mapped, with Python and numba probes.
 
-    Kernels probe the win/draw/loss codes with ``egdb_index.probe(db.tables, db.offsets,
+    Kernels probe the win/draw/loss codes with ``index.probe(db.tables, db.offsets,
     mover, opponent, kings)`` (mover's frame) or ``probe_board(db.tables, db.offsets, black,
     white, kings, black_to_move)``; Python reads distances too (``probe``), one compressed
     block at a time.
@@ -315,7 +288,7 @@ class EndgameDatabase:
         self.slices = [s for file in files for s in file.entries]
         #: One array a piece count from 2 to ``MAX_BUILD_PIECES`` (a read-only byte where none is open).
         self.tables = tuple(file.codes for file in files) + (_NO_TABLE,) * (MAX_BUILD_PIECES - 1 - len(files))
-        self.offsets = np.full((egdb_index.MAX_SIDE + 1,) * 4, -1, dtype=np.int64)
+        self.offsets = np.full((index.MAX_SIDE + 1,) * 4, -1, dtype=np.int64)
         for file in files:
             for s, entry in file.entries.items():
                 self.offsets[s] = entry.codes_at
@@ -382,24 +355,24 @@ class EndgameDatabase:
         return self.probe_code(board) >= 0
 
     def probe_code(self, board: Board) -> int:
-        """The ``egdb_index.WDL_*`` code of ``board`` for the side to move, -1 outside."""
+        """The ``index.WDL_*`` code of ``board`` for the side to move, -1 outside."""
         return int(
-            egdb_index.probe_board(
+            index.probe_board(
                 self.tables, self.offsets, board.black, board.white, board.kings, board.turn == Color.BLACK
             )
         )
 
     def probe_byte(self, board: Board) -> int:
-        """The value byte (``egdb_index``: 0 draw, ``d + 1`` the game ends in ``d`` plies),
+        """The value byte (``index``: 0 draw, ``d + 1`` the game ends in ``d`` plies),
         -1 outside the database."""
         code = self.probe_code(board)
-        if code <= egdb_index.WDL_DRAW:
+        if code <= index.WDL_DRAW:
             return code
-        mm, mk, om, ok, index = egdb_index.locate(board.black, board.white, board.kings, board.turn == Color.BLACK)
+        mm, mk, om, ok, position = index.locate(board.black, board.white, board.kings, board.turn == Color.BLACK)
         if mm < 0:
             return 1  # the side to move has no piece: lost, 0 plies
         s = (int(mm), int(mk), int(om), int(ok))
-        return int(self.files[sum(s) - 2].block(s, int(index) // egdb_index.BLOCK)[int(index) % egdb_index.BLOCK])
+        return int(self.files[sum(s) - 2].block(s, int(position) // index.BLOCK)[int(position) % index.BLOCK])
 
     def probe(self, board: Board) -> Probe | None:
         """Value and distance of ``board`` for the side to move; ``None`` outside the database
@@ -471,13 +444,3 @@ def _preference(probe: Probe) -> tuple[int, int]:
     if probe.value == WIN:
         return (2, -probe.distance)
     return (0, probe.distance)
-
-
-def __getattr__(name: str):
-    """``build`` and ``BuildReport`` live in ``checkers_env.egdb_build``, which reads this
-    module's names: it is imported when they are first asked for."""
-    if name in ("build", "BuildReport"):
-        from . import egdb_build
-
-        return getattr(egdb_build, name)
-    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
