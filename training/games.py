@@ -1,20 +1,15 @@
-"""Evaluation games of a trainer: its agent against ``--eval-opponents`` through the suite's
-one match loop, :func:`checkers_env.match.play_game`, on 3-move ballot openings, each played
-with both colours; and the promotion match of a new generation against the one before
+"""Evaluation games of a trainer, all played by the league (:mod:`checkers_evaluation.league`):
+its agent against ``--eval-opponents`` on 3-move ballot openings, each played with both
+colours, and the promotion match of a new generation against the one before
 (:func:`gate_match`), played in parallel and kept game by game."""
 
 from __future__ import annotations
 
-import functools
 import io
-import json
 import sys
 from collections.abc import Iterable
 from pathlib import Path
 
-import numpy as np
-
-from checkers_env.agent import Agent
 from checkers_env.errors import CheckersError
 from checkers_env.files import write_atomic, write_json_atomic
 
@@ -102,37 +97,16 @@ def check_opponents(text: str, option: str = "--eval-opponents") -> None:
 
 
 def evaluate(agent, opponents: Iterable[str], games: int, seed: int) -> dict[str, dict]:
-    """Score of ``agent`` against each opponent spec in ``games`` games through
-    :func:`checkers_env.match.play_game`: ``games // 2`` 3-move ballot openings (drawn
-    without replacement by ``seed``), each played once with each colour.
+    """Score of ``agent`` against each opponent spec in ``games`` games: the league's
+    gauntlet (:func:`checkers_evaluation.league.gauntlet`), ``games // 2`` 3-move ballot
+    openings drawn by ``seed``, each played once with each colour.
 
     Returns:
         ``{spec: {"score": points per game, "wins", "draws", "losses"}}``.
     """
-    from checkers_env import Rules, make_agent
-    from checkers_env.match import ballot_openings, play_game
+    from checkers_evaluation.league import gauntlet
 
-    openings = ballot_openings()
-    results: dict[str, dict] = {}
-    for number, spec in enumerate(opponents):
-        rng = np.random.default_rng([seed, number])
-        opponent = make_agent(spec)
-        order = rng.permutation(len(openings))
-        wins = draws = losses = 0
-        for pair in range(games // 2):
-            opening = openings[order[pair % len(openings)]]
-            for agent_is_black in (True, False):
-                black, white = (agent, opponent) if agent_is_black else (opponent, agent)
-                record = play_game(black, white, opening, Rules(), rng)
-                if record.result == "1/2-1/2":
-                    draws += 1
-                elif (record.result == "1-0") == agent_is_black:
-                    wins += 1
-                else:
-                    losses += 1
-        played = max(wins + draws + losses, 1)
-        results[spec] = {"score": (wins + 0.5 * draws) / played, "wins": wins, "draws": draws, "losses": losses}
-    return results
+    return {spec: cell.summary() for spec, cell in gauntlet(agent, opponents, games, seed=seed).items()}
 
 
 def evaluation_line(results: dict[str, dict]) -> str:
@@ -158,34 +132,6 @@ def final_evaluation(agent, args, writer=None, step: int = 0) -> dict[str, float
     return scores
 
 
-#: The agents of the gate's games, made once per process (a worker plays many games).
-_GATE_AGENTS: dict[str, Agent] = {}
-
-
-def _gate_game(candidate: str, incumbent: str, seed: int, k: int) -> dict:
-    """Game ``k`` of a gate match: ballot opening ``order[k // 2]``, the candidate Black
-    in even games; the :class:`~checkers_env.match.GameRecord` as a dict."""
-    from checkers_env import Rules, make_agent
-    from checkers_env.match import ballot_openings, play_game
-
-    for spec in (candidate, incumbent):
-        if spec not in _GATE_AGENTS:
-            _GATE_AGENTS[spec] = make_agent(spec)
-    openings = ballot_openings()
-    order = np.random.default_rng([seed, 0]).permutation(len(openings))
-    black, white = (candidate, incumbent) if k % 2 == 0 else (incumbent, candidate)
-    rng = np.random.default_rng([seed, 1, k])
-    record = play_game(
-        _GATE_AGENTS[black],
-        _GATE_AGENTS[white],
-        openings[order[(k // 2) % len(openings)]],
-        Rules(),
-        rng,
-        key=f"gate:{k}",
-    )
-    return record.to_dict()
-
-
 def gate_match(
     candidate: str,
     incumbent: str,
@@ -196,62 +142,18 @@ def gate_match(
     ray: bool | str = False,
     progress: bool = True,
 ) -> dict:
-    """A promotion match: ``games`` games of ``candidate`` against ``incumbent`` (agent
-    specs) on ballot openings drawn by ``seed``, each opening played with both colours, in
-    ``workers`` processes or as Ray tasks. Each game is appended to ``folder/games.jsonl``
-    as it ends, so a killed match resumes with the games it lacks; ``games.pdn`` holds
-    them all at the end.
+    """A promotion match through the league (:func:`checkers_evaluation.league.head_to_head`):
+    ``games`` games of ``candidate`` against ``incumbent`` on ballot openings drawn by
+    ``seed``, each with both colours, in ``workers`` processes or as Ray tasks; kept game by
+    game in ``folder/games.jsonl``, so a killed match resumes with the games it lacks.
 
     Returns:
         ``{"wins", "draws", "losses", "score"}`` of the candidate (``score``: points per game).
     """
-    from tqdm.auto import tqdm
+    from checkers_evaluation.league import head_to_head
 
-    from checkers_env.match import GameRecord
-    from checkers_env.parallel import run_pieces
-    from checkers_env.pdn import write_pdn
-
-    folder.mkdir(parents=True, exist_ok=True)
-    path = folder / "games.jsonl"
-    records: dict[int, dict] = {}
-    text = path.read_text() if path.exists() else ""
-    for line in text.splitlines():
-        if line.strip():
-            try:
-                record = json.loads(line)
-            except json.JSONDecodeError:  # the last line, cut by a kill
-                continue
-            records[int(record["key"].split(":")[1])] = record
-    if text and not text.endswith("\n"):
-        # Drop the cut line, so that the next game is not appended to it.
-        write_atomic(path, "".join(json.dumps(record) + "\n" for record in records.values()).encode())
-    todo = [k for k in range(games) if k not in records]
-    bar = tqdm(total=games, initial=games - len(todo), desc="gate", disable=not progress, dynamic_ncols=True)
-    with path.open("a") as out:
-
-        def keep(k: int, record: dict) -> None:
-            records[k] = record
-            out.write(json.dumps(record) + "\n")
-            out.flush()
-            bar.update(1)
-
-        run_pieces(
-            functools.partial(_gate_game, candidate, incumbent, seed),
-            todo,
-            keep,
-            workers=workers,
-            ray=ray,
-            what="the gate match",
-            ordered=False,
-        )
-    bar.close()
-    kept = [GameRecord.from_dict(records[k]) for k in range(games)]
-    write_pdn([record.to_game() for record in kept], folder / "games.pdn")
-    points = [
-        1.0 - record.score(record.black) if k % 2 else record.score(record.black) for k, record in enumerate(kept)
-    ]
-    wins, losses = points.count(1.0), points.count(0.0)
-    return {"wins": wins, "draws": games - wins - losses, "losses": losses, "score": sum(points) / max(games, 1)}
+    result = head_to_head(candidate, incumbent, games, folder, seed=seed, workers=workers, ray=ray, progress=progress)
+    return result.summary()
 
 
 __all__ = ["check_opponents", "evaluate", "evaluation_line", "final_evaluation", "gate_match", "opponent_specs"]

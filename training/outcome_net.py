@@ -93,6 +93,14 @@ class Args(scaffold.GenerationArgs):
     anchor_ratings: str = arg(DEFAULT_RATINGS, metavar="ELOS")
     """the anchors' fixed ratings, in the order of --anchors, separated by semicolons"""
 
+    def check(self) -> list[tuple[str, str]]:
+        problems = super().check()
+        if self.gate_games % 2:
+            problems.append(
+                ("gate_games", f"must be even (each opening is played with both colours), got {self.gate_games}")
+            )
+        return problems
+
 
 def parse_args(argv: list[str] | None = None) -> tuple[Args, set[str]]:
     """``(options, names of the options given)`` of a ``checkers train outcome-net`` command line."""

@@ -365,24 +365,24 @@ def test_bad_init_weights_are_refused_before_a_run_folder_is_made(tmp_path, init
 
 
 def test_the_gate_match_keeps_every_game_and_resumes(tmp_path):
+    from checkers_env import CheckersError
     from checkers_training.games import gate_match
 
-    first = gate_match("greedy", "random", 2, tmp_path, seed=3, progress=False)
+    first = gate_match("greedy", "random", 4, tmp_path, seed=3, progress=False)
     lines = (tmp_path / "games.jsonl").read_text().splitlines()
-    second = gate_match("greedy", "random", 4, tmp_path, seed=3, progress=False)
-    all_lines = (tmp_path / "games.jsonl").read_text().splitlines()
-    assert len(all_lines) == 4 and all_lines[:2] == lines  # only the two missing games were played
-    assert first["wins"] + first["draws"] + first["losses"] == 2
-    records = [json.loads(line) for line in all_lines]
+    records = [json.loads(line) for line in lines]
     points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
-    greedy = [points[r["result"]] if r["black"] == "greedy" else 1 - points[r["result"]] for r in records]
-    assert second["score"] == pytest.approx(sum(greedy) / 4)
-    assert [r["black"] for r in records] == ["greedy", "random", "greedy", "random"]
+    candidate = [points[r["result"]] if r["black"] == "candidate" else 1 - points[r["result"]] for r in records]
+    assert first["wins"] + first["draws"] + first["losses"] == 4
+    assert first["score"] == pytest.approx(sum(candidate) / 4)
+    assert [r["black"] for r in records] == ["candidate", "incumbent", "candidate", "incumbent"]
     assert (tmp_path / "games.pdn").read_text().count("[Event ") == 4
     # A kill that cut the last line: the cut game is played again, the file stays readable.
-    (tmp_path / "games.jsonl").write_text("\n".join(all_lines[:3]) + "\n" + all_lines[3][:20])
+    (tmp_path / "games.jsonl").write_text("\n".join(lines[:3]) + "\n" + lines[3][:20])
     again = gate_match("greedy", "random", 4, tmp_path, seed=3, progress=False)
-    assert again == second
+    assert again == first
     assert [json.loads(line)["key"] for line in (tmp_path / "games.jsonl").read_text().splitlines()] == [
         r["key"] for r in records
     ]
+    with pytest.raises(CheckersError, match="games_per_pair"):  # a folder holds one match
+        gate_match("greedy", "random", 6, tmp_path, seed=3, progress=False)

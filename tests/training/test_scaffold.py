@@ -245,12 +245,12 @@ def test_evaluation_plays_ballot_openings_with_both_colours(monkeypatch):
 
     played = []
 
-    def recording_play_game(black, white, opening, rules, rng):
-        record = play_game(black, white, opening, rules, rng)
+    def recording_play_game(black, white, opening, *args, **kwargs):
+        record = play_game(black, white, opening, *args, **kwargs)
         played.append((str(black), str(white), opening))
         return record
 
-    monkeypatch.setattr("checkers_env.match.play_game", recording_play_game)
+    monkeypatch.setattr("checkers_evaluation.league.runner.play_game", recording_play_game)
     results = scaffold.evaluate(make_agent("greedy"), ["random"], 4, seed=3)
     r = results["random"]
     assert r["wins"] + r["draws"] + r["losses"] == 4 and 0.0 <= r["score"] <= 1.0
