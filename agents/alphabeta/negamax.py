@@ -124,7 +124,7 @@ def terminal_value(mover, ply, loss, loss_per_ply, blockade_value):
 
 @numba.njit(cache=True, inline="always")
 def egdb_value(byte, ply, loss, loss_per_ply):
-    """Value of an endgame-database value byte (``egdb_index``: 0 draw, ``d + 1`` the
+    """Value of an endgame-database value byte (``checkers_env.egdb.index``: 0 draw, ``d + 1`` the
     game ends in ``d`` plies) for the side to move at a node ``ply`` plies below the root:
     the value of the terminal position ``d`` plies further down (a win, odd ``d``, scores
     as the opponent's loss at ``ply + d``; a loss as the mover's own), 0 for a draw."""
@@ -145,7 +145,7 @@ def draw_value(ply, contempt):
 
 @numba.njit(cache=True, inline="always")
 def code_value(code, ply, loss, loss_per_ply):
-    """Value of an endgame-database code (``egdb_index.WDL_*``, what the search probes) at a
+    """Value of an endgame-database code (``checkers_env.egdb.index.WDL_*``, what the search probes) at a
     node ``ply`` plies below the root: 0 for a draw; a win as one 253 plies further down,
     the longest odd distance a value byte holds, and a loss as one 252 plies down (so a win
     and the loss one ply below it are the same end). The winner prefers a forced end it

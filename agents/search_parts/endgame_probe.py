@@ -3,7 +3,7 @@
 A kernel takes the database's arrays as an :data:`EndgameProbe` (:func:`probe_of` an
 ``EndgameDatabase``), or :func:`no_egdb`'s, which the kernel compiled for the database
 takes too, so that a search with the database and one without share one compiled kernel.
-What a probe's code or value byte is worth is each search's own (``checkers_env.egdb_index``
+What a probe's code or value byte is worth is each search's own (``checkers_env.egdb.index``
 defines the codes).
 """
 
