@@ -1,40 +1,63 @@
 """Whether the engine's kernels kept their speed: this tree against a git revision's, in one
-run, on one thread.
+run, on one thread. The project's one same-run A/B harness.
 
-    python -m benchmarks.engine_ab [--ref 0e0ea13] [--base /tmp/ab-base] [--rounds 5] [--parts ...]
+    python -m benchmarks.engine_ab [--ref HEAD~1] [--rounds 5] [--parts ...] [--cpu] [--pin CPU|none] [--calls N]
 
-The revision is checked out as a ``git worktree`` (``--base``, made when missing) and its
-packages imported through symbolic links under their installed names, in a worker process
-of its own; this tree runs in a second worker. Both workers run with ``NUMBA_NUM_THREADS=1``
-and are asked for the same measurement alternately, part by part, round by round (the order
-of the two swapped every round), so that the drift of a shared machine hits both alike.
+The revision is checked out as a ``git worktree`` (``--base``, default a folder per
+revision under the system's temporary folder, made when missing) and its packages imported
+through symbolic links under their installed names, in a worker process of its own; this
+tree runs in a second worker. A revision's code imports itself by those names, so the two
+trees cannot share one process. What keeps the two workers' figures comparable:
+
+- every part is cut into calls (a search of one position, a few games, a hundred env
+  steps), and the parent asks the two workers for each call in turn, the first of the pair
+  swapped call by call and round by round: each round's ratio comes from adjacent timings,
+  and the drift of a shared machine hits both alike;
+- both workers are pinned to the same CPU (``--pin``, default the last one this process
+  may use; ``none`` leaves them free) and run with ``NUMBA_NUM_THREADS=1``; only one of them
+  works at a time;
+- ``--ref HEAD`` (a clean tree) is the control: the same code against itself, whose ratio
+  is the bias left between the workers.
+
 Round 0 is warm-up (compilation or the numba cache). Each part is a fixed piece of work
 through the public API both trees share:
 
 - ``alphabeta-<eval>``: ``Searcher.search`` of 12 positions (a few times over) at a fixed
   depth, each from an empty table, with the evaluator ``<eval>`` (material, positional,
-  and the zoo nets of td-minimax, slow-fast, mcrd-net and outcome-net): nodes/s;
-- ``mcrd``: ``MCRDAgent(backend="cpu").search`` of four positions: playouts/s;
-- ``selfplay-mcrd``: ``mcrd.data.play_pseudo_random_games``: games/s;
-- ``selfplay-outcome-net``: ``outcome_net.selfplay.play_games`` (positional, depth 3): games/s;
-- ``selfplay-td``: ``td_minimax.learn.play_training_game`` (depth 2): games/s;
+  and the zoo nets of td-minimax, slow-fast, mcrd-net and outcome-net): nodes, and each
+  search's value and best moves must agree;
+- ``mcrd``: ``MCRDAgent(backend="cpu").search`` of four positions: playouts;
+- ``selfplay-mcrd``: ``mcrd.data.play_pseudo_random_games``: plies;
+- ``selfplay-outcome-net``: ``outcome_net.selfplay.play_games`` (positional, depth 3): plies;
+- ``selfplay-td``: ``td_minimax.learn.play_training_game`` (depth 2), the self-play
+  trainer's kernel: plies, and each game's result and weights must agree;
+- ``td-select``: ``TDMinimaxAgent`` at depth 2 with the zoo net, ``select_move(game)`` in
+  40 games of 4-60 random plies, as a user calls it: moves;
+- ``alphazero``: ``AlphaZeroAgent`` with the zoo net and PUCT at a fixed number of
+  simulations (``ALPHAZERO_SETTINGS``, each search from a fresh tree) choosing a move in 12
+  such games: the moves and the root's visits must agree;
 - ``vector-env``: ``gym.make_vec("Checkers-v0", 256)`` steps with random legal actions:
-  board-steps/s;
-- ``egdb-build``: ``checkers_env.egdb.build`` of the 4-piece database into a fresh folder.
+  board-steps;
+- ``env-batch``, ``env-batch-self-play``: the same at 4096 boards (the batch kernel's
+  share of a step is then nearly all of it), against the in-kernel random opponent and in
+  self-play; observations, masks and rewards must agree;
+- ``egdb-build``: ``checkers_env.egdb.build`` of the 4-piece database into a fresh folder
+  (one call per round).
 
-Both trees must produce the same work (node counts, playout counts, games' plies), or the
-comparison stops; with ``--rates`` it goes on and compares work per second instead (a
+Both trees must do the same work (the counts and a digest of what each call produced), or
+the comparison stops; with ``--rates`` it goes on and compares work per second instead (a
 change of arithmetic, such as float32 nets, may cut other nodes). Reports per part the
-ratio of the revision's time to this tree's (above 1: this tree is faster; with ``--rates``,
-this tree's work per second over the revision's), over all timed rounds, with the per-round
-ratios' median and range (``--cpu``: timed by each worker thread's CPU time, steadier than
-the wall clock on a busy machine). Writes ``benchmarks/results/engine_ab.json``, or
-``--out``.
+ratio of the revision's time to this tree's (above 1: this tree is faster; with
+``--rates``, this tree's work per second over the revision's), over all timed rounds, with
+the per-round ratios' median and range (``--cpu``: timed by each worker thread's CPU time,
+steadier than the wall clock on a busy machine). Writes
+``benchmarks/results/engine_ab.json``, or ``--out``.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
@@ -57,17 +80,35 @@ EVALS = ("material", "positional", "td-minimax", "slow-fast", "mcrd-net", "outco
 #: (a few tenths of a second of search each).
 DEPTHS = {"material": 9, "positional": 9, "td-minimax": 7, "slow-fast": 5, "mcrd-net": 4, "outcome-net": 6}
 REPEATS = {"material": 6, "positional": 6, "td-minimax": 6, "slow-fast": 1, "mcrd-net": 4, "outcome-net": 12}
+#: The AlphaZero agent's parameters in the ``alphazero`` part (both trees'): a revision
+#: before an option they name cannot be the reference.
+ALPHAZERO_SETTINGS = {"weights": "zoo", "simulations": 4000, "search": "puct", "reuse": False}
 PARTS = tuple(f"alphabeta-{e}" for e in EVALS) + (
     "mcrd",
     "selfplay-mcrd",
     "selfplay-outcome-net",
     "selfplay-td",
+    "td-select",
+    "alphazero",
     "vector-env",
+    "env-batch",
+    "env-batch-self-play",
     "egdb-build",
 )
 
 
 # -- the worker: runs in either tree ---------------------------------------------------------
+#
+# A part is (unit, calls): each call does a piece of the part's work and returns how much
+# work it did and something that shows what it produced (hashed into the reply's digest).
+
+
+def _digest(*things) -> str:
+    """A short hash of numbers, strings and arrays (by their bytes)."""
+    h = hashlib.sha1()
+    for thing in things:
+        h.update(thing.tobytes() if hasattr(thing, "tobytes") else repr(thing).encode())
+    return h.hexdigest()[:16]
 
 
 def _positions(count: int, seed: int):
@@ -89,57 +130,81 @@ def _positions(count: int, seed: int):
     return boards
 
 
+def _games(count: int, seed: int):
+    """``count`` games of 4-60 random plies under the default rules, not over, kept as
+    games (the agents see each game's history, as a user's ``select_move(game)`` does)."""
+    import random
+
+    from checkers_env import Game
+
+    rng = random.Random(seed)
+    games = []
+    while len(games) < count:
+        game = Game()
+        for _ in range(rng.randrange(4, 60)):
+            moves = game.legal_moves()
+            if not moves or game.is_over():
+                break
+            game.play(rng.choice(moves))
+        if game.legal_moves():
+            games.append(game)
+    return games
+
+
 def _alphabeta(eval_name: str):
     from checkers_agents.alphabeta import Searcher, make_evaluator
 
     searcher = Searcher(make_evaluator(eval_name))
-    boards = _positions(12, seed=5) * REPEATS[eval_name]
     depth = DEPTHS[eval_name]
 
-    def work():
-        nodes = 0
-        for board in boards:
+    def call(board):
+        def run():
             searcher.clear()
-            nodes += searcher.search(board, depth=depth).nodes
-        return nodes, "nodes"
+            result = searcher.search(board, depth=depth)
+            return result.nodes, _digest(result.value, [str(m) for m in result.best_moves])
 
-    return work
+        return run
+
+    return "nodes", [call(board) for board in _positions(12, seed=5) * REPEATS[eval_name]]
 
 
 def _mcrd():
     from checkers_agents.mcrd import MCRDAgent
 
-    boards = _positions(4, seed=7)
+    def call(i, board):
+        def run():
+            result = MCRDAgent(playouts=40000, backend="cpu", seed=i + 1).search(board)
+            return int(sum(result.playouts)), _digest(result.playouts)
 
-    def work():
-        playouts = 0
-        for i, board in enumerate(boards):
-            agent = MCRDAgent(playouts=40000, backend="cpu", seed=i + 1)
-            result = agent.search(board)
-            playouts += int(sum(result.playouts))
-        return playouts, "playouts"
+        return run
 
-    return work
+    return "playouts", [call(i, board) for i, board in enumerate(_positions(4, seed=7))]
 
 
 def _selfplay_mcrd():
     from checkers_agents.mcrd.data import play_pseudo_random_games
 
-    def work():
-        games = play_pseudo_random_games(800, seed=3)
-        return int(games["game_length"].sum()), "plies"
+    def call(first):
+        def run():
+            games = play_pseudo_random_games(100, seed=3, first_game=first)
+            return int(games["game_length"].sum()), _digest(games["game_length"])
 
-    return work
+        return run
+
+    return "plies", [call(first) for first in range(0, 800, 100)]
 
 
 def _selfplay_outcome():
     from checkers_agents.outcome_net.selfplay import play_games
 
-    def work():
-        games = play_games(60, seed=5, depth=3, random_plies=4)
-        return int(games["game_length"].sum()), "plies"
+    def call(first):
+        def run():
+            games = play_games(10, seed=5, first_game=first, depth=3, random_plies=4)
+            return int(games["game_length"].sum()), _digest(games["game_length"])
 
-    return work
+        return run
+
+    return "plies", [call(first) for first in range(0, 60, 10)]
 
 
 def _selfplay_td():
@@ -150,57 +215,94 @@ def _selfplay_td():
     start = Net.initial(seed=1)
     settings = (2, True, 0.005, 0.01, True, 0.0, 10, 400, 80, 3)
 
-    def work():
-        plies = 0
-        for g in range(400):
-            net = start.copy()
-            result = np.zeros(learn.RESULT_FIELDS, np.int64)
-            if hasattr(learn, "training_game"):
-                learn.play_training_game(*net.arrays, learn.training_game(*settings), 1000 + g, result)
-            else:
-                learn.play_training_game(*net.arrays, *settings, 1000 + g, result)
-            plies += int(result[learn.R_PLIES])
-        return plies, "plies"
+    def call(first):
+        def run():
+            plies = 0
+            seen = []
+            for g in range(first, first + 20):
+                net = start.copy()
+                result = np.zeros(learn.RESULT_FIELDS, np.int64)
+                if hasattr(learn, "training_game"):
+                    learn.play_training_game(*net.arrays, learn.training_game(*settings), 1000 + g, result)
+                else:
+                    learn.play_training_game(*net.arrays, *settings, 1000 + g, result)
+                plies += int(result[learn.R_PLIES])
+                seen += [result[: learn.R_PLIES + 1], *net.arrays]
+            return plies, _digest(*seen)
 
-    return work
+        return run
+
+    return "plies", [call(first) for first in range(0, 400, 20)]
 
 
-def _vector_env():
+def _td_select():
+    from checkers_agents.td_minimax import TDMinimaxAgent, load_net
+
+    agent = TDMinimaxAgent.from_net(load_net("zoo"), depth=2, seed=0)
+
+    def call(game):
+        def run():
+            moves = [str(agent.select_move(game)) for _ in range(25)]
+            return len(moves), _digest(moves)
+
+        return run
+
+    return "moves", [call(game) for game in _games(40, seed=4)]
+
+
+def _alphazero():
+    from checkers_agents.alphazero.agent import AlphaZeroAgent
+
+    agent = AlphaZeroAgent(**ALPHAZERO_SETTINGS)
+
+    def call(game):
+        def run():
+            move = agent.select_move(game)
+            children = int(agent.tree.children[0, 0])
+            return ALPHAZERO_SETTINGS["simulations"], _digest(str(move), agent.tree.visits[0, 1 : 1 + children])
+
+        return run
+
+    return "simulations", [call(game) for game in _games(12, seed=4)]
+
+
+def _vector_env(boards: int, steps: int, **options):
     import gymnasium as gym
     import numpy as np
 
     import checkers_env  # noqa: F401  (registers Checkers-v0)
 
-    envs = gym.make_vec("Checkers-v0", num_envs=256, vectorization_mode="vector_entry_point")
+    envs = gym.make_vec("Checkers-v0", num_envs=boards, vectorization_mode="vector_entry_point", **options)
+    rng = None
 
-    def work():
-        envs.reset(seed=0)
-        rng = np.random.default_rng(0)
-        checksum = 0
-        for _ in range(2000):
+    def run(first: bool):
+        nonlocal rng
+        if first:  # every round plays the same steps from the same boards
+            envs.reset(seed=0)
+            rng = np.random.default_rng(0)
+        ended = 0
+        for _ in range(steps):
             masks = envs.unwrapped.action_masks() if hasattr(envs, "unwrapped") else envs.action_masks()
-            scores = rng.random(masks.shape) * masks
-            actions = scores.argmax(axis=1).astype(np.int64)
-            _, rewards, terminated, _, _ = envs.step(actions)
-            checksum += int(terminated.sum())
-        return checksum, "episodes ended"
+            actions = (rng.random(masks.shape) * masks).argmax(axis=1).astype(np.int64)
+            observations, rewards, terminated, _, _ = envs.step(actions)
+            ended += int(terminated.sum())
+        return boards * steps, _digest(ended, masks, observations, rewards)
 
-    return work
+    calls = 2000 * 256 // (boards * steps)
+    return "board-steps", [lambda i=i: run(i == 0) for i in range(calls)]
 
 
 def _egdb_build():
-    import tempfile
-
     from checkers_env import egdb
 
-    def work():
+    def run():
         with tempfile.TemporaryDirectory() as folder:
-            return egdb.build(4, folder, progress=False).positions, "positions"
+            return egdb.build(4, folder, progress=False).positions, ""
 
-    return work
+    return "positions", [run]
 
 
-def _work(part: str):
+def _part(part: str):
     if part.startswith("alphabeta-"):
         return _alphabeta(part[len("alphabeta-") :])
     return {
@@ -208,26 +310,37 @@ def _work(part: str):
         "selfplay-mcrd": _selfplay_mcrd,
         "selfplay-outcome-net": _selfplay_outcome,
         "selfplay-td": _selfplay_td,
-        "vector-env": _vector_env,
+        "td-select": _td_select,
+        "alphazero": _alphazero,
+        "vector-env": lambda: _vector_env(256, 100),
+        "env-batch": lambda: _vector_env(4096, 10),
+        "env-batch-self-play": lambda: _vector_env(4096, 10, self_play=True),
         "egdb-build": _egdb_build,
     }[part]()
 
 
 def worker() -> None:
-    """Answer ``part`` lines on stdin with one JSON line: seconds and the work's count."""
-    cache = {}
+    """Answer requests on stdin, one JSON line each: ``{"part": p}`` with the part's unit
+    and number of calls, ``{"part": p, "call": i}`` with the call's seconds, work and digest."""
+    cpus = os.environ.get("ENGINE_AB_CPUS")
+    if cpus:
+        os.sched_setaffinity(0, {int(c) for c in cpus.split(",")})
+    clock = time.thread_time if os.environ.get("ENGINE_AB_CLOCK") == "cpu" else time.perf_counter
+    parts = {}
     for line in sys.stdin:
-        part = line.strip()
-        if not part:
+        if not line.strip():
             continue
+        request = json.loads(line)
         try:
-            if part not in cache:
-                cache[part] = _work(part)
-            clock = time.thread_time if os.environ.get("ENGINE_AB_CLOCK") == "cpu" else time.perf_counter
-            started = clock()
-            count, unit = cache[part]()
-            seconds = clock() - started
-            reply = {"seconds": seconds, "count": count, "unit": unit}
+            if request["part"] not in parts:
+                parts[request["part"]] = _part(request["part"])
+            unit, calls = parts[request["part"]]
+            if "call" not in request:
+                reply = {"unit": unit, "calls": len(calls)}
+            else:
+                started = clock()
+                count, digest = calls[request["call"]]()
+                reply = {"seconds": clock() - started, "count": count, "digest": digest}
         except Exception as error:  # reported to the parent, which stops
             reply = {"error": f"{type(error).__name__}: {error}"}
         print(json.dumps(reply), flush=True)
@@ -236,18 +349,29 @@ def worker() -> None:
 # -- the parent -----------------------------------------------------------------------------------
 
 
-def base_tree(ref: str, base: Path) -> Path:
-    """A worktree of ``ref`` at ``base`` (made when missing) and a folder of links that
-    imports its packages under their installed names; returns that folder."""
+def base_tree(ref: str, base: Path | None) -> tuple[Path, Path]:
+    """A worktree of ``ref`` at ``base`` (default a folder per revision; made when missing)
+    and a folder of links that imports its packages under their installed names; returns
+    the worktree and the links."""
+    sha = subprocess.run(
+        ["git", "rev-parse", "--verify", f"{ref}^{{commit}}"], cwd=REPO_ROOT, capture_output=True, text=True
+    )
+    if sha.returncode:
+        raise SystemExit(f"no git revision {ref!r}: {sha.stderr.strip()}")
+    sha = sha.stdout.strip()
+    base = base or Path(tempfile.gettempdir()) / f"engine-ab-{sha[:12]}"
     if not (base / "checkers_env").is_dir():
-        subprocess.run(["git", "worktree", "add", "--detach", str(base), ref], cwd=REPO_ROOT, check=True)
+        subprocess.run(["git", "worktree", "add", "--detach", str(base), sha], cwd=REPO_ROOT, check=True)
+    checked_out = subprocess.run(["git", "rev-parse", "HEAD"], cwd=base, capture_output=True, text=True).stdout
+    if checked_out.strip() != sha:
+        raise SystemExit(f"{base} holds {checked_out.strip()[:12]}, not {ref} ({sha[:12]}): give another --base")
     links = Path(tempfile.mkdtemp(prefix="engine-ab-"))
     for name, folder in PACKAGES.items():
         (links / name).symlink_to(base / folder)
-    return links
+    return base, links
 
 
-def _start(links: Path | None, cpu: bool = False) -> subprocess.Popen:
+def _start(links: Path | None, cpu: bool, pin: str) -> subprocess.Popen:
     """A worker of this tree (``links`` None) or of the tree whose packages ``links`` holds.
 
     The reference's worker runs outside this tree, whose ``checkers_env`` folder would
@@ -255,6 +379,9 @@ def _start(links: Path | None, cpu: bool = False) -> subprocess.Popen:
     after the links."""
     env = dict(os.environ, NUMBA_NUM_THREADS="1", OMP_NUM_THREADS="1", ENGINE_AB_CLOCK="cpu" if cpu else "wall")
     env.pop("PYTHONPATH", None)
+    env.pop("ENGINE_AB_CPUS", None)
+    if pin != "none":
+        env["ENGINE_AB_CPUS"] = pin
     if links is not None:
         env["PYTHONPATH"] = f"{links}{os.pathsep}{REPO_ROOT}"
     return subprocess.Popen(
@@ -267,19 +394,46 @@ def _start(links: Path | None, cpu: bool = False) -> subprocess.Popen:
     )
 
 
-def _ask(process: subprocess.Popen, part: str) -> dict:
-    process.stdin.write(part + "\n")
+def _ask(process: subprocess.Popen, part: str, call: int | None = None) -> dict:
+    request = {"part": part} if call is None else {"part": part, "call": call}
+    process.stdin.write(json.dumps(request) + "\n")
     process.stdin.flush()
-    reply = json.loads(process.stdout.readline())
+    line = process.stdout.readline()
+    if not line:
+        raise SystemExit(f"{part}: a worker ended (exit status {process.wait()})")
+    reply = json.loads(line)
     if "error" in reply:
         raise SystemExit(f"{part}: {reply['error']}")
     return reply
 
 
+def _round(workers: dict, part: str, calls: int, r: int, rates: bool) -> dict:
+    """One round of ``part``: each call asked of both workers in turn, the first swapped
+    call by call and round by round; returns each worker's seconds and work."""
+    spent = {name: {"seconds": 0.0, "count": 0} for name in workers}
+    for i in range(calls):
+        order = ("reference", "current") if (r + i) % 2 else ("current", "reference")
+        replies = {name: _ask(workers[name], part, i) for name in order}
+        a, b = replies["reference"], replies["current"]
+        if (a["count"], a["digest"]) != (b["count"], b["digest"]) and not rates:
+            raise SystemExit(f"{part} call {i}: the trees did different work: {replies}")
+        for name, reply in replies.items():
+            spent[name]["seconds"] += reply["seconds"]
+            spent[name]["count"] += reply["count"]
+    return spent
+
+
+def default_pin() -> str:
+    """The last CPU this process may use (both workers share it)."""
+    return str(max(os.sched_getaffinity(0))) if hasattr(os, "sched_getaffinity") else "none"
+
+
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--ref", default="0e0ea13", help="git revision to compare against")
-    parser.add_argument("--base", default="/tmp/ab-base", help="worktree of the revision (made when missing)")
+    parser.add_argument("--ref", default="HEAD", help="git revision to compare against (HEAD: the control)")
+    parser.add_argument(
+        "--base", default=None, help="worktree of the revision (default per revision; made when missing)"
+    )
     parser.add_argument("--rounds", type=int, default=5, help="rounds, the first one warm-up")
     parser.add_argument("--parts", nargs="*", default=list(PARTS), choices=PARTS)
     parser.add_argument(
@@ -288,35 +442,43 @@ def main(argv=None) -> dict:
         help="compare work per second when the trees do different work, instead of stopping",
     )
     parser.add_argument(
-        "--cpu", action="store_true", help="time each part by the worker thread's CPU time instead of the wall clock"
+        "--cpu", action="store_true", help="time each call by the worker thread's CPU time instead of the wall clock"
+    )
+    parser.add_argument("--pin", default=default_pin(), help="CPUs both workers run on, as 1 or 0,1; none: unpinned")
+    parser.add_argument(
+        "--calls", type=int, default=None, help="time only each part's first CALLS calls (a quick look)"
     )
     parser.add_argument("--out", default=None, help="JSON file to write (default benchmarks/results/engine_ab.json)")
     args = parser.parse_args(argv)
     if args.rounds < 2:
         parser.error(f"--rounds must be at least 2 (the first is warm-up), got {args.rounds}")
-    links = base_tree(args.ref, Path(args.base))
-    workers = {"reference": _start(links, args.cpu), "current": _start(None, args.cpu)}
+    if args.calls is not None and args.calls < 1:
+        parser.error(f"--calls must be at least 1, got {args.calls}")
+    base, links = base_tree(args.ref, Path(args.base) if args.base else None)
+    workers = {"reference": _start(links, args.cpu, args.pin), "current": _start(None, args.cpu, args.pin)}
     times = {part: {"reference": [], "current": []} for part in args.parts}
     try:
         for r in range(args.rounds):
             for part in args.parts:
-                order = ("reference", "current") if r % 2 else ("current", "reference")
-                replies = {name: _ask(workers[name], part) for name in order}
-                if replies["reference"]["count"] != replies["current"]["count"] and not args.rates:
-                    raise SystemExit(f"{part}: the trees did different work: {replies}")
+                shapes = {name: _ask(workers[name], part) for name in workers}
+                if shapes["reference"] != shapes["current"]:
+                    raise SystemExit(f"{part}: the trees cut the part differently: {shapes}")
+                calls = min(shapes["current"]["calls"], args.calls or shapes["current"]["calls"])
+                spent = _round(workers, part, calls, r, args.rates)
                 print(
                     f"round {r} {part}: "
-                    + ", ".join(f"{name} {replies[name]['seconds']:.3f} s" for name in ("reference", "current")),
+                    + ", ".join(f"{name} {spent[name]['seconds']:.3f} s" for name in ("reference", "current")),
                     flush=True,
                 )
                 if r > 0:
-                    for name in replies:
+                    for name in spent:
                         # Time per unit of the current tree's work (the same unless --rates).
-                        scale = replies["current"]["count"] / replies[name]["count"]
-                        times[part][name].append(replies[name]["seconds"] * scale)
-                    times[part]["count"] = replies["current"]["count"]
-                    times[part]["reference_count"] = replies["reference"]["count"]
-                    times[part]["unit"] = replies["current"]["unit"]
+                        scale = spent["current"]["count"] / spent[name]["count"]
+                        times[part][name].append(spent[name]["seconds"] * scale)
+                    times[part]["count"] = spent["current"]["count"]
+                    times[part]["reference_count"] = spent["reference"]["count"]
+                    times[part]["unit"] = shapes["current"]["unit"]
+                    times[part]["calls"] = calls
     finally:
         for process in workers.values():
             process.stdin.close()
@@ -331,18 +493,21 @@ def main(argv=None) -> dict:
             "max_round_ratio": per_round[-1],
             "reference_s": t["reference"],
             "current_s": t["current"],
-            "work": f"{t['count']} {t['unit']}",
+            "work": f"{t['count']} {t['unit']} in {t['calls']} calls",
         }
         if t["reference_count"] != t["count"]:
             results[part]["reference_work"] = f"{t['reference_count']} {t['unit']} (times scaled to this tree's work)"
     report = {
         "ref": args.ref,
+        "base": str(base),
         "threads": 1,
+        "pinned_to": args.pin,
         "rounds_timed": args.rounds - 1,
         "clock": "thread CPU time" if args.cpu else "wall",
         "parts": results,
     }
     out = Path(args.out) if args.out else REPO_ROOT / "benchmarks" / "results" / "engine_ab.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n")
     for part, figures in results.items():
         print(

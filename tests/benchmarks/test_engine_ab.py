@@ -1,0 +1,39 @@
+"""``python -m benchmarks.engine_ab``, the same-run A/B harness: one call of the vector env
+against HEAD's worktree, both workers doing the same work (the control's set-up)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.mark.slow  # the worktree's kernels compile afresh: a minute or two
+def test_engine_ab_runs_one_call_of_a_part_against_head(tmp_path):
+    base = tmp_path / "base"
+    out = tmp_path / "ab.json"
+    environment = dict(os.environ, PYTHONPATH=str(ROOT))
+    try:
+        completed = subprocess.run(
+            [sys.executable, "-m", "benchmarks.engine_ab", "--ref", "HEAD", "--base", str(base), "--rounds", "2"]
+            + ["--parts", "vector-env", "--calls", "1", "--out", str(out)],
+            capture_output=True,
+            text=True,
+            env=environment,
+            cwd=ROOT,
+            timeout=600,
+        )
+    finally:
+        subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, capture_output=True)
+    assert completed.returncode == 0, completed.stdout + completed.stderr
+    report = json.loads(out.read_text())
+    part = report["parts"]["vector-env"]
+    assert report["ref"] == "HEAD" and report["rounds_timed"] == 1
+    assert part["work"] == "25600 board-steps in 1 calls"
+    assert part["ratio"] > 0 and len(part["reference_s"]) == len(part["current_s"]) == 1
