@@ -12,7 +12,6 @@ from __future__ import annotations
 
 import io
 import json
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -125,27 +124,6 @@ def checkpoint_error(path: Path, fault: str, error: BaseException) -> WeightsErr
     own message on one line (torch and SB3 messages run over many)."""
     text = " ".join(str(error).split())[:300]
     return WeightsError(f"checkpoint {str(path)!r} {fault}: {text}")
-
-
-# The PPO trainer's own document layer, until it calls save_checkpoint and load_checkpoint.
-
-
-def save_torch_checkpoint(path: Path, document: dict) -> None:
-    """Write ``document`` as a checkpoint, every entry kept as it is."""
-    _write(path, document)
-
-
-def load_torch_checkpoint(path: Path, restore: Callable[[dict], Any], network: str = "this run's network") -> Any:
-    """Hand the entries of a checkpoint to ``restore``; returns what ``restore`` returns.
-
-    Raises:
-        WeightsError: as :func:`load_checkpoint`, or ``restore`` finds that it does not fit.
-    """
-    entries = _read(path)
-    try:
-        return restore(entries)
-    except (KeyError, TypeError, ValueError, RuntimeError) as error:
-        raise checkpoint_error(path, f"does not match {network}", error) from None
 
 
 __all__ = ["CHECKPOINT", "WEIGHTS", "checkpoint_error", "load_checkpoint", "read_checkpoint", "save_checkpoint"]

@@ -89,10 +89,8 @@ from .arguments import (
 from .checkpoints import (
     checkpoint_error,
     load_checkpoint,
-    load_torch_checkpoint,
     read_checkpoint,
     save_checkpoint,
-    save_torch_checkpoint,
 )
 from .dependencies import check_dependencies
 from .games import (
@@ -179,7 +177,6 @@ __all__ = [
     "gate_match",
     "git_commit",
     "load_checkpoint",
-    "load_torch_checkpoint",
     "open_run",
     "opponent_specs",
     "parse_args",
@@ -187,7 +184,6 @@ __all__ = [
     "read_checkpoint",
     "read_run_record",
     "save_checkpoint",
-    "save_torch_checkpoint",
     "saved_args",
     "saved_on_stop",
     "script_main",

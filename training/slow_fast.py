@@ -304,7 +304,7 @@ class SlowFastLearner:
 
     def save_checkpoint(self, path: Path) -> None:
         """Write the checkpoint atomically (the old one stays whole until the new one is)."""
-        scaffold.save_torch_checkpoint(path, self.state_dict())
+        scaffold.save_checkpoint(path, **self.state_dict())
 
     def load_checkpoint(self, path: Path) -> None:
         """Continue from a checkpoint written by :meth:`save_checkpoint`.
@@ -312,7 +312,12 @@ class SlowFastLearner:
         Raises:
             WeightsError: the file is missing, truncated, corrupt, or from another network.
         """
-        scaffold.load_torch_checkpoint(path, self.load_state_dict, "this run's slow-fast networks")
+        network = "this run's slow-fast networks"
+        entries = scaffold.load_checkpoint(path, network)
+        try:
+            self.load_state_dict(entries)
+        except (KeyError, TypeError, ValueError, RuntimeError) as error:
+            raise scaffold.checkpoint_error(path, f"does not match {network}", error) from None
 
 
 # -- the run ----------------------------------------------------------------------------
