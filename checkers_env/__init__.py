@@ -39,6 +39,7 @@ from .errors import (
     InvalidPositionError,
     MissingDependencyError,
     PdnError,
+    ShardError,
     WeightsError,
 )
 from .game import Game, Rules, Termination
@@ -78,6 +79,7 @@ __all__ = [
     "Move",
     "PdnError",
     "Rules",
+    "ShardError",
     "Termination",
     "WeightsError",
     "bit_to_square",

@@ -49,6 +49,12 @@ class EndgameDatabaseError(CheckersError):
     command that builds it (``checkers_env.egdb``)."""
 
 
+class ShardError(CheckersError):
+    """A folder of shards (self-play games, a training database: ``checkers_env.shards``)
+    that is missing, truncated, corrupt, of another format version or kind, or inconsistent
+    with its card or its parameters; the message names the file and the fault."""
+
+
 class MissingDependencyError(CheckersError):
     """An optional dependency that an agent or a trainer needs is not installed; the message
     names the pip extra that brings it."""
@@ -101,6 +107,7 @@ __all__ = [
     "InvalidPositionError",
     "MissingDependencyError",
     "PdnError",
+    "ShardError",
     "UnknownAgentError",
     "WeightsError",
     "missing_dependency",

@@ -1,27 +1,34 @@
 """One store for data built in shards: a folder of numbered ``.npz`` files, each written
 atomically as it is built (``files.write_atomic``) on the one runner of pieces of work
-(``parallel.run_pieces``: here, in a pool of processes, or as Ray tasks), and a JSON card.
+(``parallel.run_pieces``: here, in a pool of processes, or as Ray tasks), and, for a
+database, a JSON card.
 
-A shard holds ``format_version``, an optional ``kind``, its index ``shard`` and the ``seed``
-beside its arrays, so that a folder can be checked and finished: a shard that is missing,
-truncated by a kill, of another version, kind or seed, or with the wrong number of records
-is built again; the others are kept. A generator gives its own error class, so that its
-users see its errors (``mcrd.data.McrdDataError``, ``outcome_net.SelfPlayDataError``).
+A learner declares its shards as a :class:`ShardFormat` (its arrays, format version, kind
+and the function that builds one shard) and the store does the rest: ``shard_bytes``,
+``read_shard``, ``generate``, ``load_shards`` and ``load``. A shard holds
+``format_version``, an optional ``kind``, its index ``shard`` and the ``seed`` beside its
+arrays, so that a folder can be checked and finished: a shard that is missing, truncated by
+a kill, of another version, kind or seed, or with the wrong number of records is built
+again; the others are kept. Every bad file raises ``checkers_env.errors.ShardError``,
+naming the file and the fault.
 """
 
 from __future__ import annotations
 
+import functools
 import io
 import json
 import os
+import time
 import zipfile
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from .errors import ShardError
 from .files import write_atomic, write_json_atomic
 from .parallel import run_pieces
 
@@ -36,106 +43,276 @@ def shard_path(folder: str | os.PathLike, shard: int) -> Path:
 
 @dataclass(frozen=True)
 class ShardFormat:
-    """What a generator's shards and card hold, and the error it raises about them.
+    """What a learner's shards hold and how one is built; the store writes, checks, finishes
+    and loads their folders.
 
     Attributes:
         version: the format version written into every shard and card; others are refused.
-        error: the exception class raised for a missing, corrupt or unexpected file.
+        arrays: the arrays every shard holds (a shard lacking one is refused); the first has
+            one row per position.
+        build: ``build(params, seed, shard)`` gives shard ``shard``'s arrays as stored; a
+            module-level function, so that worker processes and Ray tasks can run it.
+        kind: written into every shard and card, and checked when read (None: no kind).
+        unit: the parameter that counts the folder's records (``games`` or ``positions``),
+            ``params["shard_size"]`` of them a shard, the last shard the rest.
+        counted: the array with one row per record, checked against the shard's size.
+        loaded: the arrays :meth:`load_shards` and :meth:`load` concatenate (None: ``arrays``).
+        shapes: ``(name, row shape)`` pairs: arrays whose rows must have that shape.
+        decode: turns a shard's arrays as stored into what :meth:`read_shard` gives (None:
+            as stored).
+        card: the folder holds a card naming its parameters, seed and counts (a database).
     """
 
     version: int
-    error: type[Exception]
+    arrays: tuple[str, ...] = ()
+    build: Callable[[dict, int, int], dict[str, np.ndarray]] | None = None
+    kind: str | None = None
+    unit: str = "games"
+    counted: str = "game_index"
+    loaded: tuple[str, ...] | None = None
+    shapes: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    decode: Callable[[dict[str, np.ndarray]], dict[str, np.ndarray]] | None = None
+    card: bool = False
 
-    def encode(self, shard: int, seed: int, arrays: dict, kind: str | None = None) -> bytes:
-        """The ``.npz`` bytes of shard ``shard`` (what a worker sends back)."""
+    # -- one shard --------------------------------------------------------------------------
+
+    def encode(self, shard: int, seed: int, arrays: dict) -> bytes:
+        """The ``.npz`` bytes of shard ``shard`` holding ``arrays`` (what a worker sends back)."""
         head: dict[str, Any] = {"format_version": np.int64(self.version)}
-        if kind is not None:
-            head["kind"] = np.str_(kind)
+        if self.kind is not None:
+            head["kind"] = np.str_(self.kind)
         buffer = io.BytesIO()
         np.savez(buffer, **head, shard=np.int64(shard), seed=np.int64(seed), **arrays)
         return buffer.getvalue()
 
-    def read(
-        self,
-        path: str | os.PathLike,
-        shard: int | None = None,
-        kind: str | None = None,
-        required: Callable[[str], Iterable[str]] | Iterable[str] = (),
-    ) -> dict[str, np.ndarray]:
-        """Every array of one shard, checked.
+    def shard_bytes(self, params: dict, seed: int, shard: int) -> bytes:
+        """Build shard ``shard`` of ``params`` and ``seed`` and return its ``.npz`` bytes."""
+        if self.build is None:
+            raise TypeError("this shard format has no builder")
+        return self.encode(shard, seed, self.build(params, seed, shard))
+
+    def read(self, path: str | os.PathLike, shard: int | None = None) -> dict[str, np.ndarray]:
+        """Every array of one shard as stored, checked.
 
         Args:
+            path: the shard's file.
             shard: the index it must hold (None: any).
-            kind: the kind it must be (None: any).
-            required: the arrays it must hold, or a function of its kind giving them.
 
         Raises:
-            error: missing, corrupt, truncated, of another format version or kind, not
-                the shard expected, or lacking arrays.
+            ShardError: missing, corrupt, truncated, of another format version or kind, not
+                the shard expected, lacking arrays, or with rows of the wrong shape.
         """
         path = Path(path)
         if not path.is_file():
-            raise self.error(f"{path}: shard missing")
+            raise ShardError(f"{path}: shard missing")
         try:
             with np.load(path, allow_pickle=False) as npz:
                 arrays = {name: npz[name] for name in npz.files}
         except (zipfile.BadZipFile, ValueError, EOFError, OSError, KeyError) as error:
-            raise self.error(f"{path}: corrupt or truncated shard ({type(error).__name__}: {error})") from None
+            raise ShardError(f"{path}: corrupt or truncated shard ({type(error).__name__}: {error})") from None
         version = arrays.get("format_version")
         if version is None or int(version) != self.version:
-            raise self.error(
+            raise ShardError(
                 f"{path}: shard of format version {None if version is None else int(version)}, "
                 f"this code reads version {self.version}"
             )
         got_kind = str(arrays.get("kind", ""))
-        if kind is not None and got_kind != kind:
-            raise self.error(f"{path}: a shard of kind {got_kind!r}, the card says {kind!r}")
+        if self.kind is not None and got_kind != self.kind:
+            raise ShardError(f"{path}: a shard of kind {got_kind!r}, the card says {self.kind!r}")
         if shard is not None and int(arrays.get("shard", -1)) != shard:
-            raise self.error(f"{path}: holds shard {int(arrays.get('shard', -1))}, expected {shard}")
-        names = required(got_kind) if callable(required) else required
-        missing = [name for name in names if name not in arrays]
+            raise ShardError(f"{path}: holds shard {int(arrays.get('shard', -1))}, expected {shard}")
+        missing = [name for name in self.arrays if name not in arrays]
         if missing:
-            raise self.error(f"{path}: shard lacks arrays {', '.join(missing)}")
+            raise ShardError(f"{path}: shard lacks arrays {', '.join(missing)}")
+        for name, rows in self.shapes:
+            if arrays[name].shape[1:] != rows:
+                raise ShardError(f"{path}: array {name} of shape {arrays[name].shape}, rows of shape {rows} expected")
         return arrays
+
+    def read_shard(self, path: str | os.PathLike, shard: int | None = None) -> dict[str, np.ndarray]:
+        """Every array of one shard, checked (:meth:`read`) and decoded.
+
+        Raises:
+            ShardError: as :meth:`read`.
+        """
+        arrays = self.read(path, shard)
+        return arrays if self.decode is None else self.decode(arrays)
+
+    # -- a folder ---------------------------------------------------------------------------
+
+    def sizes(self, params: dict) -> list[int]:
+        """The records of each shard of ``params`` (``unit`` in all, ``shard_size`` a shard)."""
+        total, size = params[self.unit], params["shard_size"]
+        return [min(size, total - start) for start in range(0, total, size)]
+
+    def missing(self, folder: str | os.PathLike, sizes: Sequence[int], seed: int) -> list[int]:
+        """The shards of ``folder`` to build: those that do not read back as shard ``k`` of
+        ``seed`` with ``sizes[k]`` records."""
+        todo = []
+        for k in range(len(sizes)):
+            try:
+                arrays = self.read(shard_path(folder, k), k)
+            except ShardError:
+                todo.append(k)
+                continue
+            if int(arrays["seed"]) != seed or len(arrays[self.counted]) != sizes[k]:
+                todo.append(k)
+        return todo
 
     def read_card(self, folder: str | os.PathLike) -> dict:
         """The card of ``folder``, checked for its format version.
 
         Raises:
-            error: missing, unreadable, or of another format version.
+            ShardError: missing, unreadable, or of another format version.
         """
         path = Path(folder) / CARD
         if not path.is_file():
-            raise self.error(f"{path}: missing card (not a database folder, or generation never started)")
+            raise ShardError(f"{path}: missing card (not a database folder, or generation never started)")
         try:
             card = json.loads(path.read_text())
         except (ValueError, OSError) as error:
-            raise self.error(f"{path}: unreadable card ({error})") from None
+            raise ShardError(f"{path}: unreadable card ({error})") from None
         if not isinstance(card, dict) or card.get("format_version") != self.version:
             version = card.get("format_version") if isinstance(card, dict) else None
-            raise self.error(f"{path}: card of format version {version}, this code reads version {self.version}")
+            raise ShardError(f"{path}: card of format version {version}, this code reads version {self.version}")
         return card
 
-    def missing(
+    def generate(
         self,
         folder: str | os.PathLike,
-        sizes: Sequence[int],
+        params: dict,
         seed: int,
-        kind: str | None = None,
-        records: Callable[[dict], int] | None = None,
-    ) -> list[int]:
-        """The shards of ``folder`` to build: those that do not read back as shard ``k`` of
-        ``seed`` (and ``kind``), with ``sizes[k]`` records when ``records`` counts them."""
-        todo = []
-        for k in range(len(sizes)):
-            try:
-                arrays = self.read(shard_path(folder, k), k, kind)
-            except self.error:
-                todo.append(k)
-                continue
-            if int(arrays["seed"]) != seed or (records is not None and records(arrays) != sizes[k]):
-                todo.append(k)
-        return todo
+        workers: int = 1,
+        ray: bool | str = False,
+        progress: bool = True,
+    ) -> list[Path]:
+        """Build the shards of ``folder`` that are missing or unreadable (the others are kept,
+        so a killed run resumes), with a progress bar over records; returns every shard's path.
+        A shard depends on ``(seed, shard)`` and ``params`` only: the same bytes whichever way
+        it is built. With a card, the card is written first (``complete`` false) and last.
+
+        Args:
+            folder: where the shards go (created).
+            params: the builder's parameters, with ``shard_size`` and the ``unit``'s count.
+            seed: the seed every shard holds.
+            workers: processes (1: this process).
+            ray: ``True`` (a local or initialised Ray) or a cluster address: one Ray task per shard.
+            progress: show the progress bar.
+
+        Raises:
+            ShardError: the folder's card names other parameters, kind or seed.
+        """
+        from tqdm.auto import tqdm
+
+        started = time.perf_counter()
+        folder = Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        card = self._start_card(folder, params, seed) if self.card else None
+        start_folder(folder)
+        sizes = self.sizes(params)
+        if card is not None:
+            card["shards"], card["complete"] = len(sizes), False
+            write_card(folder, card)
+        todo = self.missing(folder, sizes, seed)
+        bar = tqdm(
+            total=sum(sizes),
+            initial=sum(sizes) - sum(sizes[k] for k in todo),
+            unit=self.unit,
+            desc="self-play" if self.kind is None else f"data {self.kind}",
+            disable=not progress,
+            dynamic_ncols=True,
+        )
+        threads = max(1, (os.cpu_count() or 1) // max(1, workers))
+        try:
+            build_shards(
+                folder,
+                functools.partial(self.shard_bytes, params, seed),
+                todo,
+                lambda k: bar.update(sizes[k]),
+                workers,
+                ray,
+                initializer=_worker_threads,
+                initargs=(threads,),
+                what="self-play" if self.kind is None else "data generation",
+            )
+        finally:
+            bar.close()
+        paths = [shard_path(folder, k) for k in range(len(sizes))]
+        if card is not None:
+            parts = [self.read(path, k) for k, path in enumerate(paths)]
+            counts = [len(part[self.counted]) for part in parts]
+            card.update(complete=True, shard_counts=counts, built_now=len(todo))
+            card["wall_s"] = round(time.perf_counter() - started, 3)
+            card[self.unit] = sum(counts)
+            card["positions"] = sum(len(part[self.arrays[0]]) for part in parts)
+            write_card(folder, card)
+        return paths
+
+    def _start_card(self, folder: Path, params: dict, seed: int) -> dict:
+        """The new card of ``folder``; the card there already must name the same kind,
+        parameters and seed."""
+        if (folder / CARD).exists():
+            old = self.read_card(folder)
+            if old.get("kind") != self.kind or old.get("params") != params or old.get("seed") != seed:
+                raise ShardError(
+                    f"{folder / CARD}: a {old.get('kind')} database with other parameters or seed "
+                    f"(params {old.get('params')}, seed {old.get('seed')}); use another folder"
+                )
+        from .provenance import git_commit
+
+        card: dict[str, Any] = {"format_version": self.version}
+        if self.kind is not None:
+            card["kind"] = self.kind
+        card.update(params=params, seed=seed, commit=git_commit())
+        return card
+
+    # -- loading ----------------------------------------------------------------------------
+
+    def load_shards(self, paths: Sequence[str | os.PathLike]) -> dict[str, np.ndarray]:
+        """The ``loaded`` arrays of several shards, each read and checked, concatenated.
+
+        Raises:
+            ShardError: a shard missing, corrupt, truncated or of another version or kind.
+        """
+        parts = [self.read_shard(path) for path in paths]
+        return {name: np.concatenate([part[name] for part in parts]) for name in self.loaded or self.arrays}
+
+    def load(self, folder: str | os.PathLike) -> dict[str, np.ndarray]:
+        """The ``loaded`` arrays of a folder with a card, concatenated over its shards in
+        order, checked against the card (format version, kind, shard count, per-shard counts,
+        positions).
+
+        Raises:
+            ShardError: missing card, unfinished generation, a missing, corrupt, truncated
+                or other-version shard, or counts that differ from the card's.
+        """
+        folder = Path(folder)
+        card = self.read_card(folder)
+        if card.get("kind") != self.kind:
+            raise ShardError(f"{folder / CARD}: a database of kind {card.get('kind')!r}, not {self.kind!r}")
+        if not card.get("complete"):
+            raise ShardError(f"{folder / CARD}: generation not finished (run the same command again to resume)")
+        parts = []
+        for k in range(card["shards"]):
+            path = shard_path(folder, k)
+            arrays = self.read_shard(path, k)
+            expected = card["shard_counts"][k]
+            if len(arrays[self.counted]) != expected:
+                raise ShardError(f"{path}: holds {len(arrays[self.counted])} records, the card says {expected}")
+            parts.append(arrays)
+        out = {name: np.concatenate([part[name] for part in parts]) for name in self.loaded or self.arrays}
+        positions = sum(len(part[self.arrays[0]]) for part in parts)
+        if positions != card["positions"]:
+            raise ShardError(f"{folder / CARD}: says {card['positions']} positions, the shards hold {positions}")
+        return out
+
+
+def _worker_threads(threads: int) -> None:
+    """A worker's numba threads: its share of the machine's cores."""
+    import numba
+
+    most = numba.config.NUMBA_NUM_THREADS  # type: ignore[attr-defined]  # set at numba's import
+    numba.set_num_threads(max(1, min(threads, most)))
 
 
 def start_folder(folder: str | os.PathLike) -> Path:
@@ -172,50 +349,6 @@ def build_shards(
             written(k)
 
     run_pieces(build, todo, done, workers, ray, initializer=initializer, initargs=initargs, what=what)
-
-
-def build_game_shards(
-    shards: ShardFormat,
-    folder: str | os.PathLike,
-    build: Callable[[int], bytes],
-    games: int,
-    shard_size: int,
-    seed: int,
-    workers: int = 1,
-    ray: bool | str = False,
-    progress: bool = True,
-) -> list[Path]:
-    """Build the shards of a folder of self-play games (``shard_size`` games each, the last
-    one the rest) that are missing or unreadable, with a progress bar over games; returns
-    every shard's path.
-
-    Args:
-        shards: the format the shards are checked against.
-        build: ``build(k)`` gives shard ``k``'s bytes (picklable).
-        games, shard_size: the games in all, and per shard.
-        seed: the seed the shards must hold.
-        workers, ray: as ``parallel.run_pieces`` (processes, or one Ray task per shard).
-        progress: show the progress bar.
-    """
-    from tqdm.auto import tqdm
-
-    folder = start_folder(folder)
-    count = -(-games // shard_size)
-    sizes = [min(shard_size, games - k * shard_size) for k in range(count)]
-    todo = shards.missing(folder, sizes, seed)
-    bar = tqdm(
-        total=games,
-        initial=games - sum(sizes[k] for k in todo),
-        unit="games",
-        desc="self-play",
-        disable=not progress,
-        dynamic_ncols=True,
-    )
-    try:
-        build_shards(folder, build, todo, lambda k: bar.update(sizes[k]), workers, ray, what="self-play")
-    finally:
-        bar.close()
-    return [shard_path(folder, k) for k in range(count)]
 
 
 def write_card(folder: str | os.PathLike, card: dict) -> Path:

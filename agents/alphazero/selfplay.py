@@ -20,17 +20,15 @@ end and length. **choice** the search plays the hop it concludes (Gumbel: the se
 halving's winner under the drawn noise, which is the exploration; PUCT: the most visited,
 or a hop drawn by the visit counts for the first ``explore_plies`` plies).
 
-Shards (``checkers_env.shards``) are ``.npz`` files of ``SHARD_ARRAYS`` and ``GAME_ARRAYS``;
-:func:`generate` builds the missing shards of a folder in this process, in worker processes
-or as Ray tasks, the same bytes whichever way.
+Shards are ``.npz`` files of ``SHARD_ARRAYS``, ``outcome`` and ``GAME_ARRAYS``, the format
+``SHARDS`` of the one shard store (``checkers_env.shards``): :func:`generate` builds the
+missing shards of a folder in this process, in worker processes or as Ray tasks, the same
+bytes whichever way; :func:`read_shard` and :func:`load_shards` read them back.
 """
 
 from __future__ import annotations
 
-import functools
 import math
-import os
-from pathlib import Path
 from typing import NamedTuple
 
 import numba
@@ -51,10 +49,9 @@ from checkers_env.env_machine import (
     reset_board,
     turn_boards,
 )
-from checkers_env.errors import CheckersError
 from checkers_env.game_state import END_NONE, RULE_MAX_PLIES
 from checkers_env.movegen import random_below, seed_state, xorshift64
-from checkers_env.shards import ShardFormat, build_game_shards
+from checkers_env.shards import ShardFormat
 
 from .net import NetArrays, read_net, untrained_net
 from .search import (
@@ -75,11 +72,6 @@ FORMAT_VERSION = 1
 SHARD_ARRAYS = ("own", "opponent", "kings", "own_is_black", "continuing", "policy", "legal", "search", "game", "mover")
 GAME_ARRAYS = ("game_index", "game_result", "game_end", "game_length")
 NODES_PER_SIMULATION = 16
-
-
-class SelfPlayDataError(CheckersError):
-    """A self-play shard that is missing, corrupt, truncated or of another version (the
-    message names the file)."""
 
 
 class Plan(NamedTuple):
@@ -328,12 +320,18 @@ def self_play(
     return out
 
 
-#: The shards' format and error (``checkers_env.shards``).
-SHARDS = ShardFormat(FORMAT_VERSION, SelfPlayDataError)
+def build_shard(params: dict, seed: int, shard: int) -> dict[str, np.ndarray]:
+    """Play shard ``shard`` (games ``shard * shard_size ...``): its arrays as stored, ``policy``
+    as float16 and ``legal`` packed to bits.
 
-
-def shard_bytes(params: dict, seed: int, shard: int) -> bytes:
-    """Play shard ``shard`` (games ``shard * shard_size ...``) and return its ``.npz`` bytes."""
+    Args:
+        params: ``games``, ``shard_size``, ``net`` (a weights file or ``untrained``),
+            ``simulations``, ``considered``, ``search``, ``random_plies``, ``explore_plies``,
+            ``slots``, and optionally ``through_forced``, ``widen`` and ``egdb_pieces``
+            (default off).
+        seed: the seed; a shard depends on ``(seed, shard)`` and ``params`` only.
+        shard: the shard's index.
+    """
     numba.set_num_threads(1)
     size = min(params["shard_size"], params["games"] - shard * params["shard_size"])
     arrays = self_play(
@@ -353,67 +351,37 @@ def shard_bytes(params: dict, seed: int, shard: int) -> bytes:
     )
     arrays["policy"] = arrays["policy"].astype(np.float16)
     arrays["legal"] = np.packbits(arrays["legal"] != 0, axis=1)
-    return SHARDS.encode(shard, seed, arrays)
+    return arrays
 
 
-def read_shard(path: str | os.PathLike, shard: int | None = None) -> dict[str, np.ndarray]:
-    """Every array of one shard, checked, ``policy`` as float32 and ``legal`` unpacked.
-
-    Raises:
-        SelfPlayDataError: missing, corrupt, truncated, of another format version, or not
-            the shard expected.
-    """
-    arrays = SHARDS.read(path, shard, required=SHARD_ARRAYS + ("outcome",) + GAME_ARRAYS)
-    if (
-        arrays["legal"].ndim != 2
-        or arrays["legal"].shape[1] != NUM_ACTIONS // 8
-        or arrays["policy"].shape[1:] != (NUM_ACTIONS,)
-    ):
-        raise SelfPlayDataError(f"{path}: policy or legal arrays of the wrong shape")
+def _unpack(arrays: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
+    """A shard's arrays as read: ``policy`` as float32 and ``legal`` unpacked."""
     arrays["policy"] = arrays["policy"].astype(np.float32)
     arrays["legal"] = np.unpackbits(arrays["legal"], axis=1).astype(np.int8)
     return arrays
 
 
-def generate(
-    folder: str | os.PathLike, params: dict, seed: int, workers: int = 1, ray: bool | str = False, progress: bool = True
-) -> list[Path]:
-    """Build the shards of ``folder`` that are missing or unreadable; returns every shard's path.
-
-    Args:
-        folder: where the shards go (created).
-        params: ``games``, ``shard_size``, ``net`` (a weights file or ``untrained``),
-            ``simulations``, ``considered``, ``search``, ``random_plies``, ``explore_plies``,
-            ``slots``, and optionally ``through_forced``, ``widen`` and ``egdb_pieces``
-            (default off).
-        seed: the seed; a shard depends on ``(seed, shard)`` and ``params`` only.
-        workers: processes (1: this process).
-        ray: ``True`` (a local or initialised Ray) or a cluster address: one Ray task per shard.
-        progress: show a progress bar over games.
-    """
-    return build_game_shards(
-        SHARDS,
-        folder,
-        functools.partial(shard_bytes, params, seed),
-        params["games"],
-        params["shard_size"],
-        seed,
-        workers,
-        ray,
-        progress,
-    )
-
-
-def load_shards(paths: list[Path]) -> dict[str, np.ndarray]:
-    """The decisions of several shards, concatenated."""
-    parts = [read_shard(path) for path in paths]
-    return {name: np.concatenate([part[name] for part in parts]) for name in SHARD_ARRAYS + ("outcome",)}
+#: The shards' format (``checkers_env.shards``): :func:`build_shard`'s games, read back with
+#: ``policy`` as float32 and ``legal`` unpacked; loading keeps the decisions.
+SHARDS = ShardFormat(
+    FORMAT_VERSION,
+    SHARD_ARRAYS + ("outcome",) + GAME_ARRAYS,
+    build_shard,
+    loaded=SHARD_ARRAYS + ("outcome",),
+    shapes=(("policy", (NUM_ACTIONS,)), ("legal", (NUM_ACTIONS // 8,))),
+    decode=_unpack,
+)
+shard_bytes = SHARDS.shard_bytes
+read_shard = SHARDS.read_shard
+generate = SHARDS.generate
+load_shards = SHARDS.load_shards
 
 
 __all__ = [
     "GAME_ARRAYS",
     "SHARD_ARRAYS",
-    "SelfPlayDataError",
+    "SHARDS",
+    "build_shard",
     "generate",
     "load_shards",
     "play_games",

@@ -6,20 +6,16 @@ labels, and a database of positions labelled by MCRD searches.
     >>> bool(abs(games["value"]).max() <= 1.0)
     True
 
-A database is a folder of ``card.json`` and shards ``shard-00000.npz`` ...; shard ``k``
-depends on ``(seed, k)`` and the parameters alone, so a killed run resumes with identical
-shards. The documentation's MCRD page gives the document's words for each part and the
+A database is a folder of ``card.json`` and shards ``shard-00000.npz`` ..., one of the two
+formats ``SHARDS`` of the one shard store (``checkers_env.shards``); shard ``k`` depends on
+``(seed, k)`` and the parameters alone, so a killed run resumes with identical shards. The documentation's MCRD page gives the document's words for each part and the
 choices made where it is silent.
 """
 
 from __future__ import annotations
 
-import functools
 import os
-import time
-from pathlib import Path
 
-import numba
 import numpy as np
 
 from checkers_agents.alphabeta import (
@@ -39,10 +35,9 @@ from checkers_agents.alphabeta import MOVE_SEARCH as MOVE_MINIMAX
 from checkers_agents.search_parts.endgame_probe import no_egdb
 from checkers_agents.search_parts.evaluators import MATERIAL
 from checkers_env import BLACK, WHITE, Board, Game, Rules
-from checkers_env.errors import CheckersError
+from checkers_env.errors import ShardError
 from checkers_env.game_state import RULE_MAX_PLIES
-from checkers_env.provenance import git_commit
-from checkers_env.shards import CARD, ShardFormat, build_shards, shard_path, start_folder, write_card
+from checkers_env.shards import CARD, ShardFormat, shard_path
 
 #: Version of the shard and card layout; a database of another version is refused.
 FORMAT_VERSION = 1
@@ -95,15 +90,6 @@ MCRD_ARRAYS = (
     "playouts",
     "chosen",
 )
-
-
-class McrdDataError(CheckersError):
-    """A training database that is missing, truncated, corrupt, of another format version
-    or inconsistent with its card; the message names the file."""
-
-
-#: The shards' and card's format and error (``checkers_env.shards``).
-SHARDS = ShardFormat(FORMAT_VERSION, McrdDataError)
 
 
 # -- the pseudo-random games ------------------------------------------------------------------
@@ -223,21 +209,11 @@ def _pseudo_random_positions(params: dict, seed: int) -> tuple[list[Board], list
     return boards, data["ply"][keep].tolist()
 
 
-def shard_count(kind: str, params: dict) -> int:
-    """The records a database holds: games (``interpolated``) or positions (``mcrd``)."""
-    return params["games"] if kind == "interpolated" else params["positions"]
-
-
-def _shard_sizes(kind: str, params: dict) -> list[int]:
-    total, size = shard_count(kind, params), params["shard_size"]
-    return [min(size, total - start) for start in range(0, total, size)]
-
-
 def build_mcrd_shard(params: dict, seed: int, shard: int) -> dict[str, np.ndarray]:
     """The arrays of shard ``shard`` of an MCRD database (``MCRD_ARRAYS``)."""
     from .agent import MCRDAgent
 
-    size = _shard_sizes("mcrd", params)[shard]
+    size = SHARDS["mcrd"].sizes(params)[shard]
     rng = np.random.default_rng([seed, shard, 0])
     n_self = int(round(size * params["selfplay_fraction"]))
     picked: list[tuple[Board, int, int]] = []
@@ -295,52 +271,49 @@ def build_mcrd_shard(params: dict, seed: int, shard: int) -> dict[str, np.ndarra
 
 def build_games_shard(params: dict, seed: int, shard: int) -> dict[str, np.ndarray]:
     """The arrays of shard ``shard`` of a pseudo-random games database."""
-    size = _shard_sizes("interpolated", params)[shard]
+    size = SHARDS["interpolated"].sizes(params)[shard]
     return play_pseudo_random_games(
         size, seed, params["minimax_rate"], params["minimax_depth"], first_game=shard * params["shard_size"]
     )
 
 
+#: The two kinds' shard and card formats (``checkers_env.shards``): games (counted by game,
+#: ``game_index``) and labelled positions (counted by ``value``).
+SHARDS = {
+    "interpolated": ShardFormat(
+        FORMAT_VERSION, GAME_ARRAYS + GAME_TABLE_ARRAYS, build_games_shard, "interpolated", card=True
+    ),
+    "mcrd": ShardFormat(
+        FORMAT_VERSION, MCRD_ARRAYS, build_mcrd_shard, "mcrd", unit="positions", counted="value", card=True
+    ),
+}
+
+
 def shard_bytes(kind: str, params: dict, seed: int, shard: int) -> bytes:
     """Build shard ``shard`` and return its ``.npz`` file's bytes (what a worker sends back)."""
-    build = build_games_shard if kind == "interpolated" else build_mcrd_shard
-    return SHARDS.encode(shard, seed, build(params, seed, shard), kind)
+    return SHARDS[kind].shard_bytes(params, seed, shard)
 
 
-# -- files ------------------------------------------------------------------------------------------
-
-
-def _shard_arrays(kind: str) -> tuple[str, ...]:
-    return GAME_ARRAYS + GAME_TABLE_ARRAYS if kind == "interpolated" else MCRD_ARRAYS
-
-
-def read_shard(path: str | os.PathLike, kind: str | None = None, shard: int | None = None) -> dict[str, np.ndarray]:
-    """Every array of one shard, checked (version, kind, index, complete arrays).
+def read_shard(path: str | os.PathLike, kind: str, shard: int | None = None) -> dict[str, np.ndarray]:
+    """Every array of one shard of kind ``kind``, checked (version, kind, index, complete arrays).
 
     Raises:
-        McrdDataError: missing, corrupt, truncated, of another format version, or not the
-            shard expected.
+        ShardError: missing, corrupt, truncated, of another format version or kind, or not
+            the shard expected.
     """
-    return SHARDS.read(path, shard, kind, _shard_arrays)
+    return SHARDS[kind].read_shard(path, shard)
 
 
 def read_card(folder: str | os.PathLike) -> dict:
-    """The card of a database folder, checked for its format version."""
-    card = SHARDS.read_card(folder)
+    """The card of a database folder, checked for its format version and kind.
+
+    Raises:
+        ShardError: missing, unreadable, of another format version or an unknown kind.
+    """
+    card = SHARDS["mcrd"].read_card(folder)
     if card.get("kind") not in KINDS:
-        raise McrdDataError(f"{Path(folder) / CARD}: unknown kind {card.get('kind')!r}")
+        raise ShardError(f"{os.path.join(folder, CARD)}: unknown kind {card.get('kind')!r}")
     return card
-
-
-def _shard_records(kind: str, arrays: dict) -> int:
-    return len(arrays["game_index"]) if kind == "interpolated" else len(arrays["value"])
-
-
-# -- generation ------------------------------------------------------------------------------------
-
-
-def _worker_init(threads: int) -> None:
-    numba.set_num_threads(max(1, min(threads, numba.config.NUMBA_NUM_THREADS)))
 
 
 def generate(
@@ -365,80 +338,14 @@ def generate(
         progress: show a progress bar.
 
     Raises:
-        McrdDataError: the folder holds a database of another kind, version or parameters.
+        ShardError: the folder holds a database of another kind, version or parameters.
     """
     if kind not in KINDS:
         raise ValueError(f"kind must be one of {', '.join(KINDS)}, got {kind!r}")
     _check_int("seed", seed, 0, 2**62)
     _check_int("workers", workers, 1)
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    started = time.perf_counter()
-
-    card_path = folder / CARD
-    if card_path.exists():
-        old = read_card(folder)
-        if old["kind"] != kind or old["params"] != params or old["seed"] != seed:
-            raise McrdDataError(
-                f"{card_path}: a {old['kind']} database with other parameters or seed "
-                f"(params {old['params']}, seed {old['seed']}); use another folder"
-            )
-    start_folder(folder)
-    sizes = _shard_sizes(kind, params)
-    card = {
-        "format_version": FORMAT_VERSION,
-        "kind": kind,
-        "params": params,
-        "seed": seed,
-        "commit": git_commit(),
-        "shards": len(sizes),
-        "complete": False,
-    }
-    write_card(folder, card)
-    todo = SHARDS.missing(folder, sizes, seed, kind, functools.partial(_shard_records, kind))
-    counts = {k: sizes[k] for k in range(len(sizes)) if k not in todo}
-    from tqdm.auto import tqdm
-
-    unit = "games" if kind == "interpolated" else "positions"
-    bar = tqdm(
-        total=sum(sizes),
-        initial=sum(sizes[k] for k in counts),
-        unit=unit,
-        desc=f"data {kind}",
-        disable=not progress,
-        dynamic_ncols=True,
-    )
-
-    def written(k: int) -> None:
-        counts[k] = _shard_records(kind, read_shard(shard_path(folder, k), kind, k))
-        bar.update(sizes[k])
-
-    try:
-        threads = max(1, (os.cpu_count() or 1) // workers)
-        build_shards(
-            folder,
-            functools.partial(shard_bytes, kind, params, seed),
-            todo,
-            written,
-            workers,
-            ray,
-            initializer=_worker_init,
-            initargs=(threads,),
-            what="data generation",
-        )
-    finally:
-        bar.close()
-    card.update(
-        complete=True,
-        shard_counts=[counts[k] for k in range(len(sizes))],
-        built_now=len(todo),
-        wall_s=round(time.perf_counter() - started, 3),
-    )
-    card["positions" if kind == "mcrd" else "games"] = sum(counts.values())
-    if kind == "interpolated":
-        card["positions"] = sum(len(read_shard(shard_path(folder, k), kind, k)["value"]) for k in range(len(sizes)))
-    write_card(folder, card)
-    return card
+    SHARDS[kind].generate(folder, params, seed, workers, ray, progress)
+    return read_card(folder)
 
 
 def games_params(
@@ -526,27 +433,10 @@ def load_mcrd_data(folder: str | os.PathLike) -> dict[str, np.ndarray]:
     its card (format version, kind, shard count, per-shard counts).
 
     Raises:
-        McrdDataError: missing card, unfinished generation, a missing, corrupt, truncated
+        ShardError: missing card, unfinished generation, a missing, corrupt, truncated
             or other-version shard, or counts that differ from the card's.
     """
-    folder = Path(folder)
-    card = read_card(folder)
-    if not card.get("complete"):
-        raise McrdDataError(f"{folder / CARD}: generation not finished (run the same command again to resume)")
-    kind = card["kind"]
-    parts = []
-    for k in range(card["shards"]):
-        path = shard_path(folder, k)
-        arrays = read_shard(path, kind, k)
-        expected = card["shard_counts"][k]
-        if _shard_records(kind, arrays) != expected:
-            raise McrdDataError(f"{path}: holds {_shard_records(kind, arrays)} records, the card says {expected}")
-        parts.append(arrays)
-    names = _shard_arrays(kind)
-    out = {name: np.concatenate([part[name] for part in parts]) for name in names}
-    if len(out["value"]) != card["positions"]:
-        raise McrdDataError(f"{folder / CARD}: says {card['positions']} positions, the shards hold {len(out['value'])}")
-    return out
+    return SHARDS[read_card(folder)["kind"]].load(folder)
 
 
 def torch_dataset(folder: str | os.PathLike):
@@ -574,12 +464,12 @@ def _check_int(name: str, value, minimum: int, maximum: int | None = None) -> No
 
 
 __all__ = [
-    "McrdDataError",
     "FORMAT_VERSION",
     "MAX_CHILDREN",
     "MOVE_MINIMAX",
     "MOVE_NONE",
     "MOVE_RANDOM",
+    "SHARDS",
     "build_games_shard",
     "build_mcrd_shard",
     "games_params",
@@ -591,5 +481,6 @@ __all__ = [
     "read_card",
     "read_shard",
     "shard_bytes",
+    "shard_path",
     "torch_dataset",
 ]

@@ -26,11 +26,10 @@ documentation's outcome-net page, ``docs/agents/outcome-net.md``.
 """
 
 from .net import KIND, fold, load_evaluator, read, save_tensors, tensors_of, value_net
-from .selfplay import SelfPlayDataError, generate, load_shards, play_games
+from .selfplay import generate, load_shards, play_games
 
 __all__ = [
     "KIND",
-    "SelfPlayDataError",
     "fold",
     "generate",
     "load_evaluator",

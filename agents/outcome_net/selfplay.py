@@ -17,17 +17,14 @@ Every position of a game is kept with the game's result from its side to move's 
 (``outcome``: 1 won, 0 drawn, -1 lost) and the search's root value (``search``, NaN for
 positions not searched: the random plies and the final position).
 
-Shards (:func:`shard_bytes`) are ``.npz`` files of ``SHARD_ARRAYS``; :func:`generate`
-builds the missing shards of a folder in this process, in ``workers`` spawned processes,
-or as Ray tasks (``ray``: ``True`` for a local Ray, or a cluster address): the bytes of a
-shard are the same whichever way it was built (tested).
+Shards are ``.npz`` files of ``SHARD_ARRAYS`` and ``GAME_ARRAYS``, the format ``SHARDS`` of
+the one shard store (``checkers_env.shards``): :func:`generate` builds the missing shards of
+a folder in this process, in ``workers`` spawned processes, or as Ray tasks (``ray``:
+``True`` for a local Ray, or a cluster address): the bytes of a shard are the same whichever
+way it was built (tested); :func:`read_shard` and :func:`load_shards` read them back.
 """
 
 from __future__ import annotations
-
-import functools
-import os
-from pathlib import Path
 
 import numba
 import numpy as np
@@ -46,20 +43,14 @@ from checkers_agents.alphabeta import play_games as play_batch
 from checkers_agents.search_parts.endgame_probe import probe_of
 from checkers_env import BLACK, Rules
 from checkers_env.egdb import EndgameDatabase
-from checkers_env.errors import CheckersError
 from checkers_env.game_state import RULE_MAX_PLIES
-from checkers_env.shards import ShardFormat, build_game_shards
+from checkers_env.shards import ShardFormat
 
 FORMAT_VERSION = 1
 #: The search's transposition table: ``2**TT_BITS`` entries.
 TT_BITS = 16
 SHARD_ARRAYS = ("black", "white", "kings", "black_to_move", "game", "ply", "outcome", "search")
 GAME_ARRAYS = ("game_index", "game_length", "game_result", "game_end")
-
-
-class SelfPlayDataError(CheckersError):
-    """A self-play shard that is missing, corrupt, truncated or of another version (the
-    message names the file)."""
 
 
 def start_positions() -> np.ndarray:
@@ -152,15 +143,18 @@ def play_games(
 # -- shards -------------------------------------------------------------------------------------
 
 
-#: The shards' format and error (``checkers_env.shards``).
-SHARDS = ShardFormat(FORMAT_VERSION, SelfPlayDataError)
+def build_shard(params: dict, seed: int, shard: int) -> dict[str, np.ndarray]:
+    """Play shard ``shard`` (games ``shard * shard_size ...``): its arrays.
 
-
-def shard_bytes(params: dict, seed: int, shard: int) -> bytes:
-    """Play shard ``shard`` (games ``shard * shard_size ...``) and return its ``.npz`` bytes."""
+    Args:
+        params: ``games``, ``shard_size``, ``evaluator``, ``depth``, ``random_plies``,
+            ``egdb_pieces`` (and optionally ``egdb_folder``).
+        seed: the seed; a shard depends on ``(seed, shard)`` and ``params`` only.
+        shard: the shard's index.
+    """
     numba.set_num_threads(1)
     size = min(params["shard_size"], params["games"] - shard * params["shard_size"])
-    arrays = play_games(
+    return play_games(
         size,
         seed,
         shard * params["shard_size"],
@@ -170,50 +164,15 @@ def shard_bytes(params: dict, seed: int, shard: int) -> bytes:
         params["egdb_pieces"],
         params.get("egdb_folder"),
     )
-    return SHARDS.encode(shard, seed, arrays)
 
 
-def read_shard(path: str | os.PathLike, shard: int | None = None) -> dict[str, np.ndarray]:
-    """Every array of one shard, checked.
-
-    Raises:
-        SelfPlayDataError: missing, corrupt, truncated, of another format version, or not
-            the shard expected.
-    """
-    return SHARDS.read(path, shard, required=SHARD_ARRAYS + GAME_ARRAYS)
-
-
-def generate(
-    folder: str | os.PathLike, params: dict, seed: int, workers: int = 1, ray: bool | str = False, progress: bool = True
-) -> list[Path]:
-    """Build the shards of ``folder`` that are missing or unreadable; returns every shard's path.
-
-    Args:
-        folder: where the shards go (created).
-        params: ``games``, ``shard_size``, ``evaluator``, ``depth``, ``random_plies``,
-            ``egdb_pieces`` (and optionally ``egdb_folder``).
-        seed: the seed; a shard depends on ``(seed, shard)`` and ``params`` only.
-        workers: processes (1: this process).
-        ray: ``True`` (a local or initialised Ray) or a cluster address: one Ray task per shard.
-        progress: show a progress bar over games.
-    """
-    return build_game_shards(
-        SHARDS,
-        folder,
-        functools.partial(shard_bytes, params, seed),
-        params["games"],
-        params["shard_size"],
-        seed,
-        workers,
-        ray,
-        progress,
-    )
+#: The shards' format (``checkers_env.shards``): :func:`build_shard`'s games; loading keeps
+#: the positions (``SHARD_ARRAYS``).
+SHARDS = ShardFormat(FORMAT_VERSION, SHARD_ARRAYS + GAME_ARRAYS, build_shard, loaded=SHARD_ARRAYS)
+shard_bytes = SHARDS.shard_bytes
+read_shard = SHARDS.read_shard
+generate = SHARDS.generate
+load_shards = SHARDS.load_shards
 
 
-def load_shards(paths: list[Path]) -> dict[str, np.ndarray]:
-    """The positions of several shards, concatenated (``SHARD_ARRAYS``)."""
-    parts = [read_shard(path) for path in paths]
-    return {name: np.concatenate([part[name] for part in parts]) for name in SHARD_ARRAYS}
-
-
-__all__ = ["SelfPlayDataError", "generate", "load_shards", "play_games", "read_shard"]
+__all__ = ["SHARDS", "build_shard", "generate", "load_shards", "play_games", "read_shard"]

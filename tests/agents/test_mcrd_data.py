@@ -13,7 +13,6 @@ from checkers_agents.alphabeta import Draws, Searcher
 from checkers_agents.mcrd.data import (
     MOVE_MINIMAX,
     MOVE_NONE,
-    McrdDataError,
     games_params,
     generate,
     interpolated_values,
@@ -26,6 +25,7 @@ from checkers_agents.mcrd.data import (
 from checkers_agents.search_parts.evaluators import MATERIAL
 from checkers_env import BLACK, WHITE, Board, Game
 from checkers_env.bitboard import apply_move
+from checkers_env.errors import ShardError
 from checkers_env.movegen import CAPTURED, FROM, TO, generate_moves, new_move_buffer, random_below, seed_state
 
 MCRD_PARAMS = dict(positions=6, playouts=128, shard_size=3, backend="cpu", selfplay_playouts=8, per_game=3)
@@ -154,7 +154,7 @@ def test_games_database_round_trips_and_resumes_identically(tmp_path):
     assert card["built_now"] == 2
     assert _files(tmp_path / "db") == before
     assert not list((tmp_path / "db").glob("*.tmp"))
-    with pytest.raises(McrdDataError, match="other parameters"):
+    with pytest.raises(ShardError, match="other parameters"):
         generate(tmp_path / "db", "interpolated", games_params(6, shard_size=2), seed=4, progress=False)
 
 
@@ -244,22 +244,22 @@ def test_broken_databases_give_one_clear_error(mcrd_db, tmp_path):
         (truncated, "corrupt or truncated"),
         (version, "format version 99"),
     ):
-        with pytest.raises(McrdDataError, match=message) as caught:
+        with pytest.raises(ShardError, match=message) as caught:
             load_mcrd_data(folder)
         assert str(folder / shard) in str(caught.value) and "\n" not in str(caught.value)
     counts = _copy_db(mcrd_db, tmp_path / "counts")
     card = json.loads((counts / "card.json").read_text())
     card["shard_counts"][0] += 1
     (counts / "card.json").write_text(json.dumps(card))
-    with pytest.raises(McrdDataError, match="the card says"):
+    with pytest.raises(ShardError, match="the card says"):
         load_mcrd_data(counts)
     old = _copy_db(mcrd_db, tmp_path / "old")
     card["format_version"] = 0
     (old / "card.json").write_text(json.dumps(card))
-    with pytest.raises(McrdDataError, match="card of format version 0"):
+    with pytest.raises(ShardError, match="card of format version 0"):
         load_mcrd_data(old)
     (old / "card.json").unlink()
-    with pytest.raises(McrdDataError, match="missing card"):
+    with pytest.raises(ShardError, match="missing card"):
         load_mcrd_data(old)
 
 

@@ -12,7 +12,7 @@ from checkers_agents.outcome_net import selfplay
 from checkers_agents.search_parts.endgame_probe import END_EGDB
 from checkers_agents.search_parts.evaluators import evaluate
 from checkers_env import BLACK, WHITE, Board, Game, make_agent
-from checkers_env.errors import WeightsError
+from checkers_env.errors import ShardError, WeightsError
 
 
 def boards_of(data, rows):
@@ -103,9 +103,9 @@ def test_shards_from_ray_tasks_are_those_of_a_local_run(tmp_path):
 def test_a_bad_shard_is_refused_naming_the_file(tmp_path):
     path = selfplay.generate(tmp_path, {**PARAMS, "games": 2}, seed=1, progress=False)[0]
     path.write_bytes(b"not a shard")
-    with pytest.raises(selfplay.SelfPlayDataError, match="shard-00000.npz: corrupt"):
+    with pytest.raises(ShardError, match="shard-00000.npz: corrupt"):
         selfplay.read_shard(path)
-    with pytest.raises(selfplay.SelfPlayDataError, match="missing"):
+    with pytest.raises(ShardError, match="missing"):
         selfplay.read_shard(tmp_path / "shard-00009.npz")
 
 

@@ -15,7 +15,7 @@ from safetensors.numpy import load_file
 from checkers_agents.alphazero import net as az_net
 from checkers_agents.alphazero import selfplay
 from checkers_agents.search_parts.endgame_probe import END_EGDB
-from checkers_env.errors import EndgameDatabaseError, WeightsError
+from checkers_env.errors import EndgameDatabaseError, ShardError, WeightsError
 from checkers_training import alphazero as trainer
 from checkers_training import scaffold
 from checkers_training.checkpoints import CHECKPOINT
@@ -182,7 +182,7 @@ def test_a_truncated_shard_is_an_error_naming_it_and_is_played_again(tmp_path):
     shard = Path(summary["run_dir"]) / "data" / "gen-0" / "shard-00001.npz"
     whole = shard.read_bytes()
     shard.write_bytes(whole[: len(whole) // 2])
-    with pytest.raises(selfplay.SelfPlayDataError, match="shard-00001.npz.*corrupt or truncated"):
+    with pytest.raises(ShardError, match="shard-00001.npz.*corrupt or truncated"):
         selfplay.read_shard(shard)
     args, given = trainer.parse_args(["--out", summary["run_dir"], "--resume", "--generations", "2", "--no-progress"])
     trainer.train(args, given)

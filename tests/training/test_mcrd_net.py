@@ -13,9 +13,10 @@ import torch
 from safetensors.numpy import load_file
 
 from checkers_agents.mcrd import net
-from checkers_agents.mcrd.data import McrdDataError, games_params, generate, mcrd_params, torch_dataset
+from checkers_agents.mcrd.data import games_params, generate, mcrd_params, torch_dataset
 from checkers_agents.mcrd.net import CNN
 from checkers_env import Game, make_agent
+from checkers_env.errors import ShardError
 from checkers_training import mcrd_net
 from checkers_training.scaffold import TrainingError
 
@@ -136,7 +137,7 @@ def test_bad_databases_are_refused_before_a_run_folder_is_made(databases, tmp_pa
         (truncated / path.name).write_bytes(path.read_bytes())
     shard = sorted(truncated.glob("shard-*.npz"))[0]
     shard.write_bytes(shard.read_bytes()[:100])
-    with pytest.raises(McrdDataError, match=shard.name):
+    with pytest.raises(ShardError, match=shard.name):
         run(databases, tmp_path / "runs" / "r", "--data", str(truncated))
     assert not (tmp_path / "runs").exists()
 
