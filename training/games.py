@@ -102,9 +102,13 @@ def evaluate(agent, opponents: Iterable[str], games: int, seed: int) -> dict[str
     openings drawn by ``seed``, each played once with each colour.
 
     Returns:
-        ``{spec: {"score": points per game, "wins", "draws", "losses"}}``.
+        ``{spec: {"score": points per game, "wins", "draws", "losses"}}``; empty when
+        ``games`` is 0.
     """
     from checkers_evaluation.league import gauntlet
+
+    if not games:
+        return {}
 
     return {spec: cell.summary() for spec, cell in gauntlet(agent, opponents, games, seed=seed).items()}
 
