@@ -65,6 +65,7 @@ import argparse
 import hashlib
 import json
 import os
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -499,8 +500,11 @@ def main(argv=None) -> dict:
         parser.error(f"--calls must be at least 1, got {args.calls}")
     base, links = base_tree(args.ref, Path(args.base) if args.base else None)
     times = {part: {"reference": [], "current": []} for part in args.parts}
-    for pair in range(args.pairs):
-        _measure(args, links, times, pair)
+    try:
+        for pair in range(args.pairs):
+            _measure(args, links, times, pair)
+    finally:
+        shutil.rmtree(links)  # the links only; the worktree stays, with its numba cache
     results = {}
     for part, t in times.items():
         per_round = sorted(a / b for a, b in zip(t["reference"], t["current"]))
