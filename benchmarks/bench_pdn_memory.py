@@ -12,6 +12,7 @@ reading, after the imports and the kernels' first call.
 from __future__ import annotations
 
 import json
+import lzma
 import subprocess
 import sys
 import tempfile
@@ -56,7 +57,8 @@ def run() -> dict:
 
 def _games_file(path: Path, count: int) -> Path:
     """A PDN file of ``count`` games: the ACF archive's games, repeated as needed."""
-    games = ACF_GAMES.read_text(encoding="utf-8").strip().split("\n\n[")
+    with lzma.open(ACF_GAMES, "rt", encoding="utf-8") as archive:
+        games = archive.read().strip().split("\n\n[")
     texts = [games[0]] + ["[" + game for game in games[1:]]
     with open(path, "w", encoding="utf-8") as out:
         out.writelines(texts[index % len(texts)] + "\n\n" for index in range(count))
