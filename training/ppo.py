@@ -198,13 +198,16 @@ def load_checkpoint(path: Path, model) -> dict:
     Raises:
         WeightsError: the file is missing, truncated or corrupt, or does not fit the model.
     """
-
-    policy = model.policy
-    state = scaffold.load_checkpoint(path, "this run's MaskablePPO policy", policy=policy, optimizer=policy.optimizer)
+    network = "this run's MaskablePPO policy"
+    state = scaffold.load_checkpoint(path, network)  # every entry: the file is read before the model is touched
     try:
-        model.num_timesteps, model._n_updates = int(state.pop("num_timesteps")), int(state.pop("n_updates"))
-    except (KeyError, TypeError, ValueError) as error:
-        raise scaffold.checkpoint_error(path, "does not match this run's MaskablePPO policy", error) from None
+        policy, optimizer = state.pop("policy"), state.pop("optimizer")
+        timesteps, updates = int(state.pop("num_timesteps")), int(state.pop("n_updates"))
+        model.policy.load_state_dict(policy)
+        model.policy.optimizer.load_state_dict(optimizer)
+    except (KeyError, TypeError, ValueError, RuntimeError) as error:
+        raise scaffold.checkpoint_error(path, f"does not match {network}", error) from None
+    model.num_timesteps, model._n_updates = timesteps, updates
     state.setdefault("evaluations", [])
     state.setdefault("last_snapshot", model.num_timesteps)  # older runs counted from the resume
     state.setdefault("last_eval", model.num_timesteps)
