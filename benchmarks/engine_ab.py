@@ -18,8 +18,8 @@ trees cannot share one process. What keeps the two workers' figures comparable:
   may use; ``none`` leaves them free) and run with ``NUMBA_NUM_THREADS=1``; only one of them
   works at a time;
 - ``--pairs K`` runs K fresh pairs of workers in turn (each with its warm-up round), and
-  pools their rounds: a pair keeps a bias of its own through all its rounds (a few percent
-  on a part, up to 20 % on the batch kernel's), which only fresh processes average out;
+  pools their rounds: a pair keeps a bias of its own through all its rounds (the
+  experiments' kernels page gives its size), which only fresh processes average out;
   ``pair_ratios`` in the results shows it;
 - ``--ref HEAD`` (a clean tree) is the control: the same code against itself, whose ratio
   is the bias left between the workers.
