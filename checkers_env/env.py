@@ -277,18 +277,8 @@ class CheckersEnv(RenderMixin, gym.Env):
         if self._kind == OPPONENT_EXTERNAL:
             self.opponent.reset(seed=int(self.np_random.integers(0, 2**62)))
             self._game = Game(start=start, rules=self.rules)
-        end = core.reset_board(
-            self._state,
-            self._positions,
-            self._last,
-            0,
-            start.black,
-            start.white,
-            start.kings,
-            int(start.turn),
-            COLOR_MODES[self.agent_color],
-            rng_seed,
-            self._rules,
+        end = core.reset_to(
+            self._state, self._positions, self._last, 0, start, COLOR_MODES[self.agent_color], rng_seed, self._rules
         )
         if end != core.END_NONE:
             raise ValueError(f"the start position {start.fen()} is already decided ({core.END_NAMES[end]})")
@@ -445,9 +435,7 @@ def move_from_hops(board: Board, choose_hop) -> Move:
     """
     state, moves, positions, last = core.new_batch(1, 2)
     rules = Rules.without_draws().as_array()
-    end = core.reset_board(
-        state, positions, last, 0, board.black, board.white, board.kings, int(board.turn), -1, 1, rules
-    )
+    end = core.reset_to(state, positions, last, 0, board, -1, 1, rules)
     if end != core.END_NONE:
         raise IllegalMoveError(f"no legal move in {board.fen()}")
     observation = np.zeros((core.NUM_PLANES, 8, 8), dtype=np.float32)

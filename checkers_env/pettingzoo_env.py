@@ -177,19 +177,7 @@ class _TwoPlayerBoard(RenderMixin):
         if seed is not None:
             self._np_random, self._np_random_seed = gymnasium.utils.seeding.np_random(seed)
         start = Board.from_fen(options["fen"]) if options and "fen" in options else Board()
-        end = core.reset_board(
-            self._state,
-            self._positions,
-            self._last,
-            0,
-            start.black,
-            start.white,
-            start.kings,
-            int(start.turn),
-            -1,
-            1,
-            self._rules,
-        )
+        end = core.reset_to(self._state, self._positions, self._last, 0, start, -1, 1, self._rules)
         if end != core.END_NONE:
             raise ValueError(f"the start position {start.fen()} is already decided")
         # Remember the start's material (the material reward of the first move), as the
