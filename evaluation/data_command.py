@@ -5,7 +5,15 @@ from __future__ import annotations
 
 import argparse
 
-from checkers_evaluation.options import UsageError, add_ray_option, folder_path, rate, whole_number
+from checkers_evaluation.common_options import (
+    Kinds,
+    add_kinds,
+    add_no_progress,
+    add_out,
+    add_seed,
+    add_whole_number,
+)
+from checkers_evaluation.options import UsageError, add_ray_option, rate
 
 HELP = "generate training data for the MCRD networks (pseudo-random games, MCRD-labelled positions)"
 DESCRIPTION = (
@@ -14,32 +22,31 @@ DESCRIPTION = (
 )
 
 
+#: ``checkers data KIND``: each kind's line in ``checkers data --help``, and its description.
+KINDS: Kinds = {
+    "games": (
+        "pseudo-random games with interpolated labels",
+        "The MCRD document's pseudo-random games: each move is the material minimax choice "
+        "with probability --minimax-rate, else uniformly random; positions labelled from 0 to the result.",
+    ),
+    "mcrd": (
+        "positions labelled by MCRD searches",
+        "Positions from pseudo-random and MCRD self-play games, each labelled by one MCRD "
+        "search of --playouts playouts (per-move wins, draws, losses, playouts and the value).",
+    ),
+}
+
+
 def add_arguments(parser) -> None:
     """Declare the arguments of ``checkers data`` on its parser."""
-    kinds = parser.add_subparsers(dest="data_kind", metavar="KIND", required=True)
-    games = kinds.add_parser(
-        "games",
-        help="pseudo-random games with interpolated labels",
-        description="The MCRD document's pseudo-random games: each move is the material minimax choice "
-        "with probability --minimax-rate, else uniformly random; positions labelled from 0 to the result.",
-    )
-    games.add_argument("--games", type=whole_number(1), required=True, help="how many games")
-    games.add_argument("--shard-size", type=whole_number(1), default=100, help="games per shard (default 100)")
-    mcrd = kinds.add_parser(
-        "mcrd",
-        help="positions labelled by MCRD searches",
-        description="Positions from pseudo-random and MCRD self-play games, each labelled by one MCRD "
-        "search of --playouts playouts (per-move wins, draws, losses, playouts and the value).",
-    )
-    mcrd.add_argument("--positions", type=whole_number(1), required=True, help="how many positions")
-    mcrd.add_argument("--playouts", type=whole_number(1), required=True, help="MCRD playouts per position")
-    mcrd.add_argument("--shard-size", type=whole_number(1), default=256, help="positions per shard (default 256)")
-    mcrd.add_argument(
-        "--selfplay-playouts",
-        type=whole_number(1),
-        default=200,
-        help="playouts per move of the self-play games positions are drawn from (default 200)",
-    )
+    games, mcrd = add_kinds(parser, "data_kind", "KIND", KINDS)
+    add_whole_number(games, "--games", "how many games", minimum=1, required=True)
+    add_whole_number(games, "--shard-size", "games per shard", 100, minimum=1)
+    add_whole_number(mcrd, "--positions", "how many positions", minimum=1, required=True)
+    add_whole_number(mcrd, "--playouts", "MCRD playouts per position", minimum=1, required=True)
+    add_whole_number(mcrd, "--shard-size", "positions per shard", 256, minimum=1)
+    what = "playouts per move of the self-play games positions are drawn from"
+    add_whole_number(mcrd, "--selfplay-playouts", what, 200, minimum=1)
     mcrd.add_argument(
         "--backend",
         choices=("auto", "cpu", "cuda"),
@@ -48,19 +55,17 @@ def add_arguments(parser) -> None:
     )
     add_ray_option(mcrd, "one task per shard")
     for sub in (games, mcrd):
-        sub.add_argument("--out", type=folder_path, required=True, metavar="DIR", help="the database folder")
-        sub.add_argument("--seed", type=whole_number(0), default=0, help="seed (default 0)")
+        add_out(sub, "the database folder", required=True)
+        add_seed(sub, "seed")
         sub.add_argument(
             "--minimax-rate",
             type=rate,
             default=0.5,
             help="probability of the minimax move in pseudo-random games (default 0.5)",
         )
-        sub.add_argument(
-            "--minimax-depth", type=whole_number(1), default=3, help="depth of that material minimax (default 3)"
-        )
-        sub.add_argument("--workers", type=whole_number(1), default=1, help="processes over shards (default 1)")
-        sub.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+        add_whole_number(sub, "--minimax-depth", "depth of that material minimax", 3, minimum=1)
+        add_whole_number(sub, "--workers", "processes over shards", 1, minimum=1)
+        add_no_progress(sub)
     parser.set_defaults(handler=run_data)
 
 

@@ -8,14 +8,17 @@ from __future__ import annotations
 import argparse
 import sys
 
-from checkers_evaluation.options import (
-    DeprecatedAlias,
-    UsageError,
-    add_ray_option,
-    folder_path,
-    max_egdb_pieces,
-    whole_number,
+from checkers_evaluation.common_options import (
+    Kinds,
+    add_egdb_folder,
+    add_egdb_pieces,
+    add_kinds,
+    add_no_progress,
+    add_out,
+    add_seed,
+    add_whole_number,
 )
+from checkers_evaluation.options import DeprecatedAlias, UsageError, add_ray_option, folder_path, max_egdb_pieces
 
 HELP = "endgame databases: build, probe, statistics, and how well agents play endgames"
 DESCRIPTION = (
@@ -25,79 +28,59 @@ DESCRIPTION = (
 )
 
 
-def add_arguments(parser) -> None:
-    """Declare the arguments of ``checkers egdb`` on its parser."""
-    kinds = parser.add_subparsers(dest="egdb_command", metavar="COMMAND", required=True)
-    build = kinds.add_parser(
-        "build",
-        help="build the database up to N pieces (resumes a killed build)",
-        description=_egdb_build_description,
+def _egdb_build_description() -> str:
+    from checkers_env import egdb
+
+    return (
+        f"Build every slice with at most N pieces by retrograde analysis ({egdb.build_figures()}, on 2 cores). "
+        "Slices already built are checked and kept; a killed build resumes from its files."
     )
-    build.add_argument(
-        "--pieces",
-        type=whole_number(2, max_egdb_pieces),
-        default=4,
-        metavar="N",
-        help="%(minimum)s to %(maximum)s (default 4)",
-    )
-    build.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
-    add_ray_option(build, "solve the pairs of slices of each level (every node must see the database folder)")
-    probe = kinds.add_parser(
-        "probe",
-        help="value and distance of positions (FEN arguments, or one FEN a line on stdin)",
-        description="One line per position: the FEN, then win, loss or draw for the side to move "
+
+
+#: ``checkers egdb COMMAND``: each command's line in ``checkers egdb --help``, and its description.
+COMMANDS: Kinds = {
+    "build": ("build the database up to N pieces (resumes a killed build)", _egdb_build_description),
+    "probe": (
+        "value and distance of positions (FEN arguments, or one FEN a line on stdin)",
+        "One line per position: the FEN, then win, loss or draw for the side to move "
         "(none: outside the database), then the plies to the end under best play (- for a draw or none).",
-    )
-    probe.add_argument("fens", metavar="FEN", nargs="*", help="positions in PDN FEN (default: read stdin)")
-    stats = kinds.add_parser(
-        "stats",
-        help="wins, losses, draws and longest win of every slice",
-        description="One row per slice (mover men and kings, then the opponent's: 2m1k-1m0k), then "
+    ),
+    "stats": (
+        "wins, losses, draws and longest win of every slice",
+        "One row per slice (mover men and kings, then the opponent's: 2m1k-1m0k), then "
         "the totals per number of pieces; counts are for the side to move.",
-    )
-    measure = kinds.add_parser(
-        "measure",
-        help="how well agents play endgames: value keeping, conversion, calibration",
-        description="For each agent, on a fixed sample of positions with exactly N pieces: the "
+    ),
+    "measure": (
+        "how well agents play endgames: value keeping, conversion, calibration",
+        "For each agent, on a fixed sample of positions with exactly N pieces: the "
         "fraction of its moves that keep a won or drawn position's value (where a move can lose it), "
         "the fraction of won positions it wins against a perfect defender within the shortest win plus "
         "--margin plies, and, for agents with a value net, how well the net's values match the truth. "
         "checkers_evaluation.endgame documents each measure.",
+    ),
+}
+
+
+def add_arguments(parser) -> None:
+    """Declare the arguments of ``checkers egdb`` on its parser."""
+    build, probe, stats, measure = add_kinds(parser, "egdb_command", "COMMAND", COMMANDS)
+    add_whole_number(
+        build, "--pieces", "%(minimum)s to %(maximum)s", 4, minimum=2, maximum=max_egdb_pieces, metavar="N"
     )
+    add_no_progress(build)
+    add_ray_option(build, "solve the pairs of slices of each level (every node must see the database folder)")
+    probe.add_argument("fens", metavar="FEN", nargs="*", help="positions in PDN FEN (default: read stdin)")
     measure.add_argument("agents", metavar="AGENT_SPEC", nargs="+", help="e.g. alphabeta:depth=4 zoo:td-minimax")
-    measure.add_argument(
-        "--positions",
-        type=whole_number(1),
-        default=200,
-        metavar="K",
-        help="positions sampled for value keeping and calibration (default 200)",
+    add_whole_number(
+        measure, "--positions", "positions sampled for value keeping and calibration", 200, minimum=1, metavar="K"
     )
-    measure.add_argument(
-        "--games",
-        type=whole_number(0),
-        default=50,
-        metavar="G",
-        help="won positions of the sample played out for conversion (default 50)",
-    )
-    measure.add_argument("--seed", type=whole_number(0), default=0, help="seed of the sample and the games (default 0)")
-    measure.add_argument(
-        "--margin",
-        type=whole_number(0),
-        default=20,
-        metavar="M",
-        help="plies a conversion may take beyond the shortest win (default 20)",
-    )
-    measure.add_argument(
-        "--out", type=folder_path, metavar="DIR", help="also write measures.md and measures.json there"
-    )
-    measure.add_argument("--no-progress", dest="progress", action="store_false", help="no progress bar")
+    add_whole_number(measure, "--games", "won positions of the sample played out for conversion", 50, metavar="G")
+    add_seed(measure, "seed of the sample and the games")
+    add_whole_number(measure, "--margin", "plies a conversion may take beyond the shortest win", 20, metavar="M")
+    add_out(measure, "also write measures.md and measures.json there")
+    add_no_progress(measure)
     for sub in (build, probe, stats, measure):
-        sub.add_argument(
-            "--egdb-folder",
-            type=folder_path,
-            metavar="DIR",
-            help="the database folder (default $CHECKERS_EGDB, else the platform's cache folder)",
-        )
+        add_egdb_folder(sub, "the database folder (default $CHECKERS_EGDB, else the platform's cache folder)")
         sub.add_argument(
             "--folder",
             dest="egdb_folder",
@@ -107,23 +90,9 @@ def add_arguments(parser) -> None:
             help=argparse.SUPPRESS,
         )
     for sub in (probe, stats, measure):
-        sub.add_argument(
-            "--pieces",
-            type=whole_number(2, max_egdb_pieces),
-            metavar="N",
-            help="database pieces, %(minimum)s to %(maximum)s (default: the largest N whose slices are all in the folder)"
-            + ("; the positions sampled have exactly N pieces" if sub is measure else ""),
-        )
+        more = "; the positions sampled have exactly N pieces" if sub is measure else ""
+        add_egdb_pieces(sub, "--pieces", "database pieces", more)
     parser.set_defaults(handler=run_egdb)
-
-
-def _egdb_build_description() -> str:
-    from checkers_env import egdb
-
-    return (
-        f"Build every slice with at most N pieces by retrograde analysis ({egdb.build_figures()}, on 2 cores). "
-        "Slices already built are checked and kept; a killed build resumes from its files."
-    )
 
 
 def run_egdb(args: argparse.Namespace) -> int:

@@ -6,11 +6,17 @@ from __future__ import annotations
 import argparse
 import os
 
+from checkers_evaluation.common_options import (
+    add_egdb_folder,
+    add_egdb_pieces,
+    add_out,
+    add_seed,
+    add_whole_number,
+)
 from checkers_evaluation.options import (
     TRUST_PICKLES_HELP,
     DeprecatedAlias,
     add_ray_option,
-    folder_path,
     max_egdb_pieces,
     positive_number,
     warn_deprecated,
@@ -96,28 +102,17 @@ def add_arguments(parser) -> None:
         metavar="S",
         help="seconds per move for the agents that take a time parameter (alphabeta, mcrd, td-minimax)",
     )
-    parser.add_argument(
-        "--workers", type=whole_number(1), default=1, metavar="K", help="processes playing games at once (default 1)"
-    )
+    add_whole_number(parser, "--workers", "processes playing games at once", 1, minimum=1, metavar="K")
     add_ray_option(parser, "play the games")
     parser.add_argument("--backend", choices=("local", "ray"), dest="ray", action=_OldBackend, help=argparse.SUPPRESS)
-    parser.add_argument(
-        "--out", type=folder_path, default="runs/league", metavar="DIR", help="output folder (default runs/league)"
-    )
+    add_out(parser, "output folder (default runs/league)", default="runs/league")
     parser.add_argument(
         "--resume", action="store_true", help="continue the league in --out; new AGENT_SPECs play only their own games"
     )
     parser.add_argument("--overwrite", action="store_true", help="discard the games already in --out")
-    parser.add_argument(
-        "--seed", type=whole_number(0), default=0, help="seed of the random openings and of every game (default 0)"
-    )
-    parser.add_argument(
-        "--max-plies",
-        type=whole_number(1),
-        default=400,
-        metavar="N",
-        help="a game longer than this many plies (single moves) is drawn (default 400)",
-    )
+    add_seed(parser, "seed of the random openings and of every game")
+    what = "a game longer than this many plies (single moves) is drawn"
+    add_whole_number(parser, "--max-plies", what, 400, minimum=1, metavar="N")
     parser.add_argument(
         "--bootstrap",
         type=whole_number(0, _max_bootstrap),
@@ -133,13 +128,7 @@ def add_arguments(parser) -> None:
         help="egdb: a game that reaches a position of the endgame database ends there with the database's "
         "result (termination egdb in the PDN); default: games are played to their end",
     )
-    parser.add_argument(
-        "--egdb-pieces",
-        type=whole_number(2, max_egdb_pieces),
-        metavar="N",
-        help="pieces of the adjudicating database, %(minimum)s to %(maximum)s (default: the largest N whose "
-        "slices are all in the folder)",
-    )
+    add_egdb_pieces(parser, "--egdb-pieces", "pieces of the adjudicating database")
     parser.add_argument(
         "--adjudicate-pieces",
         dest="egdb_pieces",
@@ -148,12 +137,7 @@ def add_arguments(parser) -> None:
         new="--egdb-pieces",
         help=argparse.SUPPRESS,
     )
-    parser.add_argument(
-        "--egdb-folder",
-        type=folder_path,
-        metavar="DIR",
-        help="the endgame database folder (default $CHECKERS_EGDB, else the platform's cache folder)",
-    )
+    add_egdb_folder(parser, "the endgame database folder (default $CHECKERS_EGDB, else the platform's cache folder)")
     parser.set_defaults(handler=run_league)
 
 

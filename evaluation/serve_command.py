@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import argparse
 
-from checkers_evaluation.options import DeprecatedAlias, folder_path, lazy_handler, positive_number, whole_number
+from checkers_evaluation.common_options import add_egdb_folder, add_out, add_whole_number
+from checkers_evaluation.options import DeprecatedAlias, folder_path, lazy_handler, positive_number
 
 HELP = "the web page: play an agent, watch two play, replay a league's games"
 DESCRIPTION = (
@@ -21,7 +22,7 @@ def add_arguments(parser) -> None:
     """Declare the arguments of ``checkers serve`` on its parser."""
 
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1: this machine only)")
-    parser.add_argument("--port", type=whole_number(0, 65535), default=8000, help="port, 0 to 65535 (default 8000)")
+    add_whole_number(parser, "--port", "port, 0 to 65535", 8000, maximum=65535)
     parser.add_argument(
         "--league",
         action="append",
@@ -35,28 +36,12 @@ def add_arguments(parser) -> None:
         metavar="S",
         help="seconds an agent may think about one move; past it the move is stopped (default 10)",
     )
-    parser.add_argument(
-        "--workers",
-        type=whole_number(1),
-        default=2,
-        help="agent moves thought about at once, each in its own process (default 2)",
-    )
-    parser.add_argument(
-        "--out",
-        dest="record",
-        metavar="DIR",
-        type=folder_path,
-        help="output folder: append every finished game to DIR/games.jsonl (the league's format)",
-    )
+    add_whole_number(parser, "--workers", "agent moves thought about at once, each in its own process", 2, minimum=1)
+    add_out(parser, "output folder: append every finished game to DIR/games.jsonl (the league's format)", dest="record")
     parser.add_argument(
         "--record", dest="record", type=folder_path, action=DeprecatedAlias, new="--out", help=argparse.SUPPRESS
     )
-    parser.add_argument(
-        "--egdb-folder",
-        metavar="DIR",
-        type=folder_path,
-        help="endgame database folder (default: the cache folder's, when one is built)",
-    )
+    add_egdb_folder(parser, "endgame database folder (default: the cache folder's, when one is built)")
     parser.add_argument(
         "--agents-dir",
         action="append",
