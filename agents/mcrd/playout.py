@@ -60,75 +60,44 @@ def is_king_cycle(kings, mover_after, kings_after, parent_kings, grandparent_kin
 
 
 @_inline
-def play_draw(
-    mover,
-    opponent,
-    kings,
-    black_to_move,
-    k,
-    try_cycle_check,
-    parent_kings,
-    parent_mover_kings,
-    grandparent_kings,
-    grandparent_mover_kings,
-):
+def play_draw(walk, k, try_cycle_check):
     """The body of the design document's descent loop for draw ``k``: play the ``k``-th move
     unless the king-cycle test rejects it (when ``try_cycle_check``).
 
+    Args:
+        walk: the position and its king history (see :func:`start_descent`).
+        k: the draw, below the position's legal moves.
+        try_cycle_check: whether the king-cycle test may reject the move.
+
     Returns:
-        ``(skipped, mover, opponent, kings, black_to_move, parent_kings,
-        parent_mover_kings, grandparent_kings, grandparent_mover_kings)``: the position
-        after the move with the sides swapped and the history shifted by one ply, or the
-        inputs unchanged when the draw is skipped.
+        ``(skipped, walk)``: the position after the move with the sides swapped and the
+        history shifted by one ply, or ``walk`` unchanged when the draw is skipped.
     """
+    mover, opponent, kings, black_to_move = walk[0], walk[1], walk[2], walk[3]
     frm, to, captured, _, _ = nth_move(mover, opponent, kings, black_to_move, k)
     mover_after, opponent_after, kings_after = apply_move(mover, opponent, kings, black_to_move, frm, to, captured)
-    if try_cycle_check and is_king_cycle(
-        kings, mover_after, kings_after, parent_kings, grandparent_kings, grandparent_mover_kings
-    ):
-        return (
-            True,
-            mover,
-            opponent,
-            kings,
-            black_to_move,
-            parent_kings,
-            parent_mover_kings,
-            grandparent_kings,
-            grandparent_mover_kings,
-        )
-    return (
-        False,
-        opponent_after,
-        mover_after,
-        kings_after,
-        not black_to_move,
-        kings,
-        mover & kings,
-        parent_kings,
-        parent_mover_kings,
-    )
+    if try_cycle_check and is_king_cycle(kings, mover_after, kings_after, walk[4], walk[6], walk[7]):
+        return True, walk
+    # The mover's move becomes the parent ply; the old parent becomes the grandparent.
+    return False, (opponent_after, mover_after, kings_after, not black_to_move, kings, mover & kings, walk[4], walk[5])
 
 
 @_inline
 def start_descent(mover, opponent, kings, black_to_move, history):
-    """A descent at its start, as :func:`take_draw` walks it: ``(walk, tally)`` with
-    ``walk`` the position and its king history (``play_draw``'s order: mover, opponent,
-    kings, black_to_move, then the four kings of ``history``) and ``tally``
-    ``(legal, draws, plies, skips, skips_in_row)``: the legal moves of the position, the
-    draws made, the plies played, the draws skipped, and those skipped in a row."""
-    parent_kings, parent_mover_kings, grandparent_kings, grandparent_mover_kings = history
-    black_to_move = black_to_move != 0  # a bool, as ``play_draw`` returns it
-    walk = (
-        mover,
-        opponent,
-        kings,
-        black_to_move,
-        parent_kings,
-        parent_mover_kings,
-        grandparent_kings,
-        grandparent_mover_kings,
-    )
+    """A descent at its start, as :func:`take_draw` walks it.
+
+    Args:
+        mover, opponent, kings, black_to_move: the position, side to move first.
+        history: its four kings of the king-cycle test (``cpu.KingHistory``'s order).
+
+    Returns:
+        ``(walk, tally)``: ``walk`` the position and its king history (mover, opponent,
+        kings, black_to_move as a bool, then the four kings of ``history``) and ``tally``
+        ``(legal, draws, plies, skips, skips_in_row)``: the legal moves of the position, the
+        draws made, the plies played, the draws skipped, and those skipped in a row.
+    """
+    black_to_move = black_to_move != 0  # a bool, as ``play_draw`` makes it
+    walk = (mover, opponent, kings, black_to_move, history[0], history[1], history[2], history[3])
     return walk, (count_moves(mover, opponent, kings, black_to_move), 0, 0, 0, 0)
 
 
@@ -147,30 +116,10 @@ def take_draw(walk, tally, k, try_cycle_check):
     ``(walk, tally)`` (see :func:`start_descent`). The CPU and the CUDA loops differ only in
     where ``k`` comes from."""
     legal, draws, plies, skips, skips_in_row = tally
-    (
-        skipped,
-        mover,
-        opponent,
-        kings,
-        black_to_move,
-        parent_kings,
-        parent_mover_kings,
-        grandparent_kings,
-        grandparent_mover_kings,
-    ) = play_draw(walk[0], walk[1], walk[2], walk[3], k, try_cycle_check, walk[4], walk[5], walk[6], walk[7])
-    walk = (
-        mover,
-        opponent,
-        kings,
-        black_to_move,
-        parent_kings,
-        parent_mover_kings,
-        grandparent_kings,
-        grandparent_mover_kings,
-    )
+    skipped, walk = play_draw(walk, k, try_cycle_check)
     if skipped:
         return walk, (legal, draws + 1, plies, skips + 1, skips_in_row + 1)
-    return walk, (count_moves(mover, opponent, kings, black_to_move), draws + 1, plies + 1, skips, 0)
+    return walk, (count_moves(walk[0], walk[1], walk[2], walk[3]), draws + 1, plies + 1, skips, 0)
 
 
 @_inline
