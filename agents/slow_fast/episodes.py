@@ -113,6 +113,15 @@ class GeneratedGames:
     def decisive(self) -> np.ndarray:
         return self.outcome != K.DRAW
 
+    def positions_at(self, games, plies) -> Positions:
+        """Position ``plies[i]`` of game ``games[i]``, for each ``i``."""
+        return Positions(
+            self.black[games, plies],
+            self.white[games, plies],
+            self.kings[games, plies],
+            self.black_to_move[games, plies],
+        )
+
 
 def generate_games(
     evaluate: Evaluator,
@@ -423,6 +432,38 @@ class GameSettings:
     explore_by: str = "expected-reward"
 
 
+def _play_games(evaluate: Evaluator, games: int, game: GameSettings, state: int) -> tuple[GeneratedGames, int]:
+    """``generate_games`` as ``game`` says."""
+    return generate_games(
+        evaluate,
+        games,
+        game.noise_weight,
+        game.max_plies,
+        game.no_progress_plies,
+        state,
+        game.repetition,
+        explore_by=game.explore_by,
+    )
+
+
+def _grow_subtrees(
+    evaluate: Evaluator, roots: Positions, subtree: SubtreeSettings, state: int, line_moves: np.ndarray | None = None
+) -> tuple[Forest, int]:
+    """``grow_forest`` as ``subtree`` says."""
+    return grow_forest(
+        evaluate,
+        roots,
+        subtree.depth,
+        subtree.explore_fraction,
+        subtree.min_explored,
+        subtree.noise_weight,
+        subtree.temperature,
+        state,
+        line_moves=line_moves,
+        explore_by=subtree.explore_by,
+    )
+
+
 def tactical_data(
     evaluate: Evaluator, games: int, capture_skew: float, game: GameSettings, subtree: SubtreeSettings, state: int
 ) -> tuple[Examples, Forest, GeneratedGames, np.ndarray, int]:
@@ -433,35 +474,11 @@ def tactical_data(
     Returns:
         ``(examples, forest, games, points, state)``.
     """
-    played, state = generate_games(
-        evaluate,
-        games,
-        game.noise_weight,
-        game.max_plies,
-        game.no_progress_plies,
-        state,
-        game.repetition,
-        explore_by=game.explore_by,
-    )
+    played, state = _play_games(evaluate, games, game, state)
     points, state = K.skewed_points(played.captures, played.lengths, float(capture_skew), state)
     keep = np.flatnonzero(points >= 0)
-    roots = Positions(
-        played.black[keep, points[keep]],
-        played.white[keep, points[keep]],
-        played.kings[keep, points[keep]],
-        played.black_to_move[keep, points[keep]],
-    )
-    forest, state = grow_forest(
-        evaluate,
-        roots,
-        subtree.depth,
-        subtree.explore_fraction,
-        subtree.min_explored,
-        subtree.noise_weight,
-        subtree.temperature,
-        state,
-        explore_by=subtree.explore_by,
-    )
+    roots = played.positions_at(keep, points[keep])
+    forest, state = _grow_subtrees(evaluate, roots, subtree, state)
     return forest.examples(KIND_TACTICAL), forest, played, points, state
 
 
@@ -482,16 +499,7 @@ def endgame_data(
     found: list[GeneratedGames] = []
     count = 0
     for _ in range(max_batches):
-        played, state = generate_games(
-            evaluate,
-            trees,
-            game.noise_weight,
-            game.max_plies,
-            game.no_progress_plies,
-            state,
-            game.repetition,
-            explore_by=game.explore_by,
-        )
+        played, state = _play_games(evaluate, trees, game, state)
         keep = np.flatnonzero(played.decisive)
         if len(keep):
             found.append(_take_games(played, keep))
@@ -511,24 +519,8 @@ def endgame_data(
     line_moves = np.full((n, subtree.depth), -1, np.int64)
     for g in range(n):
         line_moves[g, : back[g]] = decisive.moves[g, roots_at[g] : decisive.lengths[g]]
-    roots = Positions(
-        decisive.black[g_index, roots_at],
-        decisive.white[g_index, roots_at],
-        decisive.kings[g_index, roots_at],
-        decisive.black_to_move[g_index, roots_at],
-    )
-    forest, state = grow_forest(
-        evaluate,
-        roots,
-        subtree.depth,
-        subtree.explore_fraction,
-        subtree.min_explored,
-        subtree.noise_weight,
-        subtree.temperature,
-        state,
-        line_moves=line_moves,
-        explore_by=subtree.explore_by,
-    )
+    roots = decisive.positions_at(g_index, roots_at)
+    forest, state = _grow_subtrees(evaluate, roots, subtree, state, line_moves)
     return forest.examples(KIND_ENDGAME), forest, decisive, roots_at, state
 
 

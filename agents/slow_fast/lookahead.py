@@ -79,10 +79,16 @@ def _movers(black, white, black_to_move):
 
 
 @_inline
+def legal_moves_of(black, white, kings, black_to_move):
+    """How many legal moves the side to move has."""
+    mover, opponent = _movers(black, white, black_to_move)
+    return count_moves(mover, opponent, kings, black_to_move)
+
+
+@_inline
 def outcome_of(black, white, kings, black_to_move):
     """``ONGOING``, or the win of the side not to move when the mover has no legal move."""
-    mover, opponent = _movers(black, white, black_to_move)
-    if count_moves(mover, opponent, kings, black_to_move) > 0:
+    if legal_moves_of(black, white, kings, black_to_move) > 0:
         return ONGOING
     return BLACK_WINS if not black_to_move else WHITE_WINS
 
@@ -96,38 +102,44 @@ def capture_moves_of(black, white, kings, black_to_move):
     return count_moves(mover, opponent, kings, black_to_move)
 
 
+#: What :func:`batch_counts` gives of each position: ``legal_moves_of``,
+#: ``capture_moves_of`` or ``outcome_of``.
+LEGAL_MOVES, CAPTURE_MOVES, OUTCOMES = 0, 1, 2
+
+
 @_njit
-def capture_moves_batch(black, white, kings, black_to_move):
-    """``capture_moves_of`` over a batch."""
+def batch_counts(black, white, kings, black_to_move, what):
+    """One of ``LEGAL_MOVES``, ``CAPTURE_MOVES``, ``OUTCOMES`` for each position of a
+    batch, as ``int64``."""
     n = black.shape[0]
     out = np.zeros(n, dtype=np.int64)
     for i in range(n):
-        out[i] = capture_moves_of(black[i], white[i], kings[i], black_to_move[i] != 0)
+        side = black_to_move[i] != 0
+        if what == CAPTURE_MOVES:
+            out[i] = capture_moves_of(black[i], white[i], kings[i], side)
+        elif what == OUTCOMES:
+            out[i] = outcome_of(black[i], white[i], kings[i], side)
+        else:
+            out[i] = legal_moves_of(black[i], white[i], kings[i], side)
     return out
 
 
-@_njit
-def outcome_batch(black, white, kings, black_to_move):
-    """``outcome_of`` over a batch."""
-    n = black.shape[0]
-    out = np.zeros(n, dtype=np.int8)
-    for i in range(n):
-        out[i] = outcome_of(black[i], white[i], kings[i], black_to_move[i] != 0)
-    return out
+def capture_moves_batch(black, white, kings, black_to_move) -> np.ndarray:
+    """``capture_moves_of`` over a batch."""
+    return batch_counts(black, white, kings, black_to_move, CAPTURE_MOVES)
+
+
+def outcome_batch(black, white, kings, black_to_move) -> np.ndarray:
+    """``outcome_of`` over a batch, as ``int8``."""
+    return batch_counts(black, white, kings, black_to_move, OUTCOMES).astype(np.int8)
 
 
 # -- children ------------------------------------------------------------------------------
 
 
-@_njit
-def count_children(black, white, kings, black_to_move):
+def count_children(black, white, kings, black_to_move) -> np.ndarray:
     """Number of legal moves of each position of a batch."""
-    n = black.shape[0]
-    counts = np.zeros(n, dtype=np.int64)
-    for i in range(n):
-        mover, opponent = _movers(black[i], white[i], black_to_move[i] != 0)
-        counts[i] = count_moves(mover, opponent, kings[i], black_to_move[i] != 0)
-    return counts
+    return batch_counts(black, white, kings, black_to_move, LEGAL_MOVES)
 
 
 @_njit
