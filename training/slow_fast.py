@@ -38,6 +38,7 @@ import dataclasses
 import json
 import sys
 import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TypedDict
@@ -218,25 +219,18 @@ class SlowFastLearner:
 
     def endgame_examples(self) -> Examples:
         """Kind-2 data for the start of a set."""
-        examples, *_, self.numba_state = endgame_data(
-            self.slow_values,
-            self.args.endgame_trees,
-            self.args.endgame_max_batches,
-            self.game_settings,
-            self.subtree_settings,
-            self.numba_state,
-        )
-        return examples
+        return self._examples(endgame_data, self.args.endgame_trees, self.args.endgame_max_batches)
 
     def tactical_examples(self) -> Examples:
         """Kind-1 data for one episode."""
-        examples, *_, self.numba_state = tactical_data(
-            self.slow_values,
-            self.args.tactical_games,
-            self.args.capture_skew,
-            self.game_settings,
-            self.subtree_settings,
-            self.numba_state,
+        return self._examples(tactical_data, self.args.tactical_games, self.args.capture_skew)
+
+    def _examples(self, kind: Callable[..., tuple], *amounts: float) -> Examples:
+        """The examples of one data ``kind`` (``endgame_data`` or ``tactical_data``, after
+        its own ``amounts``), the slow net generating; the trainer's random stream goes on
+        from where the kind leaves it."""
+        examples, *_, self.numba_state = kind(
+            self.slow_values, *amounts, self.game_settings, self.subtree_settings, self.numba_state
         )
         return examples
 
