@@ -73,23 +73,25 @@ def run_data(args: argparse.Namespace) -> int:
     """Write the database ``args`` describes; returns the exit status."""
     from checkers_agents.mcrd import data
 
-    if args.data_kind == "games":
-        params = data.games_params(args.games, args.minimax_rate, args.minimax_depth, args.shard_size)
-        kind = "interpolated"
-    else:
-        try:
+    # Both kinds' games are pseudo-random; the bounds argparse does not know (the minimax
+    # depth's most, a backend this machine lacks) are checked here, before any folder is made.
+    pseudo_random = {"minimax_rate": args.minimax_rate, "minimax_depth": args.minimax_depth}
+    try:
+        if args.data_kind == "games":
+            kind = "interpolated"
+            params = data.games_params(args.games, shard_size=args.shard_size, **pseudo_random)
+        else:
+            kind = "mcrd"
             params = data.mcrd_params(
                 args.positions,
                 args.playouts,
                 args.shard_size,
                 args.backend,
                 selfplay_playouts=args.selfplay_playouts,
-                minimax_rate=args.minimax_rate,
-                minimax_depth=args.minimax_depth,
+                **pseudo_random,
             )
-        except ValueError as error:
-            raise UsageError(str(error)) from None
-        kind = "mcrd"
+    except ValueError as error:
+        raise UsageError(str(error)) from None
     card = data.generate(
         args.out,
         kind,
