@@ -19,8 +19,6 @@ forward-left, 1 forward-right, 2 backward-left, 3 backward-right; ``action = 4 *
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
-
 import numba
 import numpy as np
 
@@ -74,9 +72,6 @@ from .movegen import (
     seed_state,
     xorshift64,
 )
-
-if TYPE_CHECKING:
-    from .board import Board
 
 # -- state columns -------------------------------------------------------------------------
 (
@@ -356,7 +351,7 @@ def reset_board(state, positions, last, i, black, white, kings, turn, color_mode
     return _update_end(state, positions, i, rules)
 
 
-def reset_to(state, positions, last, i: int, board: Board, color_mode: int, seed_rng: int, rules) -> int:
+def reset_to(state, positions, last, i: int, board, color_mode: int, seed_rng: int, rules) -> int:
     """:func:`reset_board` from a :class:`~checkers_env.board.Board` value: the adapter the
     envs share. Returns the end code (non-zero only for a start already decided)."""
     return reset_board(
