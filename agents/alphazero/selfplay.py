@@ -34,6 +34,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from checkers_agents.search_parts.counts import check_counts
 from checkers_agents.search_parts.endgame_probe import END_EGDB, EndgameProbe, probe_of
 from checkers_env import Board, Rules
 from checkers_env.egdb import EndgameDatabase
@@ -281,15 +282,13 @@ def self_play(
         Per decision ``SHARD_ARRAYS`` (``outcome``: the game's result for the side to move,
         1 / 0 / -1) and per game ``GAME_ARRAYS``.
     """
-    for name, value, low in (
-        ("games", games, 0),
-        ("simulations", simulations, 1),
-        ("random_plies", random_plies, 0),
-        ("slots", slots, 1),
-        ("egdb_pieces", egdb_pieces, 0),
-    ):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    check_counts(
+        games=(games, 0),
+        simulations=(simulations, 1),
+        random_plies=(random_plies, 0),
+        slots=(slots, 1),
+        egdb_pieces=(egdb_pieces, 0),
+    )
     arrays = load_net(net, seed)
     rules = Rules().as_array()
     slots = max(1, min(slots, games))

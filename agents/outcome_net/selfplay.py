@@ -40,6 +40,7 @@ from checkers_agents.alphabeta import (
     memory_for,
 )
 from checkers_agents.alphabeta import play_games as play_batch
+from checkers_agents.search_parts.counts import check_counts
 from checkers_agents.search_parts.endgame_probe import probe_of
 from checkers_env import BLACK, Rules
 from checkers_env.egdb import EndgameDatabase
@@ -103,14 +104,7 @@ def play_games(
     Returns:
         Per position ``SHARD_ARRAYS`` and per game ``GAME_ARRAYS``.
     """
-    for name, value, low in (
-        ("games", games, 0),
-        ("depth", depth, 1),
-        ("random_plies", random_plies, 0),
-        ("egdb_pieces", egdb_pieces, 0),
-    ):
-        if isinstance(value, bool) or not isinstance(value, (int, np.integer)) or value < low:
-            raise ValueError(f"{name} must be an integer >= {low}, got {value!r}")
+    check_counts(games=(games, 0), depth=(depth, 1), random_plies=(random_plies, 0), egdb_pieces=(egdb_pieces, 0))
     rules = Rules().as_array()
     ev = _evaluator(evaluator)
     egdb = probe_of(EndgameDatabase.cached(egdb_pieces, egdb_folder) if egdb_pieces else None)
