@@ -19,6 +19,15 @@ from checkers_env.movegen import CAPTURED, FROM, TO
 from .stack import S_INDEX, S_KINGS, S_MOVER, S_OPPONENT
 
 
+@numba.njit(cache=True, inline="always")
+def arriving_move(moves, order_index, stack, ply):
+    """The move that reached the node at ``ply`` (> 0), its parent's current move:
+    ``(from, to, captured, the parent's kings)``, what a child's sums are updated by."""
+    p = ply - 1
+    mi = order_index[p, stack[p, S_INDEX] - 1]
+    return moves[p, mi, FROM], moves[p, mi, TO], moves[p, mi, CAPTURED], stack[p, S_KINGS]
+
+
 @numba.njit(cache=True)
 def keep_root_sums(accumulators, black, white, kings, w_in, b_in, active):
     """The root's sums in both frames (``net_layers.root_sums``), when they are kept."""
@@ -35,19 +44,8 @@ def keep_node_sums(accumulators, ply, w_in, black_moved, moves, order_index, sta
     if accumulators is None:
         return
     if ply > 0:
-        p = ply - 1
-        mi = order_index[p, stack[p, S_INDEX] - 1]
-        child_sums(
-            accumulators,
-            ply,
-            w_in,
-            black_moved,
-            moves[p, mi, FROM],
-            moves[p, mi, TO],
-            moves[p, mi, CAPTURED],
-            stack[p, S_KINGS],
-            kings,
-        )
+        frm, to, captured, parent_kings = arriving_move(moves, order_index, stack, ply)
+        child_sums(accumulators, ply, w_in, black_moved, frm, to, captured, parent_kings, kings)
 
 
 @numba.njit(cache=True)
@@ -60,22 +58,21 @@ def leaf_sums(accumulators, ply, scratch, net, black_to_move, moves, order_index
         return False
     if ply == 0:
         return False
-    p = ply - 1
-    mi = order_index[p, stack[p, S_INDEX] - 1]
+    frm, to, captured, parent_kings = arriving_move(moves, order_index, stack, ply)
     move_sums(
-        accumulators[p, 0 if black_to_move else 1],
+        accumulators[ply - 1, 0 if black_to_move else 1],
         scratch,
         net[0],
         black_to_move,
         not black_to_move,
-        moves[p, mi, FROM],
-        moves[p, mi, TO],
-        moves[p, mi, CAPTURED],
-        stack[p, S_KINGS],
+        frm,
+        to,
+        captured,
+        parent_kings,
         kings,
     )
     block_sums(scratch, net[6], stack[ply, S_MOVER], stack[ply, S_OPPONENT], kings, black_to_move)
     return True
 
 
-__all__ = ["keep_node_sums", "keep_root_sums", "leaf_sums"]
+__all__ = ["arriving_move", "keep_node_sums", "keep_root_sums", "leaf_sums"]
