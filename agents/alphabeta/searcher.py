@@ -377,6 +377,26 @@ class Searcher:
         deeper[finished] = self.root_scores[finished]
         return best, depth, count, deeper, rows
 
+    def _kernel_search(self, board, first_depth, depth, root_in_order, valuation_fields, draws, rng):
+        """The whole search of ``board`` in one kernel call (``deepening.search_from_python``),
+        over this searcher's table, memory and endgame probe, keeping the table's new
+        generation: ``(value, depth reached, root moves, nodes, picked row, rng)``."""
+        value, reached, count, nodes, self.generation, row, rng = search_from_python(
+            _position_fields(board),
+            first_depth,
+            depth,
+            self._options_fields(root_in_order),
+            valuation_fields,
+            self.net,
+            tuple(self._draw_rules(board, draws)),
+            self.generation,
+            self._table_fields,
+            self._flat_fields,
+            self._egdb_fields,
+            rng,
+        )
+        return value, reached, count, nodes, row, rng
+
     def search_rows(
         self,
         board: Board,
@@ -393,19 +413,9 @@ class Searcher:
         (overwritten by the next search). ``valuation`` replaces the evaluator's scores.
         An endgame database is probed below the root only (``search`` answers a root it
         holds from it)."""
-        value, reached, count, nodes, self.generation, _row, _rng = search_from_python(
-            _position_fields(board),
-            min(first_depth, depth),
-            depth,
-            self._options_fields(root_in_order),
-            self._valuation_fields if valuation is None else tuple(valuation),
-            self.net,
-            tuple(self._draw_rules(board, draws)),
-            self.generation,
-            self._table_fields,
-            self._flat_fields,
-            self._egdb_fields,
-            0,
+        fields = self._valuation_fields if valuation is None else tuple(valuation)
+        value, reached, count, nodes, _row, _rng = self._kernel_search(
+            board, min(first_depth, depth), depth, root_in_order, fields, draws, 0
         )
         return float(value), int(reached), int(count), int(nodes)
 
@@ -416,19 +426,8 @@ class Searcher:
         ``self.moves[0]`` (scored in ``self.root_scores``) and is -1 when the side to move
         has no legal move; ``count`` is the number of root moves. An endgame database is
         probed below the root only."""
-        _value, _reached, count, nodes, self.generation, row, rng = search_from_python(
-            _position_fields(board),
-            depth,
-            depth,
-            self._options_fields(True),
-            self._valuation_fields,
-            self.net,
-            tuple(self._draw_rules(board, draws)),
-            self.generation,
-            self._table_fields,
-            self._flat_fields,
-            self._egdb_fields,
-            rng,
+        _value, _reached, count, nodes, row, rng = self._kernel_search(
+            board, depth, depth, True, self._valuation_fields, draws, rng
         )
         return row, rng, nodes, count
 
