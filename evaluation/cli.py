@@ -38,7 +38,19 @@ EXIT_BROKEN_PIPE = 141
 EXIT_FAILED = 1
 
 #: The subcommands, in the order ``checkers --help`` lists them: ``checkers_evaluation.<name>_command``.
-SUBCOMMANDS: list[str] = ["perft", "show", "agents", "league", "play", "serve", "engine", "train", "data", "egdb"]
+SUBCOMMANDS: list[str] = [
+    "perft",
+    "show",
+    "agents",
+    "league",
+    "play",
+    "serve",
+    "engine",
+    "train",
+    "data",
+    "egdb",
+    "autopsy",
+]
 
 
 def _version() -> str:

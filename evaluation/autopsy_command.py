@@ -1,0 +1,121 @@
+"""``checkers autopsy``: where an agent's own value fell in the games it lost, the move before
+each fall checked by a deep search, and those positions kept as a drift set to measure agents
+on. The work is :mod:`checkers_evaluation.autopsy`, imported only when the command runs."""
+
+from __future__ import annotations
+
+import argparse
+
+from checkers_evaluation.common_options import add_no_progress, add_out
+from checkers_evaluation.options import UsageError, lazy_handler, number
+
+# The defaults, as checkers_evaluation.autopsy has them (that module loads the engine: the
+# parser does not import it; tests/evaluation/test_autopsy.py checks they agree).
+DEFAULT_AGENT = "zoo:outcome-net-3"
+DEFAULT_DEEP = "zoo:outcome-net-3,time=10"
+DEFAULT_THRESHOLD = -0.3
+
+HELP = "follow an agent's value along its lost games; check where it fell with a deep search"
+DESCRIPTION = (
+    "Replay each game of the PDN files that PLAYER lost, searching every position where PLAYER "
+    "is to move with the agent's own spec, up to the first whose value falls below the "
+    "threshold. The move PLAYER played before that fall is checked by a deep search (more "
+    "time, the endgame database): its best moves, its value and the value of the move played. "
+    "OUT/drift.jsonl keeps those positions (a drift set), OUT/games.jsonl each game's values, "
+    "both appended after each game (--resume continues a killed run); OUT/report.md has the "
+    "table. With --drift FILE instead of games, measure --agent on a drift set: the fraction "
+    "of positions where its move is one of the deep search's best, appended to "
+    "OUT/scores.jsonl (OUT defaults to the drift set's folder)."
+)
+
+
+def add_arguments(parser) -> None:
+    """Declare the arguments of ``checkers autopsy`` on its parser."""
+    parser.add_argument("games", metavar="PDN", nargs="*", help="PDN files of games (.pdn, .pdn.gz, .pdn.xz)")
+    parser.add_argument(
+        "--player",
+        metavar="NAME",
+        help="the player whose losses are examined, as the games' Black or White tag names it "
+        "(or their BlackAgent and WhiteAgent tags, where a league wrote the spec)",
+    )
+    parser.add_argument(
+        "--agent",
+        metavar="SPEC",
+        default=DEFAULT_AGENT,
+        help="the agent whose value is followed, the player's own spec; with --drift, the agent "
+        "measured (default %(default)s)",
+    )
+    parser.add_argument(
+        "--deep-spec",
+        metavar="SPEC",
+        default=DEFAULT_DEEP,
+        help="the deep search that checks each move before a fall (default %(default)s)",
+    )
+    parser.add_argument(
+        "--threshold",
+        type=number(),
+        default=DEFAULT_THRESHOLD,
+        help="the value, in the agent's evaluation's units (a net's: -1 to 1), below which "
+        "the player's position counts as lost (default %(default)s)",
+    )
+    parser.add_argument(
+        "--drift",
+        metavar="FILE",
+        help="measure --agent on this drift set (a drift.jsonl) instead of examining games",
+    )
+    add_out(parser, "where the autopsy writes (required with games); with --drift, where scores.jsonl goes")
+    parser.add_argument("--resume", action="store_true", help="continue the autopsy in --out")
+    add_no_progress(parser)
+    parser.set_defaults(handler=lazy_handler("checkers_evaluation.autopsy_command", "run"))
+
+
+def run(args: argparse.Namespace) -> int:
+    """Run ``checkers autopsy`` (its handler)."""
+    if args.drift is not None:
+        if args.games or args.player or args.resume:
+            raise UsageError("--drift measures an agent on a drift set: give no PDN, --player or --resume with it")
+        return _score(args)
+    if not args.games:
+        raise UsageError("give PDN files of games to examine, or --drift FILE to measure an agent")
+    if args.player is None:
+        raise UsageError("--player is required: the name the games' Black or White tag gives the player")
+    if args.out is None:
+        raise UsageError("--out is required: the folder the autopsy writes")
+    from checkers_evaluation.autopsy import autopsy
+
+    summary = autopsy(
+        args.games,
+        args.player,
+        args.out,
+        args.agent,
+        args.deep_spec,
+        args.threshold,
+        resume=args.resume,
+        progress=args.progress,
+    )
+    print(
+        f"{args.player}: games read: {summary.games}, played: {summary.played}, lost: {summary.losses}, "
+        f"examined: {summary.examined}"
+    )
+    print(
+        f"value below {args.threshold}: {summary.drops}; checked moves the deep search would not play: "
+        f"{summary.mistakes}; not replayable under the draw rules: {summary.skipped}"
+    )
+    if summary.drop_plies:
+        print("drops by ply: " + ", ".join(f"{band}: {count}" for band, count in summary.drop_plies.items()))
+    print(f"wrote {args.out}/drift.jsonl, games.jsonl and report.md")
+    return 0
+
+
+def _score(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from checkers_evaluation.autopsy import append_score, score_drift
+
+    score = score_drift(args.drift, args.agent, progress=args.progress)
+    path = append_score(args.out if args.out is not None else Path(args.drift).parent, score)
+    print(
+        f"{args.agent}: {score['right']}/{score['positions']} right "
+        f"({100 * score['fraction']:.1f} %) on {args.drift}; appended to {path}"
+    )
+    return 0
