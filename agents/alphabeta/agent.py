@@ -66,6 +66,9 @@ class AlphaBetaAgent(BaseAgent):
         extensions: a forced move (one legal move) does not use up a ply below the root.
         spare_shots: with ``reductions``, a move that offers the opponent a capture (the
             start of an exchange or a shot) is never reduced.
+        threats: a horizon position whose side to move has no capture is searched on
+            while the opponent has one pending (``pruning.THREAT_PLIES`` plies past the
+            depth at most), instead of scored with the shot unseen.
         aspiration: each iteration of iterative deepening searches the root in a narrow
             window around the value of the one before, and again where the value falls
             outside (root values and ties stay exact).
@@ -104,6 +107,8 @@ class AlphaBetaAgent(BaseAgent):
     table_cutoffs = pvs = reductions = extensions = False
     #: Late-move reductions spare moves that offer a capture.
     spare_shots = False
+    #: Horizon positions with a capture pending for the opponent are searched on.
+    threats = False
     #: A timed search's unfinished last iteration may decide the move.
     partial = False
     #: Aspiration windows at the root.
@@ -139,6 +144,7 @@ class AlphaBetaAgent(BaseAgent):
         aspiration: bool = False,
         spare_shots: bool = False,
         contempt: float = 0.0,
+        threats: bool = False,
     ):
         self._check_limits(depth, time)
         if (
@@ -156,7 +162,7 @@ class AlphaBetaAgent(BaseAgent):
             self.game_time = float(game_time)
         self.table_cutoffs, self.pvs, self.reductions = bool(table_cutoffs), bool(pvs), bool(reductions)
         self.extensions, self.partial, self.aspiration = bool(extensions), bool(partial), bool(aspiration)
-        self.spare_shots = bool(spare_shots)
+        self.spare_shots, self.threats = bool(spare_shots), bool(threats)
         if eval not in evaluator_names():
             raise ValueError(f"alphabeta: eval must be one of {', '.join(evaluator_names())}, got {eval!r}")
         egdb = _egdb.check_pieces(egdb, f"{self.kind}: egdb", off=True)
@@ -219,6 +225,7 @@ class AlphaBetaAgent(BaseAgent):
                 reductions=self.reductions,
                 extensions=self.extensions,
                 spare_shots=self.spare_shots,
+                threats=self.threats,
                 partial=self.partial,
                 aspiration=self.aspiration,
                 contempt=self.contempt,

@@ -46,6 +46,7 @@ from .pruning import (
     retry_move,
     scouted,
     spare_shot,
+    threat_pending,
     try_move,
 )
 from .stack import (
@@ -317,7 +318,11 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                         state = _RETURN
                         continue
             jumping = jumpers(m, o, k, side)
-            if (d <= 0 and (jumping == 0 or not quiescence)) or ply >= MAX_PLY - 1:
+            if (
+                d <= 0
+                and (jumping == 0 or not quiescence)
+                and not (quiescence and jumping == 0 and threat_pending(pruning, d, m, o, k, side))
+            ) or ply >= MAX_PLY - 1:
                 if jumping != 0 or movers(m, o, k, side) != 0:
                     # ``net is None`` is settled at compile time: the hand-written
                     # evaluations get a kernel of their own, without the net's code.

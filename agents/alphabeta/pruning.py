@@ -41,6 +41,10 @@ KILLER_ORDER = 1 << 27
 #: offers the opponent a capture) are searched one ply shallower first.
 REDUCE_AFTER = 3
 REDUCE_MIN_DEPTH = 3
+#: With ``threats``: the deepest horizon node searched on for a pending capture is this
+#: many plies past the nominal depth (each capture of quiescence uses a ply too), which
+#: bounds the extra search of a line of threats.
+THREAT_PLIES = 3
 
 #: How the tree is searched (every switch off: each root value is the exact depth-``d``
 #: minimax value):
@@ -62,6 +66,12 @@ REDUCE_MIN_DEPTH = 3
 #:   does not use up a ply, so a line of forced moves is seen to its end within the
 #:   nominal depth (nodes with plies left only: quiescence already follows captures at
 #:   the horizon; the stack's ``MAX_PLY`` bounds a line);
+#: - ``threats``: a horizon node whose side to move has no capture is not scored while the
+#:   opponent has one pending: its moves are searched on (one ply, then quiescence follows
+#:   the captures), down to ``THREAT_PLIES`` plies past the horizon. A leaf scored with a
+#:   shot pending misjudges it by the shot's material, and in checkers the shot is the
+#:   common tactic (Cake's quiescence rule; it skips the rule far outside the window, this
+#:   search does not evaluate a node before deciding);
 #: - ``aspiration``: the half-width of an aspiration window (0.0: none): an iteration of
 #:   iterative deepening searches the root within ``aspiration`` of the iteration before's
 #:   value, and again with that side open when its value falls outside
@@ -70,13 +80,13 @@ REDUCE_MIN_DEPTH = 3
 #:
 #: The root is searched as always (every move within the tie margin of the best is
 #: exact), so the choice among moves stays the agent's; below it, values may then differ
-#: from the plain search's, as in every engine that prunes. ``pruning`` holds the last six
+#: from the plain search's, as in every engine that prunes. ``pruning`` holds the last seven
 #: (:data:`Pruning`), or is None for the exact search: None is a type of its own to numba,
 #: so the exact search runs a kernel without the pruning's code.
 SearchOptions = namedtuple("SearchOptions", "root_in_order pruning")
-Pruning = namedtuple("Pruning", "table_cutoffs pvs reductions extensions spare_shots aspiration")
+Pruning = namedtuple("Pruning", "table_cutoffs pvs reductions extensions spare_shots threats aspiration")
 #: Its fields by index (a caller in Python passes a plain tuple: see ``search_from_python``).
-TABLE_CUTOFFS, PVS, REDUCTIONS, EXTENSIONS, SPARE_SHOTS, ASPIRATION = range(6)
+TABLE_CUTOFFS, PVS, REDUCTIONS, EXTENSIONS, SPARE_SHOTS, THREATS, ASPIRATION = range(7)
 #: Beyond every score: an open side of the root's window (``negamax.INF``).
 OPEN = 2 * WIN
 #: The aspiration window's half-width with ``aspiration`` on: a quarter of a man for the
@@ -92,10 +102,11 @@ def search_options(
     extensions=False,
     spare_shots=False,
     aspiration=0.0,
+    threats=False,
 ):
     """The :data:`SearchOptions` of these switches and aspiration half-width (``pruning``
     None when all are off)."""
-    switches = (bool(table_cutoffs), bool(pvs), bool(reductions), bool(extensions), bool(spare_shots))
+    switches = (bool(table_cutoffs), bool(pvs), bool(reductions), bool(extensions), bool(spare_shots), bool(threats))
     if not any(switches) and not aspiration > 0:
         return SearchOptions(bool(root_in_order), None)
     return SearchOptions(bool(root_in_order), Pruning(*switches, float(aspiration)))
@@ -251,3 +262,13 @@ __all__ = [
     "spare_shot",
     "try_move",
 ]
+
+
+@numba.njit(cache=True)
+def threat_pending(pruning, depth, mover, opponent, kings, black_to_move):
+    """With ``threats``: whether a node ``depth`` plies from the horizon (0 or less), whose
+    side to move (``mover``, ``black_to_move``) has no capture, is searched on because the
+    opponent has one pending."""
+    if pruning is None:
+        return False
+    return pruning[THREATS] and depth > -THREAT_PLIES and jumpers(opponent, mover, kings, not black_to_move) != 0

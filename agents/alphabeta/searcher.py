@@ -174,7 +174,7 @@ class Searcher:
             to 1.17x for the outcome net, 1.47x for a net with pattern inputs, whose
             leaves add their block rows to the kept sums of the squares:
             ``python -m benchmarks net_door``, ``docs/experiments.md``), off otherwise.
-        table_cutoffs, pvs, reductions, extensions, spare_shots: the pruning and
+        table_cutoffs, pvs, reductions, extensions, spare_shots, threats: the pruning and
             extensions of ``pruning.SearchOptions`` (each off by default: the root values
             are then the exact minimax values).
         aspiration: each iteration searches the root in a window around the value of the
@@ -211,12 +211,13 @@ class Searcher:
         partial: bool = False,
         aspiration: bool = False,
         contempt: float = 0.0,
+        threats: bool = False,
     ):
         self.evaluator = evaluator
         self.contempt = float(contempt)
         self._root_turn = None  # the side the table's values are for, with contempt
         width = (ASPIRATION_NET if evaluator.net is not None else ASPIRATION_POINTS) if aspiration else 0.0
-        self.options = search_options(False, table_cutoffs, pvs, reductions, extensions, spare_shots, width)
+        self.options = search_options(False, table_cutoffs, pvs, reductions, extensions, spare_shots, width, threats)
         self.partial = bool(partial)
         self.quiescence = bool(quiescence)
         self.egdb = egdb

@@ -78,19 +78,22 @@ def _material(mover, opponent, kings, black_to_move):
     )
 
 
-def reference_value(mover, opponent, kings, black_to_move, depth, draws, leaf=_material, ply=0):
+def reference_value(mover, opponent, kings, black_to_move, depth, draws, leaf=_material, ply=0, threats=0):
     """Plain negamax without pruning, with the rules the engine documents: a repeated game
     position is a draw, no move loses (``-WIN + ply``), depth 0 with a capture pending
-    searches on."""
+    searches on; with ``threats`` (the search's ``THREAT_PLIES``), so does a horizon
+    position less than ``threats`` plies past the depth whose opponent has a capture."""
     if ply > 0 and _key(mover, opponent, kings, black_to_move) in draws:
         return 0
     children = _children(mover, opponent, kings, black_to_move)
     if not children:
         return -WIN + ply
     if depth <= 0 and not jumpers(mover, opponent, kings, black_to_move):
-        return leaf(mover, opponent, kings, black_to_move)
+        if not (depth > -threats and jumpers(opponent, mover, kings, not black_to_move)):
+            return leaf(mover, opponent, kings, black_to_move)
     return max(
-        -reference_value(m, o, k, not black_to_move, depth - 1, draws, leaf, ply + 1) for _, (m, o, k) in children
+        -reference_value(m, o, k, not black_to_move, depth - 1, draws, leaf, ply + 1, threats)
+        for _, (m, o, k) in children
     )
 
 
@@ -289,7 +292,7 @@ def test_agrees_with_exhaustive_search_on_every_two_piece_ending():
 # -- agreement with a plain minimax ------------------------------------------------------------------
 
 
-def _game_draws(game: Game) -> set[tuple]:
+def game_draws(game: Game) -> set[tuple]:
     # Every earlier position of the game: the ones before the last irreversible move can
     # never come back, so this is the engine's rule written the simplest way.
     return {(b.black, b.white, b.kings, b.turn == BLACK) for b in game.boards}
@@ -307,7 +310,7 @@ def test_same_value_and_best_moves_as_plain_minimax(eval_name, leaf, count, rand
         position = game.board
         mover, opponent = position.mover_bitboards
         side = position.turn == BLACK
-        draws = _game_draws(game)
+        draws = game_draws(game)
         result = searcher.search(position, depth, draws=Draws.of_game(game))
         children = {}
         for move in position.legal_moves():

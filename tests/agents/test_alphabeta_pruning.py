@@ -4,7 +4,7 @@ Principal variation search and aspiration windows must keep every root value and
 exact (they change windows, not values); the table's cut-offs and late-move reductions may
 change values, so they are checked by what they are for (fewer nodes) and by positions
 with one right move; the extensions by wins they see that the same depth without them does
-not.
+not; the threat rule by a plain minimax with the same rule.
 """
 
 from __future__ import annotations
@@ -17,6 +17,7 @@ from checkers_agents.alphabeta.pruning import (
     ASPIRATION_NET,
     ASPIRATION_POINTS,
     REDUCE_AFTER,
+    THREAT_PLIES,
     begin_moves,
     search_options,
     spare_shot,
@@ -37,6 +38,8 @@ from checkers_agents.search_parts.evaluators import MATERIAL, POSITIONAL
 from checkers_env import Board, Color, Game, make_agent
 from checkers_env.errors import UnknownAgentError
 from checkers_evaluation.agent_workers import search_report
+
+from .test_alphabeta import game_draws, reference_value
 
 EVALUATORS = {"material": MATERIAL, "positional": POSITIONAL}
 #: Middle games from the ACF archive and the start (``benchmarks/bench_alphabeta.py``).
@@ -219,3 +222,20 @@ def test_switches_parse_from_the_spec_and_refuse_other_words():
     assert make_agent("alphabeta:depth=3").searcher.options.pruning is None  # the exact search's kernel
     with pytest.raises(UnknownAgentError, match="pvs"):
         make_agent("alphabeta:pvs=maybe")
+
+
+def test_threats_search_on_where_the_opponent_has_a_capture_pending(random_games):
+    """With ``threats`` the root values are those of a plain minimax whose horizon
+    positions with a capture pending for the opponent are searched on, and differ from the
+    plain search's where a shot hides behind the horizon."""
+    plain = Searcher(MATERIAL, tt_bits=14)
+    threats = Searcher(MATERIAL, tt_bits=14, threats=True)
+    differ = 0
+    for game in random_games(30, seed=7):
+        mover, opponent = game.board.mover_bitboards
+        side = game.board.turn == Color.BLACK
+        draws = game_draws(game)
+        value = threats.search(game.board, 3, draws=Draws.of_game(game)).value
+        assert value == reference_value(mover, opponent, game.board.kings, side, 3, draws, threats=THREAT_PLIES)
+        differ += value != plain.search(game.board, 3, draws=Draws.of_game(game)).value
+    assert differ > 0
