@@ -204,15 +204,17 @@ def test_principal_variation_is_a_legal_line_from_the_move_played(spec):
 def test_switches_parse_from_the_spec_and_refuse_other_words():
     agent = make_agent("alphabeta:depth=3,pvs=1,reductions=yes,table_cutoffs=true")
     assert (agent.pvs, agent.reductions, agent.table_cutoffs, agent.extensions) == (True, True, True, False)
-    assert agent.searcher.options.pruning == (True, True, True, False, False, 0.0)
+    assert agent.searcher.options.pruning == (True, True, True, False, False, False, 0.0)
     assert make_agent("alphabeta:depth=3,extensions=1").searcher.options.pruning == (
         False,
         False,
         False,
         True,
         False,
+        False,
         0.0,
     )
+    assert make_agent("alphabeta:depth=3,threats=1").searcher.options.pruning.threats
     assert make_agent("alphabeta:depth=3,reductions=1,spare_shots=1").searcher.options.pruning.spare_shots
     assert make_agent("alphabeta:depth=3,aspiration=1").searcher.options.pruning.aspiration == ASPIRATION_POINTS
     assert (
