@@ -16,7 +16,7 @@ only, where every piece stands: ``32 * plane + frame bit``, the search's own inp
 **choice** a multilayer perceptron rather than a residual convolution tower. A position
 has at most 25 inputs that are 1, so the first layer is a sum of at most 25 weight rows
 (``checkers_agents.search_parts.net_layers.first_layer_sums``, the evaluator door's), the
-second layer and the heads are vectorised dot products (``second_layer``; :func:`heads`
+second layer and the heads are vectorised dot products (``dense_layer``; :func:`heads`
 computes the logits of the legal hops only): an evaluation costs a few microseconds on one
 CPU core inside the numba search, where a convolution tower over 8 x 8 planes costs
 hundreds through torch. On the 2-core machines this suite is built on,
@@ -39,7 +39,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
-from checkers_agents.search_parts.net_layers import FAST_FLAGS, RELU, activate_all, first_layer_sums, second_layer
+from checkers_agents.search_parts.net_layers import FAST_FLAGS, RELU, activate_all, dense_layer, first_layer_sums
 from checkers_env.encoding import FRAME_CELL, NET_PLANES, NUM_PLANES, active_inputs, frame_bit
 from checkers_env.env_machine import NUM_ACTIONS, S_TURN, current_square, turn_boards
 from checkers_env.errors import WeightsError
@@ -164,7 +164,7 @@ def heads(w_out, b_out, units, start, mask, logits):
     """The output layer over ``units[start : start + H2]``: the logits of the hops that
     ``mask`` (``int8[128]``) holds into ``logits`` (the others are left as they are), and
     the value's sum (returned). A position has about 8 legal hops of the 128, so this is
-    an eighth of the whole layer's dot products (``fastmath`` as ``second_layer``'s)."""
+    an eighth of the whole layer's dot products (``fastmath`` as ``dense_layer``'s)."""
     width = w_out.shape[1]
     for a in range(NUM_ACTIONS):
         if mask[a] != 0:
@@ -188,7 +188,7 @@ def forward(net, active, n, mask, scratch, logits):
     middle = net.w_mid.shape[0]
     first_layer_sums(active, n, net.w_in, net.b_in, scratch)
     activate_all(scratch, 0, width, RELU)
-    second_layer(net.w_mid, net.b_mid, scratch, width)
+    dense_layer(net.w_mid, net.b_mid, scratch, 0, width)
     activate_all(scratch, width, middle, RELU)
     return np.tanh(heads(net.w_out, net.b_out, scratch, width, mask, logits))
 

@@ -14,7 +14,8 @@ An evaluator is
 - the net's arrays (empty for the hand-written kinds): ``w_in [128, H1]`` (input-major, so
   the <= 24 active inputs add up contiguous rows), ``b_in [H1]``, an optional second hidden
   layer ``w_mid [H2, H1]`` (torch's layout: a dot product per unit), ``b_mid [H2]``
-  (``[0, 0]`` / ``[0]`` when absent), ``w_out [O, H]``, ``b_out [O]`` (torch's ``nn.Linear``
+  (``[0, 0]`` / ``[0]`` when absent), an optional third ``w_mid2 [H3, H2]``, ``b_mid2
+  [H3]`` (after a second only), ``w_out [O, H]``, ``b_out [O]`` (torch's ``nn.Linear``
   layout), and the optional pattern inputs' rows ``w_blocks [21 * 625, K]``, which feed the
   first ``K <= H1`` units of the first layer (``[0, 0]`` when absent), all float64
   (a trainer's weights, updated in place) or all float32 (an agent's, with exact first-layer
@@ -34,8 +35,8 @@ An evaluator is
 
 A new net goes through the same interface: build an :class:`Evaluator` with :func:`mlp`
 (weights in torch's layouts), no kernel changes; any widths (``512 x 32``, ``256 x 128``)
-run through the same kernels (``net_layers``). Deeper nets than two hidden layers need
-the interface widened.
+run through the same kernels (``net_layers``), with up to three hidden layers (the MCRD
+document's CNN: a convolution, a locally connected layer, a fully connected one).
 
 ``material``: man 100, king 140.
 
@@ -153,13 +154,26 @@ class Evaluator:
     output_activation: int = SIGMOID
     move_reward: int = REWARD_NONE
     w_blocks: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    w_mid2: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
+    b_mid2: np.ndarray = field(default_factory=lambda: np.zeros(0))
 
     @property
     def net(self) -> tuple[np.ndarray, ...] | None:
-        """The seven weight arrays as the kernel takes them (None for a hand-written kind)."""
+        """The nine weight arrays as the kernel takes them (None for a hand-written kind):
+        ``w_in, b_in, w_mid, b_mid, w_out, b_out, w_blocks, w_mid2, b_mid2``."""
         if self.kind != EVAL_NET:
             return None
-        return self.w_in, self.b_in, self.w_mid, self.b_mid, self.w_out, self.b_out, self.w_blocks
+        return (
+            self.w_in,
+            self.b_in,
+            self.w_mid,
+            self.b_mid,
+            self.w_out,
+            self.b_out,
+            self.w_blocks,
+            self.w_mid2,
+            self.b_mid2,
+        )
 
     @property
     def net_functions(self) -> np.ndarray:
@@ -185,8 +199,11 @@ class Evaluator:
 
     @property
     def width(self) -> int:
-        """Widest layer (the kernel's net scratch holds two of it)."""
-        return max(1, self.w_in.shape[1], self.w_mid.shape[0], self.w_out.shape[0])
+        """Widest layer (the kernel's net scratch holds two of it), or half the three hidden
+        layers of a net that has three (each layer's units follow the last's in the scratch)."""
+        layers = (self.w_in.shape[1], self.w_mid.shape[0], self.w_mid2.shape[0])
+        third = (sum(layers) + 1) // 2 if layers[2] > 0 else 0
+        return max(1, *layers, self.w_out.shape[0], third)
 
     @property
     def dtype(self) -> np.dtype:
@@ -213,6 +230,8 @@ def mlp(
     win_bound: float = math.inf,
     dtype: type = np.float64,
     w_blocks: np.ndarray | None = None,
+    w_mid2: np.ndarray | None = None,
+    b_mid2: np.ndarray | None = None,
 ) -> Evaluator:
     """A mover-frame MLP evaluator (see the module docstring).
 
@@ -237,6 +256,9 @@ def mlp(
         w_blocks: ``[PATTERN_INPUTS, K]``, ``K <= H1``: the rows of the pattern inputs
             (:mod:`checkers_env.encoding`), each added to the first ``K`` units of the first
             layer; None for a net without them. float32 only.
+        w_mid2: ``[H3, H2]`` third hidden layer (torch's layout), after a second one, or
+            None.
+        b_mid2: ``[H3]``.
 
     Raises:
         ValueError: an array of the wrong dtype or shape, or another ``dtype``.
@@ -266,6 +288,14 @@ def mlp(
                 f"w_mid must be [H2, {first}] and b_mid [H2] after w_in {w_in.shape}, got {w_mid.shape} and {b_mid.shape}"
             )
         last = w_mid.shape[0]
+    if (w_mid2 is None) != (b_mid2 is None):
+        raise ValueError("give both w_mid2 and b_mid2 for a third hidden layer, or neither")
+    if w_mid2 is not None:
+        if w_mid is None:
+            raise ValueError("a third hidden layer (w_mid2) needs a second (w_mid)")
+        if w_mid2.ndim != 2 or w_mid2.shape[1] != last or b_mid2.shape != (w_mid2.shape[0],):
+            raise ValueError(f"w_mid2 must be [H3, {last}] and b_mid2 [H3], got {w_mid2.shape} and {b_mid2.shape}")
+        last = w_mid2.shape[0]
     if w_out.ndim != 2 or w_out.shape[0] not in (1, 2):
         raise ValueError(f"a net's value comes from 1 or 2 outputs, got w_out {w_out.shape}")
     if w_out.shape[1] != last or b_out.shape != (w_out.shape[0],):
@@ -280,6 +310,10 @@ def mlp(
         w_mid, b_mid = np.zeros((0, 0), dtype=dtype), np.zeros(0, dtype=dtype)
     else:
         w_mid, b_mid = np.ascontiguousarray(w_mid, dtype=dtype), np.ascontiguousarray(b_mid, dtype=dtype)
+    if w_mid2 is None:
+        w_mid2, b_mid2 = np.zeros((0, 0), dtype=dtype), np.zeros(0, dtype=dtype)
+    else:
+        w_mid2, b_mid2 = np.ascontiguousarray(w_mid2, dtype=dtype), np.ascontiguousarray(b_mid2, dtype=dtype)
     return Evaluator(
         EVAL_NET,
         loss,
@@ -296,6 +330,8 @@ def mlp(
         output_activation,
         move_reward,
         blocks,
+        w_mid2,
+        b_mid2,
     )
 
 

@@ -36,7 +36,7 @@ resolves).
 
 **Later layers.** :func:`later_layers`, inlined into its caller, applies the hidden
 activation (one loop per kind), the second hidden layer and the outputs. The second layer
-(:func:`second_layer`, one dot product per unit over the whole first layer: 16,000
+(:func:`dense_layer`, one dot product per unit over the whole first layer: 16,000
 multiply-adds for the MCRD CNN's 512 x 32) is a call compiled with ``fastmath`` flags
 ``reassoc`` (a dot product may be summed in any order, so that it vectorises), ``contract``
 (a multiply and an add may fuse) and ``nsz`` (the sign of a zero may be ignored), no others:
@@ -227,14 +227,15 @@ def sigmoid_pair_forward(active, n, w_in, b_in, w_out, b_out, hidden):
 
 
 @numba.njit(cache=True, fastmath=FAST_FLAGS)
-def second_layer(w_mid, b_mid, scratch, width):
-    """The second hidden layer's sums ``scratch[width : width + H2]`` from the first
-    layer's units ``scratch[:width]``: a dot product per unit, vectorised (``fastmath``)."""
-    for o in range(w_mid.shape[0]):
-        z = b_mid[o]
-        for j in range(width):
-            z += w_mid[o, j] * scratch[j]
-        scratch[width + o] = z
+def dense_layer(w, b, scratch, source, target):
+    """A hidden layer's sums ``scratch[target : target + O]`` from the units before it,
+    ``scratch[source : source + I]`` (``w [O, I]``): a dot product per unit, vectorised
+    (``fastmath``). Each layer's units follow the last's."""
+    for o in range(w.shape[0]):
+        z = b[o]
+        for j in range(w.shape[1]):
+            z += w[o, j] * scratch[source + j]
+        scratch[target + o] = z
 
 
 @numba.njit(cache=True, inline="always")
@@ -261,20 +262,25 @@ def output_dot(w_out, o, scratch, current, width):
 
 
 @numba.njit(cache=True, inline="always")
-def later_layers(w_mid, b_mid, w_out, b_out, net_functions, scratch):
+def later_layers(w_mid, b_mid, w_out, b_out, net_functions, scratch, w_mid2, b_mid2):
     """The value of an MLP whose first-layer sums are in ``scratch[:H1]`` (``scratch``:
-    ``2 * Evaluator.width`` long): hidden activation, the optional second hidden layer, the
-    outputs: ``out0 - out1`` for two outputs, ``2 out0 - 1`` for one sigmoid output,
-    ``out0`` for one other."""
+    ``2 * Evaluator.width`` long): hidden activation, the optional second and third hidden
+    layers, the outputs: ``out0 - out1`` for two outputs, ``2 out0 - 1`` for one sigmoid
+    output, ``out0`` for one other."""
     hidden_activation = net_functions[0]
     width = w_mid.shape[1] if w_mid.shape[0] > 0 else w_out.shape[1]
     activate_all(scratch, 0, width, hidden_activation)
     current = 0
     if w_mid.shape[0] > 0:
-        second_layer(w_mid, b_mid, scratch, width)
+        dense_layer(w_mid, b_mid, scratch, 0, width)
         activate_all(scratch, width, w_mid.shape[0], hidden_activation)
         current = width
         width = w_mid.shape[0]
+        if w_mid2.shape[0] > 0:
+            dense_layer(w_mid2, b_mid2, scratch, current, current + width)
+            current += width
+            width = w_mid2.shape[0]
+            activate_all(scratch, current, width, hidden_activation)
     output_activation = net_functions[1]
     out0 = activate(np.float64(b_out[0] + output_dot(w_out, 0, scratch, current, width)), output_activation)
     if w_out.shape[0] == 2:
@@ -299,7 +305,7 @@ def value_of_sums(net, net_functions, scratch):
     if is_sigmoid_pair(net, net_functions):
         out0, out1 = sigmoid_pair_from_sums(scratch, net[1].shape[0], net[4], net[5])
         return out0 - out1
-    return later_layers(net[2], net[3], net[4], net[5], net_functions, scratch)
+    return later_layers(net[2], net[3], net[4], net[5], net_functions, scratch, net[7], net[8])
 
 
 def exact_first_layer(
@@ -350,11 +356,11 @@ __all__ = [
     "has_patterns",
     "input_row",
     "is_sigmoid_pair",
+    "dense_layer",
     "later_layers",
     "move_sums",
     "output_dot",
     "root_sums",
-    "second_layer",
     "sigmoid_pair_forward",
     "sigmoid_pair_from_sums",
     "value_of_sums",

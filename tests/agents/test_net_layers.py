@@ -103,7 +103,8 @@ def test_every_zoo_net_through_the_door_equals_its_torch_forward_pass(name):
 
 ACTIVATIONS = {RELU: torch.nn.ReLU, SIGMOID: torch.nn.Sigmoid}
 
-#: (first layer, second layer or 0, hidden activation, outputs, output activation)
+#: (first layer, second layer or 0, hidden activation, outputs, output activation); a
+#: second layer given as ``(H2, H3)`` is followed by a third.
 SHAPES = [
     (32, 0, RELU, 1, SIGMOID),  # the outcome net's
     (40, 0, SIGMOID, 2, SIGMOID),  # td-minimax's
@@ -113,15 +114,19 @@ SHAPES = [
     (512, 32, RELU, 1, IDENTITY),
     (256, 128, RELU, 1, SIGMOID),  # slow-fast's
     (48, 24, SIGMOID, 2, SIGMOID),
+    (256, (256, 32), RELU, 1, SIGMOID),  # the MCRD document's CNN, conv-local-dense
+    (48, (32, 16), RELU, 2, SIGMOID),
+    (32, (24, 48), RELU, 1, IDENTITY),  # a third layer wider than the first two
 ]
 
 
 def torch_mlp(first, second, hidden, outputs, seed):
     torch.manual_seed(seed)
     layers = [torch.nn.Linear(128, first), ACTIVATIONS[hidden]()]
-    if second:
-        layers += [torch.nn.Linear(first, second), ACTIVATIONS[hidden]()]
-    layers.append(torch.nn.Linear(second or first, outputs))
+    widths = [first, *(second if isinstance(second, tuple) else (second,) if second else ())]
+    for before, after in zip(widths, widths[1:]):
+        layers += [torch.nn.Linear(before, after), ACTIVATIONS[hidden]()]
+    layers.append(torch.nn.Linear(widths[-1], outputs))
     module = torch.nn.Sequential(*layers).double()
     with torch.no_grad():  # biases and weights far enough from zero that ReLUs cut
         for p in module.parameters():
@@ -141,7 +146,8 @@ def torch_value(module, boards, outputs, output_activation):
 
 def door_mlp(module, hidden, output_activation, dtype):
     weights = [(m.weight.detach().numpy(), m.bias.detach().numpy()) for m in module if isinstance(m, torch.nn.Linear)]
-    middle = weights[1] if len(weights) == 3 else (None, None)
+    middle = weights[1] if len(weights) >= 3 else (None, None)
+    third = weights[2] if len(weights) == 4 else (None, None)
     return mlp(
         np.ascontiguousarray(weights[0][0].T),
         np.ascontiguousarray(weights[0][1]),
@@ -149,6 +155,8 @@ def door_mlp(module, hidden, output_activation, dtype):
         np.ascontiguousarray(weights[-1][1]),
         w_mid=middle[0],
         b_mid=middle[1],
+        w_mid2=third[0],
+        b_mid2=third[1],
         hidden_activation=hidden,
         output_activation=output_activation,
         dtype=dtype,
@@ -160,8 +168,9 @@ def door_mlp(module, hidden, output_activation, dtype):
 def test_random_nets_of_every_shape_equal_their_torch_forward_pass(
     first, second, hidden, outputs, output_activation, dtype
 ):
-    boards = random_boards(150, seed=first + second)
-    module = torch_mlp(first, second, hidden, outputs, seed=first * 7 + second)
+    size = sum(second) if isinstance(second, tuple) else second
+    boards = random_boards(150, seed=first + size)
+    module = torch_mlp(first, second, hidden, outputs, seed=first * 7 + size)
     expected = torch_value(module, boards, outputs, output_activation)
     assert np.ptp(expected) > 0.01
     evaluator = door_mlp(module, hidden, output_activation, dtype)
@@ -360,6 +369,10 @@ BAD_MLPS = [
     (dict(b_in=np.zeros(7)), "b_in must have shape"),
     (dict(w_mid=np.zeros((4, 8))), "give both w_mid and b_mid"),
     (dict(w_mid=np.zeros((4, 9)), b_mid=np.zeros(4)), "w_mid must be"),
+    (dict(w_mid2=np.zeros((4, 8)), b_mid2=np.zeros(4)), "needs a second"),
+    (dict(w_mid=np.zeros((4, 8)), b_mid=np.zeros(4), w_mid2=np.zeros((2, 4))), "give both w_mid2 and b_mid2"),
+    (dict(w_mid=np.zeros((4, 8)), b_mid=np.zeros(4), w_mid2=np.zeros((2, 5)), b_mid2=np.zeros(2)), "w_mid2 must be"),
+    (dict(w_mid=np.zeros((4, 8)), b_mid=np.zeros(4), w_mid2=np.zeros((2, 4)), b_mid2=np.zeros(2)), "w_out must be"),
     (dict(w_out=np.zeros((3, 8)), b_out=np.zeros(3)), "1 or 2 outputs"),
     (dict(w_out=np.zeros((1, 9))), "w_out must be"),
     (dict(w_in=np.zeros((128, 8), np.float32)), "w_in must be a C-contiguous float64 array"),
