@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from checkers_agents.mcrd.net import ARCHITECTURES, CONV_DENSE, CONV_LOCAL, SIZES
+from checkers_agents.mcrd.net import ARCHITECTURES, CONV_DENSE, CONV_LOCAL, CONV_LOCAL_DENSE, SIZES
 from checkers_env.files import json_text
 from checkers_training import scaffold
 from checkers_training.checkpoints import CHECKPOINT, WEIGHTS
@@ -51,6 +51,8 @@ LAYERS = {
     CONV_DENSE: "a convolution over the 3 x 8 x 8 board planes, then fully connected layers",
     CONV_LOCAL: "a convolution over the 3 x 8 x 8 board planes feeding a locally connected layer over the dark "
     "squares, then a fully connected output",
+    CONV_LOCAL_DENSE: "a convolution over the 3 x 8 x 8 board planes feeding a locally connected layer over the "
+    "dark squares, then fully connected layers",
 }
 NEEDS = ("torch", "safetensors")
 
@@ -72,11 +74,11 @@ class Args(scaffold.RunArgs):
     weight_decay: float = arg(0.0, low=0.0)
     """L2 penalty (Adam's weight_decay)"""
     architecture: str = arg(CONV_DENSE, choices=ARCHITECTURES)
-    """conv-dense: a convolution, a fully connected hidden layer; conv-local: a convolution, a locally connected layer over the dark squares (checkers_agents.mcrd.net)"""
+    """conv-dense: a convolution, a fully connected hidden layer; conv-local: a convolution, a locally connected layer over the dark squares; conv-local-dense: conv-local, then a fully connected hidden layer (checkers_agents.mcrd.net)"""
     channels: int = arg(0, low=0, high=512)
     """filters of the first convolution (0: the architecture's default, 8)"""
     hidden: int = arg(0, low=0, high=MAX_WIDTH)
-    """the second layer: units of the hidden layer (conv-dense, 0: 32) or channels of the locally connected layer (conv-local, 0: 8)"""
+    """the second layer: units of the hidden layer (conv-dense, 0: 32) or channels of the locally connected layer (conv-local, conv-local-dense, 0: 8)"""
     checkpoint_every: int = arg(1000, low=1, on_resume=SESSION)
     """steps between checkpoints (and held-out evaluations)"""
     eval_depth: int = arg(4, low=1)

@@ -8,17 +8,21 @@ regions of the input ... and ultimately feed into a set of fully connected layer
 to move's frame). Its future work: train that CNN on MCRD's results and guide the playouts
 with it (``agent.MCRDAgent(guide=...)``, "Guided descents" in the package docstring).
 
-The net (:class:`CNN`), in one of two architectures (metadata ``architecture``)::
+The net (:class:`CNN`), in one of three architectures (metadata ``architecture``)::
 
     conv-dense (the default):
     planes [N, 3, 8, 8] -> Conv2d(3, C, 3, padding=1) -> ReLU -> flatten [N, 64 C]
                         -> Linear(64 C, H) -> ReLU -> Linear(H, 1) -> tanh -> [N]
 
-    conv-local (the document's "locally connected layers feeding other locally connected
-    layers, then fully connected layers", as deep as the evaluator door allows):
+    conv-local (locally connected layers, no fully connected hidden layer):
     planes [N, 3, 8, 8] -> Conv2d(3, C, 3, padding=1) -> ReLU -> the 32 dark cells [N, C, 32]
                         -> locally connected over the dark squares [N, H, 32] -> ReLU
                         -> flatten [N, 32 H] -> Linear(32 H, 1) -> tanh -> [N]
+
+    conv-local-dense (the document's "locally connected layers feeding other locally
+    connected layers, then fully connected layers"): conv-local's first two layers, then
+                        -> flatten [N, 32 H] -> Linear(32 H, D) -> ReLU -> Linear(D, 1)
+                        -> tanh -> [N]
 
 the value of the position for its side to move (1 a win, -1 a loss). The locally connected
 layer (``DarkLocal``) gives each dark square's ``H`` units a weighted sum of the ``C``
@@ -37,7 +41,8 @@ conv(0)`` and ``b_in = conv(0)`` with ``x_i`` the planes of input ``i`` alone
 64 C]``, ReLU, ``w_mid [H, 64 C]`` (the first Linear), ReLU; ``conv-local`` as ``w_in
 [128, 32 C]`` (the convolution at the dark cells), ReLU, ``w_mid [32 H, 32 C]`` (the
 locally connected layer as a dense matrix, five non-zero taps per row and channel), ReLU;
-both then ``tanh(z) = 2 sigmoid(2 z) - 1``: the evaluator interface's "one sigmoid output
+``conv-local-dense`` as ``conv-local`` and ``w_mid2 [D, 32 H]`` (the fully connected hidden
+layer, the door's third), ReLU; all then ``tanh(z) = 2 sigmoid(2 z) - 1``: the evaluator interface's "one sigmoid output
 -> ``2 out - 1``" with the last Linear's weights and bias doubled. No kernel knows it is a
 CNN; the tests check the evaluator interface's value against the torch forward pass.
 
@@ -47,12 +52,12 @@ four diagonal neighbours per plane with room to combine them. The search updates
 layer move by move, so a leaf costs mostly the second layer's multiply-adds: ``64 C x H``
 (16,384) for ``conv-dense``, ``32 C x 32 H`` for ``conv-local`` (the door's second layer is
 dense). ``conv-local`` defaults to ``C = 8, H = 8`` (65,536), the size whose held-out error
-came nearest the default ``conv-dense``'s in trials. The file records the architecture and
-the sizes.
+came nearest the default ``conv-dense``'s in trials; ``conv-local-dense`` takes those and
+``D = 32`` fully connected units (:data:`DENSE_UNITS`, ``conv-dense``'s ``H``), 8,192 more
+multiply-adds a leaf. The file records the architecture and the sizes.
 
 **choice** the architecture, measured (``docs/experiments.md``, "The MCRD networks"): the
-document leaves the layers open, and the door runs two hidden layers, so the deeper CNN has
-a locally connected second layer and no fully connected hidden layer. Locally connected
+document leaves the layers open; ``conv-local-dense`` is the one its words describe. Locally connected
 rather than a shared convolution: at every size tried it fitted the held-out MCRD values
 better at the same leaf cost. Trained on 48,128 MCRD positions (20,000 steps of 256),
 ``conv-local`` 8 x 8 reached a held-out error of 0.037 at about a third of ``conv-dense``'s
@@ -67,8 +72,9 @@ On disk: safetensors (loaded without executing code), torch's ``state_dict`` nam
 (``conv.weight [C, 3, 3, 3]``, ``conv.bias``; ``conv-dense``: ``hidden.weight [H, 64 C]``,
 ``hidden.bias``, ``output.weight [1, H]``; ``conv-local``: ``local.weight [H, 32, C, 5]``
 (output channel, square, input channel, tap), ``local.bias [H, 32]``, ``output.weight
-[1, 32 H]``; ``output.bias``) in float32, metadata ``kind`` = ``mcrd-net``, ``format`` =
-``1``, ``architecture`` (a file without it, written before there were two, holds
+[1, 32 H]``; ``conv-local-dense``: ``local.*`` and ``dense.weight [D, 32 H]``,
+``dense.bias [D]``, ``output.weight [1, D]``; ``output.bias``) in float32, metadata ``kind`` = ``mcrd-net``, ``format`` =
+``1``, ``architecture`` (a file without it, written before there were more, holds
 ``conv-dense``), ``channels``, ``hidden``, ``inputs``. Reading a file
 and folding it needs numpy only; building or training a :class:`CNN` needs torch (the
 ``train`` extra), and so does ``weights=untrained`` (torch's seeded initialisation).
@@ -91,9 +97,12 @@ FORMAT_VERSION = "1"
 #: The architectures (metadata ``architecture``; a file without it holds ``conv-dense``).
 CONV_DENSE = "conv-dense"
 CONV_LOCAL = "conv-local"
-ARCHITECTURES = (CONV_DENSE, CONV_LOCAL)
+CONV_LOCAL_DENSE = "conv-local-dense"
+ARCHITECTURES = (CONV_DENSE, CONV_LOCAL, CONV_LOCAL_DENSE)
 #: Default ``(channels, hidden)`` of each architecture (module docstring).
-SIZES = {CONV_DENSE: (8, 32), CONV_LOCAL: (8, 8)}
+SIZES = {CONV_DENSE: (8, 32), CONV_LOCAL: (8, 8), CONV_LOCAL_DENSE: (8, 8)}
+#: ``conv-local-dense``: units ``D`` of its fully connected hidden layer.
+DENSE_UNITS = 32
 CHANNELS, HIDDEN = SIZES[CONV_DENSE]
 #: ``weights=untrained``: seeded initial weights, and the agent's name says so.
 UNTRAINED = "untrained"
@@ -107,6 +116,16 @@ LOSS_PER_PLY = 0.01
 TENSORS = {
     CONV_DENSE: ("conv.weight", "conv.bias", "hidden.weight", "hidden.bias", "output.weight", "output.bias"),
     CONV_LOCAL: ("conv.weight", "conv.bias", "local.weight", "local.bias", "output.weight", "output.bias"),
+    CONV_LOCAL_DENSE: (
+        "conv.weight",
+        "conv.bias",
+        "local.weight",
+        "local.bias",
+        "dense.weight",
+        "dense.bias",
+        "output.weight",
+        "output.bias",
+    ),
 }
 #: The 32 dark cells of the 8 x 8 planes (``row * 8 + column``), in the order of the board's
 #: bits in the mover's frame: the only cells a piece can stand on.
@@ -190,8 +209,8 @@ def _module_class():
             channels: channels ``C`` of the first convolution.
             hidden: the second layer's size: units ``H`` of the fully connected hidden
                 layer (``conv-dense``), channels ``H`` of the locally connected layer over
-                the dark squares (``conv-local``).
-            architecture: ``conv-dense`` or ``conv-local``.
+                the dark squares (``conv-local``, ``conv-local-dense``).
+            architecture: one of :data:`ARCHITECTURES`.
         """
 
         def __init__(self, channels: int = CHANNELS, hidden: int = HIDDEN, architecture: str = CONV_DENSE):
@@ -207,6 +226,10 @@ def _module_class():
                 self.output = nn.Linear(hidden, 1)
                 return
             self.local = DarkLocal(channels, hidden)
+            if architecture == CONV_LOCAL_DENSE:
+                self.dense = nn.Linear(32 * hidden, DENSE_UNITS)
+                self.output = nn.Linear(DENSE_UNITS, 1)
+                return
             self.output = nn.Linear(32 * hidden, 1)
 
         def forward(self, planes):
@@ -216,6 +239,8 @@ def _module_class():
                 x = torch.relu(self.hidden(x.flatten(1)))
                 return torch.tanh(self.output(x)).squeeze(-1)
             x = torch.relu(self.local(x)).flatten(1)  # [N, 32 H], channel-major
+            if self.architecture == CONV_LOCAL_DENSE:
+                x = torch.relu(self.dense(x))
             return torch.tanh(self.output(x)).squeeze(-1)
 
         def tensors(self) -> dict[str, np.ndarray]:
@@ -298,6 +323,8 @@ def _conv_rows(conv_w: np.ndarray) -> np.ndarray:
 
 def architecture_of(tensors: dict[str, np.ndarray]) -> str:
     """The architecture whose tensor names ``tensors`` has."""
+    if "dense.weight" in tensors:
+        return CONV_LOCAL_DENSE
     return CONV_LOCAL if "local.weight" in tensors else CONV_DENSE
 
 
@@ -310,7 +337,7 @@ def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
     hidden Linear. ``conv-local``: the same at the 32 dark cells only (``w_in[i, 32 c + s]``,
     ``s`` the dark square's bit), and ``w_mid [32 H, 32 C]`` the locally connected layer as
     a dense matrix (row ``32 o + s`` holds square ``s``'s weights at the columns of its taps,
-    zeros elsewhere).
+    zeros elsewhere); ``conv-local-dense`` adds ``w_mid2``, the fully connected hidden layer.
     """
     conv_w = np.asarray(tensors["conv.weight"], np.float64)  # [C, 3, 3, 3]
     conv_b = np.asarray(tensors["conv.bias"], np.float64)
@@ -330,6 +357,9 @@ def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
                     w_mid[:, square, :, neighbour] = kernels[:, square, :, tap]
         w_mid = w_mid.reshape(32 * out_channels, 32 * channels)
         b_mid = np.asarray(tensors["local.bias"], np.float64).reshape(-1)
+    third = {}
+    if architecture_of(tensors) == CONV_LOCAL_DENSE:
+        third = {"w_mid2": np.asarray(tensors["dense.weight"]), "b_mid2": np.asarray(tensors["dense.bias"])}
     return mlp(
         np.ascontiguousarray(w_in),
         np.ascontiguousarray(b_in),
@@ -343,6 +373,7 @@ def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
         loss=LOSS,
         loss_per_ply=LOSS_PER_PLY,
         win_bound=1.0,
+        **third,
     )
 
 
@@ -351,9 +382,12 @@ def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
 
 def expected_shapes(channels: int, hidden: int, architecture: str = CONV_DENSE) -> dict[str, tuple[int, ...]]:
     """Every tensor's name and shape for an architecture and its sizes."""
-    if architecture == CONV_LOCAL:
+    if architecture in (CONV_LOCAL, CONV_LOCAL_DENSE):
         second = {"local.weight": (hidden, 32, channels, len(DARK_TAPS)), "local.bias": (hidden, 32)}
         outputs = 32 * hidden
+        if architecture == CONV_LOCAL_DENSE:
+            second |= {"dense.weight": (DENSE_UNITS, outputs), "dense.bias": (DENSE_UNITS,)}
+            outputs = DENSE_UNITS
     else:
         second = {"hidden.weight": (hidden, 64 * channels), "hidden.bias": (hidden,)}
         outputs = hidden
@@ -369,7 +403,7 @@ def expected_shapes(channels: int, hidden: int, architecture: str = CONV_DENSE) 
 def save_tensors(path: str | os.PathLike, tensors: dict[str, np.ndarray]) -> None:
     """Write a net's tensors with the ``mcrd-net`` metadata (atomically)."""
     architecture = architecture_of(tensors)
-    second = "local.weight" if architecture == CONV_LOCAL else "hidden.weight"
+    second = "hidden.weight" if architecture == CONV_DENSE else "local.weight"
     channels, hidden = tensors["conv.weight"].shape[0], tensors[second].shape[0]
     metadata = {
         "kind": KIND,
@@ -476,6 +510,8 @@ __all__ = [
     "ARCHITECTURES",
     "CHANNELS",
     "CONV_LOCAL",
+    "CONV_LOCAL_DENSE",
+    "DENSE_UNITS",
     "CONV_DENSE",
     "HIDDEN",
     "KIND",

@@ -44,7 +44,14 @@ def door_values(evaluator, boards) -> np.ndarray:
 
 @pytest.mark.parametrize(
     "architecture, channels, hidden",
-    [("conv-dense", 8, 32), ("conv-dense", 3, 5), ("conv-local", 8, 8), ("conv-local", 3, 5)],
+    [
+        ("conv-dense", 8, 32),
+        ("conv-dense", 3, 5),
+        ("conv-local", 8, 8),
+        ("conv-local", 3, 5),
+        ("conv-local-dense", 8, 8),
+        ("conv-local-dense", 3, 5),
+    ],
 )
 def test_door_value_is_the_torch_forward_pass(architecture, channels, hidden):
     boards = random_boards(400)
@@ -90,14 +97,15 @@ def test_the_locally_connected_layer_sees_a_square_and_its_diagonal_neighbours_o
     assert len(set(cells)) == 32 and len({(c // 8 + c % 8) % 2 for c in cells}) == 1  # one colour of square
 
 
-def test_conv_local_round_trip_and_old_files_without_an_architecture_load_as_conv_dense(tmp_path):
+@pytest.mark.parametrize("architecture", ["conv-local", "conv-local-dense"])
+def test_local_round_trip_and_old_files_without_an_architecture_load_as_conv_dense(tmp_path, architecture):
     from safetensors.numpy import save
 
-    cnn = net.untrained(seed=4, channels=3, hidden=2, architecture="conv-local")
-    path = tmp_path / "conv-local.safetensors"
+    cnn = net.untrained(seed=4, channels=3, hidden=2, architecture=architecture)
+    path = tmp_path / f"{architecture}.safetensors"
     cnn.save(path)
     again = net.CNN.load(path)
-    assert (again.architecture, again.channels, again.hidden_units) == ("conv-local", 3, 2)
+    assert (again.architecture, again.channels, again.hidden_units) == (architecture, 3, 2)
     boards = random_boards(50)
     np.testing.assert_array_equal(torch_values(again, boards), torch_values(cnn, boards))
     np.testing.assert_allclose(door_values(net.load_evaluator(str(path)), boards), torch_values(cnn, boards), atol=2e-5)
@@ -113,7 +121,7 @@ def test_conv_local_round_trip_and_old_files_without_an_architecture_load_as_con
 
 
 def test_an_unknown_architecture_is_refused_by_name():
-    with pytest.raises(ValueError, match="architecture must be one of conv-dense, conv-local, got 'conv-deep'"):
+    with pytest.raises(ValueError, match="architecture must be one of conv-dense, conv-local, conv-local-dense, got 'conv-deep'"):
         net.untrained(seed=1, architecture="conv-deep")
 
 
