@@ -4,7 +4,8 @@ the later layers, and the float32 weights whose first-layer sums are exact.
 A net of ``checkers_agents.search_parts.evaluators.mlp`` is ``w_in [128, H1]`` (input-major:
 an input that is 1 adds a contiguous row), ``b_in [H1]``, an optional second hidden layer
 ``w_mid [H2, H1]`` (torch's layout: each unit of the second layer a contiguous dot product
-over the first; absent: no rows), ``b_mid [H2]``, ``w_out [O, H]``, ``b_out [O]``, and
+over the first; absent: no rows), ``b_mid [H2]``, an optional third ``w_mid2 [H3, H2]``,
+``b_mid2 [H3]``, ``w_out [O, H]``, ``b_out [O]``, and
 the rows of its pattern inputs ``w_blocks [PATTERN_INPUTS, K]`` (absent: ``[0, 0]``), which
 feed the first ``K <= H1`` units of the first layer. Every kernel here takes the
 arrays in either float64 or float32 and numba compiles one version per dtype: the
@@ -35,8 +36,8 @@ block rows' ``|w|``) below
 resolves).
 
 **Later layers.** :func:`later_layers`, inlined into its caller, applies the hidden
-activation (one loop per kind), the second hidden layer and the outputs. The second layer
-(:func:`dense_layer`, one dot product per unit over the whole first layer: 16,000
+activation (one loop per kind), the second (and third) hidden layer and the outputs. A
+later layer (:func:`dense_layer`, one dot product per unit over the whole first layer: 16,000
 multiply-adds for the MCRD CNN's 512 x 32) is a call compiled with ``fastmath`` flags
 ``reassoc`` (a dot product may be summed in any order, so that it vectorises), ``contract``
 (a multiply and an add may fuse) and ``nsz`` (the sign of a zero may be ignored), no others:

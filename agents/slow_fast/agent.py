@@ -31,16 +31,17 @@ def net_evaluator(net: ValueNet) -> Evaluator:
     agent sees the network as it was when it was made.
 
     Raises:
-        ValueError: more than two hidden layers (the search's net interface takes at most two).
+        ValueError: more than three hidden layers (the search's net interface takes at most three).
     """
     linears = [layer for layer in net.layers if isinstance(layer, torch.nn.Linear)]
-    if not 2 <= len(linears) <= 3:
-        raise ValueError(f"the search takes nets of one or two hidden layers, got {len(linears) - 1}")
+    if not 2 <= len(linears) <= 4:
+        raise ValueError(f"the search takes nets of one to three hidden layers, got {len(linears) - 1}")
     arrays = [
         (layer.weight.detach().float().numpy().copy(), layer.bias.detach().float().numpy().copy()) for layer in linears
     ]
     w_in = np.ascontiguousarray(arrays[0][0].T)
-    middle = arrays[1] if len(arrays) == 3 else (None, None)
+    middle = arrays[1] if len(arrays) >= 3 else (None, None)
+    third = arrays[2] if len(arrays) == 4 else (None, None)
     return mlp(
         w_in,
         arrays[0][1],
@@ -48,6 +49,8 @@ def net_evaluator(net: ValueNet) -> Evaluator:
         arrays[-1][1],
         w_mid=middle[0],
         b_mid=middle[1],
+        w_mid2=third[0],
+        b_mid2=third[1],
         hidden_activation=RELU,
         output_activation=SIGMOID,
         move_reward=REWARD_MATERIAL_LOG,
