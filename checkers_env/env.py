@@ -221,6 +221,11 @@ def _cached_move(key: tuple) -> tuple[Move, str]:
     return entry
 
 
+def board_of_row(row: np.ndarray) -> Board:
+    """The position a row of the env machine's state holds (``env_machine.S_*`` columns)."""
+    return Board(int(row[core.S_BLACK]), int(row[core.S_WHITE]), int(row[core.S_KINGS]), Color(int(row[core.S_TURN])))
+
+
 class CheckersEnv(RenderMixin, gym.Env):
     __doc__ = __doc__
 
@@ -346,8 +351,7 @@ class CheckersEnv(RenderMixin, gym.Env):
     @property
     def board(self) -> Board:
         """The position now (during a multi-jump: before the move in progress)."""
-        s = self._state[0]
-        return Board(int(s[core.S_BLACK]), int(s[core.S_WHITE]), int(s[core.S_KINGS]), Color(int(s[core.S_TURN])))
+        return board_of_row(self._state[0])
 
     @property
     def moves(self) -> list[Move]:

@@ -77,8 +77,8 @@ from pettingzoo.utils import wrappers
 
 from . import env_machine as core
 from .baselines import OPPONENT_NONE
-from .board import Board, Color, Move, move_from_row
-from .env import REWARD_MODES, check_action, resolve_max_plies, unknown_reset_option
+from .board import Board, Move, move_from_row
+from .env import REWARD_MODES, board_of_row, check_action, resolve_max_plies, unknown_reset_option
 from .game import Rules
 from .rendering import RenderMixin
 
@@ -230,8 +230,8 @@ class _TwoPlayerBoard(RenderMixin):
 
     @property
     def board(self) -> Board:
-        s = self._state[0]
-        return Board(int(s[core.S_BLACK]), int(s[core.S_WHITE]), int(s[core.S_KINGS]), Color(int(s[core.S_TURN])))
+        """The position now (during a multi-jump: before the move in progress)."""
+        return board_of_row(self._state[0])
 
     @property
     def moves(self) -> list[Move]:
