@@ -66,6 +66,8 @@ def empty_net():
         np.zeros((0, 0), np.float32),
         np.zeros(0, np.float32),
         np.zeros((0, 0), np.float32),
+        np.zeros((0, 0), np.float32),
+        np.zeros(0, np.float32),
     )
 
 
