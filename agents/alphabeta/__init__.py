@@ -76,7 +76,7 @@ from .selfplay import (
     start_game,
 )
 from .stack import flat_memory, memory_views
-from .transposition import TT_BITS, TT_FIELDS, TT_MIN_DEPTH, ZOBRIST, Table, position_hash
+from .transposition import TT_BITS, TT_FIELDS, TT_MIN_DEPTH, ZOBRIST, Table, new_table, position_hash
 
 __all__ = [
     "DEPTH",
@@ -103,6 +103,7 @@ __all__ = [
     "SearchSetup",
     "Searcher",
     "Table",
+    "new_table",
     "advance",
     "board_key",
     "choose_move",

@@ -23,7 +23,7 @@ from .deepening import NO_NODE_LIMIT, search_from_python, search_iteration
 from .negamax import INF, MAX_DEPTH, DrawRules, egdb_value
 from .pruning import ASPIRATION_NET, ASPIRATION_POINTS, search_options
 from .stack import S_INDEX, V_ALPHA, V_BETA, FlatMemory, flat_memory, memory_views
-from .transposition import NO_MOVE, TT_BITS, TT_ENTRY, TT_FIELDS, TT_KEY_MASK, Table, position_hash
+from .transposition import NO_MOVE, TT_BITS, TT_ENTRY, TT_KEY_MASK, new_table, position_hash
 
 #: The nominal depth of a search given neither a depth nor a time.
 DEPTH = 6
@@ -223,9 +223,8 @@ class Searcher:
         self.egdb = egdb
         self.egdb_probe = probe_of(egdb)
         self.egdb_pieces = self.egdb_probe.pieces
-        self.table = np.zeros((1 << tt_bits, TT_FIELDS), dtype=np.int64)
-        # The values' column is read through a float64 view of the same memory.
-        self.table_bundle = Table(self.table, self.table.view(np.float64))
+        self.table_bundle = new_table(1 << tt_bits)
+        self.table = self.table_bundle.entries
         # The kernel's buffers: views of two flat arrays (``stack.memory_views``), which is
         # how one agent's call passes them.
         self.width = evaluator.width

@@ -147,19 +147,20 @@ def memory_views(flat):
     b = MAX_PLY * VALUE_FIELDS
     root_scores = floats[b : b + MAX_MOVES]
     scratch = flat.net_floats[: 2 * width]
+    # By name: twelve arrays, several of one type, where a slip in order would type-check.
     return SearchMemory(
-        killers,
-        history_scores,
-        moves,
-        order_scores,
-        order_index,
-        stack,
-        active,
-        values,
-        root_scores,
-        scratch,
-        flat.accumulators,
-        tries,
+        killers=killers,
+        history_scores=history_scores,
+        moves=moves,
+        order_scores=order_scores,
+        order_index=order_index,
+        stack=stack,
+        active=active,
+        values=values,
+        root_scores=root_scores,
+        scratch=scratch,
+        accumulators=flat.accumulators,
+        tries=tries,
     )
 
 

@@ -49,6 +49,14 @@ Table = namedtuple("Table", "entries values")
 
 
 @numba.njit(cache=True)
+def new_table(entries):
+    """A cleared :data:`Table` of ``entries`` slots (a power of two); numba, as the
+    trainers' game kernels make theirs."""
+    table = np.zeros((entries, TT_FIELDS), dtype=np.int64)
+    return Table(table, table.view(np.float64))
+
+
+@numba.njit(cache=True)
 def position_hash(black, white, kings, black_to_move):
     """Zobrist hash of a position (the search updates the same hash incrementally)."""
     h = 0
@@ -87,6 +95,7 @@ __all__ = [
     "TT_MIN_DEPTH",
     "TT_VALUE",
     "Table",
+    "new_table",
     "ZOBRIST",
     "next_generation",
     "position_hash",

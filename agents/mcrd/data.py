@@ -22,13 +22,12 @@ from checkers_agents.alphabeta import (
     MOVE_NONE,
     MOVE_RANDOM,
     POLICY_MIXED,
-    TT_FIELDS,
     GameBatch,
     MovePolicy,
     SearchSetup,
-    Table,
     empty_record,
     flat_memory,
+    new_table,
     play_games,
 )
 from checkers_agents.alphabeta import MOVE_SEARCH as MOVE_MINIMAX
@@ -149,13 +148,12 @@ def play_pseudo_random_games(
     rules_array = _rules(rules)
     start = Board() if start is None else start
     record = empty_record(games, rules_array[RULE_MAX_PLIES])
-    entries = np.zeros((1 << TT_BITS, TT_FIELDS), np.int64)
     n, _nodes = play_games(
         GameBatch(int(seed), int(first_game), int(games), _start_row(start), rules_array),
         MovePolicy(POLICY_MIXED, float(minimax_rate), 0, int(minimax_depth), int(minimax_depth)),
         SearchSetup(
             MATERIAL.valuation(),
-            Table(entries, entries.view(np.float64)),
+            new_table(1 << TT_BITS),
             flat_memory(),
             no_egdb(),
             False,

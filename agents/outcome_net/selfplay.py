@@ -31,13 +31,12 @@ import numpy as np
 
 from checkers_agents.alphabeta import (
     POLICY_SEARCH,
-    TT_FIELDS,
     GameBatch,
     MovePolicy,
     SearchSetup,
-    Table,
     empty_record,
     memory_for,
+    new_table,
 )
 from checkers_agents.alphabeta import play_games as play_batch
 from checkers_agents.search_parts.counts import check_counts
@@ -109,13 +108,12 @@ def play_games(
     ev = _evaluator(evaluator)
     egdb = probe_of(EndgameDatabase.cached(egdb_pieces, egdb_folder) if egdb_pieces else None)
     record = empty_record(games, rules[RULE_MAX_PLIES])
-    entries = np.zeros((1 << TT_BITS, TT_FIELDS), np.int64)
     n, _nodes = play_batch(
         GameBatch(int(seed), int(first_game), int(games), start_positions(), rules),
         MovePolicy(POLICY_SEARCH, 1.0, int(random_plies), 1, int(depth)),
         SearchSetup(
             ev.valuation(),
-            Table(entries, entries.view(np.float64)),
+            new_table(1 << TT_BITS),
             memory_for(ev),
             egdb,
             True,

@@ -29,16 +29,15 @@ import numpy as np
 
 from checkers_agents.alphabeta import (
     POLICY_EPSILON,
-    TT_FIELDS,
     TT_MIN_DEPTH,
     MovePolicy,
     SearchSetup,
-    Table,
     advance,
     choose_move,
     flat_memory,
     game_over,
     memory_views,
+    new_table,
     start_game,
 )
 from checkers_agents.search_parts.endgame_probe import no_egdb
@@ -165,9 +164,9 @@ def play_training_game_from(start, w1, b1, w2, b2, game, rng, result):
     )
     # At depth TT_MIN_DEPTH or less only the root reaches the table, and a root searched in
     # generator order takes nothing from it: one entry (zeroing a full table per game costs).
-    entries = np.zeros((1 << TT_BITS if game.depth > TT_MIN_DEPTH else 1, TT_FIELDS), dtype=np.int64)
+    table = new_table(1 << TT_BITS if game.depth > TT_MIN_DEPTH else 1)
     # The design's self-play knows no endgame database.
-    setup = SearchSetup(valuation, Table(entries, entries.view(np.float64)), flat_memory(width), no_egdb(), False)
+    setup = SearchSetup(valuation, table, flat_memory(width), no_egdb(), False)
     policy = MovePolicy(POLICY_EPSILON, game.epsilon, game.random_plies, game.depth, game.depth)
     buffers = LearnBuffers(
         np.empty(MAX_ACTIVE, dtype=np.int64), np.empty(MAX_ACTIVE, dtype=np.int64), np.empty(width, dtype=np.float64)

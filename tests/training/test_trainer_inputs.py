@@ -28,7 +28,7 @@ CASES = [
     (["mcrd-net", "--hidden", "-1"], "--hidden: must be 0 to 4096, got '-1'"),
     (
         ["mcrd-net", "--architecture", "conv-deep"],
-        "--architecture: invalid choice: 'conv-deep' (choose from 'conv-dense', 'conv-local')",
+        "--architecture: invalid choice: 'conv-deep' (choose from 'conv-dense', 'conv-local', 'conv-local-dense')",
     ),
     (["outcome-net", "--middle", "100000000"], "--middle: must be 0 to 4096, got '100000000'"),
     (["bc", "--batch-size", "100000000"], "--batch-size: must be 1 to 65536, got '100000000'"),
