@@ -121,7 +121,9 @@ def test_local_round_trip_and_old_files_without_an_architecture_load_as_conv_den
 
 
 def test_an_unknown_architecture_is_refused_by_name():
-    with pytest.raises(ValueError, match="architecture must be one of conv-dense, conv-local, conv-local-dense, got 'conv-deep'"):
+    with pytest.raises(
+        ValueError, match="architecture must be one of conv-dense, conv-local, conv-local-dense, got 'conv-deep'"
+    ):
         net.untrained(seed=1, architecture="conv-deep")
 
 
