@@ -6,6 +6,9 @@ Every file a user names for reading (weights, PDN games, openings, books) goes t
 refused with one line naming the path and what it is, where opening it would fail, block
 for ever or never end.
 
+A log written a line at a time (a league's ``games.jsonl``, an autopsy's drift set) is read
+back by :func:`json_lines`, which drops the last line when a kill cut it short.
+
 Every checkpoint, weights file, zoo card and run record goes through :func:`write_atomic`:
 the bytes go to a temporary file beside the target, are flushed to disk, and the file is
 renamed over the target (atomic on POSIX), so a reader sees the old file or the new one.
@@ -123,4 +126,26 @@ def write_json_atomic(path: str | os.PathLike, document) -> Path:
     return write_atomic(path, (json_text(document, indent=2) + "\n").encode())
 
 
-__all__ = ["FILE_MODE", "input_file", "write_atomic", "write_json_atomic"]
+def json_lines(
+    path: str | os.PathLike, error: type[Exception] = ValueError, what: str = "JSON line"
+) -> list[tuple[int, str, object]]:
+    """The lines of a JSON-lines file as ``(line number, line, value)``, the last line
+    dropped when it is not JSON (a write a kill cut short).
+
+    Raises:
+        error: ``FILE:LINE: corrupt WHAT: ...`` for a line other than the last that is
+            not JSON.
+    """
+    lines = Path(path).read_text(encoding="utf-8").splitlines(keepends=True)
+    found = []
+    for number, line in enumerate(lines, 1):
+        try:
+            found.append((number, line, json.loads(line)))
+        except json.JSONDecodeError as problem:
+            if number == len(lines):
+                break
+            raise error(f"{path}:{number}: corrupt {what}: {problem}") from None
+    return found
+
+
+__all__ = ["FILE_MODE", "input_file", "json_lines", "write_atomic", "write_json_atomic"]

@@ -62,7 +62,7 @@ from pathlib import Path
 from typing import Any
 
 from checkers_env import BLACK, WHITE, Agent, Board, CheckersError, Color, Game, Move, Rules, iter_pdn, make_agent
-from checkers_env.files import write_atomic
+from checkers_env.files import json_lines, write_atomic
 
 #: The agent whose value is followed: the zoo's third outcome net, at its own 0.5 s a move.
 DEFAULT_AGENT = "zoo:outcome-net-3"
@@ -341,16 +341,9 @@ def read_lines(path: Path) -> list[dict[str, Any]]:
     """
     if not path.exists():
         return []
-    lines = path.read_text(encoding="utf-8").splitlines()
     found = []
-    for number, text in enumerate(lines, 1):
-        try:
-            value = json.loads(text)
-        except json.JSONDecodeError:
-            value = None
+    for number, _line, value in json_lines(path, AutopsyError, "JSON object"):
         if not isinstance(value, dict):
-            if number == len(lines):
-                break
             raise AutopsyError(f"{path}: line {number} is not a JSON object")
         found.append(value)
     return found

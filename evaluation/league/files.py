@@ -9,13 +9,13 @@ line with its file and line number.
 
 from __future__ import annotations
 
-import json
 import os
 import warnings
 from pathlib import Path
 from typing import TextIO
 
 from checkers_env.errors import CheckersError
+from checkers_env.files import json_lines
 from checkers_env.match import GameRecord
 
 GAMES_FILE = "games.jsonl"
@@ -45,18 +45,12 @@ def load_records(path: str | os.PathLike, repair: bool = False) -> list[GameReco
             (not JSON, a missing field, a result that is not 1-0, 0-1 or 1/2-1/2).
     """
     path = Path(path)
-    lines = path.read_text(encoding="utf-8").splitlines(keepends=True)
+    lines = json_lines(path, LeagueError, "game record")
     records: list[GameRecord] = []
     kept: list[str] = []
     seen: set[str] = set()
     repeated: list[str] = []
-    for number, line in enumerate(lines, 1):
-        try:
-            data = json.loads(line)
-        except json.JSONDecodeError as error:
-            if number == len(lines):  # the line a kill cut off
-                continue
-            raise LeagueError(f"{path}:{number}: corrupt game record: {error}") from None
+    for number, line, data in lines:
         record = _record(data, path, number)
         if record.key in seen:
             repeated.append(record.key)
@@ -71,7 +65,7 @@ def load_records(path: str | os.PathLike, repair: bool = False) -> list[GameReco
             LeagueWarning,
             stacklevel=2,
         )
-    if repair and len(kept) != len(lines):
+    if repair and len(kept) != len(path.read_text(encoding="utf-8").splitlines()):
         from checkers_env.files import write_atomic
 
         write_atomic(path, "".join(kept).encode("utf-8"))

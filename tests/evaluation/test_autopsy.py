@@ -252,7 +252,7 @@ def test_the_command_states_the_library_defaults():
         ([], "give PDN files"),
         (["{games}", "--drift", "{games}"], "give no PDN"),
         (["--drift", "{missing}"], "no drift set"),
-        (["--drift", "{games}"], "line 1 is not a JSON object"),
+        (["--drift", "{games}"], "1: corrupt JSON object"),
     ],
     ids=[
         "missing file",
