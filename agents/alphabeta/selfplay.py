@@ -40,6 +40,7 @@ from collections import namedtuple
 import numba
 import numpy as np
 
+from checkers_agents.search_parts.bundles import zeroed
 from checkers_agents.search_parts.endgame_probe import END_EGDB
 from checkers_agents.search_parts.position import Position
 from checkers_env.bitboard import apply_move, popcount
@@ -320,19 +321,7 @@ def _play_batch(batch, policy, setup, net, record, keys, moves):
 def empty_record(games: int, max_plies: int) -> GameRecord:
     """A :data:`GameRecord` for ``games`` games of at most ``max_plies`` plies."""
     rows = games * (int(max_plies) + 1)
-    return GameRecord(
-        np.zeros(rows, np.int64),
-        np.zeros(rows, np.int64),
-        np.zeros(rows, np.int64),
-        np.zeros(rows, np.bool_),
-        np.zeros(rows, np.int64),
-        np.zeros(rows, np.int32),
-        np.zeros(rows, np.int8),
-        np.zeros(rows, np.float32),
-        np.zeros(games, np.int32),
-        np.zeros(games, np.int8),
-        np.zeros(games, np.int8),
-    )
+    return zeroed(GameRecord, (rows, "i8 i8 i8 ? i8 i4 i1 f4"), (games, "i4 i1 i1"))
 
 
 __all__ = [

@@ -34,6 +34,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from checkers_agents.search_parts.bundles import zeroed
 from checkers_agents.search_parts.counts import check_counts
 from checkers_agents.search_parts.endgame_probe import END_EGDB, EndgameProbe, probe_of
 from checkers_env import Board, Rules
@@ -106,20 +107,13 @@ class Record(NamedTuple):
 
 
 def new_record(decisions: int, games: int) -> Record:
-    return Record(
-        np.zeros(decisions, np.int64),
-        np.zeros(decisions, np.int64),
-        np.zeros(decisions, np.int64),
-        np.zeros(decisions, np.bool_),
-        np.zeros(decisions, np.int8),
-        np.zeros((decisions, NUM_ACTIONS), np.float32),
-        np.zeros((decisions, NUM_ACTIONS), np.int8),
-        np.zeros(decisions, np.float32),
-        np.zeros(decisions, np.int64),
-        np.zeros(decisions, np.int8),
-        np.zeros(games, np.int8),
-        np.zeros(games, np.int8),
-        np.zeros(games, np.int32),
+    """A :data:`Record` for at most ``decisions`` decisions of ``games`` games."""
+    return zeroed(
+        Record,
+        (decisions, "i8 i8 i8 ? i1"),
+        ((decisions, NUM_ACTIONS), "f4 i1"),
+        (decisions, "f4 i8 i1"),
+        (games, "i1 i1 i4"),
     )
 
 

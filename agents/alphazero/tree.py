@@ -50,6 +50,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 
+from checkers_agents.search_parts.bundles import zeroed
 from checkers_agents.search_parts.endgame_probe import no_egdb
 
 #: Search methods.
@@ -81,21 +82,7 @@ class Tree(NamedTuple):
 
 def new_tree(trees: int, nodes: int) -> Tree:
     """Arrays for ``trees`` trees of at most ``nodes`` nodes each."""
-    shape = (trees, nodes)
-    return Tree(
-        np.zeros(shape, np.int32),
-        np.zeros(shape, np.int32),
-        np.zeros(shape, np.int32),
-        np.zeros(shape, np.int32),
-        np.zeros(shape, np.int32),
-        np.zeros(shape, np.float64),
-        np.zeros(shape, np.float32),
-        np.zeros(shape, np.float64),
-        np.zeros(shape, np.float32),
-        np.zeros(shape, np.int8),
-        np.zeros(shape, np.int8),
-        np.zeros(trees, np.int32),
-    )
+    return zeroed(Tree, ((trees, nodes), "i4 i4 i4 i4 i4 f8 f4 f8 f4 i1 i1"), (trees, "i4"))
 
 
 class Settings(NamedTuple):
