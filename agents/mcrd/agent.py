@@ -331,8 +331,11 @@ class MCRDAgent(BaseAgent):
 
     def _runner(self, children, board: Board, previous: Board | None, backend: str):
         move_seed = int(self.rng.integers(0, 2**62))
-        context = cycle_context(board, previous)
-        args = (children, context, self.max_moves, self.king_weight, self.cycle_check, move_seed)
+        from .cpu import KingHistory, PlayoutRules
+
+        history = KingHistory(*(int(kings) for kings in cycle_context(board, previous)))
+        rules = PlayoutRules(int(self.max_moves), float(self.king_weight), bool(self.cycle_check))
+        args = (children, history, rules, move_seed)
         if backend == "cuda":
             from .cuda import CudaRunner
 

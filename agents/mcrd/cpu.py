@@ -197,10 +197,8 @@ class CpuRunner:
     def __init__(
         self,
         children,
-        context,
-        max_moves: int,
-        king_weight: float,
-        cycle_check: bool,
+        history: KingHistory,
+        rules: PlayoutRules,
         seed: int,
         guide=None,
         settings: GuideSettings | None = None,
@@ -224,8 +222,7 @@ class CpuRunner:
                 guide.net_functions,
                 int(guide.width),
             )
-        self.history = KingHistory(*(int(kings) for kings in context))
-        self.playout = PlayoutRules(int(max_moves), float(king_weight), bool(cycle_check))
+        self.history, self.playout = history, rules
         n = len(children.movers)
         self.tallies = Tallies(
             np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(DIAGNOSTICS, np.int64)

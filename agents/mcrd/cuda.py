@@ -26,18 +26,8 @@ import numpy as np
 from numba import cuda, uint64
 from numba.cuda.random import xoroshiro128p_dtype, xoroshiro128p_uniform_float64
 
+from . import playout as playouts  # the module: kernels take a ``playout`` (PlayoutRules)
 from .cpu import CAPPED, PLIES, SKIPS, ChildPositions, KingHistory, PlayoutRules, Tallies
-from .playout import (
-    DIAGNOSTICS,
-    DRAW_POINTS,
-    MAX_REDRAWS,
-    WIN_POINTS,
-    end_of_descent,
-    goes_on,
-    proportional_arm,
-    start_descent,
-    take_draw,
-)
 
 #: Threads per block (the design document launched blocks of 1024; 256 leaves more registers
 #: per thread).
@@ -74,21 +64,21 @@ def descent_kernel(children, history, arms, keep, proportional, threads, playout
     if proportional:
         keep_draw = xoroshiro128p_uniform_float64(states, t)
         other = _below(states, t, max(n_arms - 1, 1))
-        arm = proportional_arm(t, n_arms, keep_draw, keep[arms[arm]], other)
+        arm = playouts.proportional_arm(t, n_arms, keep_draw, keep[arms[arm]], other)
     child = arms[arm]
 
-    walk, tally = start_descent(
+    walk, tally = playouts.start_descent(
         child_movers[child], child_opponents[child], child_kings[child], child_black_to_move, history
     )
-    while goes_on(tally, max_moves):
+    while playouts.goes_on(tally, max_moves):
         k = _below(states, t, tally[0])
-        walk, tally = take_draw(walk, tally, k, cycle_check and tally[4] < MAX_REDRAWS)
-    points, capped, plies, skips = end_of_descent(walk, tally, king_weight)
+        walk, tally = playouts.take_draw(walk, tally, k, cycle_check and tally[4] < playouts.MAX_REDRAWS)
+    points, capped, plies, skips = playouts.end_of_descent(walk, tally, king_weight)
     if child_black_to_move:
-        points = WIN_POINTS - points
+        points = playouts.WIN_POINTS - points
     cuda.atomic.add(wins, child, points)
     cuda.atomic.add(counts, child, 1)
-    if points == DRAW_POINTS:
+    if points == playouts.DRAW_POINTS:
         cuda.atomic.add(drawn, child, 1)
     cuda.atomic.add(diagnostics, PLIES, plies)
     cuda.atomic.add(diagnostics, SKIPS, skips)
@@ -152,24 +142,21 @@ class CudaRunner:
     def __init__(
         self,
         children,
-        context,
-        max_moves: int,
-        king_weight: float,
-        cycle_check: bool,
+        history: KingHistory,
+        rules: PlayoutRules,
         seed: int,
         max_threads: int,
     ):
         n = len(children.movers)
         self.max_threads = int(max_threads)
-        self.history = KingHistory(*(int(kings) for kings in context))
-        self.playout = PlayoutRules(int(max_moves), float(king_weight), bool(cycle_check))
+        self.history, self.playout = history, rules
         self.children = ChildPositions(
             cuda.to_device(children.movers),
             cuda.to_device(children.opponents),
             cuda.to_device(children.kings),
             bool(children.black_to_move),
         )
-        self.tallies = Tallies(*(cuda.to_device(np.zeros(size, np.int64)) for size in (n, n, n, DIAGNOSTICS)))
+        self.tallies = Tallies(*(cuda.to_device(np.zeros(size, np.int64)) for size in (n, n, n, playouts.DIAGNOSTICS)))
         self.d_keep = cuda.to_device(np.ones(n, np.float64))
         # One state per thread of the largest launch; launches reuse them, each state
         # going on from where the previous launch left it (like the design document's
