@@ -10,7 +10,8 @@ keep their own package; what two of them share lives here, below all of them:
 - ``net_layers``: the nets' kernels behind it (first-layer sums, later layers);
 - ``endgame_probe``: the endgame database as a kernel probes it (``EndgameProbe``,
   ``probe_of``, ``no_egdb``) and ``END_EGDB``, the end of a game the database decided;
-- ``counts``: ``check_counts``, the one check of the whole numbers a self-play is given.
+- ``counts``: ``check_counts``, the one check of the whole numbers a self-play is given;
+- ``bundles``: ``zeroed``, a bundle of zeroed arrays built from its fields' types.
 
 "Search parts" rather than "engine" (``checkers_agents.engine`` is the kind that plays
 an engine over a pipe) or "evaluation" (``checkers_evaluation`` is the league and its
