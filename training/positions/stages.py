@@ -1,0 +1,170 @@
+"""The stages of the positions database: each a shard folder ``OUT/stages/NAME/`` of the
+self-play store's arrays (``checkers_agents.outcome_net.selfplay``), built resumably by the
+one shard store (``checkers_env.shards``) from self-play games or game records."""
+
+from __future__ import annotations
+
+import dataclasses
+from itertools import islice
+from pathlib import Path
+
+import numba
+import numpy as np
+
+from checkers_agents.outcome_net import selfplay
+
+from .recipe import RecipeError, Stage, evaluator_weights, stage_seed
+
+
+def play_stage_games(
+    games: int,
+    seed: int,
+    first_game: int,
+    evaluator: str,
+    depth: int,
+    random_plies: int,
+    egdb_pieces: int = 0,
+    egdb_folder: str | None = None,
+) -> dict[str, np.ndarray]:
+    """``selfplay.play_games`` with any evaluator spec :func:`evaluator_weights` takes (its
+    games are the same: one kernel, streams and records); the arrays of the self-play store."""
+    from checkers_agents.alphabeta import (
+        POLICY_SEARCH,
+        GameBatch,
+        MovePolicy,
+        SearchSetup,
+        empty_record,
+        make_evaluator,
+        memory_for,
+        new_table,
+        play_games,
+    )
+    from checkers_agents.search_parts.endgame_probe import probe_of
+    from checkers_env import Rules
+    from checkers_env.egdb import EndgameDatabase
+    from checkers_env.game_state import RULE_MAX_PLIES
+
+    name, weights = evaluator_weights(evaluator)
+    ev = make_evaluator(name, weights)
+    rules = Rules().as_array()
+    egdb = probe_of(EndgameDatabase.cached(egdb_pieces, egdb_folder) if egdb_pieces else None)
+    record = empty_record(games, rules[RULE_MAX_PLIES])
+    batch = GameBatch(int(seed), int(first_game), int(games), selfplay.start_positions(), rules)
+    policy = MovePolicy(POLICY_SEARCH, 1.0, int(random_plies), 1, int(depth))
+    setup = SearchSetup(ev.valuation(), new_table(1 << selfplay.TT_BITS), memory_for(ev), egdb, True)
+    n, _nodes = play_games(batch, policy, setup, ev.net, record)
+    out = {name: getattr(record, name)[:n].copy() for name in ("black", "white", "kings", "black_to_move", "game")}
+    out["ply"] = record.ply[:n].copy()
+    out["search"] = record.search_value[:n].copy()
+    black_result = record.game_result[out["game"] - first_game].astype(np.int8)
+    out["outcome"] = np.where(out["black_to_move"], black_result, -black_result).astype(np.int8)
+    out["game_index"] = np.arange(first_game, first_game + games, dtype=np.int64)
+    out.update({name: getattr(record, name).copy() for name in selfplay.GAME_ARRAYS[1:]})
+    return {name: out[name] for name in selfplay.SHARD_ARRAYS + selfplay.GAME_ARRAYS}
+
+
+def read_record_games(pdn: str | None, first_game: int, games: int) -> dict[str, np.ndarray]:
+    """The positions of games ``first_game ...`` of a PDN file (None: the ACF archive), each
+    position before every move and the last one, labelled by the recorded result (a game
+    without one gives none); the arrays of the self-play store, ``search`` NaN.
+
+    Raises:
+        RecipeError: the file holds fewer games.
+    """
+    from checkers_env import BLACK
+    from checkers_env.datasets import ACF_GAMES
+    from checkers_env.pdn import iter_pdn
+
+    source = ACF_GAMES if pdn is None else pdn
+    values = {"1-0": 1, "0-1": -1, "1/2-1/2": 0}
+    rows: list[tuple[int, int, int, bool, int, int, int]] = []
+    table = np.zeros((games, 3), dtype=np.int64)
+    read = list(islice(iter_pdn(source), first_game, first_game + games))
+    if len(read) < games:
+        raise RecipeError(f"{source} holds {first_game + len(read)} games, fewer than {first_game + games}")
+    for k, game in enumerate(read):
+        result = values.get(game.headers.get("Result", game.result))
+        table[k] = (game.ply, 0 if result is None else result, 0)
+        if result is None:
+            continue
+        for ply, board in enumerate(game.boards):
+            black = board.turn == BLACK
+            rows.append(
+                (board.black, board.white, board.kings, black, first_game + k, ply, result if black else -result)
+            )
+    columns = list(zip(*rows)) if rows else [()] * 7
+    out: dict[str, np.ndarray] = {
+        name: np.array(col, dtype=dtype) for name, col, dtype in zip(selfplay.SHARD_ARRAYS, columns, _RECORD_DTYPES)
+    }
+    out["search"] = np.full(len(rows), np.nan, dtype=np.float32)
+    out["game_index"] = np.arange(first_game, first_game + games, dtype=np.int64)
+    out["game_length"] = table[:, 0].astype(np.int32)
+    out["game_result"], out["game_end"] = table[:, 1].astype(np.int8), table[:, 2].astype(np.int8)
+    return {name: out[name] for name in selfplay.SHARD_ARRAYS + selfplay.GAME_ARRAYS}
+
+
+_RECORD_DTYPES = (np.int64, np.int64, np.int64, np.bool_, np.int64, np.int32, np.int8)
+
+
+def build_stage_shard(params: dict, seed: int, shard: int) -> dict[str, np.ndarray]:
+    """Shard ``shard`` of a stage (``Stage.params``): games ``shard * shard_size ...``."""
+    numba.set_num_threads(1)
+    first = shard * params["shard_size"]
+    size = min(params["shard_size"], params["games"] - first)
+    if params["kind"] == "records":
+        return read_record_games(params["pdn"], first, size)
+    return play_stage_games(
+        size,
+        seed,
+        first,
+        params["evaluator"],
+        params["depth"],
+        params["random_plies"],
+        params["egdb_pieces"],
+        params["egdb_folder"],
+    )
+
+
+#: A stage's shards: the self-play store's arrays and version, with a card stating the stage.
+STAGES = dataclasses.replace(selfplay.SHARDS, build=build_stage_shard, kind="positions-stage", card=True)
+#: The merged set: one row per distinct quiet position, in key order.
+
+
+def stage_folder(out: str | Path, name: str) -> Path:
+    """The shard folder of stage ``name`` in the database folder ``out``."""
+    return Path(out) / "stages" / name
+
+
+def build_stages(
+    out: str | Path,
+    stages: list[Stage],
+    seed: int = 0,
+    workers: int = 1,
+    egdb_folder: str | None = None,
+    progress: bool = True,
+) -> list[dict]:
+    """Build the missing shards of each stage in turn (a killed run resumes).
+
+    Args:
+        out: the database folder.
+        stages: the stages to build (a recipe, or some of its stages).
+        seed: the run's seed; each stage plays on :func:`stage_seed`.
+        workers: processes over a stage's shards.
+        egdb_folder: the endgame database's folder (None: the default).
+        progress: show a progress bar per stage.
+
+    Returns:
+        Each stage's card.
+
+    Raises:
+        ShardError: a stage folder built with other parameters or seed.
+    """
+    cards = []
+    for stage in stages:
+        folder = stage_folder(out, stage.name)
+        STAGES.generate(folder, stage.params(egdb_folder), stage_seed(seed, stage.name), workers, progress=progress)
+        cards.append(STAGES.read_card(folder))
+    return cards
+
+
+__all__ = ["STAGES", "build_stages", "play_stage_games", "read_record_games", "stage_folder"]
