@@ -1,24 +1,30 @@
 """``checkers data``: training databases for the MCRD networks (pseudo-random games,
-MCRD-labelled positions). The handler imports the MCRD data module only when it runs."""
+MCRD-labelled positions), and the database of diverse quiet positions with their
+win/draw/loss counts (``checkers_training.positions``). The handler imports the data
+module only when it runs (the trainers' package by name, as ``checkers train`` does)."""
 
 from __future__ import annotations
 
 import argparse
+import importlib
+import time
 
 from checkers_evaluation.common_options import (
     Kinds,
+    add_egdb_folder,
     add_kinds,
     add_no_progress,
     add_out,
     add_seed,
     add_whole_number,
 )
-from checkers_evaluation.options import UsageError, add_ray_option, rate
+from checkers_evaluation.options import UsageError, add_ray_option, max_egdb_pieces, rate
 
-HELP = "generate training data for the MCRD networks (pseudo-random games, MCRD-labelled positions)"
+HELP = "generate training data (MCRD networks' games and positions, diverse quiet positions)"
 DESCRIPTION = (
-    "Write a training database (card.json and shard-*.npz) for the MCRD networks "
-    "(checkers train mcrd-net). Running the same command again resumes a killed run with identical data."
+    "Write a training database (card.json and shard-*.npz): for the MCRD networks "
+    "(checkers train mcrd-net), or diverse quiet positions with their win/draw/loss counts. "
+    "Running the same command again resumes a killed run with identical data."
 )
 
 
@@ -34,12 +40,24 @@ KINDS: Kinds = {
         "Positions from pseudo-random and MCRD self-play games, each labelled by one MCRD "
         "search of --playouts playouts (per-move wins, draws, losses, playouts and the value).",
     ),
+    "positions": (
+        "diverse quiet positions with win/draw/loss counts",
+        "Quiet positions from the games of many players (a recipe of stages: the alpha-beta "
+        "self-play kernel with hand-written evaluations and the zoo's nets at several depths and "
+        "random plies, and the ACF game records), merged in the mover's frame with their wins, "
+        "draws and losses, mean search value and the endgame database's exact value. Each stage "
+        "is a resumable shard folder OUT/stages/NAME (--stages builds some in one session), then "
+        "the merge writes OUT/merged (--merge-only). A recipe file is JSON: "
+        '{"stages": [{"name": ..., "games": ..., "evaluator": ..., "depth": ..., '
+        '"random_plies": ..., "egdb_pieces": ...}, {"name": ..., "kind": "records", "games": ...}]}; '
+        "docs/agents/outcome-net.md has the format.",
+    ),
 }
 
 
 def add_arguments(parser) -> None:
     """Declare the arguments of ``checkers data`` on its parser."""
-    games, mcrd = add_kinds(parser, "data_kind", "KIND", KINDS)
+    games, mcrd, positions = add_kinds(parser, "data_kind", "KIND", KINDS)
     add_whole_number(games, "--games", "how many games", minimum=1, required=True)
     add_whole_number(games, "--shard-size", "games per shard", 100, minimum=1)
     add_whole_number(mcrd, "--positions", "how many positions", minimum=1, required=True)
@@ -66,11 +84,34 @@ def add_arguments(parser) -> None:
         add_whole_number(sub, "--minimax-depth", "depth of that material minimax", 3, minimum=1)
         add_whole_number(sub, "--workers", "processes over shards", 1, minimum=1)
         add_no_progress(sub)
+    _add_positions_arguments(positions)
     parser.set_defaults(handler=run_data)
+
+
+def _add_positions_arguments(parser) -> None:
+    """Declare the arguments of ``checkers data positions``."""
+    parser.add_argument(
+        "--recipe",
+        default="diverse",
+        metavar="diverse|FILE",
+        help="the stages: the built-in diverse recipe, or a JSON recipe file (default diverse)",
+    )
+    add_whole_number(parser, "--games", "games of all the diverse recipe's stages together", minimum=1)
+    add_whole_number(parser, "--workers", "processes over a stage's shards", 1, minimum=1)
+    what = "the endgame database the games probe and end at, and the merge re-scores with (0: none)"
+    add_whole_number(parser, "--egdb-pieces", what, 0, maximum=max_egdb_pieces)
+    add_egdb_folder(parser, "the endgame database's folder (default $CHECKERS_EGDB, else the suite's)")
+    add_seed(parser, "seed of the run (each stage's is derived from it and the stage's name)")
+    add_out(parser, "the database folder (stages/ and merged/)", required=True)
+    parser.add_argument("--stages", metavar="NAMES", help="build only these stages (comma-separated), not the merge")
+    parser.add_argument("--merge-only", action="store_true", help="build nothing; merge the finished stages")
+    add_no_progress(parser)
 
 
 def run_data(args: argparse.Namespace) -> int:
     """Write the database ``args`` describes; returns the exit status."""
+    if args.data_kind == "positions":
+        return run_positions(args)
     from checkers_agents.mcrd import data
 
     # Both kinds' games are pseudo-random; the bounds argparse does not know (the minimax
@@ -108,3 +149,54 @@ def run_data(args: argparse.Namespace) -> int:
         + (f", backend {params['backend']}" if kind == "mcrd" else "")
     )
     return 0
+
+
+def run_positions(args: argparse.Namespace) -> int:
+    """Build the stages of ``checkers data positions`` and merge them; returns the exit status."""
+    positions = importlib.import_module("checkers_training.positions")
+    started = time.perf_counter()
+    if args.recipe == "diverse":
+        if args.games is None:
+            raise UsageError("--recipe diverse needs --games (the games of all its stages together)")
+        recipe = positions.diverse_recipe(args.games, args.egdb_pieces)
+    elif args.games is not None:
+        raise UsageError("--games is the diverse recipe's; a recipe file states each stage's games")
+    else:
+        recipe = positions.read_recipe(args.recipe, args.egdb_pieces)
+    chosen = recipe
+    if args.stages is not None:
+        if args.merge_only:
+            raise UsageError("--stages builds stages and --merge-only builds none: give one of them")
+        names = [name.strip() for name in args.stages.split(",") if name.strip()]
+        unknown = sorted(set(names) - {stage.name for stage in recipe})
+        if unknown or not names:
+            known = ", ".join(stage.name for stage in recipe)
+            raise UsageError(f"--stages: no stage {', '.join(unknown) or 'named'} in the recipe; its stages: {known}")
+        chosen = [stage for stage in recipe if stage.name in names]
+    folder = None if args.egdb_folder is None else str(args.egdb_folder)
+    built: list[dict] = []
+    if not args.merge_only:
+        built = positions.build_stages(args.out, chosen, args.seed, args.workers, folder, args.progress)
+    games, played = sum(card["games"] for card in built), sum(card["positions"] for card in built)
+    line = f"{args.out}: {len(built)} stages built ({games} games, {played} positions)"
+    if args.stages is None:
+        command = "checkers data positions " + " ".join(_argv_of(args))
+        card = positions.merge(args.out, recipe, args.seed, args.egdb_pieces, folder, command, progress=args.progress)
+        missing = f", {len(card['missing'])} stages missing ({', '.join(card['missing'])})" if card["missing"] else ""
+        line += (
+            f"; merged {len(card['stages'])} stages, {card['quiet']} quiet positions: {card['positions']} distinct "
+            f"({card['egdb_positions']} scored by the database){missing}"
+        )
+    print(f"{line} in {time.perf_counter() - started:.1f} s")
+    return 0
+
+
+def _argv_of(args: argparse.Namespace) -> list[str]:
+    """The options of ``args`` that name the data (for the card)."""
+    words = ["--recipe", args.recipe, "--out", str(args.out), "--seed", str(args.seed)]
+    if args.games is not None:
+        words += ["--games", str(args.games)]
+    words += ["--egdb-pieces", str(args.egdb_pieces)]
+    if args.egdb_folder is not None:
+        words += ["--egdb-folder", str(args.egdb_folder)]
+    return words

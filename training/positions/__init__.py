@@ -56,6 +56,7 @@ from .merging import (
     merge,
     merge_table,
     position_table,
+    stage_table,
 )
 from .recipe import DIVERSE, RecipeError, Stage, check_recipe, diverse_recipe, read_recipe, stage_seed
 from .stages import STAGES, build_stages, play_stage_games, read_record_games, stage_folder
@@ -83,4 +84,5 @@ __all__ = [
     "read_recipe",
     "stage_folder",
     "stage_seed",
+    "stage_table",
 ]

@@ -85,6 +85,14 @@ def merge_table(table: dict[str, np.ndarray]) -> dict[str, np.ndarray]:
     return out
 
 
+def stage_table(data: dict[str, np.ndarray], scale: float) -> dict[str, np.ndarray]:
+    """One stage's quiet positions merged (:func:`position_table`, :func:`merge_table`), each
+    with ``sources`` 1: what the stages' tables are merged from."""
+    table = merge_table(position_table(data, scale))
+    table["sources"][:] = 1
+    return table
+
+
 def fitted_scale(data: dict[str, np.ndarray]) -> float:
     """The scale of a stage's search values (``outcome_targets.search_scale`` on its quiet
     searched positions, at most :data:`SCALE_SAMPLE` evenly spaced ones); 1 with none."""
@@ -180,14 +188,10 @@ def merge(
         if not card.get("complete"):
             missing.append(stage.name)
             continue
-        if card.get("params") != stage.params(egdb_folder) or card.get("seed") != stage_seed(seed, stage.name):
-            raise ShardError(
-                f"{folder}: stage {stage.name!r} was built with other parameters or seed than the recipe's"
-            )
+        _check_built_as(folder, card, stage.params(egdb_folder), stage_seed(seed, stage.name))
         data = STAGES.load(folder)
         scale = fitted_scale(data)
-        table = merge_table(position_table(data, scale))
-        table["sources"][:] = 1
+        table = stage_table(data, scale)
         tables.append(table)
         quiet = int(table["wins"].sum() + table["draws"].sum() + table["losses"].sum())
         per_stage[stage.name] = {
@@ -205,6 +209,20 @@ def merge(
     return _write_merged(
         Path(out) / "merged", merged, per_stage, missing, stages, seed, egdb_pieces, command, shard_size
     )
+
+
+def _check_built_as(folder: Path, card: dict, params: dict, seed: int) -> None:
+    """Refuse a stage whose card names other parameters or seed than the recipe's.
+
+    Raises:
+        ShardError: naming each parameter that differs, as built and as asked now.
+    """
+    built = card.get("params") or {}
+    differ = [f"{key} {built.get(key)!r} (now {value!r})" for key, value in params.items() if built.get(key) != value]
+    if card.get("seed") != seed:
+        differ.append(f"seed {card.get('seed')} (now {seed}: another --seed)")
+    if differ:
+        raise ShardError(f"{folder}: the stage was built with {', '.join(differ)}; give the options it was built with")
 
 
 def _write_merged(folder, merged, per_stage, missing, stages, seed, egdb_pieces, command, shard_size) -> dict:
@@ -292,4 +310,5 @@ __all__ = [
     "merge",
     "merge_table",
     "position_table",
+    "stage_table",
 ]

@@ -100,8 +100,8 @@ RECORDS_WEIGHT = 1.0
 
 
 def diverse_recipe(games: int, egdb_pieces: int = 0) -> list[Stage]:
-    """The built-in recipe: ``games`` split over :data:`DIVERSE`'s players by weight, and the
-    ACF records (their share, at most the archive's 4,000 games).
+    """The built-in recipe: the ACF records' share of ``games`` by weight (at most the
+    archive's 4,000 games), the rest split over :data:`DIVERSE`'s players by weight.
 
     Args:
         games: the games of all stages together.
@@ -110,15 +110,16 @@ def diverse_recipe(games: int, egdb_pieces: int = 0) -> list[Stage]:
     Raises:
         RecipeError: a total too small to give every stage a game.
     """
-    weights = np.array([w for *_, w in DIVERSE] + [RECORDS_WEIGHT])
-    share = games * weights / weights.sum()
+    weights = np.array([w for *_, w in DIVERSE])
+    records = min(ACF_GAME_COUNT, int(games * RECORDS_WEIGHT / (weights.sum() + RECORDS_WEIGHT)))
+    share = (games - records) * weights / weights.sum()
     counts = np.floor(share).astype(np.int64)
-    counts[np.argsort(counts - share, kind="stable")[: games - int(counts.sum())]] += 1  # largest remainders
+    counts[np.argsort(counts - share, kind="stable")[: games - records - int(counts.sum())]] += 1  # largest remainders
     stages = [
         Stage(name, int(n), evaluator=evaluator, depth=depth, random_plies=plies, egdb_pieces=egdb_pieces)
         for (name, evaluator, depth, plies, _), n in zip(DIVERSE, counts)
     ]
-    stages.append(Stage("acf-records", min(int(counts[-1]), ACF_GAME_COUNT), kind="records", shard_size=500))
+    stages.append(Stage("acf-records", records, kind="records", shard_size=500))
     return check_recipe(stages, "diverse")
 
 
