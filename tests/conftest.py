@@ -1,7 +1,9 @@
 """Shared setup of the whole test suite.
 
 pygame (``render_mode="human"``, exercised by Gymnasium's ``check_env``) opens its window
-and audio through SDL; the dummy drivers let that run headless, on CI too.
+and audio through SDL; the dummy drivers let that run headless, on CI too. Ray starts its
+workers at nice 15, which the two test processes starve on a two-core machine: the tests'
+local Rays run theirs at the tests' own priority.
 """
 
 from __future__ import annotations
@@ -10,6 +12,7 @@ import os
 
 os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
 os.environ.setdefault("SDL_AUDIODRIVER", "dummy")
+os.environ.setdefault("RAY_worker_niceness", "0")
 
 import pytest
 
