@@ -143,6 +143,15 @@ def test_the_endgame_database_rescores_the_positions_it_holds(tmp_path):
     assert (egdb_values(table, 0) == positions.NOT_PROBED).all()
 
 
+def test_a_stage_with_a_database_that_is_not_there_fails_before_playing(tmp_path):
+    from checkers_env.errors import EndgameDatabaseError
+
+    stage = positions.Stage("with-egdb", 2, depth=1, egdb_pieces=3)
+    with pytest.raises(EndgameDatabaseError, match="checkers egdb build"):
+        positions.build_stages(tmp_path / "out", [stage], egdb_folder=str(tmp_path / "no-egdb"), progress=False)
+    assert not (tmp_path / "out").exists()
+
+
 def write_recipe(tmp_path, stages) -> str:
     path = tmp_path / "recipe.json"
     path.write_text(json.dumps({"stages": stages}))

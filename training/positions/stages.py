@@ -158,7 +158,13 @@ def build_stages(
 
     Raises:
         ShardError: a stage folder built with other parameters or seed.
+        EndgameDatabaseError: a stage's endgame database is not in the folder (checked
+            before any game is played, so that no worker fails on it).
     """
+    from checkers_env.egdb import EndgameDatabase
+
+    for pieces in sorted({stage.egdb_pieces for stage in stages if stage.kind == "selfplay" and stage.egdb_pieces}):
+        EndgameDatabase.cached(pieces, egdb_folder)
     cards = []
     for stage in stages:
         folder = stage_folder(out, stage.name)
