@@ -190,8 +190,9 @@ def test_the_diverse_recipe_splits_its_games_over_many_players():
     assert all(stage.egdb_pieces == 5 for stage in recipe if stage.kind == "selfplay")
     small = positions.diverse_recipe(2100)
     assert sum(stage.games for stage in small) == 2100 and small[-1].games == 100  # 1 of 21 by weight
-    with pytest.raises(positions.RecipeError, match="games must be a whole number from 1"):
-        positions.diverse_recipe(10)
+    assert min(stage.games for stage in positions.diverse_recipe(21)) == 1
+    with pytest.raises(positions.RecipeError, match="20 games are too few for its 18 stages"):
+        positions.diverse_recipe(20)
 
 
 def test_checkers_data_positions_builds_some_stages_then_merges(tmp_path, capsys):

@@ -153,7 +153,7 @@ def merge(
     shard_size: int = MERGED_SHARD,
     progress: bool = True,
 ) -> dict:
-    """Merge the finished stages of ``stages`` into ``OUT/merged/`` (module docstring, step 2).
+    """Merge the finished stages of ``stages`` into ``OUT/merged/`` (the package docstring, step 2).
 
     The card is written unfinished first and finished last, so a killed merge is never read
     as done; run it again. Stages not finished are left out and listed as ``missing``.

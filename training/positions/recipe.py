@@ -33,7 +33,7 @@ class RecipeError(CheckersError):
 
 @dataclasses.dataclass(frozen=True)
 class Stage:
-    """One player of a recipe and how many of its games (the module docstring's keys).
+    """One player of a recipe and how many of its games (the package docstring's keys).
 
     Attributes:
         name: the stage's folder under ``OUT/stages/``.
@@ -111,6 +111,11 @@ def diverse_recipe(games: int, egdb_pieces: int = 0) -> list[Stage]:
         RecipeError: a total too small to give every stage a game.
     """
     weights = np.array([w for *_, w in DIVERSE])
+    least = int(np.ceil((weights.sum() + RECORDS_WEIGHT) / min(weights.min(), RECORDS_WEIGHT)))
+    if games < least:
+        raise RecipeError(
+            f"recipe diverse: {games} games are too few for its {len(DIVERSE) + 1} stages (at least {least})"
+        )
     records = min(ACF_GAME_COUNT, int(games * RECORDS_WEIGHT / (weights.sum() + RECORDS_WEIGHT)))
     share = (games - records) * weights / weights.sum()
     counts = np.floor(share).astype(np.int64)
@@ -124,7 +129,7 @@ def diverse_recipe(games: int, egdb_pieces: int = 0) -> list[Stage]:
 
 
 def read_recipe(path: str | Path, egdb_pieces: int = 0) -> list[Stage]:
-    """The recipe of a JSON file (the module docstring's format), checked.
+    """The recipe of a JSON file (the package docstring's format), checked.
 
     Args:
         path: the file.
@@ -140,8 +145,8 @@ def read_recipe(path: str | Path, egdb_pieces: int = 0) -> list[Stage]:
     except (ValueError, OSError) as error:
         raise RecipeError(f"recipe {path}: not readable JSON ({error})") from None
     stages = document.get("stages") if isinstance(document, dict) else document
-    if isinstance(document, dict) and set(document) - {"stages", "name"}:
-        raise RecipeError(f"recipe {path}: unknown keys {sorted(set(document) - {'stages', 'name'})}")
+    if isinstance(document, dict) and set(document) != {"stages"}:
+        raise RecipeError(f"recipe {path}: keys {sorted(document)}, expected only 'stages'")
     if not isinstance(stages, list) or not stages:
         raise RecipeError(f'recipe {path}: expected {{"stages": [...]}} with at least one stage')
     return check_recipe([_stage_of(entry, k, str(path), egdb_pieces) for k, entry in enumerate(stages)], str(path))
