@@ -26,8 +26,22 @@ def play_stage_games(
     egdb_pieces: int = 0,
     egdb_folder: str | None = None,
 ) -> dict[str, np.ndarray]:
-    """``selfplay.play_games`` with any evaluator spec :func:`evaluator_weights` takes (its
-    games are the same: one kernel, streams and records); the arrays of the self-play store."""
+    """Self-play games of the one alpha-beta kernel, as ``selfplay.play_games`` plays them
+    (the same kernel, streams and records, tested), with any evaluator a stage may name:
+    ``selfplay.play_games`` takes the hand-written evaluations and outcome-net files only.
+
+    Args:
+        games, seed, first_game, depth, random_plies, egdb_pieces, egdb_folder: as
+            ``selfplay.play_games``.
+        evaluator: a spec :func:`evaluator_weights` takes (``zoo:td-minimax``, ``positional``).
+
+    Returns:
+        The self-play store's arrays (``selfplay.SHARD_ARRAYS`` and ``GAME_ARRAYS``).
+
+    Raises:
+        RecipeError: an evaluator spec it does not take.
+        WeightsError: a weights file that is not the net's.
+    """
     from checkers_agents.alphabeta import (
         POLICY_SEARCH,
         GameBatch,
@@ -44,8 +58,8 @@ def play_stage_games(
     from checkers_env.egdb import EndgameDatabase
     from checkers_env.game_state import RULE_MAX_PLIES
 
-    name, weights = evaluator_weights(evaluator)
-    ev = make_evaluator(name, weights)
+    kind, weights = evaluator_weights(evaluator)
+    ev = make_evaluator(kind, weights)
     rules = Rules().as_array()
     egdb = probe_of(EndgameDatabase.cached(egdb_pieces, egdb_folder) if egdb_pieces else None)
     record = empty_record(games, rules[RULE_MAX_PLIES])
@@ -64,9 +78,18 @@ def play_stage_games(
 
 
 def read_record_games(pdn: str | None, first_game: int, games: int) -> dict[str, np.ndarray]:
-    """The positions of games ``first_game ...`` of a PDN file (None: the ACF archive), each
-    position before every move and the last one, labelled by the recorded result (a game
-    without one gives none); the arrays of the self-play store, ``search`` NaN.
+    """The positions of some games of a PDN file, labelled by their recorded results.
+
+    Args:
+        pdn: the file (None: the ACF archive).
+        first_game: the index in the file of the first game read.
+        games: how many games.
+
+    Returns:
+        The self-play store's arrays: every position of each game, before each move and the
+        last, with the stated result from its side to move's view (a game without one gives
+        no position); ``search`` NaN, ``game_end`` 0 (the record ends where the players
+        stopped, not by the rules).
 
     Raises:
         RecipeError: the file holds fewer games.
@@ -83,7 +106,7 @@ def read_record_games(pdn: str | None, first_game: int, games: int) -> dict[str,
     if len(read) < games:
         raise RecipeError(f"{source} holds {first_game + len(read)} games, fewer than {first_game + games}")
     for k, game in enumerate(read):
-        result = values.get(game.headers.get("Result", game.result))
+        result = values.get(game.result)
         table[k] = (game.ply, 0 if result is None else result, 0)
         if result is None:
             continue
