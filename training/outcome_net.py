@@ -5,6 +5,7 @@ self-play games, generation by generation.
     checkers train outcome-net --out runs/outcome-net/seed0__20261124T101500 --resume   # after a kill
     checkers train outcome-net --out runs/outcome-net/seed0__20261124T101500 --resume --generations 5
     checkers train outcome-net --init-weights zoo:outcome-net-3 --hidden 128 --middle 32 --depth 8
+    checkers train outcome-net --positions runs/positions/merged --hidden 128 --middle 32 --search-weight 0.5
 
 A generation is four steps, each written as it ends so that a killed run resumes: self-play
 shards (``RUN/data/gen-G/``, by the incumbent's net), training on the quiet positions of the
@@ -14,6 +15,19 @@ after every epoch), the gate against the incumbent (``--gate-games``, in ``RUN/g
 and a point of the strength curve against fixed anchors (``curve.json``, ``curve.png``,
 TensorBoard). ``--promote NAME`` writes ``zoo/NAME``. The documentation's outcome-net page
 explains each option.
+
+**choice** ``--positions DIR``: every generation also trains on a database of diverse quiet
+positions (``checkers data positions``, :mod:`checkers_training.positions`), read once a
+session and kept in memory. Each distinct position is one example with its mean label
+(``positions.labels`` with the run's ``--search-weight``, so the weight means one thing for
+both sources), as Cake's regression counted each position once: a position its games reached
+a thousand times weighs no more than a rare one, and its label is the mean of its results.
+The label, an expected result in [-1, 1] for the mover, becomes the probability target
+``(label + 1) / 2`` of the self-play targets (``outcome_targets.targets``). A position is
+given as the database keeps it, the mover as Black and to move: the net's inputs are the
+mover's frame, so it sees what it would see from the position's real colour. The database's
+examples are simply concatenated with the window's self-play positions, each drawn once an
+epoch; ``--target-lambda`` shapes the self-play targets only (the database keeps no games).
 """
 
 from __future__ import annotations
@@ -92,6 +106,8 @@ class Args(scaffold.GenerationArgs):
     """anchors of the strength curve (--eval-games games each per generation): agent specs separated by semicolons"""
     anchor_ratings: str = arg(DEFAULT_RATINGS, metavar="ELOS")
     """the anchors' fixed ratings, in the order of --anchors, separated by semicolons"""
+    positions: str = arg("", metavar="DIR")
+    """every generation also trains on this database of quiet positions (checkers data positions' --out or its merged folder), each distinct position once with its label mixed by --search-weight"""
 
     def check(self) -> list[tuple[str, str]]:
         problems = super().check()
@@ -271,8 +287,73 @@ def _window_parts(args: Args, run_path: Path, generation: int) -> list[tuple[np.
 
 
 def _training_data(args: Args, run_path: Path, generation: int) -> tuple[np.ndarray, ...]:
-    """The quiet positions and targets of the last ``--window`` generations' games, together."""
-    return tuple(np.concatenate(arrays) for arrays in zip(*_window_parts(args, run_path, generation)))
+    """The quiet positions and targets of the last ``--window`` generations' games, and then
+    the ``--positions`` database's, together: what ``generation`` trains on."""
+    parts = _window_parts(args, run_path, generation)
+    if args.positions:
+        parts.append(positions_part(args.positions, args.search_weight))
+    return tuple(np.concatenate(arrays) for arrays in zip(*parts))
+
+
+def positions_folder(folder: str) -> Path:
+    """The merged set of the ``--positions`` database ``folder`` (``OUT/merged``, or ``OUT``
+    itself), as :func:`checkers_training.positions.load_positions` reads it."""
+    path = Path(folder)
+    return path / "merged" if (path / "merged").is_dir() else path
+
+
+def positions_card(folder: str) -> dict:
+    """The card of the ``--positions`` database, checked to be a finished merged set.
+
+    Raises:
+        TrainingError: the folder is missing, or is not a finished merged positions
+            database (the message names the path and the fault).
+    """
+    from checkers_env.errors import ShardError
+
+    from .arguments import TrainingError
+    from .positions import MERGED
+
+    path = positions_folder(folder)
+    if not path.is_dir():
+        raise TrainingError(f"--positions {folder}: no such folder")
+    try:
+        card = MERGED.read_card(path)
+    except ShardError as error:
+        raise TrainingError(f"--positions {folder}: not a merged positions database: {error}") from None
+    if card.get("kind") != MERGED.kind:
+        raise TrainingError(
+            f"--positions {folder}: {path / 'card.json'} is a database of kind {card.get('kind')!r}, not a merged "
+            f"positions database (give checkers data positions' --out, or its merged folder)"
+        )
+    if not card.get("complete"):
+        raise TrainingError(
+            f"--positions {folder}: the merge in {path} did not finish (run its checkers data positions command again)"
+        )
+    return card
+
+
+def positions_part(folder: str, search_weight: float) -> tuple[np.ndarray, ...]:
+    """The ``--positions`` database as training examples: ``(black, white, kings,
+    black_to_move, target)``, each distinct position once, the mover as Black to move, its
+    target ``(label + 1) / 2`` (the module docstring's choice).
+
+    Raises:
+        TrainingError: the database is missing, unfinished or corrupt.
+    """
+    from checkers_env.errors import ShardError
+
+    from .arguments import TrainingError
+    from .positions import labels, load_positions
+
+    positions_card(folder)
+    try:
+        data = load_positions(positions_folder(folder))
+    except ShardError as error:
+        raise TrainingError(f"--positions {folder}: {error}") from None
+    target = ((labels(data, search_weight) + 1.0) / 2.0).astype(np.float32)
+    mover_to_move = np.ones(len(target), dtype=bool)
+    return data["mover"], data["opponent"], data["kings"], mover_to_move, target
 
 
 def search_params(text: str) -> dict[str, int | float | str]:
@@ -349,11 +430,28 @@ class OutcomeNet(generations.GenerationLearner):
     examples = "positions"
     counters = {"incumbent": -1, "gated": -1, "gates": []}
 
+    def __init__(self, args: Args) -> None:
+        super().__init__(args)
+        #: ``(folder, search weight, card, examples)`` of the ``--positions`` database, read once.
+        self._positions: tuple[str, float, dict, tuple[np.ndarray, ...]] | None = None
+
     def check(self) -> None:
         search_params(self.args.search)
         _check_pattern_units(self.args)
         if not self.args.resume:
             initial_tensors(self.args)  # a bad --init-weights stops the run before its folder is made
+        # A resume goes on with the run's own --positions: read it now, before any game.
+        saved = scaffold.saved_args(self.args, TRAINER)
+        if saved.get("positions"):
+            self.positions_data(saved["positions"], saved["search_weight"])
+
+    def positions_data(self, folder: str, search_weight: float) -> tuple[dict, tuple[np.ndarray, ...]]:
+        """The ``--positions`` database's card and examples (:func:`positions_part`), read
+        once a session and kept."""
+        if self._positions is None or self._positions[:2] != (folder, search_weight):
+            card = positions_card(folder)
+            self._positions = (folder, search_weight, card, positions_part(folder, search_weight))
+        return self._positions[2], self._positions[3]
 
     def build(self, run: scaffold.Run, checkpointed: bool):
         import torch
@@ -393,8 +491,11 @@ class OutcomeNet(generations.GenerationLearner):
             progress=args.progress,
         )
         parts = _window_parts(args, run_path, generation)
+        new = len(parts[-1][-1])  # this generation's own positions, before the database's
+        if args.positions:
+            parts.append(self.positions_data(args.positions, args.search_weight)[1])
         data = tuple(np.concatenate(arrays) for arrays in zip(*parts))
-        return generations.Games(data, len(data[-1]), len(parts[-1][-1]))
+        return generations.Games(data, len(data[-1]), new)
 
     def loss(self, data: tuple[np.ndarray, ...], rows: np.ndarray):
         import torch
@@ -450,7 +551,12 @@ class OutcomeNet(generations.GenerationLearner):
         return {"incumbent": state["incumbent"]}
 
     def summary(self, state: dict) -> dict:
-        return {"incumbent": state["incumbent"], "gates": state["gates"]}
+        summary = {"incumbent": state["incumbent"], "gates": state["gates"]}
+        if self.args.positions:
+            summary["positions"] = positions_summary(
+                self.args.positions, self.positions_data(self.args.positions, self.args.search_weight)[0]
+            )
+        return summary
 
     def promote(self, run: scaffold.Run, summary: dict) -> Path:
         return promote(run, self.args, summary)
@@ -459,6 +565,12 @@ class OutcomeNet(generations.GenerationLearner):
 def train(args: Args, given: set[str] | None = None) -> dict:
     """Run (or resume) training; returns a summary (also printed as one JSON line)."""
     return generations.train(OutcomeNet(args), given)
+
+
+def positions_summary(folder: str, card: dict) -> dict:
+    """What the run's summary and zoo card say of its ``--positions`` database: the folder,
+    its distinct positions, and the command that built it (so the run can be reproduced)."""
+    return {"folder": folder, "distinct": card.get("positions"), "command": card.get("command")}
 
 
 def _generations(n: int) -> str:
@@ -480,6 +592,11 @@ def _recipe(args: Args, summary: dict) -> str:
         words += (
             f" The result reaches a position as the TD(lambda) return of the later positions' root values "
             f"(lambda {args.target_lambda:g})."
+        )
+    if "positions" in summary:
+        words += (
+            f" Each generation also trained on the {summary['positions']['distinct']} distinct quiet positions "
+            f"of the database {summary['positions']['folder']}, each once with its mean label."
         )
     if args.gate_games:
         words += (
@@ -518,6 +635,7 @@ def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
             "curve": summary["curve"],
             "gates": summary["gates"],
             "evaluations": summary.get("evaluations", {}),
+            **({"positions": summary["positions"]} if "positions" in summary else {}),
         },
     )
 
