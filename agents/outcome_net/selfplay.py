@@ -41,6 +41,7 @@ from checkers_agents.alphabeta import (
 from checkers_agents.alphabeta import play_games as play_batch
 from checkers_agents.search_parts.counts import check_counts
 from checkers_agents.search_parts.endgame_probe import probe_of
+from checkers_agents.search_parts.evaluators import Evaluator
 from checkers_env import BLACK, Rules
 from checkers_env.egdb import EndgameDatabase
 from checkers_env.game_state import RULE_MAX_PLIES
@@ -68,10 +69,12 @@ def start_positions() -> np.ndarray:
     return np.array(rows, dtype=np.int64)
 
 
-def _evaluator(spec: str):
-    """``positional`` or an outcome-net weights file."""
+def _evaluator(spec):
+    """``positional``, ``material``, an outcome-net weights file, or an evaluator itself."""
     from checkers_agents.alphabeta import make_evaluator
 
+    if isinstance(spec, Evaluator):
+        return spec
     if spec in ("positional", "material"):
         return make_evaluator(spec)
     return make_evaluator("outcome-net", spec)
@@ -81,7 +84,7 @@ def play_games(
     games: int,
     seed: int = 0,
     first_game: int = 0,
-    evaluator: str = "positional",
+    evaluator: str | Evaluator = "positional",
     depth: int = 4,
     random_plies: int = 4,
     egdb_pieces: int = 0,
@@ -93,7 +96,9 @@ def play_games(
         games: how many games.
         seed: game ``g`` plays on stream ``(seed, g)``.
         first_game: index of the first game.
-        evaluator: ``positional``, ``material`` or an outcome-net weights file.
+        evaluator: ``positional``, ``material``, an outcome-net weights file, or any
+            :class:`~checkers_agents.search_parts.evaluators.Evaluator` (the positions
+            database's stages play with the zoo's nets).
         depth: the search's depth in plies (captures searched on beyond it).
         random_plies: uniformly random single moves after the ballot opening.
         egdb_pieces: probe, and end games at, the endgame database of this many pieces

@@ -21,28 +21,10 @@ from checkers_training import positions
 from checkers_training.positions.merging import half_turn
 from checkers_training.scaffold import TrainingError
 
-TINY = [
-    "--games",
-    "4",
-    "--shard-size",
-    "2",
-    "--depth",
-    "2",
-    "--random-plies",
-    "2",
-    "--egdb-pieces",
-    "0",
-    "--hidden",
-    "8",
-    "--batch-size",
-    "32",
-    "--workers",
-    "1",
-    "--eval-games",
-    "0",
-    "--no-progress",
-    "--no-tensorboard",
-]
+TINY = (
+    "--games 4 --shard-size 2 --depth 2 --random-plies 2 --egdb-pieces 0 --hidden 8 --batch-size 32 "
+    "--workers 1 --eval-games 0 --no-progress --no-tensorboard"
+).split()
 RECIPE = [
     positions.Stage("positional-d2", 4, depth=2, random_plies=2, shard_size=2),
     positions.Stage("acf", 2, kind="records", shard_size=2),

@@ -26,9 +26,8 @@ def play_stage_games(
     egdb_pieces: int = 0,
     egdb_folder: str | None = None,
 ) -> dict[str, np.ndarray]:
-    """Self-play games of the one alpha-beta kernel, as ``selfplay.play_games`` plays them
-    (the same kernel, streams and records, tested), with any evaluator a stage may name:
-    ``selfplay.play_games`` takes the hand-written evaluations and outcome-net files only.
+    """``selfplay.play_games`` (the one alpha-beta self-play kernel, its streams and records)
+    with any evaluator a stage may name.
 
     Args:
         games, seed, first_game, depth, random_plies, egdb_pieces, egdb_folder: as
@@ -42,39 +41,10 @@ def play_stage_games(
         RecipeError: an evaluator spec it does not take.
         WeightsError: a weights file that is not the net's.
     """
-    from checkers_agents.alphabeta import (
-        POLICY_SEARCH,
-        GameBatch,
-        MovePolicy,
-        SearchSetup,
-        empty_record,
-        make_evaluator,
-        memory_for,
-        new_table,
-        play_games,
-    )
-    from checkers_agents.search_parts.endgame_probe import probe_of
-    from checkers_env import Rules
-    from checkers_env.egdb import EndgameDatabase
-    from checkers_env.game_state import RULE_MAX_PLIES
+    from checkers_agents.alphabeta import make_evaluator
 
-    kind, weights = evaluator_weights(evaluator)
-    ev = make_evaluator(kind, weights)
-    rules = Rules().as_array()
-    egdb = probe_of(EndgameDatabase.cached(egdb_pieces, egdb_folder) if egdb_pieces else None)
-    record = empty_record(games, rules[RULE_MAX_PLIES])
-    batch = GameBatch(int(seed), int(first_game), int(games), selfplay.start_positions(), rules)
-    policy = MovePolicy(POLICY_SEARCH, 1.0, int(random_plies), 1, int(depth))
-    setup = SearchSetup(ev.valuation(), new_table(1 << selfplay.TT_BITS), memory_for(ev), egdb, True)
-    n, _nodes = play_games(batch, policy, setup, ev.net, record)
-    out = {name: getattr(record, name)[:n].copy() for name in ("black", "white", "kings", "black_to_move", "game")}
-    out["ply"] = record.ply[:n].copy()
-    out["search"] = record.search_value[:n].copy()
-    black_result = record.game_result[out["game"] - first_game].astype(np.int8)
-    out["outcome"] = np.where(out["black_to_move"], black_result, -black_result).astype(np.int8)
-    out["game_index"] = np.arange(first_game, first_game + games, dtype=np.int64)
-    out.update({name: getattr(record, name).copy() for name in selfplay.GAME_ARRAYS[1:]})
-    return {name: out[name] for name in selfplay.SHARD_ARRAYS + selfplay.GAME_ARRAYS}
+    net = make_evaluator(*evaluator_weights(evaluator))
+    return selfplay.play_games(games, seed, first_game, net, depth, random_plies, egdb_pieces, egdb_folder)
 
 
 def read_record_games(pdn: str | None, first_game: int, games: int) -> dict[str, np.ndarray]:
