@@ -289,71 +289,12 @@ def _window_parts(args: Args, run_path: Path, generation: int) -> list[tuple[np.
 def _training_data(args: Args, run_path: Path, generation: int) -> tuple[np.ndarray, ...]:
     """The quiet positions and targets of the last ``--window`` generations' games, and then
     the ``--positions`` database's, together: what ``generation`` trains on."""
+    from .positions.examples import positions_part
+
     parts = _window_parts(args, run_path, generation)
     if args.positions:
         parts.append(positions_part(args.positions, args.search_weight))
     return tuple(np.concatenate(arrays) for arrays in zip(*parts))
-
-
-def positions_folder(folder: str) -> Path:
-    """The merged set of the ``--positions`` database ``folder`` (``OUT/merged``, or ``OUT``
-    itself), as :func:`checkers_training.positions.load_positions` reads it."""
-    path = Path(folder)
-    return path / "merged" if (path / "merged").is_dir() else path
-
-
-def positions_card(folder: str) -> dict:
-    """The card of the ``--positions`` database, checked to be a finished merged set.
-
-    Raises:
-        TrainingError: the folder is missing, or is not a finished merged positions
-            database (the message names the path and the fault).
-    """
-    from checkers_env.errors import ShardError
-
-    from .arguments import TrainingError
-    from .positions import MERGED
-
-    path = positions_folder(folder)
-    if not path.is_dir():
-        raise TrainingError(f"--positions {folder}: no such folder")
-    try:
-        card = MERGED.read_card(path)
-    except ShardError as error:
-        raise TrainingError(f"--positions {folder}: not a merged positions database: {error}") from None
-    if card.get("kind") != MERGED.kind:
-        raise TrainingError(
-            f"--positions {folder}: {path / 'card.json'} is a database of kind {card.get('kind')!r}, not a merged "
-            f"positions database (give checkers data positions' --out, or its merged folder)"
-        )
-    if not card.get("complete"):
-        raise TrainingError(
-            f"--positions {folder}: the merge in {path} did not finish (run its checkers data positions command again)"
-        )
-    return card
-
-
-def positions_part(folder: str, search_weight: float) -> tuple[np.ndarray, ...]:
-    """The ``--positions`` database as training examples: ``(black, white, kings,
-    black_to_move, target)``, each distinct position once, the mover as Black to move, its
-    target ``(label + 1) / 2`` (the module docstring's choice).
-
-    Raises:
-        TrainingError: the database is missing, unfinished or corrupt.
-    """
-    from checkers_env.errors import ShardError
-
-    from .arguments import TrainingError
-    from .positions import labels, load_positions
-
-    positions_card(folder)
-    try:
-        data = load_positions(positions_folder(folder))
-    except ShardError as error:
-        raise TrainingError(f"--positions {folder}: {error}") from None
-    target = ((labels(data, search_weight) + 1.0) / 2.0).astype(np.float32)
-    mover_to_move = np.ones(len(target), dtype=bool)
-    return data["mover"], data["opponent"], data["kings"], mover_to_move, target
 
 
 def search_params(text: str) -> dict[str, int | float | str]:
@@ -446,8 +387,10 @@ class OutcomeNet(generations.GenerationLearner):
             self.positions_data(saved["positions"], saved["search_weight"])
 
     def positions_data(self, folder: str, search_weight: float) -> tuple[dict, tuple[np.ndarray, ...]]:
-        """The ``--positions`` database's card and examples (:func:`positions_part`), read
+        """The ``--positions`` database's card and examples (``positions.examples``), read
         once a session and kept."""
+        from .positions.examples import positions_card, positions_part
+
         if self._positions is None or self._positions[:2] != (folder, search_weight):
             card = positions_card(folder)
             self._positions = (folder, search_weight, card, positions_part(folder, search_weight))
@@ -551,6 +494,8 @@ class OutcomeNet(generations.GenerationLearner):
         return {"incumbent": state["incumbent"]}
 
     def summary(self, state: dict) -> dict:
+        from .positions.examples import positions_summary
+
         summary = {"incumbent": state["incumbent"], "gates": state["gates"]}
         if self.args.positions:
             summary["positions"] = positions_summary(
@@ -565,12 +510,6 @@ class OutcomeNet(generations.GenerationLearner):
 def train(args: Args, given: set[str] | None = None) -> dict:
     """Run (or resume) training; returns a summary (also printed as one JSON line)."""
     return generations.train(OutcomeNet(args), given)
-
-
-def positions_summary(folder: str, card: dict) -> dict:
-    """What the run's summary and zoo card say of its ``--positions`` database: the folder,
-    its distinct positions, and the command that built it (so the run can be reproduced)."""
-    return {"folder": folder, "distinct": card.get("positions"), "command": card.get("command")}
 
 
 def _generations(n: int) -> str:
