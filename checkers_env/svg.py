@@ -48,47 +48,47 @@ ARROW_HEAD = 0.36
 ARROW_OPACITY = 0.8
 
 
+@dataclass(frozen=True, kw_only=True)
+class Painted:
+    """What every shape carries besides its geometry: its colour, its CSS class, and the
+    dark square it stands for (``data-square`` in the SVG, so a page finds what was clicked)."""
+
+    fill: RGB
+    css: str = ""
+    square: int | None = None
+
+
 @dataclass(frozen=True)
-class Rect:
+class Rect(Painted):
     """An axis-aligned rectangle (square units from the top-left corner)."""
 
     x: float
     y: float
     width: float
     height: float
-    fill: RGB
-    css: str = ""
-    square: int | None = None
 
 
 @dataclass(frozen=True)
-class Circle:
+class Circle(Painted):
     cx: float
     cy: float
     r: float
-    fill: RGB
-    css: str = ""
-    square: int | None = None
 
 
 @dataclass(frozen=True)
-class Polygon:
+class Polygon(Painted):
     """A convex polygon (arrows are two of them)."""
 
     points: tuple[tuple[float, float], ...]
-    fill: RGB
     opacity: float = 1.0
-    css: str = ""
 
 
 @dataclass(frozen=True)
-class Text:
+class Text(Painted):
     x: float
     y: float
     text: str
     size: float
-    fill: RGB
-    css: str = ""
 
 
 Shape = Rect | Circle | Polygon | Text
@@ -131,7 +131,10 @@ def _arrow(tail: int, head: int, flipped: bool, color: RGB) -> list[Polygon]:
         (x1, y1),
         (x0 + ux * neck - nx * wing, y0 + uy * neck - ny * wing),
     )
-    return [Polygon(shaft, color, ARROW_OPACITY, "arrow"), Polygon(tip, color, ARROW_OPACITY, "arrow")]
+    return [
+        Polygon(shaft, ARROW_OPACITY, fill=color, css="arrow"),
+        Polygon(tip, ARROW_OPACITY, fill=color, css="arrow"),
+    ]
 
 
 def _hops(arrow: ArrowSpec) -> list[tuple[int, int]]:
@@ -162,28 +165,35 @@ def board_shapes(
     """
     highlighted = set(last_move.path) if last_move is not None else set()
     marked = set(marked)
-    shapes: list[Shape] = [Rect(0, 0, 8, 8, LIGHT_SQUARE, "light")]
+    shapes: list[Shape] = [Rect(0, 0, 8, 8, fill=LIGHT_SQUARE, css="light")]
     pieces: list[Shape] = []
     labels: list[Shape] = []
     for square in range(1, 33):
         x, y = square_position(square, flipped)
         fill = MARKED if square in marked else LAST_MOVE if square in highlighted else DARK_SQUARE
         css = "square" + (" marked" if square in marked else "") + (" last" if square in highlighted else "")
-        shapes.append(Rect(x, y, 1, 1, fill, css, square))
+        shapes.append(Rect(x, y, 1, 1, fill=fill, css=css, square=square))
         if numbers:
-            labels.append(Text(x + 0.05, y + 0.2, str(square), 0.2, NUMBER_ON_DARK, "number"))
+            labels.append(Text(x + 0.05, y + 0.2, str(square), 0.2, fill=NUMBER_ON_DARK, css="number"))
         piece = board.piece_at(square)
         if piece is None:
             continue
         color = "black" if piece in "bB" else "white"
         kind = "king" if piece.isupper() else "man"
         css = f"piece {color} {kind}"
-        pieces.append(Circle(x + 0.5, y + 0.5, PIECE_RADIUS, PIECE_EDGE, css, square))
+        pieces.append(Circle(x + 0.5, y + 0.5, PIECE_RADIUS, fill=PIECE_EDGE, css=css, square=square))
         pieces.append(
-            Circle(x + 0.5, y + 0.5, BODY_RADIUS, BLACK_PIECE if color == "black" else WHITE_PIECE, css, square)
+            Circle(
+                x + 0.5,
+                y + 0.5,
+                BODY_RADIUS,
+                fill=BLACK_PIECE if color == "black" else WHITE_PIECE,
+                css=css,
+                square=square,
+            )
         )
         if kind == "king":
-            pieces.append(Circle(x + 0.5, y + 0.5, CROWN_RADIUS, KING_MARK, css + " crown", square))
+            pieces.append(Circle(x + 0.5, y + 0.5, CROWN_RADIUS, fill=KING_MARK, css=css + " crown", square=square))
     shapes += labels + pieces
     for arrow in arrows:
         for tail, head in _hops(arrow):
@@ -223,26 +233,27 @@ def shapes_to_svg(shapes: Sequence[Shape], size: int, title: str = "") -> SvgIma
     if title:
         parts.append(f"<title>{html.escape(title)}</title>")
     for shape in shapes:
-        css = f' class="{shape.css}"' if shape.css else ""
+        # The attributes every shape has but its fill: its class and its square.
+        marks = (f' class="{shape.css}"' if shape.css else "") + _data(shape.square)
         if isinstance(shape, Rect):
             parts.append(
                 f'<rect x="{_num(shape.x * unit)}" y="{_num(shape.y * unit)}" width="{_num(shape.width * unit)}" '
-                f'height="{_num(shape.height * unit)}" fill="{_hex(shape.fill)}"{css}{_data(shape.square)}/>'
+                f'height="{_num(shape.height * unit)}" fill="{_hex(shape.fill)}"{marks}/>'
             )
         elif isinstance(shape, Circle):
             parts.append(
                 f'<circle cx="{_num(shape.cx * unit)}" cy="{_num(shape.cy * unit)}" r="{_num(shape.r * unit)}" '
-                f'fill="{_hex(shape.fill)}"{css}{_data(shape.square)}/>'
+                f'fill="{_hex(shape.fill)}"{marks}/>'
             )
         elif isinstance(shape, Polygon):
             points = " ".join(f"{_num(x * unit)},{_num(y * unit)}" for x, y in shape.points)
             parts.append(
-                f'<polygon points="{points}" fill="{_hex(shape.fill)}" fill-opacity="{_num(shape.opacity)}"{css}/>'
+                f'<polygon points="{points}" fill="{_hex(shape.fill)}" fill-opacity="{_num(shape.opacity)}"{marks}/>'
             )
         else:
             parts.append(
                 f'<text x="{_num(shape.x * unit)}" y="{_num(shape.y * unit)}" font-size="{_num(shape.size * unit)}" '
-                f'font-family="sans-serif" fill="{_hex(shape.fill)}" pointer-events="none"{css}>'
+                f'font-family="sans-serif" fill="{_hex(shape.fill)}" pointer-events="none"{marks}>'
                 f"{html.escape(shape.text)}</text>"
             )
     parts.append("</svg>")
