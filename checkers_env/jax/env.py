@@ -193,17 +193,7 @@ class Checkers(pgx.core.Env):
         history = state._history.at[0].set(jnp.stack([black, white]))
         mask = core.legal_action_mask(black, white, kings, turn, jnp.int32(-1))
         end = self._end(mask.any(), jnp.int32(0), jnp.int32(0), history, black, white)
-        state = state.replace(  # type: ignore[attr-defined]
-            current_player=state._player_order[turn],
-            terminated=end != END_NONE,
-            legal_action_mask=mask | (end != END_NONE),
-            _black=black,
-            _white=white,
-            _kings=kings,
-            _turn=turn,
-            _history=history,
-            _termination=end,
-        )
+        state = _with_position(state, black, white, kings, turn, history, mask | (end != END_NONE), end)
         return state.replace(observation=self.observe(state))  # type: ignore[attr-defined]
 
     def step(self, state: State, action: jax.Array, key: jax.Array | None = None) -> State:
@@ -249,21 +239,19 @@ class Checkers(pgx.core.Env):
         # Only a side left without a move loses: +1 to the other player, -1 to its own.
         stuck = jnp.arange(2) == jnp.where(turn == 0, state._player_order[0], state._player_order[1])
         rewards = jnp.where(end == END_NO_MOVES, jnp.where(stuck, -1.0, 1.0), 0.0).astype(jnp.float32)
-        return state.replace(  # type: ignore[attr-defined]
-            current_player=jnp.where(turn == 0, state._player_order[0], state._player_order[1]),
+        return _with_position(
+            state,
+            black,
+            white,
+            kings,
+            turn,
+            history,
+            mask,
+            end,
             rewards=rewards,
-            terminated=(end != END_NONE) & (end != END_MAX_PLIES),
-            truncated=end == END_MAX_PLIES,
-            legal_action_mask=mask,
-            _black=black,
-            _white=white,
-            _kings=kings,
-            _turn=turn,
             _square=square,
             _plies=plies,
             _quiet=quiet,
-            _history=history,
-            _termination=end,
         )
 
     def _end(self, has_move, plies, quiet, history, black, white):
@@ -297,3 +285,22 @@ class Checkers(pgx.core.Env):
 
 
 __all__ = ["Checkers", "DEFAULT_HISTORY", "ENV_ID", "State"]
+
+
+def _with_position(state: State, black, white, kings, turn, history, mask, end, **more) -> State:
+    """``state`` holding a position (its bitboards, side to move and history), its legal
+    hops and its end code, with the player to move and the end flags that follow from them:
+    what a start from a board and every hop write alike; ``more`` are other fields."""
+    return state.replace(  # type: ignore[attr-defined]
+        current_player=jnp.where(turn == 0, state._player_order[0], state._player_order[1]),
+        terminated=(end != END_NONE) & (end != END_MAX_PLIES),
+        truncated=end == END_MAX_PLIES,
+        legal_action_mask=mask,
+        _black=black,
+        _white=white,
+        _kings=kings,
+        _turn=turn,
+        _history=history,
+        _termination=end,
+        **more,
+    )
