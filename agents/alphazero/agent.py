@@ -33,7 +33,7 @@ from checkers_env.game_state import END_NONE
 
 from .net import NetArrays, read_net, untrained_net
 from .search import conclude, new_leaves, new_rows, principal_hops, root_value, run_simulations, start_searches
-from .tree import METHODS, Settings, Tree, follow_line, make_settings, new_tree, reroot
+from .tree import METHODS, SearchConstants, Tree, follow_line, make_settings, new_tree, reroot
 
 #: ``weights=untrained``: a net of initial weights (from the agent's seed), named as such.
 UNTRAINED = "untrained"
@@ -68,33 +68,8 @@ def load_net(weights: str, seed: int | None = None) -> NetArrays:
     return read_net(weights)[0]
 
 
-@functools.lru_cache(maxsize=64)
-def _settings(
-    method: str,
-    simulations: int,
-    considered: int,
-    through_forced: bool,
-    widen: int,
-    c_visit: float,
-    c_scale: float,
-    c_puct: float,
-    prior_temperature: float,
-    fpu_reduction: float,
-    c_puct_base: float,
-) -> Settings:
-    return make_settings(
-        method,
-        simulations,
-        considered,
-        c_visit=c_visit,
-        c_scale=c_scale,
-        c_puct=c_puct,
-        through_forced=through_forced,
-        widen=widen,
-        prior_temperature=prior_temperature,
-        fpu_reduction=fpu_reduction,
-        c_puct_base=c_puct_base,
-    )
+#: A search's settings, kept for the counts a clock asks for again (their schedule tables).
+_settings = functools.lru_cache(maxsize=64)(make_settings)
 
 
 def _clock_budget(simulations: float) -> int:
@@ -349,17 +324,20 @@ class AlphaZeroAgent(BaseAgent):
             margin = PUCT_MARGIN if self.search == "puct" else 1.0
             n = _clock_budget((self.rate or FIRST_RATE) * max(deadline - started, 0.0) * margin)
         settings = _settings(
-            self.search,
-            n,
-            self.considered,
-            self.through_forced,
-            self.widen,
-            self.c_visit,
-            self.c_scale,
-            self.c_puct,
-            self.prior_temperature,
-            self.fpu_reduction,
-            self.c_puct_base,
+            # By name: eleven numbers, several of one type, where a slip in order would type-check.
+            SearchConstants(
+                method=self.search,
+                simulations=n,
+                considered=self.considered,
+                c_visit=self.c_visit,
+                c_scale=self.c_scale,
+                c_puct=self.c_puct,
+                through_forced=self.through_forced,
+                widen=self.widen,
+                prior_temperature=self.prior_temperature,
+                fpu_reduction=self.fpu_reduction,
+                c_puct_base=self.c_puct_base,
+            )
         )
         if self.probe is not None:
             settings = settings._replace(egdb=self.probe)

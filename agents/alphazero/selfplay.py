@@ -68,7 +68,7 @@ from .search import (
     run_simulations,
     start_searches,
 )
-from .tree import PUCT, make_settings, new_tree
+from .tree import PUCT, SearchConstants, make_settings, new_tree
 
 FORMAT_VERSION = 1
 SHARD_ARRAYS = ("own", "opponent", "kings", "own_is_black", "continuing", "policy", "legal", "search", "game", "mover")
@@ -260,11 +260,11 @@ def self_play(
         net: the net (``untrained``, a weights file or ``NetArrays``).
         seed: game ``g`` plays on stream ``(seed, g)``.
         first_game: the index of the first game.
-        simulations, considered, search: the search's settings (``tree.make_settings``).
+        simulations, considered, search: the search's settings (``tree.SearchConstants``).
         random_plies: uniformly random moves from the initial position.
         explore_plies: PUCT only: plies whose hop is drawn by the visit counts.
         slots: games searched at once (their leaves are one batch).
-        through_forced, widen: the search's additions below the root (``tree.make_settings``;
+        through_forced, widen: the search's additions below the root (``tree.SearchConstants``;
             off by default here, as the papers' search).
         egdb_pieces: end a game at the first position between moves that the endgame
             database of this many pieces holds, with its result (``END_EGDB``; 0: off, the
@@ -286,7 +286,9 @@ def self_play(
     arrays = load_net(net, seed)
     rules = Rules().as_array()
     slots = max(1, min(slots, games))
-    settings = make_settings(search, simulations, considered, through_forced=through_forced, widen=widen)
+    settings = make_settings(
+        SearchConstants(search, simulations, considered, through_forced=through_forced, widen=widen)
+    )
     egdb = probe_of(EndgameDatabase.cached(egdb_pieces, egdb_folder) if egdb_pieces else None)
     board = Board() if start is None else start
     plan = Plan(

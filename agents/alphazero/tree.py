@@ -124,52 +124,59 @@ def considered_visits(considered: int, simulations: int) -> list[int]:
     return sequence[:simulations]
 
 
-def make_settings(
-    method: str = "gumbel",
-    simulations: int = 64,
-    considered: int = 16,
-    c_visit: float = 50.0,
-    c_scale: float = 0.1,
-    c_puct: float = 1.25,
-    through_forced: bool = False,
-    widen: int = 0,
-    egdb=None,
-    prior_temperature: float = 1.0,
-    fpu_reduction: float = 0.0,
-    c_puct_base: float = 0.0,
-) -> Settings:
-    """:class:`Settings` with its schedule table; ``egdb`` an ``EndgameProbe`` (default: none).
+class SearchConstants(NamedTuple):
+    """What a search is asked for: :class:`Settings` before :func:`make_settings` checks it
+    and derives the method's code and the schedule table (the defaults: the papers' search,
+    without ``through_forced`` and ``widen``)."""
+
+    method: str = "gumbel"  # a name in METHODS
+    simulations: int = 64
+    considered: int = 16
+    c_visit: float = 50.0
+    c_scale: float = 0.1
+    c_puct: float = 1.25
+    through_forced: bool = False
+    widen: int = 0
+    prior_temperature: float = 1.0
+    fpu_reduction: float = 0.0
+    c_puct_base: float = 0.0
+
+
+def make_settings(constants: SearchConstants, egdb=None) -> Settings:
+    """:class:`Settings` of ``constants`` with its schedule table; ``egdb`` an
+    ``EndgameProbe`` (default: none).
 
     Raises:
         ValueError: an unknown method, a count below 1, a temperature that is not positive,
             a negative reduction or base.
     """
-    if method not in METHODS:
-        raise ValueError(f"search must be one of {', '.join(METHODS)}, got {method!r}")
-    if simulations < 1 or considered < 1:
-        raise ValueError(f"simulations and considered must be at least 1, got {simulations} and {considered}")
-    if not (prior_temperature > 0 and fpu_reduction >= 0 and c_puct_base >= 0):
+    c = constants
+    if c.method not in METHODS:
+        raise ValueError(f"search must be one of {', '.join(METHODS)}, got {c.method!r}")
+    if c.simulations < 1 or c.considered < 1:
+        raise ValueError(f"simulations and considered must be at least 1, got {c.simulations} and {c.considered}")
+    if not (c.prior_temperature > 0 and c.fpu_reduction >= 0 and c.c_puct_base >= 0):
         raise ValueError(
             f"prior_temperature must be positive, fpu_reduction and c_puct_base 0 or more, got"
-            f" {prior_temperature!r}, {fpu_reduction!r} and {c_puct_base!r}"
+            f" {c.prior_temperature!r}, {c.fpu_reduction!r} and {c.c_puct_base!r}"
         )
-    schedule = np.zeros((considered + 1, simulations), np.int32)
-    for m in range(1, considered + 1):
-        schedule[m] = considered_visits(m, simulations)
+    schedule = np.zeros((c.considered + 1, c.simulations), np.int32)
+    for m in range(1, c.considered + 1):
+        schedule[m] = considered_visits(m, c.simulations)
     return Settings(
-        METHODS[method],
-        int(simulations),
-        int(considered),
-        float(c_visit),
-        float(c_scale),
-        float(c_puct),
-        bool(through_forced),
-        int(widen),
+        METHODS[c.method],
+        int(c.simulations),
+        int(c.considered),
+        float(c.c_visit),
+        float(c.c_scale),
+        float(c.c_puct),
+        bool(c.through_forced),
+        int(c.widen),
         schedule,
         no_egdb() if egdb is None else egdb,
-        float(prior_temperature),
-        float(fpu_reduction),
-        float(c_puct_base),
+        float(c.prior_temperature),
+        float(c.fpu_reduction),
+        float(c.c_puct_base),
     )
 
 
@@ -437,6 +444,7 @@ __all__ = [
     "METHODS",
     "PUCT",
     "Settings",
+    "SearchConstants",
     "Tree",
     "UNREACHED",
     "completed_sigma",

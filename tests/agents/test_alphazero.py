@@ -32,7 +32,14 @@ from checkers_agents.alphazero.search import (
     start_searches,
 )
 from checkers_agents.alphazero.selfplay import self_play
-from checkers_agents.alphazero.tree import considered_visits, follow_line, make_settings, new_tree, reroot
+from checkers_agents.alphazero.tree import (
+    SearchConstants,
+    considered_visits,
+    follow_line,
+    make_settings,
+    new_tree,
+    reroot,
+)
 from checkers_agents.search_parts.endgame_probe import END_EGDB, EndgameProbe
 from checkers_env import BLACK, WHITE, Board, Game, Rules, make_agent
 from checkers_env.bitboard import bit_to_square
@@ -119,7 +126,7 @@ def test_the_search_visits_the_root_as_the_schedule_says():
     net = untrained_net(seed=3)
     for considered, n in ((4, 8), (16, 40), (3, 30)):
         rows, game = _root(Board())
-        settings = make_settings("gumbel", n, considered)
+        settings = make_settings(SearchConstants("gumbel", n, considered))
         tree, leaves, live = new_tree(1, 2000), new_leaves(1, net.scratch_size), np.ones(1, np.bool_)
         leaves.gumbel[:] = np.random.default_rng(considered).gumbel(size=NUM_ACTIONS)
         start_searches(tree, rows, leaves, net, live)
@@ -149,7 +156,7 @@ def _count(subtree: tuple) -> int:
 def test_a_rerooted_tree_keeps_the_subtree_and_searches_on():
     net = untrained_net(seed=4)
     rows, game = _root(Board())
-    settings = make_settings("puct", 300)
+    settings = make_settings(SearchConstants("puct", 300))
     tree, leaves, live = new_tree(1, 8000), new_leaves(1, net.scratch_size), np.ones(1, np.bool_)
     start_searches(tree, rows, leaves, net, live)
     run_simulations(tree, rows, settings, leaves, net, live, 0, 300)
@@ -196,7 +203,7 @@ def _mean_depth(tree) -> float:
 @pytest.mark.parametrize("temperature", [0.5, 1.0, 2.0])
 def test_puct_priors_are_the_softmax_of_the_logits_over_the_temperature(temperature):
     net = untrained_net(seed=6)
-    tree = _puct_tree(make_settings("puct", 200, prior_temperature=temperature), net)
+    tree = _puct_tree(make_settings(SearchConstants("puct", 200, prior_temperature=temperature)), net)
     checked = 0
     for node in range(tree.size[0]):
         first, n = tree.first_child[0, node], tree.children[0, node]
@@ -211,16 +218,16 @@ def test_puct_priors_are_the_softmax_of_the_logits_over_the_temperature(temperat
 
 def test_a_hotter_prior_widens_puct_trees_and_first_play_urgency_deepens_them():
     net = load_net("zoo")  # a trained policy: an untrained one is near uniform at any temperature
-    plain = _mean_depth(_puct_tree(make_settings("puct", 1000), net))
-    hotter = _mean_depth(_puct_tree(make_settings("puct", 1000, prior_temperature=2.0), net))
-    urgent = _mean_depth(_puct_tree(make_settings("puct", 1000, fpu_reduction=0.5), net))
+    plain = _mean_depth(_puct_tree(make_settings(SearchConstants("puct", 1000)), net))
+    hotter = _mean_depth(_puct_tree(make_settings(SearchConstants("puct", 1000, prior_temperature=2.0)), net))
+    urgent = _mean_depth(_puct_tree(make_settings(SearchConstants("puct", 1000, fpu_reduction=0.5)), net))
     assert hotter + 1 < plain < urgent - 1, (hotter, plain, urgent)
 
 
 def test_a_growing_puct_weight_spreads_the_visits_of_a_node_searched_past_its_base():
     net = load_net("zoo")
-    plain = _puct_tree(make_settings("puct", 2000), net)
-    growing = _puct_tree(make_settings("puct", 2000, c_puct_base=100.0), net)
+    plain = _puct_tree(make_settings(SearchConstants("puct", 2000)), net)
+    growing = _puct_tree(make_settings(SearchConstants("puct", 2000, c_puct_base=100.0)), net)
     # At 2,000 visits a base of 100 adds log(21) = 3.0 to c_puct's 1.25 at the root, whose
     # prior favours one hop (0.9 here): the hops the prior gives little get more visits.
     unlikely = [
@@ -256,9 +263,9 @@ def _exact_value(egdb, state) -> float:
 
 def _oracle_search(rows, egdb, simulations: int, perfect: bool, method: str = "gumbel", probe=None, **options) -> int:
     """A search whose leaves get a uniform prior and the database's exact value (``perfect``)
-    or 0; returns the hop it plays. ``options`` go to ``make_settings``, ``probe`` as its
+    or 0; returns the hop it plays. ``options`` go to ``SearchConstants``, ``probe`` as its
     ``egdb``; with ``through_forced``, no leaf below the root may have a forced hop."""
-    settings = make_settings(method, simulations, 16, egdb=probe, **options)
+    settings = make_settings(SearchConstants(method, simulations, 16, **options), egdb=probe)
     tree, leaves, live = new_tree(1, 16 * (simulations + 2)), new_leaves(1, 8), np.ones(1, np.bool_)
 
     def evaluate():
@@ -344,7 +351,7 @@ def test_with_a_perfect_value_the_search_keeps_the_exact_result(egdb4, method, o
 def test_playing_forced_hops_through_keeps_them_from_the_net(through_forced):
     # From the initial position, 11-15 22-18 leaves 15x22 forced, then a recapture.
     net = untrained_net(seed=1)
-    settings = make_settings("gumbel", 200, 16, through_forced=through_forced)
+    settings = make_settings(SearchConstants("gumbel", 200, 16, through_forced=through_forced))
     forced, asked = 0, 0
     for moves in ((), ("11-15",), ("11-15", "22-18"), ("9-14", "22-18")):
         rows, _ = _root(Board(), moves=moves)
@@ -408,7 +415,7 @@ def test_the_database_ends_descents_only_between_moves(egdb4):
     # probed (its position is no position of the database), the one after it is.
     board = Board.from_fen("B:W15,23,K30:B10")  # 10x19x26, then 3 pieces
     rows, _ = _root(board)
-    settings = make_settings("puct", 8, 16, egdb=_probe(egdb4))
+    settings = make_settings(SearchConstants("puct", 8, 16), egdb=_probe(egdb4))
     tree, leaves, live = new_tree(1, 200), new_leaves(1, 8), np.ones(1, np.bool_)
     begin_all(tree, rows, leaves, live)
     expand_all(tree, leaves, live)
@@ -650,8 +657,8 @@ def test_the_search_constants_reach_the_search(monkeypatch):
     from checkers_agents.alphazero import agent as agent_module
 
     seen = []
-    real = agent_module.make_settings
-    monkeypatch.setattr(agent_module, "make_settings", lambda *a, **k: seen.append(k) or real(*a, **k))
+    real = agent_module._settings
+    monkeypatch.setattr(agent_module, "_settings", lambda constants: seen.append(constants) or real(constants))
     agent = make_agent(
         "alphazero:weights=untrained,simulations=24,c_visit=10,c_scale=0.7,c_puct=2,"
         "prior_temperature=1.5,fpu_reduction=0.25,c_puct_base=500"
@@ -662,9 +669,9 @@ def test_the_search_constants_reach_the_search(monkeypatch):
     )
     agent.select_move(Game())
     assert seen and all(
-        (k["c_visit"], k["c_scale"], k["c_puct"], k["prior_temperature"], k["fpu_reduction"], k["c_puct_base"])
+        (c.c_visit, c.c_scale, c.c_puct, c.prior_temperature, c.fpu_reduction, c.c_puct_base)
         == (10.0, 0.7, 2.0, 1.5, 0.25, 500.0)
-        for k in seen
+        for c in seen
     )
 
 
