@@ -26,8 +26,19 @@ It is built in stages, each a resumable shard folder that fits a session, then m
    (``2 sigmoid(v / s) - 1``) with the scale ``s`` fitted to that stage's results
    (``checkers_training.outcome_targets.search_scale``). The set is written in key order as
    shards of ``positions`` (``OUT/merged/``) with a card; the same stages give the same bytes.
-3. **Labels** (:func:`load_positions`, :func:`labels`): ``(1 - w) * result_mean + w *
-   search_mean``, the database's value where it has one.
+3. **Deep search** (:func:`deep_search`, optional). Each merged position, or a uniform
+   sample of them drawn with a seed derived from the run's, is searched by one fixed
+   searcher: the one alpha-beta ``Searcher`` with an evaluator spec as a stage's
+   (``zoo:outcome-net-3``, ``positional``, ``NET:WEIGHTS``), exact (no pruning switch) at
+   one depth, the endgame database probed if given. Its root values, for the mover, go to
+   the shard folder ``OUT/deep/``, resumable like a stage, with a card naming the searcher,
+   depth, sample, seed and the merged set's identity (a rerun with other parameters is
+   refused). They become expected results as the stages' do, ``tanh(v / 2s)`` with ``s``
+   fitted to the searched positions' results.
+4. **Labels** (:func:`load_positions`, :func:`labels`): ``(1 - w) * result_mean + w *
+   search_mean``, where ``search_mean`` is the deep value where the deep step searched the
+   position (``deep``, NaN elsewhere, attached when ``OUT/deep`` is finished) and the mean
+   of the stages' search values otherwise; the endgame database's value overrides both.
 
 A recipe file is JSON: ``{"stages": [STAGE, ...]}`` (or the list alone), each stage an object::
 
@@ -45,6 +56,7 @@ command's ``--egdb-pieces``) are self-play's; ``pdn`` (default the ACF archive) 
 stage's file; ``shard_size`` is games a shard (default 100, 500 for records).
 """
 
+from .deep import DEEP, DEEP_DEPTH, deep_folder, deep_search, load_deep, sample_rows, search_positions
 from .merging import (
     COUNTS,
     MERGED,
@@ -63,6 +75,8 @@ from .stages import STAGES, build_stages, play_stage_games, read_record_games, s
 
 __all__ = [
     "COUNTS",
+    "DEEP",
+    "DEEP_DEPTH",
     "DIVERSE",
     "MERGED",
     "MERGED_ARRAYS",
@@ -73,8 +87,11 @@ __all__ = [
     "Stage",
     "build_stages",
     "check_recipe",
+    "deep_folder",
+    "deep_search",
     "diverse_recipe",
     "labels",
+    "load_deep",
     "load_positions",
     "merge",
     "merge_table",
@@ -82,6 +99,8 @@ __all__ = [
     "position_table",
     "read_record_games",
     "read_recipe",
+    "sample_rows",
+    "search_positions",
     "stage_folder",
     "stage_seed",
     "stage_table",

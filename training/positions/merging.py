@@ -211,8 +211,8 @@ def merge(
     )
 
 
-def _check_built_as(folder: Path, card: dict, params: dict, seed: int) -> None:
-    """Refuse a stage whose card names other parameters or seed than the recipe's.
+def _check_built_as(folder: Path, card: dict, params: dict, seed: int, what: str = "the stage") -> None:
+    """Refuse a stage (or ``what``) whose card names other parameters or seed than asked now.
 
     Raises:
         ShardError: naming each parameter that differs, as built and as asked now.
@@ -222,7 +222,7 @@ def _check_built_as(folder: Path, card: dict, params: dict, seed: int) -> None:
     if card.get("seed") != seed:
         differ.append(f"seed {card.get('seed')} (now {seed}: another --seed)")
     if differ:
-        raise ShardError(f"{folder}: the stage was built with {', '.join(differ)}; give the options it was built with")
+        raise ShardError(f"{folder}: {what} was built with {', '.join(differ)}; give the options it was built with")
 
 
 def _write_merged(folder, merged, per_stage, missing, stages, seed, egdb_pieces, command, shard_size) -> dict:
@@ -266,20 +266,28 @@ def load_positions(folder: str | Path) -> dict[str, np.ndarray]:
     """The merged set of ``folder`` (``OUT/merged``, or ``OUT``), checked against its card.
 
     Each row is a position with its mover to move as Black (``mover`` the black pieces,
-    ``opponent`` the white, ``kings``, Black to move), with :data:`MERGED_ARRAYS`' counts.
+    ``opponent`` the white, ``kings``, Black to move), with :data:`MERGED_ARRAYS`' counts;
+    and ``deep``, the deep step's expected result (``deep.load_deep``: NaN where it did not
+    search) when ``OUT/deep`` is finished.
 
     Raises:
-        ShardError: unfinished, missing or corrupt.
+        ShardError: unfinished, missing or corrupt; or a deep step of another merged set.
     """
-    folder = Path(folder)
-    return MERGED.load(folder / "merged" if (folder / "merged").is_dir() else folder)
+    from .deep import load_deep, merged_folder
+
+    data = MERGED.load(merged_folder(folder))
+    deep = load_deep(folder, data)
+    if deep is not None:
+        data["deep"] = deep
+    return data
 
 
 def labels(data: dict[str, np.ndarray], search_weight: float = SEARCH_WEIGHT) -> np.ndarray:
     """Each position's target in [-1, 1] for the mover: ``(1 - w) * result_mean + w *
-    search_mean``, ``result_mean = (wins - losses) / games`` and ``search_mean = search_sum /
-    searched`` (the result alone where no search saw it), the endgame database's value
-    where it has one. ``(label + 1) / 2`` is a probability target.
+    search_mean``, ``result_mean = (wins - losses) / games`` and ``search_mean`` the deep
+    step's value where it searched the position (``deep``), else ``search_sum / searched``
+    (the result alone where no search saw it); the endgame database's value where it has
+    one. ``(label + 1) / 2`` is a probability target.
 
     Args:
         data: :func:`load_positions`' arrays.
@@ -294,6 +302,8 @@ def labels(data: dict[str, np.ndarray], search_weight: float = SEARCH_WEIGHT) ->
     result = (data["wins"] - data["losses"]) / np.maximum(games, 1)
     searched = data["searched"] > 0
     search = np.where(searched, data["search_sum"] / np.maximum(data["searched"], 1), result)
+    if "deep" in data:
+        search = np.where(np.isfinite(data["deep"]), data["deep"], search)
     label = (1.0 - search_weight) * result + search_weight * search
     return np.where(data["egdb"] != NOT_PROBED, data["egdb"], label).astype(np.float32)
 
