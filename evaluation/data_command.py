@@ -47,7 +47,9 @@ KINDS: Kinds = {
         "random plies, and the ACF game records), merged in the mover's frame with their wins, "
         "draws and losses, mean search value and the endgame database's exact value. Each stage "
         "is a resumable shard folder OUT/stages/NAME (--stages builds some in one session), then "
-        "the merge writes OUT/merged (--merge-only). A recipe file is JSON: "
+        "the merge writes OUT/merged (--merge-only); --deep SPEC then searches the merged positions "
+        "with one fixed exact alpha-beta at --deep-depth into OUT/deep (--deep-only: that step alone), "
+        "its value the labels' search part. A recipe file is JSON: "
         '{"stages": [{"name": ..., "games": ..., "evaluator": ..., "depth": ..., '
         '"random_plies": ..., "egdb_pieces": ...}, {"name": ..., "kind": "records", "games": ...}]}; '
         "docs/agents/outcome-net.md has the format.",
@@ -105,6 +107,19 @@ def _add_positions_arguments(parser) -> None:
     add_out(parser, "the database folder (stages/ and merged/)", required=True)
     parser.add_argument("--stages", metavar="NAMES", help="build only these stages (comma-separated), not the merge")
     parser.add_argument("--merge-only", action="store_true", help="build nothing; merge the finished stages")
+    parser.add_argument(
+        "--deep",
+        metavar="SPEC",
+        help="after the merge, search the positions with the exact alpha-beta of this evaluator "
+        "(zoo:ENTRY, material, positional or NET:WEIGHTS) into OUT/deep; its value becomes the labels' search part",
+    )
+    add_whole_number(parser, "--deep-depth", "depth of the --deep search", 8, minimum=1)
+    add_whole_number(
+        parser, "--deep-positions", "search a seeded sample of this many positions (default all)", minimum=1
+    )
+    parser.add_argument(
+        "--deep-only", action="store_true", help="build and merge nothing; run the --deep step on the finished merge"
+    )
     add_no_progress(parser)
 
 
@@ -155,6 +170,15 @@ def run_positions(args: argparse.Namespace) -> int:
     """Build the stages of ``checkers data positions`` and merge them; returns the exit status."""
     positions = importlib.import_module("checkers_training.positions")
     started = time.perf_counter()
+    if args.deep is None and (args.deep_only or args.deep_positions is not None):
+        raise UsageError("--deep-only and --deep-positions are the deep step's: give --deep SPEC")
+    if args.deep_only:
+        if args.stages is not None or args.merge_only:
+            raise UsageError("--deep-only builds and merges nothing: give no --stages or --merge-only")
+        print(f"{_run_deep(positions, args)} in {time.perf_counter() - started:.1f} s")
+        return 0
+    if args.deep is not None and args.stages is not None:
+        raise UsageError("--stages builds stages without the merge the --deep step searches: give one of them")
     if args.recipe == "diverse":
         if args.games is None:
             raise UsageError("--recipe diverse needs --games (the games of all its stages together)")
@@ -187,8 +211,33 @@ def run_positions(args: argparse.Namespace) -> int:
             f"; merged {len(card['stages'])} stages, {card['quiet']} quiet positions: {card['positions']} distinct "
             f"({card['egdb_positions']} scored by the database){missing}"
         )
+    if args.deep is not None:
+        line += "; " + _run_deep(positions, args)
     print(f"{line} in {time.perf_counter() - started:.1f} s")
     return 0
+
+
+def _run_deep(positions, args: argparse.Namespace) -> str:
+    """Run the deep step of ``args`` on the finished merge; returns what it did, in words."""
+    words = ["--deep", args.deep, "--deep-depth", str(args.deep_depth)]
+    if args.deep_positions is not None:
+        words += ["--deep-positions", str(args.deep_positions)]
+    card = positions.deep_search(
+        args.out,
+        args.deep,
+        args.deep_depth,
+        args.deep_positions,
+        args.seed,
+        args.egdb_pieces,
+        None if args.egdb_folder is None else str(args.egdb_folder),
+        args.workers,
+        "checkers data positions " + " ".join(_argv_of(args) + words + ["--deep-only"]),
+        progress=args.progress,
+    )
+    return (
+        f"deep search ({args.deep}, depth {args.deep_depth}): {card['positions']} of "
+        f"{card['params']['merged_positions']} positions ({card['built_now']} shards built now)"
+    )
 
 
 def _argv_of(args: argparse.Namespace) -> list[str]:
