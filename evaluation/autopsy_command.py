@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from checkers_evaluation.common_options import add_no_progress, add_out
+from checkers_evaluation.common_options import add_agent_spec, add_no_progress, add_out
 from checkers_evaluation.options import UsageError, lazy_handler, number
 
 # The defaults, as checkers_evaluation.autopsy has them (that module loads the engine: the
@@ -38,18 +38,17 @@ def add_arguments(parser) -> None:
         help="the player whose losses are examined, as the games' Black or White tag names it "
         "(or their BlackAgent and WhiteAgent tags, where a league wrote the spec)",
     )
-    parser.add_argument(
+    add_agent_spec(
+        parser,
         "--agent",
-        metavar="SPEC",
+        "the agent whose value is followed, the player's own spec; with --drift, the agent measured (default %(default)s)",
         default=DEFAULT_AGENT,
-        help="the agent whose value is followed, the player's own spec; with --drift, the agent "
-        "measured (default %(default)s)",
     )
-    parser.add_argument(
+    add_agent_spec(
+        parser,
         "--deep-spec",
-        metavar="SPEC",
+        "the deep search that checks each move before a fall (default %(default)s)",
         default=DEFAULT_DEEP,
-        help="the deep search that checks each move before a fall (default %(default)s)",
     )
     parser.add_argument(
         "--threshold",

@@ -2,7 +2,7 @@
 
 :mod:`checkers_evaluation.options` holds the option types; this module holds the options
 built on them that mean the same in every command that has them (``--seed``, ``--out``,
-``--no-progress``, the endgame database's ``--egdb-folder`` and pieces), a whole-number
+``--no-progress``, the endgame database's ``--egdb-folder`` and pieces), an agent's spec, a whole-number
 option whose help states its default, and the second word of ``checkers data KIND`` and
 ``checkers egdb COMMAND``. Like the option types it imports only the standard library, so
 ``checkers --help`` stays fast.
@@ -74,6 +74,13 @@ def add_whole_number(
         metavar=metavar,
         help=what if default is None else f"{what} (default {default})",
     )
+
+
+def add_agent_spec(parser: argparse.ArgumentParser, flag: str, help: str, **more) -> None:
+    """Declare an option whose value is an agent's spec string (``SPEC`` in the help;
+    ``checkers agents`` lists the kinds). ``more``: argparse's other settings of it
+    (``default``, ``required``)."""
+    parser.add_argument(flag, metavar="SPEC", help=help, **more)
 
 
 def add_seed(parser: argparse.ArgumentParser, what: str) -> None:

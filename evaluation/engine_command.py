@@ -4,6 +4,7 @@ runs; the protocol is ``docs/engine-protocol.md``)."""
 
 from __future__ import annotations
 
+from checkers_evaluation.common_options import add_agent_spec
 from checkers_evaluation.options import lazy_handler
 
 HELP = "serve an agent over stdin/stdout with the engine protocol"
@@ -17,11 +18,11 @@ DESCRIPTION = (
 
 def add_arguments(parser) -> None:
     """Declare the arguments of ``checkers engine`` on its parser."""
-    parser.add_argument(
+    add_agent_spec(
+        parser,
         "--agent",
-        default="alphabeta",
-        metavar="SPEC",
-        help="the agent that chooses the moves, as a spec string (default alphabeta; "
+        "the agent that chooses the moves, as a spec string (default alphabeta; "
         "checkers agents lists them); the driver may change it with setoption name agent value SPEC",
+        default="alphabeta",
     )
     parser.set_defaults(handler=lazy_handler("checkers_evaluation.engine_server", "engine_main"))

@@ -7,6 +7,7 @@ import argparse
 import os
 
 from checkers_evaluation.common_options import (
+    add_agent_spec,
     add_egdb_folder,
     add_egdb_pieces,
     add_out,
@@ -75,10 +76,10 @@ def add_arguments(parser) -> None:
         help="e.g. random greedy alphabeta:depth=4; add name=NAME to a spec to show NAME in the tables "
         "(td-minimax:weights=a.safetensors,name=td-a); 'zoo' stands for every zoo agent",
     )
-    parser.add_argument(
+    add_agent_spec(
+        parser,
         "--gauntlet",
-        metavar="SPEC",
-        help="a gauntlet: SPEC plays every AGENT_SPEC, who do not play each other "
+        "a gauntlet: SPEC plays every AGENT_SPEC, who do not play each other "
         "(checkers league zoo --gauntlet td-minimax:weights=mine.safetensors)",
     )
     parser.add_argument(

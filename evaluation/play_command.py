@@ -3,6 +3,7 @@ imported only when it runs)."""
 
 from __future__ import annotations
 
+from checkers_evaluation.common_options import add_agent_spec
 from checkers_evaluation.options import TRUST_PICKLES_HELP, lazy_handler, whole_number
 
 HELP = "play against an agent in the terminal"
@@ -16,12 +17,12 @@ DESCRIPTION = (
 
 def add_arguments(parser) -> None:
     """Declare the arguments of ``checkers play`` on its parser."""
-    parser.add_argument(
+    add_agent_spec(
+        parser,
         "--opponent",
-        required=True,
-        metavar="SPEC",
-        help="the agent to play against, as a spec string (random, greedy, alphabeta:depth=6, "
+        "the agent to play against, as a spec string (random, greedy, alphabeta:depth=6, "
         "zoo:td-minimax; checkers agents lists them)",
+        required=True,
     )
     parser.add_argument(
         "--color",
