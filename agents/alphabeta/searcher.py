@@ -217,7 +217,16 @@ class Searcher:
         self.contempt = float(contempt)
         self._root_turn = None  # the side the table's values are for, with contempt
         width = (ASPIRATION_NET if evaluator.net is not None else ASPIRATION_POINTS) if aspiration else 0.0
-        self.options = search_options(False, table_cutoffs, pvs, reductions, extensions, spare_shots, width, threats)
+        # By name: seven switches of one type, where a slip in order would go unnoticed.
+        self.options = search_options(
+            table_cutoffs=table_cutoffs,
+            pvs=pvs,
+            reductions=reductions,
+            extensions=extensions,
+            spare_shots=spare_shots,
+            aspiration=width,
+            threats=threats,
+        )
         self.partial = bool(partial)
         self.quiescence = bool(quiescence)
         self.egdb = egdb
