@@ -6,6 +6,7 @@ module only when it runs (the trainers' package by name, as ``checkers train`` d
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import importlib
 import time
 
@@ -170,12 +171,13 @@ def run_positions(args: argparse.Namespace) -> int:
     """Build the stages of ``checkers data positions`` and merge them; returns the exit status."""
     positions = importlib.import_module("checkers_training.positions")
     started = time.perf_counter()
+    run = _run_of(positions, args)
     if args.deep is None and (args.deep_only or args.deep_positions is not None):
         raise UsageError("--deep-only and --deep-positions are the deep step's: give --deep SPEC")
     if args.deep_only:
         if args.stages is not None or args.merge_only:
             raise UsageError("--deep-only builds and merges nothing: give no --stages or --merge-only")
-        print(f"{_run_deep(positions, args)} in {time.perf_counter() - started:.1f} s")
+        print(f"{_run_deep(positions, args, run)} in {time.perf_counter() - started:.1f} s")
         return 0
     if args.deep is not None and args.stages is not None:
         raise UsageError("--stages builds stages without the merge the --deep step searches: give one of them")
@@ -197,46 +199,49 @@ def run_positions(args: argparse.Namespace) -> int:
             known = ", ".join(stage.name for stage in recipe)
             raise UsageError(f"--stages: no stage {', '.join(unknown) or 'named'} in the recipe; its stages: {known}")
         chosen = [stage for stage in recipe if stage.name in names]
-    folder = None if args.egdb_folder is None else str(args.egdb_folder)
     built: list[dict] = []
     if not args.merge_only:
-        built = positions.build_stages(args.out, chosen, args.seed, args.workers, folder, args.progress)
+        built = positions.build_stages(run, chosen)
     games, played = sum(card["games"] for card in built), sum(card["positions"] for card in built)
     line = f"{args.out}: {len(built)} stages built ({games} games, {played} positions)"
     if args.stages is None:
-        command = "checkers data positions " + " ".join(_argv_of(args))
-        card = positions.merge(args.out, recipe, args.seed, args.egdb_pieces, folder, command, progress=args.progress)
+        card = positions.merge(run, recipe)
         missing = f", {len(card['missing'])} stages missing ({', '.join(card['missing'])})" if card["missing"] else ""
         line += (
             f"; merged {len(card['stages'])} stages, {card['quiet']} quiet positions: {card['positions']} distinct "
             f"({card['egdb_positions']} scored by the database){missing}"
         )
     if args.deep is not None:
-        line += "; " + _run_deep(positions, args)
+        line += "; " + _run_deep(positions, args, run)
     print(f"{line} in {time.perf_counter() - started:.1f} s")
     return 0
 
 
-def _run_deep(positions, args: argparse.Namespace) -> str:
-    """Run the deep step of ``args`` on the finished merge; returns what it did, in words."""
+def _run_deep(positions, args: argparse.Namespace, run) -> str:
+    """Run the deep step of ``args`` on the finished merge with the run's settings ``run``
+    (its card's command line adds the deep step's options); returns what it did, in words."""
     words = ["--deep", args.deep, "--deep-depth", str(args.deep_depth)]
     if args.deep_positions is not None:
         words += ["--deep-positions", str(args.deep_positions)]
-    card = positions.deep_search(
-        args.out,
-        args.deep,
-        args.deep_depth,
-        args.deep_positions,
-        args.seed,
-        args.egdb_pieces,
-        None if args.egdb_folder is None else str(args.egdb_folder),
-        args.workers,
-        "checkers data positions " + " ".join(_argv_of(args) + words + ["--deep-only"]),
-        progress=args.progress,
-    )
+    run = dataclasses.replace(run, command=" ".join([run.command, *words, "--deep-only"]))
+    card = positions.deep_search(run, args.deep, args.deep_depth, args.deep_positions)
     return (
         f"deep search ({args.deep}, depth {args.deep_depth}): {card['positions']} of "
         f"{card['params']['merged_positions']} positions ({card['built_now']} shards built now)"
+    )
+
+
+def _run_of(positions, args: argparse.Namespace):
+    """The settings the steps of ``args`` share (``positions.Run``), with the command line
+    of the options that name the data, for the cards."""
+    return positions.Run(
+        out=args.out,
+        seed=args.seed,
+        egdb_pieces=args.egdb_pieces,
+        egdb_folder=None if args.egdb_folder is None else str(args.egdb_folder),
+        workers=args.workers,
+        command="checkers data positions " + " ".join(_argv_of(args)),
+        progress=args.progress,
     )
 
 

@@ -36,8 +36,9 @@ BUILT_BY = "checkers data positions --out DB --recipe tiny.json --seed 5"
 def database(tmp_path_factory) -> Path:
     """A tiny positions database (self-play and records stages, merged, no endgame database)."""
     out = tmp_path_factory.mktemp("positions")
-    positions.build_stages(out, RECIPE, seed=5, progress=False)
-    positions.merge(out, RECIPE, seed=5, command=BUILT_BY, progress=False)
+    settings = positions.Run(out, seed=5, command=BUILT_BY, progress=False)
+    positions.build_stages(settings, RECIPE)
+    positions.merge(settings, RECIPE)
     return out
 
 

@@ -31,22 +31,23 @@ def shard_bytes(folder):
 
 
 def test_a_stage_killed_after_its_shards_rebuilds_the_same_bytes_and_the_merge_is_the_same(tmp_path):
-    positions.build_stages(tmp_path, TINY, seed=7, progress=False)
+    run = positions.Run(tmp_path, seed=7, progress=False)
+    positions.build_stages(run, TINY)
     first = {stage.name: shard_bytes(positions.stage_folder(tmp_path, stage.name)) for stage in TINY}
     assert [len(first[stage.name]) for stage in TINY] == [3, 2]
-    card = positions.merge(tmp_path, TINY, seed=7, progress=False)
+    card = positions.merge(run, TINY)
     merged = shard_bytes(tmp_path / "merged")
     for stage in TINY:  # a kill: one shard of each stage lost, and the merge's
         shard_path(positions.stage_folder(tmp_path, stage.name), 1).unlink()
     shard_path(tmp_path / "merged", 0).unlink()
-    positions.build_stages(tmp_path, TINY, seed=7, progress=False)
+    positions.build_stages(run, TINY)
     assert {stage.name: shard_bytes(positions.stage_folder(tmp_path, stage.name)) for stage in TINY} == first
-    assert positions.merge(tmp_path, TINY, seed=7, progress=False) == card
+    assert positions.merge(run, TINY) == card
     assert shard_bytes(tmp_path / "merged") == merged
     assert card["stages"]["positional-d2"]["games"] == 5 and card["stages"]["acf"]["games"] == 3
     assert card["positions"] == len(positions.load_positions(tmp_path)["mover"]) > 0
     # another seed is another run: its stages play other games
-    other = positions.build_stages(tmp_path / "other", TINY[:1], seed=8, progress=False)
+    other = positions.build_stages(positions.Run(tmp_path / "other", seed=8, progress=False), TINY[:1])
     assert other[0]["seed"] != positions.stage_seed(7, "positional-d2")
 
 
@@ -147,7 +148,8 @@ def test_a_stage_with_a_database_that_is_not_there_fails_before_playing(tmp_path
 
     stage = positions.Stage("with-egdb", 2, depth=1, egdb_pieces=3)
     with pytest.raises(EndgameDatabaseError, match="checkers egdb build"):
-        positions.build_stages(tmp_path / "out", [stage], egdb_folder=str(tmp_path / "no-egdb"), progress=False)
+        run = positions.Run(tmp_path / "out", egdb_folder=str(tmp_path / "no-egdb"), progress=False)
+        positions.build_stages(run, [stage])
     assert not (tmp_path / "out").exists()
 
 

@@ -26,12 +26,18 @@ TINY = [
 ]
 
 
+def quiet(out, seed=3) -> positions.Run:
+    """The run's settings of the tests: no progress bars."""
+    return positions.Run(out, seed=seed, progress=False)
+
+
 @pytest.fixture(scope="module")
 def merged(tmp_path_factory):
     """A tiny merged database (built once for the module; tests copy it)."""
     out = tmp_path_factory.mktemp("positions")
-    positions.build_stages(out, TINY, seed=3, progress=False)
-    positions.merge(out, TINY, seed=3, progress=False)
+    run = quiet(out)
+    positions.build_stages(run, TINY)
+    positions.merge(run, TINY)
     return out
 
 
@@ -47,7 +53,7 @@ def shard_bytes(folder):
 
 
 def test_deep_values_are_the_exact_search_of_the_merged_positions(db):
-    card = positions.deep_search(db, "positional", 2, positions=12, seed=3, shard_size=5, progress=False)
+    card = positions.deep_search(quiet(db), "positional", 2, positions=12, shard_size=5)
     assert card["complete"] and card["positions"] == 12 and card["shard_counts"] == [5, 5, 2]
     data = DEEP.load(positions.deep_folder(db))
     merged = positions.load_positions(db)
@@ -65,12 +71,12 @@ def test_deep_values_are_the_exact_search_of_the_merged_positions(db):
 
 
 def test_a_killed_deep_step_resumes_to_the_same_bytes(db):
-    first = positions.deep_search(db, "positional", 2, positions=12, seed=3, shard_size=5, progress=False)
+    first = positions.deep_search(quiet(db), "positional", 2, positions=12, shard_size=5)
     folder = positions.deep_folder(db)
     built = shard_bytes(folder)
     shard_path(folder, 1).unlink()
     shard_path(folder, 2).write_bytes(built["shard-00002.npz"][:40])  # truncated by a kill
-    again = positions.deep_search(db, "positional", 2, positions=12, seed=3, shard_size=5, progress=False)
+    again = positions.deep_search(quiet(db), "positional", 2, positions=12, shard_size=5)
     assert shard_bytes(folder) == built and again["built_now"] == 2
     assert {k: v for k, v in again.items() if k not in ("built_now", "wall_s")} == {
         k: v for k, v in first.items() if k not in ("built_now", "wall_s")
@@ -78,13 +84,13 @@ def test_a_killed_deep_step_resumes_to_the_same_bytes(db):
 
 
 def test_a_rerun_with_other_parameters_is_refused_by_name(db):
-    positions.deep_search(db, "positional", 2, positions=12, seed=3, shard_size=5, progress=False)
+    positions.deep_search(quiet(db), "positional", 2, positions=12, shard_size=5)
     with pytest.raises(ShardError, match=r"depth 2 \(now 3\)"):
-        positions.deep_search(db, "positional", 3, positions=12, seed=3, shard_size=5, progress=False)
+        positions.deep_search(quiet(db), "positional", 3, positions=12, shard_size=5)
     with pytest.raises(ShardError, match=r"evaluator 'positional' \(now 'material'\)"):
-        positions.deep_search(db, "material", 2, positions=12, seed=3, shard_size=5, progress=False)
+        positions.deep_search(quiet(db), "material", 2, positions=12, shard_size=5)
     with pytest.raises(ShardError, match="another --seed"):
-        positions.deep_search(db, "positional", 2, positions=12, seed=4, shard_size=5, progress=False)
+        positions.deep_search(quiet(db, seed=4), "positional", 2, positions=12, shard_size=5)
 
 
 def test_the_sample_is_seeded_uniform_and_of_the_asked_size(db):
@@ -94,7 +100,7 @@ def test_the_sample_is_seeded_uniform_and_of_the_asked_size(db):
     assert not np.array_equal(rows, positions.sample_rows(100, 10, 6))
     np.testing.assert_array_equal(positions.sample_rows(7, None, 5), np.arange(7))
     np.testing.assert_array_equal(positions.sample_rows(7, 9, 5), np.arange(7))
-    card = positions.deep_search(db, "material", 1, positions=9, seed=3, shard_size=4, progress=False)
+    card = positions.deep_search(quiet(db), "material", 1, positions=9, shard_size=4)
     size = card["params"]["merged_positions"]
     rows = DEEP.load(positions.deep_folder(db))["row"]
     np.testing.assert_array_equal(rows, positions.sample_rows(size, 9, card["seed"]))
@@ -105,7 +111,7 @@ def test_all_positions_are_searched_when_the_sample_is_not_smaller(merged, tmp_p
     out = tmp_path / "db"
     shutil.copytree(merged, out)
     size = len(positions.load_positions(out)["mover"])
-    card = positions.deep_search(out, "material", 1, positions=size + 5, seed=3, shard_size=size, progress=False)
+    card = positions.deep_search(quiet(out), "material", 1, positions=size + 5, shard_size=size)
     assert card["positions"] == size and not card["params"]["sampled"]
     assert np.isfinite(positions.load_positions(out)["deep"]).sum() >= size - 5  # no move: NaN
 
@@ -128,8 +134,8 @@ def test_labels_take_the_deep_value_where_present_and_the_database_over_it():
 
 def test_no_deep_folder_leaves_the_database_as_it_was_and_a_stale_one_is_refused(db):
     assert "deep" not in positions.load_positions(db)
-    positions.deep_search(db, "material", 1, positions=5, seed=3, shard_size=5, progress=False)
-    positions.merge(db, TINY[:1], seed=3, progress=False)  # another merge under the deep step
+    positions.deep_search(quiet(db), "material", 1, positions=5, shard_size=5)
+    positions.merge(quiet(db), TINY[:1])  # another merge under the deep step
     with pytest.raises(ShardError, match="searched another merged set"):
         positions.load_positions(db)
 

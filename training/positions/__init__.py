@@ -2,7 +2,9 @@
 evaluation is fitted on by logistic regression, as Cake fitted its weights on quiet
 positions from the games of many engines.
 
-It is built in stages, each a resumable shard folder that fits a session, then merged:
+It is built in stages, each a resumable shard folder that fits a session, then merged; each
+step takes the run's shared settings as one :class:`Run` (the folder, the seed, the endgame
+database, the workers, the command line, the progress bars):
 
 1. **Stages** (:func:`build_stages`). A *recipe* is a list of :class:`Stage`: a named player
    (the one alpha-beta self-play kernel with an evaluator, a depth, random plies after the
@@ -70,7 +72,7 @@ from .merging import (
     position_table,
     stage_table,
 )
-from .recipe import DIVERSE, RecipeError, Stage, check_recipe, diverse_recipe, read_recipe, stage_seed
+from .recipe import DIVERSE, RecipeError, Run, Stage, check_recipe, diverse_recipe, read_recipe, stage_seed
 from .stages import STAGES, build_stages, play_stage_games, read_record_games, stage_folder
 
 __all__ = [
@@ -84,6 +86,7 @@ __all__ = [
     "SEARCH_WEIGHT",
     "STAGES",
     "RecipeError",
+    "Run",
     "Stage",
     "build_stages",
     "check_recipe",

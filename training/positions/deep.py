@@ -27,7 +27,7 @@ from checkers_env.errors import ShardError
 from checkers_env.shards import CARD, ShardFormat, build_shards, shard_path, start_folder, write_card
 
 from .merging import MERGED, _check_built_as
-from .recipe import evaluator_weights, stage_seed
+from .recipe import Run, evaluator_weights, stage_seed
 
 #: Positions a shard of the deep step.
 DEEP_SHARD = 1000
@@ -81,16 +81,11 @@ def sample_rows(size: int, positions: int | None, seed: int) -> np.ndarray:
 
 
 def deep_params(
-    folder: str | Path,
-    evaluator: str,
-    depth: int = DEEP_DEPTH,
-    positions: int | None = None,
-    egdb_pieces: int = 0,
-    egdb_folder: str | None = None,
-    shard_size: int = DEEP_SHARD,
+    run: Run, evaluator: str, depth: int = DEEP_DEPTH, positions: int | None = None, shard_size: int = DEEP_SHARD
 ) -> dict[str, Any]:
     """The deep step's parameters (its card states them): the searcher's evaluator spec and
-    depth, the positions searched, the endgame database and the merged set's identity.
+    depth, the positions searched, the endgame database and the merged set's identity
+    (:func:`deep_search` says what each argument is).
 
     Raises:
         RecipeError: an evaluator spec ``evaluator_weights`` does not take.
@@ -100,15 +95,15 @@ def deep_params(
     if depth < 1 or (positions is not None and positions < 1) or shard_size < 1:
         raise ValueError(f"depth, positions and shard_size must be at least 1, got {depth}, {positions}, {shard_size}")
     evaluator_weights(evaluator)  # refuse a bad spec before anything is written
-    identity = merged_identity(folder)
+    identity = merged_identity(run.out)
     searched = identity["merged_positions"] if positions is None else min(positions, identity["merged_positions"])
     return {
         "evaluator": evaluator,
         "depth": int(depth),
         "positions": int(searched),
         "sampled": searched < identity["merged_positions"],
-        "egdb_pieces": int(egdb_pieces),
-        "egdb_folder": egdb_folder,
+        "egdb_pieces": int(run.egdb_pieces),
+        "egdb_folder": run.egdb_folder,
         "shard_size": int(shard_size),
         **identity,
     }
@@ -178,17 +173,7 @@ def deep_shard_bytes(folder: str, params: dict, seed: int, shard: int) -> bytes:
 
 
 def deep_search(
-    out: str | Path,
-    evaluator: str,
-    depth: int = DEEP_DEPTH,
-    positions: int | None = None,
-    seed: int = 0,
-    egdb_pieces: int = 0,
-    egdb_folder: str | None = None,
-    workers: int = 1,
-    command: str | None = None,
-    shard_size: int = DEEP_SHARD,
-    progress: bool = True,
+    run: Run, evaluator: str, depth: int = DEEP_DEPTH, positions: int | None = None, shard_size: int = DEEP_SHARD
 ) -> dict:
     """Search the positions of ``OUT/merged/`` into ``OUT/deep/`` (the module docstring).
 
@@ -198,19 +183,16 @@ def deep_search(
     stage's), by which :func:`load_deep` turns them into ``tanh(value / 2s)``.
 
     Args:
-        out: the database folder (``OUT``, or its ``merged`` folder).
+        run: the run's settings: its folder (``OUT``, or its ``merged`` folder); its seed,
+            from which the sample's is derived (``stage_seed(seed, "deep")``); the endgame
+            database of ``egdb_pieces`` pieces the search probes (0: none); workers over the
+            shards; the command line, for the card; and a progress bar over positions.
         evaluator: the searcher's evaluator spec (``zoo:outcome-net-3``, ``positional``,
             ``NET:WEIGHTS``: what a stage's ``evaluator`` takes).
         depth: the search's depth.
         positions: search a uniform sample of this many positions (None, or at least the
             merged set's size: all).
-        seed: the run's seed; the sample's is derived from it (``stage_seed(seed, "deep")``).
-        egdb_pieces: probe the endgame database of this many pieces in the search (0: none).
-        egdb_folder: the database's folder (None: the default).
-        workers: processes over the shards.
-        command: the command line, for the card.
         shard_size: positions a shard.
-        progress: show a progress bar over positions.
 
     Returns:
         The card.
@@ -224,18 +206,18 @@ def deep_search(
     from tqdm.auto import tqdm
 
     started = time.perf_counter()
-    params = deep_params(out, evaluator, depth, positions, egdb_pieces, egdb_folder, shard_size)
-    if egdb_pieces:  # checked here, before any worker fails on it
+    params = deep_params(run, evaluator, depth, positions, shard_size)
+    if run.egdb_pieces:  # checked here, before any worker fails on it
         from checkers_env.egdb import EndgameDatabase
 
-        EndgameDatabase.cached(egdb_pieces, egdb_folder)
-    folder, sample_seed = deep_folder(out), stage_seed(seed, "deep")
+        EndgameDatabase.cached(run.egdb_pieces, run.egdb_folder)
+    folder, sample_seed = deep_folder(run.out), stage_seed(run.seed, "deep")
     if (folder / CARD).exists():
         _check_built_as(folder, DEEP.read_card(folder), params, sample_seed, "the deep step")
     from checkers_env.provenance import git_commit
 
     card: dict[str, Any] = {"format_version": DEEP.version, "kind": DEEP.kind, "params": params, "seed": sample_seed}
-    card.update(command=command, commit=git_commit(), complete=False)
+    card.update(command=run.command, commit=git_commit(), complete=False)
     start_folder(folder)
     sizes = DEEP.sizes(params)
     card["shards"] = len(sizes)
@@ -246,12 +228,12 @@ def deep_search(
         initial=sum(sizes) - sum(sizes[k] for k in todo),
         unit="positions",
         desc="deep search",
-        disable=not progress,
+        disable=not run.progress,
         dynamic_ncols=True,
     )
-    build = functools.partial(deep_shard_bytes, str(merged_folder(out)), params, sample_seed)
+    build = functools.partial(deep_shard_bytes, str(merged_folder(run.out)), params, sample_seed)
     try:
-        build_shards(folder, build, todo, lambda k: bar.update(sizes[k]), workers, what="the deep search")
+        build_shards(folder, build, todo, lambda k: bar.update(sizes[k]), run.workers, what="the deep search")
     finally:
         bar.close()
     parts = [DEEP.read(shard_path(folder, k), k) for k in range(len(sizes))]
@@ -261,7 +243,7 @@ def deep_search(
         shard_counts=[len(part["row"]) for part in parts],
         built_now=len(todo),
         positions=len(values["row"]),
-        search_scale=deep_scale(MERGED.load(merged_folder(out)), values),
+        search_scale=deep_scale(MERGED.load(merged_folder(run.out)), values),
         wall_s=round(time.perf_counter() - started, 3),
     )
     write_card(folder, card)

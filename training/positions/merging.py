@@ -18,7 +18,7 @@ from checkers_env.errors import ShardError
 from checkers_env.files import write_atomic, write_json_atomic
 from checkers_env.shards import ShardFormat, shard_path, start_folder, write_card
 
-from .recipe import Stage, stage_seed
+from .recipe import Run, Stage, stage_seed
 from .stages import STAGES, stage_folder
 
 #: Where ``egdb`` holds no value: more pieces than the database's, or no database.
@@ -143,30 +143,19 @@ def _keys(table: dict[str, np.ndarray]) -> tuple[np.ndarray, np.ndarray, np.ndar
     return table["mover"], table["opponent"], table["kings"]
 
 
-def merge(
-    out: str | Path,
-    stages: list[Stage],
-    seed: int = 0,
-    egdb_pieces: int = 0,
-    egdb_folder: str | None = None,
-    command: str | None = None,
-    shard_size: int = MERGED_SHARD,
-    progress: bool = True,
-) -> dict:
+def merge(run: Run, stages: list[Stage], shard_size: int = MERGED_SHARD) -> dict:
     """Merge the finished stages of ``stages`` into ``OUT/merged/`` (the package docstring, step 2).
 
     The card is written unfinished first and finished last, so a killed merge is never read
     as done; run it again. Stages not finished are left out and listed as ``missing``.
 
     Args:
-        out: the database folder.
+        run: the run's settings (its folder; its seed, for the card and to check the
+            stages'; the endgame database it re-scores the positions of at most
+            ``egdb_pieces`` pieces with, 0: none; the command line, for the card; and a
+            progress bar over the stages).
         stages: the recipe (each stage must have been built with these parameters).
-        seed: the run's seed (for the card, and to check the stages' seeds).
-        egdb_pieces: re-score the positions of at most this many pieces (0: none).
-        egdb_folder: the database's folder (None: the default).
-        command: the command line, for the card.
         shard_size: positions a shard.
-        progress: a progress bar over the stages.
 
     Returns:
         The card.
@@ -178,8 +167,8 @@ def merge(
     from tqdm.auto import tqdm
 
     tables, per_stage, missing = [], {}, []
-    for stage in tqdm(stages, desc="merge", unit="stage", disable=not progress, dynamic_ncols=True):
-        folder = stage_folder(out, stage.name)
+    for stage in tqdm(stages, desc="merge", unit="stage", disable=not run.progress, dynamic_ncols=True):
+        folder = stage_folder(run.out, stage.name)
         try:
             card = STAGES.read_card(folder)
         except ShardError:
@@ -188,7 +177,7 @@ def merge(
         if not card.get("complete"):
             missing.append(stage.name)
             continue
-        _check_built_as(folder, card, stage.params(egdb_folder), stage_seed(seed, stage.name))
+        _check_built_as(folder, card, stage.params(run.egdb_folder), stage_seed(run.seed, stage.name))
         data = STAGES.load(folder)
         scale = fitted_scale(data)
         table = stage_table(data, scale)
@@ -205,10 +194,8 @@ def merge(
         empty = {name: np.zeros(0, dtype=np.int64) for name in ("black", "white", "kings", "outcome", "search")}
         tables.append(position_table({**empty, "black_to_move": np.zeros(0, dtype=bool)}, 1.0))
     merged = merge_table({name: np.concatenate([t[name] for t in tables]) for name in tables[0]})
-    merged["egdb"] = egdb_values(merged, egdb_pieces, egdb_folder)
-    return _write_merged(
-        Path(out) / "merged", merged, per_stage, missing, stages, seed, egdb_pieces, command, shard_size
-    )
+    merged["egdb"] = egdb_values(merged, run.egdb_pieces, run.egdb_folder)
+    return _write_merged(Path(run.out) / "merged", merged, per_stage, missing, stages, run, shard_size)
 
 
 def _check_built_as(folder: Path, card: dict, params: dict, seed: int, what: str = "the stage") -> None:
@@ -225,7 +212,7 @@ def _check_built_as(folder: Path, card: dict, params: dict, seed: int, what: str
         raise ShardError(f"{folder}: {what} was built with {', '.join(differ)}; give the options it was built with")
 
 
-def _write_merged(folder, merged, per_stage, missing, stages, seed, egdb_pieces, command, shard_size) -> dict:
+def _write_merged(folder, merged, per_stage, missing, stages, run: Run, shard_size) -> dict:
     """Write the merged arrays as shards and the card (unfinished first, finished last)."""
     folder = start_folder(folder)
     n = len(merged["mover"])
@@ -233,12 +220,12 @@ def _write_merged(folder, merged, per_stage, missing, stages, seed, egdb_pieces,
     card: dict[str, Any] = {
         "format_version": MERGED.version,
         "kind": MERGED.kind,
-        "command": command,
-        "seed": seed,
+        "command": run.command,
+        "seed": run.seed,
         "recipe": [dataclasses.asdict(stage) for stage in stages],
         "stages": per_stage,
         "missing": missing,
-        "egdb_pieces": egdb_pieces,
+        "egdb_pieces": run.egdb_pieces,
         "egdb_positions": int((merged["egdb"] != NOT_PROBED).sum()),
         "games": sum(s["games"] for s in per_stage.values()),
         "quiet": sum(s["quiet"] for s in per_stage.values()),
@@ -249,7 +236,7 @@ def _write_merged(folder, merged, per_stage, missing, stages, seed, egdb_pieces,
     counts = []
     for k, start in enumerate(starts):
         part = {name: merged[name][start : start + shard_size] for name in MERGED_ARRAYS}
-        write_atomic(shard_path(folder, k), MERGED.encode(k, seed, part))
+        write_atomic(shard_path(folder, k), MERGED.encode(k, run.seed, part))
         counts.append(len(part["mover"]))
     for stale in folder.glob("shard-*.npz"):
         if stale not in [shard_path(folder, k) for k in range(len(starts))]:

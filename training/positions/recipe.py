@@ -249,6 +249,34 @@ def evaluator_weights(spec: str) -> tuple[str, str | None]:
     return kind, weights
 
 
+@dataclasses.dataclass(frozen=True)
+class Run:
+    """The settings one run of the database's steps shares (``checkers data positions``
+    builds it once and passes it to :func:`build_stages`, :func:`merge` and
+    :func:`deep_search`); each step uses those it needs.
+
+    Attributes:
+        out: the database folder (``OUT``; the deep step also takes ``OUT/merged``).
+        seed: the run's seed; each stage's is derived from it (:func:`stage_seed`), as is the
+            deep step's sample's (``stage_seed(seed, "deep")``), and the merge checks the
+            stages' against it.
+        egdb_pieces: the endgame database the merge re-scores positions with and the deep
+            search probes, of at most this many pieces (0: none; a stage states its own).
+        egdb_folder: the endgame database's folder (None: the default).
+        workers: processes over a step's shards (the stages' and the deep step's).
+        command: the command line, for the merge's and the deep step's cards.
+        progress: show the steps' progress bars.
+    """
+
+    out: str | Path
+    seed: int = 0
+    egdb_pieces: int = 0
+    egdb_folder: str | None = None
+    workers: int = 1
+    command: str | None = None
+    progress: bool = True
+
+
 def stage_seed(seed: int, name: str) -> int:
     """The seed of stage ``name`` in a run of ``seed``: the same on every machine and run."""
     digest = hashlib.sha256(f"{int(seed)}/{name}".encode()).digest()
@@ -259,6 +287,7 @@ __all__ = [
     "ACF_GAME_COUNT",
     "DIVERSE",
     "RecipeError",
+    "Run",
     "Stage",
     "check_recipe",
     "diverse_recipe",

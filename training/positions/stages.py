@@ -13,7 +13,7 @@ import numpy as np
 
 from checkers_agents.outcome_net import selfplay
 
-from .recipe import RecipeError, Stage, evaluator_weights, stage_seed
+from .recipe import RecipeError, Run, Stage, evaluator_weights, stage_seed
 
 
 def play_stage_games(
@@ -128,23 +128,13 @@ def stage_folder(out: str | Path, name: str) -> Path:
     return Path(out) / "stages" / name
 
 
-def build_stages(
-    out: str | Path,
-    stages: list[Stage],
-    seed: int = 0,
-    workers: int = 1,
-    egdb_folder: str | None = None,
-    progress: bool = True,
-) -> list[dict]:
+def build_stages(run: Run, stages: list[Stage]) -> list[dict]:
     """Build the missing shards of each stage in turn (a killed run resumes).
 
     Args:
-        out: the database folder.
+        run: the run's settings (its folder, seed, endgame database's folder, workers over
+            a stage's shards, and progress bars: a bar per stage).
         stages: the stages to build (a recipe, or some of its stages).
-        seed: the run's seed; each stage plays on :func:`stage_seed`.
-        workers: processes over a stage's shards.
-        egdb_folder: the endgame database's folder (None: the default).
-        progress: show a progress bar per stage.
 
     Returns:
         Each stage's card.
@@ -157,11 +147,12 @@ def build_stages(
     from checkers_env.egdb import EndgameDatabase
 
     for pieces in sorted({stage.egdb_pieces for stage in stages if stage.kind == "selfplay" and stage.egdb_pieces}):
-        EndgameDatabase.cached(pieces, egdb_folder)
+        EndgameDatabase.cached(pieces, run.egdb_folder)
     cards = []
     for stage in stages:
-        folder = stage_folder(out, stage.name)
-        STAGES.generate(folder, stage.params(egdb_folder), stage_seed(seed, stage.name), workers, progress=progress)
+        folder = stage_folder(run.out, stage.name)
+        params, seed = stage.params(run.egdb_folder), stage_seed(run.seed, stage.name)
+        STAGES.generate(folder, params, seed, run.workers, progress=run.progress)
         cards.append(STAGES.read_card(folder))
     return cards
 
