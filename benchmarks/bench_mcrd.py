@@ -75,9 +75,10 @@ def cpu_rate(
     """(playouts per second, mean plies, mean net evaluations per playout) of even CPU
     launches of ``launch`` playouts for ``seconds``; ``runner_options`` go to ``CpuRunner``
     (a guide and its settings)."""
-    from checkers_agents.mcrd.cpu import CpuRunner, KingHistory, PlayoutRules
+    from checkers_agents.mcrd.cpu import CpuRunner, KingHistory, PlayoutRules, SearchStart
 
-    runner = CpuRunner(children, KingHistory(*context), PlayoutRules(150, 1.0, True), seed=seed, **runner_options)
+    start = SearchStart(children, KingHistory(*context), PlayoutRules(150, 1.0, True), seed)
+    runner = CpuRunner(start, **runner_options)
     arms = np.arange(len(children.moves))
     per_launch = max(launch // len(arms), 1) * len(arms)
     done = 0
@@ -132,12 +133,13 @@ def _search_seconds() -> float:
 def cuda_rate(children, context, seconds: float = SECONDS, launch: int = CUDA_LAUNCH, repeats: int = REPEATS) -> float:
     """Playouts per second of even CUDA launches of ``launch`` threads (best of ``repeats``
     rounds of about ``seconds``, after a first launch that compiles the kernel)."""
-    from checkers_agents.mcrd.cpu import KingHistory, PlayoutRules
+    from checkers_agents.mcrd.cpu import KingHistory, PlayoutRules, SearchStart
     from checkers_agents.mcrd.cuda import CudaRunner
 
     arms = np.arange(len(children.moves))
     per_launch = max(launch // len(arms), 1) * len(arms)
-    runner = CudaRunner(children, KingHistory(*context), PlayoutRules(150, 1.0, True), seed=1, max_threads=per_launch)
+    start = SearchStart(children, KingHistory(*context), PlayoutRules(150, 1.0, True), 1)
+    runner = CudaRunner(start, max_threads=per_launch)
     runner.launch(arms, None, per_launch)  # compile
     best = 0.0
     for _ in range(repeats):

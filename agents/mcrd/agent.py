@@ -331,24 +331,24 @@ class MCRDAgent(BaseAgent):
 
     def _runner(self, children, board: Board, previous: Board | None, backend: str):
         move_seed = int(self.rng.integers(0, 2**62))
-        from .cpu import KingHistory, PlayoutRules
+        from .cpu import KingHistory, PlayoutRules, SearchStart
 
         history = KingHistory(*(int(kings) for kings in cycle_context(board, previous)))
         rules = PlayoutRules(int(self.max_moves), float(self.king_weight), bool(self.cycle_check))
-        args = (children, history, rules, move_seed)
+        start = SearchStart(children, history, rules, move_seed)
         if backend == "cuda":
             from .cuda import CudaRunner
 
             threads = self._launch_size(backend)
             if self.time is None:  # no launch of a playout budget is larger than the budget
                 threads = min(threads, self.playouts or DEFAULT_PLAYOUTS)
-            return CudaRunner(*args, max_threads=max(threads, len(children.moves)))
+            return CudaRunner(start, max_threads=max(threads, len(children.moves)))
         from .cpu import CpuRunner
 
         settings = GuideSettings(
             self.guide_rate, self.guide_plies, self.guide_sample, self.guide_temperature, self.guide_skip_forced
         )
-        return CpuRunner(*args, guide=self.guide_evaluator, settings=settings)
+        return CpuRunner(start, guide=self.guide_evaluator, settings=settings)
 
     def select_move(self, game: Game) -> Move:
         moves = game.legal_moves()

@@ -47,6 +47,11 @@ PlayoutRules = namedtuple("PlayoutRules", "max_moves king_weight cycle_check")
 #: The root's children as a launch takes them: ``movers``, ``opponents``, ``kings``
 #: (int64 arrays, side to move first) and their side to move, ``black_to_move``.
 ChildPositions = namedtuple("ChildPositions", "movers opponents kings black_to_move")
+#: What a runner of one search starts from, on either backend (``root.Runner``): the root's
+#: ``children`` (``root.Children``), their king-cycle memory ``history`` (``KingHistory``),
+#: the playout ``rules`` (``PlayoutRules``) and the search's ``seed``, from which the
+#: runner draws its launches' random streams.
+SearchStart = namedtuple("SearchStart", "children history rules seed")
 #: Per-child tallies, added to by every launch: ``wins`` (doubled points of the side that
 #: chose the child), ``counts`` (playouts), ``draws`` (drawn playouts), and
 #: ``diagnostics``, ``int64[DIAGNOSTICS]``: plies, skipped draws, capped playouts, net
@@ -194,17 +199,10 @@ class CpuRunner:
 
     name = "cpu"
 
-    def __init__(
-        self,
-        children,
-        history: KingHistory,
-        rules: PlayoutRules,
-        seed: int,
-        guide=None,
-        settings: GuideSettings | None = None,
-    ):
+    def __init__(self, start: SearchStart, guide=None, settings: GuideSettings | None = None):
         """``guide``: an ``Evaluator`` through the net interface (or None), guiding plies as
         ``settings`` say (``guided.guided_descend``; unguided when None or rate 0)."""
+        children = start.children
         self.children = ChildPositions(
             children.movers, children.opponents, children.kings, bool(children.black_to_move)
         )
@@ -222,12 +220,12 @@ class CpuRunner:
                 guide.net_functions,
                 int(guide.width),
             )
-        self.history, self.playout = history, rules
+        self.history, self.playout = start.history, start.rules
         n = len(children.movers)
         self.tallies = Tallies(
             np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(n, np.int64), np.zeros(DIAGNOSTICS, np.int64)
         )
-        self._seeds = np.random.default_rng(seed)
+        self._seeds = np.random.default_rng(start.seed)
 
     def launch(self, arms: np.ndarray, keep: np.ndarray | None, threads: int) -> None:
         proportional = keep is not None

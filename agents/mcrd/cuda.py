@@ -27,7 +27,7 @@ from numba import cuda, uint64
 from numba.cuda.random import xoroshiro128p_dtype, xoroshiro128p_uniform_float64
 
 from . import playout as playouts  # the module: kernels take a ``playout`` (PlayoutRules)
-from .cpu import CAPPED, PLIES, SKIPS, ChildPositions, KingHistory, PlayoutRules, Tallies
+from .cpu import CAPPED, PLIES, SKIPS, ChildPositions, SearchStart, Tallies
 
 #: Threads per block (the design document launched blocks of 1024; 256 leaves more registers
 #: per thread).
@@ -139,17 +139,11 @@ class CudaRunner:
 
     name = "cuda"
 
-    def __init__(
-        self,
-        children,
-        history: KingHistory,
-        rules: PlayoutRules,
-        seed: int,
-        max_threads: int,
-    ):
+    def __init__(self, start: SearchStart, max_threads: int):
+        children = start.children
         n = len(children.movers)
         self.max_threads = int(max_threads)
-        self.history, self.playout = history, rules
+        self.history, self.playout = start.history, start.rules
         self.children = ChildPositions(
             cuda.to_device(children.movers),
             cuda.to_device(children.opponents),
@@ -161,7 +155,7 @@ class CudaRunner:
         # One state per thread of the largest launch; launches reuse them, each state
         # going on from where the previous launch left it (like the design document's
         # d_state).
-        self.states = make_states(self.max_threads, seed % 2**63)
+        self.states = make_states(self.max_threads, start.seed % 2**63)
 
     def launch(self, arms: np.ndarray, keep: np.ndarray | None, threads: int) -> None:
         threads = int(threads)
