@@ -108,6 +108,8 @@ class Args(scaffold.GenerationArgs):
     """the anchors' fixed ratings, in the order of --anchors, separated by semicolons"""
     positions: str = arg("", metavar="DIR")
     """every generation also trains on this database of quiet positions (checkers data positions' --out or its merged folder), each distinct position once with its label mixed by --search-weight"""
+    positions_deep_only: bool = arg(False)
+    """train on only the --positions database's positions that its deep step searched (checkers data positions --deep), whose labels mix the result with that deeper search's value"""
 
     def check(self) -> list[tuple[str, str]]:
         problems = super().check()
@@ -115,6 +117,8 @@ class Args(scaffold.GenerationArgs):
             problems.append(
                 ("gate_games", f"must be even (each opening is played with both colours), got {self.gate_games}")
             )
+        if self.positions_deep_only and not self.positions:
+            problems.append(("positions_deep_only", "needs --positions (the database whose deep step it trains on)"))
         return problems
 
 
@@ -293,7 +297,7 @@ def _training_data(args: Args, run_path: Path, generation: int) -> tuple[np.ndar
 
     parts = _window_parts(args, run_path, generation)
     if args.positions:
-        parts.append(positions_part(args.positions, args.search_weight))
+        parts.append(positions_part(args.positions, args.search_weight, args.positions_deep_only))
     return tuple(np.concatenate(arrays) for arrays in zip(*parts))
 
 
@@ -373,8 +377,8 @@ class OutcomeNet(generations.GenerationLearner):
 
     def __init__(self, args: Args) -> None:
         super().__init__(args)
-        #: ``(folder, search weight, card, examples)`` of the ``--positions`` database, read once.
-        self._positions: tuple[str, float, dict, tuple[np.ndarray, ...]] | None = None
+        #: ``(folder, search weight, deep only, card, examples)`` of the ``--positions`` database, read once.
+        self._positions: tuple[str, float, bool, dict, tuple[np.ndarray, ...]] | None = None
 
     def check(self) -> None:
         search_params(self.args.search)
@@ -384,17 +388,19 @@ class OutcomeNet(generations.GenerationLearner):
         # A resume goes on with the run's own --positions: read it now, before any game.
         saved = scaffold.saved_args(self.args, TRAINER)
         if saved.get("positions"):
-            self.positions_data(saved["positions"], saved["search_weight"])
+            self.positions_data(saved["positions"], saved["search_weight"], saved.get("positions_deep_only", False))
 
-    def positions_data(self, folder: str, search_weight: float) -> tuple[dict, tuple[np.ndarray, ...]]:
+    def positions_data(
+        self, folder: str, search_weight: float, deep_only: bool = False
+    ) -> tuple[dict, tuple[np.ndarray, ...]]:
         """The ``--positions`` database's card and examples (``positions.examples``), read
         once a session and kept."""
         from .positions.examples import positions_card, positions_part
 
-        if self._positions is None or self._positions[:2] != (folder, search_weight):
+        if self._positions is None or self._positions[:3] != (folder, search_weight, deep_only):
             card = positions_card(folder)
-            self._positions = (folder, search_weight, card, positions_part(folder, search_weight))
-        return self._positions[2], self._positions[3]
+            self._positions = (folder, search_weight, deep_only, card, positions_part(folder, search_weight, deep_only))
+        return self._positions[3], self._positions[4]
 
     def build(self, run: scaffold.Run, checkpointed: bool):
         import torch
@@ -436,7 +442,7 @@ class OutcomeNet(generations.GenerationLearner):
         parts = _window_parts(args, run_path, generation)
         new = len(parts[-1][-1])  # this generation's own positions, before the database's
         if args.positions:
-            parts.append(self.positions_data(args.positions, args.search_weight)[1])
+            parts.append(self.positions_data(args.positions, args.search_weight, args.positions_deep_only)[1])
         data = tuple(np.concatenate(arrays) for arrays in zip(*parts))
         return generations.Games(data, len(data[-1]), new)
 
@@ -499,7 +505,8 @@ class OutcomeNet(generations.GenerationLearner):
         summary = {"incumbent": state["incumbent"], "gates": state["gates"]}
         if self.args.positions:
             summary["positions"] = positions_summary(
-                self.args.positions, self.positions_data(self.args.positions, self.args.search_weight)[0]
+                self.args.positions,
+                self.positions_data(self.args.positions, self.args.search_weight, self.args.positions_deep_only)[0],
             )
         return summary
 

@@ -18,6 +18,7 @@ from checkers_agents.outcome_net import selfplay
 from checkers_agents.outcome_net.quiet import quiet_mask
 from checkers_training import outcome_net as trainer
 from checkers_training import positions
+from checkers_training.positions.examples import positions_part
 from checkers_training.positions.merging import half_turn
 from checkers_training.scaffold import TrainingError
 
@@ -116,3 +117,26 @@ def test_a_bad_positions_folder_is_refused_before_any_work(database, tmp_path):
         with pytest.raises(TrainingError, match=f"--positions {re.escape(str(folder))}: {fault}"):
             run(out, "--positions", str(folder))
         assert not out.exists(), folder
+
+
+def test_positions_deep_only_trains_on_the_deep_step_s_positions_alone(database, tmp_path):
+    import shutil
+
+    db = tmp_path / "db"
+    shutil.copytree(database, db)
+    with pytest.raises(TrainingError, match="--positions-deep-only: .* has no finished deep step"):
+        positions_part(str(db), 0.5, deep_only=True)
+    with pytest.raises(TrainingError, match="--positions-deep-only: needs --positions"):
+        trainer.parse_args([*TINY, "--out", str(tmp_path / "run"), "--positions-deep-only"])
+
+    positions.deep_search(positions.Run(db, seed=5, progress=False), "positional", 2, positions=20, shard_size=8)
+    data = positions.load_positions(db)
+    searched = np.flatnonzero(~np.isnan(data["deep"]))
+    assert 0 < len(searched) <= 20 < len(data["deep"])
+    black, white, kings, btm, target = positions_part(str(db), 0.5, deep_only=True)
+    np.testing.assert_array_equal(black, data["mover"][searched])
+    np.testing.assert_array_equal(white, data["opponent"][searched])
+    np.testing.assert_array_equal(kings, data["kings"][searched])
+    assert btm.all()
+    everything = positions_part(str(db), 0.5)
+    np.testing.assert_array_equal(target, everything[-1][searched])

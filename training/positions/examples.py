@@ -47,13 +47,19 @@ def positions_card(folder: str) -> dict:
     return card
 
 
-def positions_part(folder: str, search_weight: float) -> tuple[np.ndarray, ...]:
+def positions_part(folder: str, search_weight: float, deep_only: bool = False) -> tuple[np.ndarray, ...]:
     """The ``--positions`` database as training examples: ``(black, white, kings,
     black_to_move, target)``, each distinct position once, the mover as Black to move, its
     target ``(label + 1) / 2`` (the module docstring's choice).
 
+    Args:
+        folder: the database (``checkers data positions``' ``--out``, or its merged folder).
+        search_weight: the label's weight of the search value (``positions.labels``).
+        deep_only: only the positions its deep step searched (``--positions-deep-only``).
+
     Raises:
-        TrainingError: the database is missing, unfinished or corrupt.
+        TrainingError: the database is missing, unfinished or corrupt; or ``deep_only``
+            and it has no finished deep step.
     """
     from checkers_env.errors import ShardError
 
@@ -66,8 +72,14 @@ def positions_part(folder: str, search_weight: float) -> tuple[np.ndarray, ...]:
     except ShardError as error:
         raise TrainingError(f"--positions {folder}: {error}") from None
     target = ((labels(data, search_weight) + 1.0) / 2.0).astype(np.float32)
-    mover_to_move = np.ones(len(target), dtype=bool)
-    return data["mover"], data["opponent"], data["kings"], mover_to_move, target
+    keep = np.ones(len(target), dtype=bool)
+    if deep_only:
+        if "deep" not in data:
+            raise TrainingError(
+                f"--positions-deep-only: {folder} has no finished deep step (run checkers data positions --deep on it)"
+            )
+        keep = ~np.isnan(data["deep"])
+    return data["mover"][keep], data["opponent"][keep], data["kings"][keep], keep[keep], target[keep]
 
 
 def positions_summary(folder: str, card: dict) -> dict:
