@@ -69,6 +69,8 @@ class AlphaBetaAgent(BaseAgent):
         threats: a horizon position whose side to move has no capture is searched on
             while the opponent has one pending (``pruning.THREAT_PLIES`` plies past the
             depth at most), instead of scored with the shot unseen.
+        etc: enhanced transposition cut-offs: a node looks up its children in the table
+            before it searches a move, and cuts off on a child's bound that refutes it.
         aspiration: each iteration of iterative deepening searches the root in a narrow
             window around the value of the one before, and again where the value falls
             outside (root values and ties stay exact).
@@ -109,6 +111,8 @@ class AlphaBetaAgent(BaseAgent):
     spare_shots = False
     #: Horizon positions with a capture pending for the opponent are searched on.
     threats = False
+    #: Enhanced transposition cut-offs.
+    etc = False
     #: A timed search's unfinished last iteration may decide the move.
     partial = False
     #: Aspiration windows at the root.
@@ -145,6 +149,7 @@ class AlphaBetaAgent(BaseAgent):
         spare_shots: bool = False,
         contempt: float = 0.0,
         threats: bool = False,
+        etc: bool = False,
     ):
         self._check_limits(depth, time)
         if (
@@ -162,7 +167,7 @@ class AlphaBetaAgent(BaseAgent):
             self.game_time = float(game_time)
         self.table_cutoffs, self.pvs, self.reductions = bool(table_cutoffs), bool(pvs), bool(reductions)
         self.extensions, self.partial, self.aspiration = bool(extensions), bool(partial), bool(aspiration)
-        self.spare_shots, self.threats = bool(spare_shots), bool(threats)
+        self.spare_shots, self.threats, self.etc = bool(spare_shots), bool(threats), bool(etc)
         if eval not in evaluator_names():
             raise ValueError(f"alphabeta: eval must be one of {', '.join(evaluator_names())}, got {eval!r}")
         egdb = _egdb.check_pieces(egdb, f"{self.kind}: egdb", off=True)
@@ -226,6 +231,7 @@ class AlphaBetaAgent(BaseAgent):
                 extensions=self.extensions,
                 spare_shots=self.spare_shots,
                 threats=self.threats,
+                etc=self.etc,
                 partial=self.partial,
                 aspiration=self.aspiration,
                 contempt=self.contempt,

@@ -27,7 +27,6 @@ from checkers_env.bitboard import (
     apply_move,
     has_moves,
     jumpers,
-    lowest_bit_index,
     movers,
     popcount,
 )
@@ -47,6 +46,7 @@ from .pruning import (
     scouted,
     spare_shot,
     threat_pending,
+    transposed_cutoff,
     try_move,
 )
 from .stack import (
@@ -75,12 +75,11 @@ from .transposition import (
     BOUND_LOWER,
     BOUND_UPPER,
     NO_MOVE,
-    SIDE_KEY,
     TT_ENTRY,
     TT_KEY_MASK,
     TT_MIN_DEPTH,
     TT_VALUE,
-    ZOBRIST,
+    child_hash,
     position_hash,
 )
 
@@ -379,6 +378,13 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                 value = terminal_value(m, ply, loss, loss_per_ply, blockade_value)
                 state = _RETURN
                 continue
+            usable = tt_cutoffs and not rewarded
+            value = transposed_cutoff(
+                pruning, usable, table, generation, stack, buffer, n, ply, beta, valuation, draw_rules, egdb_pieces
+            )
+            if value > -INF:  # a child's entry cuts the node off
+                state = _RETURN
+                continue
             # A net's nodes just above the leaves (and in quiescence) keep the generator's
             # order: ordering them costs more than the cut-offs it wins, the net's leaves
             # being few and its values exact whatever the order (``net is None`` is settled
@@ -490,7 +496,6 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
             m2, o2, k2 = apply_move(m, o, k, side, frm, to, captured)
             if reduced == 1:
                 reduced = spare_shot(pruning, tries, ply, o2, m2, k2, not side)
-            was_king = (k >> frm) & 1
             child = ply + 1
             progress = is_progress(k, frm, captured)
             reversible = stack[ply, S_REVERSIBLE] == 1 and not progress
@@ -498,17 +503,7 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
             # The child's hash serves the table only (depth >= TT_MIN_DEPTH, never deeper
             # down the line): most nodes, the leaves among them, do not need it.
             if child_depth >= TT_MIN_DEPTH:
-                # Incremental Zobrist update.
-                own_kind = 0 if side else 2
-                h = stack[ply, S_HASH] ^ ZOBRIST[SIDE_KEY]
-                h ^= ZOBRIST[(own_kind + was_king) * 32 + frm]
-                h ^= ZOBRIST[(own_kind + ((k2 >> to) & 1)) * 32 + to]
-                other_kind = 2 - own_kind
-                rest = captured
-                while rest:
-                    b = lowest_bit_index(rest)
-                    rest &= rest - 1
-                    h ^= ZOBRIST[(other_kind + ((k >> b) & 1)) * 32 + b]
+                h = child_hash(stack[ply, S_HASH], k, k2, side, frm, to, captured)
                 stack[child, S_HASH] = h
             stack[child, S_MOVER] = o2
             stack[child, S_OPPONENT] = m2

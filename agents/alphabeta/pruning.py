@@ -14,14 +14,22 @@ from numba.core import types
 from numba.extending import overload
 
 from checkers_agents.search_parts.evaluators import WIN
-from checkers_env.bitboard import jumpers
+from checkers_env.bitboard import apply_move, jumpers, popcount
+from checkers_env.game_state import is_progress, position_key
+from checkers_env.movegen import CAPTURED, FROM, TO
 
 from .stack import (
     S_CAPTURES,
     S_COUNT,
     S_DEPTH,
+    S_HASH,
     S_INDEX,
+    S_KINGS,
+    S_MOVER,
+    S_OPPONENT,
     S_ORDERED,
+    S_REVERSIBLE,
+    S_SIDE,
     STAGE_FIRST,
     STAGE_FULL,
     STAGE_FULL_DEPTH,
@@ -31,6 +39,7 @@ from .stack import (
     V_ALPHA,
     V_BETA,
 )
+from .transposition import BOUND_LOWER, TT_ENTRY, TT_KEY_MASK, TT_VALUE, child_hash
 
 #: Move-ordering scores at or above this are the table's move, captures, crownings and
 #: killers (``negamax``'s ordering): moves that are never reduced.
@@ -45,6 +54,9 @@ REDUCE_MIN_DEPTH = 3
 #: many plies past the nominal depth (each capture of quiescence uses a ply too), which
 #: bounds the extra search of a line of threats.
 THREAT_PLIES = 3
+#: With ``etc``: the least plies left at a node that looks up its children in the table
+#: (its children, one ply less, are the shallowest nodes the table holds).
+ETC_MIN_DEPTH = 3
 
 #: How the tree is searched (every switch off: each root value is the exact depth-``d``
 #: minimax value):
@@ -72,6 +84,12 @@ THREAT_PLIES = 3
 #:   shot pending misjudges it by the shot's material, and in checkers the shot is the
 #:   common tactic (Cake's quiescence rule; it skips the rule far outside the window, this
 #:   search does not evaluate a node before deciding);
+#: - ``etc``: enhanced transposition cut-offs: a node with at least ``ETC_MIN_DEPTH``
+#:   plies left looks up each child in the table before it searches a move, and cuts off
+#:   at once when a child's entry, usable under the node's own rule (this search at the
+#:   child's depth, or with ``table_cutoffs`` any search as deep), holds at most
+#:   ``-beta`` (not with a net that rewards each move, whose child values are not the
+#:   node's);
 #: - ``aspiration``: the half-width of an aspiration window (0.0: none): an iteration of
 #:   iterative deepening searches the root within ``aspiration`` of the iteration before's
 #:   value, and again with that side open when its value falls outside
@@ -80,13 +98,13 @@ THREAT_PLIES = 3
 #:
 #: The root is searched as always (every move within the tie margin of the best is
 #: exact), so the choice among moves stays the agent's; below it, values may then differ
-#: from the plain search's, as in every engine that prunes. ``pruning`` holds the last seven
+#: from the plain search's, as in every engine that prunes. ``pruning`` holds the last eight
 #: (:data:`Pruning`), or is None for the exact search: None is a type of its own to numba,
 #: so the exact search runs a kernel without the pruning's code.
 SearchOptions = namedtuple("SearchOptions", "root_in_order pruning")
-Pruning = namedtuple("Pruning", "table_cutoffs pvs reductions extensions spare_shots threats aspiration")
+Pruning = namedtuple("Pruning", "table_cutoffs pvs reductions extensions spare_shots threats etc aspiration")
 #: Its fields by index (a caller in Python passes a plain tuple: see ``search_from_python``).
-TABLE_CUTOFFS, PVS, REDUCTIONS, EXTENSIONS, SPARE_SHOTS, THREATS, ASPIRATION = range(7)
+TABLE_CUTOFFS, PVS, REDUCTIONS, EXTENSIONS, SPARE_SHOTS, THREATS, ETC, ASPIRATION = range(8)
 #: Beyond every score: an open side of the root's window (``negamax.INF``).
 OPEN = 2 * WIN
 #: The aspiration window's half-width with ``aspiration`` on: a quarter of a man for the
@@ -103,10 +121,19 @@ def search_options(
     spare_shots=False,
     aspiration=0.0,
     threats=False,
+    etc=False,
 ):
     """The :data:`SearchOptions` of these switches and aspiration half-width (``pruning``
     None when all are off)."""
-    switches = (bool(table_cutoffs), bool(pvs), bool(reductions), bool(extensions), bool(spare_shots), bool(threats))
+    switches = (
+        bool(table_cutoffs),
+        bool(pvs),
+        bool(reductions),
+        bool(extensions),
+        bool(spare_shots),
+        bool(threats),
+        bool(etc),
+    )
     if not any(switches) and not aspiration > 0:
         return SearchOptions(bool(root_in_order), None)
     return SearchOptions(bool(root_in_order), Pruning(*switches, float(aspiration)))
@@ -240,6 +267,8 @@ __all__ = [
     "ASPIRATION",
     "ASPIRATION_NET",
     "ASPIRATION_POINTS",
+    "ETC",
+    "ETC_MIN_DEPTH",
     "EXTENSIONS",
     "KILLER_ORDER",
     "OPEN",
@@ -260,6 +289,8 @@ __all__ = [
     "scouted",
     "search_options",
     "spare_shot",
+    "threat_pending",
+    "transposed_cutoff",
     "try_move",
 ]
 
@@ -272,3 +303,62 @@ def threat_pending(pruning, depth, mover, opponent, kings, black_to_move):
     if pruning is None:
         return False
     return pruning[THREATS] and depth > -THREAT_PLIES and jumpers(opponent, mover, kings, not black_to_move) != 0
+
+
+@numba.njit(cache=True)
+def transposed_cutoff(
+    pruning, usable, table, generation, stack, moves, n, ply, beta, valuation, draw_rules, egdb_pieces
+):
+    """With ``etc``: the value the node at ``ply`` (its ``n`` moves in ``moves``, its window's
+    top ``beta``) cuts off with before searching a move, or ``-OPEN`` for none.
+
+    A child whose table entry is usable at the child's depth (this ``generation`` at that
+    depth, or one as deep with ``table_cutoffs``) and bounds its value from above at
+    ``-beta`` or below makes the node's value at least ``beta``: the node returns the
+    negated bound. ``usable``: the table may cut off at all here (the caller's rule: not
+    within reach of the no-progress limit, not with rewards per move). A child that the
+    search would score otherwise, a repetition of ``draw_rules``'s keys or a position of
+    the endgame database (``egdb_pieces``), is passed over."""
+    if pruning is None:
+        return -OPEN
+    depth = stack[ply, S_DEPTH]
+    if not (pruning[ETC] and usable and ply > 0 and depth >= ETC_MIN_DEPTH):
+        return -OPEN
+    entries, entry_values = table
+    _, _, _, loss_per_ply, _, win_bound, _, _ = valuation
+    keys, count = draw_rules[0], draw_rules[1]
+    mover, opponent, kings = stack[ply, S_MOVER], stack[ply, S_OPPONENT], stack[ply, S_KINGS]
+    side = stack[ply, S_SIDE] == 1
+    child_depth = depth - 1 + (1 if pruning[EXTENSIONS] and n == 1 else 0)  # ``extension``
+    mask = entries.shape[0] - 1
+    for i in range(n):
+        frm, to, captured = moves[i, FROM], moves[i, TO], moves[i, CAPTURED]
+        m2, o2, k2 = apply_move(mover, opponent, kings, side, frm, to, captured)
+        h = child_hash(stack[ply, S_HASH], kings, k2, side, frm, to, captured)
+        entry = entries[h & mask, TT_ENTRY]
+        if (entry & TT_KEY_MASK) != (h & TT_KEY_MASK) or ((entry >> 8) & 3) == BOUND_LOWER:
+            continue
+        stored_depth = entry & 255
+        if not (
+            (((entry >> 18) & 255) == generation and stored_depth == child_depth)
+            or (pruning[TABLE_CUTOFFS] and stored_depth >= child_depth)
+        ):
+            continue
+        if egdb_pieces > 0 and popcount(m2 | o2) <= egdb_pieces:
+            continue
+        if count > 0 and stack[ply, S_REVERSIBLE] == 1 and not is_progress(kings, frm, captured):
+            key = position_key(o2, m2) if not side else position_key(m2, o2)
+            draw = False
+            for j in range(count):
+                if keys[j] == key:
+                    draw = True
+            if draw:
+                continue
+        v = entry_values[h & mask, TT_VALUE]
+        if v > win_bound:
+            v -= loss_per_ply * (ply + 1)
+        elif v < -win_bound:
+            v += loss_per_ply * (ply + 1)
+        if -v >= beta:
+            return -v
+    return -OPEN

@@ -174,7 +174,7 @@ class Searcher:
             to 1.17x for the outcome net, 1.47x for a net with pattern inputs, whose
             leaves add their block rows to the kept sums of the squares:
             ``python -m benchmarks net_door``, ``docs/experiments.md``), off otherwise.
-        table_cutoffs, pvs, reductions, extensions, spare_shots, threats: the pruning and
+        table_cutoffs, pvs, reductions, extensions, spare_shots, threats, etc: the pruning and
             extensions of ``pruning.SearchOptions`` (each off by default: the root values
             are then the exact minimax values).
         aspiration: each iteration searches the root in a window around the value of the
@@ -212,6 +212,7 @@ class Searcher:
         aspiration: bool = False,
         contempt: float = 0.0,
         threats: bool = False,
+        etc: bool = False,
     ):
         self.evaluator = evaluator
         self.contempt = float(contempt)
@@ -226,6 +227,7 @@ class Searcher:
             spare_shots=spare_shots,
             aspiration=width,
             threats=threats,
+            etc=etc,
         )
         self.partial = bool(partial)
         self.quiescence = bool(quiescence)

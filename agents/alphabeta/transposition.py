@@ -85,6 +85,24 @@ def position_hash(black, white, kings, black_to_move):
 
 
 @numba.njit(cache=True, inline="always")
+def child_hash(h, kings, crowned_kings, black_to_move, frm, to, captured):
+    """The Zobrist hash of the position after a move (``frm``, ``to``, ``captured``) from one
+    of hash ``h`` and ``kings`` whose side to move is ``black_to_move``; ``crowned_kings``
+    is the kings after the move (the incremental form of :func:`position_hash`)."""
+    own_kind = 0 if black_to_move else 2
+    h ^= ZOBRIST[SIDE_KEY]
+    h ^= ZOBRIST[(own_kind + ((kings >> frm) & 1)) * 32 + frm]
+    h ^= ZOBRIST[(own_kind + ((crowned_kings >> to) & 1)) * 32 + to]
+    other_kind = 2 - own_kind
+    rest = captured
+    while rest:
+        b = lowest_bit_index(rest)
+        rest &= rest - 1
+        h ^= ZOBRIST[(other_kind + ((kings >> b) & 1)) * 32 + b]
+    return h
+
+
+@numba.njit(cache=True, inline="always")
 def next_generation(generation, table):
     """The table generation of a new search (1-255; the table is wiped when it wraps, so
     no entry of an earlier search passes for this one's)."""
@@ -107,6 +125,7 @@ __all__ = [
     "TT_MIN_DEPTH",
     "TT_VALUE",
     "Table",
+    "child_hash",
     "new_table",
     "ZOBRIST",
     "next_generation",

@@ -4,7 +4,9 @@ Principal variation search and aspiration windows must keep every root value and
 exact (they change windows, not values); the table's cut-offs and late-move reductions may
 change values, so they are checked by what they are for (fewer nodes) and by positions
 with one right move; the extensions by wins they see that the same depth without them does
-not; the threat rule by a plain minimax with the same rule.
+not; the threat rule by a plain minimax with the same rule. The enhanced transposition
+cut-offs use the table under the rule its own probe does, so they keep the exact search's
+root values and ties as well.
 """
 
 from __future__ import annotations
@@ -65,6 +67,22 @@ def test_switches_that_move_windows_keep_every_root_value_and_tie(eval_name, swi
         assert set(b.best_moves) == set(a.best_moves), game.board.fen()
 
 
+@pytest.mark.parametrize("switch", ["etc"])
+@pytest.mark.parametrize("eval_name", ["material", "positional"])
+def test_switches_that_use_the_table_keep_every_root_value_and_tie(eval_name, switch, random_games):
+    """Without ``table_cutoffs`` the table cuts off only on this search's entries of the
+    same depth, which the exact search trusts already: the root values and ties stay."""
+    plain = Searcher(EVALUATORS[eval_name], tt_bits=14)
+    switched = Searcher(EVALUATORS[eval_name], tt_bits=14, **{switch: True})
+    for game in random_games(24, seed=5):
+        draws = Draws.of_game(game)
+        a = plain.search(game.board, 6, draws=draws)
+        b = switched.search(game.board, 6, draws=draws)
+        assert b.value == a.value, game.board.fen()
+        assert set(b.best_moves) == set(a.best_moves), game.board.fen()
+        assert all(move in game.board.legal_moves() for move in b.best_moves)
+
+
 @pytest.mark.parametrize("miss", [-300.0, 0.0, 300.0])
 def test_a_value_outside_the_aspiration_window_is_searched_again(miss):
     """An iteration whose value falls below or above its window (a guess ``miss`` points off)
@@ -99,7 +117,7 @@ def test_a_value_outside_the_aspiration_window_is_searched_again(miss):
     assert results["narrow"] == results["open"]
 
 
-@pytest.mark.parametrize("switch", ["pvs", "reductions"])
+@pytest.mark.parametrize("switch", ["pvs", "reductions", "etc"])
 def test_each_switch_searches_fewer_nodes(switch):
     plain, pruned = Searcher(POSITIONAL), Searcher(POSITIONAL, **{switch: True})
     nodes = {"plain": 0, "pruned": 0}
@@ -204,7 +222,7 @@ def test_principal_variation_is_a_legal_line_from_the_move_played(spec):
 def test_switches_parse_from_the_spec_and_refuse_other_words():
     agent = make_agent("alphabeta:depth=3,pvs=1,reductions=yes,table_cutoffs=true")
     assert (agent.pvs, agent.reductions, agent.table_cutoffs, agent.extensions) == (True, True, True, False)
-    assert agent.searcher.options.pruning == (True, True, True, False, False, False, 0.0)
+    assert agent.searcher.options.pruning == (True, True, True, False, False, False, False, 0.0)
     assert make_agent("alphabeta:depth=3,extensions=1").searcher.options.pruning == (
         False,
         False,
@@ -212,8 +230,11 @@ def test_switches_parse_from_the_spec_and_refuse_other_words():
         True,
         False,
         False,
+        False,
         0.0,
     )
+    assert make_agent("alphabeta:depth=3,etc=1").searcher.options.pruning.etc
+    assert not make_agent("alphabeta:depth=3,pvs=1").etc
     assert make_agent("alphabeta:depth=3,threats=1").searcher.options.pruning.threats
     assert make_agent("alphabeta:depth=3,reductions=1,spare_shots=1").searcher.options.pruning.spare_shots
     assert make_agent("alphabeta:depth=3,aspiration=1").searcher.options.pruning.aspiration == ASPIRATION_POINTS
