@@ -71,6 +71,8 @@ class AlphaBetaAgent(BaseAgent):
             depth at most), instead of scored with the shot unseen.
         etc: enhanced transposition cut-offs: a node looks up its children in the table
             before it searches a move, and cuts off on a child's bound that refutes it.
+        iid: internal iterative deepening: a node with no move in the table is searched
+            two plies shallower first, for a move to try first.
         aspiration: each iteration of iterative deepening searches the root in a narrow
             window around the value of the one before, and again where the value falls
             outside (root values and ties stay exact).
@@ -113,6 +115,8 @@ class AlphaBetaAgent(BaseAgent):
     threats = False
     #: Enhanced transposition cut-offs.
     etc = False
+    #: Internal iterative deepening.
+    iid = False
     #: A timed search's unfinished last iteration may decide the move.
     partial = False
     #: Aspiration windows at the root.
@@ -150,6 +154,7 @@ class AlphaBetaAgent(BaseAgent):
         contempt: float = 0.0,
         threats: bool = False,
         etc: bool = False,
+        iid: bool = False,
     ):
         self._check_limits(depth, time)
         if (
@@ -168,6 +173,7 @@ class AlphaBetaAgent(BaseAgent):
         self.table_cutoffs, self.pvs, self.reductions = bool(table_cutoffs), bool(pvs), bool(reductions)
         self.extensions, self.partial, self.aspiration = bool(extensions), bool(partial), bool(aspiration)
         self.spare_shots, self.threats, self.etc = bool(spare_shots), bool(threats), bool(etc)
+        self.iid = bool(iid)
         if eval not in evaluator_names():
             raise ValueError(f"alphabeta: eval must be one of {', '.join(evaluator_names())}, got {eval!r}")
         egdb = _egdb.check_pieces(egdb, f"{self.kind}: egdb", off=True)
@@ -232,6 +238,7 @@ class AlphaBetaAgent(BaseAgent):
                 spare_shots=self.spare_shots,
                 threats=self.threats,
                 etc=self.etc,
+                iid=self.iid,
                 partial=self.partial,
                 aspiration=self.aspiration,
                 contempt=self.contempt,

@@ -42,6 +42,8 @@ from .pruning import (
     begin_moves,
     deeper_cutoff,
     extension,
+    first_pass,
+    pass_over,
     retry_move,
     scouted,
     spare_shot,
@@ -369,6 +371,8 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                         value = v
                         state = _RETURN
                         continue
+            # A shallower first pass, with pruning (its window in ``values``).
+            d, alpha = first_pass(pruning, stack, tries, values, ply, d, alpha, tt_move, valuation)
             if net is not None:
                 # A node that is searched on: its children's sums start from its own.
                 keep_node_sums(accumulators, ply, net[0], not side, moves, order_index, stack, k)
@@ -515,6 +519,9 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
             ply = child
             state = _ENTER
         else:  # _RETURN: ``value`` is the value of the node at ``ply``
+            if pass_over(pruning, stack, tries, values, ply, value):
+                state = _ENTER  # the node's own search after its first pass
+                continue
             if ply == 0:
                 return value, stack[0, S_BEST_INDEX], stack[0, S_COUNT], nodes, False
             score = values[ply, V_REWARD] - value if rewarded else -value

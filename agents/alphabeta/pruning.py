@@ -19,6 +19,9 @@ from checkers_env.game_state import is_progress, position_key
 from checkers_env.movegen import CAPTURED, FROM, TO
 
 from .stack import (
+    PASS_DONE,
+    PASS_IID,
+    PASS_NONE,
     S_CAPTURES,
     S_COUNT,
     S_DEPTH,
@@ -33,6 +36,8 @@ from .stack import (
     STAGE_FIRST,
     STAGE_FULL,
     STAGE_FULL_DEPTH,
+    T_DEPTH,
+    T_PASS,
     T_REDUCED,
     T_SCOUT,
     T_STAGE,
@@ -57,6 +62,10 @@ THREAT_PLIES = 3
 #: With ``etc``: the least plies left at a node that looks up its children in the table
 #: (its children, one ply less, are the shallowest nodes the table holds).
 ETC_MIN_DEPTH = 3
+#: With ``iid``: a node below the root with at least ``IID_MIN_DEPTH`` plies left and no
+#: move in the table is searched ``IID_REDUCTION`` plies shallower first.
+IID_MIN_DEPTH = 4
+IID_REDUCTION = 2
 
 #: How the tree is searched (every switch off: each root value is the exact depth-``d``
 #: minimax value):
@@ -90,6 +99,11 @@ ETC_MIN_DEPTH = 3
 #:   child's depth, or with ``table_cutoffs`` any search as deep), holds at most
 #:   ``-beta`` (not with a net that rewards each move, whose child values are not the
 #:   node's);
+#: - ``iid``: internal iterative deepening: a node below the root with at least
+#:   ``IID_MIN_DEPTH`` plies left and no move in the table is searched ``IID_REDUCTION``
+#:   plies shallower first, with its own window; that search stores its best move in the
+#:   table, which the node's own search then tries first (the table's values of that
+#:   pass cut off under the usual rule only);
 #: - ``aspiration``: the half-width of an aspiration window (0.0: none): an iteration of
 #:   iterative deepening searches the root within ``aspiration`` of the iteration before's
 #:   value, and again with that side open when its value falls outside
@@ -98,13 +112,13 @@ ETC_MIN_DEPTH = 3
 #:
 #: The root is searched as always (every move within the tie margin of the best is
 #: exact), so the choice among moves stays the agent's; below it, values may then differ
-#: from the plain search's, as in every engine that prunes. ``pruning`` holds the last eight
+#: from the plain search's, as in every engine that prunes. ``pruning`` holds the last nine
 #: (:data:`Pruning`), or is None for the exact search: None is a type of its own to numba,
 #: so the exact search runs a kernel without the pruning's code.
 SearchOptions = namedtuple("SearchOptions", "root_in_order pruning")
-Pruning = namedtuple("Pruning", "table_cutoffs pvs reductions extensions spare_shots threats etc aspiration")
+Pruning = namedtuple("Pruning", "table_cutoffs pvs reductions extensions spare_shots threats etc iid aspiration")
 #: Its fields by index (a caller in Python passes a plain tuple: see ``search_from_python``).
-TABLE_CUTOFFS, PVS, REDUCTIONS, EXTENSIONS, SPARE_SHOTS, THREATS, ETC, ASPIRATION = range(8)
+TABLE_CUTOFFS, PVS, REDUCTIONS, EXTENSIONS, SPARE_SHOTS, THREATS, ETC, IID, ASPIRATION = range(9)
 #: Beyond every score: an open side of the root's window (``negamax.INF``).
 OPEN = 2 * WIN
 #: The aspiration window's half-width with ``aspiration`` on: a quarter of a man for the
@@ -122,6 +136,7 @@ def search_options(
     aspiration=0.0,
     threats=False,
     etc=False,
+    iid=False,
 ):
     """The :data:`SearchOptions` of these switches and aspiration half-width (``pruning``
     None when all are off)."""
@@ -133,6 +148,7 @@ def search_options(
         bool(spare_shots),
         bool(threats),
         bool(etc),
+        bool(iid),
     )
     if not any(switches) and not aspiration > 0:
         return SearchOptions(bool(root_in_order), None)
@@ -196,6 +212,7 @@ def try_move(pruning, stack, tries, values, order_scores, ply, i, margin):
     reduced by (0 or 1), and marks whether it gets a null window (``T_SCOUT``)."""
     if pruning is None:
         return 0
+    tries[ply + 1, T_PASS] = PASS_NONE  # the child is a new node
     reduced = 0
     scout = 0
     stage = tries[ply, T_STAGE]
@@ -270,6 +287,9 @@ __all__ = [
     "ETC",
     "ETC_MIN_DEPTH",
     "EXTENSIONS",
+    "IID",
+    "IID_MIN_DEPTH",
+    "IID_REDUCTION",
     "KILLER_ORDER",
     "OPEN",
     "PVS",
@@ -284,7 +304,9 @@ __all__ = [
     "begin_moves",
     "deeper_cutoff",
     "extension",
+    "first_pass",
     "named_pruning",
+    "pass_over",
     "retry_move",
     "scouted",
     "search_options",
@@ -362,3 +384,39 @@ def transposed_cutoff(
         if -v >= beta:
             return -v
     return -OPEN
+
+
+@numba.njit(cache=True)
+def first_pass(pruning, stack, tries, values, ply, depth, alpha, tt_move, valuation):
+    """Before the node at ``ply`` (``depth`` plies left, window from ``alpha``, ``tt_move``
+    the table's move or -1) lists its moves: whether it is searched in a shallower first
+    pass (``iid``). Returns the depth and alpha it is searched with now (its own when
+    none); a pass marks ``T_PASS`` and keeps the node's depth in ``T_DEPTH``, and
+    :func:`pass_over` searches the node again after it."""
+    if pruning is None:
+        return depth, alpha
+    if ply == 0 or tries[ply, T_PASS] != PASS_NONE:
+        return depth, alpha
+    if pruning[IID] and tt_move < 0 and depth >= IID_MIN_DEPTH:
+        tries[ply, T_PASS] = PASS_IID
+        tries[ply, T_DEPTH] = depth
+        stack[ply, S_DEPTH] = depth - IID_REDUCTION
+        return depth - IID_REDUCTION, alpha
+    return depth, alpha
+
+
+@numba.njit(cache=True)
+def pass_over(pruning, stack, tries, values, ply, value):
+    """When the node at ``ply`` returns ``value``: whether it is entered again for its own
+    search, a first pass (:func:`first_pass`) being over (the node's depth restored; on
+    entering, its window is its parent's again)."""
+    if pruning is None:
+        return False
+    if ply == 0:
+        return False
+    if tries[ply, T_PASS] == PASS_IID:
+        stack[ply, S_DEPTH] = tries[ply, T_DEPTH]
+        tries[ply, T_PASS] = PASS_DONE
+        return True
+    tries[ply, T_PASS] = PASS_NONE
+    return False

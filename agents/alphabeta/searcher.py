@@ -174,7 +174,7 @@ class Searcher:
             to 1.17x for the outcome net, 1.47x for a net with pattern inputs, whose
             leaves add their block rows to the kept sums of the squares:
             ``python -m benchmarks net_door``, ``docs/experiments.md``), off otherwise.
-        table_cutoffs, pvs, reductions, extensions, spare_shots, threats, etc: the pruning and
+        table_cutoffs, pvs, reductions, extensions, spare_shots, threats, etc, iid: the pruning and
             extensions of ``pruning.SearchOptions`` (each off by default: the root values
             are then the exact minimax values).
         aspiration: each iteration searches the root in a window around the value of the
@@ -213,6 +213,7 @@ class Searcher:
         contempt: float = 0.0,
         threats: bool = False,
         etc: bool = False,
+        iid: bool = False,
     ):
         self.evaluator = evaluator
         self.contempt = float(contempt)
@@ -228,6 +229,7 @@ class Searcher:
             aspiration=width,
             threats=threats,
             etc=etc,
+            iid=iid,
         )
         self.partial = bool(partial)
         self.quiescence = bool(quiescence)

@@ -50,12 +50,18 @@ STACK_FIELDS = 13
     T_STAGE,  # how the current move is searched: STAGE_FIRST, STAGE_FULL_DEPTH, STAGE_FULL
     T_SCOUT,  # the current move is searched with a null window above alpha
     T_REDUCED,  # the current move is searched one ply shallower
-) = range(3)
-TRY_FIELDS = 3
+    T_PASS,  # the node's own search: PASS_NONE, or a first pass (PASS_IID, ...), PASS_DONE
+    T_DEPTH,  # during a first pass: the node's own depth, restored after it
+) = range(5)
+TRY_FIELDS = 5
 #: The search of one move at a node (``T_STAGE``): first try (possibly reduced and with a
 #: null window), again at full depth after a reduced search beat alpha, again with the
 #: node's full window after a null-window search fell inside it.
 STAGE_FIRST, STAGE_FULL_DEPTH, STAGE_FULL = 0, 1, 2
+#: The search of a node itself (``T_PASS``): none but its own; a first, shallower pass
+#: of internal iterative deepening, whose best move the table then holds; its own search
+#: after a first pass.
+PASS_NONE, PASS_IID, PASS_DONE = 0, 1, 3
 
 # Float fields per ply.
 V_ALPHA, V_BETA, V_BEST, V_ORIGINAL_ALPHA, V_REWARD = range(5)
@@ -167,6 +173,9 @@ def memory_views(flat):
 __all__ = [
     "FlatMemory",
     "MAX_PLY",
+    "PASS_DONE",
+    "PASS_IID",
+    "PASS_NONE",
     "STACK_FIELDS",
     "STAGE_FIRST",
     "STAGE_FULL",
@@ -186,6 +195,8 @@ __all__ = [
     "S_SIDE",
     "SearchMemory",
     "TRY_FIELDS",
+    "T_DEPTH",
+    "T_PASS",
     "T_REDUCED",
     "T_SCOUT",
     "T_STAGE",

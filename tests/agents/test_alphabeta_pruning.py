@@ -5,8 +5,9 @@ exact (they change windows, not values); the table's cut-offs and late-move redu
 change values, so they are checked by what they are for (fewer nodes) and by positions
 with one right move; the extensions by wins they see that the same depth without them does
 not; the threat rule by a plain minimax with the same rule. The enhanced transposition
-cut-offs use the table under the rule its own probe does, so they keep the exact search's
-root values and ties as well.
+cut-offs use the table under the rule its own probe does, and internal iterative
+deepening only adds a shallower search of a node before its own, so both keep the exact
+search's root values and ties as well.
 """
 
 from __future__ import annotations
@@ -67,11 +68,12 @@ def test_switches_that_move_windows_keep_every_root_value_and_tie(eval_name, swi
         assert set(b.best_moves) == set(a.best_moves), game.board.fen()
 
 
-@pytest.mark.parametrize("switch", ["etc"])
+@pytest.mark.parametrize("switch", ["etc", "iid"])
 @pytest.mark.parametrize("eval_name", ["material", "positional"])
 def test_switches_that_use_the_table_keep_every_root_value_and_tie(eval_name, switch, random_games):
     """Without ``table_cutoffs`` the table cuts off only on this search's entries of the
-    same depth, which the exact search trusts already: the root values and ties stay."""
+    same depth, which the exact search trusts already: the root values and ties stay
+    (with ``iid``, a node's first pass re-enters it with its own window and depth)."""
     plain = Searcher(EVALUATORS[eval_name], tt_bits=14)
     switched = Searcher(EVALUATORS[eval_name], tt_bits=14, **{switch: True})
     for game in random_games(24, seed=5):
@@ -222,7 +224,7 @@ def test_principal_variation_is_a_legal_line_from_the_move_played(spec):
 def test_switches_parse_from_the_spec_and_refuse_other_words():
     agent = make_agent("alphabeta:depth=3,pvs=1,reductions=yes,table_cutoffs=true")
     assert (agent.pvs, agent.reductions, agent.table_cutoffs, agent.extensions) == (True, True, True, False)
-    assert agent.searcher.options.pruning == (True, True, True, False, False, False, False, 0.0)
+    assert agent.searcher.options.pruning == (True, True, True, False, False, False, False, False, 0.0)
     assert make_agent("alphabeta:depth=3,extensions=1").searcher.options.pruning == (
         False,
         False,
@@ -231,10 +233,12 @@ def test_switches_parse_from_the_spec_and_refuse_other_words():
         False,
         False,
         False,
+        False,
         0.0,
     )
     assert make_agent("alphabeta:depth=3,etc=1").searcher.options.pruning.etc
-    assert not make_agent("alphabeta:depth=3,pvs=1").etc
+    assert make_agent("alphabeta:depth=3,iid=1").searcher.options.pruning.iid
+    assert not make_agent("alphabeta:depth=3,pvs=1").etc and not make_agent("alphabeta:depth=3,pvs=1").iid
     assert make_agent("alphabeta:depth=3,threats=1").searcher.options.pruning.threats
     assert make_agent("alphabeta:depth=3,reductions=1,spare_shots=1").searcher.options.pruning.spare_shots
     assert make_agent("alphabeta:depth=3,aspiration=1").searcher.options.pruning.aspiration == ASPIRATION_POINTS
@@ -262,3 +266,12 @@ def test_threats_search_on_where_the_opponent_has_a_capture_pending(random_games
         assert value == reference_value(mover, opponent, game.board.kings, side, 3, draws, threats=THREAT_PLIES)
         differ += value != plain.search(game.board, 3, draws=Draws.of_game(game)).value
     assert differ > 0
+
+
+def test_first_passes_leave_nothing_behind_a_search_cut_short():
+    """A timed search stops in the middle of the tree, first passes included: the next
+    search of the same searcher has the exact values all the same."""
+    board = Board.from_fen(MIDDLE_GAMES[1])
+    searcher = Searcher(POSITIONAL, iid=True)
+    searcher.search(board, seconds=0.05)
+    assert searcher.search(board, 7).value == Searcher(POSITIONAL).search(board, 7).value
