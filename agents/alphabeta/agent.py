@@ -73,6 +73,9 @@ class AlphaBetaAgent(BaseAgent):
             before it searches a move, and cuts off on a child's bound that refutes it.
         iid: internal iterative deepening: a node with no move in the table is searched
             two plies shallower first, for a move to try first.
+        probcut: a verified ProbCut: a node is searched four plies shallower first, with
+            a null window a margin above its own, and cuts off when that search reaches
+            it (``pruning.PROBCUT_POINTS``, ``PROBCUT_NET``).
         aspiration: each iteration of iterative deepening searches the root in a narrow
             window around the value of the one before, and again where the value falls
             outside (root values and ties stay exact).
@@ -117,6 +120,8 @@ class AlphaBetaAgent(BaseAgent):
     etc = False
     #: Internal iterative deepening.
     iid = False
+    #: ProbCut.
+    probcut = False
     #: A timed search's unfinished last iteration may decide the move.
     partial = False
     #: Aspiration windows at the root.
@@ -155,6 +160,7 @@ class AlphaBetaAgent(BaseAgent):
         threats: bool = False,
         etc: bool = False,
         iid: bool = False,
+        probcut: bool = False,
     ):
         self._check_limits(depth, time)
         if (
@@ -173,7 +179,7 @@ class AlphaBetaAgent(BaseAgent):
         self.table_cutoffs, self.pvs, self.reductions = bool(table_cutoffs), bool(pvs), bool(reductions)
         self.extensions, self.partial, self.aspiration = bool(extensions), bool(partial), bool(aspiration)
         self.spare_shots, self.threats, self.etc = bool(spare_shots), bool(threats), bool(etc)
-        self.iid = bool(iid)
+        self.iid, self.probcut = bool(iid), bool(probcut)
         if eval not in evaluator_names():
             raise ValueError(f"alphabeta: eval must be one of {', '.join(evaluator_names())}, got {eval!r}")
         egdb = _egdb.check_pieces(egdb, f"{self.kind}: egdb", off=True)
@@ -239,6 +245,7 @@ class AlphaBetaAgent(BaseAgent):
                 threats=self.threats,
                 etc=self.etc,
                 iid=self.iid,
+                probcut=self.probcut,
                 partial=self.partial,
                 aspiration=self.aspiration,
                 contempt=self.contempt,

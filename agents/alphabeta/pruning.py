@@ -22,6 +22,7 @@ from .stack import (
     PASS_DONE,
     PASS_IID,
     PASS_NONE,
+    PASS_PROBCUT,
     S_CAPTURES,
     S_COUNT,
     S_DEPTH,
@@ -66,6 +67,11 @@ ETC_MIN_DEPTH = 3
 #: move in the table is searched ``IID_REDUCTION`` plies shallower first.
 IID_MIN_DEPTH = 4
 IID_REDUCTION = 2
+#: With ``probcut``: a node below the root with at least ``PROBCUT_MIN_DEPTH`` plies left is
+#: searched ``PROBCUT_REDUCTION`` plies shallower first, with a null window the margin
+#: above its own.
+PROBCUT_MIN_DEPTH = 5
+PROBCUT_REDUCTION = 4
 
 #: How the tree is searched (every switch off: each root value is the exact depth-``d``
 #: minimax value):
@@ -108,22 +114,33 @@ IID_REDUCTION = 2
 #:   iterative deepening searches the root within ``aspiration`` of the iteration before's
 #:   value, and again with that side open when its value falls outside
 #:   (``deepening.search_iteration``; the window reaches the kernel in ``values[0]``,
-#:   which the kernel opens itself otherwise).
+#:   which the kernel opens itself otherwise);
+#: - ``probcut``: the margin of a verified ProbCut (0.0: none): a node below the root
+#:   with at least ``PROBCUT_MIN_DEPTH`` plies left and a top of its window ``beta`` short
+#:   of a win is searched ``PROBCUT_REDUCTION`` plies shallower first with a null window
+#:   at ``beta + probcut``; a value there stands for the node's (a cut-off), else the node
+#:   is searched in full (GuiNN's rule: a shallow search that beats beta by a margin
+#:   predicts a deep one that beats beta).
 #:
 #: The root is searched as always (every move within the tie margin of the best is
 #: exact), so the choice among moves stays the agent's; below it, values may then differ
-#: from the plain search's, as in every engine that prunes. ``pruning`` holds the last nine
+#: from the plain search's, as in every engine that prunes. ``pruning`` holds the last ten
 #: (:data:`Pruning`), or is None for the exact search: None is a type of its own to numba,
 #: so the exact search runs a kernel without the pruning's code.
 SearchOptions = namedtuple("SearchOptions", "root_in_order pruning")
-Pruning = namedtuple("Pruning", "table_cutoffs pvs reductions extensions spare_shots threats etc iid aspiration")
+Pruning = namedtuple(
+    "Pruning", "table_cutoffs pvs reductions extensions spare_shots threats etc iid aspiration probcut"
+)
 #: Its fields by index (a caller in Python passes a plain tuple: see ``search_from_python``).
-TABLE_CUTOFFS, PVS, REDUCTIONS, EXTENSIONS, SPARE_SHOTS, THREATS, ETC, IID, ASPIRATION = range(9)
+TABLE_CUTOFFS, PVS, REDUCTIONS, EXTENSIONS, SPARE_SHOTS, THREATS, ETC, IID, ASPIRATION, PROBCUT = range(10)
 #: Beyond every score: an open side of the root's window (``negamax.INF``).
 OPEN = 2 * WIN
 #: The aspiration window's half-width with ``aspiration`` on: a quarter of a man for the
 #: hand-written evaluations (points), a fortieth of a net's range of 2.
 ASPIRATION_POINTS, ASPIRATION_NET = 25.0, 0.05
+#: ProbCut's margin with ``probcut`` on: 28 points for the hand-written evaluations, about
+#: as much of a net's range of 2.
+PROBCUT_POINTS, PROBCUT_NET = 28.0, 0.06
 
 
 def search_options(
@@ -137,9 +154,10 @@ def search_options(
     threats=False,
     etc=False,
     iid=False,
+    probcut=0.0,
 ):
-    """The :data:`SearchOptions` of these switches and aspiration half-width (``pruning``
-    None when all are off)."""
+    """The :data:`SearchOptions` of these switches, aspiration half-width and ProbCut
+    margin (``pruning`` None when all are off)."""
     switches = (
         bool(table_cutoffs),
         bool(pvs),
@@ -150,9 +168,9 @@ def search_options(
         bool(etc),
         bool(iid),
     )
-    if not any(switches) and not aspiration > 0:
+    if not any(switches) and not aspiration > 0 and not probcut > 0:
         return SearchOptions(bool(root_in_order), None)
-    return SearchOptions(bool(root_in_order), Pruning(*switches, float(aspiration)))
+    return SearchOptions(bool(root_in_order), Pruning(*switches, float(aspiration), float(probcut)))
 
 
 def named_pruning(pruning):
@@ -292,6 +310,11 @@ __all__ = [
     "IID_REDUCTION",
     "KILLER_ORDER",
     "OPEN",
+    "PROBCUT",
+    "PROBCUT_MIN_DEPTH",
+    "PROBCUT_NET",
+    "PROBCUT_POINTS",
+    "PROBCUT_REDUCTION",
     "PVS",
     "Pruning",
     "REDUCE_AFTER",
@@ -390,13 +413,24 @@ def transposed_cutoff(
 def first_pass(pruning, stack, tries, values, ply, depth, alpha, tt_move, valuation):
     """Before the node at ``ply`` (``depth`` plies left, window from ``alpha``, ``tt_move``
     the table's move or -1) lists its moves: whether it is searched in a shallower first
-    pass (``iid``). Returns the depth and alpha it is searched with now (its own when
+    pass (``probcut``, else ``iid``). Returns the depth and alpha it is searched with now (its own when
     none); a pass marks ``T_PASS`` and keeps the node's depth in ``T_DEPTH``, and
     :func:`pass_over` searches the node again after it."""
     if pruning is None:
         return depth, alpha
     if ply == 0 or tries[ply, T_PASS] != PASS_NONE:
         return depth, alpha
+    if pruning[PROBCUT] > 0.0 and depth >= PROBCUT_MIN_DEPTH:
+        _, _, _, _, _, win_bound, tie_margin, _ = valuation
+        beta = values[ply, V_BETA]
+        raised = beta + pruning[PROBCUT]
+        if -win_bound < beta and raised < win_bound:
+            tries[ply, T_PASS] = PASS_PROBCUT
+            tries[ply, T_DEPTH] = depth
+            stack[ply, S_DEPTH] = depth - PROBCUT_REDUCTION
+            values[ply, V_BETA] = raised
+            values[ply, V_ALPHA] = raised - tie_margin
+            return depth - PROBCUT_REDUCTION, raised - tie_margin
     if pruning[IID] and tt_move < 0 and depth >= IID_MIN_DEPTH:
         tries[ply, T_PASS] = PASS_IID
         tries[ply, T_DEPTH] = depth
@@ -409,12 +443,14 @@ def first_pass(pruning, stack, tries, values, ply, depth, alpha, tt_move, valuat
 def pass_over(pruning, stack, tries, values, ply, value):
     """When the node at ``ply`` returns ``value``: whether it is entered again for its own
     search, a first pass (:func:`first_pass`) being over (the node's depth restored; on
-    entering, its window is its parent's again)."""
+    entering, its window is its parent's again). A ProbCut pass whose value reached its
+    window's top is the node's value: the node returns it."""
     if pruning is None:
         return False
     if ply == 0:
         return False
-    if tries[ply, T_PASS] == PASS_IID:
+    passed = tries[ply, T_PASS]
+    if passed == PASS_IID or (passed == PASS_PROBCUT and value < values[ply, V_BETA]):
         stack[ply, S_DEPTH] = tries[ply, T_DEPTH]
         tries[ply, T_PASS] = PASS_DONE
         return True

@@ -21,7 +21,7 @@ from checkers_env.movegen import generate_moves_kernel, new_move_buffer
 from .clock import DROP_NET, DROP_POINTS, keep_deepening
 from .deepening import NO_NODE_LIMIT, search_from_python, search_iteration
 from .negamax import INF, MAX_DEPTH, DrawRules, egdb_value
-from .pruning import ASPIRATION_NET, ASPIRATION_POINTS, search_options
+from .pruning import ASPIRATION_NET, ASPIRATION_POINTS, PROBCUT_NET, PROBCUT_POINTS, search_options
 from .stack import S_INDEX, V_ALPHA, V_BETA, FlatMemory, flat_memory, memory_views
 from .transposition import NO_MOVE, TT_BITS, TT_ENTRY, TT_KEY_MASK, new_table, position_hash
 
@@ -180,6 +180,8 @@ class Searcher:
         aspiration: each iteration searches the root in a window around the value of the
             one before (``pruning.ASPIRATION_POINTS``, ``ASPIRATION_NET``), again with
             the side it fell out of open (``deepening.search_iteration``).
+        probcut: a verified ProbCut below the root, its margin ``pruning.PROBCUT_POINTS``
+            or ``PROBCUT_NET``.
         partial: a timed search uses its whole time: under a time per move it starts
             another iteration while any time is left, and an iteration the time cuts short
             still decides the move when its finished root moves include the best move of
@@ -214,6 +216,7 @@ class Searcher:
         threats: bool = False,
         etc: bool = False,
         iid: bool = False,
+        probcut: bool = False,
     ):
         self.evaluator = evaluator
         self.contempt = float(contempt)
@@ -230,6 +233,7 @@ class Searcher:
             threats=threats,
             etc=etc,
             iid=iid,
+            probcut=(PROBCUT_NET if evaluator.net is not None else PROBCUT_POINTS) if probcut else 0.0,
         )
         self.partial = bool(partial)
         self.quiescence = bool(quiescence)

@@ -59,9 +59,10 @@ TRY_FIELDS = 5
 #: node's full window after a null-window search fell inside it.
 STAGE_FIRST, STAGE_FULL_DEPTH, STAGE_FULL = 0, 1, 2
 #: The search of a node itself (``T_PASS``): none but its own; a first, shallower pass
-#: of internal iterative deepening, whose best move the table then holds; its own search
-#: after a first pass.
-PASS_NONE, PASS_IID, PASS_DONE = 0, 1, 3
+#: of internal iterative deepening, whose best move the table then holds; a first
+#: ProbCut pass, shallower and above the window, whose value may stand for the node's;
+#: its own search after a first pass.
+PASS_NONE, PASS_IID, PASS_PROBCUT, PASS_DONE = 0, 1, 2, 3
 
 # Float fields per ply.
 V_ALPHA, V_BETA, V_BEST, V_ORIGINAL_ALPHA, V_REWARD = range(5)
@@ -176,6 +177,7 @@ __all__ = [
     "PASS_DONE",
     "PASS_IID",
     "PASS_NONE",
+    "PASS_PROBCUT",
     "STACK_FIELDS",
     "STAGE_FIRST",
     "STAGE_FULL",

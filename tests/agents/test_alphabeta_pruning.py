@@ -7,7 +7,8 @@ with one right move; the extensions by wins they see that the same depth without
 not; the threat rule by a plain minimax with the same rule. The enhanced transposition
 cut-offs use the table under the rule its own probe does, and internal iterative
 deepening only adds a shallower search of a node before its own, so both keep the exact
-search's root values and ties as well.
+search's root values and ties as well. ProbCut may change values (a shallow search
+stands for a deep one): it is checked by its passes, by fewer nodes and by legal moves.
 """
 
 from __future__ import annotations
@@ -19,21 +20,32 @@ from checkers_agents.alphabeta import AlphaBetaAgent, Draws, Searcher
 from checkers_agents.alphabeta.pruning import (
     ASPIRATION_NET,
     ASPIRATION_POINTS,
+    PROBCUT_MIN_DEPTH,
+    PROBCUT_NET,
+    PROBCUT_POINTS,
+    PROBCUT_REDUCTION,
     REDUCE_AFTER,
     THREAT_PLIES,
     begin_moves,
+    first_pass,
+    pass_over,
     search_options,
     spare_shot,
     try_move,
 )
 from checkers_agents.alphabeta.stack import (
     MAX_PLY,
+    PASS_DONE,
+    PASS_NONE,
+    PASS_PROBCUT,
     S_DEPTH,
     S_ORDERED,
     STACK_FIELDS,
+    T_PASS,
     T_REDUCED,
     T_SCOUT,
     TRY_FIELDS,
+    V_ALPHA,
     V_BETA,
     VALUE_FIELDS,
 )
@@ -119,7 +131,7 @@ def test_a_value_outside_the_aspiration_window_is_searched_again(miss):
     assert results["narrow"] == results["open"]
 
 
-@pytest.mark.parametrize("switch", ["pvs", "reductions", "etc"])
+@pytest.mark.parametrize("switch", ["pvs", "reductions", "etc", "probcut"])
 def test_each_switch_searches_fewer_nodes(switch):
     plain, pruned = Searcher(POSITIONAL), Searcher(POSITIONAL, **{switch: True})
     nodes = {"plain": 0, "pruned": 0}
@@ -224,7 +236,7 @@ def test_principal_variation_is_a_legal_line_from_the_move_played(spec):
 def test_switches_parse_from_the_spec_and_refuse_other_words():
     agent = make_agent("alphabeta:depth=3,pvs=1,reductions=yes,table_cutoffs=true")
     assert (agent.pvs, agent.reductions, agent.table_cutoffs, agent.extensions) == (True, True, True, False)
-    assert agent.searcher.options.pruning == (True, True, True, False, False, False, False, False, 0.0)
+    assert agent.searcher.options.pruning == (True, True, True, False, False, False, False, False, 0.0, 0.0)
     assert make_agent("alphabeta:depth=3,extensions=1").searcher.options.pruning == (
         False,
         False,
@@ -235,10 +247,14 @@ def test_switches_parse_from_the_spec_and_refuse_other_words():
         False,
         False,
         0.0,
+        0.0,
     )
     assert make_agent("alphabeta:depth=3,etc=1").searcher.options.pruning.etc
     assert make_agent("alphabeta:depth=3,iid=1").searcher.options.pruning.iid
-    assert not make_agent("alphabeta:depth=3,pvs=1").etc and not make_agent("alphabeta:depth=3,pvs=1").iid
+    assert make_agent("alphabeta:depth=3,probcut=1").searcher.options.pruning.probcut == PROBCUT_POINTS
+    assert make_agent("alphabeta:depth=3,eval=outcome-net,probcut=1").searcher.options.pruning.probcut == PROBCUT_NET
+    plain = make_agent("alphabeta:depth=3,pvs=1")
+    assert not (plain.etc or plain.iid or plain.probcut) and plain.searcher.options.pruning.probcut == 0.0
     assert make_agent("alphabeta:depth=3,threats=1").searcher.options.pruning.threats
     assert make_agent("alphabeta:depth=3,reductions=1,spare_shots=1").searcher.options.pruning.spare_shots
     assert make_agent("alphabeta:depth=3,aspiration=1").searcher.options.pruning.aspiration == ASPIRATION_POINTS
@@ -275,3 +291,54 @@ def test_first_passes_leave_nothing_behind_a_search_cut_short():
     searcher = Searcher(POSITIONAL, iid=True)
     searcher.search(board, seconds=0.05)
     assert searcher.search(board, 7).value == Searcher(POSITIONAL).search(board, 7).value
+
+
+def test_a_probcut_pass_cuts_off_above_its_window_and_is_searched_again_below():
+    """A node's ProbCut pass searches it shallower with a null window the margin above its
+    beta: a value there is the node's; a value below has the node entered again, once, at
+    its own depth."""
+    pruning = search_options(probcut=PROBCUT_POINTS).pruning
+    valuation = Searcher(POSITIONAL).valuation
+    depth, ply, beta = PROBCUT_MIN_DEPTH + 1, 2, 5.0
+    stack = np.zeros((MAX_PLY, STACK_FIELDS), dtype=np.int64)
+    tries = np.zeros((MAX_PLY, TRY_FIELDS), dtype=np.int64)
+    values = np.zeros((MAX_PLY, VALUE_FIELDS))
+    for value, cut in ((beta + PROBCUT_POINTS, True), (beta + PROBCUT_POINTS - 1.0, False)):
+        stack[ply, S_DEPTH] = depth
+        values[ply, V_ALPHA], values[ply, V_BETA] = -10.0, beta
+        tries[ply, T_PASS] = PASS_NONE
+        raised = beta + PROBCUT_POINTS
+        assert first_pass(pruning, stack, tries, values, ply, depth, -10.0, -1, valuation) == (
+            depth - PROBCUT_REDUCTION,
+            raised - valuation.tie_margin,
+        )
+        assert tries[ply, T_PASS] == PASS_PROBCUT and stack[ply, S_DEPTH] == depth - PROBCUT_REDUCTION
+        assert (values[ply, V_ALPHA], values[ply, V_BETA]) == (raised - valuation.tie_margin, raised)
+        assert pass_over(pruning, stack, tries, values, ply, value) == (not cut)
+        if cut:
+            assert tries[ply, T_PASS] == PASS_NONE
+        else:
+            assert tries[ply, T_PASS] == PASS_DONE and stack[ply, S_DEPTH] == depth
+            assert first_pass(pruning, stack, tries, values, ply, depth, -10.0, -1, valuation) == (depth, -10.0)
+    # Not at the root, not near a win, not too shallow.
+    for at_ply, at_depth, at_beta in ((0, depth, beta), (ply, depth, valuation.win_bound), (ply, depth - 2, beta)):
+        tries[at_ply, T_PASS] = PASS_NONE
+        values[at_ply, V_BETA] = at_beta
+        assert first_pass(pruning, stack, tries, values, at_ply, at_depth, -10.0, -1, valuation) == (at_depth, -10.0)
+
+
+@pytest.mark.parametrize("eval_name", ["material", "positional"])
+def test_probcut_plays_legal_moves_near_the_exact_values(eval_name, random_games):
+    """ProbCut trusts a shallow search above beta by a margin: its root values may differ
+    from the exact search's, in a few positions only, and its moves are legal."""
+    plain = Searcher(EVALUATORS[eval_name], tt_bits=14)
+    cut = Searcher(EVALUATORS[eval_name], tt_bits=14, probcut=True)
+    agree = 0
+    games = random_games(24, seed=5)
+    for game in games:
+        draws = Draws.of_game(game)
+        a = plain.search(game.board, 6, draws=draws)
+        b = cut.search(game.board, 6, draws=draws)
+        agree += abs(b.value - a.value) <= EVALUATORS[eval_name].tie_margin
+        assert b.best_moves and all(move in game.board.legal_moves() for move in b.best_moves)
+    assert agree >= len(games) - 4
