@@ -386,7 +386,7 @@ def transposed_cutoff(
         stored_depth = entry & 255
         if not (
             (((entry >> 18) & 255) == generation and stored_depth == child_depth)
-            or (pruning[TABLE_CUTOFFS] and stored_depth >= child_depth)
+            or deeper_cutoff(pruning, stored_depth, child_depth)
         ):
             continue
         if egdb_pieces > 0 and popcount(m2 | o2) <= egdb_pieces:
