@@ -5,7 +5,7 @@ moves), each evaluator (the positional points and the zoo's outcome net) searche
 ``time=0.5`` under every setting of ``pruning.SearchOptions``: none (the exact search, the
 default), each switch alone, the three pruning switches (``all``), and those with the
 extensions, and the three with ``partial`` (the whole time spent, an unfinished last
-iteration deciding). ``mean_depth`` is the mean depth of the last complete iteration;
+iteration deciding), and the three with each of ``etc``, ``iid`` and ``probcut``. ``mean_depth`` is the mean depth of the last complete iteration;
 ``nodes_per_s`` counts every node, quiescence included; ``mean_seconds`` is the time a
 search took of its ``SECONDS_PER_MOVE``.
 
@@ -31,6 +31,9 @@ SETTINGS = {
     "extensions": ",extensions=1",
     "all_and_extensions": ",table_cutoffs=1,pvs=1,reductions=1,extensions=1",
     "all_partial": ",table_cutoffs=1,pvs=1,reductions=1,partial=1",
+    "all_etc": ",table_cutoffs=1,pvs=1,reductions=1,etc=1",
+    "all_iid": ",table_cutoffs=1,pvs=1,reductions=1,iid=1",
+    "all_probcut": ",table_cutoffs=1,pvs=1,reductions=1,probcut=1",
 }
 #: Settings that change only the clock, not the tree (left out of ``nodes_at_depth_9``).
 CLOCK_ONLY = ("all_partial",)
