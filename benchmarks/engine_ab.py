@@ -31,6 +31,8 @@ through the public API both trees share:
   depth, each from an empty table, with the evaluator ``<eval>`` (material, positional,
   and the zoo nets of td-minimax, slow-fast, mcrd-net and outcome-net): nodes, and each
   search's value and best moves must agree;
+- ``alphabeta-pruned-<eval>``: the same with ``table_cutoffs``, ``pvs`` and ``reductions``
+  (the zoo's pruning) for the positional evaluation and the outcome net, a few plies deeper;
 - ``mcrd``: ``MCRDAgent(backend="cpu").search`` of four positions: playouts;
 - ``selfplay-mcrd``: ``mcrd.data.play_pseudo_random_games``: plies;
 - ``selfplay-outcome-net``: ``outcome_net.selfplay.play_games`` (positional, depth 3): plies;
@@ -89,17 +91,25 @@ REPEATS = {"material": 6, "positional": 6, "td-minimax": 6, "slow-fast": 1, "mcr
 #: The AlphaZero agent's parameters in the ``alphazero`` part (both trees'): a revision
 #: before an option they name cannot be the reference.
 ALPHAZERO_SETTINGS = {"weights": "zoo", "simulations": 4000, "search": "puct", "reuse": False}
-PARTS = tuple(f"alphabeta-{e}" for e in EVALS) + (
-    "mcrd",
-    "selfplay-mcrd",
-    "selfplay-outcome-net",
-    "selfplay-td",
-    "td-select",
-    "alphazero",
-    "vector-env",
-    "env-batch",
-    "env-batch-self-play",
-    "egdb-build",
+#: The evaluators searched again with the zoo's pruning (``table_cutoffs``, ``pvs`` and
+#: ``reductions``, as ``zoo:outcome-net-3`` plays), at these depths: the pruned search's
+#: per-node work (the switches' tests) that the exact search's kernel compiles away.
+PRUNED_DEPTHS = {"positional": 13, "outcome-net": 12}
+PARTS = (
+    tuple(f"alphabeta-{e}" for e in EVALS)
+    + tuple(f"alphabeta-pruned-{e}" for e in PRUNED_DEPTHS)
+    + (
+        "mcrd",
+        "selfplay-mcrd",
+        "selfplay-outcome-net",
+        "selfplay-td",
+        "td-select",
+        "alphazero",
+        "vector-env",
+        "env-batch",
+        "env-batch-self-play",
+        "egdb-build",
+    )
 )
 
 
@@ -157,11 +167,15 @@ def _games(count: int, seed: int):
     return games
 
 
-def _alphabeta(eval_name: str):
+def _alphabeta(eval_name: str, pruned: bool = False):
     from checkers_agents.alphabeta import Searcher, make_evaluator
 
-    searcher = Searcher(make_evaluator(eval_name))
-    depth = DEPTHS[eval_name]
+    if pruned:
+        searcher = Searcher(make_evaluator(eval_name), table_cutoffs=True, pvs=True, reductions=True)
+        depth = PRUNED_DEPTHS[eval_name]
+    else:
+        searcher = Searcher(make_evaluator(eval_name))
+        depth = DEPTHS[eval_name]
 
     def call(board):
         def run():
@@ -309,6 +323,8 @@ def _egdb_build():
 
 
 def _part(part: str):
+    if part.startswith("alphabeta-pruned-"):
+        return _alphabeta(part[len("alphabeta-pruned-") :], pruned=True)
     if part.startswith("alphabeta-"):
         return _alphabeta(part[len("alphabeta-") :])
     return {
