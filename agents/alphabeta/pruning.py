@@ -366,9 +366,17 @@ def transposed_cutoff(
     the endgame database (``egdb_pieces``), is passed over."""
     if pruning is None:
         return -OPEN
-    depth = stack[ply, S_DEPTH]
-    if not (pruning[ETC] and usable and ply > 0 and depth >= ETC_MIN_DEPTH):
+    if not (pruning[ETC] and usable and ply > 0 and stack[ply, S_DEPTH] >= ETC_MIN_DEPTH):
         return -OPEN
+    return _children_cutoff(pruning, table, generation, stack, moves, n, ply, beta, valuation, draw_rules, egdb_pieces)
+
+
+# The hooks' tests above are what every node of a pruned search pays; the work below runs
+# only with the switch on, in a call of its own that the small guard does not carry.
+@numba.njit(cache=True)
+def _children_cutoff(pruning, table, generation, stack, moves, n, ply, beta, valuation, draw_rules, egdb_pieces):
+    """:func:`transposed_cutoff`'s look-up of the children, with ``etc`` on at this node."""
+    depth = stack[ply, S_DEPTH]
     entries, entry_values = table
     _, _, _, loss_per_ply, _, win_bound, _, _ = valuation
     keys, count = draw_rules[0], draw_rules[1]
@@ -418,8 +426,14 @@ def first_pass(pruning, stack, tries, values, ply, depth, alpha, tt_move, valuat
     :func:`pass_over` searches the node again after it."""
     if pruning is None:
         return depth, alpha
-    if ply == 0 or tries[ply, T_PASS] != PASS_NONE:
+    if ply == 0 or tries[ply, T_PASS] != PASS_NONE or not (pruning[PROBCUT] > 0.0 or pruning[IID]):
         return depth, alpha
+    return _begin_pass(pruning, stack, tries, values, ply, depth, alpha, tt_move, valuation)
+
+
+@numba.njit(cache=True)
+def _begin_pass(pruning, stack, tries, values, ply, depth, alpha, tt_move, valuation):
+    """:func:`first_pass` with ``probcut`` or ``iid`` on, at a node that has had no pass."""
     if pruning[PROBCUT] > 0.0 and depth >= PROBCUT_MIN_DEPTH:
         _, _, _, _, _, win_bound, tie_margin, _ = valuation
         beta = values[ply, V_BETA]
@@ -447,8 +461,14 @@ def pass_over(pruning, stack, tries, values, ply, value):
     window's top is the node's value: the node returns it."""
     if pruning is None:
         return False
-    if ply == 0:
+    if ply == 0 or tries[ply, T_PASS] == PASS_NONE:
         return False
+    return _end_pass(stack, tries, values, ply, value)
+
+
+@numba.njit(cache=True)
+def _end_pass(stack, tries, values, ply, value):
+    """:func:`pass_over` at a node that had a first pass."""
     passed = tries[ply, T_PASS]
     if passed == PASS_IID or (passed == PASS_PROBCUT and value < values[ply, V_BETA]):
         stack[ply, S_DEPTH] = tries[ply, T_DEPTH]
