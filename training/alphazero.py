@@ -56,9 +56,6 @@ from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, arg
 
 TRAINER = "alphazero"
 NEEDS = ("torch", "safetensors")
-#: The default anchors and their fixed ratings in the zoo league (``zoo/README.md``).
-DEFAULT_ANCHORS = "alphabeta:depth=2;alphabeta:depth=4;alphabeta:depth=6"
-DEFAULT_RATINGS = "820;1088;1270"
 
 
 @dataclass
@@ -66,9 +63,6 @@ class Args(scaffold.GenerationArgs):
     """Options of the AlphaZero trainer."""
 
     generations: int = arg(8, low=1, on_resume=BUDGET)
-    """generations of self-play and training (the budget)"""
-    games: int = arg(2000, low=1)
-    """self-play games per generation"""
     shard_size: int = arg(250, low=1, high=100_000)
     """games per data shard"""
     simulations: int = arg(32, low=1, high=100_000)
@@ -91,8 +85,6 @@ class Args(scaffold.GenerationArgs):
     """units of the first hidden layer"""
     middle: int = arg(128, low=1, high=MAX_WIDTH)
     """units of the second hidden layer"""
-    epochs: int = arg(2, low=1)
-    """passes over the training window per generation"""
     window: int = arg(4, low=1)
     """generations of self-play data trained on (the newest)"""
     batch_size: int = arg(512, low=1, high=MAX_BATCH)
@@ -107,10 +99,9 @@ class Args(scaffold.GenerationArgs):
     """share of the search's root value in the value's target, the rest the game's result"""
     eval_simulations: int = arg(64, low=1)
     """simulations per decision of the agent in evaluation games"""
-    anchors: str = arg(DEFAULT_ANCHORS, metavar="SPECS")
-    """anchors of the strength curve (--eval-games games each per generation): agent specs separated by semicolons"""
-    anchor_ratings: str = arg(DEFAULT_RATINGS, metavar="ELOS")
-    """the anchors' fixed ratings, in the order of --anchors, separated by semicolons"""
+    # The anchors' ratings are theirs in the zoo league (zoo/README.md).
+    anchors: str = arg("alphabeta:depth=2;alphabeta:depth=4;alphabeta:depth=6", metavar="SPECS")
+    anchor_ratings: str = arg("820;1088;1270", metavar="ELOS")
     init_weights: str = arg("", metavar="FILE")
     """start from this net instead of initial weights from --seed: zoo (zoo/alphazero) or an alphazero weights file of --hidden and --middle units"""
 

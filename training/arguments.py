@@ -386,10 +386,19 @@ def command_line(trainer: str, args: RunArgs, names: Collection[str] | None = No
 
 @dataclass
 class GenerationArgs(RunArgs):
-    """The options of a trainer that works in generations of self-play (its self-play
-    processes, and the anchors of its strength curve: a trainer redeclares ``anchors`` and
-    ``anchor_ratings`` with its own defaults)."""
+    """The options of a trainer that works in generations of self-play: what the generations
+    loop reads (its budget, epochs and batches), the self-play processes, and the anchors of
+    the strength curve. A trainer redeclares a field to give it its own default (the help
+    stays this one's unless it writes its own)."""
 
+    generations: int = arg(3, low=1, on_resume=BUDGET)
+    """generations of self-play and training (the budget)"""
+    games: int = arg(2000, low=1)
+    """self-play games per generation"""
+    epochs: int = arg(2, low=1)
+    """passes over the training window per generation"""
+    batch_size: int = arg(512, low=1, high=MAX_BATCH)
+    """examples per optimizer step"""
     workers: int = arg(2, low=1, high=MAX_WORKERS, on_resume=SESSION)
     """self-play processes"""
     ray: str = arg("", metavar="ADDRESS", on_resume=SESSION, const="local")

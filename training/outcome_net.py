@@ -42,25 +42,17 @@ from checkers_training import generations, scaffold
 from checkers_training.checkpoints import WEIGHTS
 from checkers_training.generations import INITIAL
 from checkers_training.outcome_targets import targets
-from checkers_training.scaffold import BUDGET, MAX_BATCH, MAX_WIDTH, SESSION, arg
+from checkers_training.scaffold import MAX_BATCH, MAX_WIDTH, SESSION, arg
 
 TRAINER = "outcome-net"
 NEEDS = ("torch", "safetensors")
-#: The default anchors and their fixed ratings: their Elo in the zoo league that was current
-#: when stage 1 was trained (the league before the outcome net joined it). Fixed, so that
-#: the points of one curve stay comparable; the re-run league in ``zoo/README.md`` differs.
-DEFAULT_ANCHORS = "alphabeta:depth=4;alphabeta:depth=6"
-DEFAULT_RATINGS = "1306;1563"
 
 
 @dataclass
 class Args(scaffold.GenerationArgs):
     """Options of the outcome-net trainer."""
 
-    generations: int = arg(3, low=1, on_resume=BUDGET)
-    """generations of self-play and training (the budget)"""
     games: int = arg(40_000, low=1)
-    """self-play games per generation"""
     shard_size: int = arg(500, low=1, high=100_000)
     """games per data shard"""
     depth: int = arg(6, low=1, high=30)
@@ -77,8 +69,6 @@ class Args(scaffold.GenerationArgs):
     """the net also sees 21 blocks of four squares, each as one of its 625 states (pattern inputs); a net without them starts one with them (--init-weights) with its block rows zero"""
     pattern_units: int = arg(0, low=0, high=MAX_WIDTH)
     """hidden units the pattern inputs feed, the first of --hidden (0: all); fewer make the search's leaf cheaper"""
-    epochs: int = arg(2, low=1)
-    """passes over the training window per generation"""
     window: int = arg(2, low=1, on_resume=SESSION)
     """generations of self-play data trained on (the newest); a run folder copied without an earlier
     generation's shards plays its games again, or a resumed run may shorten the window"""
@@ -102,10 +92,11 @@ class Args(scaffold.GenerationArgs):
     """start from this net instead of the positional points: zoo:NAME (the zoo entry's weights) or an outcome-net weights file of --hidden and --middle units; it plays generation 0's games, training goes on from it, and with --gate-games generation 0 must beat it"""
     eval_depth: int = arg(6, low=1)
     """depth of the net's search in evaluation games"""
-    anchors: str = arg(DEFAULT_ANCHORS, metavar="SPECS")
-    """anchors of the strength curve (--eval-games games each per generation): agent specs separated by semicolons"""
-    anchor_ratings: str = arg(DEFAULT_RATINGS, metavar="ELOS")
-    """the anchors' fixed ratings, in the order of --anchors, separated by semicolons"""
+    # The anchors' ratings are their Elo in the zoo league that was current when stage 1 was
+    # trained (before the outcome net joined it); fixed, so that the points of one curve stay
+    # comparable (the re-run league in zoo/README.md differs).
+    anchors: str = arg("alphabeta:depth=4;alphabeta:depth=6", metavar="SPECS")
+    anchor_ratings: str = arg("1306;1563", metavar="ELOS")
     positions: str = arg("", metavar="DIR")
     """every generation also trains on this database of quiet positions (checkers data positions' --out or its merged folder), each distinct position once with its label mixed by --search-weight"""
     positions_deep_only: bool = arg(False)
