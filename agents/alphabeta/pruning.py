@@ -18,33 +18,7 @@ from checkers_env.bitboard import apply_move, jumpers, popcount
 from checkers_env.game_state import is_progress, position_key
 from checkers_env.movegen import CAPTURED, FROM, TO
 
-from .stack import (
-    PASS_DONE,
-    PASS_IID,
-    PASS_NONE,
-    PASS_PROBCUT,
-    S_CAPTURES,
-    S_COUNT,
-    S_DEPTH,
-    S_HASH,
-    S_INDEX,
-    S_KINGS,
-    S_MOVER,
-    S_OPPONENT,
-    S_ORDERED,
-    S_REVERSIBLE,
-    S_SIDE,
-    STAGE_FIRST,
-    STAGE_FULL,
-    STAGE_FULL_DEPTH,
-    T_DEPTH,
-    T_PASS,
-    T_REDUCED,
-    T_SCOUT,
-    T_STAGE,
-    V_ALPHA,
-    V_BETA,
-)
+from . import stack as layout  # the node stack's slots and stages, named where they are read
 from .transposition import BOUND_LOWER, TT_ENTRY, TT_KEY_MASK, TT_VALUE, child_hash
 
 #: Move-ordering scores at or above this are the table's move, captures, crownings and
@@ -211,7 +185,7 @@ def scouted(pruning, tries, ply):
     """Whether the node at ``ply`` is searched with a null window above its parent's alpha."""
     if pruning is None:
         return False
-    return ply >= 2 and tries[ply - 1, T_SCOUT] == 1
+    return ply >= 2 and tries[ply - 1, layout.T_SCOUT] == 1
 
 
 @numba.njit(cache=True)
@@ -219,36 +193,36 @@ def begin_moves(pruning, tries, ply):
     """A node's first move is tried as it comes."""
     if pruning is None:
         return
-    tries[ply, T_STAGE] = STAGE_FIRST
-    tries[ply, T_SCOUT] = 0
-    tries[ply, T_REDUCED] = 0
+    tries[ply, layout.T_STAGE] = layout.STAGE_FIRST
+    tries[ply, layout.T_SCOUT] = 0
+    tries[ply, layout.T_REDUCED] = 0
 
 
 @numba.njit(cache=True)
 def try_move(pruning, stack, tries, values, order_scores, ply, i, margin):
     """How the move at index ``i`` of the node at ``ply`` is tried: returns the plies it is
-    reduced by (0 or 1), and marks whether it gets a null window (``T_SCOUT``)."""
+    reduced by (0 or 1), and marks whether it gets a null window (``layout.T_SCOUT``)."""
     if pruning is None:
         return 0
-    tries[ply + 1, T_PASS] = PASS_NONE  # the child is a new node
+    tries[ply + 1, layout.T_PASS] = layout.PASS_NONE  # the child is a new node
     reduced = 0
     scout = 0
-    stage = tries[ply, T_STAGE]
-    if ply > 0 and stage != STAGE_FULL:
+    stage = tries[ply, layout.T_STAGE]
+    if ply > 0 and stage != layout.STAGE_FULL:
         if (
             pruning[REDUCTIONS]
-            and stage == STAGE_FIRST
+            and stage == layout.STAGE_FIRST
             and i >= REDUCE_AFTER
-            and stack[ply, S_CAPTURES] == 0
-            and stack[ply, S_DEPTH] >= REDUCE_MIN_DEPTH
-            and stack[ply, S_ORDERED] == 1
+            and stack[ply, layout.S_CAPTURES] == 0
+            and stack[ply, layout.S_DEPTH] >= REDUCE_MIN_DEPTH
+            and stack[ply, layout.S_ORDERED] == 1
             and order_scores[ply, i] < KILLER_ORDER
         ):
             reduced = 1
         if (pruning[PVS] and i > 0) or reduced == 1:
-            scout = 1 if values[ply, V_BETA] - values[ply, V_ALPHA] > margin else 0
-    tries[ply, T_SCOUT] = scout
-    tries[ply, T_REDUCED] = reduced
+            scout = 1 if values[ply, layout.V_BETA] - values[ply, layout.V_ALPHA] > margin else 0
+    tries[ply, layout.T_SCOUT] = scout
+    tries[ply, layout.T_REDUCED] = reduced
     return reduced
 
 
@@ -261,9 +235,9 @@ def spare_shot(pruning, tries, ply, mover, opponent, kings, black_to_move):
         return 0
     if not pruning[SPARE_SHOTS] or jumpers(mover, opponent, kings, black_to_move) == 0:
         return 1
-    tries[ply, T_REDUCED] = 0
+    tries[ply, layout.T_REDUCED] = 0
     if not pruning[PVS]:  # the null window was the reduction's
-        tries[ply, T_SCOUT] = 0
+        tries[ply, layout.T_SCOUT] = 0
     return 0
 
 
@@ -273,7 +247,7 @@ def extension(pruning, stack, ply):
     for a node with one legal move and plies left, with ``extensions``."""
     if pruning is None:
         return 0
-    if pruning[EXTENSIONS] and ply > 0 and stack[ply, S_COUNT] == 1 and stack[ply, S_DEPTH] >= 1:
+    if pruning[EXTENSIONS] and ply > 0 and stack[ply, layout.S_COUNT] == 1 and stack[ply, layout.S_DEPTH] >= 1:
         return 1
     return 0
 
@@ -285,16 +259,16 @@ def retry_move(pruning, stack, tries, values, ply, score):
     window let it in). Marks the stage of the next try."""
     if pruning is None:
         return False
-    retry = STAGE_FIRST
-    if (tries[ply, T_SCOUT] == 1 or tries[ply, T_REDUCED] == 1) and score > values[ply, V_ALPHA]:
-        if tries[ply, T_REDUCED] == 1:
-            retry = STAGE_FULL_DEPTH if pruning[PVS] else STAGE_FULL
-        elif score < values[ply, V_BETA]:
-            retry = STAGE_FULL
-    tries[ply, T_STAGE] = retry
-    if retry == STAGE_FIRST:
+    retry = layout.STAGE_FIRST
+    if (tries[ply, layout.T_SCOUT] == 1 or tries[ply, layout.T_REDUCED] == 1) and score > values[ply, layout.V_ALPHA]:
+        if tries[ply, layout.T_REDUCED] == 1:
+            retry = layout.STAGE_FULL_DEPTH if pruning[PVS] else layout.STAGE_FULL
+        elif score < values[ply, layout.V_BETA]:
+            retry = layout.STAGE_FULL
+    tries[ply, layout.T_STAGE] = retry
+    if retry == layout.STAGE_FIRST:
         return False
-    stack[ply, S_INDEX] -= 1
+    stack[ply, layout.S_INDEX] -= 1
     return True
 
 
@@ -366,7 +340,7 @@ def transposed_cutoff(
     the endgame database (``egdb_pieces``), is passed over."""
     if pruning is None:
         return -OPEN
-    if not (pruning[ETC] and usable and ply > 0 and stack[ply, S_DEPTH] >= ETC_MIN_DEPTH):
+    if not (pruning[ETC] and usable and ply > 0 and stack[ply, layout.S_DEPTH] >= ETC_MIN_DEPTH):
         return -OPEN
     return _children_cutoff(pruning, table, generation, stack, moves, n, ply, beta, valuation, draw_rules, egdb_pieces)
 
@@ -376,18 +350,18 @@ def transposed_cutoff(
 @numba.njit(cache=True)
 def _children_cutoff(pruning, table, generation, stack, moves, n, ply, beta, valuation, draw_rules, egdb_pieces):
     """:func:`transposed_cutoff`'s look-up of the children, with ``etc`` on at this node."""
-    depth = stack[ply, S_DEPTH]
+    depth = stack[ply, layout.S_DEPTH]
     entries, entry_values = table
     _, _, _, loss_per_ply, _, win_bound, _, _ = valuation
     keys, count = draw_rules[0], draw_rules[1]
-    mover, opponent, kings = stack[ply, S_MOVER], stack[ply, S_OPPONENT], stack[ply, S_KINGS]
-    side = stack[ply, S_SIDE] == 1
+    mover, opponent, kings = stack[ply, layout.S_MOVER], stack[ply, layout.S_OPPONENT], stack[ply, layout.S_KINGS]
+    side = stack[ply, layout.S_SIDE] == 1
     child_depth = depth - 1 + (1 if pruning[EXTENSIONS] and n == 1 else 0)  # ``extension``
     mask = entries.shape[0] - 1
     for i in range(n):
         frm, to, captured = moves[i, FROM], moves[i, TO], moves[i, CAPTURED]
         m2, o2, k2 = apply_move(mover, opponent, kings, side, frm, to, captured)
-        h = child_hash(stack[ply, S_HASH], kings, k2, side, frm, to, captured)
+        h = child_hash(stack[ply, layout.S_HASH], kings, k2, side, frm, to, captured)
         entry = entries[h & mask, TT_ENTRY]
         if (entry & TT_KEY_MASK) != (h & TT_KEY_MASK) or ((entry >> 8) & 3) == BOUND_LOWER:
             continue
@@ -399,7 +373,7 @@ def _children_cutoff(pruning, table, generation, stack, moves, n, ply, beta, val
             continue
         if egdb_pieces > 0 and popcount(m2 | o2) <= egdb_pieces:
             continue
-        if count > 0 and stack[ply, S_REVERSIBLE] == 1 and not is_progress(kings, frm, captured):
+        if count > 0 and stack[ply, layout.S_REVERSIBLE] == 1 and not is_progress(kings, frm, captured):
             key = position_key(o2, m2) if not side else position_key(m2, o2)
             draw = False
             for j in range(count):
@@ -422,11 +396,11 @@ def first_pass(pruning, stack, tries, values, ply, depth, alpha, tt_move, valuat
     """Before the node at ``ply`` (``depth`` plies left, window from ``alpha``, ``tt_move``
     the table's move or -1) lists its moves: whether it is searched in a shallower first
     pass (``probcut``, else ``iid``). Returns the depth and alpha it is searched with now (its own when
-    none); a pass marks ``T_PASS`` and keeps the node's depth in ``T_DEPTH``, and
+    none); a pass marks ``layout.T_PASS`` and keeps the node's depth in ``layout.T_DEPTH``, and
     :func:`pass_over` searches the node again after it."""
     if pruning is None:
         return depth, alpha
-    if ply == 0 or tries[ply, T_PASS] != PASS_NONE or not (pruning[PROBCUT] > 0.0 or pruning[IID]):
+    if ply == 0 or tries[ply, layout.T_PASS] != layout.PASS_NONE or not (pruning[PROBCUT] > 0.0 or pruning[IID]):
         return depth, alpha
     return _begin_pass(pruning, stack, tries, values, ply, depth, alpha, tt_move, valuation)
 
@@ -436,19 +410,19 @@ def _begin_pass(pruning, stack, tries, values, ply, depth, alpha, tt_move, valua
     """:func:`first_pass` with ``probcut`` or ``iid`` on, at a node that has had no pass."""
     if pruning[PROBCUT] > 0.0 and depth >= PROBCUT_MIN_DEPTH:
         _, _, _, _, _, win_bound, tie_margin, _ = valuation
-        beta = values[ply, V_BETA]
+        beta = values[ply, layout.V_BETA]
         raised = beta + pruning[PROBCUT]
         if -win_bound < beta and raised < win_bound:
-            tries[ply, T_PASS] = PASS_PROBCUT
-            tries[ply, T_DEPTH] = depth
-            stack[ply, S_DEPTH] = depth - PROBCUT_REDUCTION
-            values[ply, V_BETA] = raised
-            values[ply, V_ALPHA] = raised - tie_margin
+            tries[ply, layout.T_PASS] = layout.PASS_PROBCUT
+            tries[ply, layout.T_DEPTH] = depth
+            stack[ply, layout.S_DEPTH] = depth - PROBCUT_REDUCTION
+            values[ply, layout.V_BETA] = raised
+            values[ply, layout.V_ALPHA] = raised - tie_margin
             return depth - PROBCUT_REDUCTION, raised - tie_margin
     if pruning[IID] and tt_move < 0 and depth >= IID_MIN_DEPTH:
-        tries[ply, T_PASS] = PASS_IID
-        tries[ply, T_DEPTH] = depth
-        stack[ply, S_DEPTH] = depth - IID_REDUCTION
+        tries[ply, layout.T_PASS] = layout.PASS_IID
+        tries[ply, layout.T_DEPTH] = depth
+        stack[ply, layout.S_DEPTH] = depth - IID_REDUCTION
         return depth - IID_REDUCTION, alpha
     return depth, alpha
 
@@ -461,7 +435,7 @@ def pass_over(pruning, stack, tries, values, ply, value):
     window's top is the node's value: the node returns it."""
     if pruning is None:
         return False
-    if ply == 0 or tries[ply, T_PASS] == PASS_NONE:
+    if ply == 0 or tries[ply, layout.T_PASS] == layout.PASS_NONE:
         return False
     return _end_pass(stack, tries, values, ply, value)
 
@@ -469,10 +443,10 @@ def pass_over(pruning, stack, tries, values, ply, value):
 @numba.njit(cache=True)
 def _end_pass(stack, tries, values, ply, value):
     """:func:`pass_over` at a node that had a first pass."""
-    passed = tries[ply, T_PASS]
-    if passed == PASS_IID or (passed == PASS_PROBCUT and value < values[ply, V_BETA]):
-        stack[ply, S_DEPTH] = tries[ply, T_DEPTH]
-        tries[ply, T_PASS] = PASS_DONE
+    passed = tries[ply, layout.T_PASS]
+    if passed == layout.PASS_IID or (passed == layout.PASS_PROBCUT and value < values[ply, layout.V_BETA]):
+        stack[ply, layout.S_DEPTH] = tries[ply, layout.T_DEPTH]
+        tries[ply, layout.T_PASS] = layout.PASS_DONE
         return True
-    tries[ply, T_PASS] = PASS_NONE
+    tries[ply, layout.T_PASS] = layout.PASS_NONE
     return False
