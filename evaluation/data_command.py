@@ -1,7 +1,8 @@
 """``checkers data``: training databases for the MCRD networks (pseudo-random games,
-MCRD-labelled positions), and the database of diverse quiet positions with their
-win/draw/loss counts (``checkers_training.positions``). The handler imports the data
-module only when it runs (the trainers' package by name, as ``checkers train`` does)."""
+MCRD-labelled positions), the database of diverse quiet positions with their
+win/draw/loss counts (``checkers_training.positions``), and a searched opening book
+(``checkers_agents.searched_book``). The handler imports the data module only when it runs
+(the trainers' package by name, as ``checkers train`` does)."""
 
 from __future__ import annotations
 
@@ -21,13 +22,22 @@ from checkers_evaluation.common_options import (
 )
 from checkers_evaluation.options import UsageError, add_ray_option, max_egdb_pieces, rate
 
-HELP = "generate training data (MCRD networks' games and positions, diverse quiet positions)"
+HELP = "generate training data (MCRD networks' games and positions, diverse quiet positions) or a searched book"
 DESCRIPTION = (
     "Write a training database (card.json and shard-*.npz): for the MCRD networks "
-    "(checkers train mcrd-net), or diverse quiet positions with their win/draw/loss counts. "
+    "(checkers train mcrd-net), or diverse quiet positions with their win/draw/loss counts; "
+    "or an opening book searched after each ballot opening. "
     "Running the same command again resumes a killed run with identical data."
 )
 
+
+#: ``checkers data book``'s description.
+BOOK_DESCRIPTION = (
+    "After each ballot opening of the ACF deck, the line of one alpha-beta searcher (--agent SPEC, "
+    "its evaluator, switches and endgame database) searched at the fixed --depth for --plies plies, "
+    "with the answer to every other move of the first --branch-plies plies: OUT/book.json, which "
+    "'alphabeta:book_file=OUT/book.json' plays. One shard a ballot; --ballots N takes the first N."
+)
 
 #: ``checkers data KIND``: each kind's line in ``checkers data --help``, and its description.
 KINDS: Kinds = {
@@ -55,12 +65,13 @@ KINDS: Kinds = {
         '"random_plies": ..., "egdb_pieces": ...}, {"name": ..., "kind": "records", "games": ...}]}; '
         "docs/agents/outcome-net.md has the format.",
     ),
+    "book": ("an opening book searched after each ballot opening", BOOK_DESCRIPTION),
 }
 
 
 def add_arguments(parser) -> None:
     """Declare the arguments of ``checkers data`` on its parser."""
-    games, mcrd, positions = add_kinds(parser, "data_kind", "KIND", KINDS)
+    games, mcrd, positions, book = add_kinds(parser, "data_kind", "KIND", KINDS)
     add_whole_number(games, "--games", "how many games", minimum=1, required=True)
     add_whole_number(games, "--shard-size", "games per shard", 100, minimum=1)
     add_whole_number(mcrd, "--positions", "how many positions", minimum=1, required=True)
@@ -88,7 +99,26 @@ def add_arguments(parser) -> None:
         add_whole_number(sub, "--workers", "processes over shards", 1, minimum=1)
         add_no_progress(sub)
     _add_positions_arguments(positions)
+    _add_book_arguments(book)
     parser.set_defaults(handler=run_data)
+
+
+def _add_book_arguments(parser) -> None:
+    """Declare the arguments of ``checkers data book``."""
+    parser.add_argument(
+        "--agent",
+        required=True,
+        metavar="SPEC",
+        help="the searcher: an alpha-beta spec (alphabeta:eval=positional, zoo:outcome-net-3); its depth and time unused",
+    )
+    add_whole_number(parser, "--depth", "depth of every search", minimum=1, required=True)
+    add_whole_number(parser, "--plies", "plies of the searcher's line after each ballot", minimum=1, required=True)
+    what = "plies after the ballot whose other moves get the searcher's answer"
+    add_whole_number(parser, "--branch-plies", what, 2)
+    add_whole_number(parser, "--ballots", "the first this many ballots of the deck (default all 156)", minimum=1)
+    add_whole_number(parser, "--workers", "processes over the ballots", 1, minimum=1)
+    add_out(parser, "the book's folder (card.json, a shard a ballot, book.json)", required=True)
+    add_no_progress(parser)
 
 
 def _add_positions_arguments(parser) -> None:
@@ -128,6 +158,8 @@ def run_data(args: argparse.Namespace) -> int:
     """Write the database ``args`` describes; returns the exit status."""
     if args.data_kind == "positions":
         return run_positions(args)
+    if args.data_kind == "book":
+        return run_book(args)
     from checkers_agents.mcrd import data
 
     # Both kinds' games are pseudo-random; the bounds argparse does not know (the minimax
@@ -163,6 +195,25 @@ def run_data(args: argparse.Namespace) -> int:
         f"{args.out}: {kind} database, {records}{card['positions']} positions in {card['shards']} shards "
         f"({card['built_now']} built now) in {card['wall_s']:.1f} s"
         + (f", backend {params['backend']}" if kind == "mcrd" else "")
+    )
+    return 0
+
+
+def run_book(args: argparse.Namespace) -> int:
+    """Build the searched book of ``checkers data book``; returns the exit status."""
+    from checkers_agents.searched_book import BOOK_FILE, SEARCHED_BOOK, book_params, build_book
+
+    counts = {"depth": args.depth, "plies": args.plies, "branch_plies": args.branch_plies, "ballots": args.ballots}
+    try:
+        book_params(args.agent, **counts)  # a spec or count the build refuses is a usage error
+    except ValueError as error:
+        raise UsageError(str(error)) from None
+    book = build_book(args.out, args.agent, **counts, workers=args.workers, progress=args.progress)
+    card = SEARCHED_BOOK.read_card(args.out)
+    print(
+        f"{args.out}/{BOOK_FILE}: searched book of {card['ballots']} ballots ({card['built_now']} searched now), "
+        f"{len(book)} positions, {args.agent} at depth {args.depth}, {args.plies} plies "
+        f"({args.branch_plies} branched) in {card['wall_s']:.1f} s"
     )
     return 0
 

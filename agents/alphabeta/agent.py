@@ -44,6 +44,9 @@ class AlphaBetaAgent(BaseAgent):
         book: play the opening book's move where it has one with sound statistics
             (``checkers_agents.book``: the ACF archive's master games), without a search
             (``last_search`` is then None); off by default.
+        book_file: play the opening book of this file instead (not with ``book``): a
+            searched book (``checkers data book``) plays its recorded move wherever the
+            position is in it, a master book as ``book`` does; elsewhere the agent searches.
         eval: the evaluation: ``positional`` (default: material plus back-rank,
             centre, mobility, advancement and trading-down terms), ``material`` (man 100,
             king 140), or a learned net,
@@ -93,6 +96,8 @@ class AlphaBetaAgent(BaseAgent):
     Raises:
         EndgameDatabaseError: ``egdb`` names a database that is not built (the message
             names the missing slice and the command that builds it).
+        BookError: ``book_file`` is missing or not an opening book (``make_agent`` reports
+            it as an ``UnknownAgentError`` of the spec, which names the file).
 
     Attributes:
         last_search: the ``SearchResult`` of the last ``select_move`` (depth reached,
@@ -130,6 +135,10 @@ class AlphaBetaAgent(BaseAgent):
     game_time: float | None = None
     #: Play the opening book's moves.
     book = False
+    #: The opening book file played instead of the master book (None: none).
+    book_file: str | None = None
+    #: The book played: the master book, that of ``book_file``, or None.
+    opening_book: OpeningBook | None = None
     #: What a draw costs this side, in the evaluation's units.
     contempt = 0.0
     #: Seconds any one search may take at most, whatever ``depth`` asks (None: no limit).
@@ -161,6 +170,7 @@ class AlphaBetaAgent(BaseAgent):
         etc: bool = False,
         iid: bool = False,
         probcut: bool = False,
+        book_file: FilePath | None = None,
     ):
         self._check_limits(depth, time)
         if (
@@ -171,6 +181,13 @@ class AlphaBetaAgent(BaseAgent):
             raise ValueError(f"{self.kind}: contempt must be a finite number, got {contempt!r}")
         self.contempt = float(contempt)
         self.book = bool(book)
+        if book_file is not None:
+            if self.book:
+                raise ValueError(f"{self.kind}: give book (the master book) or book_file, not both")
+            self.book_file = str(book_file)
+            self.opening_book = OpeningBook.load(self.book_file)
+        elif self.book:
+            self.opening_book = OpeningBook.default()
         if game_time is not None:
             self._check_limits(None, game_time)
             if time is not None:
@@ -282,8 +299,8 @@ class AlphaBetaAgent(BaseAgent):
     def select_move(self, game: Game) -> Move:
         if self.ties_in_order:
             return self._select_in_order(game)
-        if self.book:
-            move = OpeningBook.default().choose(game.board)
+        if self.opening_book is not None:
+            move = self.opening_book.choose(game.board)
             if move is not None:
                 self.last_search = None
                 return move

@@ -86,7 +86,7 @@ def test_every_file_parameter_of_the_suite_is_declared():
             if any(isinstance(mark, NamesFile) for mark in marks):
                 declared.setdefault(kind, set()).add(name)
     expected = {
-        "alphabeta": {"weights", "egdb_folder"},
+        "alphabeta": {"weights", "egdb_folder", "book_file"},
         "alphazero": {"weights", "egdb_folder"},
         "bc": {"weights"},
         "egdb": {"folder"},

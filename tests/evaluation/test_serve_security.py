@@ -60,6 +60,8 @@ def test_the_pickle_exploit_runs_nothing(client, pickle_payload, template):
         "td-minimax:weights={}",
         "alphabeta:eval=td-minimax,weights={}",
         "alphabeta:egdb=4,egdb_folder={}",
+        "alphabeta:book_file={}",
+        "zoo:outcome-net,book_file={}",
         "egdb:pieces=4,folder={}",
         "mcrd:guide={}",
         "slow-fast:weights={}",
