@@ -87,7 +87,7 @@ EVALS = ("material", "positional", "td-minimax", "slow-fast", "mcrd-net", "outco
 #: Depth of the alpha-beta part per evaluator, and how many times its positions are searched
 #: (a few tenths of a second of search each).
 DEPTHS = {"material": 9, "positional": 9, "td-minimax": 7, "slow-fast": 5, "mcrd-net": 4, "outcome-net": 6}
-REPEATS = {"material": 6, "positional": 6, "td-minimax": 6, "slow-fast": 1, "mcrd-net": 4, "outcome-net": 12}
+REPEATS = {"material": 6, "positional": 6, "td-minimax": 6, "slow-fast": 5, "mcrd-net": 4, "outcome-net": 12}
 #: The AlphaZero agent's parameters in the ``alphazero`` part (both trees'): a revision
 #: before an option they name cannot be the reference.
 ALPHAZERO_SETTINGS = {"weights": "zoo", "simulations": 4000, "search": "puct", "reuse": False}
