@@ -38,8 +38,8 @@ from typing import Any
 
 import numpy as np
 
-from checkers_env import Board, make_agent
-from checkers_env.match import ballot_openings
+from checkers_env import Board, Game, make_agent
+from checkers_env.match import ballot_openings, opening_moves
 from checkers_env.shards import ShardFormat, write_card
 
 from .book import OpeningBook, SearchedMove
@@ -107,10 +107,7 @@ def ballot_board(ballot: str) -> Board:
     Raises:
         IllegalMoveError: a move of ``ballot`` that is not legal where it is played.
     """
-    board = Board()
-    for text in ballot.split():
-        board = board.play(board.parse_move(text))
-    return board
+    return Game(moves=opening_moves(ballot)).board
 
 
 def ballot_entries(

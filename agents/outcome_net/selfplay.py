@@ -57,16 +57,10 @@ GAME_ARRAYS = ("game_index", "game_length", "game_result", "game_end")
 def start_positions() -> np.ndarray:
     """``int64[156, 4]``: the positions after each 3-move ballot opening."""
     from checkers_env import Game
-    from checkers_env.match import ballot_openings
+    from checkers_env.match import ballot_openings, opening_moves
 
-    rows = []
-    for opening in ballot_openings():
-        game = Game()
-        for move in opening.split():
-            game.play(move)
-        board = game.board
-        rows.append((board.black, board.white, board.kings, int(board.turn == BLACK)))
-    return np.array(rows, dtype=np.int64)
+    boards = [Game(moves=opening_moves(opening)).board for opening in ballot_openings()]
+    return np.array([(b.black, b.white, b.kings, int(b.turn == BLACK)) for b in boards], dtype=np.int64)
 
 
 def _evaluator(spec):
