@@ -371,8 +371,12 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                         value = v
                         state = _RETURN
                         continue
-            # A shallower first pass, with pruning (its window in ``values``).
-            d, alpha = first_pass(pruning, stack, tries, values, ply, d, alpha, tt_move, valuation)
+            # A shallower first pass, with pruning (its window in ``values``). The three
+            # hooks that take the node's arrays are called only with pruning (``pruning is
+            # None`` is settled at compile time): the exact search's nodes, the self-play's
+            # every one, pay no call for them.
+            if pruning is not None:
+                d, alpha = first_pass(pruning, stack, tries, values, ply, d, alpha, tt_move, valuation)
             if net is not None:
                 # A node that is searched on: its children's sums start from its own.
                 keep_node_sums(accumulators, ply, net[0], not side, moves, order_index, stack, k)
@@ -382,13 +386,14 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                 value = terminal_value(m, ply, loss, loss_per_ply, blockade_value)
                 state = _RETURN
                 continue
-            usable = tt_cutoffs and not rewarded
-            value = transposed_cutoff(
-                pruning, usable, table, generation, stack, buffer, n, ply, beta, valuation, draw_rules, egdb_pieces
-            )
-            if value > -INF:  # a child's entry cuts the node off
-                state = _RETURN
-                continue
+            if pruning is not None:
+                usable = tt_cutoffs and not rewarded
+                value = transposed_cutoff(
+                    pruning, usable, table, generation, stack, buffer, n, ply, beta, valuation, draw_rules, egdb_pieces
+                )
+                if value > -INF:  # a child's entry cuts the node off
+                    state = _RETURN
+                    continue
             # A net's nodes just above the leaves (and in quiescence) keep the generator's
             # order: ordering them costs more than the cut-offs it wins, the net's leaves
             # being few and its values exact whatever the order (``net is None`` is settled
@@ -519,7 +524,7 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
             ply = child
             state = _ENTER
         else:  # _RETURN: ``value`` is the value of the node at ``ply``
-            if pass_over(pruning, stack, tries, values, ply, value):
+            if pruning is not None and pass_over(pruning, stack, tries, values, ply, value):
                 state = _ENTER  # the node's own search after its first pass
                 continue
             if ply == 0:
