@@ -98,12 +98,14 @@ PROBCUT_REDUCTION = 4
 #: - ``fractional``: fractional-ply extensions (Cake's rule): below the root, a move out of
 #:   a node with plies left earns half a ply for each of: it is a capture; the node has one
 #:   legal move; it is the node's first move searched and the node's window is open (wider
-#:   than the tie margin: the child is a principal variation node). The halves add up
-#:   down the line (``layout.T_HALVES``, 0 at the root): a child's are its parent's plus
-#:   its move's, each whole ply of them (two halves) extends the child's depth by a ply
-#:   and the half left over (0 or 1) is carried on. A line already twice the nominal
-#:   depth long (``ply >= 2 * depth``) earns none, which bounds the extra search; with
-#:   ``extensions`` as well, a forced move's whole ply adds on top.
+#:   than the tie margin). With ``pvs``, whose other nodes get null windows, that child is
+#:   a principal variation node (every root move's child has an open window, for the
+#:   ties); without it most windows are open, and most first moves earn the half. The
+#:   halves add up down the line (``layout.T_HALVES``, 0 at the root): a child's are its
+#:   parent's plus its move's, each whole ply of them (two halves) extends the child's
+#:   depth by a ply and the half left over (0 or 1) is carried on. A line already twice
+#:   the nominal depth long (``ply >= 2 * depth``) earns none, which bounds the extra
+#:   search; with ``extensions`` as well, a forced move's whole ply adds on top.
 #:
 #: The root is searched as always (every move within the tie margin of the best is
 #: exact), so the choice among moves stays the agent's; below it, values may then differ
