@@ -97,15 +97,13 @@ PROBCUT_REDUCTION = 4
 #:   predicts a deep one that beats beta);
 #: - ``fractional``: fractional-ply extensions (Cake's rule): below the root, a move out of
 #:   a node with plies left earns half a ply for each of: it is a capture; the node has one
-#:   legal move; it is the node's first move searched and the node's window is open (wider
-#:   than the tie margin). With ``pvs``, whose other nodes get null windows, that child is
-#:   a principal variation node (every root move's child has an open window, for the
-#:   ties); without it most windows are open, and most first moves earn the half. The
-#:   halves add up down the line (``layout.T_HALVES``, 0 at the root): a child's are its
-#:   parent's plus its move's, each whole ply of them (two halves) extends the child's
-#:   depth by a ply and the half left over (0 or 1) is carried on. A line already twice
-#:   the nominal depth long (``ply >= 2 * depth``) earns none, which bounds the extra
-#:   search; with ``extensions`` as well, a forced move's whole ply adds on top.
+#:   legal move; its child is a principal variation node (the first move searched of one,
+#:   the root being one: the line the search expects, ``layout.T_PRINCIPAL``). The halves
+#:   add up down the line (``layout.T_HALVES``, 0 at the root): a child's are its parent's
+#:   plus its move's, each whole ply of them (two halves) extends the child's depth by a
+#:   ply and the half left over (0 or 1) is carried on. A line already twice the nominal
+#:   depth long (``ply >= 2 * depth``) earns none, which bounds the extra search; with
+#:   ``extensions`` as well, a forced move's whole ply adds on top.
 #:
 #: The root is searched as always (every move within the tie margin of the best is
 #: exact), so the choice among moves stays the agent's; below it, values may then differ
@@ -254,35 +252,38 @@ def spare_shot(pruning, tries, ply, mover, opponent, kings, black_to_move):
 
 
 @numba.njit(cache=True)
-def extension(pruning, stack, tries, values, ply, i, captured, margin):
+def extension(pruning, stack, tries, ply, i, captured):
     """Plies the move at index ``i`` (in search order; ``captured``, its captured pieces)
     of the node at ``ply`` is extended by: 1 below the root for a node with one legal move
     and plies left, with ``extensions``; with ``fractional``, plus the whole plies of the
-    halves the child carries (:func:`_fractional_plies`, within the tie ``margin``)."""
+    halves the child carries (:func:`_fractional_plies`)."""
     if pruning is None:
         return 0
     plies = 0
     if pruning[EXTENSIONS] and ply > 0 and stack[ply, layout.S_COUNT] == 1 and stack[ply, layout.S_DEPTH] >= 1:
         plies = 1
     if pruning[FRACTIONAL]:
-        plies += _fractional_plies(stack, tries, values, ply, i, captured, margin)
+        plies += _fractional_plies(stack, tries, ply, i, captured)
     return plies
 
 
 @numba.njit(cache=True)
-def _fractional_plies(stack, tries, values, ply, i, captured, margin):
+def _fractional_plies(stack, tries, ply, i, captured):
     """With ``fractional``: the whole plies the child of the node at ``ply`` by its move at
     index ``i`` is extended by; marks the half it carries on (``layout.T_HALVES`` of the
-    child). A half for a capture, a half for a node with one legal move, a half for the
-    first move of a node whose window is open, added to the node's own carried halves;
-    nothing at the root, at a node with no plies left or at ``ply >= 2 * depth``."""
+    child) and whether it is a principal variation node (``layout.T_PRINCIPAL``: the first
+    move's child of one, the root being one). A half for a capture, a half for a node with
+    one legal move, a half for a principal variation node, added to the node's own carried
+    halves; nothing at the root, at a node with no plies left or at ``ply >= 2 * depth``."""
+    principal = i == 0 and (ply == 0 or tries[ply, layout.T_PRINCIPAL] == 1)
+    tries[ply + 1, layout.T_PRINCIPAL] = 1 if principal else 0
     halves = 0 if ply == 0 else tries[ply, layout.T_HALVES]
     if ply > 0 and stack[ply, layout.S_DEPTH] >= 1 and ply < 2 * stack[0, layout.S_DEPTH]:
         if captured != 0:
             halves += 1
         if stack[ply, layout.S_COUNT] == 1:
             halves += 1
-        if i == 0 and values[ply, layout.V_BETA] - values[ply, layout.V_ALPHA] > margin:
+        if principal:
             halves += 1
     tries[ply + 1, layout.T_HALVES] = halves % 2
     return halves // 2

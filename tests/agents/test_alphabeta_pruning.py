@@ -47,6 +47,7 @@ from checkers_agents.alphabeta.stack import (
     STACK_FIELDS,
     T_HALVES,
     T_PASS,
+    T_PRINCIPAL,
     T_REDUCED,
     T_SCOUT,
     TRY_FIELDS,
@@ -353,51 +354,48 @@ def test_probcut_plays_legal_moves_near_the_exact_values(eval_name, random_games
 
 
 def test_fractional_halves_add_up_down_a_line():
-    """A move earns a half ply for a capture, for a node with one legal move and for the
-    first move of a node with an open window; the halves add to the node's own, each pair
-    is a ply of the child's depth and the odd one is carried to the child. The root, a node
-    with no plies left and a line twice the nominal depth long earn none."""
+    """A move earns a half ply for a capture, for a node with one legal move and for a
+    child on the principal variation (the first move of a node on it); the halves add to
+    the node's own, each pair is a ply of the child's depth and the odd one is carried to
+    the child. The root, a node with no plies left and a line twice the nominal depth long
+    earn none."""
     pruning = search_options(fractional=True).pruning
-    margin = POSITIONAL.tie_margin
     stack = np.zeros((MAX_PLY, STACK_FIELDS), dtype=np.int64)
     tries = np.zeros((MAX_PLY, TRY_FIELDS), dtype=np.int64)
-    values = np.zeros((MAX_PLY, VALUE_FIELDS))
     stack[0, S_DEPTH] = 4
 
-    def extend(ply, i, captured, count, carried, window, depth=3):
+    def extend(ply, i, captured, count, carried, principal, depth=3):
         stack[ply, S_COUNT], stack[ply, S_DEPTH] = count, depth
-        tries[ply, T_HALVES] = carried
-        values[ply, V_ALPHA], values[ply, V_BETA] = 0.0, window
-        plies = extension(pruning, stack, tries, values, ply, i, captured, margin)
-        return plies, tries[ply + 1, T_HALVES]
+        tries[ply, T_HALVES], tries[ply, T_PRINCIPAL] = carried, principal
+        plies = extension(pruning, stack, tries, ply, i, captured)
+        return plies, tries[ply + 1, T_HALVES], tries[ply + 1, T_PRINCIPAL]
 
-    closed, open_ = margin, 10.0 * margin
-    assert extend(1, 2, 0, 5, 0, closed) == (0, 0)  # a late quiet move earns nothing
-    assert extend(1, 2, 0, 5, 1, closed) == (0, 1)  # and carries its node's half on
-    assert extend(1, 2, 1 << 9, 5, 0, closed) == (0, 1)  # a capture: a half
-    assert extend(1, 2, 1 << 9, 5, 1, closed) == (1, 0)  # with the node's half: a ply
-    assert extend(1, 0, 1 << 9, 1, 0, closed) == (1, 0)  # a forced capture
-    assert extend(1, 0, 0, 5, 0, open_) == (0, 1)  # a principal variation's first move
-    assert extend(1, 1, 0, 5, 0, open_) == (0, 0)  # not its second
-    assert extend(1, 0, 0, 5, 0, closed) == (0, 0)  # nor a null window's first
-    assert extend(1, 0, 1 << 9, 1, 0, open_) == (1, 1)  # all three
-    assert extend(1, 0, 1 << 9, 1, 1, open_) == (2, 0)  # all three and the node's half
-    # Earned nowhere else: the root (whose carried halves are 0, whatever its row holds),
-    # a node without plies left, a line already twice the root's depth long.
-    assert extend(0, 0, 1 << 9, 1, 1, open_, depth=4) == (0, 0)  # the root's depth stays 4
-    assert extend(3, 0, 1 << 9, 1, 1, open_, depth=0) == (0, 1)
-    assert extend(8, 0, 1 << 9, 1, 1, open_) == (0, 1)
-    assert extend(7, 0, 1 << 9, 1, 1, open_) == (2, 0)
+    assert extend(1, 2, 0, 5, 0, 0) == (0, 0, 0)  # a late quiet move earns nothing
+    assert extend(1, 2, 0, 5, 1, 0) == (0, 1, 0)  # and carries its node's half on
+    assert extend(1, 2, 1 << 9, 5, 0, 0) == (0, 1, 0)  # a capture: a half
+    assert extend(1, 2, 1 << 9, 5, 1, 0) == (1, 0, 0)  # with the node's half: a ply
+    assert extend(1, 0, 1 << 9, 1, 0, 0) == (1, 0, 0)  # a forced capture
+    assert extend(1, 0, 0, 5, 0, 1) == (0, 1, 1)  # the principal variation's next node
+    assert extend(1, 1, 0, 5, 0, 1) == (0, 0, 0)  # not its second move's child
+    assert extend(1, 0, 0, 5, 0, 0) == (0, 0, 0)  # nor the first child off it
+    assert extend(1, 0, 1 << 9, 1, 0, 1) == (1, 1, 1)  # all three
+    assert extend(1, 0, 1 << 9, 1, 1, 1) == (2, 0, 1)  # all three and the node's half
+    # The root is on the principal variation (whatever its row holds) and earns nothing;
+    # no more does a node without plies left or a line already twice the root's depth.
+    assert extend(0, 0, 1 << 9, 1, 1, 0, depth=4) == (0, 0, 1)  # the root's depth stays 4
+    assert extend(0, 1, 1 << 9, 1, 1, 1, depth=4) == (0, 0, 0)
+    assert extend(3, 0, 1 << 9, 1, 1, 1, depth=0) == (0, 1, 1)
+    assert extend(8, 0, 1 << 9, 1, 1, 1) == (0, 1, 1)
+    assert extend(7, 0, 1 << 9, 1, 1, 1) == (2, 0, 1)
     # Off, the hook extends and marks nothing.
     tries[2, T_HALVES] = 7
     for off in (None, search_options(pvs=True).pruning):
-        assert extension(off, stack, tries, values, 1, 0, 1 << 9, margin) == 0
+        assert extension(off, stack, tries, 1, 0, 1 << 9) == 0
     assert tries[2, T_HALVES] == 7
     # With ``extensions`` as well, a forced move's whole ply adds on top.
     both = search_options(extensions=True, fractional=True).pruning
-    stack[1, S_COUNT], tries[1, T_HALVES] = 1, 1
-    values[1, V_ALPHA], values[1, V_BETA] = 0.0, closed
-    assert extension(both, stack, tries, values, 1, 0, 1 << 9, margin) == 2
+    stack[1, S_COUNT], tries[1, T_HALVES], tries[1, T_PRINCIPAL] = 1, 1, 0
+    assert extension(both, stack, tries, 1, 0, 1 << 9) == 2
 
 
 @pytest.mark.parametrize("eval_name", ["material", "positional"])
@@ -420,11 +418,10 @@ def test_fractional_searches_more_nodes_where_captures_lie_ahead():
     assert extended.best_moves and all(move in board.legal_moves() for move in extended.best_moves)
 
 
-@pytest.mark.parametrize("fen", ["W:W10,25,28,29,32:B26", "B:WK19:B1,14,18,20,K27"])
-def test_fractional_sees_a_win_a_ply_past_the_depth(fen):
-    """Wins in 7 plies through captures and forced moves: past a depth-4 search, which the
+def test_fractional_sees_a_win_a_ply_past_the_depth():
+    """A win in 7 plies through captures and forced moves: past a depth-4 search, which the
     depth-5 search sees and the depth-4 search sees with the half plies those moves earn."""
-    board = Board.from_fen(fen)
+    board = Board.from_fen("B:WK19:B1,14,18,20,K27")
     assert Searcher(POSITIONAL).search(board, 4).win_in is None
     deeper = Searcher(POSITIONAL).search(board, 5)
     assert deeper.win_in == 7
