@@ -79,6 +79,9 @@ class AlphaBetaAgent(BaseAgent):
         probcut: a verified ProbCut: a node is searched four plies shallower first, with
             a null window a margin above its own, and cuts off when that search reaches
             it (``pruning.PROBCUT_POINTS``, ``PROBCUT_NET``).
+        fractional: fractional-ply extensions (Cake's rule): below the root a capture, a
+            forced move and a principal variation node's first move each earn half a ply,
+            and every two halves down a line extend it by a ply (up to twice the depth).
         aspiration: each iteration of iterative deepening searches the root in a narrow
             window around the value of the one before, and again where the value falls
             outside (root values and ties stay exact).
@@ -127,6 +130,8 @@ class AlphaBetaAgent(BaseAgent):
     iid = False
     #: ProbCut.
     probcut = False
+    #: Fractional-ply extensions.
+    fractional = False
     #: A timed search's unfinished last iteration may decide the move.
     partial = False
     #: Aspiration windows at the root.
@@ -171,6 +176,7 @@ class AlphaBetaAgent(BaseAgent):
         iid: bool = False,
         probcut: bool = False,
         book_file: FilePath | None = None,
+        fractional: bool = False,
     ):
         self._check_limits(depth, time)
         if (
@@ -196,7 +202,7 @@ class AlphaBetaAgent(BaseAgent):
         self.table_cutoffs, self.pvs, self.reductions = bool(table_cutoffs), bool(pvs), bool(reductions)
         self.extensions, self.partial, self.aspiration = bool(extensions), bool(partial), bool(aspiration)
         self.spare_shots, self.threats, self.etc = bool(spare_shots), bool(threats), bool(etc)
-        self.iid, self.probcut = bool(iid), bool(probcut)
+        self.iid, self.probcut, self.fractional = bool(iid), bool(probcut), bool(fractional)
         if eval not in evaluator_names():
             raise ValueError(f"alphabeta: eval must be one of {', '.join(evaluator_names())}, got {eval!r}")
         egdb = _egdb.check_pieces(egdb, f"{self.kind}: egdb", off=True)
@@ -263,6 +269,7 @@ class AlphaBetaAgent(BaseAgent):
                 etc=self.etc,
                 iid=self.iid,
                 probcut=self.probcut,
+                fractional=self.fractional,
                 partial=self.partial,
                 aspiration=self.aspiration,
                 contempt=self.contempt,

@@ -508,7 +508,7 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
             child = ply + 1
             progress = is_progress(k, frm, captured)
             reversible = stack[ply, S_REVERSIBLE] == 1 and not progress
-            child_depth = stack[ply, S_DEPTH] - 1 - reduced + extension(pruning, stack, ply)
+            child_depth = stack[ply, S_DEPTH] - 1 - reduced + extension(pruning, stack, tries, ply, i, captured)
             # The child's hash serves the table only (depth >= TT_MIN_DEPTH, never deeper
             # down the line): most nodes, the leaves among them, do not need it.
             if child_depth >= TT_MIN_DEPTH:

@@ -94,19 +94,28 @@ PROBCUT_REDUCTION = 4
 #:   of a win is searched ``PROBCUT_REDUCTION`` plies shallower first with a null window
 #:   at ``beta + probcut``; a value there stands for the node's (a cut-off), else the node
 #:   is searched in full (GuiNN's rule: a shallow search that beats beta by a margin
-#:   predicts a deep one that beats beta).
+#:   predicts a deep one that beats beta);
+#: - ``fractional``: fractional-ply extensions (Cake's rule): below the root, a move out of
+#:   a node with plies left earns half a ply for each of: it is a capture; the node has one
+#:   legal move; its child is a principal variation node (the first move searched of one,
+#:   the root being one: the line the search expects, ``layout.T_PRINCIPAL``). The halves
+#:   add up down the line (``layout.T_HALVES``, 0 at the root): a child's are its parent's
+#:   plus its move's, each whole ply of them (two halves) extends the child's depth by a
+#:   ply and the half left over (0 or 1) is carried on. A line already twice the nominal
+#:   depth long (``ply >= 2 * depth``) earns none, which bounds the extra search; with
+#:   ``extensions`` as well, a forced move's whole ply adds on top.
 #:
 #: The root is searched as always (every move within the tie margin of the best is
 #: exact), so the choice among moves stays the agent's; below it, values may then differ
-#: from the plain search's, as in every engine that prunes. ``pruning`` holds the last ten
+#: from the plain search's, as in every engine that prunes. ``pruning`` holds the last eleven
 #: (:data:`Pruning`), or is None for the exact search: None is a type of its own to numba,
 #: so the exact search runs a kernel without the pruning's code.
 SearchOptions = namedtuple("SearchOptions", "root_in_order pruning")
 Pruning = namedtuple(
-    "Pruning", "table_cutoffs pvs reductions extensions spare_shots threats etc iid aspiration probcut"
+    "Pruning", "table_cutoffs pvs reductions extensions spare_shots threats etc iid aspiration probcut fractional"
 )
 #: Its fields by index (a caller in Python passes a plain tuple: see ``search_from_python``).
-TABLE_CUTOFFS, PVS, REDUCTIONS, EXTENSIONS, SPARE_SHOTS, THREATS, ETC, IID, ASPIRATION, PROBCUT = range(10)
+TABLE_CUTOFFS, PVS, REDUCTIONS, EXTENSIONS, SPARE_SHOTS, THREATS, ETC, IID, ASPIRATION, PROBCUT, FRACTIONAL = range(11)
 #: Beyond every score: an open side of the root's window (``negamax.INF``).
 OPEN = 2 * WIN
 #: The aspiration window's half-width with ``aspiration`` on: a quarter of a man for the
@@ -129,6 +138,7 @@ def search_options(
     etc=False,
     iid=False,
     probcut=0.0,
+    fractional=False,
 ):
     """The :data:`SearchOptions` of these switches, aspiration half-width and ProbCut
     margin (``pruning`` None when all are off)."""
@@ -142,9 +152,9 @@ def search_options(
         bool(etc),
         bool(iid),
     )
-    if not any(switches) and not aspiration > 0 and not probcut > 0:
+    if not any(switches) and not aspiration > 0 and not probcut > 0 and not fractional:
         return SearchOptions(bool(root_in_order), None)
-    return SearchOptions(bool(root_in_order), Pruning(*switches, float(aspiration), float(probcut)))
+    return SearchOptions(bool(root_in_order), Pruning(*switches, float(aspiration), float(probcut), bool(fractional)))
 
 
 def named_pruning(pruning):
@@ -242,14 +252,41 @@ def spare_shot(pruning, tries, ply, mover, opponent, kings, black_to_move):
 
 
 @numba.njit(cache=True)
-def extension(pruning, stack, ply):
-    """Plies the moves of the node at ``ply`` are extended by (0 or 1): 1 below the root
-    for a node with one legal move and plies left, with ``extensions``."""
+def extension(pruning, stack, tries, ply, i, captured):
+    """Plies the move at index ``i`` (in search order; ``captured``, its captured pieces)
+    of the node at ``ply`` is extended by: 1 below the root for a node with one legal move
+    and plies left, with ``extensions``; with ``fractional``, plus the whole plies of the
+    halves the child carries (:func:`_fractional_plies`)."""
     if pruning is None:
         return 0
+    plies = 0
     if pruning[EXTENSIONS] and ply > 0 and stack[ply, layout.S_COUNT] == 1 and stack[ply, layout.S_DEPTH] >= 1:
-        return 1
-    return 0
+        plies = 1
+    if pruning[FRACTIONAL]:
+        plies += _fractional_plies(stack, tries, ply, i, captured)
+    return plies
+
+
+@numba.njit(cache=True)
+def _fractional_plies(stack, tries, ply, i, captured):
+    """With ``fractional``: the whole plies the child of the node at ``ply`` by its move at
+    index ``i`` is extended by; marks the half it carries on (``layout.T_HALVES`` of the
+    child) and whether it is a principal variation node (``layout.T_PRINCIPAL``: the first
+    move's child of one, the root being one). A half for a capture, a half for a node with
+    one legal move, a half for a principal variation node, added to the node's own carried
+    halves; nothing at the root, at a node with no plies left or at ``ply >= 2 * depth``."""
+    principal = i == 0 and (ply == 0 or tries[ply, layout.T_PRINCIPAL] == 1)
+    tries[ply + 1, layout.T_PRINCIPAL] = 1 if principal else 0
+    halves = 0 if ply == 0 else tries[ply, layout.T_HALVES]
+    if ply > 0 and stack[ply, layout.S_DEPTH] >= 1 and ply < 2 * stack[0, layout.S_DEPTH]:
+        if captured != 0:
+            halves += 1
+        if stack[ply, layout.S_COUNT] == 1:
+            halves += 1
+        if principal:
+            halves += 1
+    tries[ply + 1, layout.T_HALVES] = halves % 2
+    return halves // 2
 
 
 @numba.njit(cache=True)
@@ -279,6 +316,7 @@ __all__ = [
     "ETC",
     "ETC_MIN_DEPTH",
     "EXTENSIONS",
+    "FRACTIONAL",
     "IID",
     "IID_MIN_DEPTH",
     "IID_REDUCTION",
@@ -337,7 +375,10 @@ def transposed_cutoff(
     negated bound. ``usable``: the table may cut off at all here (the caller's rule: not
     within reach of the no-progress limit, not with rewards per move). A child that the
     search would score otherwise, a repetition of ``draw_rules``'s keys or a position of
-    the endgame database (``egdb_pieces``), is passed over."""
+    the endgame database (``egdb_pieces``), is passed over. The child's depth it assumes is
+    the node's less a ply, plus a forced move's ply with ``extensions``; with
+    ``fractional`` it ignores the halves a child carries (:func:`extension`), so a child
+    that they extend is looked up shallower than it is searched."""
     if pruning is None:
         return -OPEN
     if not (pruning[ETC] and usable and ply > 0 and stack[ply, layout.S_DEPTH] >= ETC_MIN_DEPTH):

@@ -182,6 +182,9 @@ class Searcher:
             the side it fell out of open (``deepening.search_iteration``).
         probcut: a verified ProbCut below the root, its margin ``pruning.PROBCUT_POINTS``
             or ``PROBCUT_NET``.
+        fractional: fractional-ply extensions below the root: half a ply for a capture, for
+            a forced move and for a principal variation node's first move, the halves
+            carried down the line (``pruning.SearchOptions``).
         partial: a timed search uses its whole time: under a time per move it starts
             another iteration while any time is left, and an iteration the time cuts short
             still decides the move when its finished root moves include the best move of
@@ -217,12 +220,13 @@ class Searcher:
         etc: bool = False,
         iid: bool = False,
         probcut: bool = False,
+        fractional: bool = False,
     ):
         self.evaluator = evaluator
         self.contempt = float(contempt)
         self._root_turn = None  # the side the table's values are for, with contempt
         width = (ASPIRATION_NET if evaluator.net is not None else ASPIRATION_POINTS) if aspiration else 0.0
-        # By name: seven switches of one type, where a slip in order would go unnoticed.
+        # By name: nine switches of one type, where a slip in order would go unnoticed.
         self.options = search_options(
             table_cutoffs=table_cutoffs,
             pvs=pvs,
@@ -234,6 +238,7 @@ class Searcher:
             etc=etc,
             iid=iid,
             probcut=(PROBCUT_NET if evaluator.net is not None else PROBCUT_POINTS) if probcut else 0.0,
+            fractional=fractional,
         )
         self.partial = bool(partial)
         self.quiescence = bool(quiescence)

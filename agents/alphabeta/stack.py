@@ -52,8 +52,10 @@ STACK_FIELDS = 13
     T_REDUCED,  # the current move is searched one ply shallower
     T_PASS,  # the node's own search: PASS_NONE, or a first pass (PASS_IID, ...), PASS_DONE
     T_DEPTH,  # during a first pass: the node's own depth, restored after it
-) = range(5)
-TRY_FIELDS = 5
+    T_HALVES,  # with ``fractional``: the half ply of extension the node carries (0 or 1)
+    T_PRINCIPAL,  # with ``fractional``: the node is on the principal variation (1) or not
+) = range(7)
+TRY_FIELDS = 7
 #: The search of one move at a node (``T_STAGE``): first try (possibly reduced and with a
 #: null window), again at full depth after a reduced search beat alpha, again with the
 #: node's full window after a null-window search fell inside it.
@@ -198,7 +200,9 @@ __all__ = [
     "SearchMemory",
     "TRY_FIELDS",
     "T_DEPTH",
+    "T_HALVES",
     "T_PASS",
+    "T_PRINCIPAL",
     "T_REDUCED",
     "T_SCOUT",
     "T_STAGE",

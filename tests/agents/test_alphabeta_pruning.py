@@ -9,6 +9,8 @@ cut-offs use the table under the rule its own probe does, and internal iterative
 deepening only adds a shallower search of a node before its own, so both keep the exact
 search's root values and ties as well. ProbCut may change values (a shallow search
 stands for a deep one): it is checked by its passes, by fewer nodes and by legal moves.
+Fractional-ply extensions are checked by the halves their hook carries down a line, by
+legal moves and more nodes, and by wins a ply deeper than the depth searched.
 """
 
 from __future__ import annotations
@@ -27,6 +29,7 @@ from checkers_agents.alphabeta.pruning import (
     REDUCE_AFTER,
     THREAT_PLIES,
     begin_moves,
+    extension,
     first_pass,
     pass_over,
     search_options,
@@ -38,10 +41,13 @@ from checkers_agents.alphabeta.stack import (
     PASS_DONE,
     PASS_NONE,
     PASS_PROBCUT,
+    S_COUNT,
     S_DEPTH,
     S_ORDERED,
     STACK_FIELDS,
+    T_HALVES,
     T_PASS,
+    T_PRINCIPAL,
     T_REDUCED,
     T_SCOUT,
     TRY_FIELDS,
@@ -236,7 +242,7 @@ def test_principal_variation_is_a_legal_line_from_the_move_played(spec):
 def test_switches_parse_from_the_spec_and_refuse_other_words():
     agent = make_agent("alphabeta:depth=3,pvs=1,reductions=yes,table_cutoffs=true")
     assert (agent.pvs, agent.reductions, agent.table_cutoffs, agent.extensions) == (True, True, True, False)
-    assert agent.searcher.options.pruning == (True, True, True, False, False, False, False, False, 0.0, 0.0)
+    assert agent.searcher.options.pruning == (True, True, True, False, False, False, False, False, 0.0, 0.0, False)
     assert make_agent("alphabeta:depth=3,extensions=1").searcher.options.pruning == (
         False,
         False,
@@ -248,13 +254,16 @@ def test_switches_parse_from_the_spec_and_refuse_other_words():
         False,
         0.0,
         0.0,
+        False,
     )
     assert make_agent("alphabeta:depth=3,etc=1").searcher.options.pruning.etc
     assert make_agent("alphabeta:depth=3,iid=1").searcher.options.pruning.iid
     assert make_agent("alphabeta:depth=3,probcut=1").searcher.options.pruning.probcut == PROBCUT_POINTS
     assert make_agent("alphabeta:depth=3,eval=outcome-net,probcut=1").searcher.options.pruning.probcut == PROBCUT_NET
+    assert make_agent("alphabeta:depth=3,fractional=1").searcher.options.pruning.fractional
     plain = make_agent("alphabeta:depth=3,pvs=1")
-    assert not (plain.etc or plain.iid or plain.probcut) and plain.searcher.options.pruning.probcut == 0.0
+    assert not (plain.etc or plain.iid or plain.probcut or plain.fractional)
+    assert plain.searcher.options.pruning.probcut == 0.0 and not plain.searcher.options.pruning.fractional
     assert make_agent("alphabeta:depth=3,threats=1").searcher.options.pruning.threats
     assert make_agent("alphabeta:depth=3,reductions=1,spare_shots=1").searcher.options.pruning.spare_shots
     assert make_agent("alphabeta:depth=3,aspiration=1").searcher.options.pruning.aspiration == ASPIRATION_POINTS
@@ -342,3 +351,86 @@ def test_probcut_plays_legal_moves_near_the_exact_values(eval_name, random_games
         agree += abs(b.value - a.value) <= EVALUATORS[eval_name].tie_margin
         assert b.best_moves and all(move in game.board.legal_moves() for move in b.best_moves)
     assert agree >= len(games) - 4
+
+
+def test_fractional_halves_add_up_down_a_line():
+    """A move earns a half ply for a capture, for a node with one legal move and for a
+    child on the principal variation (the first move of a node on it); the halves add to
+    the node's own, each pair is a ply of the child's depth and the odd one is carried to
+    the child. The root, a node with no plies left and a line twice the nominal depth long
+    earn none."""
+    pruning = search_options(fractional=True).pruning
+    stack = np.zeros((MAX_PLY, STACK_FIELDS), dtype=np.int64)
+    tries = np.zeros((MAX_PLY, TRY_FIELDS), dtype=np.int64)
+    stack[0, S_DEPTH] = 4
+
+    def extend(ply, i, captured, count, carried, principal, depth=3):
+        stack[ply, S_COUNT], stack[ply, S_DEPTH] = count, depth
+        tries[ply, T_HALVES], tries[ply, T_PRINCIPAL] = carried, principal
+        plies = extension(pruning, stack, tries, ply, i, captured)
+        return plies, tries[ply + 1, T_HALVES], tries[ply + 1, T_PRINCIPAL]
+
+    assert extend(1, 2, 0, 5, 0, 0) == (0, 0, 0)  # a late quiet move earns nothing
+    assert extend(1, 2, 0, 5, 1, 0) == (0, 1, 0)  # and carries its node's half on
+    assert extend(1, 2, 1 << 9, 5, 0, 0) == (0, 1, 0)  # a capture: a half
+    assert extend(1, 2, 1 << 9, 5, 1, 0) == (1, 0, 0)  # with the node's half: a ply
+    assert extend(1, 0, 1 << 9, 1, 0, 0) == (1, 0, 0)  # a forced capture
+    assert extend(1, 0, 0, 5, 0, 1) == (0, 1, 1)  # the principal variation's next node
+    assert extend(1, 1, 0, 5, 0, 1) == (0, 0, 0)  # not its second move's child
+    assert extend(1, 0, 0, 5, 0, 0) == (0, 0, 0)  # nor the first child off it
+    assert extend(1, 0, 1 << 9, 1, 0, 1) == (1, 1, 1)  # all three
+    assert extend(1, 0, 1 << 9, 1, 1, 1) == (2, 0, 1)  # all three and the node's half
+    # The root is on the principal variation (whatever its row holds) and earns nothing;
+    # no more does a node without plies left or a line already twice the root's depth.
+    assert extend(0, 0, 1 << 9, 1, 1, 0, depth=4) == (0, 0, 1)  # the root's depth stays 4
+    assert extend(0, 1, 1 << 9, 1, 1, 1, depth=4) == (0, 0, 0)
+    assert extend(3, 0, 1 << 9, 1, 1, 1, depth=0) == (0, 1, 1)
+    assert extend(8, 0, 1 << 9, 1, 1, 1) == (0, 1, 1)
+    assert extend(7, 0, 1 << 9, 1, 1, 1) == (2, 0, 1)
+    # Off, the hook extends and marks nothing.
+    tries[2, T_HALVES] = 7
+    for off in (None, search_options(pvs=True).pruning):
+        assert extension(off, stack, tries, 1, 0, 1 << 9) == 0
+    assert tries[2, T_HALVES] == 7
+    # With ``extensions`` as well, a forced move's whole ply adds on top.
+    both = search_options(extensions=True, fractional=True).pruning
+    stack[1, S_COUNT], tries[1, T_HALVES], tries[1, T_PRINCIPAL] = 1, 1, 0
+    assert extension(both, stack, tries, 1, 0, 1 << 9) == 2
+
+
+@pytest.mark.parametrize("eval_name", ["material", "positional"])
+def test_fractional_plays_legal_moves_within_the_evaluators_range(eval_name, random_games):
+    evaluator = EVALUATORS[eval_name]
+    searcher = Searcher(evaluator, tt_bits=14, fractional=True)
+    for game in random_games(12, seed=5):
+        result = searcher.search(game.board, 5, draws=Draws.of_game(game))
+        assert result.best_moves and all(move in game.board.legal_moves() for move in result.best_moves)
+        assert abs(result.value) <= abs(evaluator.loss)
+
+
+def test_fractional_searches_more_nodes_where_captures_lie_ahead():
+    """Captures and forced moves ahead earn half plies: the same depth searches deeper."""
+    board = Board.from_fen(MIDDLE_GAMES[1])  # exchanges within a few plies
+    assert any(board.play(move).legal_moves()[0].is_capture for move in board.legal_moves())
+    plain = Searcher(POSITIONAL).search(board, 7)
+    extended = Searcher(POSITIONAL, fractional=True).search(board, 7)
+    assert extended.nodes > plain.nodes, (extended.nodes, plain.nodes)
+    assert extended.best_moves and all(move in board.legal_moves() for move in extended.best_moves)
+
+
+def test_fractional_sees_a_win_a_ply_past_the_depth():
+    """A win in 7 plies through captures and forced moves: past a depth-4 search, which the
+    depth-5 search sees and the depth-4 search sees with the half plies those moves earn."""
+    board = Board.from_fen("B:WK19:B1,14,18,20,K27")
+    assert Searcher(POSITIONAL).search(board, 4).win_in is None
+    deeper = Searcher(POSITIONAL).search(board, 5)
+    assert deeper.win_in == 7
+    extended = Searcher(POSITIONAL, fractional=True).search(board, 4)
+    assert extended.win_in == 7 and set(extended.best_moves) & set(deeper.best_moves)
+
+
+def test_fractional_spec_plays_a_move():
+    agent = make_agent("alphabeta:depth=4,fractional=1")
+    assert agent.fractional and agent.searcher.options.pruning.fractional
+    game = Game(Board.from_fen(MIDDLE_GAMES[1]))
+    assert agent.select_move(game) in game.board.legal_moves()
