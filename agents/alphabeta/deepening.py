@@ -45,7 +45,7 @@ def search_iteration(
     position, depth, node_limit, options, valuation, net, draw_rules, generation, table, memory, egdb, previous
 ):
     """One iteration of iterative deepening: :func:`search_kernel` at ``depth``, within an
-    aspiration window of half-width ``options.pruning.aspiration`` around ``previous`` (the
+    aspiration window of half-width ``options.pruning.more.aspiration`` around ``previous`` (the
     iteration before's value; NaN for none) when there is one, searched again with the
     side it fell out of open. Arguments and returns as :func:`search_kernel`'s (the nodes
     of every try)."""

@@ -107,15 +107,17 @@ PROBCUT_REDUCTION = 4
 #:
 #: The root is searched as always (every move within the tie margin of the best is
 #: exact), so the choice among moves stays the agent's; below it, values may then differ
-#: from the plain search's, as in every engine that prunes. ``pruning`` holds the last eleven
-#: (:data:`Pruning`), or is None for the exact search: None is a type of its own to numba,
-#: so the exact search runs a kernel without the pruning's code.
+#: from the plain search's, as in every engine that prunes. ``pruning`` holds the last
+#: eleven switches (:data:`Pruning`), or is None for the exact search: None is a type of its
+#: own to numba, so the exact search runs a kernel without the pruning's code. In the same
+#: way the last six (:data:`MorePruning`) are ``Pruning.more``, None when all six are off,
+#: so a search with only the first five (the zoo's) runs a kernel without their tests.
 SearchOptions = namedtuple("SearchOptions", "root_in_order pruning")
-Pruning = namedtuple(
-    "Pruning", "table_cutoffs pvs reductions extensions spare_shots threats etc iid aspiration probcut fractional"
-)
-#: Its fields by index (a caller in Python passes a plain tuple: see ``search_from_python``).
-TABLE_CUTOFFS, PVS, REDUCTIONS, EXTENSIONS, SPARE_SHOTS, THREATS, ETC, IID, ASPIRATION, PROBCUT, FRACTIONAL = range(11)
+Pruning = namedtuple("Pruning", "table_cutoffs pvs reductions extensions spare_shots more")
+MorePruning = namedtuple("MorePruning", "threats etc iid aspiration probcut fractional")
+#: Their fields by index (a caller in Python passes plain tuples: see ``search_from_python``).
+TABLE_CUTOFFS, PVS, REDUCTIONS, EXTENSIONS, SPARE_SHOTS, MORE = range(6)
+THREATS, ETC, IID, ASPIRATION, PROBCUT, FRACTIONAL = range(6)
 #: Beyond every score: an open side of the root's window (``negamax.INF``).
 OPEN = 2 * WIN
 #: The aspiration window's half-width with ``aspiration`` on: a quarter of a man for the
@@ -142,19 +144,13 @@ def search_options(
 ):
     """The :data:`SearchOptions` of these switches, aspiration half-width and ProbCut
     margin (``pruning`` None when all are off)."""
-    switches = (
-        bool(table_cutoffs),
-        bool(pvs),
-        bool(reductions),
-        bool(extensions),
-        bool(spare_shots),
-        bool(threats),
-        bool(etc),
-        bool(iid),
-    )
-    if not any(switches) and not aspiration > 0 and not probcut > 0 and not fractional:
-        return SearchOptions(bool(root_in_order), None)
-    return SearchOptions(bool(root_in_order), Pruning(*switches, float(aspiration), float(probcut), bool(fractional)))
+    more = MorePruning(bool(threats), bool(etc), bool(iid), float(aspiration), float(probcut), bool(fractional))
+    switches = (bool(table_cutoffs), bool(pvs), bool(reductions), bool(extensions), bool(spare_shots))
+    if not any(more):
+        if not any(switches):
+            return SearchOptions(bool(root_in_order), None)
+        more = None
+    return SearchOptions(bool(root_in_order), Pruning(*switches, more))
 
 
 def named_pruning(pruning):
@@ -163,14 +159,21 @@ def named_pruning(pruning):
     ``search_from_python``), a kernel called in numba as named ones; numba compiles the
     search once for each type, so the caller in Python names them again and every search
     shares one compiled kernel."""
-    return None if pruning is None else Pruning(*pruning)
+    if pruning is None:
+        return None
+    more = pruning[MORE]
+    return Pruning(*pruning[:MORE], None if more is None else MorePruning(*more))
 
 
 @overload(named_pruning)
 def _named_pruning(pruning):
     if isinstance(pruning, types.NoneType):
         return lambda pruning: None
-    return lambda pruning: Pruning(*pruning)
+    if isinstance(pruning.types[MORE], types.NoneType):
+        return lambda pruning: Pruning(pruning[0], pruning[1], pruning[2], pruning[3], pruning[4], None)
+    return lambda pruning: Pruning(
+        pruning[0], pruning[1], pruning[2], pruning[3], pruning[4], MorePruning(*pruning[MORE])
+    )
 
 
 @numba.njit(cache=True)
@@ -178,7 +181,17 @@ def aspiration_width(pruning):
     """The aspiration window's half-width (0.0: none)."""
     if pruning is None:
         return 0.0
-    return pruning[ASPIRATION]
+    return _aspiration(pruning[MORE])
+
+
+# The six switches of ``Pruning.more`` are read through functions that take ``more`` as an
+# argument: numba settles ``more is None`` at compile time only for an argument, and then
+# compiles the zoo's search (``more`` None) without their tests.
+@numba.njit(cache=True)
+def _aspiration(more):
+    if more is None:
+        return 0.0
+    return more[ASPIRATION]
 
 
 @numba.njit(cache=True)
@@ -262,9 +275,14 @@ def extension(pruning, stack, tries, ply, i, captured):
     plies = 0
     if pruning[EXTENSIONS] and ply > 0 and stack[ply, layout.S_COUNT] == 1 and stack[ply, layout.S_DEPTH] >= 1:
         plies = 1
-    if pruning[FRACTIONAL]:
-        plies += _fractional_plies(stack, tries, ply, i, captured)
-    return plies
+    return plies + _fractional(pruning[MORE], stack, tries, ply, i, captured)
+
+
+@numba.njit(cache=True)
+def _fractional(more, stack, tries, ply, i, captured):
+    if more is None or not more[FRACTIONAL]:
+        return 0
+    return _fractional_plies(stack, tries, ply, i, captured)
 
 
 @numba.njit(cache=True)
@@ -321,6 +339,8 @@ __all__ = [
     "IID_MIN_DEPTH",
     "IID_REDUCTION",
     "KILLER_ORDER",
+    "MORE",
+    "MorePruning",
     "OPEN",
     "PROBCUT",
     "PROBCUT_MIN_DEPTH",
@@ -359,7 +379,14 @@ def threat_pending(pruning, depth, mover, opponent, kings, black_to_move):
     opponent has one pending."""
     if pruning is None:
         return False
-    return pruning[THREATS] and depth > -THREAT_PLIES and jumpers(opponent, mover, kings, not black_to_move) != 0
+    return _threat(pruning[MORE], depth, mover, opponent, kings, black_to_move)
+
+
+@numba.njit(cache=True)
+def _threat(more, depth, mover, opponent, kings, black_to_move):
+    if more is None:
+        return False
+    return more[THREATS] and depth > -THREAT_PLIES and jumpers(opponent, mover, kings, not black_to_move) != 0
 
 
 @numba.njit(cache=True)
@@ -379,9 +406,18 @@ def transposed_cutoff(
     the node's less a ply, plus a forced move's ply with ``extensions``; with
     ``fractional`` it ignores the halves a child carries (:func:`extension`), so a child
     that they extend is looked up shallower than it is searched."""
-    if pruning is None:
+    if pruning is None or not usable:
         return -OPEN
-    if not (pruning[ETC] and usable and ply > 0 and stack[ply, layout.S_DEPTH] >= ETC_MIN_DEPTH):
+    return _etc(
+        pruning[MORE], pruning, table, generation, stack, moves, n, ply, beta, valuation, draw_rules, egdb_pieces
+    )
+
+
+@numba.njit(cache=True)
+def _etc(more, pruning, table, generation, stack, moves, n, ply, beta, valuation, draw_rules, egdb_pieces):
+    if more is None:
+        return -OPEN
+    if not (more[ETC] and ply > 0 and stack[ply, layout.S_DEPTH] >= ETC_MIN_DEPTH):
         return -OPEN
     return _children_cutoff(pruning, table, generation, stack, moves, n, ply, beta, valuation, draw_rules, egdb_pieces)
 
@@ -441,18 +477,26 @@ def first_pass(pruning, stack, tries, values, ply, depth, alpha, tt_move, valuat
     :func:`pass_over` searches the node again after it."""
     if pruning is None:
         return depth, alpha
-    if ply == 0 or tries[ply, layout.T_PASS] != layout.PASS_NONE or not (pruning[PROBCUT] > 0.0 or pruning[IID]):
-        return depth, alpha
-    return _begin_pass(pruning, stack, tries, values, ply, depth, alpha, tt_move, valuation)
+    return _first_pass(pruning[MORE], stack, tries, values, ply, depth, alpha, tt_move, valuation)
 
 
 @numba.njit(cache=True)
-def _begin_pass(pruning, stack, tries, values, ply, depth, alpha, tt_move, valuation):
-    """:func:`first_pass` with ``probcut`` or ``iid`` on, at a node that has had no pass."""
-    if pruning[PROBCUT] > 0.0 and depth >= PROBCUT_MIN_DEPTH:
+def _first_pass(more, stack, tries, values, ply, depth, alpha, tt_move, valuation):
+    if more is None:
+        return depth, alpha
+    if ply == 0 or tries[ply, layout.T_PASS] != layout.PASS_NONE or not (more[PROBCUT] > 0.0 or more[IID]):
+        return depth, alpha
+    return _begin_pass(more, stack, tries, values, ply, depth, alpha, tt_move, valuation)
+
+
+@numba.njit(cache=True)
+def _begin_pass(more, stack, tries, values, ply, depth, alpha, tt_move, valuation):
+    """:func:`first_pass` with ``probcut`` or ``iid`` on (``more``: :data:`MorePruning`), at a
+    node that has had no pass."""
+    if more[PROBCUT] > 0.0 and depth >= PROBCUT_MIN_DEPTH:
         _, _, _, _, _, win_bound, tie_margin, _ = valuation
         beta = values[ply, layout.V_BETA]
-        raised = beta + pruning[PROBCUT]
+        raised = beta + more[PROBCUT]
         if -win_bound < beta and raised < win_bound:
             tries[ply, layout.T_PASS] = layout.PASS_PROBCUT
             tries[ply, layout.T_DEPTH] = depth
@@ -460,7 +504,7 @@ def _begin_pass(pruning, stack, tries, values, ply, depth, alpha, tt_move, valua
             values[ply, layout.V_BETA] = raised
             values[ply, layout.V_ALPHA] = raised - tie_margin
             return depth - PROBCUT_REDUCTION, raised - tie_margin
-    if pruning[IID] and tt_move < 0 and depth >= IID_MIN_DEPTH:
+    if more[IID] and tt_move < 0 and depth >= IID_MIN_DEPTH:
         tries[ply, layout.T_PASS] = layout.PASS_IID
         tries[ply, layout.T_DEPTH] = depth
         stack[ply, layout.S_DEPTH] = depth - IID_REDUCTION
@@ -476,7 +520,12 @@ def pass_over(pruning, stack, tries, values, ply, value):
     window's top is the node's value: the node returns it."""
     if pruning is None:
         return False
-    if ply == 0 or tries[ply, layout.T_PASS] == layout.PASS_NONE:
+    return _pass_over(pruning[MORE], stack, tries, values, ply, value)
+
+
+@numba.njit(cache=True)
+def _pass_over(more, stack, tries, values, ply, value):
+    if more is None or ply == 0 or tries[ply, layout.T_PASS] == layout.PASS_NONE:
         return False
     return _end_pass(stack, tries, values, ply, value)
 

@@ -242,33 +242,39 @@ def test_principal_variation_is_a_legal_line_from_the_move_played(spec):
 def test_switches_parse_from_the_spec_and_refuse_other_words():
     agent = make_agent("alphabeta:depth=3,pvs=1,reductions=yes,table_cutoffs=true")
     assert (agent.pvs, agent.reductions, agent.table_cutoffs, agent.extensions) == (True, True, True, False)
-    assert agent.searcher.options.pruning == (True, True, True, False, False, False, False, False, 0.0, 0.0, False)
+    # The zoo's switches alone leave the others' tuple out (``more`` None: a kernel without them).
+    assert agent.searcher.options.pruning == (True, True, True, False, False, None)
     assert make_agent("alphabeta:depth=3,extensions=1").searcher.options.pruning == (
         False,
         False,
         False,
         True,
         False,
-        False,
-        False,
-        False,
-        0.0,
-        0.0,
-        False,
+        None,
     )
-    assert make_agent("alphabeta:depth=3,etc=1").searcher.options.pruning.etc
-    assert make_agent("alphabeta:depth=3,iid=1").searcher.options.pruning.iid
-    assert make_agent("alphabeta:depth=3,probcut=1").searcher.options.pruning.probcut == PROBCUT_POINTS
-    assert make_agent("alphabeta:depth=3,eval=outcome-net,probcut=1").searcher.options.pruning.probcut == PROBCUT_NET
-    assert make_agent("alphabeta:depth=3,fractional=1").searcher.options.pruning.fractional
+    assert make_agent("alphabeta:depth=3,pvs=1,etc=1").searcher.options.pruning == (
+        False,
+        True,
+        False,
+        False,
+        False,
+        (False, True, False, 0.0, 0.0, False),
+    )
+    assert make_agent("alphabeta:depth=3,etc=1").searcher.options.pruning.more.etc
+    assert make_agent("alphabeta:depth=3,iid=1").searcher.options.pruning.more.iid
+    assert make_agent("alphabeta:depth=3,probcut=1").searcher.options.pruning.more.probcut == PROBCUT_POINTS
+    assert (
+        make_agent("alphabeta:depth=3,eval=outcome-net,probcut=1").searcher.options.pruning.more.probcut == PROBCUT_NET
+    )
+    assert make_agent("alphabeta:depth=3,fractional=1").searcher.options.pruning.more.fractional
     plain = make_agent("alphabeta:depth=3,pvs=1")
     assert not (plain.etc or plain.iid or plain.probcut or plain.fractional)
-    assert plain.searcher.options.pruning.probcut == 0.0 and not plain.searcher.options.pruning.fractional
-    assert make_agent("alphabeta:depth=3,threats=1").searcher.options.pruning.threats
+    assert plain.searcher.options.pruning.more is None
+    assert make_agent("alphabeta:depth=3,threats=1").searcher.options.pruning.more.threats
     assert make_agent("alphabeta:depth=3,reductions=1,spare_shots=1").searcher.options.pruning.spare_shots
-    assert make_agent("alphabeta:depth=3,aspiration=1").searcher.options.pruning.aspiration == ASPIRATION_POINTS
+    assert make_agent("alphabeta:depth=3,aspiration=1").searcher.options.pruning.more.aspiration == ASPIRATION_POINTS
     assert (
-        make_agent("alphabeta:depth=3,eval=outcome-net,aspiration=1").searcher.options.pruning.aspiration
+        make_agent("alphabeta:depth=3,eval=outcome-net,aspiration=1").searcher.options.pruning.more.aspiration
         == ASPIRATION_NET
     )
     assert make_agent("alphabeta:depth=3").searcher.options.pruning is None  # the exact search's kernel
@@ -431,6 +437,6 @@ def test_fractional_sees_a_win_a_ply_past_the_depth():
 
 def test_fractional_spec_plays_a_move():
     agent = make_agent("alphabeta:depth=4,fractional=1")
-    assert agent.fractional and agent.searcher.options.pruning.fractional
+    assert agent.fractional and agent.searcher.options.pruning.more.fractional
     game = Game(Board.from_fen(MIDDLE_GAMES[1]))
     assert agent.select_move(game) in game.board.legal_moves()
