@@ -26,8 +26,9 @@ below (``checkers agents`` lists every key with its default):
 - ``time`` (seconds a move), ``game_time`` (a clock for the game), ``partial`` (spend the
   whole time);
 - ``table_cutoffs``, ``pvs``, ``reductions``, ``spare_shots``, ``extensions``,
-  ``threats``, ``etc``, ``iid``, ``probcut``, ``aspiration``, ``fractional``: pruning and extensions, off by default, so that every root value is the
-  exact minimax value of its depth;
+  ``threats``, ``etc``, ``iid``, ``probcut``, ``aspiration``, ``fractional``: pruning and
+  extensions, off by default, so that every root value is the exact minimax value of its
+  depth;
 - ``contempt``: what a draw costs the agent; ``book``: play the opening book's moves.
 
 After a move, ``agent.last_search`` (a ``SearchResult``) holds the depth, the value, the

@@ -80,8 +80,8 @@ class AlphaBetaAgent(BaseAgent):
             a null window a margin above its own, and cuts off when that search reaches
             it (``pruning.PROBCUT_POINTS``, ``PROBCUT_NET``).
         fractional: fractional-ply extensions (Cake's rule): below the root a capture, a
-            forced move and a principal variation node's first move each earn half a ply,
-            and every two halves down a line extend it by a ply (up to twice the depth).
+            forced move and a move along the principal variation each earn half a ply, and
+            every two halves down a line extend it by a ply (up to twice the depth).
         aspiration: each iteration of iterative deepening searches the root in a narrow
             window around the value of the one before, and again where the value falls
             outside (root values and ties stay exact).

@@ -183,8 +183,8 @@ class Searcher:
         probcut: a verified ProbCut below the root, its margin ``pruning.PROBCUT_POINTS``
             or ``PROBCUT_NET``.
         fractional: fractional-ply extensions below the root: half a ply for a capture, for
-            a forced move and for a principal variation node's first move, the halves
-            carried down the line (``pruning.SearchOptions``).
+            a forced move and for a move along the principal variation, the halves carried
+            down the line (``pruning.SearchOptions``).
         partial: a timed search uses its whole time: under a time per move it starts
             another iteration while any time is left, and an iteration the time cuts short
             still decides the move when its finished root moves include the best move of
@@ -226,7 +226,7 @@ class Searcher:
         self.contempt = float(contempt)
         self._root_turn = None  # the side the table's values are for, with contempt
         width = (ASPIRATION_NET if evaluator.net is not None else ASPIRATION_POINTS) if aspiration else 0.0
-        # By name: nine switches of one type, where a slip in order would go unnoticed.
+        # By name: many switches of one type, where a slip in order would go unnoticed.
         self.options = search_options(
             table_cutoffs=table_cutoffs,
             pvs=pvs,
