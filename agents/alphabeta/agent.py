@@ -175,8 +175,8 @@ class AlphaBetaAgent(BaseAgent):
         etc: bool = False,
         iid: bool = False,
         probcut: bool = False,
-        book_file: FilePath | None = None,
         fractional: bool = False,
+        book_file: FilePath | None = None,
     ):
         self._check_limits(depth, time)
         if (
