@@ -23,8 +23,9 @@ below (``checkers agents`` lists every key with its default):
   weights file, or ``untrained`` (initial weights from ``seed``, and the name says so);
 - ``egdb``: probe the endgame database of up to ``P`` pieces (0, the default: off; build it
   first with ``checkers egdb build --pieces P``);
-- ``time`` (seconds a move), ``game_time`` (a clock for the game), ``partial`` (spend the
-  whole time);
+- ``time`` (seconds a move), ``bank`` (``time`` as a nominal time a move, savings banked
+  for unstable roots), ``game_time`` (a clock for the game), ``partial`` (spend the whole
+  time);
 - ``table_cutoffs``, ``pvs``, ``reductions``, ``spare_shots``, ``extensions``,
   ``threats``, ``etc``, ``iid``, ``probcut``, ``aspiration``, ``fractional``: pruning and
   extensions, off by default, so that every root value is the exact minimax value of its
@@ -36,7 +37,7 @@ nodes and the principal variation.
 
 Parts: ``agent`` (``AlphaBetaAgent``), ``evaluator_registry`` (the ``eval=`` names),
 ``searcher`` (``Searcher``, ``SearchResult``, ``Draws``: the driver and the game's draw
-rules), ``clock`` (a game's time), ``negamax`` (the numba search of one depth),
+rules), ``clock`` (the time a move takes), ``negamax`` (the numba search of one depth),
 ``pruning`` (its switches, ``SearchOptions``), ``deepening`` (iterative deepening in numba),
 ``transposition`` (the transposition table and Zobrist keys), ``stack`` (the per-ply stack
 and working buffers), ``accumulators`` (a net's first-layer sums kept move by move) and

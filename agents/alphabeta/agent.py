@@ -16,7 +16,7 @@ from checkers_env import egdb as _egdb
 from checkers_env.agent import FilePath, file_path_or
 from checkers_env.board import move_from_row
 
-from .clock import move_budget
+from .clock import banked_budget, move_budget
 from .deepening import pick_tied
 from .evaluator_registry import evaluator_names, make_evaluator
 from .negamax import MAX_DEPTH
@@ -41,6 +41,12 @@ class AlphaBetaAgent(BaseAgent):
             move or score is still moving, none for a forced move (``clock``). A game is
             new (a full clock) after ``reset``, or when it is not the last one moved on:
             another start, or moves that do not extend the last call's.
+        bank: with ``time``, spend it as Cake's clock does (``clock``): ``time`` is each
+            move's nominal time; a search starts no iteration past 0.4 of it unless its best
+            move or score is still moving, and what a move leaves is banked for the game's
+            later moves, so that a move may take up to three times ``time`` while the game's
+            moves take no more than ``time`` each on average (a move is charged at most its
+            limit). A game is new as with ``game_time``. Off by default.
         book: play the opening book's move where it has one with sound statistics
             (``checkers_agents.book``: the ACF archive's master games), without a search
             (``last_search`` is then None); off by default.
@@ -138,6 +144,8 @@ class AlphaBetaAgent(BaseAgent):
     aspiration = False
     #: Seconds for the whole game (None: ``time`` per move, or ``depth``).
     game_time: float | None = None
+    #: ``time`` is a nominal time a move, its savings banked for later moves.
+    bank = False
     #: Play the opening book's moves.
     book = False
     #: The opening book file played instead of the master book (None: none).
@@ -176,6 +184,7 @@ class AlphaBetaAgent(BaseAgent):
         iid: bool = False,
         probcut: bool = False,
         fractional: bool = False,
+        bank: bool = False,
         book_file: FilePath | None = None,
     ):
         self._check_limits(depth, time)
@@ -199,6 +208,9 @@ class AlphaBetaAgent(BaseAgent):
             if time is not None:
                 raise ValueError(f"{self.kind}: give time (per move) or game_time (per game), not both")
             self.game_time = float(game_time)
+        self.bank = bool(bank)
+        if self.bank and time is None:
+            raise ValueError(f"{self.kind}: bank banks what each move leaves of its time: give time too")
         self.table_cutoffs, self.pvs, self.reductions = bool(table_cutoffs), bool(pvs), bool(reductions)
         self.extensions, self.partial, self.aspiration = bool(extensions), bool(partial), bool(aspiration)
         self.spare_shots, self.threats, self.etc = bool(spare_shots), bool(threats), bool(etc)
@@ -235,7 +247,8 @@ class AlphaBetaAgent(BaseAgent):
         self.database = _egdb.EndgameDatabase.cached(self.egdb, self.egdb_folder) if self.egdb else None
         self.last_search: SearchResult | None = None
         self._searcher: Searcher | None = None
-        self._clock_used, self._clock_game = 0.0, None  # (start, moves) of the last move's game
+        # Seconds and searches this game so far, and (start, moves) of the last move's game.
+        self._clock_used, self._clock_moves, self._clock_game = 0.0, 0, None
         if self.ties_in_order:
             self._rng_state = self._fresh_rng_state()
 
@@ -247,7 +260,7 @@ class AlphaBetaAgent(BaseAgent):
         if self._searcher is not None:
             self._searcher.clear()
         self.last_search = None
-        self._clock_used, self._clock_game = 0.0, None
+        self._clock_used, self._clock_moves, self._clock_game = 0.0, 0, None
         if self.ties_in_order and seed is not None:
             self._rng_state = self._fresh_rng_state()
 
@@ -278,8 +291,8 @@ class AlphaBetaAgent(BaseAgent):
 
     def search(self, game: Game) -> SearchResult:
         """Search the game's current position under the game's draw rules (and this
-        side's clock, with ``game_time``)."""
-        if self.game_time is None:
+        side's clock, with ``game_time`` or ``bank``)."""
+        if self.game_time is None and not self.bank:
             if self.think_limit is None or self.time is not None:
                 return self.searcher.search(game.board, self.depth, self._limited(self.time), Draws.of_game(game))
             depth = DEPTH if self.depth is None else self.depth  # a depth search, under the limit
@@ -288,12 +301,19 @@ class AlphaBetaAgent(BaseAgent):
         if self._clock_game is not None:
             start, before = self._clock_game
             if start != game.start or len(moves) <= len(before) or moves[: len(before)] != before:
-                self._clock_used = 0.0  # another game
-        soft, hard = move_budget(self.game_time - self._clock_used, len(moves) // 2)
+                self._clock_used, self._clock_moves = 0.0, 0  # another game
+        if self.game_time is not None:
+            soft, hard = move_budget(self.game_time - self._clock_used, len(moves) // 2)
+        else:
+            nominal = float(self.time or 0.0)  # bank is refused without time
+            soft, hard = banked_budget(nominal, self._clock_moves * nominal - self._clock_used)
         result = self.searcher.search(
             game.board, self.depth, self._limited(hard), Draws.of_game(game), soft_seconds=soft
         )
-        self._clock_used += result.seconds
+        # A banked move is charged no more than it was allowed: an overrun that is not the
+        # search's (the first call's compilation, a loaded machine) does not empty the bank.
+        self._clock_used += result.seconds if self.game_time is not None else min(result.seconds, hard)
+        self._clock_moves += 1
         self._clock_game = (game.start, moves)
         return result
 

@@ -1,27 +1,40 @@
-"""How long the search thinks about a move: under a time per move, or a clock for the game.
+"""How long the search thinks about a move: under a time per move, a banked time per move, or
+a clock for the game.
 
 Iterative deepening stops between iterations. Under a time per move (``time=S``) the
 whole budget is the hard limit and the search starts no iteration it cannot finish (an
-iteration takes about three times the one before). Under a clock for the game
-(``game_time=S``) each move gets a share of what is left (:func:`move_budget`): a target it
-stops at once an iteration ends past it (``soft``), and a hard limit it never passes. The
-search goes on past the target, up to twice it, when the last iteration changed the best
-move or lowered the score by more than ``drop_margin`` (:func:`keep_deepening`): that is
-where more depth changes the choice. A forced move is played at once.
+iteration takes about three times the one before). The other two follow Cake's clock: each
+move has a nominal time, the target (``soft``), and the search starts no iteration once
+:data:`START_BY` of it has gone, unless the root is unstable (the last iteration changed
+the best move or lowered the score by more than ``drop_margin``): the target then
+stretches to :data:`STRETCH` times the nominal (:func:`keep_deepening`). A hard limit is
+never passed. A forced move is played at once.
+
+- ``time=S,bank=1`` (:func:`banked_budget`): the nominal is ``S``; what a move leaves of
+  its ``S`` is banked for the game's later moves, and a move may draw on the bank up to
+  ``STRETCH * S``. A move is charged what it took, at most its hard limit (an overrun
+  that is not the search's, such as the first call's compilation, is not charged), so the
+  game's moves are charged no more than ``S`` each on average.
+- ``game_time=S`` (:func:`move_budget`): the nominal is a share of what is left on the
+  clock, and the hard limit ``STRETCH`` times it.
 
 Choices (the design leaves them open): 30 own moves still to play at the start, down to at
 least 12 (a game of checkers runs about 50 moves a side, and the last ones are quick or
-forced), so that a move uses at most a sixth of what is left, stretched; a third of a man
-(30 points) or a twentieth of a net's range (0.1) counts as a score drop.
+forced), so that a move uses at most a quarter of what is left, stretched; a third of a
+man (30 points) or a twentieth of a net's range (0.1) counts as a score drop; Cake's 0.4
+and 3 for the start and the stretch.
 """
 
 from __future__ import annotations
 
 #: Own moves assumed still to play, at the start of a game and at the least.
 MOVES_TO_GO, MIN_MOVES_TO_GO = 30, 12
-#: How far past its target a search may go when its best move or score is moving (and
-#: so the hard limit: at most ``STRETCH / MIN_MOVES_TO_GO`` of the time left).
-STRETCH = 2.0
+#: How far past its nominal time a search may go when its best move or score is moving (and
+#: so the game clock's hard limit: at most ``STRETCH / MIN_MOVES_TO_GO`` of the time left).
+STRETCH = 3.0
+#: The share of its target after which a search starts no iteration (one started just
+#: before it ends at about the target, as an iteration takes two to three times the last).
+START_BY = 0.4
 #: A score drop that buys more time: points for the hand-written evaluations, net units.
 DROP_POINTS, DROP_NET = 30.0, 0.1
 
@@ -37,6 +50,14 @@ def move_budget(remaining: float, moves_played: int) -> tuple[float, float]:
     return soft, soft * STRETCH
 
 
+def banked_budget(nominal: float, bank: float) -> tuple[float, float]:
+    """``(soft, hard)`` seconds for the next move under ``time=nominal,bank=1``, with
+    ``bank`` seconds saved by this game's earlier moves (what they left of their nominal
+    time, less what they drew)."""
+    nominal = float(nominal)
+    return nominal, nominal + min(max(float(bank), 0.0), (STRETCH - 1.0) * nominal)
+
+
 def keep_deepening(
     elapsed: float,
     last_took: float,
@@ -50,7 +71,7 @@ def keep_deepening(
     ``elapsed`` seconds into the search.
 
     Args:
-        soft: the target (None: none, the hard limit is the budget).
+        soft: the nominal time (None: none, the hard limit is the budget).
         hard: the limit the search never passes.
         best_changed: the last iteration chose another move than the one before.
         score_drop: how much lower the last iteration's value is than the one before.
@@ -62,7 +83,7 @@ def keep_deepening(
     if soft is None:
         return True
     target = soft * STRETCH if best_changed or score_drop > drop_margin else soft
-    return elapsed < min(target, hard)
+    return elapsed < START_BY * min(target, hard)
 
 
 __all__ = [
@@ -70,7 +91,9 @@ __all__ = [
     "DROP_POINTS",
     "MIN_MOVES_TO_GO",
     "MOVES_TO_GO",
+    "START_BY",
     "STRETCH",
+    "banked_budget",
     "keep_deepening",
     "move_budget",
 ]

@@ -5,7 +5,15 @@ from __future__ import annotations
 import pytest
 
 from checkers_agents.alphabeta import AlphaBetaAgent
-from checkers_agents.alphabeta.clock import MIN_MOVES_TO_GO, MOVES_TO_GO, STRETCH, keep_deepening, move_budget
+from checkers_agents.alphabeta.clock import (
+    MIN_MOVES_TO_GO,
+    MOVES_TO_GO,
+    START_BY,
+    STRETCH,
+    banked_budget,
+    keep_deepening,
+    move_budget,
+)
 from checkers_env import Game, make_agent
 
 
@@ -18,16 +26,27 @@ def test_a_move_gets_a_share_of_what_is_left():
     assert move_budget(-1.0, 0) == (0.0, 0.0)  # an overdrawn clock gives nothing
 
 
-def test_deepening_stops_at_the_target_unless_the_choice_is_moving():
-    go = dict(last_took=0.01, soft=1.0, hard=2.0, drop_margin=30.0)
-    assert keep_deepening(0.5, best_changed=False, score_drop=0.0, **go)
-    assert not keep_deepening(1.1, best_changed=False, score_drop=0.0, **go)  # past the target
-    assert keep_deepening(1.1, best_changed=True, score_drop=0.0, **go)  # the best move changed
+def test_deepening_starts_no_iteration_past_a_share_of_the_target_unless_the_choice_is_moving():
+    go = dict(last_took=0.01, soft=1.0, hard=3.0, drop_margin=30.0)
+    assert START_BY == 0.4 and STRETCH == 3.0  # Cake's
+    assert keep_deepening(0.39, best_changed=False, score_drop=0.0, **go)
+    assert not keep_deepening(0.41, best_changed=False, score_drop=0.0, **go)  # past 0.4 of the target
+    assert keep_deepening(1.1, best_changed=True, score_drop=0.0, **go)  # the best move changed: 3x the target
     assert keep_deepening(1.1, best_changed=False, score_drop=31.0, **go)  # the score fell
     assert not keep_deepening(1.1, best_changed=False, score_drop=29.0, **go)
-    assert not keep_deepening(2.1, best_changed=True, score_drop=100.0, **go)  # never past the limit
+    assert not keep_deepening(1.21, best_changed=True, score_drop=100.0, **go)  # past 0.4 of 3x
+    # The stretched target never passes the hard limit.
+    assert not keep_deepening(0.7, 0.01, 1.0, 1.5, True, 0.0, 30.0)
+    assert keep_deepening(0.59, 0.01, 1.0, 1.5, True, 0.0, 30.0)
     # An iteration about three times the last one's that would not fit is not started.
-    assert not keep_deepening(0.5, 0.6, 1.0, 2.0, True, 0.0, 30.0)
+    assert not keep_deepening(0.3, 0.6, 1.0, 2.0, True, 0.0, 30.0)
+
+
+def test_a_banked_move_draws_on_the_bank_up_to_the_stretch():
+    assert banked_budget(0.5, 0.0) == (0.5, 0.5)  # nothing banked: the nominal is the limit
+    assert banked_budget(0.5, 0.3) == (0.5, pytest.approx(0.8))
+    assert banked_budget(0.5, 10.0) == (0.5, pytest.approx(STRETCH * 0.5))  # at most the stretch
+    assert banked_budget(0.5, -0.2) == (0.5, 0.5)  # an overdrawn bank lends nothing
 
 
 def test_without_a_target_the_whole_budget_is_used():
@@ -35,12 +54,15 @@ def test_without_a_target_the_whole_budget_is_used():
     assert not keep_deepening(0.9, 0.05, None, 1.0, False, 0.0, 30.0)  # 3 x 0.05 > 0.1 left
 
 
-def test_game_time_is_checked_and_excludes_time():
+def test_game_time_and_bank_are_checked():
     with pytest.raises(ValueError, match="game_time"):
         make_agent("alphabeta:time=0.5,game_time=60")
     with pytest.raises(ValueError, match="time"):
         make_agent("alphabeta:game_time=-3")
     assert make_agent("alphabeta:game_time=60").game_time == 60.0
+    with pytest.raises(ValueError, match="bank"):
+        make_agent("alphabeta:bank=1")
+    assert make_agent("alphabeta:time=0.5,bank=1").bank
 
 
 def test_a_game_clock_is_spent_over_the_game_and_renewed_for_the_next():
@@ -73,6 +95,35 @@ def test_a_game_clock_is_spent_over_the_game_and_renewed_for_the_next():
     budgets.clear()
     agent.select_move(Game())
     assert budgets == [pytest.approx(move_budget(2.0, 0))]
+
+
+def test_a_bank_holds_what_the_game_s_moves_left_of_their_time():
+    agent = AlphaBetaAgent(time=0.05, bank=True, seed=1)
+    opponent = make_agent("alphabeta:depth=2,seed=1")
+    search, budgets = agent.searcher.search, []
+
+    def recording_search(board, depth, seconds, draws, soft_seconds=None):
+        budgets.append((soft_seconds, seconds))
+        return search(board, depth, seconds, draws, soft_seconds=soft_seconds)
+
+    agent.searcher.search = recording_search
+    game, spent = Game(), []
+    while not game.is_over() and len(game.moves) < 30:
+        if len(game.moves) % 2 == 0:
+            budgets.clear()
+            expected = banked_budget(0.05, 0.05 * len(spent) - sum(spent))
+            game.play(agent.select_move(game))
+            assert budgets == [pytest.approx(expected)]
+            spent.append(min(agent.last_search.seconds, expected[1]))  # charged at most its limit
+            assert agent._clock_used == pytest.approx(sum(spent))
+        else:
+            game.play(opponent.select_move(game))
+    # What the game's moves were charged stays within their nominal time on average.
+    assert sum(spent) <= 0.05 * len(spent) + 1e-9
+    # A new game starts with an empty bank.
+    budgets.clear()
+    agent.select_move(Game())
+    assert budgets == [pytest.approx((0.05, 0.05))]
 
 
 def test_an_unfinished_iteration_decides_with_the_moves_it_finished():
