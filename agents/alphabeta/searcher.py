@@ -20,7 +20,7 @@ from checkers_env.movegen import generate_moves_kernel, new_move_buffer
 
 from .clock import DROP_NET, DROP_POINTS, keep_deepening
 from .deepening import NO_NODE_LIMIT, search_from_python, search_iteration
-from .negamax import INF, MAX_DEPTH, DrawRules, egdb_value
+from .negamax import INF, MAX_DEPTH, DrawRules, egdb_value, search_kernel
 from .pruning import ASPIRATION_NET, ASPIRATION_POINTS, PROBCUT_NET, PROBCUT_POINTS, search_options
 from .stack import S_INDEX, V_ALPHA, V_BETA, FlatMemory, flat_memory, memory_views
 from .transposition import NO_MOVE, TT_BITS, TT_ENTRY, TT_KEY_MASK, new_table, position_hash
@@ -263,6 +263,34 @@ class Searcher:
         self._table_fields = tuple(self.table_bundle)
         self._flat_fields = tuple(self.flat)
         self._egdb_fields = tuple(self.egdb_probe)
+        self._kernel_bound = False
+
+    def _bind_kernel(self) -> None:
+        """Load the search kernel's own machine code for this searcher's types, once, before
+        its first search.
+
+        Each numba function that calls ``search_kernel`` (``search_iteration``,
+        ``search_from_python``) holds a copy of it, a weak symbol: the process runs the
+        first one loaded. Compiled afresh, the kernel's own code comes first; loaded from
+        numba's cache, only the caller's copy is, compiled within the caller's module, and
+        that copy ran the pruned search with a net about a fifth slower. So a searcher's
+        first search calls the kernel itself first, at depth 1 from the starting position,
+        and clears what that wrote."""
+        search_kernel(
+            _position(Board()),
+            1,
+            NO_NODE_LIMIT,
+            self.options,
+            self.valuation,
+            self.net,
+            _NO_DRAWS.rules(self.contempt),
+            self.generation,
+            self.table_bundle,
+            self.memory,
+            self.egdb_probe,
+        )
+        self.clear()
+        self._kernel_bound = True
 
     def _options_fields(self, root_in_order: bool) -> tuple:
         pruning = self.options.pruning
@@ -316,6 +344,8 @@ class Searcher:
         nodes)``."""
         if len(board.legal_moves()) == 1:
             depth = first_depth  # a forced move: no time to spend
+        if not self._kernel_bound:
+            self._bind_kernel()
         draw_rules = self._draw_rules(board, draws)
         evaluator = self.evaluator
         position = _position(board)
@@ -403,6 +433,8 @@ class Searcher:
         """The whole search of ``board`` in one kernel call (``deepening.search_from_python``),
         over this searcher's table, memory and endgame probe, keeping the table's new
         generation: ``(value, depth reached, root moves, nodes, picked row, rng)``."""
+        if not self._kernel_bound:
+            self._bind_kernel()
         value, reached, count, nodes, self.generation, row, rng = search_from_python(
             _position_fields(board),
             first_depth,
