@@ -59,6 +59,13 @@ ratio of the revision's time to this tree's (above 1: this tree is faster; with
 the per-round ratios' median and range (``--cpu``: timed by each worker thread's CPU time,
 steadier than the wall clock on a busy machine). Writes
 ``benchmarks/results/engine_ab.json``, or ``--out``.
+
+``--asm`` times nothing: each worker, with a numba cache of its own that starts empty,
+makes the parts' first calls and reports the machine code of every kernel it compiled (an
+MD5 of ``inspect_asm`` with the symbols' mangled names taken out, and its length in lines),
+keyed by module, function and the signature's place in the order of compilation. The
+report says which kernels are the same code byte for byte in both trees: a change that
+leaves a kernel's code alone cannot have moved its speed, whatever a timed run says.
 """
 
 from __future__ import annotations
@@ -341,6 +348,31 @@ def _part(part: str):
     }[part]()
 
 
+def _machine_code() -> dict:
+    """``{"module.function:k": {"md5", "lines"}}`` for the k-th signature of every numba
+    kernel of the project's packages this process compiled (not loaded from a cache, whose
+    kernels list no signatures)."""
+    import re
+
+    from numba.core.registry import CPUDispatcher
+
+    code = {}
+    for module_name, module in sorted(sys.modules.items()):
+        if module is None or module_name.split(".")[0] not in PACKAGES:
+            continue
+        for name, function in sorted(vars(module).items()):
+            if not isinstance(function, CPUDispatcher) or function.py_func.__module__ != module_name:
+                continue
+            for k, signature in enumerate(function.signatures):
+                # Mangled names hold the module's path and a unique id: the code is the rest.
+                asm = re.sub(r"_ZN[\w$.]+", "_ZN", function.inspect_asm(signature))
+                code[f"{module_name}.{name}:{k}"] = {
+                    "md5": hashlib.md5(asm.encode()).hexdigest(),
+                    "lines": asm.count("\n"),
+                }
+    return code
+
+
 def worker() -> None:
     """Answer requests on stdin, one JSON line each: ``{"part": p}`` with the part's unit
     and number of calls, ``{"part": p, "call": i}`` with the call's seconds, work and digest."""
@@ -357,7 +389,10 @@ def worker() -> None:
             if request["part"] not in parts:
                 parts[request["part"]] = _part(request["part"])
             unit, calls = parts[request["part"]]
-            if "call" not in request:
+            if request.get("asm"):
+                calls[0]()
+                reply = {"code": _machine_code()}
+            elif "call" not in request:
                 reply = {"unit": unit, "calls": len(calls)}
             else:
                 started = clock()
@@ -393,13 +428,15 @@ def base_tree(ref: str, base: Path | None) -> tuple[Path, Path]:
     return base, links
 
 
-def _start(links: Path | None, cpu: bool, pin: str) -> subprocess.Popen:
+def _start(links: Path | None, cpu: bool, pin: str, cache: Path | None = None) -> subprocess.Popen:
     """A worker of this tree (``links`` None) or of the tree whose packages ``links`` holds.
 
     The reference's worker runs outside this tree, whose ``checkers_env`` folder would
     otherwise come first on the path; it finds the worker's code through ``REPO_ROOT``,
-    after the links."""
+    after the links. ``cache``: a numba cache folder of its own (``--asm``)."""
     env = dict(os.environ, NUMBA_NUM_THREADS="1", OMP_NUM_THREADS="1", ENGINE_AB_CLOCK="cpu" if cpu else "wall")
+    if cache is not None:
+        env["NUMBA_CACHE_DIR"] = str(cache)
     env.pop("PYTHONPATH", None)
     env.pop("ENGINE_AB_CPUS", None)
     if pin != "none":
@@ -416,8 +453,10 @@ def _start(links: Path | None, cpu: bool, pin: str) -> subprocess.Popen:
     )
 
 
-def _ask(process: subprocess.Popen, part: str, call: int | None = None) -> dict:
+def _ask(process: subprocess.Popen, part: str, call: int | None = None, asm: bool = False) -> dict:
     request = {"part": part} if call is None else {"part": part, "call": call}
+    if asm:
+        request["asm"] = True
     process.stdin.write(json.dumps(request) + "\n")
     process.stdin.flush()
     line = process.stdout.readline()
@@ -483,6 +522,46 @@ def _measure(args, links: Path, times: dict, pair: int) -> None:
             process.wait()
 
 
+def compare_code(args, links: Path) -> dict:
+    """``--asm``: each part's kernels in both trees, the same machine code or not."""
+    results = {}
+    with tempfile.TemporaryDirectory(prefix="engine-ab-cache-") as caches:
+        workers = {
+            "reference": _start(links, False, args.pin, Path(caches) / "reference"),
+            "current": _start(None, False, args.pin, Path(caches) / "current"),
+        }
+        try:
+            for part in args.parts:
+                code = {name: _ask(workers[name], part, asm=True)["code"] for name in workers}
+                reference, current = code["reference"], code["current"]
+                results[part] = {
+                    "same": sorted(k for k in current if reference.get(k) == current[k]),
+                    "different": {
+                        k: {"reference_lines": reference[k]["lines"], "current_lines": current[k]["lines"]}
+                        for k in sorted(current)
+                        if k in reference and reference[k] != current[k]
+                    },
+                    "only_reference": sorted(set(reference) - set(current)),
+                    "only_current": sorted(set(current) - set(reference)),
+                }
+                r = results[part]
+                print(
+                    f"{part:24s} same {len(r['same'])}, different {len(r['different'])}"
+                    + "".join(
+                        f"\n    {k}: {v['reference_lines']} -> {v['current_lines']} lines"
+                        for k, v in r["different"].items()
+                    )
+                    + (f"\n    only in the revision: {', '.join(r['only_reference'])}" if r["only_reference"] else "")
+                    + (f"\n    only in this tree: {', '.join(r['only_current'])}" if r["only_current"] else ""),
+                    flush=True,
+                )
+        finally:
+            for process in workers.values():
+                process.stdin.close()
+                process.wait()
+    return results
+
+
 def main(argv=None) -> dict:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--ref", default="HEAD", help="git revision to compare against (HEAD: the control)")
@@ -506,6 +585,9 @@ def main(argv=None) -> dict:
     parser.add_argument(
         "--pairs", type=int, default=1, help="fresh pairs of workers in turn, each with its warm-up and --rounds - 1"
     )
+    parser.add_argument(
+        "--asm", action="store_true", help="compare the kernels' machine code instead of timing them (no rounds)"
+    )
     parser.add_argument("--out", default=None, help="JSON file to write (default benchmarks/results/engine_ab.json)")
     args = parser.parse_args(argv)
     if args.rounds < 2:
@@ -515,6 +597,16 @@ def main(argv=None) -> dict:
     if args.calls is not None and args.calls < 1:
         parser.error(f"--calls must be at least 1, got {args.calls}")
     base, links = base_tree(args.ref, Path(args.base) if args.base else None)
+    out = Path(args.out) if args.out else REPO_ROOT / "benchmarks" / "results" / "engine_ab.json"
+    out.parent.mkdir(parents=True, exist_ok=True)
+    if args.asm:
+        try:
+            report = {"ref": args.ref, "base": str(base), "machine_code": compare_code(args, links)}
+        finally:
+            shutil.rmtree(links)
+        out.write_text(json.dumps(report, indent=2) + "\n")
+        print(f"wrote {out}")
+        return report
     times = {part: {"reference": [], "current": []} for part in args.parts}
     try:
         for pair in range(args.pairs):
@@ -550,8 +642,6 @@ def main(argv=None) -> dict:
         "clock": "thread CPU time" if args.cpu else "wall",
         "parts": results,
     }
-    out = Path(args.out) if args.out else REPO_ROOT / "benchmarks" / "results" / "engine_ab.json"
-    out.parent.mkdir(parents=True, exist_ok=True)
     out.write_text(json.dumps(report, indent=2) + "\n")
     for part, figures in results.items():
         print(
