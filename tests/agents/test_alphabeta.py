@@ -597,3 +597,31 @@ def test_every_caller_gives_the_search_one_type_per_kind(egdb4):
     assert numba.typeof(named(tuple(options.pruning))) == numba.typeof(options.pruning)
     assert named(tuple(options.pruning)) == options.pruning
     assert named(None) is None
+
+
+def test_a_searcher_loads_the_kernel_its_callers_run_and_leaves_no_trace(monkeypatch):
+    """Before its first search a searcher calls ``search_kernel`` itself, so that the
+    kernel's own machine code is loaded before its callers' copies (``Searcher._bind_kernel``):
+    that call must have the types the callers pass on, or it loads another kernel, and it
+    must leave the searcher as new."""
+    import numba
+
+    from checkers_agents.alphabeta import searcher as searcher_module
+
+    calls = {}
+    for name in ("search_kernel", "search_iteration"):
+        original = getattr(searcher_module, name)
+
+        def recording(*args, name=name, original=original):
+            calls.setdefault(name, args)
+            return original(*args)
+
+        monkeypatch.setattr(searcher_module, name, recording)
+    searcher = Searcher(POSITIONAL, table_cutoffs=True, pvs=True, reductions=True)
+    searcher._bind_kernel()
+    assert searcher._kernel_bound and searcher.generation == 0
+    assert not searcher.table.any() and not searcher.killers.any() and not searcher.history_scores.any()
+    searcher.search(Board(), depth=3, seconds=60.0)
+    bound, iteration = calls["search_kernel"], calls["search_iteration"]
+    # search_iteration passes its first eleven arguments on to the kernel as they are.
+    assert [numba.typeof(a) for a in bound] == [numba.typeof(a) for a in iteration[: len(bound)]]
