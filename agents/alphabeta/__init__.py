@@ -36,8 +36,8 @@ After a move, ``agent.last_search`` (a ``SearchResult``) holds the depth, the va
 nodes and the principal variation.
 
 Parts: ``agent`` (``AlphaBetaAgent``), ``evaluator_registry`` (the ``eval=`` names),
-``searcher`` (``Searcher``, ``SearchResult``, ``Draws``: the driver and the game's draw
-rules), ``clock`` (the time a move takes), ``negamax`` (the numba search of one depth),
+``searcher`` (``Searcher``, ``SearchResult``: the driver), ``draws`` (``Draws``, the
+game's draw rules), ``clock`` (the time a move takes), ``negamax`` (the numba search of one depth),
 ``pruning`` (its switches, ``SearchOptions``), ``deepening`` (iterative deepening in numba),
 ``transposition`` (the transposition table and Zobrist keys), ``stack`` (the per-ply stack
 and working buffers), ``accumulators`` (a net's first-layer sums kept move by move) and
@@ -55,9 +55,10 @@ and why each switch is off by default: the documentation's alpha-beta page,
 """
 
 from .agent import AlphaBetaAgent
+from .draws import Draws
 from .evaluator_registry import EVALUATOR_GROUP, HAND_WRITTEN, evaluator_names, make_evaluator, register_evaluator
 from .negamax import MAX_DEPTH, search_kernel
-from .searcher import DEPTH, Draws, Searcher, SearchResult, board_key, memory_for
+from .searcher import DEPTH, Searcher, SearchResult, board_key, memory_for
 from .selfplay import (
     MOVE_NONE,
     MOVE_RANDOM,

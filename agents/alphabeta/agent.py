@@ -18,9 +18,10 @@ from checkers_env.board import move_from_row
 
 from .clock import banked_budget, move_budget
 from .deepening import pick_tied
+from .draws import Draws
 from .evaluator_registry import evaluator_names, make_evaluator
 from .negamax import MAX_DEPTH
-from .searcher import DEPTH, Draws, Searcher, SearchResult
+from .searcher import DEPTH, Searcher, SearchResult
 from .transposition import TT_BITS
 
 

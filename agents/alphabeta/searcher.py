@@ -5,14 +5,13 @@ from __future__ import annotations
 import time as _time
 from dataclasses import dataclass
 from functools import cached_property
-from typing import NamedTuple
 
 import numpy as np
 
 from checkers_agents.search_parts.endgame_probe import probe_of
 from checkers_agents.search_parts.evaluators import POSITIONAL, WIN, Evaluator, Valuation
 from checkers_agents.search_parts.position import Position
-from checkers_env import BLACK, WHITE, Board, Game, Move
+from checkers_env import BLACK, WHITE, Board, Move
 from checkers_env.bitboard import BB_SQUARES, apply_move
 from checkers_env.board import move_from_row
 from checkers_env.game_state import position_key
@@ -20,6 +19,7 @@ from checkers_env.movegen import generate_moves_kernel, new_move_buffer
 
 from .clock import DROP_NET, DROP_POINTS, keep_deepening
 from .deepening import NO_NODE_LIMIT, search_from_python, search_iteration
+from .draws import NO_DRAWS, Draws
 from .negamax import INF, MAX_DEPTH, DrawRules, egdb_value, search_kernel
 from .pruning import ASPIRATION_NET, ASPIRATION_POINTS, PROBCUT_NET, PROBCUT_POINTS, search_options
 from .stack import S_INDEX, V_ALPHA, V_BETA, FlatMemory, flat_memory, memory_views
@@ -27,48 +27,6 @@ from .transposition import NO_MOVE, TT_BITS, TT_ENTRY, TT_KEY_MASK, new_table, p
 
 #: The nominal depth of a search given neither a depth nor a time.
 DEPTH = 6
-
-
-class Draws(NamedTuple):
-    """What the search knows of the game's draw rules (a named tuple: built once per move,
-    it must cost next to nothing).
-
-    Attributes:
-        keys: ``game_state.position_key`` of the game's positions since its last capture
-            or man move, the current one included (a king move back to one of them
-            repeats): ``Game.position_keys_since_progress()``.
-        quiet: plies since the last capture or man move.
-        no_progress_plies: the no-progress limit (0: the rule is off).
-    """
-
-    keys: np.ndarray
-    quiet: int = 0
-    no_progress_plies: int = 0
-
-    def rules(self, contempt: float = 0.0) -> DrawRules:
-        """The kernel's bundle of these rules (every key is read), a draw costing the
-        root's side ``contempt``. A game's keys are a read-only view, a self-play kernel's
-        its own writable array: numba compiles a kernel for each, so the keys are copied to
-        a writable array (a few dozen numbers) and every search shares one compiled kernel."""
-        keys = self.keys if self.keys.flags.writeable else self.keys.copy()
-        return DrawRules(keys, len(keys), int(self.quiet), int(self.no_progress_plies), float(contempt))
-
-    @classmethod
-    def none(cls) -> Draws:
-        return cls(np.zeros(0, dtype=np.int64))
-
-    @classmethod
-    def of_game(cls, game: Game | Board) -> Draws:
-        """The draw rules of ``game`` as its rules have them (a bare ``Board``: none)."""
-        if not isinstance(game, Game):
-            return _NO_DRAWS
-        rules = game.rules
-        keys = game.position_keys_since_progress() if rules.repetition is not None else _NO_KEYS
-        return cls(keys, game.plies_since_progress, rules.no_progress_plies or 0)
-
-
-_NO_DRAWS = Draws.none()
-_NO_KEYS = _NO_DRAWS.keys
 
 
 def memory_for(evaluator: Evaluator, incremental: bool | None = None) -> FlatMemory:
@@ -283,7 +241,7 @@ class Searcher:
             self.options,
             self.valuation,
             self.net,
-            _NO_DRAWS.rules(self.contempt),
+            NO_DRAWS.rules(self.contempt),
             self.generation,
             self.table_bundle,
             self.memory,
@@ -337,7 +295,7 @@ class Searcher:
         if self.contempt != 0.0 and board.turn != self._root_turn:
             self.clear()
             self._root_turn = board.turn
-        return (draws or _NO_DRAWS).rules(self.contempt)
+        return (draws or NO_DRAWS).rules(self.contempt)
 
     def clear(self) -> None:
         """Forget everything learned (table, killers, history)."""
@@ -622,4 +580,4 @@ def _moves_by_row(board: Board) -> dict[tuple[int, int, int], Move]:
     return result
 
 
-__all__ = ["DEPTH", "Draws", "SearchResult", "Searcher", "board_key"]
+__all__ = ["DEPTH", "SearchResult", "Searcher", "board_key"]
