@@ -65,11 +65,8 @@ def test_game_time_and_bank_are_checked():
     assert make_agent("alphabeta:time=0.5,bank=1").bank
 
 
-def test_a_game_clock_is_spent_over_the_game_and_renewed_for_the_next():
-    # The clock's accounting is checked through the budgets handed to the search, not
-    # wall-clock times, which a loaded machine stretches.
-    agent = AlphaBetaAgent(game_time=2.0, seed=1)
-    opponent = make_agent("alphabeta:depth=2,seed=1")
+def recorded_budgets(agent: AlphaBetaAgent) -> list:
+    """The ``(soft, hard)`` seconds of each search the agent starts from now on."""
     search, budgets = agent.searcher.search, []
 
     def recording_search(board, depth, seconds, draws, soft_seconds=None):
@@ -77,6 +74,15 @@ def test_a_game_clock_is_spent_over_the_game_and_renewed_for_the_next():
         return search(board, depth, seconds, draws, soft_seconds=soft_seconds)
 
     agent.searcher.search = recording_search
+    return budgets
+
+
+def test_a_game_clock_is_spent_over_the_game_and_renewed_for_the_next():
+    # The clock's accounting is checked through the budgets handed to the search, not
+    # wall-clock times, which a loaded machine stretches.
+    agent = AlphaBetaAgent(game_time=2.0, seed=1)
+    opponent = make_agent("alphabeta:depth=2,seed=1")
+    budgets = recorded_budgets(agent)
     for _ in range(2):
         game, spent = Game(), []
         while not game.is_over() and len(game.moves) < 40:
@@ -100,13 +106,7 @@ def test_a_game_clock_is_spent_over_the_game_and_renewed_for_the_next():
 def test_a_bank_holds_what_the_game_s_moves_left_of_their_time():
     agent = AlphaBetaAgent(time=0.05, bank=True, seed=1)
     opponent = make_agent("alphabeta:depth=2,seed=1")
-    search, budgets = agent.searcher.search, []
-
-    def recording_search(board, depth, seconds, draws, soft_seconds=None):
-        budgets.append((soft_seconds, seconds))
-        return search(board, depth, seconds, draws, soft_seconds=soft_seconds)
-
-    agent.searcher.search = recording_search
+    budgets = recorded_budgets(agent)
     game, spent = Game(), []
     while not game.is_over() and len(game.moves) < 30:
         if len(game.moves) % 2 == 0:

@@ -14,40 +14,16 @@ import pytest
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.slow  # the worktree's kernels compile afresh: a minute or two
-def test_engine_ab_runs_one_call_of_a_part_against_head(tmp_path):
+def run_engine_ab(tmp_path, *arguments: str) -> dict:
+    """``python -m benchmarks.engine_ab --ref HEAD`` with ``arguments``, in a worktree under
+    ``tmp_path`` removed afterwards; returns the report it wrote."""
     base = tmp_path / "base"
     out = tmp_path / "ab.json"
     environment = dict(os.environ, PYTHONPATH=str(ROOT))
     try:
         completed = subprocess.run(
-            [sys.executable, "-m", "benchmarks.engine_ab", "--ref", "HEAD", "--base", str(base), "--rounds", "2"]
-            + ["--parts", "vector-env", "--calls", "1", "--out", str(out)],
-            capture_output=True,
-            text=True,
-            env=environment,
-            cwd=ROOT,
-            timeout=600,
-        )
-    finally:
-        subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, capture_output=True)
-    assert completed.returncode == 0, completed.stdout + completed.stderr
-    report = json.loads(out.read_text())
-    part = report["parts"]["vector-env"]
-    assert report["ref"] == "HEAD" and report["rounds_timed"] == 1
-    assert part["work"] == "25600 board-steps in 1 calls"
-    assert part["ratio"] > 0 and len(part["reference_s"]) == len(part["current_s"]) == 1
-
-
-@pytest.mark.slow  # both trees' kernels compile afresh into caches of their own: minutes
-def test_engine_ab_asm_finds_the_same_machine_code_in_the_same_kernels(tmp_path):
-    base = tmp_path / "base"
-    out = tmp_path / "asm.json"
-    environment = dict(os.environ, PYTHONPATH=str(ROOT))
-    try:
-        completed = subprocess.run(
-            [sys.executable, "-m", "benchmarks.engine_ab", "--ref", "HEAD", "--base", str(base), "--asm"]
-            + ["--parts", "alphabeta-material", "--out", str(out)],
+            [sys.executable, "-m", "benchmarks.engine_ab", "--ref", "HEAD", "--base", str(base), "--out", str(out)]
+            + list(arguments),
             capture_output=True,
             text=True,
             env=environment,
@@ -57,7 +33,21 @@ def test_engine_ab_asm_finds_the_same_machine_code_in_the_same_kernels(tmp_path)
     finally:
         subprocess.run(["git", "worktree", "remove", "--force", str(base)], cwd=ROOT, capture_output=True)
     assert completed.returncode == 0, completed.stdout + completed.stderr
-    code = json.loads(out.read_text())["machine_code"]["alphabeta-material"]
+    return json.loads(out.read_text())
+
+
+@pytest.mark.slow  # the worktree's kernels compile afresh: a minute or two
+def test_engine_ab_runs_one_call_of_a_part_against_head(tmp_path):
+    report = run_engine_ab(tmp_path, "--rounds", "2", "--parts", "vector-env", "--calls", "1")
+    part = report["parts"]["vector-env"]
+    assert report["ref"] == "HEAD" and report["rounds_timed"] == 1
+    assert part["work"] == "25600 board-steps in 1 calls"
+    assert part["ratio"] > 0 and len(part["reference_s"]) == len(part["current_s"]) == 1
+
+
+@pytest.mark.slow  # both trees' kernels compile afresh into caches of their own: minutes
+def test_engine_ab_asm_finds_the_same_machine_code_in_the_same_kernels(tmp_path):
+    code = run_engine_ab(tmp_path, "--asm", "--parts", "alphabeta-material")["machine_code"]["alphabeta-material"]
     # The search kernel and the kernels it calls, compiled alike from the same sources (in a
     # clean clone, as CI runs it; uncommitted changes to a kernel show up here as different).
     assert any(key.startswith("checkers_agents.alphabeta.negamax.search_kernel:") for key in code["same"])
