@@ -261,13 +261,11 @@ class Searcher:
         position."""
         line = [first]
         seen = set()
-        after = board.play(first)
-        # On bitboards from here: the table's moves are legal, and a Board checks each one.
-        black, white, kings, black_to_move = after.black, after.white, after.kings, after.turn == BLACK
+        position = board.play(first)
         mask = self.table.shape[0] - 1
         buffer = new_move_buffer()
         while len(line) < plies:
-            h = int(position_hash(black, white, kings, black_to_move))
+            h = int(position_hash(position.black, position.white, position.kings, position.turn == BLACK))
             entry = int(self.table[h & mask, TT_ENTRY])
             row = (entry >> 10) & 255
             if (entry & TT_KEY_MASK) != (h & TT_KEY_MASK) or ((entry >> 18) & 255) != self.generation or row == NO_MOVE:
@@ -275,18 +273,13 @@ class Searcher:
             if h in seen:
                 break
             seen.add(h)
-            mover, opponent = (black, white) if black_to_move else (white, black)
-            count = generate_moves_kernel(mover, opponent, kings, black_to_move, buffer)
+            mover, opponent = position.mover_bitboards
+            count = generate_moves_kernel(mover, opponent, position.kings, position.turn == BLACK, buffer)
             if row >= count:
                 break
-            line.append(move_from_row(buffer[row]))
-            if len(line) < plies:
-                frm, to, captured = (int(x) for x in buffer[row, :3])
-                mover, opponent, kings = (
-                    int(x) for x in apply_move(mover, opponent, kings, black_to_move, frm, to, captured)
-                )
-                black, white = (mover, opponent) if black_to_move else (opponent, mover)
-                black_to_move = not black_to_move
+            move = move_from_row(buffer[row])
+            line.append(move)
+            position = position.play(move)
         return tuple(line)
 
     def _draw_rules(self, board: Board, draws: Draws | None) -> DrawRules:
