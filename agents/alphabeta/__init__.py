@@ -37,12 +37,13 @@ nodes and the principal variation.
 
 Parts: ``agent`` (``AlphaBetaAgent``), ``evaluator_registry`` (the ``eval=`` names),
 ``searcher`` (``Searcher``, ``SearchResult``: the driver), ``draws`` (``Draws``, the
-game's draw rules), ``clock`` (the time a move takes), ``negamax`` (the numba search of one depth),
-``pruning`` (its switches, ``SearchOptions``), ``deepening`` (iterative deepening in numba),
-``transposition`` (the transposition table and Zobrist keys), ``stack`` (the per-ply stack
-and working buffers), ``accumulators`` (a net's first-layer sums kept move by move) and
-``selfplay`` (the one self-play kernel). The evaluator interface and the nets' kernels,
-which other searches share, are ``checkers_agents.search_parts``'s.
+game's draw rules), ``clock`` (the time a move takes), ``negamax`` (the numba search of
+one depth), ``pruning`` (its switches, ``SearchOptions``), ``deepening`` (iterative
+deepening in numba), ``transposition`` (the transposition table and Zobrist keys),
+``stack`` (the per-ply stack and working buffers), ``accumulators`` (a net's first-layer
+sums kept move by move) and ``selfplay`` (the one self-play kernel). The evaluator
+interface and the nets' kernels, which other searches share, are
+``checkers_agents.search_parts``'s.
 
 Other packages use the search by the names below: the agent, the driver, the evaluator
 registry, and for a learner that plays the search's games in its own kernels (td-minimax's,

@@ -234,6 +234,8 @@ class Searcher:
         that copy ran the pruned search with a net about a fifth slower. So a searcher's
         first search calls the kernel itself first, at depth 1 from the starting position,
         and clears what that wrote."""
+        if self._kernel_bound:
+            return
         search_kernel(
             _position(Board()),
             1,
@@ -302,8 +304,7 @@ class Searcher:
         nodes)``."""
         if len(board.legal_moves()) == 1:
             depth = first_depth  # a forced move: no time to spend
-        if not self._kernel_bound:
-            self._bind_kernel()
+        self._bind_kernel()
         draw_rules = self._draw_rules(board, draws)
         evaluator = self.evaluator
         position = _position(board)
@@ -391,8 +392,7 @@ class Searcher:
         """The whole search of ``board`` in one kernel call (``deepening.search_from_python``),
         over this searcher's table, memory and endgame probe, keeping the table's new
         generation: ``(value, depth reached, root moves, nodes, picked row, rng)``."""
-        if not self._kernel_bound:
-            self._bind_kernel()
+        self._bind_kernel()
         value, reached, count, nodes, self.generation, row, rng = search_from_python(
             _position_fields(board),
             first_depth,
