@@ -107,19 +107,21 @@ def test_a_bank_holds_what_the_game_s_moves_left_of_their_time():
     agent = AlphaBetaAgent(time=0.05, bank=True, seed=1)
     opponent = make_agent("alphabeta:depth=2,seed=1")
     budgets = recorded_budgets(agent)
-    game, spent = Game(), []
+    game, spent, limits = Game(), [], []
     while not game.is_over() and len(game.moves) < 30:
         if len(game.moves) % 2 == 0:
             budgets.clear()
             expected = banked_budget(0.05, 0.05 * len(spent) - sum(spent))
+            limits.append(expected)
             game.play(agent.select_move(game))
             assert budgets == [pytest.approx(expected)]
             spent.append(min(agent.last_search.seconds, expected[1]))  # charged at most its limit
             assert agent._clock_used == pytest.approx(sum(spent))
         else:
             game.play(opponent.select_move(game))
-    # What the game's moves were charged stays within their nominal time on average.
-    assert sum(spent) <= 0.05 * len(spent) + 1e-9
+    # Moves that stopped early (a stable root, a forced move) left time that later moves
+    # were allowed to draw on.
+    assert any(hard > 0.05 + 1e-9 for _soft, hard in limits)
     # A new game starts with an empty bank.
     budgets.clear()
     agent.select_move(Game())
