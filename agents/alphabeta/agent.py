@@ -368,7 +368,9 @@ class AlphaBetaAgent(BaseAgent):
             )
             depth, nodes, scores, rows = result.depth, result.nodes, result.root_scores, result.rows
             row, self._rng_state = pick_tied(scores, len(rows), self._rng_state)
-        ties = tuple(int(i) for i in np.flatnonzero(scores == scores[row]))
+        # A root has a few dozen moves at most: a list beats numpy's calls here.
+        best = float(scores[row])
+        ties = tuple(i for i, score in enumerate(scores.tolist()) if score == best)
         move = move_from_row(rows[row])
         self.last_search = SearchResult(
             float(scores[row]),

@@ -263,10 +263,11 @@ class Searcher:
         position."""
         line = [first]
         seen = set()
-        position = board.play(first)
+        position = board
         mask = self.table.shape[0] - 1
         buffer = new_move_buffer()
-        while len(line) < plies:
+        while len(line) < plies:  # a line's last position is never needed: played when used
+            position = position.play(line[-1])
             h = int(position_hash(position.black, position.white, position.kings, position.turn == BLACK))
             entry = int(self.table[h & mask, TT_ENTRY])
             row = (entry >> 10) & 255
@@ -279,9 +280,7 @@ class Searcher:
             count = generate_moves_kernel(mover, opponent, position.kings, position.turn == BLACK, buffer)
             if row >= count:
                 break
-            move = move_from_row(buffer[row])
-            line.append(move)
-            position = position.play(move)
+            line.append(move_from_row(buffer[row]))
         return tuple(line)
 
     def _draw_rules(self, board: Board, draws: Draws | None) -> DrawRules:
