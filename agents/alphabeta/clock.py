@@ -10,15 +10,17 @@ the best move or lowered the score by more than ``drop_margin``): the target the
 stretches to :data:`STRETCH` times the nominal (:func:`keep_deepening`). A hard limit is
 never passed. A forced move is played at once.
 
-- ``time=S,bank=1`` (:func:`banked_budget`): the nominal is ``S``; what a move leaves of
-  its ``S`` is banked for the game's later moves, and a move may draw on the bank up to
-  ``STRETCH * S``. A move is charged what it took, at most its hard limit (an overrun
+- ``time=S,bank=1`` (:func:`banked_budget`): what a move leaves of its ``S`` is banked
+  for the game's later moves. A move's nominal is ``S`` and a :data:`BANK_SPREAD` th of
+  the bank, and it may draw on the bank up to ``STRETCH * S`` in all. A move is charged what it took, at most its hard limit (an overrun
   that is not the search's, such as the first call's compilation, is not charged), so the
   game's moves are charged no more than ``S`` each on average.
 - ``game_time=S`` (:func:`move_budget`): the nominal is a share of what is left on the
   clock, and the hard limit ``STRETCH`` times it.
 
-Choices (the design leaves them open): 30 own moves still to play at the start, down to at
+Choices (the design leaves them open): a bank spread over the next 4 moves (a search
+stops at about two thirds of its target on average, forced moves take nothing, and the
+middlegame's moves need it most); 30 own moves still to play at the start, down to at
 least 12 (a game of checkers runs about 50 moves a side, and the last ones are quick or
 forced), so that a move uses at most a quarter of what is left, stretched; a third of a
 man (30 points) or a twentieth of a net's range (0.1) counts as a score drop; Cake's 0.4
@@ -35,6 +37,8 @@ STRETCH = 3.0
 #: The share of its target after which a search starts no iteration (one started just
 #: before it ends at about the target, as an iteration takes two to three times the last).
 START_BY = 0.4
+#: A banked move's nominal time is ``S`` and this share of the bank, ``1 / BANK_SPREAD``.
+BANK_SPREAD = 4.0
 #: A score drop that buys more time: points for the hand-written evaluations, net units.
 DROP_POINTS, DROP_NET = 30.0, 0.1
 
@@ -54,8 +58,9 @@ def banked_budget(nominal: float, bank: float) -> tuple[float, float]:
     """``(soft, hard)`` seconds for the next move under ``time=nominal,bank=1``, with
     ``bank`` seconds saved by this game's earlier moves (what they left of their nominal
     time, less what they drew)."""
-    nominal = float(nominal)
-    return nominal, nominal + min(max(float(bank), 0.0), (STRETCH - 1.0) * nominal)
+    nominal, bank = float(nominal), max(float(bank), 0.0)
+    hard = nominal + min(bank, (STRETCH - 1.0) * nominal)
+    return min(nominal + bank / BANK_SPREAD, hard), hard
 
 
 def keep_deepening(
@@ -87,6 +92,7 @@ def keep_deepening(
 
 
 __all__ = [
+    "BANK_SPREAD",
     "DROP_NET",
     "DROP_POINTS",
     "MIN_MOVES_TO_GO",

@@ -6,6 +6,7 @@ import pytest
 
 from checkers_agents.alphabeta import AlphaBetaAgent
 from checkers_agents.alphabeta.clock import (
+    BANK_SPREAD,
     MIN_MOVES_TO_GO,
     MOVES_TO_GO,
     START_BY,
@@ -44,8 +45,10 @@ def test_deepening_starts_no_iteration_past_a_share_of_the_target_unless_the_cho
 
 def test_a_banked_move_draws_on_the_bank_up_to_the_stretch():
     assert banked_budget(0.5, 0.0) == (0.5, 0.5)  # nothing banked: the nominal is the limit
-    assert banked_budget(0.5, 0.3) == (0.5, pytest.approx(0.8))
-    assert banked_budget(0.5, 10.0) == (0.5, pytest.approx(STRETCH * 0.5))  # at most the stretch
+    # A share of the bank raises the target; the whole bank (within the stretch) the limit.
+    assert banked_budget(0.5, 0.4) == (pytest.approx(0.5 + 0.4 / BANK_SPREAD), pytest.approx(0.9))
+    # At most the stretch, and never a target past the limit.
+    assert banked_budget(0.5, 10.0) == (pytest.approx(STRETCH * 0.5), pytest.approx(STRETCH * 0.5))
     assert banked_budget(0.5, -0.2) == (0.5, 0.5)  # an overdrawn bank lends nothing
 
 
@@ -120,8 +123,9 @@ def test_a_bank_holds_what_the_game_s_moves_left_of_their_time():
         else:
             game.play(opponent.select_move(game))
     # Moves that stopped early (a stable root, a forced move) left time that later moves
-    # were allowed to draw on.
+    # were allowed to draw on, and aimed at.
     assert any(hard > 0.05 + 1e-9 for _soft, hard in limits)
+    assert any(soft > 0.05 + 1e-9 for soft, _hard in limits)
     # A new game starts with an empty bank.
     budgets.clear()
     agent.select_move(Game())
