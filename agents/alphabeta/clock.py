@@ -11,16 +11,18 @@ stretches to :data:`STRETCH` times the nominal (:func:`keep_deepening`). A hard 
 never passed. A forced move is played at once.
 
 - ``time=S,bank=1`` (:func:`banked_budget`): what a move leaves of its ``S`` is banked
-  for the game's later moves. A move's nominal is ``S`` and a :data:`BANK_SPREAD` th of
-  the bank, and it may draw on the bank up to ``STRETCH * S`` in all. A move is charged what it took, at most its hard limit (an overrun
-  that is not the search's, such as the first call's compilation, is not charged), so the
-  game's moves are charged no more than ``S`` each on average.
+  for the game's later moves. A move's nominal is ``S`` and a share of the bank (one in
+  :data:`BANK_SPREAD`), and its hard limit ``S`` and the bank, up to ``STRETCH * S``. A
+  move is charged what it took, at most its hard limit (an overrun that is not the
+  search's, such as the first call's compilation, is not charged), so the game's moves
+  are charged no more than ``S`` each on average.
 - ``game_time=S`` (:func:`move_budget`): the nominal is a share of what is left on the
   clock, and the hard limit ``STRETCH`` times it.
 
-Choices (the design leaves them open): a bank spread over the next 4 moves (a search
-stops at about two thirds of its target on average, forced moves take nothing, and the
-middlegame's moves need it most); 30 own moves still to play at the start, down to at
+Choices (the design leaves them open): a bank spread over about the next 4 moves (a
+search that stops short of its target, a forced move, leaves time that the next moves of
+the middlegame can use, rather than the endgame's, which the database often answers); 30
+own moves still to play at the start, down to at
 least 12 (a game of checkers runs about 50 moves a side, and the last ones are quick or
 forced), so that a move uses at most a quarter of what is left, stretched; a third of a
 man (30 points) or a twentieth of a net's range (0.1) counts as a score drop; Cake's 0.4
