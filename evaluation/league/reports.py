@@ -18,6 +18,7 @@
 ``heatmap.png``      the pairwise score of each row player, players ordered by rating
 ``ratings.png``      the ratings with their intervals
 ``openings.md``      each opening played (by ACF number for the 3-move deck): games and results
+``clock.md``         each player's moves and thinking time, and its mean seconds a move
 ``games.pdn``        every game, with tags for players, opening (``ACFNumber``), result and termination
 ===================  ==========================================================
 """
@@ -32,6 +33,8 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from checkers_env import BLACK, Board
+
 from .ratings import Ratings, WinsDrawsLosses, fit_elo
 
 _BLACK_POINTS = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}
@@ -44,6 +47,7 @@ REPORT_FILES = (
     "heatmap.png",
     "ratings.png",
     "openings.md",
+    "clock.md",
     "games.pdn",
 )
 
@@ -406,6 +410,30 @@ def openings_markdown(records: Iterable) -> str:
     return "\n".join(lines) + "\n"
 
 
+def clock_markdown(records: Iterable) -> str:
+    """A Markdown table of the time each player took: the moves it chose (the opening's
+    are not its), its seconds in all, and the mean seconds a move, which tells how much of a
+    time per move a player spends (a search that starts no iteration it cannot finish
+    leaves some)."""
+    totals: dict[str, list[float]] = {}
+    for record in records:
+        opening = len(record.opening.split())
+        start_turn = Board.from_fen(record.start_fen).turn if record.start_fen else BLACK
+        chosen = max(len(record.moves) - opening, 0)
+        # Black chose every other move from the first after the opening that was Black's.
+        black_first = (start_turn == BLACK) == (opening % 2 == 0)
+        black_moves = (chosen + 1) // 2 if black_first else chosen // 2
+        for side, moves in (("black", black_moves), ("white", chosen - black_moves)):
+            row = totals.setdefault(getattr(record, side), [0, 0.0])
+            row[0] += moves
+            row[1] += float(record.seconds.get(side, 0.0))
+    lines = ["| player | moves | seconds | seconds a move |", "|:--|--:|--:|--:|"]
+    for player, (moves, seconds) in sorted(totals.items()):
+        mean = f"{seconds / moves:.3f}" if moves else "-"
+        lines.append(f"| {_md(player)} | {int(moves)} | {seconds:.1f} | {mean} |")
+    return "\n".join(lines) + "\n"
+
+
 # -- everything --------------------------------------------------------------------------------
 
 
@@ -437,6 +465,7 @@ def write_report(
     heatmap_png(table, out / "heatmap.png", ratings)
     ratings_plot_png(ratings, out / "ratings.png")
     (out / "openings.md").write_text(openings_markdown(records), encoding="utf-8")
+    (out / "clock.md").write_text(clock_markdown(records), encoding="utf-8")
     write_games_pdn(records, out / "games.pdn", specs)
     return ratings, table
 
@@ -445,6 +474,7 @@ __all__ = [
     "REPORT_FILES",
     "Cell",
     "Crosstable",
+    "clock_markdown",
     "crosstable",
     "heatmap_png",
     "openings_markdown",

@@ -13,6 +13,7 @@ from checkers_env.match import GameRecord, play_game
 from checkers_evaluation.league.ratings import fit_elo
 from checkers_evaluation.league.reports import (
     REPORT_FILES,
+    clock_markdown,
     crosstable,
     heatmap_png,
     ratings_plot_png,
@@ -88,6 +89,23 @@ def test_crosstable_markdown_and_csv():
         "wins_as_black": "1",
     }
     assert [r["player"] for r in rows] == ["B", "B", "A", "A", "C", "C"]
+
+
+def test_clock_counts_the_moves_each_player_chose():
+    moves = ["11-15", "23-19", "8-11", "22-17", "9-13", "17-14", "10x17"]
+    records = [
+        # A two-ply opening: Black chooses moves 3, 5 and 7, White 4 and 6.
+        GameRecord("A", "B", "11-15 23-19", moves, "1-0", "no_moves", seconds={"black": 0.9, "white": 0.4}),
+        # A three-ply opening: White chooses moves 4 and 6, Black 5 and 7.
+        GameRecord("B", "A", "11-15 23-19 8-11", moves, "0-1", "no_moves", seconds={"black": 0.2, "white": 0.6}),
+        # From a set-up position with White to move and no opening: White chooses first.
+        GameRecord(
+            "A", "B", "", ["18-14", "9x18"], "0-1", "no_moves", seconds={"black": 0.3, "white": 0.1}, start_fen="W:W18:B9"
+        ),
+    ]
+    lines = clock_markdown(records).splitlines()
+    assert lines[2] == "| A | 6 | 1.8 | 0.300 |"  # 3 + 2 + 1 moves in 0.9 + 0.6 + 0.3 s
+    assert lines[3] == "| B | 5 | 0.7 | 0.140 |"  # 2 + 2 + 1 moves in 0.4 + 0.2 + 0.1 s
 
 
 def test_crosstable_of_players_who_never_met():
