@@ -415,7 +415,8 @@ def clock_markdown(records: Iterable) -> str:
     are not its), its seconds in all, and the mean seconds a move, which tells how much of a
     time per move a player spends (a search that starts no iteration it cannot finish
     leaves some)."""
-    totals: dict[str, list[float]] = {}
+    moves_of: dict[str, int] = {}
+    seconds_of: dict[str, float] = {}
     for record in records:
         opening = len(record.opening.split())
         start_turn = Board.from_fen(record.start_fen).turn if record.start_fen else BLACK
@@ -424,13 +425,14 @@ def clock_markdown(records: Iterable) -> str:
         black_first = (start_turn == BLACK) == (opening % 2 == 0)
         black_moves = (chosen + 1) // 2 if black_first else chosen // 2
         for side, moves in (("black", black_moves), ("white", chosen - black_moves)):
-            row = totals.setdefault(getattr(record, side), [0, 0.0])
-            row[0] += moves
-            row[1] += float(record.seconds.get(side, 0.0))
+            player = getattr(record, side)
+            moves_of[player] = moves_of.get(player, 0) + moves
+            seconds_of[player] = seconds_of.get(player, 0.0) + float(record.seconds.get(side, 0.0))
     lines = ["| player | moves | seconds | seconds a move |", "|:--|--:|--:|--:|"]
-    for player, (moves, seconds) in sorted(totals.items()):
+    for player in sorted(moves_of):
+        moves, seconds = moves_of[player], seconds_of[player]
         mean = f"{seconds / moves:.3f}" if moves else "-"
-        lines.append(f"| {_md(player)} | {int(moves)} | {seconds:.1f} | {mean} |")
+        lines.append(f"| {_md(player)} | {moves} | {seconds:.1f} | {mean} |")
     return "\n".join(lines) + "\n"
 
 

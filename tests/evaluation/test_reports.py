@@ -100,7 +100,14 @@ def test_clock_counts_the_moves_each_player_chose():
         GameRecord("B", "A", "11-15 23-19 8-11", moves, "0-1", "no_moves", seconds={"black": 0.2, "white": 0.6}),
         # From a set-up position with White to move and no opening: White chooses first.
         GameRecord(
-            "A", "B", "", ["18-14", "9x18"], "0-1", "no_moves", seconds={"black": 0.3, "white": 0.1}, start_fen="W:W18:B9"
+            "A",
+            "B",
+            "",
+            ["18-14", "9x18"],
+            "0-1",
+            "no_moves",
+            seconds={"black": 0.3, "white": 0.1},
+            start_fen="W:W18:B9",
         ),
     ]
     lines = clock_markdown(records).splitlines()
