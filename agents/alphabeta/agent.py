@@ -374,7 +374,7 @@ class AlphaBetaAgent(BaseAgent):
         ties = tuple(i for i, score in enumerate(scores.tolist()) if score == best)
         move = move_from_row(rows[row])
         self.last_search = SearchResult(
-            float(scores[row]),
+            best,
             depth,
             nodes,
             perf_counter() - started,
