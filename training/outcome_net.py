@@ -38,6 +38,7 @@ from pathlib import Path
 
 import numpy as np
 
+from checkers_agents.search_parts.net_layers import PHASE_SPAN
 from checkers_training import generations, scaffold
 from checkers_training.checkpoints import WEIGHTS
 from checkers_training.generations import INITIAL
@@ -69,6 +70,8 @@ class Args(scaffold.GenerationArgs):
     """the net also sees 21 blocks of four squares, each as one of its 625 states (pattern inputs); a net without them starts one with them (--init-weights) with its block rows zero"""
     pattern_units: int = arg(0, low=0, high=MAX_WIDTH)
     """hidden units the pattern inputs feed, the first of --hidden (0: all); fewer make the search's leaf cheaper"""
+    phases: int = arg(1, low=1, high=PHASE_SPAN)
+    """sets of middle and output layers, one for each phase of the game by its piece count (the first layer shared); a net of one phase starts one of several (--init-weights) with each phase a copy of its layers"""
     window: int = arg(2, low=1, on_resume=SESSION)
     """generations of self-play data trained on (the newest); a run folder copied without an earlier
     generation's shards plays its games again, or a resumed run may shorten the window"""
@@ -108,6 +111,10 @@ class Args(scaffold.GenerationArgs):
             problems.append(
                 ("gate_games", f"must be even (each opening is played with both colours), got {self.gate_games}")
             )
+        if self.pattern_units and not self.patterns:
+            problems.append(("pattern_units", "is the width of the pattern inputs' rows: give --patterns too"))
+        if self.pattern_units > self.hidden:
+            problems.append(("pattern_units", f"{self.pattern_units} is more than the --hidden {self.hidden} units"))
         if self.positions_deep_only and not self.positions:
             problems.append(("positions_deep_only", "needs --positions (the database whose deep step it trains on)"))
         return problems
@@ -150,6 +157,14 @@ def initial_tensors(args: Args) -> dict[str, np.ndarray] | None:
             f"--init-weights {args.init_weights}: a net with pattern inputs, but the run's net has "
             "none (give --patterns)"
         )
+    phases = outcome_net.phases_of(tensors)
+    if phases == 1 and args.phases > 1:
+        tensors = outcome_net.with_phases(tensors, args.phases)
+    elif phases != args.phases:
+        raise WeightsError(
+            f"--init-weights {args.init_weights}: a net of {phases} phases, but the run's has {args.phases} "
+            f"(give --phases {phases})"
+        )
     units = outcome_net.pattern_units_of(tensors)
     if units and units != (args.pattern_units or args.hidden):
         raise WeightsError(
@@ -157,16 +172,6 @@ def initial_tensors(args: Args) -> dict[str, np.ndarray] | None:
             f"the run's feed {args.pattern_units or args.hidden} (give --pattern-units {units})"
         )
     return tensors
-
-
-def _check_pattern_units(args: Args) -> None:
-    """Raises TrainingError where ``--pattern-units`` does not fit the net."""
-    from .arguments import TrainingError
-
-    if args.pattern_units and not args.patterns:
-        raise TrainingError("--pattern-units is the width of the pattern inputs' rows: give --patterns too")
-    if args.pattern_units > args.hidden:
-        raise TrainingError(f"--pattern-units {args.pattern_units} is more than the --hidden {args.hidden} units")
 
 
 def _plays(run_path: Path, generation: int) -> bool:
@@ -373,7 +378,6 @@ class OutcomeNet(generations.GenerationLearner):
 
     def check(self) -> None:
         search_params(self.args.search)
-        _check_pattern_units(self.args)
         if not self.args.resume:
             initial_tensors(self.args)  # a bad --init-weights stops the run before its folder is made
         # A resume goes on with the run's own --positions: read it now, before any game.
@@ -400,7 +404,12 @@ class OutcomeNet(generations.GenerationLearner):
 
         args = self.args
         net = outcome_net.value_net(
-            args.hidden, args.middle, seed=args.seed, patterns=args.patterns, pattern_units=args.pattern_units
+            args.hidden,
+            args.middle,
+            seed=args.seed,
+            patterns=args.patterns,
+            pattern_units=args.pattern_units,
+            phases=args.phases,
         )
         start = initial_tensors(args) if not (run.path / INITIAL).exists() else None
         if start is not None:  # the --init-weights net, kept in the run folder
@@ -558,7 +567,8 @@ def promote(run: scaffold.Run, args: Args, summary: dict) -> Path:
         "alphabeta",
         {"eval": "outcome-net", "time": 0.5, "egdb": 5, **search_params(args.search)},
         (run.path / WEIGHTS).read_bytes(),
-        f"A {args.hidden}-unit value net{f' with a {args.middle}-unit second layer' if args.middle else ''} over the "
+        f"A {args.hidden}-unit value net{f' with a {args.middle}-unit second layer' if args.middle else ''}"
+        f"{f' ({args.phases} sets of later layers, one for each phase of the game by its piece count)' if args.phases > 1 else ''} over the "
         f"128 mover-frame inputs{_blocks_words(args)}, "
         "trained on the results of "
         f"{_generations(summary['generations'])} of the one alpha-beta's own self-play games ({args.games} games "

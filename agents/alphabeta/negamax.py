@@ -332,7 +332,7 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                     elif leaf_sums(accumulators, ply, scratch, net, side, moves, order_index, stack, k):
                         # Kept sums (``accumulators`` not None, settled at compile time):
                         # the side to move's view from the parent's, and the move.
-                        value = value_of_sums(net, net_functions, scratch)
+                        value = value_of_sums(net, net_functions, scratch, popcount(m | o))
                     else:
                         value = net_value(m, o, k, side, net, net_functions, active, scratch)
                 else:

@@ -14,7 +14,10 @@ its first layer adds one learned row per block (``blocks.weight [21 * 625, K]``,
 embedding, zero at the start, so a pattern net begun from a squares net's weights starts
 from that net's values) to its first ``K`` units (``pattern_units``; all ``H`` by default).
 A narrower ``K`` makes the search's leaf cheaper: its cost beyond a squares net's is the
-21 rows' additions (``checkers_agents.search_parts.net_layers``). So the net goes through
+21 rows' additions (``checkers_agents.search_parts.net_layers``). A net with ``P > 1``
+**phases** has ``P`` middle and output layers, one for each phase of the game, and a
+position's piece count picks the one it goes through (``net_layers.phase_table``: for 4,
+20-24 pieces, 15-19, 10-14, 9 and fewer); the first layer is shared. So the net goes through
 the alpha-beta search's evaluator interface (``checkers_agents.search_parts.evaluators.mlp``)
 as it is: ``w_in`` is the first layer transposed, ReLU, the optional middle layer, and the
 evaluator interface's "one sigmoid output -> ``2 out - 1``". It is trained by binary cross-entropy of ``sigmoid(z)`` against
@@ -33,9 +36,11 @@ same way (``negamax.code_value``).
 On disk: safetensors (no code runs when it loads), torch's ``state_dict`` names
 (``hidden.weight [H, 128]``, ``hidden.bias``, optional ``middle.weight [M, H]``,
 ``middle.bias``, ``output.weight [1, .]``, ``output.bias``, with pattern inputs
-``blocks.weight``) in float32, metadata ``kind`` = ``outcome-net``, ``format`` = ``1``,
-``hidden``, ``middle``, ``patterns`` (``0`` or ``1``; a file without it has none),
-``pattern_units`` (``K``; ``0`` or absent: ``H``). Reading and folding a file
+``blocks.weight``; with ``P`` phases ``middle.weight [P * M, H]``, ``middle.bias [P *
+M]``, ``output.weight [P, .]``, ``output.bias [P]``) in float32, metadata ``kind`` =
+``outcome-net``, ``format`` = ``1``, ``hidden``, ``middle``, ``patterns`` (``0`` or ``1``;
+a file without it has none), ``pattern_units`` (``K``; ``0`` or absent: ``H``), ``phases``
+(absent: 1). Reading and folding a file
 needs numpy only; training needs torch.
 """
 
@@ -47,6 +52,7 @@ import os
 import numpy as np
 
 from checkers_agents.search_parts.evaluators import NUM_INPUTS, RELU, SIGMOID, Evaluator, mlp
+from checkers_agents.search_parts.net_layers import phase_table
 from checkers_env.encoding import PATTERN_INPUTS, block_inputs, input_planes
 from checkers_env.weights import read_weights, write_weights
 
@@ -60,17 +66,21 @@ LOSS_PER_PLY = 0.001
 WIN_BOUND = 1.5
 
 
-def expected_shapes(hidden: int, middle: int, patterns: int = 0, pattern_units: int = 0) -> dict[str, tuple[int, ...]]:
+def expected_shapes(
+    hidden: int, middle: int, patterns: int = 0, pattern_units: int = 0, phases: int = 1
+) -> dict[str, tuple[int, ...]]:
     """The tensors of a net of ``hidden`` (and ``middle``, 0: none) units, with pattern
-    inputs if ``patterns``, feeding the first ``pattern_units`` (0: all) of the hidden units."""
+    inputs if ``patterns``, feeding the first ``pattern_units`` (0: all) of the hidden units,
+    and ``phases`` sets of middle and output layers."""
     if not 0 <= pattern_units <= hidden:
         raise ValueError(f"pattern_units {pattern_units} is not between 0 and hidden {hidden}")
+    phase_table(phases)  # a count the rule has
     shapes = {"hidden.weight": (hidden, NUM_INPUTS), "hidden.bias": (hidden,)}
     if patterns:
         shapes["blocks.weight"] = (PATTERN_INPUTS, pattern_units or hidden)
     if middle:
-        shapes.update({"middle.weight": (middle, hidden), "middle.bias": (middle,)})
-    shapes.update({"output.weight": (1, middle or hidden), "output.bias": (1,)})
+        shapes.update({"middle.weight": (phases * middle, hidden), "middle.bias": (phases * middle,)})
+    shapes.update({"output.weight": (phases, middle or hidden), "output.bias": (phases,)})
     return shapes
 
 
@@ -85,20 +95,40 @@ def _torch():
 
 
 def value_net(
-    hidden: int = HIDDEN, middle: int = MIDDLE, seed: int | None = None, patterns: bool = False, pattern_units: int = 0
+    hidden: int = HIDDEN,
+    middle: int = MIDDLE,
+    seed: int | None = None,
+    patterns: bool = False,
+    pattern_units: int = 0,
+    phases: int = 1,
 ):
     """The outcome net in torch (initial weights seeded by ``seed``; pattern inputs if
-    ``patterns``, feeding the first ``pattern_units`` hidden units, 0: all). Called on
-    :func:`batch_inputs`' tensors, it gives the logit ``z`` of shape ``[N, 1]``.
+    ``patterns``, feeding the first ``pattern_units`` hidden units, 0: all; ``phases`` sets
+    of later layers). Called on :func:`batch_inputs`' tensors, it gives the logit ``z`` of
+    shape ``[N, 1]``.
 
     Raises:
-        ValueError: ``pattern_units`` outside ``[0, hidden]``.
+        ValueError: ``pattern_units`` outside ``[0, hidden]``, or a count of phases the
+            phase rule does not have.
     """
-    expected_shapes(hidden, middle, int(patterns), pattern_units)
+    expected_shapes(hidden, middle, int(patterns), pattern_units, phases)
     torch = _torch()
     with torch.random.fork_rng(devices=[]):
         torch.manual_seed(0 if seed is None else int(seed))
-        return _module_class()(hidden, middle, patterns, pattern_units or hidden)
+        return _module_class()(hidden, middle, patterns, pattern_units or hidden, phases)
+
+
+def with_phases(tensors: dict[str, np.ndarray], phases: int) -> dict[str, np.ndarray]:
+    """A net of one phase as a net of ``phases``, each phase's later layers a copy of its
+    own (the same values; training then lets them part).
+
+    Raises:
+        ValueError: the net already has phases.
+    """
+    if phases_of(tensors) != 1:
+        raise ValueError(f"the net already has {phases_of(tensors)} phases")
+    later = ("middle.weight", "middle.bias", "output.weight", "output.bias")
+    return {name: np.concatenate([value] * phases) if name in later else value for name, value in tensors.items()}
 
 
 @functools.cache
@@ -108,14 +138,16 @@ def _module_class():
     nn = torch.nn
 
     class OutcomeNet(nn.Module):
-        def __init__(self, hidden: int, middle: int, patterns: bool, pattern_units: int):
+        def __init__(self, hidden: int, middle: int, patterns: bool, pattern_units: int, phases: int):
             super().__init__()
+            self.phases = phases
             self.hidden = nn.Linear(NUM_INPUTS, hidden)
-            self.middle = nn.Linear(hidden, middle) if middle else None
-            self.output = nn.Linear(middle or hidden, 1)
+            self.middle = nn.Linear(hidden, phases * middle) if middle else None
+            self.output = nn.Linear(middle or hidden, phases)
             self.blocks = nn.Embedding(PATTERN_INPUTS, pattern_units) if patterns else None
             if patterns:
                 nn.init.zeros_(self.blocks.weight)
+            self.register_buffer("phase_of", torch.from_numpy(phase_table(phases)), persistent=False)
 
         def forward(self, squares, blocks=None):
             units = self.hidden(squares)
@@ -123,9 +155,19 @@ def _module_class():
                 fed = self.blocks.embedding_dim
                 units = torch.cat([units[:, :fed] + self.blocks(blocks).sum(1), units[:, fed:]], 1)
             units = torch.relu(units)
+            if self.phases == 1:
+                if self.middle is not None:
+                    units = torch.relu(self.middle(units))
+                return self.output(units)
+            # Every phase's later layers, then each position's own: the planes are 0 or 1,
+            # so their sum is the piece count.
+            phase = self.phase_of[squares.sum(1).round().long()]
             if self.middle is not None:
-                units = torch.relu(self.middle(units))
-            return self.output(units)
+                units = torch.relu(self.middle(units)).view(len(units), self.phases, -1)
+                own = units[torch.arange(len(units)), phase]
+            else:
+                own = units
+            return ((own * self.output.weight[phase]).sum(1) + self.output.bias[phase]).unsqueeze(1)
 
     return OutcomeNet
 
@@ -146,8 +188,14 @@ def tensors_of(net) -> dict[str, np.ndarray]:
 
 
 def sizes_of(tensors: dict[str, np.ndarray]) -> tuple[int, int]:
-    """``(hidden, middle)`` of a net's tensors."""
-    return tensors["hidden.weight"].shape[0], (tensors["middle.weight"].shape[0] if "middle.weight" in tensors else 0)
+    """``(hidden, middle)`` of a net's tensors (``middle``: one phase's)."""
+    middle = tensors["middle.weight"].shape[0] // phases_of(tensors) if "middle.weight" in tensors else 0
+    return tensors["hidden.weight"].shape[0], middle
+
+
+def phases_of(tensors: dict[str, np.ndarray]) -> int:
+    """How many phases a net's tensors have."""
+    return tensors["output.bias"].shape[0]
 
 
 def has_patterns(tensors: dict[str, np.ndarray]) -> bool:
@@ -177,13 +225,14 @@ def fold(tensors: dict[str, np.ndarray]) -> Evaluator:
         loss_per_ply=LOSS_PER_PLY,
         win_bound=WIN_BOUND,
         w_blocks=tensors.get("blocks.weight"),
+        phases=phases_of(tensors),
     )
 
 
 def save_tensors(path: str | os.PathLike, tensors: dict[str, np.ndarray]) -> None:
     """Write a net's tensors with the ``outcome-net`` metadata (atomically)."""
     hidden, middle = sizes_of(tensors)
-    patterns, units = int(has_patterns(tensors)), pattern_units_of(tensors)
+    patterns, units, phases = int(has_patterns(tensors)), pattern_units_of(tensors), phases_of(tensors)
     metadata = {
         "kind": KIND,
         "format": FORMAT_VERSION,
@@ -191,8 +240,9 @@ def save_tensors(path: str | os.PathLike, tensors: dict[str, np.ndarray]) -> Non
         "middle": str(middle),
         "patterns": str(patterns),
         "pattern_units": str(units),
+        "phases": str(phases),
     }
-    write_weights(path, {k: tensors[k] for k in expected_shapes(hidden, middle, patterns, units)}, metadata)
+    write_weights(path, {k: tensors[k] for k in expected_shapes(hidden, middle, patterns, units, phases)}, metadata)
 
 
 def read(path: str | os.PathLike) -> dict[str, np.ndarray]:
@@ -207,9 +257,9 @@ def read(path: str | os.PathLike) -> dict[str, np.ndarray]:
         path,
         KIND,
         metadata=metadata,
-        sizes=("hidden", "middle", "patterns", "pattern_units"),
+        sizes=("hidden", "middle", "patterns", "pattern_units", "phases"),
         shapes=expected_shapes,
-        defaults={"patterns": 0, "pattern_units": 0},
+        defaults={"patterns": 0, "pattern_units": 0, "phases": 1},
     ).tensors
 
 
@@ -237,8 +287,10 @@ __all__ = [
     "has_patterns",
     "load_evaluator",
     "pattern_units_of",
+    "phases_of",
     "read",
     "save_tensors",
     "tensors_of",
     "value_net",
+    "with_phases",
 ]

@@ -17,7 +17,10 @@ An evaluator is
   (``[0, 0]`` / ``[0]`` when absent), an optional third ``w_mid2 [H3, H2]``, ``b_mid2
   [H3]`` (after a second only), ``w_out [O, H]``, ``b_out [O]`` (torch's ``nn.Linear``
   layout), and the optional pattern inputs' rows ``w_blocks [21 * 625, K]``, which feed the
-  first ``K <= H1`` units of the first layer (``[0, 0]`` when absent), all float64
+  first ``K <= H1`` units of the first layer (``[0, 0]`` when absent), and the optional
+  phase table ``phase_of [25]`` (``int64``, ``[0]`` when absent): a net with ``P > 1``
+  phases stacks ``P`` sets of later layers, one output each, and a position's piece count
+  picks one (``net_layers``, "Phases"); the float weights are all float64
   (a trainer's weights, updated in place) or all float32 (an agent's, with exact first-layer
   sums: ``checkers_agents.search_parts.net_layers``), with ``net_functions`` =
   ``(hidden activation, output activation, move reward)``. The value of the net is
@@ -79,6 +82,7 @@ from .net_layers import (
     block_sums,
     exact_first_layer,
     first_layer_sums,
+    phase_table,
     sigmoid_pair_forward,
     value_of_sums,
 )
@@ -156,11 +160,12 @@ class Evaluator:
     w_blocks: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
     w_mid2: np.ndarray = field(default_factory=lambda: np.zeros((0, 0)))
     b_mid2: np.ndarray = field(default_factory=lambda: np.zeros(0))
+    phase_of: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int64))
 
     @property
     def net(self) -> tuple[np.ndarray, ...] | None:
-        """The nine weight arrays as the kernel takes them (None for a hand-written kind):
-        ``w_in, b_in, w_mid, b_mid, w_out, b_out, w_blocks, w_mid2, b_mid2``."""
+        """The ten arrays as the kernel takes them (None for a hand-written kind):
+        ``w_in, b_in, w_mid, b_mid, w_out, b_out, w_blocks, w_mid2, b_mid2, phase_of``."""
         if self.kind != EVAL_NET:
             return None
         return (
@@ -173,6 +178,7 @@ class Evaluator:
             self.w_blocks,
             self.w_mid2,
             self.b_mid2,
+            self.phase_of,
         )
 
     @property
@@ -232,6 +238,7 @@ def mlp(
     w_blocks: np.ndarray | None = None,
     w_mid2: np.ndarray | None = None,
     b_mid2: np.ndarray | None = None,
+    phases: int = 1,
 ) -> Evaluator:
     """A mover-frame MLP evaluator (see the module docstring).
 
@@ -259,6 +266,9 @@ def mlp(
         w_mid2: ``[H3, H2]`` third hidden layer (torch's layout), after a second one, or
             None.
         b_mid2: ``[H3]``.
+        phases: sets of later layers (``net_layers.phase_table``), stacked: ``w_mid [P *
+            H2, H1]``, ``b_mid [P * H2]``, ``w_out [P, H]``, ``b_out [P]``, one output each;
+            no third hidden layer.
 
     Raises:
         ValueError: an array of the wrong dtype or shape, or another ``dtype``.
@@ -281,13 +291,18 @@ def mlp(
             raise ValueError(f"w_blocks must be [{PATTERN_INPUTS}, K] with 0 < K <= {first}, got {w_blocks.shape}")
     if (w_mid is None) != (b_mid is None):
         raise ValueError("give both w_mid and b_mid for a second hidden layer, or neither")
+    phase_of = phase_table(phases)
+    if phases > 1 and w_mid2 is not None:
+        raise ValueError("a net with phases has no third hidden layer (w_mid2)")
     last = first
     if w_mid is not None:
         if w_mid.ndim != 2 or w_mid.shape[1] != first or b_mid.shape != (w_mid.shape[0],):
             raise ValueError(
                 f"w_mid must be [H2, {first}] and b_mid [H2] after w_in {w_in.shape}, got {w_mid.shape} and {b_mid.shape}"
             )
-        last = w_mid.shape[0]
+        if w_mid.shape[0] % phases:
+            raise ValueError(f"w_mid's {w_mid.shape[0]} rows are not {phases} phases' equal sets")
+        last = w_mid.shape[0] // phases
     if (w_mid2 is None) != (b_mid2 is None):
         raise ValueError("give both w_mid2 and b_mid2 for a third hidden layer, or neither")
     if w_mid2 is not None:
@@ -296,7 +311,9 @@ def mlp(
         if w_mid2.ndim != 2 or w_mid2.shape[1] != last or b_mid2.shape != (w_mid2.shape[0],):
             raise ValueError(f"w_mid2 must be [H3, {last}] and b_mid2 [H3], got {w_mid2.shape} and {b_mid2.shape}")
         last = w_mid2.shape[0]
-    if w_out.ndim != 2 or w_out.shape[0] not in (1, 2):
+    if phases > 1 and (w_out.ndim != 2 or w_out.shape[0] != phases):
+        raise ValueError(f"a net of {phases} phases has one output each, w_out [{phases}, H], got {w_out.shape}")
+    if w_out.ndim != 2 or (phases == 1 and w_out.shape[0] not in (1, 2)):
         raise ValueError(f"a net's value comes from 1 or 2 outputs, got w_out {w_out.shape}")
     if w_out.shape[1] != last or b_out.shape != (w_out.shape[0],):
         raise ValueError(
@@ -332,6 +349,7 @@ def mlp(
         blocks,
         w_mid2,
         b_mid2,
+        phase_of,
     )
 
 
@@ -349,7 +367,7 @@ def net_value(mover, opponent, kings, black_to_move, net, net_functions, active,
     n = active_inputs(mover, opponent, kings, black_to_move, active)
     first_layer_sums(active, n, net[0], net[1], scratch)
     block_sums(scratch, net[6], mover, opponent, kings, black_to_move)
-    return value_of_sums(net, net_functions, scratch)
+    return value_of_sums(net, net_functions, scratch, popcount(mover | opponent))
 
 
 @numba.njit(cache=True, inline="always")

@@ -5,9 +5,10 @@ A net of ``checkers_agents.search_parts.evaluators.mlp`` is ``w_in [128, H1]`` (
 an input that is 1 adds a contiguous row), ``b_in [H1]``, an optional second hidden layer
 ``w_mid [H2, H1]`` (torch's layout: each unit of the second layer a contiguous dot product
 over the first; absent: no rows), ``b_mid [H2]``, an optional third ``w_mid2 [H3, H2]``,
-``b_mid2 [H3]``, ``w_out [O, H]``, ``b_out [O]``, and
+``b_mid2 [H3]``, ``w_out [O, H]``, ``b_out [O]``,
 the rows of its pattern inputs ``w_blocks [PATTERN_INPUTS, K]`` (absent: ``[0, 0]``), which
-feed the first ``K <= H1`` units of the first layer. Every kernel here takes the
+feed the first ``K <= H1`` units of the first layer, and an optional phase table
+``phase_of [25]`` (absent: ``[0]``, one phase). Every kernel here takes the
 arrays in either float64 or float32 and numba compiles one version per dtype: the
 td-minimax trainer searches with the float64 weights its learning steps update in place,
 the agents with float32 copies (:func:`exact_first_layer`).
@@ -34,6 +35,13 @@ step of ``2**-k`` with ``|b| +`` the 26 largest ``|w|`` of the unit (and its 21 
 block rows' ``|w|``) below
 ``2**(23 - k)``: for weights below 1 a step of about ``2e-6``, far below what training
 resolves).
+
+**Phases.** A net with a phase table has ``P`` sets of later layers, one for each phase of
+the game, stacked along their first axis (``w_mid [P * H2, H1]``, ``b_mid [P * H2]``,
+``w_out [P, H2]``, ``b_out [P]``: one output each), and a position's piece count picks its
+set (``phase_of[pieces]``, :func:`phase_table`). The first layer is shared, so the sums the
+search keeps move by move are the same; only the few thousand multiply-adds after them
+change with the phase, the way draughts engines split their nets by the game's phase.
 
 **Later layers.** :func:`later_layers`, inlined into its caller, applies the hidden
 activation (one loop per kind), the second (and third) hidden layer and the outputs. A
@@ -81,6 +89,28 @@ MAX_CHANGED = 16
 #: move is applied), for :func:`exact_first_layer`'s grid; a net with pattern inputs holds
 #: one row per block as well (``BLOCKS``), added at a leaf.
 MAX_TERMS = 26
+#: Piece counts a phase table covers (0 to 24).
+PIECE_COUNTS = 25
+#: The phases' rule counts the pieces gone from 24, in steps of ``PHASE_SPAN / P``.
+PHASE_SPAN = 19
+
+
+def phase_table(phases: int) -> np.ndarray:
+    """The phase of each piece count (``int64[25]``) for a net of ``phases`` phases: the
+    pieces gone from the full board, ``(24 - pieces) * phases // 19``, capped at the last
+    phase (for 4 phases: 20-24 pieces, 15-19, 10-14, 9 and fewer). A span of 19 rather than
+    24 because positions of 5 pieces or fewer are mostly the endgame database's; 1 phase:
+    no table (``[0]``).
+
+    Raises:
+        ValueError: fewer than 1 phase, or more than the 19 steps the rule has.
+    """
+    if not 1 <= phases <= PHASE_SPAN:
+        raise ValueError(f"a net has 1 to {PHASE_SPAN} phases, got {phases}")
+    if phases == 1:
+        return np.zeros(0, np.int64)
+    gone = 24 - np.arange(PIECE_COUNTS)
+    return np.minimum(gone * phases // PHASE_SPAN, phases - 1).astype(np.int64)
 
 
 @numba.njit(cache=True, inline="always")
@@ -298,17 +328,38 @@ def later_layers(w_mid, b_mid, w_out, b_out, net_functions, scratch, w_mid2, b_m
 def is_sigmoid_pair(net, net_functions):
     """Whether the net is td-minimax's shape: one sigmoid hidden layer, two sigmoid outputs."""
     w_mid = net[2]
-    return w_mid.shape[0] == 0 and net[4].shape[0] == 2 and net_functions[0] == SIGMOID and net_functions[1] == SIGMOID
+    return (
+        w_mid.shape[0] == 0
+        and net[4].shape[0] == 2
+        and net[9].shape[0] == 0
+        and net_functions[0] == SIGMOID
+        and net_functions[1] == SIGMOID
+    )
 
 
 @numba.njit(cache=True, inline="always")
-def value_of_sums(net, net_functions, scratch):
+def value_of_sums(net, net_functions, scratch, pieces):
     """The value for the side to move of a net whose first-layer sums (of the side to
-    move's frame) are in ``scratch[:H1]`` (``scratch``: ``2 * Evaluator.width`` long)."""
+    move's frame) are in ``scratch[:H1]`` (``scratch``: ``2 * Evaluator.width`` long), for
+    a position of ``pieces`` pieces (which pick the later layers of a net with phases)."""
     if is_sigmoid_pair(net, net_functions):
         out0, out1 = sigmoid_pair_from_sums(scratch, net[1].shape[0], net[4], net[5])
         return out0 - out1
-    return later_layers(net[2], net[3], net[4], net[5], net_functions, scratch, net[7], net[8])
+    phase_of = net[9]
+    if phase_of.shape[0] == 0:
+        return later_layers(net[2], net[3], net[4], net[5], net_functions, scratch, net[7], net[8])
+    phase = phase_of[pieces]
+    rows = net[2].shape[0] // net[5].shape[0]  # each phase's second-layer units
+    return later_layers(
+        net[2][phase * rows : (phase + 1) * rows],
+        net[3][phase * rows : (phase + 1) * rows],
+        net[4][phase : phase + 1],
+        net[5][phase : phase + 1],
+        net_functions,
+        scratch,
+        net[7],
+        net[8],
+    )
 
 
 def exact_first_layer(
@@ -363,6 +414,7 @@ __all__ = [
     "later_layers",
     "move_sums",
     "output_dot",
+    "phase_table",
     "root_sums",
     "sigmoid_pair_forward",
     "sigmoid_pair_from_sums",

@@ -213,11 +213,65 @@ def test_a_net_with_pattern_inputs_equals_its_torch_forward_pass(units):
     np.testing.assert_allclose(door_values(evaluator, boards), expected, atol=TOLERANCE, rtol=0)
 
 
+def phase_net(hidden, middle, phases, seed):
+    """An outcome net of ``phases`` phases with every weight random."""
+    from checkers_agents.outcome_net import net
+
+    module = net.value_net(hidden, middle, seed=seed, phases=phases)
+    torch.manual_seed(seed)
+    with torch.no_grad():
+        for p in module.parameters():
+            p.add_(0.3 * torch.randn_like(p))
+    return module
+
+
+def one_phase(tensors, phase, middle):
+    """The tensors of a one-phase net made of a phase net's first layer and the later layers
+    of ``phase``."""
+    rows = slice(phase * middle, (phase + 1) * middle)
+    one = {"hidden.weight": tensors["hidden.weight"], "hidden.bias": tensors["hidden.bias"]}
+    if middle:
+        one |= {"middle.weight": tensors["middle.weight"][rows], "middle.bias": tensors["middle.bias"][rows]}
+    return one | {"output.weight": tensors["output.weight"][[phase]], "output.bias": tensors["output.bias"][[phase]]}
+
+
+@pytest.mark.parametrize("middle", [0, 16])
+def test_a_net_with_phases_goes_through_the_later_layers_of_each_positions_phase(middle):
+    from checkers_agents.outcome_net import net
+    from checkers_agents.search_parts.net_layers import phase_table
+
+    boards = random_boards(300, seed=9) + [Board.from_fen(fen) for fen in SEARCH_FENS]
+    phases = phase_table(4)[[bin(b.black | b.white).count("1") for b in boards]]
+    assert set(phases) == {0, 1, 2, 3}
+    module = phase_net(64, middle, 4, seed=3)
+    tensors = net.tensors_of(module)
+    # Each position through the one-phase net of its own phase's layers, built apart.
+    expected = np.zeros(len(boards))
+    for phase in range(4):
+        single = net.value_net(64, middle)
+        single.load_state_dict({k: torch.from_numpy(v) for k, v in one_phase(tensors, phase, middle).items()})
+        with torch.no_grad():
+            z = single(torch.from_numpy(input_planes(*columns(np.array(boards)[phases == phase])))).reshape(-1)
+        expected[phases == phase] = (2 * torch.sigmoid(z.double()) - 1).numpy()
+    with torch.no_grad():
+        z = module(torch.from_numpy(input_planes(*columns(boards)))).reshape(-1).double()
+    np.testing.assert_allclose((2 * torch.sigmoid(z) - 1).numpy(), expected, atol=1e-6, rtol=0)
+    np.testing.assert_allclose(door_values(net.fold(tensors), boards), expected, atol=TOLERANCE, rtol=0)
+    # The phases' layers differ: the first phase's for every position give other values.
+    first = net.fold(net.with_phases(one_phase(tensors, 0, middle), 4))
+    assert np.abs(door_values(first, boards) - expected).max() > 0.05
+
+
 def door_net(name):
     """The evaluator of a zoo net or of a random net (``random-512x32``, ``patterns-64x16``,
-    ``patterns-64x16-narrow``: block rows feeding 24 of the 64 units)."""
+    ``patterns-64x16-narrow``: block rows feeding 24 of the 64 units, ``phases-64x16``: 4
+    phases)."""
     if name.startswith("random"):
         return door_mlp(torch_mlp(512, 32, RELU, 1, seed=3), RELU, SIGMOID, np.float32)
+    if name.startswith("phases"):
+        from checkers_agents.outcome_net import net
+
+        return net.fold(net.tensors_of(phase_net(64, 16, 4, seed=6)))
     if name.startswith("patterns"):
         from checkers_agents.outcome_net import net
 
@@ -310,7 +364,9 @@ SEARCH_FENS = (
 )
 
 
-@pytest.mark.parametrize("name", list(ZOO_NETS) + ["random-512x32", "patterns-64x16", "patterns-64x16-narrow"])
+@pytest.mark.parametrize(
+    "name", list(ZOO_NETS) + ["random-512x32", "patterns-64x16", "patterns-64x16-narrow", "phases-64x16"]
+)
 def test_searches_with_sums_updated_move_by_move_equal_searches_with_fresh_sums(name):
     evaluator = door_net(name)
     incremental, fresh = Searcher(evaluator, incremental=True), Searcher(evaluator, incremental=False)
@@ -377,6 +433,13 @@ BAD_MLPS = [
     (dict(w_out=np.zeros((1, 9))), "w_out must be"),
     (dict(w_in=np.zeros((128, 8), np.float32)), "w_in must be a C-contiguous float64 array"),
     (dict(b_out=np.zeros(2)), "b_out"),
+    (dict(phases=0), "1 to 19 phases"),
+    (dict(phases=2), r"2 phases has one output each, w_out \[2, H\]"),
+    (dict(phases=2, w_mid=np.zeros((5, 8)), b_mid=np.zeros(5)), "5 rows are not 2 phases' equal sets"),
+    (
+        dict(phases=2, w_mid=np.zeros((4, 8)), b_mid=np.zeros(4), w_mid2=np.zeros((2, 4)), b_mid2=np.zeros(2)),
+        "no third",
+    ),
 ]
 
 

@@ -195,6 +195,42 @@ def test_pattern_inputs_that_feed_the_first_units_round_trip_and_play(tmp_path):
         outcome_net.value_net(hidden=8, patterns=True, pattern_units=9)
 
 
+def test_a_net_with_phases_round_trips_and_plays_and_one_phase_becomes_several_with_its_values(tmp_path):
+    pytest.importorskip("torch")
+    net = outcome_net.value_net(hidden=8, middle=4, seed=1, phases=4)
+    tensors = outcome_net.tensors_of(net)
+    assert tensors["middle.weight"].shape == (16, 8) and tensors["output.weight"].shape == (4, 4)
+    assert outcome_net.sizes_of(tensors) == (8, 4) and outcome_net.phases_of(tensors) == 4
+    path = tmp_path / "phases.safetensors"
+    outcome_net.save_tensors(path, tensors)
+    read = outcome_net.read(path)
+    for name, value in read.items():
+        np.testing.assert_array_equal(value, tensors[name])
+    agent = make_agent(f"alphabeta:eval=outcome-net,weights={path},depth=3")
+    assert agent.select_move(Game()) in Game().legal_moves()
+    # One phase copied into four: the same value for every position.
+    single = outcome_net.tensors_of(outcome_net.value_net(hidden=8, middle=4, seed=2))
+    copied = outcome_net.with_phases(single, 4)
+    assert outcome_net.phases_of(copied) == 4
+    data = selfplay.play_games(2, seed=1, depth=2)
+    for i in range(0, len(data["black"]), 7):
+        btm = bool(data["black_to_move"][i])
+        mover, opponent = (data["black"][i], data["white"][i]) if btm else (data["white"][i], data["black"][i])
+        position = (int(mover), int(opponent), int(data["kings"][i]), btm)
+        assert evaluate(outcome_net.fold(copied), *position) == evaluate(outcome_net.fold(single), *position)
+    with pytest.raises(ValueError, match="already has 4 phases"):
+        outcome_net.with_phases(copied, 2)
+    # The metadata's phases must fit the tensors.
+    from safetensors.numpy import save_file
+
+    save_file(tensors, str(path), metadata={"kind": "outcome-net", "format": "1", "hidden": "8", "middle": "4"})
+    with pytest.raises(
+        WeightsError,
+        match="does not fit the outcome-net shapes for hidden=8, middle=4, patterns=0, pattern_units=0, phases=1",
+    ):
+        outcome_net.read(path)
+
+
 def test_bad_weights_give_one_clear_error_naming_the_file(tmp_path):
     pytest.importorskip("torch")
     from safetensors.numpy import save_file

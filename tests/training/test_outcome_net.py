@@ -322,13 +322,28 @@ def test_pattern_units_make_block_rows_that_feed_the_first_units_only(tmp_path):
     "extra, message",
     [
         (["--pattern-units", "4"], "give --patterns too"),
-        (["--patterns", "--pattern-units", "9"], "--pattern-units 9 is more than the --hidden 8 units"),
+        (["--patterns", "--pattern-units", "9"], "--pattern-units: 9 is more than the --hidden 8 units"),
     ],
 )
 def test_pattern_units_that_do_not_fit_the_net_are_refused_before_a_run_folder_is_made(tmp_path, extra, message):
     with pytest.raises(TrainingError, match=message):
         run(tmp_path / "r", *extra)
     assert not (tmp_path / "r").exists()
+
+
+def test_a_run_of_phases_goes_on_from_a_one_phase_net_and_its_phases_part(tmp_path):
+    start = tmp_path / "start.safetensors"
+    outcome_net.save_tensors(start, outcome_net.tensors_of(outcome_net.value_net(8, seed=5)))
+    summary = run(tmp_path / "f", "--generations", "1", "--epochs", "2", "--phases", "4", "--init-weights", str(start))
+    run_dir = Path(summary["run_dir"])
+    initial = outcome_net.read(run_dir / trainer.INITIAL)  # the given net, each phase a copy of its layers
+    assert outcome_net.phases_of(initial) == 4
+    np.testing.assert_array_equal(initial["output.weight"], np.repeat(outcome_net.read(start)["output.weight"], 4, 0))
+    trained = outcome_net.read(run_dir / "weights-gen0.safetensors")["output.weight"]
+    moved = np.abs(trained - initial["output.weight"]).max(1)
+    assert (moved > 0).all() and len(set(map(tuple, trained))) == 4  # each phase learned from its own positions
+    agent = make_agent(f"alphabeta:eval=outcome-net,weights={run_dir / trainer.WEIGHTS},depth=2")
+    assert agent.select_move(Game()) in Game().legal_moves()
 
 
 @pytest.mark.parametrize(
@@ -339,17 +354,19 @@ def test_pattern_units_that_do_not_fit_the_net_are_refused_before_a_run_folder_i
         ("wide", r"a 16-0 net, but the run's net is 8-0 \(give --hidden 16 --middle 0\)"),
         ("narrow", r"its pattern inputs feed 4 hidden units, but the run's feed 8 \(give --pattern-units 4\)"),
         ("zoo:no-such-net", r"--init-weights zoo:no-such-net: .*no-such-net"),
+        ("phases", r"a net of 2 phases, but the run's has 1 \(give --phases 2\)"),
     ],
 )
 def test_bad_init_weights_are_refused_before_a_run_folder_is_made(tmp_path, init, message):
     from checkers_env.errors import WeightsError
 
-    if init in ("wide", "patterns", "narrow"):
-        net = (
-            outcome_net.value_net(16, seed=0)
-            if init == "wide"
-            else outcome_net.value_net(8, seed=0, patterns=True, pattern_units=4 if init == "narrow" else 0)
-        )
+    if init in ("wide", "patterns", "narrow", "phases"):
+        net = {
+            "wide": lambda: outcome_net.value_net(16, seed=0),
+            "phases": lambda: outcome_net.value_net(8, seed=0, phases=2),
+        }.get(
+            init, lambda: outcome_net.value_net(8, seed=0, patterns=True, pattern_units=4 if init == "narrow" else 0)
+        )()
         init = str(tmp_path / f"{init}.safetensors")
         outcome_net.save_tensors(init, outcome_net.tensors_of(net))
     elif not init.startswith("zoo:"):
