@@ -12,6 +12,9 @@ per second over the positional evaluator's at the same depth, the median over th
 ``outcome-net-patterns``: a net of ``zoo:outcome-net-3``'s shape (128-32) with pattern
 inputs (``checkers_env.encoding.pattern_inputs``), its weights random (the cost of a leaf
 does not depend on their values), measured the same way at the outcome net's depth.
+``outcome-net-phases``: ``outcome-net``'s net as a net of 4 phases, each a copy of its
+later layers (``outcome_net.net.with_phases``): the same values and nodes, so its ratio over
+``outcome-net``'s is what picking a phase's layers at each leaf costs.
 
 Timed part (the zoo cards' and ``outcome_net.json``'s measure): 24 positions after ballot
 openings, ``SECONDS_PER_MOVE`` per search, the outcome net and the MCRD CNN against the
@@ -27,8 +30,15 @@ from __future__ import annotations
 import statistics
 import time
 
-NETS = ("outcome-net", "mcrd-net", "td-minimax", "slow-fast", "outcome-net-patterns")
-DEPTHS = {"outcome-net": 7, "mcrd-net": 5, "td-minimax": 7, "slow-fast": 5, "outcome-net-patterns": 7}
+NETS = ("outcome-net", "mcrd-net", "td-minimax", "slow-fast", "outcome-net-patterns", "outcome-net-phases")
+DEPTHS = {
+    "outcome-net": 7,
+    "mcrd-net": 5,
+    "td-minimax": 7,
+    "slow-fast": 5,
+    "outcome-net-patterns": 7,
+    "outcome-net-phases": 7,
+}
 ROUNDS = 5
 SECONDS_PER_MOVE = 0.5
 
@@ -106,14 +116,19 @@ def _evaluation_ns(evaluators: dict, positions: int = 4000) -> dict:
 
 
 def _evaluator(name: str):
-    """The zoo net ``name``, or the random pattern net of ``outcome-net-patterns``."""
+    """The zoo net ``name``, the random pattern net of ``outcome-net-patterns``, or
+    ``outcome-net``'s net in 4 phases (``outcome-net-phases``)."""
     from checkers_agents.alphabeta import make_evaluator
 
-    if name != "outcome-net-patterns":
+    if name not in ("outcome-net-patterns", "outcome-net-phases"):
         return make_evaluator(name)
     import numpy as np
 
     from checkers_agents.outcome_net import net
+    from checkers_agents.zoo import zoo_weights
+
+    if name == "outcome-net-phases":
+        return net.fold(net.with_phases(net.read(zoo_weights("outcome-net")), 4))
 
     tensors = net.tensors_of(net.value_net(128, 32, seed=0, patterns=True))
     tensors["blocks.weight"] = (
