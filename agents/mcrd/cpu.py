@@ -73,6 +73,7 @@ def empty_net():
         np.zeros((0, 0), np.float32),
         np.zeros((0, 0), np.float32),
         np.zeros(0, np.float32),
+        np.zeros(0, np.int64),
     )
 
 

@@ -157,7 +157,18 @@ def play_training_game_from(start, w1, b1, w2, b2, game, rng, result):
         start, np.empty((1, history_for(rules)), dtype=np.int64), rules, np.empty((MAX_MOVES, MOVE_FIELDS), np.int64)
     )
     # The search: the suite's alpha-beta with this net (updated in place) at the leaves.
-    net = (w1, b1, np.zeros((0, width)), np.zeros(0), w2, b2, np.zeros((0, 0)), np.zeros((0, 0)), np.zeros(0))
+    net = (
+        w1,
+        b1,
+        np.zeros((0, width)),
+        np.zeros(0),
+        w2,
+        b2,
+        np.zeros((0, 0)),
+        np.zeros((0, 0)),
+        np.zeros(0),
+        np.zeros(0, np.int64),
+    )
     net_functions = np.array([SIGMOID, SIGMOID, REWARD_NONE], dtype=np.int64)
     valuation = Valuation(
         EVAL_NET, net_functions, LOSS, LOSS_PER_PLY, 1.0 if game.blockade_counts else 0.0, 1.0, 1e-9, game.quiescence
@@ -180,9 +191,9 @@ def play_training_game_from(start, w1, b1, w2, b2, game, rng, result):
 @numba.njit(cache=True, _nrt=False)
 def _play(state, policy, setup, net, game, rng, result, buffers):
     """:func:`play_training_game_from`'s game from ``state`` (``selfplay.GameState``), in
-    the buffers it allocated (``net``: the search's nine arrays, ``w1, b1`` first, then
-    ``w2, b2`` after the absent middle layer, and no block rows)."""
-    w1, b1, _w_mid, _b_mid, w2, b2, _w_blocks, _w_mid2, _b_mid2 = net
+    the buffers it allocated (``net``: the search's ten arrays, ``w1, b1`` first, then
+    ``w2, b2`` after the absent middle layer, and no block rows or phases)."""
+    w1, b1, _w_mid, _b_mid, w2, b2, _w_blocks, _w_mid2, _b_mid2, _phase_of = net
     active, child_active, hidden = buffers
     memory = memory_views(setup.flat)
     generation = 0
