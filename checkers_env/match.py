@@ -98,6 +98,11 @@ class GameRecord:
     def plies(self) -> int:
         return len(self.moves)
 
+    @property
+    def start(self) -> Board:
+        """The position before the opening."""
+        return Board.from_fen(self.start_fen) if self.start_fen else Board()
+
     def score(self, player: str) -> float:
         """Points of ``player`` (a spec) in this game: 1, 0.5 or 0."""
         black_points = {"1-0": 1.0, "0-1": 0.0, "1/2-1/2": 0.5}[self.result]
@@ -116,8 +121,7 @@ class GameRecord:
 
     def to_game(self) -> Game:
         """The game with PDN tags for the players, opening, result and termination."""
-        start = Board.from_fen(self.start_fen) if self.start_fen else Board()
-        game = Game(start=start, rules=Rules.without_draws())
+        game = Game(start=self.start, rules=Rules.without_draws())
         for move in self.moves:
             game.play(move)
         game.headers.update(

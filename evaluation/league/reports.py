@@ -33,7 +33,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
-from checkers_env import BLACK, Board
+from checkers_env import BLACK
 
 from .ratings import Ratings, WinsDrawsLosses, fit_elo
 
@@ -419,7 +419,7 @@ def clock_markdown(records: Iterable) -> str:
     seconds_of: dict[str, float] = {}
     for record in records:
         opening = len(record.opening.split())
-        start_turn = Board.from_fen(record.start_fen).turn if record.start_fen else BLACK
+        start_turn = record.start.turn
         chosen = max(len(record.moves) - opening, 0)
         # Black chose every other move from the first after the opening that was Black's.
         black_first = (start_turn == BLACK) == (opening % 2 == 0)
