@@ -20,6 +20,10 @@ A card::
       "measures": {...}
     }
 
+A parameter that names a file (``book_file``, declared ``FilePath``) names a file of the
+entry's folder, as ``weights`` does: ``"params": {"book_file": "book.json"}`` plays the
+book shipped beside the card.
+
 ``measures`` holds what was measured of the agent outside the league (held-out error,
 calibration against the endgame database, strength at fixed depths), each with its command.
 
@@ -41,7 +45,7 @@ from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
-from checkers_env.agent import Agent, PythonOnly, agent_parameters, make_agent
+from checkers_env.agent import Agent, PythonOnly, agent_parameters, make_agent, names_a_file
 from checkers_env.errors import UnknownAgentError, WeightsError
 
 REQUIRED_FIELDS = {"name": str, "kind": str, "params": dict, "description": str, "commit": str, "date": str}
@@ -101,15 +105,35 @@ def validate_card(card: Any, folder: Path | None = None) -> list[str]:
     unknown = set(card) - set(REQUIRED_FIELDS) - set(OPTIONAL_FIELDS)
     if unknown:
         problems.append(f"unknown fields {sorted(unknown)}")
-    if folder is not None and isinstance(card.get("weights"), str) and not _weights_inside(folder, card["weights"]):
+    if folder is not None and isinstance(card.get("weights"), str) and not _file_inside(folder, card["weights"]):
         problems.append(f"weights file {card['weights']!r} is missing from the entry's folder")
+    if folder is not None and not problems:
+        try:
+            files = _card_files(card)
+        except UnknownAgentError as error:
+            return [str(error)]
+        problems.extend(
+            f"params {key}={value!r} names a file that is missing from the entry's folder"
+            for key, value in files.items()
+            if not _file_inside(folder, value)
+        )
     return problems
 
 
-def _weights_inside(folder: Path, weights: str) -> bool:
-    """Whether the card's weights file is a file inside the entry's folder."""
-    path = (folder / weights).resolve()
+def _file_inside(folder: Path, name: str) -> bool:
+    """Whether ``name`` is a file inside the entry's folder."""
+    path = (folder / name).resolve()
     return path.is_file() and path.is_relative_to(folder.resolve())
+
+
+def _card_files(card: dict) -> dict[str, str]:
+    """The card's parameters that name files (``book_file``): files of the entry's folder.
+
+    Raises:
+        UnknownAgentError: the card's kind is not a registered agent kind.
+    """
+    accepted = agent_parameters(card["kind"])
+    return {key: str(value) for key, value in card["params"].items() if names_a_file(accepted.get(key), value)}
 
 
 def load_card(name: str, agents_dirs: Iterable[str | Path] = ()) -> tuple[dict, Path]:
@@ -134,7 +158,7 @@ def load_card(name: str, agents_dirs: Iterable[str | Path] = ()) -> tuple[dict, 
         card = json.loads((folder / "card.json").read_text(encoding="utf-8"))
     except (json.JSONDecodeError, UnicodeDecodeError) as error:
         raise UnknownAgentError(f"zoo entry {name!r}: its card.json is not valid JSON: {error}") from None
-    if isinstance(card, dict) and isinstance(card.get("weights"), str) and not _weights_inside(folder, card["weights"]):
+    if isinstance(card, dict) and isinstance(card.get("weights"), str) and not _file_inside(folder, card["weights"]):
         raise WeightsError(f"zoo entry {name!r}: weights file {card['weights']!r} does not exist in the entry's folder")
     problems = validate_card(card, folder)
     if problems:
@@ -155,6 +179,7 @@ def zoo_agent(entry: str, **overrides) -> Agent:
     agents_dirs = overrides.pop("agents_dirs", ())
     card, folder = load_card(entry, agents_dirs)
     params = dict(card["params"])
+    params.update((key, str(folder / value)) for key, value in _card_files(card).items())
     if "weights" in card:
         params["weights"] = str(folder / card["weights"])
     params.update(overrides)

@@ -245,6 +245,16 @@ def _mark(parameter: inspect.Parameter, kind: type) -> Any:
     return next((mark for mark in _marks(parameter.annotation) if isinstance(mark, kind)), None)
 
 
+def names_a_file(parameter: inspect.Parameter | None, value: Any) -> bool:
+    """Whether ``value`` given to ``parameter`` names a file or folder: the parameter is
+    declared ``FilePath`` (or ``file_path_or``) and the value is none of its words, nor
+    ``none`` for a parameter whose default is None."""
+    names = None if parameter is None else _mark(parameter, NamesFile)
+    if names is None or (str(value).lower() == "none" and parameter.default is None):
+        return False
+    return names.names_a_file(value)
+
+
 def _base_type(annotation: Any) -> type | None:
     """``int`` for ``int | None`` or ``Annotated[int, ...]``; None when it is not one type."""
     if typing.get_origin(annotation) is Annotated:
@@ -502,9 +512,8 @@ def _check_source(kind: str, name: str, value: str, parameter: inspect.Parameter
     if not allow_files and isinstance(parameter.annotation, str) and parameter.annotation:
         # Its module's names could not resolve the annotation: whether it names a file is unknown.
         raise UnknownAgentError(f"agent {kind!r}: the type of {name}= cannot be read, so this spec may not set it")
-    names = _mark(parameter, NamesFile)
-    default_none = value.lower() == "none" and parameter.default is None
-    if not allow_files and names is not None and not default_none and names.names_a_file(value):
+    if not allow_files and names_a_file(parameter, value):
+        names = _mark(parameter, NamesFile)
         words = [*names.words, *(prefix + "NAME" for prefix in names.prefixes)]
         allowed = f"; allowed here: {', '.join(words)}" if words else ""
         raise UnknownAgentError(
@@ -529,6 +538,7 @@ __all__ = [
     "file_path_or",
     "format_spec",
     "make_agent",
+    "names_a_file",
     "parse_spec",
     "positional_parameter",
     "register_agent",

@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import json
+import re
 
 import numpy as np
 import pytest
 
+from checkers_agents.book import OpeningBook, SearchedMove
 from checkers_agents.zoo import load_card, validate_card, zoo_dir, zoo_names
-from checkers_env import Game, Rules, UnknownAgentError, make_agent
+from checkers_env import Board, Game, Rules, UnknownAgentError, make_agent
 from checkers_env.match import play_game
 
 NAMES = zoo_names()
@@ -67,3 +69,22 @@ def test_missing_or_corrupt_zoo_entries_are_clear_errors(tmp_path, monkeypatch):
     (tmp_path / "broken" / "card.json").write_text("{not json")
     with pytest.raises(UnknownAgentError, match="not valid JSON"):
         make_agent("zoo:broken")
+
+
+def test_a_card_parameter_that_names_a_file_names_one_of_the_entry(tmp_path, monkeypatch):
+    monkeypatch.setenv("CHECKERS_ZOO", str(tmp_path))
+    start = Board()
+    (tmp_path / "booked").mkdir()
+    OpeningBook(searched={start.fen(): SearchedMove("10-14", 0.0, 1)}).save(tmp_path / "booked" / "book.json")
+    card = {"name": "booked", "kind": "alphabeta", "params": {"depth": 2, "book_file": "book.json"}}
+    card.update(description="", commit="0" * 40, date="2026-12-05")
+    (tmp_path / "booked" / "card.json").write_text(json.dumps(card))
+    agent = make_agent("zoo:booked")
+    assert agent.book_file == str(tmp_path / "booked" / "book.json")
+    assert str(agent.select_move(Game(start))) == "10-14" and agent.last_search is None
+
+    for name, book in [("missing", "other.json"), ("outside", "../booked/book.json")]:
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "card.json").write_text(json.dumps({**card, "name": name, "params": {"book_file": book}}))
+        with pytest.raises(UnknownAgentError, match=f"book_file='{re.escape(book)}' names a file that is missing"):
+            make_agent(f"zoo:{name}")
