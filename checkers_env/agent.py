@@ -249,7 +249,9 @@ def names_a_file(parameter: inspect.Parameter | None, value: Any) -> bool:
     """Whether ``value`` given to ``parameter`` names a file or folder: the parameter is
     declared ``FilePath`` (or ``file_path_or``) and the value is none of its words, nor
     ``none`` for a parameter whose default is None."""
-    names = None if parameter is None else _mark(parameter, NamesFile)
+    if parameter is None:
+        return False
+    names = _mark(parameter, NamesFile)
     if names is None or (str(value).lower() == "none" and parameter.default is None):
         return False
     return names.names_a_file(value)
