@@ -38,6 +38,7 @@ AGENT_PAGES = {
     "outcome-net": "agents/outcome-net.md",
     "outcome-net-2": "agents/outcome-net.md",
     "outcome-net-3": "agents/outcome-net.md",
+    "outcome-net-4": "agents/outcome-net.md",
     "ppo": "agents/ppo.md",
     "slow-fast": "agents/slow-fast.md",
     "td-minimax": "agents/td-minimax.md",
