@@ -8,7 +8,7 @@ self-play games.
 
 A network evaluator trained on self-play outcomes, bootstrapped by the classical search it
 is to beat, and played by that same search (``alphabeta:eval=outcome-net``, the zoo's
-``outcome-net``, ``outcome-net-2`` and ``outcome-net-3``).
+``outcome-net`` to ``outcome-net-4``).
 
 - **Data** (:mod:`.selfplay`): games of the one alpha-beta at a fixed depth from the ballot
   openings plus a few random moves, ended exactly by the endgame database; every quiet
