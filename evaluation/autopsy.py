@@ -1,9 +1,8 @@
 """A loss autopsy: where an agent's own value fell in the games it lost, and what a deep search
 says it should have played there.
 
-    >>> from checkers_evaluation.autopsy import autopsy, score_drift
+    >>> from checkers_evaluation.autopsy import autopsy
     >>> summary = autopsy(["runs/league/games.pdn"], "outcome-net-3", "runs/autopsy")  # doctest: +SKIP
-    >>> score_drift("runs/autopsy/drift.jsonl", "zoo:outcome-net-3")                  # doctest: +SKIP
 
 Or ``checkers autopsy runs/league/games.pdn --player outcome-net-3 --out runs/autopsy``.
 
@@ -40,9 +39,8 @@ from the endgame database (depth 0).
      "mistake": true}
 
 ``fast`` is what the agent's search saw there (``choices``: the legal moves), ``mistake`` whether the move played is not
-among the deep search's best moves. :func:`score_drift` measures any agent on the set: the
-fraction of positions where its move is one of the deep search's best (a move to the same
-position as one of them counts), each position searched with its game's history.
+among the deep search's best moves. :mod:`checkers_evaluation.drift` measures any agent on the set,
+and checks its positions again with another deep search.
 
 **The files.** ``OUT/games.jsonl`` has a line per lost game examined (its values and drop),
 appended after each game as is ``drift.jsonl``; ``OUT/autopsy.json`` the settings, which a
@@ -66,8 +64,9 @@ from checkers_env.files import json_lines, write_atomic
 
 #: The agent whose value is followed: the zoo's third outcome net, at its own 0.5 s a move.
 DEFAULT_AGENT = "zoo:outcome-net-3"
-#: The deep search: the same net with twenty times the time (and the same 5-piece database).
-DEFAULT_DEEP = "zoo:outcome-net-3,time=10"
+#: The deep search: the same net with twenty times the time and the 6-piece database
+#: (``checkers egdb build --pieces 6``).
+DEFAULT_DEEP = "zoo:outcome-net-3,time=10,egdb=6"
 #: The value below which the agent's position counts as lost, in the evaluator's units.
 DEFAULT_THRESHOLD = -0.3
 #: Plies per row of the report's table of where the values fell.
@@ -349,7 +348,9 @@ def read_lines(path: Path) -> list[dict[str, Any]]:
     return found
 
 
-def _append(path: Path, value: dict[str, Any]) -> None:
+def append_line(path: Path, value: dict[str, Any]) -> None:
+    """Append ``value`` as one line of the JSON-lines file ``path``, on disk before it returns
+    (a kill loses no line it wrote)."""
     with path.open("a", encoding="utf-8") as handle:
         handle.write(json.dumps(value) + "\n")
         handle.flush()
@@ -446,8 +447,8 @@ def autopsy(
         for seed, game in todo:
             line, record = examine(game, fast_agent, deep_agent, threshold, rules, (agent, deep), seed)
             if record is not None:
-                _append(out / DRIFT_FILE, record)
-            _append(out / GAMES_FILE, line)
+                append_line(out / DRIFT_FILE, record)
+            append_line(out / GAMES_FILE, line)
             lines.append(line)
             bar.update()
     drift = read_lines(out / DRIFT_FILE)
@@ -498,74 +499,6 @@ def report_markdown(summary: Summary, drift: list[dict[str, Any]], settings: dic
     return "\n".join(lines) + "\n"
 
 
-# -- the drift set ------------------------------------------------------------------------------
-
-
-def score_drift(
-    drift: str | os.PathLike, agent: str, rules: Rules | None = None, *, progress: bool = False
-) -> dict[str, Any]:
-    """How many positions of a drift set ``agent`` gets right: its move is one of the deep
-    search's best moves there (or leads to the same position).
-
-    Each position is searched as a new game for the agent, with the history of the game it
-    came from (its ``start`` and ``moves``; a record without them is a game from its ``fen``);
-    the agent starts afresh at each, breaking ties by a generator seeded by the line's number.
-
-    Args:
-        drift: a ``drift.jsonl`` file.
-        agent: the agent's spec.
-        rules: the draw rules the positions' games are replayed under (default ``Rules()``).
-        progress: a progress bar over the positions, on stderr.
-
-    Returns:
-        ``agent``, ``drift``, ``positions``, ``right``, ``fraction`` and per position its
-        ``game``, ``ply``, the agent's ``move`` and whether it is ``right``.
-
-    Raises:
-        FileNotFoundError: the file does not exist.
-        AutopsyError: it holds no position, or a line that is no drift record.
-        UnknownAgentError: the spec names no agent.
-    """
-    path = Path(drift)
-    if not path.is_file():
-        raise FileNotFoundError(f"no drift set {str(path)!r}")
-    records = read_lines(path)
-    if not records:
-        raise AutopsyError(f"{path}: the drift set holds no position")
-    rules = rules if rules is not None else Rules()
-    player = make_agent(agent)
-    from tqdm.auto import tqdm
-
-    rows = []
-    for number, record in enumerate(tqdm(records, unit="pos", desc=agent, disable=not progress), 1):
-        try:
-            game = replayed(Board.from_fen(record.get("start", record["fen"])), record.get("moves", []), rules)
-            best = [str(move) for move in record["deep"]["best_moves"]]
-        except (KeyError, TypeError, CheckersError) as error:
-            raise AutopsyError(f"{path}: line {number} is not a drift record ({error})") from None
-        player.reset(number)
-        move = str(player.select_move(game))
-        right = same_position(game.board, move, best)
-        rows.append({"game": record.get("game"), "ply": record.get("ply"), "move": move, "right": right})
-    hits = sum(bool(row["right"]) for row in rows)
-    return {
-        "agent": agent,
-        "drift": str(path),
-        "positions": len(rows),
-        "right": hits,
-        "fraction": hits / len(rows),
-        "per_position": rows,
-    }
-
-
-def append_score(out: str | os.PathLike, score: dict[str, Any]) -> Path:
-    """Append ``score`` (:func:`score_drift`'s) as a line of ``OUT/scores.jsonl``; returns its path."""
-    path = Path(out) / SCORES_FILE
-    path.parent.mkdir(parents=True, exist_ok=True)
-    _append(path, score)
-    return path
-
-
 __all__ = [
     "DEFAULT_AGENT",
     "DEFAULT_DEEP",
@@ -573,7 +506,7 @@ __all__ = [
     "AutopsyError",
     "LostGame",
     "Summary",
-    "append_score",
+    "append_line",
     "autopsy",
     "deep_verdict",
     "drop_bands",
@@ -584,6 +517,5 @@ __all__ = [
     "read_lines",
     "replayed",
     "report_markdown",
-    "score_drift",
     "search",
 ]

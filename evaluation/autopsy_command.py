@@ -12,7 +12,7 @@ from checkers_evaluation.options import UsageError, lazy_handler, number
 # The defaults, as checkers_evaluation.autopsy has them (that module loads the engine: the
 # parser does not import it; tests/evaluation/test_autopsy.py checks they agree).
 DEFAULT_AGENT = "zoo:outcome-net-3"
-DEFAULT_DEEP = "zoo:outcome-net-3,time=10"
+DEFAULT_DEEP = "zoo:outcome-net-3,time=10,egdb=6"
 DEFAULT_THRESHOLD = -0.3
 
 HELP = "follow an agent's value along its lost games; check where it fell with a deep search"
@@ -25,7 +25,9 @@ DESCRIPTION = (
     "both appended after each game (--resume continues a killed run); OUT/report.md has the "
     "table. With --drift FILE instead of games, measure --agent on a drift set: the fraction "
     "of positions where its move is one of the deep search's best, appended to "
-    "OUT/scores.jsonl (OUT defaults to the drift set's folder)."
+    "OUT/scores.jsonl (OUT defaults to the drift set's folder). With --drift FILE --recheck, "
+    "check the set's positions again with --deep-spec, written to OUT/drift.jsonl as it goes "
+    "(--resume continues a killed recheck)."
 )
 
 
@@ -62,8 +64,16 @@ def add_arguments(parser) -> None:
         metavar="FILE",
         help="measure --agent on this drift set (a drift.jsonl) instead of examining games",
     )
-    add_out(parser, "where the autopsy writes (required with games); with --drift, where scores.jsonl goes")
-    parser.add_argument("--resume", action="store_true", help="continue the autopsy in --out")
+    parser.add_argument(
+        "--recheck",
+        action="store_true",
+        help="with --drift: check the drift set's positions again with --deep-spec, writing OUT/drift.jsonl",
+    )
+    add_out(
+        parser,
+        "where the autopsy writes (required with games and with --recheck); with --drift, where scores.jsonl goes",
+    )
+    parser.add_argument("--resume", action="store_true", help="continue the autopsy, or the recheck, in --out")
     add_no_progress(parser)
     parser.set_defaults(handler=lazy_handler("checkers_evaluation.autopsy_command", "run"))
 
@@ -71,9 +81,15 @@ def add_arguments(parser) -> None:
 def run(args: argparse.Namespace) -> int:
     """Run ``checkers autopsy`` (its handler)."""
     if args.drift is not None:
-        if args.games or args.player or args.resume:
-            raise UsageError("--drift measures an agent on a drift set: give no PDN, --player or --resume with it")
+        if args.games or args.player:
+            raise UsageError("--drift works on a drift set: give no PDN or --player with it")
+        if args.recheck:
+            return _recheck(args)
+        if args.resume:
+            raise UsageError("--drift measures an agent on a drift set at once: --resume is for --recheck")
         return _score(args)
+    if args.recheck:
+        raise UsageError("--recheck checks a drift set again: give --drift FILE")
     if not args.games:
         raise UsageError("give PDN files of games to examine, or --drift FILE to measure an agent")
     if args.player is None:
@@ -109,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
 def _score(args: argparse.Namespace) -> int:
     from pathlib import Path
 
-    from checkers_evaluation.autopsy import append_score, score_drift
+    from checkers_evaluation.drift import append_score, score_drift
 
     score = score_drift(args.drift, args.agent, progress=args.progress)
     path = append_score(args.out if args.out is not None else Path(args.drift).parent, score)
@@ -117,4 +133,23 @@ def _score(args: argparse.Namespace) -> int:
         f"{args.agent}: {score['right']}/{score['positions']} right "
         f"({100 * score['fraction']:.1f} %) on {args.drift}; appended to {path}"
     )
+    return 0
+
+
+def _recheck(args: argparse.Namespace) -> int:
+    from checkers_evaluation.drift import drift_records, recheck_drift
+
+    if args.out is None:
+        raise UsageError("--out is required with --recheck: the folder of the rechecked drift.jsonl")
+    before = drift_records(args.drift)
+    after = recheck_drift(args.drift, args.deep_spec, args.out, resume=args.resume, progress=args.progress)
+    changed = sum(
+        (old.get("deep") or {}).get("best_moves") != new["deep"]["best_moves"] for old, new in zip(before, after)
+    )
+    mistakes = sum(bool(new["mistake"]) for new in after), sum(bool(old.get("mistake")) for old in before)
+    print(
+        f"{args.drift} checked again by {args.deep_spec}: positions {len(after)}, best moves changed in {changed}, "
+        f"mistakes {mistakes[0]} (were {mistakes[1]})"
+    )
+    print(f"wrote {args.out}/drift.jsonl")
     return 0

@@ -47,6 +47,34 @@ def tiny_league(tmp_path_factory):
     return folder
 
 
+@pytest.fixture(scope="session")
+def blunder_pdn(tmp_path_factory):
+    """Four games: the blunderer loses as Black and as White, and wins as White and as Black."""
+    from blunders import BLACK_BLUNDER, WHITE_BLUNDER, blunder_game
+
+    folder = tmp_path_factory.mktemp("games")
+    path = folder / "games.pdn"
+    texts = [
+        blunder_game(BLACK_BLUNDER, "blunderer", "sharp", "0-1"),
+        blunder_game(["9-13", "22-18"], "sharp", "blunderer", "0-1", more=2),
+        blunder_game(WHITE_BLUNDER, "sharp", "blunderer", "1-0"),
+        blunder_game(["11-15", "23-19"], "blunderer", "other", "1-0", more=2),
+    ]
+    path.write_text("\n".join(texts), encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="session")
+def blunder_autopsy(blunder_pdn, tmp_path_factory):
+    """The autopsy of the blunderer's games: (its summary, its folder)."""
+    from blunders import DEEP, FAST, THRESHOLD
+
+    from checkers_evaluation.autopsy import autopsy
+
+    out = tmp_path_factory.mktemp("autopsy") / "out"
+    return autopsy([blunder_pdn], "blunderer", out, FAST, DEEP, THRESHOLD), out
+
+
 class LiveServer:
     """``checkers serve``'s app on uvicorn in a thread, on a free loopback port."""
 

@@ -1,7 +1,7 @@
-"""The loss autopsy on games whose blunders are known: a man left to a capture, found by the
-fall of the loser's value and checked by a deeper search; the drift set scored; a killed run
-resumed; bad input refused in one line. Every search has a fixed depth, so the results are
-the same on every run."""
+"""The loss autopsy on games whose blunders are known (``blunders``): a man left to a capture,
+found by the fall of the loser's value and checked by a deeper search; a killed run resumed;
+bad input refused in one line. Every search has a fixed depth, so the results are the same
+on every run."""
 
 from __future__ import annotations
 
@@ -10,68 +10,24 @@ from types import SimpleNamespace
 
 import numpy as np
 import pytest
+from blunders import BLACK_BEST, DEEP, FAST, THRESHOLD, WHITE_BEST
 
 from checkers_env import BLACK, BaseAgent, Game, Rules, make_agent
 from checkers_env.match import play_game
-from checkers_env.pdn import game_to_pdn
 from checkers_evaluation import autopsy as autopsy_module
 from checkers_evaluation import autopsy_command
-from checkers_evaluation.autopsy import AutopsyError, LostGame, autopsy, examine, lost_games, read_lines, score_drift
+from checkers_evaluation.autopsy import AutopsyError, LostGame, autopsy, examine, lost_games, read_lines
 from checkers_evaluation.cli import main
 
-FAST = "alphabeta:depth=4,eval=material,seed=0"
-DEEP = "alphabeta:depth=6,eval=material,seed=0"
-#: Half a man, in the material evaluation's points.
-THRESHOLD = -50.0
-#: Black leaves the man of 16 to 19x12 at ply 2; White leaves the man of 18 to 15x22 at ply 3.
-BLACK_BLUNDER = ["9-13", "23-19", "12-16", "19x12"]
-WHITE_BLUNDER = ["11-15", "21-17", "7-11", "22-18", "15x22"]
-#: The moves a depth-6 material search keeps at ply 2 and ply 3 of those games (each level).
-BLACK_BEST = {"5-9", "11-16", "10-15", "6-9", "11-15", "10-14"}
-WHITE_BEST = {"17-14", "24-20", "23-19", "17-13", "24-19", "25-21"}
 
-
-def blunder_game(moves: list[str], black: str, white: str, result: str, more: int = 4) -> str:
-    """The PDN of ``moves`` and ``more`` plies of a depth-4 search after them, ``result`` stated
-    (a resignation: the rules have not ended it)."""
-    game = Game(moves=moves)
-    player = make_agent(FAST)
-    for _ in range(more):
-        game.play(player.select_move(game))
-    game.headers.update({"Event": "test", "Black": black, "White": white, "Result": result})
-    return game_to_pdn(game)
-
-
-@pytest.fixture(scope="module")
-def games_pdn(tmp_path_factory):
-    """Four games: the blunderer loses as Black and as White, and wins as White and as Black."""
-    folder = tmp_path_factory.mktemp("games")
-    path = folder / "games.pdn"
-    texts = [
-        blunder_game(BLACK_BLUNDER, "blunderer", "sharp", "0-1"),
-        blunder_game(["9-13", "22-18"], "sharp", "blunderer", "0-1", more=2),
-        blunder_game(WHITE_BLUNDER, "sharp", "blunderer", "1-0"),
-        blunder_game(["11-15", "23-19"], "blunderer", "other", "1-0", more=2),
-    ]
-    path.write_text("\n".join(texts), encoding="utf-8")
-    return path
-
-
-@pytest.fixture(scope="module")
-def examined(games_pdn, tmp_path_factory):
-    """The autopsy of the blunderer's games: (its summary, its folder)."""
-    out = tmp_path_factory.mktemp("autopsy") / "out"
-    return autopsy([games_pdn], "blunderer", out, FAST, DEEP, THRESHOLD), out
-
-
-def test_the_losses_are_the_games_the_player_lost(games_pdn):
-    lost = lost_games([games_pdn], "blunderer")
-    assert [game.key for game in lost] == [f"{games_pdn}#1", f"{games_pdn}#3"]
+def test_the_losses_are_the_games_the_player_lost(blunder_pdn):
+    lost = lost_games([blunder_pdn], "blunderer")
+    assert [game.key for game in lost] == [f"{blunder_pdn}#1", f"{blunder_pdn}#3"]
     assert [game.colour.name for game in lost] == ["BLACK", "WHITE"]
 
 
-def test_the_drop_and_the_blunder_before_it_are_found(examined, games_pdn):
-    summary, out = examined
+def test_the_drop_and_the_blunder_before_it_are_found(blunder_autopsy, blunder_pdn):
+    summary, out = blunder_autopsy
     assert (summary.games, summary.played, summary.losses, summary.examined) == (4, 4, 2, 2)
     assert (summary.drops, summary.mistakes, summary.skipped) == (2, 2, 0)
     black, white = read_lines(out / "drift.jsonl")
@@ -95,8 +51,8 @@ def test_the_drop_and_the_blunder_before_it_are_found(examined, games_pdn):
     assert summary.drop_plies == {"0-9": 2}
 
 
-def test_the_deep_verdict_is_the_deep_search_of_the_position(examined):
-    _, out = examined
+def test_the_deep_verdict_is_the_deep_search_of_the_position(blunder_autopsy):
+    _, out = blunder_autopsy
     record = read_lines(out / "drift.jsonl")[0]
     deep = make_agent(DEEP)
     game = Game(moves=record["moves"])
@@ -138,8 +94,8 @@ def test_a_forced_move_before_the_drop_is_passed_over():
     assert line["drop"] is None and record is None
 
 
-def test_the_report_has_a_row_per_checked_move(examined, games_pdn):
-    _, out = examined
+def test_the_report_has_a_row_per_checked_move(blunder_autopsy, blunder_pdn):
+    _, out = blunder_autopsy
     report = (out / "report.md").read_text()
     assert "| 2 | 12-16 **x** |" in report and "| 3 | 22-18 **x** |" in report
     assert "| 0-9 | 2 |" in report and "lost: 2" in report
@@ -172,23 +128,7 @@ def test_a_league_loss_is_examined_the_same_way(tmp_path):
     assert found["deep"]["played_value"] <= found["deep"]["value"]
 
 
-def test_the_drift_set_scores_the_agents_that_find_the_better_move(examined, tmp_path):
-    _, out = examined
-    drift = out / "drift.jsonl"
-    assert score_drift(drift, DEEP)["fraction"] == 1.0  # the deep search agrees with itself
-    # a set whose verdict is the blunder: the depth-4 search plays another move
-    records = read_lines(drift)
-    wrong = dict(records[0], deep=dict(records[0]["deep"], best_moves=["12-16"]))
-    mixed = tmp_path / "drift.jsonl"
-    mixed.write_text("".join(json.dumps(record) + "\n" for record in [*records, wrong]))
-    score = score_drift(mixed, FAST)
-    assert (score["positions"], score["right"]) == (3, 2)
-    assert score["fraction"] == pytest.approx(2 / 3)
-    assert [row["right"] for row in score["per_position"]] == [True, True, False]
-    assert score["per_position"][2]["move"] in BLACK_BEST
-
-
-def test_a_killed_autopsy_resumes_at_the_game_it_had_not_finished(games_pdn, examined, tmp_path, monkeypatch):
+def test_a_killed_autopsy_resumes_at_the_game_it_had_not_finished(blunder_pdn, blunder_autopsy, tmp_path, monkeypatch):
     out = tmp_path / "out"
     examine = autopsy_module.examine
     seen = []
@@ -201,27 +141,27 @@ def test_a_killed_autopsy_resumes_at_the_game_it_had_not_finished(games_pdn, exa
 
     monkeypatch.setattr(autopsy_module, "examine", killed_at_the_second)
     with pytest.raises(KeyboardInterrupt):
-        autopsy([games_pdn], "blunderer", out, FAST, DEEP, THRESHOLD)
+        autopsy([blunder_pdn], "blunderer", out, FAST, DEEP, THRESHOLD)
     assert len(read_lines(out / "games.jsonl")) == len(read_lines(out / "drift.jsonl")) == 1
     with (out / "games.jsonl").open("a") as handle:
         handle.write('{"game": "cut sho')  # a line a kill cut short
     with pytest.raises(AutopsyError, match="--resume"):
-        autopsy([games_pdn], "blunderer", out, FAST, DEEP, THRESHOLD)
+        autopsy([blunder_pdn], "blunderer", out, FAST, DEEP, THRESHOLD)
     with pytest.raises(AutopsyError, match="threshold -50.0, not -60.0"):
-        autopsy([games_pdn], "blunderer", out, FAST, DEEP, -60.0, resume=True)
+        autopsy([blunder_pdn], "blunderer", out, FAST, DEEP, -60.0, resume=True)
     seen.clear()
-    summary = autopsy([games_pdn], "blunderer", out, FAST, DEEP, THRESHOLD, resume=True)
-    assert seen == [f"{games_pdn}#3"]  # the first game is not searched again
-    assert summary == examined[0]
-    _, whole = examined
+    summary = autopsy([blunder_pdn], "blunderer", out, FAST, DEEP, THRESHOLD, resume=True)
+    assert seen == [f"{blunder_pdn}#3"]  # the first game is not searched again
+    assert summary == blunder_autopsy[0]
+    _, whole = blunder_autopsy
     for name in ("drift.jsonl", "games.jsonl"):
         assert read_lines(out / name) == read_lines(whole / name)
 
 
-def test_the_command_examines_and_scores(games_pdn, tmp_path, capsys):
+def test_the_command_examines_and_scores(blunder_pdn, tmp_path, capsys):
     out = tmp_path / "out"
     common = ["--agent", FAST, "--no-progress"]
-    argv = ["autopsy", str(games_pdn), "--player", "blunderer", "--out", str(out), "--deep-spec", DEEP]
+    argv = ["autopsy", str(blunder_pdn), "--player", "blunderer", "--out", str(out), "--deep-spec", DEEP]
     assert main([*argv, *common, "--threshold", "-50"]) == 0
     printed = capsys.readouterr().out
     assert "played: 4, lost: 2, examined: 2" in printed and "would not play: 2" in printed
@@ -269,10 +209,10 @@ def test_the_command_states_the_library_defaults():
         "not a drift set",
     ],
 )
-def test_bad_input_is_one_line_naming_it(argv, message, games_pdn, tmp_path, capsys):
+def test_bad_input_is_one_line_naming_it(argv, message, blunder_pdn, tmp_path, capsys):
     bad = tmp_path / "bad.pdn"
     bad.write_text('[Black "x"]\n[White "y"]\n1. 11-15 99-98 1-0\n')
-    fill = {"missing": tmp_path / "missing.pdn", "bad": bad, "games": games_pdn, "out": tmp_path / "out"}
+    fill = {"missing": tmp_path / "missing.pdn", "bad": bad, "games": blunder_pdn, "out": tmp_path / "out"}
     specs = ["--agent", FAST, "--deep-spec", DEEP] if "--agent" not in argv else ["--deep-spec", DEEP]
     assert main(["autopsy", *[part.format(**fill) for part in argv], *specs, "--no-progress"]) == 2
     captured = capsys.readouterr()

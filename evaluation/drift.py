@@ -1,0 +1,222 @@
+"""A drift set: the positions a loss autopsy (:mod:`checkers_evaluation.autopsy`) kept, where
+an agent's value was about to fall and a deep search knows the move to play. Measure any
+agent on it, or check its positions again with another deep search.
+
+    >>> from checkers_evaluation.drift import recheck_drift, score_drift
+    >>> score_drift("zoo/outcome-net-3/drift.jsonl", "zoo:outcome-net-4")                  # doctest: +SKIP
+    >>> recheck_drift("runs/autopsy/drift.jsonl", "zoo:outcome-net-3,time=30,egdb=6", "runs/rechecked")  # doctest: +SKIP
+
+Or ``checkers autopsy --drift FILE --agent SPEC`` and ``checkers autopsy --drift FILE
+--recheck --deep-spec SPEC --out DIR``.
+
+**The score.** A move is right when it is one of the deep search's best moves in the
+position, or leads to the same position as one of them. Each position is searched as a new
+game for the agent, with the history of the game it came from (its ``start`` and
+``moves``), so that the agent knows the game's repetitions and its no-progress count; the
+agent starts afresh at each position, breaking ties by a generator seeded by the line's
+number. Every measurement is appended to ``scores.jsonl``.
+
+**The recheck.** The positions of a set stand (they come from the agent's own search along
+its games, which another run would time differently); only the verdict is made again: the
+new deep search's best moves, value and value of the move played, and whether that move is
+a mistake. The rechecked set is written line by line to ``OUT/drift.jsonl``, so a killed
+recheck resumes (``resume=True``) at the first position it had not finished.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from checkers_env import Board, CheckersError, Game, Move, Rules, make_agent
+from checkers_env.files import write_atomic
+
+from .autopsy import (
+    DRIFT_FILE,
+    SCORES_FILE,
+    AutopsyError,
+    append_line,
+    deep_verdict,
+    make_searching_agent,
+    read_lines,
+    replayed,
+    same_position,
+)
+
+
+def drift_records(drift: str | os.PathLike) -> list[dict[str, Any]]:
+    """The records of the drift set ``drift``.
+
+    Raises:
+        FileNotFoundError: the file does not exist.
+        AutopsyError: it holds no position.
+    """
+    path = Path(drift)
+    if not path.is_file():
+        raise FileNotFoundError(f"no drift set {str(path)!r}")
+    records = read_lines(path)
+    if not records:
+        raise AutopsyError(f"{path}: the drift set holds no position")
+    return records
+
+
+def drift_position(record: dict[str, Any], rules: Rules, where: str) -> Game:
+    """The game of a drift record, replayed from its ``start`` through its ``moves`` (a
+    record without them is a game from its ``fen``).
+
+    Raises:
+        AutopsyError: the record is no drift record (``where`` says which line).
+    """
+    try:
+        return replayed(Board.from_fen(record.get("start", record["fen"])), record.get("moves", []), rules)
+    except (KeyError, TypeError, AttributeError, CheckersError) as error:
+        raise AutopsyError(f"{where} is not a drift record ({error})") from None
+
+
+def score_drift(
+    drift: str | os.PathLike, agent: str, rules: Rules | None = None, *, progress: bool = False
+) -> dict[str, Any]:
+    """How many positions of a drift set ``agent`` gets right: its move is one of the deep
+    search's best moves there (or leads to the same position).
+
+    Args:
+        drift: a ``drift.jsonl`` file.
+        agent: the agent's spec.
+        rules: the draw rules the positions' games are replayed under (default ``Rules()``).
+        progress: a progress bar over the positions, on stderr.
+
+    Returns:
+        ``agent``, ``drift``, ``positions``, ``right``, ``fraction`` and per position its
+        ``game``, ``ply``, the agent's ``move`` and whether it is ``right``.
+
+    Raises:
+        FileNotFoundError: the file does not exist.
+        AutopsyError: it holds no position, or a line that is no drift record.
+        UnknownAgentError: the spec names no agent.
+    """
+    records = drift_records(drift)
+    rules = rules if rules is not None else Rules()
+    player = make_agent(agent)
+    from tqdm.auto import tqdm
+
+    rows = []
+    for number, record in enumerate(tqdm(records, unit="pos", desc=agent, disable=not progress), 1):
+        game = drift_position(record, rules, f"{drift}: line {number}")
+        try:
+            best = [str(move) for move in record["deep"]["best_moves"]]
+        except (KeyError, TypeError) as error:
+            raise AutopsyError(f"{drift}: line {number} is not a drift record ({error})") from None
+        player.reset(number)
+        move = str(player.select_move(game))
+        right = same_position(game.board, move, best)
+        rows.append({"game": record.get("game"), "ply": record.get("ply"), "move": move, "right": right})
+    hits = sum(bool(row["right"]) for row in rows)
+    return {
+        "agent": agent,
+        "drift": str(drift),
+        "positions": len(rows),
+        "right": hits,
+        "fraction": hits / len(rows),
+        "per_position": rows,
+    }
+
+
+def append_score(out: str | os.PathLike, score: dict[str, Any]) -> Path:
+    """Append ``score`` (:func:`score_drift`'s) as a line of ``OUT/scores.jsonl``; returns its path."""
+    path = Path(out) / SCORES_FILE
+    path.parent.mkdir(parents=True, exist_ok=True)
+    append_line(path, score)
+    return path
+
+
+def recheck_drift(
+    drift: str | os.PathLike,
+    deep: str,
+    out: str | os.PathLike,
+    rules: Rules | None = None,
+    *,
+    resume: bool = False,
+    progress: bool = False,
+) -> list[dict[str, Any]]:
+    """Check every position of the drift set ``drift`` again with the deep search ``deep``.
+
+    Each record keeps its position, game, drop and ``fast`` view; its ``deep`` verdict and
+    ``mistake`` are the new search's, the search started afresh at each position (ties
+    broken by a generator seeded by the line's number).
+
+    Args:
+        drift: a ``drift.jsonl`` file.
+        deep: the spec of the deep search.
+        out: the folder of the rechecked ``drift.jsonl`` (not the set's own folder).
+        rules: the draw rules the positions' games are replayed under (default ``Rules()``).
+        resume: continue a recheck of the same set with the same search in ``out``; without
+            it, a folder that holds a drift set is refused.
+        progress: a progress bar over the positions, on stderr.
+
+    Returns:
+        The rechecked records, in the set's order.
+
+    Raises:
+        FileNotFoundError: the file does not exist.
+        AutopsyError: it holds no position or a line that is no drift record; ``out`` is the
+            set's folder, or holds a drift set and ``resume`` is off, or holds a recheck of
+            another set or by another search; the deep search keeps no value.
+        UnknownAgentError: the spec names no agent.
+        EndgameDatabaseError: the spec's endgame database is not built.
+    """
+    records = drift_records(drift)
+    rules = rules if rules is not None else Rules()
+    target = Path(out) / DRIFT_FILE
+    if target.resolve() == Path(drift).resolve():
+        raise AutopsyError(f"{target} is the drift set itself: write the recheck to another --out")
+    if target.exists() and not resume:
+        raise AutopsyError(f"{out} already holds a drift set: give --resume to continue its recheck, or another --out")
+    done = read_lines(target) if resume else []
+    if len(done) > len(records):
+        raise AutopsyError(f"{target} is not a recheck of {drift}: it holds more positions")
+    for number, (old, new) in enumerate(zip(records, done, strict=False), 1):
+        if [old.get(key) for key in ("game", "ply", "fen")] != [new.get(key) for key in ("game", "ply", "fen")]:
+            raise AutopsyError(f"{target} is not a recheck of {drift}: line {number} holds another position")
+        spec = (new.get("deep") or {}).get("spec")
+        if spec != deep:
+            raise AutopsyError(f"{target} holds a recheck by {spec!r}, not {deep!r}")
+    # Every position is read before the first search: a bad line is refused at once.
+    games = [drift_position(record, rules, f"{drift}: line {number}") for number, record in enumerate(records, 1)]
+    played = [
+        _played(game, record, f"{drift}: line {number}") for number, (game, record) in enumerate(zip(games, records), 1)
+    ]
+    deep_agent = make_searching_agent(deep)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # A line a kill cut short is dropped: the file is rewritten to the finished lines.
+    write_atomic(target, "".join(json.dumps(record) + "\n" for record in done).encode())
+    from tqdm.auto import tqdm
+
+    with tqdm(total=len(records), initial=len(done), unit="pos", desc=deep, disable=not progress) as bar:
+        for number in range(len(done) + 1, len(records) + 1):
+            game, record, move = games[number - 1], records[number - 1], played[number - 1]
+            verdict = deep_verdict(deep_agent, game, move, number)
+            rechecked = {
+                **record,
+                "deep": {"spec": deep, **verdict},
+                "mistake": not same_position(game.board, str(move), verdict["best_moves"]),
+            }
+            append_line(target, rechecked)
+            done.append(rechecked)
+            bar.update()
+    return done
+
+
+def _played(game: Game, record: dict[str, Any], where: str) -> Move:
+    """The move the record says was played, legal in its position."""
+    played = record.get("played")
+    if not isinstance(played, str):
+        raise AutopsyError(f"{where} is not a drift record (no move played)")
+    try:
+        return game.board.parse_move(played)
+    except CheckersError as error:
+        raise AutopsyError(f"{where}: the move played, {played!r}, is not legal there ({error})") from None
+
+
+__all__ = ["append_score", "drift_position", "drift_records", "recheck_drift", "score_drift"]

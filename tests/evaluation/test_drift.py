@@ -1,0 +1,138 @@
+"""The drift set of the blunderer's autopsy (``blunders``): agents scored on it, its positions
+checked again by a deep search (a wrong verdict mended, a killed recheck resumed), and bad
+input refused in one line."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from blunders import BLACK_BEST, DEEP, FAST
+
+from checkers_evaluation import drift as drift_module
+from checkers_evaluation.autopsy import AutopsyError, read_lines
+from checkers_evaluation.cli import main
+from checkers_evaluation.drift import recheck_drift, score_drift
+
+
+def write_set(path, records):
+    path.write_text("".join(json.dumps(record) + "\n" for record in records))
+    return path
+
+
+@pytest.fixture
+def wrong_verdicts(blunder_autopsy, tmp_path):
+    """The blunderer's drift set with each verdict turned into the blunder: the move played
+    is the deep search's only best move, no mistake."""
+    _, out = blunder_autopsy
+    records = [
+        dict(record, deep=dict(record["deep"], best_moves=[record["played"]]), mistake=False)
+        for record in read_lines(out / "drift.jsonl")
+    ]
+    (tmp_path / "wrong").mkdir()
+    return write_set(tmp_path / "wrong" / "drift.jsonl", records)
+
+
+def test_the_drift_set_scores_the_agents_that_find_the_better_move(blunder_autopsy, tmp_path):
+    _, out = blunder_autopsy
+    drift = out / "drift.jsonl"
+    assert score_drift(drift, DEEP)["fraction"] == 1.0  # the deep search agrees with itself
+    # a set whose verdict is the blunder: the depth-4 search plays another move
+    records = read_lines(drift)
+    wrong = dict(records[0], deep=dict(records[0]["deep"], best_moves=["12-16"]))
+    mixed = write_set(tmp_path / "drift.jsonl", [*records, wrong])
+    score = score_drift(mixed, FAST)
+    assert (score["positions"], score["right"]) == (3, 2)
+    assert score["fraction"] == pytest.approx(2 / 3)
+    assert [row["right"] for row in score["per_position"]] == [True, True, False]
+    assert score["per_position"][2]["move"] in BLACK_BEST
+
+
+def test_a_recheck_by_the_same_search_gives_the_same_verdicts(blunder_autopsy, tmp_path):
+    _, out = blunder_autopsy
+    before = read_lines(out / "drift.jsonl")
+    after = recheck_drift(out / "drift.jsonl", DEEP, tmp_path / "again")
+    assert after == read_lines(tmp_path / "again" / "drift.jsonl")
+    assert len(after) == len(before) == 2
+    for old, new in zip(before, after, strict=True):
+        assert {key: new[key] for key in old if key != "deep"} == {key: old[key] for key in old if key != "deep"}
+        for key in ("spec", "best_moves", "value", "played_value", "depth"):
+            assert new["deep"][key] == old["deep"][key]
+
+
+def test_a_recheck_mends_a_wrong_verdict(wrong_verdicts, tmp_path):
+    assert score_drift(wrong_verdicts, FAST)["right"] == 0  # nobody plays the blunders
+    after = recheck_drift(wrong_verdicts, DEEP, tmp_path / "mended")
+    assert [record["mistake"] for record in after] == [True, True]
+    assert set(after[0]["deep"]["best_moves"]) == BLACK_BEST
+    assert after[0]["deep"]["played_value"] < after[0]["deep"]["value"]
+    assert score_drift(tmp_path / "mended" / "drift.jsonl", FAST)["right"] == 2
+
+
+def test_a_killed_recheck_resumes_at_the_position_it_had_not_finished(wrong_verdicts, tmp_path, monkeypatch):
+    out = tmp_path / "out"
+    verdict = drift_module.deep_verdict
+    seen = []
+
+    def killed_at_the_second(deep, game, played, seed):
+        seen.append(seed)
+        if len(seen) == 2:
+            raise KeyboardInterrupt
+        return verdict(deep, game, played, seed)
+
+    monkeypatch.setattr(drift_module, "deep_verdict", killed_at_the_second)
+    with pytest.raises(KeyboardInterrupt):
+        recheck_drift(wrong_verdicts, DEEP, out)
+    assert len(read_lines(out / "drift.jsonl")) == 1
+    with (out / "drift.jsonl").open("a") as handle:
+        handle.write('{"fen": "cut sho')  # a line a kill cut short
+    with pytest.raises(AutopsyError, match="--resume"):
+        recheck_drift(wrong_verdicts, DEEP, out)
+    with pytest.raises(AutopsyError, match="holds a recheck by"):
+        recheck_drift(wrong_verdicts, FAST, out, resume=True)
+    seen.clear()
+    after = recheck_drift(wrong_verdicts, DEEP, out, resume=True)
+    assert seen == [2]  # the first position is not searched again
+    monkeypatch.undo()
+    assert after == read_lines(out / "drift.jsonl") == recheck_drift(wrong_verdicts, DEEP, tmp_path / "whole")
+
+
+def test_a_recheck_never_writes_over_its_own_set(blunder_autopsy):
+    _, out = blunder_autopsy
+    with pytest.raises(AutopsyError, match="is the drift set itself"):
+        recheck_drift(out / "drift.jsonl", DEEP, out, resume=True)
+
+
+def test_the_command_rechecks(wrong_verdicts, tmp_path, capsys):
+    out = tmp_path / "out"
+    argv = ["autopsy", "--drift", str(wrong_verdicts), "--recheck", "--deep-spec", DEEP, "--out", str(out)]
+    assert main([*argv, "--no-progress"]) == 0
+    printed = capsys.readouterr().out
+    assert (
+        f"{wrong_verdicts} checked again by {DEEP}: positions 2, best moves changed in 2, mistakes 2 (were 0)"
+        in printed
+    )
+    assert [record["mistake"] for record in read_lines(out / "drift.jsonl")] == [True, True]
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--recheck", "--out", "{out}"], "give --drift FILE"),
+        (["--drift", "{drift}", "--recheck"], "--out is required with --recheck"),
+        (["--drift", "{drift}", "--resume"], "--resume is for --recheck"),
+        (["--drift", "{drift}", "--recheck", "--out", "{out}", "--deep-spec", "random"], "leaves no search value"),
+        (["--drift", "{missing}", "--recheck", "--out", "{out}"], "no drift set"),
+        (["--drift", "{bad}", "--recheck", "--out", "{out}"], "line 1 is not a drift record"),
+    ],
+    ids=["no drift set", "no out", "resume without recheck", "no value", "missing set", "not a drift record"],
+)
+def test_bad_input_is_one_line_naming_it(argv, message, wrong_verdicts, tmp_path, capsys):
+    bad = write_set(tmp_path / "bad.jsonl", [{"fen": "B:W99:B1"}])
+    fill = {"drift": wrong_verdicts, "missing": tmp_path / "missing.jsonl", "bad": bad, "out": tmp_path / "out"}
+    specs = [] if "--deep-spec" in argv else ["--deep-spec", DEEP]
+    assert main(["autopsy", *[part.format(**fill) for part in argv], *specs, "--no-progress"]) == 2
+    captured = capsys.readouterr()
+    assert captured.err.startswith("checkers: error: ") and captured.err.count("\n") == 1
+    assert message.format(**fill) in captured.err
+    assert not (tmp_path / "out").exists()
