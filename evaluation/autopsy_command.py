@@ -49,7 +49,8 @@ def add_arguments(parser) -> None:
     add_agent_spec(
         parser,
         "--deep-spec",
-        "the deep search that checks each move before a fall (default %(default)s)",
+        "the deep search that checks each move before a fall, or with --recheck each position of the drift set "
+        "(default %(default)s)",
         default=DEFAULT_DEEP,
     )
     parser.add_argument(
