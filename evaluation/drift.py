@@ -194,8 +194,7 @@ def recheck_drift(
     from tqdm.auto import tqdm
 
     with tqdm(total=len(records), initial=len(done), unit="pos", desc=deep, disable=not progress) as bar:
-        for number in range(len(done) + 1, len(records) + 1):
-            game, record, move = games[number - 1], records[number - 1], played[number - 1]
+        for number, (game, record, move) in list(enumerate(zip(games, records, played), 1))[len(done) :]:
             verdict = deep_verdict(deep_agent, game, move, number)
             rechecked = {
                 **record,

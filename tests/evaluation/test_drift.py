@@ -97,10 +97,18 @@ def test_a_killed_recheck_resumes_at_the_position_it_had_not_finished(wrong_verd
     assert after == read_lines(out / "drift.jsonl") == recheck_drift(wrong_verdicts, DEEP, tmp_path / "whole")
 
 
-def test_a_recheck_never_writes_over_its_own_set(blunder_autopsy):
+def test_a_recheck_never_writes_over_its_own_set_or_resumes_another(blunder_autopsy, wrong_verdicts, tmp_path):
     _, out = blunder_autopsy
     with pytest.raises(AutopsyError, match="is the drift set itself"):
         recheck_drift(out / "drift.jsonl", DEEP, out, resume=True)
+    # a folder holding the recheck of another set: its first position is not this set's
+    records = read_lines(wrong_verdicts)
+    other = write_set(tmp_path / "other.jsonl", records[::-1])
+    recheck_drift(other, DEEP, tmp_path / "other")
+    with pytest.raises(AutopsyError, match="line 1 holds another position"):
+        recheck_drift(wrong_verdicts, DEEP, tmp_path / "other", resume=True)
+    with pytest.raises(AutopsyError, match="holds more positions"):
+        recheck_drift(write_set(tmp_path / "one.jsonl", records[:1]), DEEP, tmp_path / "other", resume=True)
 
 
 def test_the_command_rechecks(wrong_verdicts, tmp_path, capsys):
