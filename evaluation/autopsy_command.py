@@ -27,7 +27,8 @@ DESCRIPTION = (
     "of positions where its move is one of the deep search's best, appended to "
     "OUT/scores.jsonl (OUT defaults to the drift set's folder). With --drift FILE --recheck, "
     "check the set's positions again with --deep-spec, written to OUT/drift.jsonl as it goes "
-    "(--resume continues a killed recheck)."
+    "(--resume continues a killed recheck). With --drift FILE --agree OTHER (OTHER a recheck of "
+    "FILE), write to OUT/drift.jsonl the positions where every verdict shares a best move."
 )
 
 
@@ -70,9 +71,17 @@ def add_arguments(parser) -> None:
         action="store_true",
         help="with --drift: check the drift set's positions again with --deep-spec, writing OUT/drift.jsonl",
     )
+    parser.add_argument(
+        "--agree",
+        metavar="OTHER",
+        action="append",
+        default=[],
+        help="with --drift: keep the positions where this recheck's verdict (give --agree again for more) "
+        "and the set's share a best move, writing OUT/drift.jsonl",
+    )
     add_out(
         parser,
-        "where the autopsy writes (required with games and with --recheck); with --drift, where scores.jsonl goes",
+        "where the autopsy writes (required with games, --recheck and --agree); with --drift, where scores.jsonl goes",
     )
     parser.add_argument("--resume", action="store_true", help="continue the autopsy, or the recheck, in --out")
     add_no_progress(parser)
@@ -84,13 +93,17 @@ def run(args: argparse.Namespace) -> int:
     if args.drift is not None:
         if args.games or args.player:
             raise UsageError("--drift works on a drift set: give no PDN or --player with it")
+        if args.recheck and args.agree:
+            raise UsageError("--recheck and --agree are two steps: recheck first, then agree")
         if args.recheck:
             return _recheck(args)
+        if args.agree:
+            return _agree(args)
         if args.resume:
             raise UsageError("--drift measures an agent on a drift set at once: --resume is for --recheck")
         return _score(args)
-    if args.recheck:
-        raise UsageError("--recheck checks a drift set again: give --drift FILE")
+    if args.recheck or args.agree:
+        raise UsageError("--recheck and --agree work on a drift set: give --drift FILE")
     if not args.games:
         raise UsageError("give PDN files of games to examine, or --drift FILE to measure an agent")
     if args.player is None:
@@ -151,6 +164,23 @@ def _recheck(args: argparse.Namespace) -> int:
     print(
         f"{args.drift} checked again by {args.deep_spec}: positions {len(after)}, best moves changed in {changed}, "
         f"mistakes {mistakes[0]} (were {mistakes[1]})"
+    )
+    print(f"wrote {args.out}/drift.jsonl")
+    return 0
+
+
+def _agree(args: argparse.Namespace) -> int:
+    from checkers_evaluation.drift import agree_drift, drift_records
+
+    if args.out is None:
+        raise UsageError("--out is required with --agree: the folder of the agreed drift.jsonl")
+    if args.resume:
+        raise UsageError("--agree writes its set at once: --resume is for --recheck")
+    kept = agree_drift(args.drift, args.agree, args.out)
+    total = len(drift_records(args.drift))
+    print(
+        f"{args.drift} and {', '.join(args.agree)}: the verdicts share a best move in {len(kept)} of {total} "
+        f"positions, mistakes {sum(bool(record['mistake']) for record in kept)}"
     )
     print(f"wrote {args.out}/drift.jsonl")
     return 0

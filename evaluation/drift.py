@@ -6,8 +6,9 @@ agent on it, or check its positions again with another deep search.
     >>> score_drift("zoo/outcome-net-3/drift.jsonl", "zoo:outcome-net-4")                  # doctest: +SKIP
     >>> recheck_drift("runs/autopsy/drift.jsonl", "zoo:outcome-net-3,time=30,egdb=6", "runs/rechecked")  # doctest: +SKIP
 
-Or ``checkers autopsy --drift FILE --agent SPEC`` and ``checkers autopsy --drift FILE
---recheck --deep-spec SPEC --out DIR``.
+Or ``checkers autopsy --drift FILE --agent SPEC``, ``checkers autopsy --drift FILE
+--recheck --deep-spec SPEC --out DIR`` and ``checkers autopsy --drift FILE --agree OTHER --out
+DIR``.
 
 **The score.** A move is right when it is one of the deep search's best moves in the
 position, or leads to the same position as one of them. Each position is searched as a new
@@ -21,6 +22,11 @@ its games, which another run would time differently); only the verdict is made a
 new deep search's best moves, value and value of the move played, and whether that move is
 a mistake. The rechecked set is written line by line to ``OUT/drift.jsonl``, so a killed
 recheck resumes (``resume=True``) at the first position it had not finished.
+
+**The agreement.** One deep search's verdict can hang on a near-tie, and two searches (more
+time, another net) may name different best moves. :func:`agree_drift` keeps the positions of
+a set where its verdict and those of its rechecks share a best move: their ``deep`` holds the
+moves every verdict counts best, and ``verdicts`` each verdict whole.
 """
 
 from __future__ import annotations
@@ -177,7 +183,7 @@ def recheck_drift(
     if len(done) > len(records):
         raise AutopsyError(f"{target} is not a recheck of {drift}: it holds more positions")
     for number, (old, new) in enumerate(zip(records, done, strict=False), 1):
-        if [old.get(key) for key in ("game", "ply", "fen")] != [new.get(key) for key in ("game", "ply", "fen")]:
+        if [old.get(key) for key in _POSITION_KEYS] != [new.get(key) for key in _POSITION_KEYS]:
             raise AutopsyError(f"{target} is not a recheck of {drift}: line {number} holds another position")
         spec = (new.get("deep") or {}).get("spec")
         if spec != deep:
@@ -207,6 +213,81 @@ def recheck_drift(
     return done
 
 
+def agree_drift(
+    drift: str | os.PathLike, others: list[str | os.PathLike], out: str | os.PathLike, rules: Rules | None = None
+) -> list[dict[str, Any]]:
+    """The positions of the drift set ``drift`` on which the verdicts of ``others`` (rechecks
+    of the same positions) agree with its own: a best move of every verdict.
+
+    Each record kept is ``drift``'s, its ``deep`` made of the moves every verdict counts best
+    (``best_moves``, in ``drift``'s order; ``spec``: the verdicts' specs joined by ``" & "``),
+    its ``mistake`` whether the move played is not among them, and ``verdicts`` the ``deep``
+    of each set. The set is written to ``OUT/drift.jsonl``.
+
+    Args:
+        drift: a ``drift.jsonl`` file.
+        others: drift sets of the same positions in the same order (``--recheck``'s output).
+        out: the folder of the agreed ``drift.jsonl`` (none of the sets' own folders).
+        rules: the draw rules the positions' games are replayed under (default ``Rules()``).
+
+    Returns:
+        The records kept, in the set's order.
+
+    Raises:
+        FileNotFoundError: a file does not exist.
+        AutopsyError: no other set is given; a set holds no position, a line that is no drift
+            record, or other positions than ``drift``; ``out`` holds one of the sets.
+    """
+    if not others:
+        raise AutopsyError("give the drift sets whose verdicts must agree with the set's")
+    rules = rules if rules is not None else Rules()
+    target = Path(out) / DRIFT_FILE
+    sets = [drift, *others]
+    if any(target.resolve() == Path(path).resolve() for path in sets):
+        raise AutopsyError(f"{target} is one of the drift sets: write the agreement to another --out")
+    records = drift_records(drift)
+    verdicts = [_verdicts(drift, records)]
+    for other in others:
+        theirs = drift_records(other)
+        if len(theirs) != len(records):
+            raise AutopsyError(f"{other} holds {len(theirs)} positions, {drift} {len(records)}: not the same set")
+        for number, (mine, their) in enumerate(zip(records, theirs), 1):
+            if [mine.get(key) for key in _POSITION_KEYS] != [their.get(key) for key in _POSITION_KEYS]:
+                raise AutopsyError(f"{other}: line {number} holds another position than {drift}'s")
+        verdicts.append(_verdicts(other, theirs))
+    kept = []
+    for number, record in enumerate(records, 1):
+        board = drift_position(record, rules, f"{drift}: line {number}").board
+        deeps = [verdict[number - 1] for verdict in verdicts]
+        agreed = [
+            move
+            for move in deeps[0]["best_moves"]
+            if all(same_position(board, move, deep["best_moves"]) for deep in deeps)
+        ]
+        if agreed:
+            spec = " & ".join(str(deep.get("spec")) for deep in deeps)
+            mistake = not same_position(board, str(record.get("played")), agreed)
+            kept.append({**record, "deep": {"spec": spec, "best_moves": agreed}, "mistake": mistake, "verdicts": deeps})
+    target.parent.mkdir(parents=True, exist_ok=True)
+    write_atomic(target, "".join(json.dumps(record) + "\n" for record in kept).encode())
+    return kept
+
+
+#: What names a drift record's position.
+_POSITION_KEYS = ("game", "ply", "fen")
+
+
+def _verdicts(drift: str | os.PathLike, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """The ``deep`` verdict of each record, with its best moves as strings."""
+    found = []
+    for number, record in enumerate(records, 1):
+        deep = record.get("deep")
+        if not isinstance(deep, dict) or not isinstance(deep.get("best_moves"), list):
+            raise AutopsyError(f"{drift}: line {number} is not a drift record (no deep best moves)")
+        found.append({**deep, "best_moves": [str(move) for move in deep["best_moves"]]})
+    return found
+
+
 def _played(game: Game, record: dict[str, Any], where: str) -> Move:
     """The move the record says was played, legal in its position."""
     played = record.get("played")
@@ -218,4 +299,4 @@ def _played(game: Game, record: dict[str, Any], where: str) -> Move:
         raise AutopsyError(f"{where}: the move played, {played!r}, is not legal there ({error})") from None
 
 
-__all__ = ["append_score", "drift_position", "drift_records", "recheck_drift", "score_drift"]
+__all__ = ["agree_drift", "append_score", "drift_position", "drift_records", "recheck_drift", "score_drift"]

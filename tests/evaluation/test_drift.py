@@ -12,7 +12,7 @@ from blunders import BLACK_BEST, DEEP, FAST
 from checkers_evaluation import drift as drift_module
 from checkers_evaluation.autopsy import AutopsyError, read_lines
 from checkers_evaluation.cli import main
-from checkers_evaluation.drift import recheck_drift, score_drift
+from checkers_evaluation.drift import agree_drift, recheck_drift, score_drift
 
 
 def write_set(path, records):
@@ -123,6 +123,53 @@ def test_the_command_rechecks(wrong_verdicts, tmp_path, capsys):
     assert [record["mistake"] for record in read_lines(out / "drift.jsonl")] == [True, True]
 
 
+def test_the_agreement_keeps_the_best_moves_every_verdict_shares(blunder_autopsy, tmp_path):
+    _, out = blunder_autopsy
+    drift = out / "drift.jsonl"
+    records = read_lines(drift)
+    assert set(records[0]["deep"]["best_moves"]) == BLACK_BEST
+    two = sorted(BLACK_BEST)[:2]
+    # the second search counts two of the first position's best moves, and only the blunder
+    # at the second position
+    other = write_set(
+        tmp_path / "other.jsonl",
+        [
+            dict(records[0], deep=dict(records[0]["deep"], spec="other", best_moves=[*two, records[0]["played"]])),
+            dict(records[1], deep=dict(records[1]["deep"], spec="other", best_moves=[records[1]["played"]])),
+        ],
+    )
+    (kept,) = agree_drift(drift, [other], tmp_path / "agreed")
+    assert kept == read_lines(tmp_path / "agreed" / "drift.jsonl")[0]
+    assert sorted(kept["deep"]["best_moves"]) == two and kept["mistake"]  # the blunder is no best move of the first
+    assert kept["deep"]["spec"] == f"{DEEP} & other"
+    assert [verdict["spec"] for verdict in kept["verdicts"]] == [DEEP, "other"]
+    assert {key: kept[key] for key in ("fen", "played", "moves")} == {
+        key: records[0][key] for key in ("fen", "played", "moves")
+    }
+    assert score_drift(tmp_path / "agreed" / "drift.jsonl", DEEP)["positions"] == 1
+    # a verdict agrees with itself everywhere
+    assert [record["deep"]["best_moves"] for record in agree_drift(drift, [drift], tmp_path / "self")] == [
+        record["deep"]["best_moves"] for record in records
+    ]
+
+
+def test_the_agreement_refuses_sets_of_other_positions(blunder_autopsy, tmp_path, capsys):
+    _, out = blunder_autopsy
+    drift = out / "drift.jsonl"
+    records = read_lines(drift)
+    with pytest.raises(AutopsyError, match="holds 1 positions"):
+        agree_drift(drift, [write_set(tmp_path / "one.jsonl", records[:1])], tmp_path / "agreed")
+    with pytest.raises(AutopsyError, match="line 1 holds another position"):
+        agree_drift(drift, [write_set(tmp_path / "turned.jsonl", records[::-1])], tmp_path / "agreed")
+    with pytest.raises(AutopsyError, match="one of the drift sets"):
+        agree_drift(drift, [drift], out)
+    with pytest.raises(AutopsyError, match="give the drift sets"):
+        agree_drift(drift, [], tmp_path / "agreed")
+    assert not (tmp_path / "agreed").exists()
+    assert main(["autopsy", "--drift", str(drift), "--agree", str(drift), "--out", str(tmp_path / "agreed")]) == 0
+    assert "the verdicts share a best move in 2 of 2 positions, mistakes 2" in capsys.readouterr().out
+
+
 @pytest.mark.parametrize(
     ("argv", "message"),
     [
@@ -132,8 +179,25 @@ def test_the_command_rechecks(wrong_verdicts, tmp_path, capsys):
         (["--drift", "{drift}", "--recheck", "--out", "{out}", "--deep-spec", "random"], "leaves no search value"),
         (["--drift", "{missing}", "--recheck", "--out", "{out}"], "no drift set"),
         (["--drift", "{bad}", "--recheck", "--out", "{out}"], "line 1 is not a drift record"),
+        (["--agree", "{drift}", "--out", "{out}"], "give --drift FILE"),
+        (["--drift", "{drift}", "--agree", "{drift}"], "--out is required with --agree"),
+        (["--drift", "{drift}", "--agree", "{drift}", "--recheck", "--out", "{out}"], "recheck first, then agree"),
+        (["--drift", "{drift}", "--agree", "{drift}", "--resume", "--out", "{out}"], "--resume is for --recheck"),
+        (["--drift", "{bad}", "--agree", "{drift}", "--out", "{out}"], "line 1 is not a drift record"),
     ],
-    ids=["no drift set", "no out", "resume without recheck", "no value", "missing set", "not a drift record"],
+    ids=[
+        "no drift set",
+        "no out",
+        "resume without recheck",
+        "no value",
+        "missing set",
+        "not a drift record",
+        "agree without a set",
+        "agree without out",
+        "agree and recheck",
+        "agree and resume",
+        "agree with a bad set",
+    ],
 )
 def test_bad_input_is_one_line_naming_it(argv, message, wrong_verdicts, tmp_path, capsys):
     bad = write_set(tmp_path / "bad.jsonl", [{"fen": "B:W99:B1"}])
