@@ -257,7 +257,9 @@ def agree_drift(
         verdicts.append(_verdicts(other, theirs))
     kept = []
     for number, record in enumerate(records, 1):
-        board = drift_position(record, rules, f"{drift}: line {number}").board
+        where = f"{drift}: line {number}"
+        game = drift_position(record, rules, where)
+        board, played = game.board, _played(game, record, where)
         deeps = [verdict[number - 1] for verdict in verdicts]
         agreed = [
             move
@@ -266,7 +268,7 @@ def agree_drift(
         ]
         if agreed:
             spec = " & ".join(str(deep.get("spec")) for deep in deeps)
-            mistake = not same_position(board, str(record.get("played")), agreed)
+            mistake = not same_position(board, str(played), agreed)
             kept.append({**record, "deep": {"spec": spec, "best_moves": agreed}, "mistake": mistake, "verdicts": deeps})
     target.parent.mkdir(parents=True, exist_ok=True)
     write_atomic(target, "".join(json.dumps(record) + "\n" for record in kept).encode())
