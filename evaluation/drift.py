@@ -183,7 +183,7 @@ def recheck_drift(
     if len(done) > len(records):
         raise AutopsyError(f"{target} is not a recheck of {drift}: it holds more positions")
     for number, (old, new) in enumerate(zip(records, done, strict=False), 1):
-        if [old.get(key) for key in _POSITION_KEYS] != [new.get(key) for key in _POSITION_KEYS]:
+        if _place(old) != _place(new):
             raise AutopsyError(f"{target} is not a recheck of {drift}: line {number} holds another position")
         spec = (new.get("deep") or {}).get("spec")
         if spec != deep:
@@ -252,15 +252,14 @@ def agree_drift(
         if len(theirs) != len(records):
             raise AutopsyError(f"{other} holds {len(theirs)} positions, {drift} {len(records)}: not the same set")
         for number, (mine, their) in enumerate(zip(records, theirs), 1):
-            if [mine.get(key) for key in _POSITION_KEYS] != [their.get(key) for key in _POSITION_KEYS]:
+            if _place(mine) != _place(their):
                 raise AutopsyError(f"{other}: line {number} holds another position than {drift}'s")
         verdicts.append(_verdicts(other, theirs))
     kept = []
-    for number, record in enumerate(records, 1):
+    for number, (record, *deeps) in enumerate(zip(records, *verdicts), 1):
         where = f"{drift}: line {number}"
         game = drift_position(record, rules, where)
         board, played = game.board, _played(game, record, where)
-        deeps = [verdict[number - 1] for verdict in verdicts]
         agreed = [
             move
             for move in deeps[0]["best_moves"]
@@ -275,8 +274,9 @@ def agree_drift(
     return kept
 
 
-#: What names a drift record's position.
-_POSITION_KEYS = ("game", "ply", "fen")
+def _place(record: dict[str, Any]) -> tuple[Any, ...]:
+    """What names a drift record's position: its game, ply and FEN."""
+    return record.get("game"), record.get("ply"), record.get("fen")
 
 
 def _verdicts(drift: str | os.PathLike, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
