@@ -133,7 +133,28 @@ def _result(measure: dict) -> str | None:
             + (f" [{interval[0]:.0f}, {interval[1]:.0f}]" if interval else "")
             + (f" ({measure['elo_anchor']})" if "elo_anchor" in measure else "")
         )
+    if {"positions", "right"} <= measure.keys():
+        return _drift_result(measure)
     return None
+
+
+def _drift_result(measure: dict) -> str:
+    """A drift-set measure: the positions right (a run's count, a list of runs, or one per
+    ``seconds_per_move``) of ``positions``, and the baseline agent's."""
+
+    def runs(value) -> str:
+        return ", ".join(str(v) for v in value) if isinstance(value, list) else str(value)
+
+    def by_time(value) -> str:
+        seconds = measure.get("seconds_per_move")
+        if not seconds or not isinstance(value, list) or len(value) != len(seconds):
+            return runs(value)
+        return ", ".join(f"{v} at {s:g} s" for s, v in zip(seconds, value))
+
+    text = f"right in {by_time(measure['right'])} of {measure['positions']}"
+    if "baseline_right" in measure:
+        text += f"; baseline {by_time(measure['baseline_right'])}"
+    return text
 
 
 def _measure_rows(measures: dict) -> list[str]:
