@@ -118,6 +118,22 @@ def test_every_zoo_entry_has_its_card_on_its_agent_page():
             assert all(f"$ {part}" in card for part in generated._commands(command))
 
 
+def test_every_drift_measure_shows_its_counts_on_its_agent_page():
+    """A drift-set measure's row gives its positions and every run's count, lists included."""
+    generated = _generated()
+    shown = 0
+    for name in generated.zoo_names():
+        rows = generated.card_markdown(name, 1).splitlines()
+        for key, measure in (generated.card(name).get("measures") or {}).items():
+            if not (isinstance(measure, dict) and {"positions", "right"} <= measure.keys()):
+                continue
+            (row,) = [line for line in rows if line.startswith(f"| {key.replace('_', ' ')} |")]
+            counts = measure["right"] if isinstance(measure["right"], list) else [measure["right"]]
+            assert f"of {measure['positions']}" in row and all(str(count) in row for count in counts), row
+            shown += 1
+    assert shown
+
+
 def test_the_generated_tables_render_every_file():
     generated = _generated()
     benchmarks = generated.benchmarks_markdown()
