@@ -149,7 +149,7 @@ def recheck_drift(
     """Check every position of the drift set ``drift`` again with the deep search ``deep``.
 
     Each record keeps its position, game, drop and ``fast`` view; its ``deep`` verdict and
-    ``mistake`` are the new search's, the search started afresh at each position (ties
+    ``mistake`` are the new search's (an agreed set's ``verdicts`` are dropped), the search started afresh at each position (ties
     broken by a generator seeded by the line's number).
 
     Args:
@@ -202,8 +202,9 @@ def recheck_drift(
     with tqdm(total=len(records), initial=len(done), unit="pos", desc=deep, disable=not progress) as bar:
         for number, (game, record, move) in list(enumerate(zip(games, records, played), 1))[len(done) :]:
             verdict = deep_verdict(deep_agent, game, move, number)
+            # An earlier agreement's verdicts are not this search's: the record drops them.
             rechecked = {
-                **record,
+                **{key: value for key, value in record.items() if key != "verdicts"},
                 "deep": {"spec": deep, **verdict},
                 "mistake": not same_position(game.board, str(move), verdict["best_moves"]),
             }
@@ -222,7 +223,8 @@ def agree_drift(
     Each record kept is ``drift``'s, its ``deep`` made of the moves every verdict counts best
     (``best_moves``, in ``drift``'s order; ``spec``: the verdicts' specs joined by ``" & "``),
     its ``mistake`` whether the move played is not among them, and ``verdicts`` the ``deep``
-    of each set. The set is written to ``OUT/drift.jsonl``.
+    of each set (a set agreed before gives its own ``verdicts``, so agreeing again adds a
+    verdict). The set is written to ``OUT/drift.jsonl``.
 
     Args:
         drift: a ``drift.jsonl`` file.
@@ -256,8 +258,9 @@ def agree_drift(
                 raise AutopsyError(f"{other}: line {number} holds another position than {drift}'s")
         verdicts.append(_verdicts(other, theirs))
     kept = []
-    for number, (record, *deeps) in enumerate(zip(records, *verdicts), 1):
+    for number, (record, *sets) in enumerate(zip(records, *verdicts), 1):
         where = f"{drift}: line {number}"
+        deeps = [deep for found in sets for deep in found]
         game = drift_position(record, rules, where)
         board, played = game.board, _played(game, record, where)
         agreed = [
@@ -279,14 +282,17 @@ def _place(record: dict[str, Any]) -> tuple[Any, ...]:
     return record.get("game"), record.get("ply"), record.get("fen")
 
 
-def _verdicts(drift: str | os.PathLike, records: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """The ``deep`` verdict of each record, with its best moves as strings."""
+def _verdicts(drift: str | os.PathLike, records: list[dict[str, Any]]) -> list[list[dict[str, Any]]]:
+    """The verdicts of each record, their best moves as strings: those an earlier agreement
+    joined (its ``verdicts``), or else its ``deep`` alone."""
     found = []
     for number, record in enumerate(records, 1):
-        deep = record.get("deep")
-        if not isinstance(deep, dict) or not isinstance(deep.get("best_moves"), list):
+        deeps = record.get("verdicts", [record.get("deep")])
+        if not isinstance(deeps, list) or not all(
+            isinstance(deep, dict) and isinstance(deep.get("best_moves"), list) for deep in deeps
+        ):
             raise AutopsyError(f"{drift}: line {number} is not a drift record (no deep best moves)")
-        found.append({**deep, "best_moves": [str(move) for move in deep["best_moves"]]})
+        found.append([{**deep, "best_moves": [str(move) for move in deep["best_moves"]]} for deep in deeps])
     return found
 
 

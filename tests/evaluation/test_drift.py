@@ -5,14 +5,17 @@ input refused in one line."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
 import pytest
 from blunders import BLACK_BEST, DEEP, FAST
 
+import checkers_zoo
+from checkers_env import Rules
 from checkers_evaluation import drift as drift_module
-from checkers_evaluation.autopsy import AutopsyError, read_lines
+from checkers_evaluation.autopsy import AutopsyError, read_lines, same_position
 from checkers_evaluation.cli import main
-from checkers_evaluation.drift import agree_drift, recheck_drift, score_drift
+from checkers_evaluation.drift import agree_drift, drift_position, recheck_drift, score_drift
 
 
 def write_set(path, records):
@@ -147,6 +150,16 @@ def test_the_agreement_keeps_the_best_moves_every_verdict_shares(blunder_autopsy
         key: records[0][key] for key in ("fen", "played", "moves")
     }
     assert score_drift(tmp_path / "agreed" / "drift.jsonl", DEEP)["positions"] == 1
+    # a third search agreed with the agreed set adds its verdict to the two
+    third = dict(records[0], deep=dict(records[0]["deep"], spec="third", best_moves=[two[0]]))
+    (again,) = agree_drift(
+        tmp_path / "agreed" / "drift.jsonl", [write_set(tmp_path / "third.jsonl", [third])], tmp_path / "again"
+    )
+    assert [verdict["spec"] for verdict in again["verdicts"]] == [DEEP, "other", "third"]
+    assert again["deep"] == {"spec": f"{DEEP} & other & third", "best_moves": [two[0]]}
+    # a recheck of the agreed set is one search's verdict: the agreement's are dropped
+    (rechecked,) = recheck_drift(tmp_path / "agreed" / "drift.jsonl", DEEP, tmp_path / "rechecked")
+    assert "verdicts" not in rechecked and rechecked["deep"]["spec"] == DEEP
     # a verdict agrees with itself everywhere
     assert [record["deep"]["best_moves"] for record in agree_drift(drift, [drift], tmp_path / "self")] == [
         record["deep"]["best_moves"] for record in records
@@ -208,3 +221,25 @@ def test_bad_input_is_one_line_naming_it(argv, message, wrong_verdicts, tmp_path
     assert captured.err.startswith("checkers: error: ") and captured.err.count("\n") == 1
     assert message.format(**fill) in captured.err
     assert not (tmp_path / "out").exists()
+
+
+ZOO_DRIFT_SETS = sorted((Path(checkers_zoo.__file__).parent).glob("*/drift*.jsonl"))
+
+
+@pytest.mark.parametrize("drift", ZOO_DRIFT_SETS, ids=lambda path: f"{path.parent.name}/{path.name}")
+def test_every_zoo_drift_set_replays_to_its_positions_and_its_verdicts_are_legal(drift):
+    """A shipped drift set's games lead to the positions it names, and the moves it names
+    there are legal; an agreed set's best moves are the ones every verdict shares."""
+    records = read_lines(drift)
+    assert records
+    for number, record in enumerate(records, 1):
+        board = drift_position(record, Rules(), f"{drift}: line {number}").board
+        assert board.fen() == record["fen"]
+        legal = {str(move) for move in board.legal_moves()}
+        best = record["deep"]["best_moves"]
+        assert best and set(best) <= legal
+        assert record["played"] in legal
+        assert record["mistake"] == (not same_position(board, record["played"], best))
+        for verdict in record.get("verdicts", []):
+            assert set(verdict["best_moves"]) <= legal
+            assert all(same_position(board, move, verdict["best_moves"]) for move in best)
