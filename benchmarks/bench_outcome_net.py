@@ -4,7 +4,9 @@ self-play games/s of the trainer's data generation.
 
 The net is the zoo's (``zoo/outcome-net``) when it exists, else an untrained one of the
 same size (the speed of an evaluation does not depend on its weights). ``ratio`` is the
-net's nodes/s over the positional evaluator's.
+net's nodes/s over the positional evaluator's. ``best_net`` measures the same for the
+zoo's strongest outcome net (``BEST_NET``, a wider net) under its card's search, without
+its opening book, against that search with the positional points.
 """
 
 from __future__ import annotations
@@ -14,6 +16,7 @@ import time
 import numpy as np
 
 SECONDS_PER_MOVE = 0.5
+BEST_NET = "outcome-net-4"
 
 
 def _positions(count: int, seed: int):
@@ -59,6 +62,24 @@ def _search(spec: str, boards) -> dict:
     return {"nodes_per_s": nodes / seconds, "mean_depth": float(np.mean(depths)), "positions": len(boards)}
 
 
+def _best_net(boards) -> dict:
+    """``BEST_NET``'s search with its net and with the positional points, its book left out
+    (a book move is no search)."""
+    from checkers_agents.zoo import load_card, zoo_weights
+
+    card, _ = load_card(BEST_NET)
+    search = ",".join(f"{key}={value}" for key, value in card["params"].items() if key not in ("eval", "book_file"))
+    net = _search(f"alphabeta:eval=outcome-net,weights={zoo_weights(BEST_NET)},{search}", boards)
+    positional = _search(f"alphabeta:{search}", boards)
+    return {
+        "name": BEST_NET,
+        "search": search,
+        "outcome_net": net,
+        "positional": positional,
+        "ratio_nodes_per_s_net_over_positional": net["nodes_per_s"] / positional["nodes_per_s"],
+    }
+
+
 def run() -> dict:
     from checkers_agents.outcome_net.selfplay import play_games
     from checkers_agents.zoo import zoo_weights
@@ -74,6 +95,7 @@ def run() -> dict:
     results["positional"] = positional
     results["outcome_net"] = net
     results["ratio_nodes_per_s_net_over_positional"] = net["nodes_per_s"] / positional["nodes_per_s"]
+    results["best_net"] = _best_net(boards)
     play_games(2, seed=0, depth=2)  # compile or load the self-play kernel
     for depth in (4, 6):
         started = time.perf_counter()
