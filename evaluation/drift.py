@@ -149,8 +149,9 @@ def recheck_drift(
     """Check every position of the drift set ``drift`` again with the deep search ``deep``.
 
     Each record keeps its position, game, drop and ``fast`` view; its ``deep`` verdict and
-    ``mistake`` are the new search's (an agreed set's ``verdicts`` are dropped), the search started afresh at each position (ties
-    broken by a generator seeded by the line's number).
+    ``mistake`` are the new search's, the search started afresh at each position (ties
+    broken by a generator seeded by the line's number); an agreed set's ``verdicts`` are
+    dropped.
 
     Args:
         drift: a ``drift.jsonl`` file.

@@ -1,16 +1,15 @@
 """The drift set of the blunderer's autopsy (``blunders``): agents scored on it, its positions
 checked again by a deep search (a wrong verdict mended, a killed recheck resumed), and bad
-input refused in one line."""
+input refused in one line; and the zoo's own drift sets, which replay to their positions."""
 
 from __future__ import annotations
 
 import json
-from pathlib import Path
 
 import pytest
 from blunders import BLACK_BEST, DEEP, FAST
 
-import checkers_zoo
+from checkers_agents.zoo import zoo_dir
 from checkers_env import Rules
 from checkers_evaluation import drift as drift_module
 from checkers_evaluation.autopsy import AutopsyError, read_lines, same_position
@@ -223,7 +222,11 @@ def test_bad_input_is_one_line_naming_it(argv, message, wrong_verdicts, tmp_path
     assert not (tmp_path / "out").exists()
 
 
-ZOO_DRIFT_SETS = sorted((Path(checkers_zoo.__file__).parent).glob("*/drift*.jsonl"))
+ZOO_DRIFT_SETS = sorted(zoo_dir().glob("*/drift*.jsonl"))
+
+
+def test_the_zoo_ships_its_drift_sets():
+    assert len(ZOO_DRIFT_SETS) >= 10
 
 
 @pytest.mark.parametrize("drift", ZOO_DRIFT_SETS, ids=lambda path: f"{path.parent.name}/{path.name}")
