@@ -32,7 +32,9 @@ through the public API both trees share:
   and the zoo nets of td-minimax, slow-fast, mcrd-net and outcome-net): nodes, and each
   search's value and best moves must agree;
 - ``alphabeta-pruned-<eval>``: the same with ``table_cutoffs``, ``pvs`` and ``reductions``
-  (the zoo's pruning) for the positional evaluation and the outcome net, a few plies deeper;
+  (the zoo's pruning) for the positional evaluation and the outcome net, a few plies deeper,
+  and for ``outcome-net-4``: the outcome net with ``zoo:outcome-net-4``'s weights, whose
+  second hidden layer (128 x 32) the first zoo net lacks;
 - ``mcrd``: ``MCRDAgent(backend="cpu").search`` of four positions: playouts;
 - ``selfplay-mcrd``: ``mcrd.data.play_pseudo_random_games``: plies;
 - ``selfplay-outcome-net``: ``outcome_net.selfplay.play_games`` (positional, depth 3): plies;
@@ -94,14 +96,24 @@ EVALS = ("material", "positional", "td-minimax", "slow-fast", "mcrd-net", "outco
 #: Depth of the alpha-beta part per evaluator, and how many times its positions are searched
 #: (a few tenths of a second of search each).
 DEPTHS = {"material": 9, "positional": 9, "td-minimax": 7, "slow-fast": 5, "mcrd-net": 4, "outcome-net": 6}
-REPEATS = {"material": 6, "positional": 6, "td-minimax": 6, "slow-fast": 5, "mcrd-net": 4, "outcome-net": 12}
+REPEATS = {
+    "material": 6,
+    "positional": 6,
+    "td-minimax": 6,
+    "slow-fast": 5,
+    "mcrd-net": 4,
+    "outcome-net": 12,
+    "outcome-net-4": 10,
+}
 #: The AlphaZero agent's parameters in the ``alphazero`` part (both trees'): a revision
 #: before an option they name cannot be the reference.
 ALPHAZERO_SETTINGS = {"weights": "zoo", "simulations": 4000, "search": "puct", "reuse": False}
 #: The evaluators searched again with the zoo's pruning (``table_cutoffs``, ``pvs`` and
 #: ``reductions``, as ``zoo:outcome-net-3`` plays), at these depths: the pruned search's
 #: per-node work (the switches' tests) that the exact search's kernel compiles away.
-PRUNED_DEPTHS = {"positional": 13, "outcome-net": 12}
+PRUNED_DEPTHS = {"positional": 13, "outcome-net": 12, "outcome-net-4": 12}
+#: Pruned parts whose evaluator is a registered net with another zoo entry's weights.
+ZOO_WEIGHTS = {"outcome-net-4": "outcome-net"}
 PARTS = (
     tuple(f"alphabeta-{e}" for e in EVALS)
     + tuple(f"alphabeta-pruned-{e}" for e in PRUNED_DEPTHS)
@@ -177,11 +189,17 @@ def _games(count: int, seed: int):
 def _alphabeta(eval_name: str, pruned: bool = False):
     from checkers_agents.alphabeta import Searcher, make_evaluator
 
+    if eval_name in ZOO_WEIGHTS:
+        from checkers_agents.zoo import zoo_weights
+
+        evaluator = make_evaluator(ZOO_WEIGHTS[eval_name], str(zoo_weights(eval_name)))
+    else:
+        evaluator = make_evaluator(eval_name)
     if pruned:
-        searcher = Searcher(make_evaluator(eval_name), table_cutoffs=True, pvs=True, reductions=True)
+        searcher = Searcher(evaluator, table_cutoffs=True, pvs=True, reductions=True)
         depth = PRUNED_DEPTHS[eval_name]
     else:
-        searcher = Searcher(make_evaluator(eval_name))
+        searcher = Searcher(evaluator)
         depth = DEPTHS[eval_name]
 
     def call(board):
