@@ -6,7 +6,11 @@ The net is the zoo's (``zoo/outcome-net``) when it exists, else an untrained one
 same size (the speed of an evaluation does not depend on its weights). ``ratio`` is the
 net's nodes/s over the positional evaluator's. ``best_net`` measures the same for the
 zoo's strongest outcome net (``BEST_NET``, a wider net) under its card's search, without
-its opening book, against that search with the positional points.
+its opening book, against that search with the positional points, and ``best_net_kernels``
+the nanoseconds a call of each part of that net's leaf evaluation takes, in a loop of
+``KERNEL_CALLS`` (less the loop's own cost, ``loop_ns``): the first layer's update by a
+move (``move_sums``), the second hidden layer alone (``dense_layer``), all the later layers
+(``later_layers``) and the dispatch the search calls (``value_of_sums``).
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ import numpy as np
 
 SECONDS_PER_MOVE = 0.5
 BEST_NET = "outcome-net-4"
+KERNEL_CALLS = 1_000_000
 
 
 def _positions(count: int, seed: int):
@@ -80,6 +85,68 @@ def _best_net(boards) -> dict:
     }
 
 
+def _kernel_timings() -> dict:
+    """``BEST_NET``'s leaf evaluation, part by part: ns per call (see the module docstring)."""
+    import numba
+
+    from checkers_agents.alphabeta import make_evaluator
+    from checkers_agents.search_parts.net_layers import dense_layer, later_layers, move_sums, value_of_sums
+    from checkers_agents.zoo import zoo_weights
+
+    evaluator = make_evaluator("outcome-net", str(zoo_weights(BEST_NET)))
+    net, functions = evaluator.net, evaluator.net_functions
+    width = net[1].shape[0]
+
+    # Each call reads sums that change with the loop's counter, so none is hoisted out.
+    @numba.njit
+    def loop(kernel, calls, scratch, base, net, functions):
+        total = 0.0
+        for i in range(calls):
+            for j in range(base.shape[0]):
+                scratch[j] = max(base[j] + 0.001 * (i % 7), 0.0)
+            total += kernel(i, scratch, net, functions)
+        return total
+
+    @numba.njit
+    def nothing(i, scratch, net, functions):
+        return scratch[i % 64]
+
+    @numba.njit
+    def first_layer_update(i, scratch, net, functions):
+        move_sums(scratch, scratch, net[0], True, True, i % 32, (i * 7) % 32, 0, 0, 0)
+        return scratch[i % 64]
+
+    @numba.njit
+    def second_layer(i, scratch, net, functions):
+        dense_layer(net[2], net[3], scratch, 0, net[1].shape[0])
+        return scratch[net[1].shape[0] + i % net[3].shape[0]]
+
+    @numba.njit
+    def later(i, scratch, net, functions):
+        return later_layers(net[2], net[3], net[4], net[5], functions, scratch, net[7], net[8])
+
+    @numba.njit
+    def dispatch(i, scratch, net, functions):
+        return value_of_sums(net, functions, scratch, 20)
+
+    base = np.random.default_rng(0).normal(size=width).astype(net[0].dtype)
+    scratch = np.zeros(8 * width, net[0].dtype)
+    timings = {}
+    for name, kernel in (
+        ("loop", nothing),
+        ("move_sums", first_layer_update),
+        ("dense_layer", second_layer),
+        ("later_layers", later),
+        ("value_of_sums", dispatch),
+    ):
+        loop(kernel, 10, scratch, base, net, functions)  # compile
+        started = time.perf_counter()
+        loop(kernel, KERNEL_CALLS, scratch, base, net, functions)
+        timings[name] = (time.perf_counter() - started) / KERNEL_CALLS * 1e9
+    overhead = timings.pop("loop")
+    return {"loop_ns": overhead, **{f"{name}_ns": ns - overhead for name, ns in timings.items()}}
+
+
 def run() -> dict:
     from checkers_agents.outcome_net.selfplay import play_games
     from checkers_agents.zoo import zoo_weights
@@ -96,6 +163,7 @@ def run() -> dict:
     results["outcome_net"] = net
     results["ratio_nodes_per_s_net_over_positional"] = net["nodes_per_s"] / positional["nodes_per_s"]
     results["best_net"] = _best_net(boards)
+    results["best_net_kernels"] = _kernel_timings()
     play_games(2, seed=0, depth=2)  # compile or load the self-play kernel
     for depth in (4, 6):
         started = time.perf_counter()
