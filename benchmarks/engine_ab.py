@@ -112,8 +112,8 @@ ALPHAZERO_SETTINGS = {"weights": "zoo", "simulations": 4000, "search": "puct", "
 #: ``reductions``, as ``zoo:outcome-net-3`` plays), at these depths: the pruned search's
 #: per-node work (the switches' tests) that the exact search's kernel compiles away.
 PRUNED_DEPTHS = {"positional": 13, "outcome-net": 12, "outcome-net-4": 12}
-#: Pruned parts whose evaluator is a registered net with another zoo entry's weights.
-ZOO_WEIGHTS = {"outcome-net-4": "outcome-net"}
+#: Parts named after a zoo entry: the registered evaluator its weights load into.
+ZOO_NET_EVALUATORS = {"outcome-net-4": "outcome-net"}
 PARTS = (
     tuple(f"alphabeta-{e}" for e in EVALS)
     + tuple(f"alphabeta-pruned-{e}" for e in PRUNED_DEPTHS)
@@ -189,10 +189,10 @@ def _games(count: int, seed: int):
 def _alphabeta(eval_name: str, pruned: bool = False):
     from checkers_agents.alphabeta import Searcher, make_evaluator
 
-    if eval_name in ZOO_WEIGHTS:
+    if eval_name in ZOO_NET_EVALUATORS:
         from checkers_agents.zoo import zoo_weights
 
-        evaluator = make_evaluator(ZOO_WEIGHTS[eval_name], str(zoo_weights(eval_name)))
+        evaluator = make_evaluator(ZOO_NET_EVALUATORS[eval_name], str(zoo_weights(eval_name)))
     else:
         evaluator = make_evaluator(eval_name)
     if pruned:
