@@ -48,7 +48,7 @@ interface and the nets' kernels, which other searches share, are
 Other packages use the search by the names below: the agent, the driver, the evaluator
 registry, and for a learner that plays the search's games in its own kernels (td-minimax's,
 the outcome net's and MCRD's data), the self-play kernel's pieces and the memory they take
-(``Table``, ``flat_memory``, ``memory_for``).
+(``Table``, ``table_for``, ``flat_memory``, ``memory_for``).
 
 How the search works (quiescence, move ordering, the table, the draw rules, the database)
 and why each switch is off by default: the documentation's alpha-beta page,
@@ -59,7 +59,7 @@ from .agent import AlphaBetaAgent
 from .draws import Draws
 from .evaluator_registry import EVALUATOR_GROUP, HAND_WRITTEN, evaluator_names, make_evaluator, register_evaluator
 from .negamax import MAX_DEPTH, search_kernel
-from .searcher import DEPTH, Searcher, SearchResult, board_key, memory_for
+from .searcher import DEPTH, Searcher, SearchResult, board_key, memory_for, table_for
 from .selfplay import (
     MOVE_NONE,
     MOVE_RANDOM,
@@ -123,4 +123,5 @@ __all__ = [
     "register_evaluator",
     "search_kernel",
     "start_game",
+    "table_for",
 ]

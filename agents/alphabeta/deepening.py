@@ -132,7 +132,7 @@ def search_to_depth(
         picked move's row of ``moves[0]`` (-1 without ``rng`` or without a legal move).
     """
     memory = memory_views(flat)
-    generation = begin_search(generation, table.entries, memory.killers, memory.history_scores)
+    generation = begin_search(generation, table, memory.killers, memory.history_scores)
     value, reached, count, nodes = deepen(
         position, first_depth, depth, options, valuation, net, draw_rules, generation, table, memory, egdb
     )

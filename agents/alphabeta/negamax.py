@@ -81,8 +81,10 @@ from .transposition import (
     TT_KEY_MASK,
     TT_MIN_DEPTH,
     TT_VALUE,
+    cached_leaf,
     child_hash,
     position_hash,
+    store_leaf,
 )
 
 # -- limits and scores ------------------------------------------------------------------
@@ -214,7 +216,7 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
     root_in_order, pruning = options
     kind, net_functions, loss, loss_per_ply, blockade_value, win_bound, tie_margin, quiescence = valuation
     draws, n_draws, quiet, no_progress_plies, contempt = draw_rules
-    entries, entry_values = table
+    entries, entry_values = table.entries, table.values
     (
         killers,
         history_scores,
@@ -329,12 +331,16 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                     # evaluations get a kernel of their own, without the net's code.
                     if net is None:
                         value = hand_value(m, o, k, side, kind)
-                    elif leaf_sums(accumulators, ply, scratch, net, side, moves, order_index, stack, k):
-                        # Kept sums (``accumulators`` not None, settled at compile time):
-                        # the side to move's view from the parent's, and the move.
-                        value = value_of_sums(net, net_functions, scratch, popcount(m | o))
                     else:
-                        value = net_value(m, o, k, side, net, net_functions, active, scratch)
+                        found, value = cached_leaf(table, h, generation)
+                        if not found:
+                            if leaf_sums(accumulators, ply, scratch, net, side, moves, order_index, stack, k):
+                                # Kept sums (``accumulators`` not None, settled at compile
+                                # time): the side to move's view from the parent's, and the move.
+                                value = value_of_sums(net, net_functions, scratch, popcount(m | o))
+                            else:
+                                value = net_value(m, o, k, side, net, net_functions, active, scratch)
+                            store_leaf(table, h, generation, value)
                 else:
                     value = terminal_value(m, ply, loss, loss_per_ply, blockade_value)
                 state = _RETURN
@@ -509,9 +515,10 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
             progress = is_progress(k, frm, captured)
             reversible = stack[ply, S_REVERSIBLE] == 1 and not progress
             child_depth = stack[ply, S_DEPTH] - 1 - reduced + extension(pruning, stack, tries, ply, i, captured)
-            # The child's hash serves the table only (depth >= TT_MIN_DEPTH, never deeper
-            # down the line): most nodes, the leaves among them, do not need it.
-            if child_depth >= TT_MIN_DEPTH:
+            # The child's hash serves the table (depth >= TT_MIN_DEPTH, never deeper down
+            # the line) and the leaf cache: without a cache, most nodes, the leaves among
+            # them, do not need it.
+            if child_depth >= TT_MIN_DEPTH or table.leaves.shape[0] > 0:
                 h = child_hash(stack[ply, S_HASH], k, k2, side, frm, to, captured)
                 stack[child, S_HASH] = h
             stack[child, S_MOVER] = o2

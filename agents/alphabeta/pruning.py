@@ -428,7 +428,7 @@ def _etc(more, pruning, table, generation, stack, moves, n, ply, beta, valuation
 def _children_cutoff(pruning, table, generation, stack, moves, n, ply, beta, valuation, draw_rules, egdb_pieces):
     """:func:`transposed_cutoff`'s look-up of the children, with ``etc`` on at this node."""
     depth = stack[ply, layout.S_DEPTH]
-    entries, entry_values = table
+    entries, entry_values = table.entries, table.values
     _, _, _, loss_per_ply, _, win_bound, _, _ = valuation
     keys, count = draw_rules[0], draw_rules[1]
     mover, opponent, kings = stack[ply, layout.S_MOVER], stack[ply, layout.S_OPPONENT], stack[ply, layout.S_KINGS]

@@ -23,7 +23,7 @@ from .draws import NO_DRAWS, Draws
 from .negamax import INF, MAX_DEPTH, DrawRules, egdb_value, search_kernel
 from .pruning import ASPIRATION_NET, ASPIRATION_POINTS, PROBCUT_NET, PROBCUT_POINTS, search_options
 from .stack import S_INDEX, V_ALPHA, V_BETA, FlatMemory, flat_memory, memory_views
-from .transposition import NO_MOVE, TT_BITS, TT_ENTRY, TT_KEY_MASK, new_table, position_hash
+from .transposition import LEAF_BITS, NO_MOVE, TT_BITS, TT_ENTRY, TT_KEY_MASK, Table, new_table, position_hash
 
 #: The nominal depth of a search given neither a depth nor a time.
 DEPTH = 6
@@ -43,6 +43,13 @@ def memory_for(evaluator: Evaluator, incremental: bool | None = None) -> FlatMem
         )
     on = exact if incremental is None else bool(incremental) and exact
     return flat_memory(evaluator.width, evaluator.dtype, evaluator.w_in.shape[1] if on else None)
+
+
+def table_for(evaluator: Evaluator, tt_bits: int = TT_BITS, leaf_cache: bool = True) -> Table:
+    """The search's :data:`~checkers_agents.alphabeta.transposition.Table` for
+    ``evaluator``: ``2**tt_bits`` entries, and a leaf cache of ``2**LEAF_BITS`` slots for a
+    net when ``leaf_cache`` (the hand-written evaluations cost less than a look-up)."""
+    return new_table(1 << tt_bits, 1 << LEAF_BITS if leaf_cache and evaluator.net is not None else 0)
 
 
 def board_key(board: Board) -> int:
@@ -132,6 +139,10 @@ class Searcher:
             to 1.17x for the outcome net, 1.47x for a net with pattern inputs, whose
             leaves add their block rows to the kept sums of the squares:
             ``python -m benchmarks net_door``, ``docs/experiments.md``), off otherwise.
+        leaf_cache: a net's leaf values are kept for the rest of the search, by position
+            (``transposition.cached_leaf``): a leaf met again (a transposition, a
+            re-search, a shallower first pass) is not evaluated again. The values and the
+            tree are the same; only the net's work shrinks. No effect without a net.
         table_cutoffs, pvs, reductions, extensions, spare_shots, threats, etc, iid: the pruning and
             extensions of ``pruning.SearchOptions`` (each off by default: the root values
             are then the exact minimax values).
@@ -166,6 +177,7 @@ class Searcher:
         quiescence: bool = True,
         egdb=None,
         incremental: bool | None = None,
+        leaf_cache: bool = True,
         table_cutoffs: bool = False,
         pvs: bool = False,
         reductions: bool = False,
@@ -203,7 +215,7 @@ class Searcher:
         self.egdb = egdb
         self.egdb_probe = probe_of(egdb)
         self.egdb_pieces = self.egdb_probe.pieces
-        self.table_bundle = new_table(1 << tt_bits)
+        self.table_bundle = table_for(evaluator, tt_bits, leaf_cache)
         self.table = self.table_bundle.entries
         # The kernel's buffers: views of two flat arrays (``stack.memory_views``), which is
         # how one agent's call passes them.
@@ -293,7 +305,7 @@ class Searcher:
 
     def clear(self) -> None:
         """Forget everything learned (table, killers, history)."""
-        for array in (self.table, self.killers, self.history_scores):
+        for array in (self.table, self.table_bundle.leaves, self.killers, self.history_scores):
             array.fill(0)
         self.generation = 0
 
@@ -311,6 +323,7 @@ class Searcher:
         if self.generation == 1:
             # Generations wrap around: no entry of an earlier search may pass for this one's.
             self.table.fill(0)
+            self.table_bundle.leaves.fill(0)
         self.killers.fill(0)
         self.history_scores >>= 1
 
@@ -572,4 +585,4 @@ def _moves_by_row(board: Board) -> dict[tuple[int, int, int], Move]:
     return result
 
 
-__all__ = ["DEPTH", "SearchResult", "Searcher", "board_key"]
+__all__ = ["DEPTH", "SearchResult", "Searcher", "board_key", "memory_for", "table_for"]

@@ -203,9 +203,9 @@ def choose_move(state, count, policy, setup, memory, net, generation, rng, fresh
     )
     table = setup.table
     if fresh:
-        generation = begin_search(generation, table.entries, memory.killers, memory.history_scores)
+        generation = begin_search(generation, table, memory.killers, memory.history_scores)
     else:
-        generation = next_generation(generation, table.entries)
+        generation = next_generation(generation, table)
     in_order = SearchOptions(True, None)  # the exact search, its root in generator order
     value, _reached, searched_count, nodes = deepen(
         state.position,

@@ -89,9 +89,10 @@ FlatMemory = namedtuple("FlatMemory", "ints floats net_floats width accumulators
 
 @numba.njit(cache=True, inline="always")
 def begin_search(generation, table, killers, history_scores):
-    """What every new search does to the memory of the last one: the next table
-    generation (1-255; the table is wiped when it wraps, so no entry of an earlier search
-    passes for this one's), no killers, history halved. Returns the generation."""
+    """What every new search does to the memory of the last one: the next generation of
+    its :data:`~checkers_agents.alphabeta.transposition.Table` (1-255; the table is wiped
+    when it wraps, so no entry of an earlier search passes for this one's), no killers,
+    history halved. Returns the generation."""
     generation = next_generation(generation, table)
     killers[:] = 0
     flat = history_scores.reshape(-1)  # one contiguous loop (vectorised)

@@ -29,6 +29,11 @@ TT_BITS = 20
 TT_FIELDS = 2
 TT_ENTRY, TT_VALUE = 0, 1
 TT_KEY_MASK = -(1 << 32)
+#: Leaf cache size: ``2**LEAF_BITS`` slots of 16 bytes (1 MiB, within a core's cache).
+LEAF_BITS = 16
+#: A leaf slot's int64 key: the hash with its low 8 bits replaced by the generation
+#: (1-255, so that an empty slot, 0, never matches); its float64 value beside it.
+LEAF_GENERATION_MASK = 255
 
 # -- Zobrist keys ---------------------------------------------------------------------------
 
@@ -44,28 +49,74 @@ NO_MOVE = 255
 
 # -- the table (a named tuple: numba takes it as a typed tuple) ---------------------------------
 
-#: The transposition table: ``entries``, ``int64[2**k, TT_FIELDS]``, and ``values``, its
-#: ``float64`` view (the same memory: column 1 holds the values).
-Table = namedtuple("Table", "entries values")
+#: The search's memory of positions: the transposition table, ``entries``,
+#: ``int64[2**k, TT_FIELDS]``, and ``values``, its ``float64`` view (the same memory: column
+#: 1 holds the values); and the leaf cache, ``leaves``, ``int64[2**j, 2]``, and
+#: ``leaf_values``, its ``float64`` view: a net's leaf values of the current search, by
+#: hash (:func:`cached_leaf`; no slots: no cache).
+Table = namedtuple("Table", "entries values leaves leaf_values")
 
 
-def new_table(entries: int) -> Table:
-    """A cleared :data:`Table` of ``entries`` slots (a power of two); kernels call it too.
+def new_table(entries: int, leaves: int = 0) -> Table:
+    """A cleared :data:`Table` of ``entries`` slots and ``leaves`` leaf-cache slots (powers
+    of two; no leaf slots, or at least 256: a slot's key holds the hash but for its low 8
+    bits, which its place holds); kernels call it too.
 
     From Python, NumPy allocates it, so that a large table lies in transparent huge pages,
     which its scattered probes need: the searcher ran 5-10 % slower on numba's allocation.
+
+    Raises:
+        ValueError: ``leaves`` is neither 0 nor a power of two of at least 256.
     """
+    if leaves and (leaves < 256 or leaves & (leaves - 1)):
+        raise ValueError(f"a leaf cache has 0 slots or a power of two of at least 256, got {leaves}")
     table = np.zeros((entries, TT_FIELDS), dtype=np.int64)
-    return Table(table, table.view(np.float64))
+    cache = np.zeros((leaves, 2), dtype=np.int64)
+    return Table(table, table.view(np.float64), cache, cache.view(np.float64))
 
 
 @overload(new_table)
-def _new_table_in_kernels(entries):
-    def new_table_kernel(entries):
+def _new_table_in_kernels(entries, leaves=0):
+    def new_table_kernel(entries, leaves=0):
         table = np.zeros((entries, TT_FIELDS), dtype=np.int64)
-        return Table(table, table.view(np.float64))
+        cache = np.zeros((leaves, 2), dtype=np.int64)
+        return Table(table, table.view(np.float64), cache, cache.view(np.float64))
 
     return new_table_kernel
+
+
+@numba.njit(cache=True, inline="always")
+def leaf_key(h, generation):
+    """A leaf slot's key for hash ``h`` in search ``generation``."""
+    return (h & ~LEAF_GENERATION_MASK) | generation
+
+
+@numba.njit(cache=True, inline="always")
+def cached_leaf(table, h, generation):
+    """``(found, value)``: the leaf value the current search stored for hash ``h``.
+
+    A net's leaf value is a function of the position alone, so a leaf met again (a
+    transposition, a re-search, ProbCut's shallower pass, the next iteration's quiescence)
+    takes it from here instead of the net. Only this search's (``generation``'s) values
+    count: a trainer changes its weights between searches."""
+    leaves = table.leaves
+    if leaves.shape[0] == 0:
+        return False, 0.0
+    slot = h & (leaves.shape[0] - 1)
+    if leaves[slot, 0] != leaf_key(h, generation):
+        return False, 0.0
+    return True, table.leaf_values[slot, 1]
+
+
+@numba.njit(cache=True, inline="always")
+def store_leaf(table, h, generation, value):
+    """Keep a leaf's value for the rest of the search (the slot's last value goes)."""
+    leaves = table.leaves
+    if leaves.shape[0] == 0:
+        return
+    slot = h & (leaves.shape[0] - 1)
+    leaves[slot, 0] = leaf_key(h, generation)
+    table.leaf_values[slot, 1] = value
 
 
 @numba.njit(cache=True)
@@ -104,11 +155,12 @@ def child_hash(h, kings, crowned_kings, black_to_move, frm, to, captured):
 
 @numba.njit(cache=True, inline="always")
 def next_generation(generation, table):
-    """The table generation of a new search (1-255; the table is wiped when it wraps, so
-    no entry of an earlier search passes for this one's)."""
+    """The table generation of a new search (1-255; the :data:`Table` is wiped when it
+    wraps, so no entry of an earlier search passes for this one's)."""
     generation = generation % 255 + 1
     if generation == 1:
-        table[:] = 0
+        table.entries[:] = 0
+        table.leaves[:] = 0
     return generation
 
 
@@ -116,6 +168,7 @@ __all__ = [
     "BOUND_EXACT",
     "BOUND_LOWER",
     "BOUND_UPPER",
+    "LEAF_BITS",
     "NO_MOVE",
     "SIDE_KEY",
     "TT_BITS",
@@ -125,9 +178,11 @@ __all__ = [
     "TT_MIN_DEPTH",
     "TT_VALUE",
     "Table",
+    "cached_leaf",
     "child_hash",
     "new_table",
     "ZOBRIST",
     "next_generation",
     "position_hash",
+    "store_leaf",
 ]

@@ -36,7 +36,7 @@ from checkers_agents.alphabeta import (
     SearchSetup,
     empty_record,
     memory_for,
-    new_table,
+    table_for,
 )
 from checkers_agents.alphabeta import play_games as play_batch
 from checkers_agents.search_parts.counts import check_counts
@@ -112,7 +112,7 @@ def play_games(
         MovePolicy(POLICY_SEARCH, 1.0, int(random_plies), 1, int(depth)),
         SearchSetup(
             ev.valuation(),
-            new_table(1 << TT_BITS),
+            table_for(ev, TT_BITS),
             memory_for(ev),
             egdb,
             True,

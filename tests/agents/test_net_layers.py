@@ -379,6 +379,25 @@ def test_searches_with_sums_updated_move_by_move_equal_searches_with_fresh_sums(
         np.testing.assert_array_equal(a.root_scores, b.root_scores)
 
 
+@pytest.mark.parametrize("name", ["outcome-net", "phases-64x16", "patterns-64x16"])
+@pytest.mark.parametrize(
+    "pruning", [{}, {"table_cutoffs": True, "pvs": True, "probcut": True, "etc": True, "iid": True}]
+)
+def test_searches_with_the_leaf_cache_equal_searches_without_it(name, pruning):
+    """Leaf values come from the cache only for the position they were stored for, in the
+    same search: one searcher after another search, and a second search of the same
+    position, find the same values, nodes and ties as a searcher without the cache."""
+    evaluator = door_net(name)
+    cached, plain = Searcher(evaluator, **pruning), Searcher(evaluator, leaf_cache=False, **pruning)
+    assert cached.table_bundle.leaves.shape[0] > 0 and plain.table_bundle.leaves.shape[0] == 0
+    for fen in (*SEARCH_FENS, SEARCH_FENS[1]):
+        board = Board.from_fen(fen)
+        a, b = cached.search(board, 6), plain.search(board, 6)
+        assert (a.value, a.nodes, a.best_moves) == (b.value, b.nodes, b.best_moves), fen
+        np.testing.assert_array_equal(a.root_scores, b.root_scores)
+    assert np.count_nonzero(cached.table_bundle.leaves[:, 0]) > 100  # it was filled
+
+
 def test_float32_nets_update_their_sums_by_default_and_float64_nets_sum_afresh():
     from checkers_agents.td_minimax import Net
 

@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 
 from checkers_agents.alphabeta import make_evaluator
-from checkers_agents.alphabeta.searcher import memory_for
+from checkers_agents.alphabeta.searcher import memory_for, table_for
 from checkers_agents.alphabeta.selfplay import (
     MOVE_NONE,
     MOVE_RANDOM,
@@ -30,7 +30,7 @@ from checkers_agents.alphabeta.selfplay import (
     play_games,
 )
 from checkers_agents.alphabeta.stack import flat_memory, memory_views
-from checkers_agents.alphabeta.transposition import TT_FIELDS, Table
+from checkers_agents.alphabeta.transposition import new_table
 from checkers_agents.mcrd.data import play_pseudo_random_games
 from checkers_agents.outcome_net.selfplay import play_games as play_outcome_games
 from checkers_agents.search_parts.endgame_probe import no_egdb
@@ -77,10 +77,9 @@ def play(policy: int, rate: float, random_plies: int = 0, games: int = 3, seed: 
     record = empty_record(games, 60)
     start = Board()
     starts = np.array([[start.black, start.white, start.kings, 1]], np.int64)
-    entries = np.zeros((1 << 10, TT_FIELDS), np.int64)
     setup = SearchSetup(
         MATERIAL.valuation(),
-        Table(entries, entries.view(np.float64)),
+        new_table(1 << 10),
         flat_memory(),
         no_egdb(),
         False,
@@ -133,7 +132,6 @@ def test_td_minimax_training_game_is_the_kernels_game(seed):
 
     evaluator = net.evaluator()
     start = Board()
-    entries = np.zeros((1 << 10, TT_FIELDS), np.int64)
     record = empty_record(1, max_plies)
     play_games(
         GameBatch(
@@ -146,7 +144,7 @@ def test_td_minimax_training_game_is_the_kernels_game(seed):
         MovePolicy(POLICY_EPSILON, epsilon, random_plies, depth, depth),
         SearchSetup(
             evaluator.valuation(True, tie_margin=1e-9),
-            Table(entries, entries.view(np.float64)),
+            new_table(1 << 10),
             flat_memory(evaluator.width),
             no_egdb(),
             False,
@@ -179,7 +177,6 @@ def test_searches_read_no_buffer_of_flat_memory_but_killers_and_history_before_w
             for name in ("values", "root_scores", "scratch", "accumulators"):
                 if getattr(memory, name) is not None:  # a search without kept sums has none
                     getattr(memory, name)[...] = np.nan
-        entries = np.zeros((1 << 10, TT_FIELDS), np.int64)
         record = empty_record(2, 60)
         _n, nodes = play_games(
             GameBatch(
@@ -190,7 +187,7 @@ def test_searches_read_no_buffer_of_flat_memory_but_killers_and_history_before_w
                 Rules(max_plies=60).as_array(),
             ),
             MovePolicy(POLICY_SEARCH, 0.0, 2, 1, 3),
-            SearchSetup(evaluator.valuation(), Table(entries, entries.view(np.float64)), flat, no_egdb(), False),
+            SearchSetup(evaluator.valuation(), table_for(evaluator, 10), flat, no_egdb(), False),
             evaluator.net,
             record,
         )
@@ -209,8 +206,7 @@ def test_searches_read_no_buffer_of_flat_memory_but_killers_and_history_before_w
 )
 def test_play_games_refuses_a_batch_its_record_cannot_hold(rules, record, message):
     start = Board()
-    entries = np.zeros((1 << 10, TT_FIELDS), np.int64)
-    setup = SearchSetup(MATERIAL.valuation(), Table(entries, entries.view(np.float64)), flat_memory(), no_egdb(), False)
+    setup = SearchSetup(MATERIAL.valuation(), new_table(1 << 10), flat_memory(), no_egdb(), False)
     batch = GameBatch(1, 0, 2, np.array([[start.black, start.white, start.kings, 1]], np.int64), rules.as_array())
     with pytest.raises(ValueError, match=message):
         play_games(batch, MovePolicy(POLICY_RANDOM, 0.0, 0, 1, 1), setup, None, record)
