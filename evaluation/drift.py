@@ -95,7 +95,9 @@ def score_drift(
 
     Returns:
         ``agent``, ``drift``, ``positions``, ``right``, ``fraction`` and per position its
-        ``game``, ``ply``, the agent's ``move`` and whether it is ``right``.
+        ``game``, ``ply``, the agent's ``move``, whether it is ``right``, and for an agent
+        that searched (``last_search``: not a book move, not a forced one) its search's
+        ``seconds`` and ``depth``.
 
     Raises:
         FileNotFoundError: the file does not exist.
@@ -117,7 +119,11 @@ def score_drift(
         player.reset(number)
         move = str(player.select_move(game))
         right = same_position(game.board, move, best)
-        rows.append({"game": record.get("game"), "ply": record.get("ply"), "move": move, "right": right})
+        row = {"game": record.get("game"), "ply": record.get("ply"), "move": move, "right": right}
+        search = getattr(player, "last_search", None)
+        if search is not None:
+            row.update(seconds=round(float(search.seconds), 4), depth=int(search.depth))
+        rows.append(row)
     hits = sum(bool(row["right"]) for row in rows)
     return {
         "agent": agent,
