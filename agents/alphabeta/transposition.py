@@ -2,9 +2,9 @@
 hash a position, and the generations that tell one search's entries from another's.
 
 ``checkers_agents.alphabeta.negamax`` probes and stores it; a caller allocates the table
-once (``int64[2**TT_BITS, TT_FIELDS]`` and its float64 view, a :data:`Table`) and hands it
-to every search. The search's other memory, the per-ply stack and its buffers, is in
-``checkers_agents.alphabeta.stack``.
+once (``int64[2**TT_BITS, TT_FIELDS]`` and its float64 view, with a net's leaf cache beside
+it: a :data:`Table`) and hands it to every search. The search's other memory, the per-ply
+stack and its buffers, is in ``checkers_agents.alphabeta.stack``.
 """
 
 from __future__ import annotations
@@ -29,7 +29,7 @@ TT_BITS = 20
 TT_FIELDS = 2
 TT_ENTRY, TT_VALUE = 0, 1
 TT_KEY_MASK = -(1 << 32)
-#: Leaf cache size: ``2**LEAF_BITS`` slots of 16 bytes (1 MiB, within a core's cache).
+#: Leaf cache size: ``2**LEAF_BITS`` slots of 16 bytes (1 MiB: about a core's L2 cache).
 LEAF_BITS = 16
 #: A leaf slot's int64 key: the hash with its low 8 bits replaced by the generation
 #: (1-255, so that an empty slot, 0, never matches); its float64 value beside it.
