@@ -96,7 +96,7 @@ def score_drift(
     Returns:
         ``agent``, ``drift``, ``positions``, ``right``, ``fraction`` and per position its
         ``game``, ``ply``, the agent's ``move``, whether it is ``right``, and for an agent
-        that searched (``last_search``: not a book move, not a forced one) its search's
+        that searched (``last_search``; a book move has none) its search's
         ``seconds`` and ``depth``.
 
     Raises:
