@@ -22,7 +22,7 @@ from .draws import Draws
 from .evaluator_registry import evaluator_names, make_evaluator
 from .negamax import MAX_DEPTH
 from .searcher import DEPTH, Searcher, SearchResult
-from .transposition import TT_BITS
+from .transposition import LEAF_BITS, TT_BITS
 
 
 class AlphaBetaAgent(BaseAgent):
@@ -124,6 +124,8 @@ class AlphaBetaAgent(BaseAgent):
     ties_in_order = False
     #: The transposition table holds ``2**tt_bits`` entries.
     tt_bits = TT_BITS
+    #: A net's leaf cache holds ``2**leaf_bits`` values (0: none; ``Searcher``).
+    leaf_bits = LEAF_BITS
     #: Search captures on at the horizon (see the package docstring).
     quiescence = True
     #: The search's pruning (``pruning.SearchOptions``), off unless the spec asks for it.
@@ -275,6 +277,7 @@ class AlphaBetaAgent(BaseAgent):
                 self.tt_bits,
                 self.quiescence,
                 egdb=self.database,
+                leaf_bits=self.leaf_bits,
                 table_cutoffs=self.table_cutoffs,
                 pvs=self.pvs,
                 reductions=self.reductions,

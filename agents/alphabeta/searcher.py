@@ -45,11 +45,15 @@ def memory_for(evaluator: Evaluator, incremental: bool | None = None) -> FlatMem
     return flat_memory(evaluator.width, evaluator.dtype, evaluator.w_in.shape[1] if on else None)
 
 
-def table_for(evaluator: Evaluator, tt_bits: int = TT_BITS, leaf_cache: bool = True) -> Table:
+def table_for(evaluator: Evaluator, tt_bits: int = TT_BITS, leaf_bits: int = LEAF_BITS) -> Table:
     """The search's :data:`~checkers_agents.alphabeta.transposition.Table` for
-    ``evaluator``: ``2**tt_bits`` entries, and a leaf cache of ``2**LEAF_BITS`` slots for a
-    net when ``leaf_cache`` (the hand-written evaluations cost less than a look-up)."""
-    return new_table(1 << tt_bits, 1 << LEAF_BITS if leaf_cache and evaluator.net is not None else 0)
+    ``evaluator``: ``2**tt_bits`` entries, and for a net a leaf cache of ``2**leaf_bits``
+    slots (0: none; the hand-written evaluations cost less than a look-up and have none).
+
+    Raises:
+        ValueError: ``leaf_bits`` is neither 0 nor at least 8 (256 slots).
+    """
+    return new_table(1 << tt_bits, 1 << leaf_bits if leaf_bits and evaluator.net is not None else 0)
 
 
 def board_key(board: Board) -> int:
@@ -139,10 +143,11 @@ class Searcher:
             to 1.17x for the outcome net, 1.47x for a net with pattern inputs, whose
             leaves add their block rows to the kept sums of the squares:
             ``python -m benchmarks net_door``, ``docs/experiments.md``), off otherwise.
-        leaf_cache: a net's leaf values are kept for the rest of the search, by position
-            (``transposition.cached_leaf``): a leaf met again (a transposition, a
-            re-search, a shallower first pass) is not evaluated again. The values and the
-            tree are the same; only the net's work shrinks. No effect without a net.
+        leaf_bits: a net's leaf values are kept for the rest of the search, by position,
+            in ``2**leaf_bits`` slots of 16 bytes (``transposition.cached_leaf``; 0: not
+            kept): a leaf met again (a transposition, a re-search, a shallower first pass)
+            is not evaluated again. The values and the tree are the same; only the net's
+            work shrinks. No effect without a net.
         table_cutoffs, pvs, reductions, extensions, spare_shots, threats, etc, iid: the pruning and
             extensions of ``pruning.SearchOptions`` (each off by default: the root values
             are then the exact minimax values).
@@ -167,7 +172,8 @@ class Searcher:
             position within ``contempt`` of level (0, the default: a draw is 0).
 
     Raises:
-        ValueError: ``incremental=True`` with a float64 net.
+        ValueError: ``incremental=True`` with a float64 net; ``leaf_bits`` neither 0 nor
+            at least 8, with a net.
     """
 
     def __init__(
@@ -177,7 +183,7 @@ class Searcher:
         quiescence: bool = True,
         egdb=None,
         incremental: bool | None = None,
-        leaf_cache: bool = True,
+        leaf_bits: int = LEAF_BITS,
         table_cutoffs: bool = False,
         pvs: bool = False,
         reductions: bool = False,
@@ -215,7 +221,7 @@ class Searcher:
         self.egdb = egdb
         self.egdb_probe = probe_of(egdb)
         self.egdb_pieces = self.egdb_probe.pieces
-        self.table_bundle = table_for(evaluator, tt_bits, leaf_cache)
+        self.table_bundle = table_for(evaluator, tt_bits, leaf_bits)
         self.table = self.table_bundle.entries
         # The kernel's buffers: views of two flat arrays (``stack.memory_views``), which is
         # how one agent's call passes them.

@@ -388,7 +388,7 @@ def test_searches_with_the_leaf_cache_equal_searches_without_it(name, pruning):
     same search: one searcher after another search, and a second search of the same
     position, find the same values, nodes and ties as a searcher without the cache."""
     evaluator = door_net(name)
-    cached, plain = Searcher(evaluator, **pruning), Searcher(evaluator, leaf_cache=False, **pruning)
+    cached, plain = Searcher(evaluator, **pruning), Searcher(evaluator, leaf_bits=0, **pruning)
     assert cached.table_bundle.leaves.shape[0] > 0 and plain.table_bundle.leaves.shape[0] == 0
     for fen in (*SEARCH_FENS, SEARCH_FENS[1]):
         board = Board.from_fen(fen)
@@ -396,6 +396,20 @@ def test_searches_with_the_leaf_cache_equal_searches_without_it(name, pruning):
         assert (a.value, a.nodes, a.best_moves) == (b.value, b.nodes, b.best_moves), fen
         np.testing.assert_array_equal(a.root_scores, b.root_scores)
     assert np.count_nonzero(cached.table_bundle.leaves[:, 0]) > 100  # it was filled
+
+
+def test_a_search_takes_its_leaf_values_from_the_cache():
+    """The cache is read, not only written: of two searchers that searched alike, the one
+    whose kept leaf values are turned over and given the next search's generation finds
+    other values in that search."""
+    board = Board.from_fen(SEARCH_FENS[1])
+    turned, honest = Searcher(door_net("outcome-net")), Searcher(door_net("outcome-net"))
+    for searcher in (turned, honest):
+        searcher.search(board, 6)
+    leaves, kept = turned.table_bundle.leaves, turned.table_bundle.leaves[:, 0] != 0
+    leaves[kept, 0] = (leaves[kept, 0] & ~255) | (turned.generation % 255 + 1)
+    turned.table_bundle.leaf_values[kept, 1] *= -1
+    assert turned.search(board, 6).value != honest.search(board, 6).value
 
 
 def test_float32_nets_update_their_sums_by_default_and_float64_nets_sum_afresh():
