@@ -10,7 +10,9 @@ its opening book, against that search with the positional points, and ``best_net
 the nanoseconds a call of each part of that net's leaf evaluation takes, in a loop of
 ``KERNEL_CALLS`` (less the loop's own cost, ``loop_ns``): the first layer's update by a
 move (``move_sums``), the second hidden layer alone (``dense_layer``), all the later layers
-(``later_layers``) and the dispatch the search calls (``value_of_sums``).
+(``later_layers``) and the dispatch the search calls (``value_of_sums``). ``best_net_leaf_cache``
+times that net's search at ``LEAF_DEPTH`` (each position from a clear memory) without its
+leaf cache and with it: the same tree, so the ratio is the cache's alone.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import numpy as np
 SECONDS_PER_MOVE = 0.5
 BEST_NET = "outcome-net-4"
 KERNEL_CALLS = 1_000_000
+LEAF_DEPTH = 16
 
 
 def _positions(count: int, seed: int):
@@ -147,6 +150,40 @@ def _kernel_timings() -> dict:
     return {"loop_ns": overhead, **{f"{name}_ns": ns - overhead for name, ns in timings.items()}}
 
 
+def _leaf_cache(boards) -> dict:
+    """``BEST_NET``'s search at ``LEAF_DEPTH`` without and with its leaf cache: ns a node
+    (the same tree)."""
+    from checkers_agents.alphabeta.transposition import LEAF_BITS
+    from checkers_agents.zoo import load_card, zoo_weights
+    from checkers_env import make_agent
+
+    card, _ = load_card(BEST_NET)
+    skip = ("eval", "book_file", "time", "bank")
+    search = ",".join(f"{key}={value}" for key, value in card["params"].items() if key not in skip)
+    spec = f"alphabeta:eval=outcome-net,weights={zoo_weights(BEST_NET)},{search}"
+    seconds, nodes = {}, {}
+    for name, bits in (("none", 0), ("default", LEAF_BITS)):
+        agent = make_agent(spec)
+        agent.leaf_bits = bits  # before its searcher is made
+        searcher = agent.searcher
+        searcher.search(boards[0], 4)  # compile or load the kernel
+        seconds[name] = nodes[name] = 0
+        for board in boards:
+            searcher.clear()
+            result = searcher.search(board, LEAF_DEPTH)
+            seconds[name] += result.seconds
+            nodes[name] += result.nodes
+    assert nodes["none"] == nodes["default"], f"the leaf cache changed the tree: {nodes}"
+    return {
+        "depth": LEAF_DEPTH,
+        "search": search,
+        "positions": len(boards),
+        "nodes": nodes["none"],
+        **{f"{name}_ns_per_node": seconds[name] / nodes[name] * 1e9 for name in seconds},
+        "ratio_default_over_none": seconds["none"] / seconds["default"],
+    }
+
+
 def run() -> dict:
     from checkers_agents.outcome_net.selfplay import play_games
     from checkers_agents.zoo import zoo_weights
@@ -164,6 +201,7 @@ def run() -> dict:
     results["ratio_nodes_per_s_net_over_positional"] = net["nodes_per_s"] / positional["nodes_per_s"]
     results["best_net"] = _best_net(boards)
     results["best_net_kernels"] = _kernel_timings()
+    results["best_net_leaf_cache"] = _leaf_cache(boards[:12])
     play_games(2, seed=0, depth=2)  # compile or load the self-play kernel
     for depth in (4, 6):
         started = time.perf_counter()
