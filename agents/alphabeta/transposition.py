@@ -96,8 +96,8 @@ def cached_leaf(table, h, generation):
     """``(found, value)``: the leaf value the current search stored for hash ``h``.
 
     A net's leaf value is a function of the position alone, so a leaf met again (a
-    transposition, a re-search, ProbCut's shallower pass, the next iteration's quiescence)
-    takes it from here instead of the net. Only this search's (``generation``'s) values
+    transposition, a re-search, ProbCut's shallower pass) takes it from here instead of
+    the net. Only this search's (``generation``'s) values
     count: a trainer changes its weights between searches."""
     leaves = table.leaves
     if leaves.shape[0] == 0:
