@@ -16,16 +16,24 @@ import numba
 from checkers_agents.search_parts.net_layers import block_sums, child_sums, move_sums, root_sums
 from checkers_env.movegen import CAPTURED, FROM, TO
 
-from .stack import S_INDEX, S_KINGS, S_MOVER, S_OPPONENT
+from .stack import S_INDEX, S_KINGS
 
 
 @numba.njit(cache=True, inline="always")
 def arriving_move(moves, order_index, stack, ply):
-    """The move that reached the node at ``ply`` (> 0), its parent's current move:
-    ``(from, to, captured, the parent's kings)``, what a child's sums are updated by."""
+    """The move that reached the node at ``ply``, its parent's current move: ``(from, to,
+    captured, the parent's kings)``, what a child's sums are updated by; ``(0, 0, 0, 0)``
+    at the root, which no move reached."""
+    if ply == 0:
+        return 0, 0, 0, 0
     p = ply - 1
     mi = order_index[p, stack[p, S_INDEX] - 1]
     return moves[p, mi, FROM], moves[p, mi, TO], moves[p, mi, CAPTURED], stack[p, S_KINGS]
+
+
+# The two functions below are called at every node (every leaf) and take no more than they
+# read: a call passes each array as a dozen words, so the move lists, the order and the
+# node stack, which only give the arriving move, are read by the caller instead.
 
 
 @numba.njit(cache=True)
@@ -37,32 +45,33 @@ def keep_root_sums(accumulators, black, white, kings, w_in, b_in, active):
 
 
 @numba.njit(cache=True)
-def keep_node_sums(accumulators, ply, w_in, black_moved, moves, order_index, stack, kings):
+def keep_node_sums(accumulators, ply, w_in, black_moved, arrival, kings):
     """A node below the root that is searched on: its sums in both frames from its
-    parent's and the move that reached it (the parent's current move, ``stack[ply - 1]``),
-    when they are kept; ``kings``: the node's."""
+    parent's and ``arrival``, the move that reached it (:func:`arriving_move`), when they
+    are kept; ``kings``: the node's."""
     if accumulators is None:
         return
     if ply > 0:
-        frm, to, captured, parent_kings = arriving_move(moves, order_index, stack, ply)
+        frm, to, captured, parent_kings = arrival
         child_sums(accumulators, ply, w_in, black_moved, frm, to, captured, parent_kings, kings)
 
 
 @numba.njit(cache=True)
-def leaf_sums(accumulators, ply, scratch, net, black_to_move, moves, order_index, stack, kings):
+def leaf_sums(accumulators, ply, scratch, w_in, w_blocks, black_to_move, arrival, mover, opponent, kings):
     """A leaf's first-layer sums in its side to move's frame into ``scratch[:H1]``: its
-    squares' from its parent's and the move that reached it, then its blocks' rows if the
-    net (``Evaluator.net``) has pattern inputs. Returns whether it wrote them: False when the
+    squares' from its parent's and ``arrival``, the move that reached it
+    (:func:`arriving_move`), then its blocks' rows if the net has pattern inputs
+    (``w_blocks``, ``Evaluator.net[6]``). Returns whether it wrote them: False when the
     sums are not kept (or at the root), and the leaf sums them fresh."""
     if accumulators is None:
         return False
     if ply == 0:
         return False
-    frm, to, captured, parent_kings = arriving_move(moves, order_index, stack, ply)
+    frm, to, captured, parent_kings = arrival
     move_sums(
         accumulators[ply - 1, 0 if black_to_move else 1],
         scratch,
-        net[0],
+        w_in,
         black_to_move,
         not black_to_move,
         frm,
@@ -71,7 +80,7 @@ def leaf_sums(accumulators, ply, scratch, net, black_to_move, moves, order_index
         parent_kings,
         kings,
     )
-    block_sums(scratch, net[6], stack[ply, S_MOVER], stack[ply, S_OPPONENT], kings, black_to_move)
+    block_sums(scratch, w_blocks, mover, opponent, kings, black_to_move)
     return True
 
 

@@ -35,7 +35,7 @@ from checkers_env.encoding import half_turn
 from checkers_env.game_state import is_progress, position_key
 from checkers_env.movegen import CAPTURED, FROM, TO, generate_moves
 
-from .accumulators import keep_node_sums, keep_root_sums, leaf_sums
+from .accumulators import arriving_move, keep_node_sums, keep_root_sums, leaf_sums
 from .pruning import (
     KILLER_ORDER,
     aspiration_width,
@@ -334,7 +334,8 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                     else:
                         found, value = cached_leaf(table, h, generation)
                         if not found:
-                            if leaf_sums(accumulators, ply, scratch, net, side, moves, order_index, stack, k):
+                            arrival = arriving_move(moves, order_index, stack, ply)
+                            if leaf_sums(accumulators, ply, scratch, net[0], net[6], side, arrival, m, o, k):
                                 # Kept sums (``accumulators`` not None, settled at compile
                                 # time): the side to move's view from the parent's, and the move.
                                 value = value_of_sums(net, net_functions, scratch, popcount(m | o))
@@ -385,7 +386,7 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                 d, alpha = first_pass(pruning, stack, tries, values, ply, d, alpha, tt_move, valuation)
             if net is not None:
                 # A node that is searched on: its children's sums start from its own.
-                keep_node_sums(accumulators, ply, net[0], not side, moves, order_index, stack, k)
+                keep_node_sums(accumulators, ply, net[0], not side, arriving_move(moves, order_index, stack, ply), k)
             buffer = moves[ply]
             n = generate_moves(m, o, k, side, buffer)
             if n == 0:
