@@ -100,8 +100,10 @@ def _kernel_timings() -> dict:
     net, functions = evaluator.net, evaluator.net_functions
     width = net[1].shape[0]
 
-    # Each call reads sums that change with the loop's counter, so none is hoisted out.
-    @numba.njit
+    # Each call reads sums that change with the loop's counter, so none is hoisted out. The
+    # search kernel is compiled without reference counting (``_nrt=False``), and so are
+    # these: with it, taking the net's arrays out of their tuple costs as much as the layers.
+    @numba.njit(_nrt=False)
     def loop(kernel, calls, scratch, base, net, functions):
         total = 0.0
         for i in range(calls):
@@ -110,25 +112,25 @@ def _kernel_timings() -> dict:
             total += kernel(i, scratch, net, functions)
         return total
 
-    @numba.njit
+    @numba.njit(_nrt=False)
     def nothing(i, scratch, net, functions):
         return scratch[i % 64]
 
-    @numba.njit
+    @numba.njit(_nrt=False)
     def first_layer_update(i, scratch, net, functions):
         move_sums(scratch, scratch, net[0], True, True, i % 32, (i * 7) % 32, 0, 0, 0)
         return scratch[i % 64]
 
-    @numba.njit
+    @numba.njit(_nrt=False)
     def second_layer(i, scratch, net, functions):
         dense_layer(net[2], net[3], scratch, 0, net[1].shape[0])
         return scratch[net[1].shape[0] + i % net[3].shape[0]]
 
-    @numba.njit
+    @numba.njit(_nrt=False)
     def later(i, scratch, net, functions):
         return later_layers(net[2], net[3], net[4], net[5], functions, scratch, net[7], net[8])
 
-    @numba.njit
+    @numba.njit(_nrt=False)
     def dispatch(i, scratch, net, functions):
         return value_of_sums(net, functions, scratch, 20)
 
