@@ -31,9 +31,10 @@ def arriving_move(moves, order_index, stack, ply):
     return moves[p, mi, FROM], moves[p, mi, TO], moves[p, mi, CAPTURED], stack[p, S_KINGS]
 
 
-# The two functions below are called at every node (every leaf) and take no more than they
-# read: a call passes each array as a dozen words, so the move lists, the order and the
-# node stack, which only give the arriving move, are read by the caller instead.
+# ``keep_node_sums`` runs at every node searched on and ``leaf_sums`` at every leaf the net
+# scores, so they take no more than they read: a call passes each array as a dozen words,
+# and the move lists, the order and the node stack, which only give the arriving move, are
+# read by the caller instead.
 
 
 @numba.njit(cache=True)
