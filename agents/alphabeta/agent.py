@@ -43,8 +43,8 @@ class AlphaBetaAgent(BaseAgent):
             new (a full clock) after ``reset``, or when it is not the last one moved on:
             another start, or moves that do not extend the last call's.
         bank: with ``time``, spend it as Cake's clock does (``clock``): what a move leaves
-            of ``time`` is banked for the game's later moves; a move's nominal time is
-            ``time`` and a quarter of the bank, and a search starts no iteration past 0.4
+            of ``time`` (all of it, for a book move) is banked for the game's later moves; a
+            move's nominal time is ``time`` and half the bank, and a search starts no iteration past 0.4
             of it unless its best move or score is still moving. A move may take up to
             three times ``time`` while the game's moves take no more than ``time`` each on
             average (a move is charged at most its limit). A game is new as with
@@ -302,25 +302,38 @@ class AlphaBetaAgent(BaseAgent):
                 return self.searcher.search(game.board, self.depth, self._limited(self.time), Draws.of_game(game))
             depth = DEPTH if self.depth is None else self.depth  # a depth search, under the limit
             return self.searcher.search(game.board, depth, self.think_limit, Draws.of_game(game))
-        moves = tuple(game.moves)
-        if self._clock_game is not None:
-            start, before = self._clock_game
-            if start != game.start or len(moves) <= len(before) or moves[: len(before)] != before:
-                self._clock_used, self._clock_moves = 0.0, 0  # another game
-        if self.game_time is not None:
-            soft, hard = move_budget(self.game_time - self._clock_used, len(moves) // 2)
-        else:
-            nominal = float(self.time or 0.0)  # bank is refused without time
-            soft, hard = banked_budget(nominal, self._clock_moves * nominal - self._clock_used)
+        soft, hard = self._clock_budget(game)
         result = self.searcher.search(
             game.board, self.depth, self._limited(hard), Draws.of_game(game), soft_seconds=soft
         )
         # A banked move is charged no more than it was allowed: an overrun that is not the
         # search's (the first call's compilation, a loaded machine) does not empty the bank.
-        self._clock_used += result.seconds if self.game_time is not None else min(result.seconds, hard)
-        self._clock_moves += 1
-        self._clock_game = (game.start, moves)
+        self._charge(game, result.seconds if self.game_time is not None else min(result.seconds, hard))
         return result
+
+    def _clock_budget(self, game: Game) -> tuple[float, float]:
+        """``(soft, hard)`` seconds for this side's next move in ``game``."""
+        self._follow_game(game)
+        if self.game_time is not None:
+            return move_budget(self.game_time - self._clock_used, len(game.moves) // 2)
+        nominal = float(self.time or 0.0)  # bank is refused without time
+        return banked_budget(nominal, self._clock_moves * nominal - self._clock_used)
+
+    def _follow_game(self, game: Game) -> None:
+        """Start a full clock, an empty bank, if ``game`` is not the one this side last
+        moved in: another start, or moves that do not extend that move's."""
+        if self._clock_game is None:
+            return
+        start, before = self._clock_game
+        moves = game.moves
+        if start != game.start or len(moves) <= len(before) or tuple(moves[: len(before)]) != before:
+            self._clock_used, self._clock_moves = 0.0, 0
+
+    def _charge(self, game: Game, seconds: float) -> None:
+        """Charge this side's clock ``seconds`` for the move it chooses in ``game``."""
+        self._clock_used += seconds
+        self._clock_moves += 1
+        self._clock_game = (game.start, tuple(game.moves))
 
     def _limited(self, seconds: float | None) -> float | None:
         """``seconds`` of a timed search, within ``think_limit``."""
@@ -334,6 +347,10 @@ class AlphaBetaAgent(BaseAgent):
         if self.opening_book is not None:
             move = self.opening_book.choose(game.board)
             if move is not None:
+                if self.bank or self.game_time is not None:
+                    # A book move takes none of its time: the bank keeps it for later moves.
+                    self._follow_game(game)
+                    self._charge(game, 0.0)
                 self.last_search = None
                 return move
         result = self.search(game)

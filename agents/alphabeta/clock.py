@@ -10,23 +10,24 @@ the best move or lowered the score by more than ``drop_margin``): the target the
 stretches to :data:`STRETCH` times the nominal (:func:`keep_deepening`). A hard limit is
 never passed. A forced move is played at once.
 
-- ``time=S,bank=1`` (:func:`banked_budget`): what a move leaves of its ``S`` is banked
-  for the game's later moves. A move's nominal is ``S`` and a share of the bank (one in
-  :data:`BANK_SPREAD`), and its hard limit ``S`` and the bank, up to ``STRETCH * S``. A
-  move is charged what it took, at most its hard limit (an overrun that is not the
-  search's, such as the first call's compilation, is not charged), so the game's moves
-  are charged no more than ``S`` each on average.
+- ``time=S,bank=1`` (:func:`banked_budget`): what a move leaves of its ``S`` (all of it,
+  for a book move) is banked for the game's later moves. A move's nominal is ``S`` and a
+  share of the bank (one in :data:`BANK_SPREAD`), and its hard limit ``S`` and the bank,
+  up to ``STRETCH * S``. A move is charged what it took, at most its hard limit (an
+  overrun that is not the search's, such as the first call's compilation, is not
+  charged), so the game's moves are charged no more than ``S`` each on average.
 - ``game_time=S`` (:func:`move_budget`): the nominal is a share of what is left on the
   clock, and the hard limit ``STRETCH`` times it.
 
-Choices (the design leaves them open): a bank spread over about the next 4 moves (a
-search that stops short of its target, a forced move, leaves time that the next moves of
-the middlegame can use, rather than the endgame's, which the database often answers); 30
-own moves still to play at the start, down to at
-least 12 (a game of checkers runs about 50 moves a side, and the last ones are quick or
-forced), so that a move uses at most a quarter of what is left, stretched; a third of a
-man (30 points) or a twentieth of a net's range (0.1) counts as a score drop; Cake's 0.4
-and 3 for the start and the stretch.
+Choices (the design leaves them open): a bank spread over about the next 2 moves (a search
+spends about half its target, as it starts no iteration past 0.4 of it, so a bank spread
+thinner sits unspent; what a book move, a forced move or a stable root leaves is best spent
+by the next moves of the opening and middlegame, where games are decided, rather than the
+endgame's, which the database often answers); 30 own moves still to play at the start,
+down to at least 12 (a game of checkers runs about 50 moves a side, and the last ones are
+quick or forced), so that a move uses at most a quarter of what is left, stretched; a
+third of a man (30 points) or a twentieth of a net's range (0.1) counts as a score drop;
+Cake's 0.4 and 3 for the start and the stretch.
 """
 
 from __future__ import annotations
@@ -40,7 +41,7 @@ STRETCH = 3.0
 #: before it ends at about the target, as an iteration takes two to three times the last).
 START_BY = 0.4
 #: A banked move's nominal time is ``S`` and this share of the bank, ``1 / BANK_SPREAD``.
-BANK_SPREAD = 4.0
+BANK_SPREAD = 2.0
 #: A score drop that buys more time: points for the hand-written evaluations, net units.
 DROP_POINTS, DROP_NET = 30.0, 0.1
 

@@ -132,6 +132,22 @@ def test_a_bank_holds_what_the_game_s_moves_left_of_their_time():
     assert budgets == [pytest.approx((0.05, 0.05))]
 
 
+def test_a_book_move_banks_all_of_its_time():
+    agent = AlphaBetaAgent(time=0.05, bank=True, book=True, seed=1)
+    opponent = AlphaBetaAgent(depth=2, book=True, seed=1)
+    budgets = recorded_budgets(agent)
+    game, book_moves = Game(), 0
+    while not budgets:
+        if len(game.moves) % 2 == 0:
+            game.play(agent.select_move(game))
+            book_moves += agent.last_search is None
+        else:
+            game.play(opponent.select_move(game))
+    assert book_moves >= 1  # the master book has the first moves
+    # The first search draws on the time of every book move before it.
+    assert budgets == [pytest.approx(banked_budget(0.05, 0.05 * book_moves))]
+
+
 def test_an_unfinished_iteration_decides_with_the_moves_it_finished():
     """``partial``: an iteration cut short keeps the scores of the root moves it finished,
     which are those of the complete iteration, and plays the best of them when they include
