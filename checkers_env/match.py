@@ -79,6 +79,8 @@ class GameRecord:
         forfeit: why the loser forfeited (``termination`` ``forfeit``), naming the side
             and what went wrong; ``""`` for a game played to its end. The PDN of the game
             carries it as the tag ``[Forfeit "..."]``.
+        move_seconds: wall time of each move the players chose, in the game's order (the
+            moves after the opening); empty where it was not kept.
     """
 
     black: str
@@ -93,6 +95,7 @@ class GameRecord:
     start_fen: str = ""
     acf_number: int | None = None
     forfeit: str = ""
+    move_seconds: list[float] = field(default_factory=list)
 
     @property
     def plies(self) -> int:
@@ -273,6 +276,7 @@ def play_game(
     for text in opening_moves(opening):
         game.play(text)
     seconds = {"black": 0.0, "white": 0.0}
+    move_seconds: list[float] = []
     result = termination = None
     forfeit = ""
     while not game.is_over():
@@ -290,7 +294,9 @@ def play_game(
             result, termination = ("0-1" if side == "black" else "1-0"), FORFEITED
             forfeit = forfeit_reason(side, agent, error)
             break
-        seconds[side] += time.perf_counter() - began
+        took = time.perf_counter() - began
+        seconds[side] += took
+        move_seconds.append(round(took, 4))
         try:
             game.play(move)
         except IllegalMoveError as error:
@@ -308,6 +314,7 @@ def play_game(
         start_fen="" if start is None else start.fen(),
         acf_number=_acf_number(opening, start),
         forfeit=forfeit,
+        move_seconds=move_seconds,
     )
 
 

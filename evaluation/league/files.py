@@ -88,6 +88,9 @@ def _record(data: object, path: Path, number: int) -> GameRecord:
             raise LeagueError(f"{where}: {name} must be a string, got {getattr(record, name)!r}")
     if not isinstance(record.moves, list) or not all(isinstance(m, str) for m in record.moves):
         raise LeagueError(f"{where}: moves must be a list of PDN moves")
+    seconds = record.move_seconds
+    if not isinstance(seconds, list) or not all(isinstance(s, int | float) and s >= 0 for s in seconds):
+        raise LeagueError(f"{where}: move_seconds must be a list of seconds")
     return record
 
 

@@ -19,6 +19,7 @@
 ``ratings.png``      the ratings with their intervals
 ``openings.md``      each opening played (by ACF number for the 3-move deck): games and results
 ``clock.md``         each player's moves and thinking time, and its mean seconds a move
+                     (in all, and by stretch of the game)
 ``games.pdn``        every game, with tags for players, opening (``ACFNumber``), result and termination
 ===================  ==========================================================
 """
@@ -410,13 +411,20 @@ def openings_markdown(records: Iterable) -> str:
     return "\n".join(lines) + "\n"
 
 
+#: The stretches of a game that ``clock.md`` gives each player's seconds a move for: the
+#: plies (the opening's counted) from each number up to the next.
+CLOCK_PHASES = (1, 21, 41, 81)
+
+
 def clock_markdown(records: Iterable) -> str:
     """A Markdown table of the time each player took: the moves it chose (the opening's
     are not its), its seconds in all, and the mean seconds a move, which tells how much of a
     time per move a player spends (a search that starts no iteration it cannot finish
-    leaves some)."""
+    leaves some); then its mean seconds a move in each stretch of the game
+    (:data:`CLOCK_PHASES`), from the records that kept each move's time."""
     moves_of: dict[str, int] = {}
     seconds_of: dict[str, float] = {}
+    phases_of: dict[str, list[list[float]]] = {}  # per phase: seconds, moves
     for record in records:
         opening = len(record.opening.split())
         start_turn = record.start.turn
@@ -428,11 +436,25 @@ def clock_markdown(records: Iterable) -> str:
             player = getattr(record, side)
             moves_of[player] = moves_of.get(player, 0) + moves
             seconds_of[player] = seconds_of.get(player, 0.0) + float(record.seconds.get(side, 0.0))
-    lines = ["| player | moves | seconds | seconds a move |", "|:--|--:|--:|--:|"]
+            phases_of.setdefault(player, [[0.0, 0] for _ in CLOCK_PHASES])
+        for index, took in enumerate(record.move_seconds):
+            black_moved = (index % 2 == 0) == black_first
+            phase = phases_of[record.black if black_moved else record.white]
+            ply = opening + index + 1
+            part = phase[sum(ply >= first for first in CLOCK_PHASES) - 1]
+            part[0] += took
+            part[1] += 1
+    bounds = [f"{a}-{b - 1}" for a, b in zip(CLOCK_PHASES, CLOCK_PHASES[1:], strict=False)]
+    heads = [f"plies {bound}" for bound in [*bounds, f"{CLOCK_PHASES[-1]}-"]]
+    lines = [
+        "| player | moves | seconds | seconds a move | " + " | ".join(heads) + " |",
+        "|:--|--:|--:|--:|" + "--:|" * len(heads),
+    ]
     for player in sorted(moves_of):
         moves, seconds = moves_of[player], seconds_of[player]
         mean = f"{seconds / moves:.3f}" if moves else "-"
-        lines.append(f"| {_md(player)} | {moves} | {seconds:.1f} | {mean} |")
+        phases = [f"{took / count:.3f}" if count else "-" for took, count in phases_of[player]]
+        lines.append(f"| {_md(player)} | {moves} | {seconds:.1f} | {mean} | " + " | ".join(phases) + " |")
     return "\n".join(lines) + "\n"
 
 
@@ -476,6 +498,7 @@ __all__ = [
     "REPORT_FILES",
     "Cell",
     "Crosstable",
+    "CLOCK_PHASES",
     "clock_markdown",
     "crosstable",
     "heatmap_png",

@@ -69,7 +69,15 @@ def test_an_opening_that_enters_the_database_ends_the_game_before_any_agent_move
         adjudicate=egdb4,
     )
     assert record.moves == ["14x23"] and record.termination == ADJUDICATED
-    assert record.seconds == {"black": 0.0, "white": 0.0}
+    assert record.seconds == {"black": 0.0, "white": 0.0} and record.move_seconds == []
+
+
+def test_each_chosen_move_keeps_its_time():
+    record = play_game(make_agent("greedy"), make_agent("random"), opening="11-15 23-19", rng=np.random.default_rng(1))
+    assert len(record.move_seconds) == len(record.moves) - 2  # the opening's moves were not chosen
+    black, white = sum(record.move_seconds[::2]), sum(record.move_seconds[1::2])  # Black chose the third
+    assert black == pytest.approx(record.seconds["black"], abs=1e-3)
+    assert white == pytest.approx(record.seconds["white"], abs=1e-3)
 
 
 def test_without_a_database_games_go_to_their_end(egdb4):

@@ -636,6 +636,11 @@ def test_loading_drops_games_recorded_twice_with_a_warning_naming_them(tmp_path)
             '{"black": "a", "white": "b", "opening": "", "moves": [], "result": "1-0", "termination": "x", "key": 7}',
             "key must be a string",
         ),
+        (
+            '{"black": "a", "white": "b", "opening": "", "moves": [], "result": "1-0", "termination": "x",'
+            ' "key": "k", "move_seconds": [0.1, "slow"]}',
+            "move_seconds must be a list of seconds",
+        ),
         ("[1, 2]", "must be a JSON object"),
         ('{"black": "a", "wh', "corrupt game record"),
     ],

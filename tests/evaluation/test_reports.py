@@ -12,6 +12,7 @@ from checkers_env import Rules, make_agent, read_pdn
 from checkers_env.match import GameRecord, play_game
 from checkers_evaluation.league.ratings import fit_elo
 from checkers_evaluation.league.reports import (
+    CLOCK_PHASES,
     REPORT_FILES,
     clock_markdown,
     crosstable,
@@ -111,8 +112,22 @@ def test_clock_counts_the_moves_each_player_chose():
         ),
     ]
     lines = clock_markdown(records).splitlines()
-    assert lines[2] == "| A | 6 | 1.8 | 0.300 |"  # 3 + 2 + 1 moves in 0.9 + 0.6 + 0.3 s
-    assert lines[3] == "| B | 5 | 0.7 | 0.140 |"  # 2 + 2 + 1 moves in 0.4 + 0.2 + 0.1 s
+    # No record kept each move's time: no stretch of the game has a mean.
+    assert lines[2] == "| A | 6 | 1.8 | 0.300 | - | - | - | - |"  # 3 + 2 + 1 moves in 0.9 + 0.6 + 0.3 s
+    assert lines[3] == "| B | 5 | 0.7 | 0.140 | - | - | - | - |"  # 2 + 2 + 1 moves in 0.4 + 0.2 + 0.1 s
+
+
+def test_clock_gives_each_player_s_seconds_a_move_by_stretch_of_the_game():
+    assert CLOCK_PHASES == (1, 21, 41, 81)
+    # A three-ply opening, then 40 moves: plies 4-43, White's first.
+    moves = ["11-15", "23-19", "8-11"] + ["x"] * 40
+    took = [1.0 if ply <= 20 else 2.0 if ply <= 40 else 4.0 for ply in range(4, 44)]
+    took = [t * (10 if i % 2 == 0 else 1) for i, t in enumerate(took)]  # White's moves ten times Black's
+    record = GameRecord("A", "B", "11-15 23-19 8-11", moves, "0-1", "no_moves", move_seconds=took)
+    head, _, black, white = clock_markdown([record]).splitlines()
+    assert head.endswith("| plies 1-20 | plies 21-40 | plies 41-80 | plies 81- |")
+    assert black.endswith("| 1.000 | 2.000 | 4.000 | - |")  # plies 5, 7, ..., 19; 21, ..., 39; 41, 43
+    assert white.endswith("| 10.000 | 20.000 | 40.000 | - |")
 
 
 def test_crosstable_of_players_who_never_met():
