@@ -23,7 +23,17 @@ from .draws import NO_DRAWS, Draws
 from .negamax import INF, MAX_DEPTH, DrawRules, egdb_value, search_kernel
 from .pruning import ASPIRATION_NET, ASPIRATION_POINTS, PROBCUT_NET, PROBCUT_POINTS, search_options
 from .stack import S_INDEX, V_ALPHA, V_BETA, FlatMemory, flat_memory, memory_views
-from .transposition import LEAF_BITS, NO_MOVE, TT_BITS, TT_ENTRY, TT_KEY_MASK, Table, new_table, position_hash
+from .transposition import (
+    LEAF_BITS,
+    NO_MOVE,
+    TT_BITS,
+    TT_ENTRY,
+    TT_KEY_MASK,
+    Table,
+    new_table,
+    next_generation,
+    position_hash,
+)
 
 #: The nominal depth of a search given neither a depth nor a time.
 DEPTH = 6
@@ -325,11 +335,7 @@ class Searcher:
         draw_rules = self._draw_rules(board, draws)
         evaluator = self.evaluator
         position = _position(board)
-        self.generation = self.generation % 255 + 1
-        if self.generation == 1:
-            # Generations wrap around: no entry of an earlier search may pass for this one's.
-            self.table.fill(0)
-            self.table_bundle.leaves.fill(0)
+        self.generation = next_generation(self.generation, self.table_bundle)
         self.killers.fill(0)
         self.history_scores >>= 1
 

@@ -625,3 +625,13 @@ def test_a_searcher_loads_the_kernel_its_callers_run_and_leaves_no_trace(monkeyp
     bound, iteration = calls["search_kernel"], calls["search_iteration"]
     # search_iteration passes its first eleven arguments on to the kernel as they are.
     assert [numba.typeof(a) for a in bound] == [numba.typeof(a) for a in iteration[: len(bound)]]
+
+
+def test_a_searcher_wipes_its_memories_when_its_generations_wrap_around():
+    searcher = Searcher(POSITIONAL)
+    searcher.generation = 255
+    searcher.table[:] = 7  # entries of earlier searches, which the new generation must not read
+    searcher.table_bundle.leaves[:] = 7
+    searcher.search(Board(), depth=2, seconds=60.0)
+    assert searcher.generation == 1
+    assert not (searcher.table == 7).all(axis=1).any() and not (searcher.table_bundle.leaves == 7).any()
