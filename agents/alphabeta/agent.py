@@ -43,12 +43,12 @@ class AlphaBetaAgent(BaseAgent):
             new (a full clock) after ``reset``, or when it is not the last one moved on:
             another start, or moves that do not extend the last call's.
         bank: with ``time``, spend it as Cake's clock does (``clock``): what a move leaves
-            of ``time`` (all of it, for a book move) is banked for the game's later moves; a
-            move's nominal time is ``time`` and half the bank, and a search starts no iteration past 0.4
-            of it unless its best move or score is still moving. A move may take up to
-            three times ``time`` while the game's moves take no more than ``time`` each on
-            average (a move is charged at most its limit). A game is new as with
-            ``game_time``. Off by default.
+            of ``time`` (all of it, for a book move) is banked for the game's later moves;
+            a move's nominal time is ``time`` and half the bank, and a search starts no
+            iteration past 0.4 of it unless its best move or score is still moving. A move
+            may take up to three times ``time`` while the game's moves take no more than
+            ``time`` each on average (a move is charged at most its limit). A game is new
+            as with ``game_time``. Off by default.
         book: play the opening book's move where it has one with sound statistics
             (``checkers_agents.book``: the ACF archive's master games), without a search
             (``last_search`` is then None); off by default.
