@@ -3,7 +3,8 @@
 pygame (``render_mode="human"``, exercised by Gymnasium's ``check_env``) opens its window
 and audio through SDL; the dummy drivers let that run headless, on CI too. Ray starts its
 workers at nice 15, which the two test processes starve on a two-core machine: the tests'
-local Rays run theirs at the tests' own priority.
+local Rays run theirs at the tests' own priority. Stable-Baselines3's ``learn`` makes a log
+folder in the system's temporary directory unless told where: the tests' go to pytest's.
 """
 
 from __future__ import annotations
@@ -18,6 +19,14 @@ import pytest
 
 #: Pieces of the endgame database the tests build once per run (6-12 s on two cores).
 TEST_EGDB_PIECES = 4
+
+
+@pytest.fixture(scope="session", autouse=True)
+def sb3_log_folder(tmp_path_factory):
+    """Where Stable-Baselines3 logs the tests' ``learn`` calls that set no logger."""
+    folder = tmp_path_factory.mktemp("sb3")
+    os.environ["SB3_LOGDIR"] = str(folder)
+    return folder
 
 
 @pytest.fixture(scope="session")

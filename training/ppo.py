@@ -224,6 +224,7 @@ def train(args: Args, given: set[str] | None = None) -> Path:
     import gymnasium as gym
     from sb3_contrib import MaskablePPO
     from stable_baselines3.common.callbacks import BaseCallback
+    from stable_baselines3.common.logger import Logger
     from stable_baselines3.common.monitor import Monitor
     from stable_baselines3.common.utils import configure_logger
     from stable_baselines3.common.vec_env import DummyVecEnv
@@ -365,7 +366,9 @@ def train(args: Args, given: set[str] | None = None) -> Path:
         model.learn(min(chunk, args.total_timesteps - steps), callback=callback, reset_num_timesteps=False)
 
     callback = Schedule()
-    model.set_logger(configure_logger(0, tb_dir, "ppo", reset_num_timesteps=False))  # one writer for every chunk
+    # One writer for every chunk; without TensorBoard a logger with no outputs, where SB3's
+    # default would leave an empty folder in the system's temporary directory.
+    model.set_logger(configure_logger(0, tb_dir, "ppo", reset_num_timesteps=False) if tb_dir else Logger(None, []))
     # A chunk is whole only at its end, where its checkpoint is written: a stop inside it
     # resumes from the checkpoint before it.
     with scaffold.saved_on_stop(checkpoint) as stop:

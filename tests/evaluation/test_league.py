@@ -137,7 +137,7 @@ def _games(out: Path) -> dict[str, dict]:
     games = {}
     for record in load_records(out / "games.jsonl"):
         data = record.to_dict()
-        del data["seconds"]
+        del data["seconds"], data["move_seconds"]
         games[record.key] = data
     return games
 
