@@ -629,6 +629,7 @@ def test_a_searcher_loads_the_kernel_its_callers_run_and_leaves_no_trace(monkeyp
 
 def test_a_searcher_wipes_its_memories_when_its_generations_wrap_around():
     searcher = Searcher(POSITIONAL)
+    searcher.search(Board(), depth=1, seconds=60.0)  # its first search loads the kernel, which clears
     searcher.generation = 255
     searcher.table[:] = 7  # entries of earlier searches, which the new generation must not read
     searcher.table_bundle.leaves[:] = 7
