@@ -47,8 +47,11 @@ SMOKE = [
 ]
 
 
-def test_smoke_training_saves_resumes_and_plays_legal_games(tmp_path):
+def test_smoke_training_saves_resumes_and_plays_legal_games(tmp_path, monkeypatch):
+    # Where SB3 would make its default log folder: a run without TensorBoard makes none.
+    monkeypatch.setenv("SB3_LOGDIR", str(tmp_path / "sb3-default-log"))
     assert main([*SMOKE, "--out", str(tmp_path / "ppo" / "s3"), "--seed", "3"]) == 0
+    assert not (tmp_path / "sb3-default-log").exists()
     run = tmp_path / "ppo" / "s3"
     for name in ("checkpoint.pt", "policy.safetensors", "run.json", "state.json"):
         assert (run / name).is_file(), name
