@@ -9,6 +9,7 @@ line with its file and line number.
 
 from __future__ import annotations
 
+import math
 import os
 import warnings
 from pathlib import Path
@@ -88,10 +89,19 @@ def _record(data: object, path: Path, number: int) -> GameRecord:
             raise LeagueError(f"{where}: {name} must be a string, got {getattr(record, name)!r}")
     if not isinstance(record.moves, list) or not all(isinstance(m, str) for m in record.moves):
         raise LeagueError(f"{where}: moves must be a list of PDN moves")
+    sides = record.seconds
+    if not isinstance(sides, dict) or not all(k in ("black", "white") and _is_seconds(s) for k, s in sides.items()):
+        raise LeagueError(f"{where}: seconds must map black and white to seconds")
     seconds = record.move_seconds
-    if not isinstance(seconds, list) or not all(isinstance(s, int | float) and s >= 0 for s in seconds):
+    if not isinstance(seconds, list) or not all(_is_seconds(s) for s in seconds):
         raise LeagueError(f"{where}: move_seconds must be a list of seconds")
     return record
+
+
+def _is_seconds(value: object) -> bool:
+    """Whether ``value`` is a time a move took: a finite number of seconds, not negative
+    (JSON's ``true`` reads as a Python ``bool``, which is an ``int``: not seconds)."""
+    return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
 
 
 class FolderLock:

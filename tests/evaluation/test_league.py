@@ -641,6 +641,21 @@ def test_loading_drops_games_recorded_twice_with_a_warning_naming_them(tmp_path)
             ' "key": "k", "move_seconds": [0.1, "slow"]}',
             "move_seconds must be a list of seconds",
         ),
+        (
+            '{"black": "a", "white": "b", "opening": "", "moves": [], "result": "1-0", "termination": "x",'
+            ' "key": "k", "move_seconds": [0.1, true]}',
+            "move_seconds must be a list of seconds",
+        ),
+        (
+            '{"black": "a", "white": "b", "opening": "", "moves": [], "result": "1-0", "termination": "x",'
+            ' "key": "k", "move_seconds": [Infinity]}',
+            "move_seconds must be a list of seconds",
+        ),
+        (
+            '{"black": "a", "white": "b", "opening": "", "moves": [], "result": "1-0", "termination": "x",'
+            ' "key": "k", "seconds": {"black": "slow"}}',
+            "seconds must map black and white to seconds",
+        ),
         ("[1, 2]", "must be a JSON object"),
         ('{"black": "a", "wh', "corrupt game record"),
     ],
