@@ -99,8 +99,8 @@ def _record(data: object, path: Path, number: int) -> GameRecord:
 
 
 def _is_seconds(value: object) -> bool:
-    """Whether ``value`` is a time a move took: a finite number of seconds, not negative
-    (JSON's ``true`` reads as a Python ``bool``, which is an ``int``: not seconds)."""
+    """Whether ``value`` is a time: a finite number of seconds, not negative (JSON's
+    ``true`` reads as a Python ``bool``, which is an ``int``: not seconds)."""
     return isinstance(value, int | float) and not isinstance(value, bool) and math.isfinite(value) and value >= 0
 
 
