@@ -15,7 +15,9 @@ other side.
 **The drop.** Each lost game is replayed from its start under the draw rules (``rules``,
 the league's by default), so that every search knows the game's history (repetitions, the
 no-progress count). Before each of the player's moves the agent (``agent``, the player's
-own spec) searches the position, and its value (for the side to move, in its evaluator's
+own spec) searches the position, except the moves of a forced opening (the ``Opening`` tag a
+league writes, when the game begins with its moves: the ballot chose them, not the player)
+and the moves the agent plays from its opening book (no search, no value), and its value (for the side to move, in its evaluator's
 units: an expected result in [-1, 1] for the nets, points for the hand-written
 evaluations) is kept. The **drop** is the first of the player's positions whose value is
 below ``threshold``; the replay stops there.
@@ -170,6 +172,15 @@ def lost_games(paths: Sequence[str | os.PathLike], player: str, counts: Summary 
     return lost
 
 
+def forced_plies(game: Game) -> int:
+    """How many of ``game``'s first moves a forced opening played: the moves of its
+    ``Opening`` tag when the game begins with them (a league's ballot), else 0 (a tag that
+    names an opening instead of listing its moves, or none)."""
+    opening = game.headers.get("Opening", "").split()
+    played = [str(move) for move in game.moves[: len(opening)]]
+    return len(opening) if opening and played == opening else 0
+
+
 def replayed(start: Board, moves: Iterable[Move | str], rules: Rules) -> Game:
     """The game from ``start`` after ``moves`` under ``rules`` (its history, for the draw rules).
 
@@ -289,12 +300,13 @@ def examine(
     }
     agent.reset(seed)
     seen: list[tuple[int, dict[str, Any]]] = []
+    forced = forced_plies(game)
     replay = Game(start=game.start, rules=rules)
     for ply, move in enumerate(moves):
         if replay.is_over():
             line["skipped"] = f"the draw rules end the game at ply {ply} ({replay.termination})"
             return line, None
-        if replay.board.turn == lost.colour:
+        if replay.board.turn == lost.colour and ply >= forced:
             view = search(agent, replay)
             if view is not None:
                 view["choices"] = len(replay.legal_moves())
@@ -511,6 +523,7 @@ __all__ = [
     "deep_verdict",
     "drop_bands",
     "examine",
+    "forced_plies",
     "lost_games",
     "make_searching_agent",
     "player_colour",

@@ -16,7 +16,7 @@ from checkers_env import BLACK, BaseAgent, Game, Rules, make_agent
 from checkers_env.match import play_game
 from checkers_evaluation import autopsy as autopsy_module
 from checkers_evaluation import autopsy_command
-from checkers_evaluation.autopsy import AutopsyError, LostGame, autopsy, examine, lost_games, read_lines
+from checkers_evaluation.autopsy import AutopsyError, LostGame, autopsy, examine, forced_plies, lost_games, read_lines
 from checkers_evaluation.cli import main
 
 
@@ -116,6 +116,7 @@ def test_a_league_loss_is_examined_the_same_way(tmp_path):
     (found,) = read_lines(tmp_path / "out" / "drift.jsonl")
     line = read_lines(tmp_path / "out" / "games.jsonl")[0]
     values = dict((ply, value) for ply, value in line["values"])
+    assert min(values) == 2  # Black's first move was the forced opening's, not its choice
     # the drop is the first of Black's values below the threshold, the checked move the last
     # choice before it: Black's moves between them, if any, were forced
     assert found["drop"]["ply"] == min(ply for ply, value in values.items() if value < THRESHOLD)
@@ -126,6 +127,17 @@ def test_a_league_loss_is_examined_the_same_way(tmp_path):
     assert found["played"] == str(record.moves[found["ply"]])
     assert found["mistake"] == (found["played"] not in found["deep"]["best_moves"])
     assert found["deep"]["played_value"] <= found["deep"]["value"]
+
+
+def test_a_forced_opening_is_the_moves_of_an_opening_tag_the_game_begins_with():
+    from checkers_env.pdn import read_pdn
+
+    def game(tag):
+        return read_pdn(f'[Opening "{tag}"]\n[Result "*"]\n\n1. 11-15 23-19 2. 8-11 *\n')[0]
+
+    assert forced_plies(game("11-15 23-19")) == 2
+    assert forced_plies(game("Old Faithful")) == 0  # a name, not moves
+    assert forced_plies(game("9-13 23-19")) == 0  # not how the game began
 
 
 def test_a_killed_autopsy_resumes_at_the_game_it_had_not_finished(blunder_pdn, blunder_autopsy, tmp_path, monkeypatch):
