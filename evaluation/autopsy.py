@@ -15,11 +15,12 @@ other side.
 **The drop.** Each lost game is replayed from its start under the draw rules (``rules``,
 the league's by default), so that every search knows the game's history (repetitions, the
 no-progress count). Before each of the player's moves the agent (``agent``, the player's
-own spec) searches the position, except the moves of a forced opening (the ``Opening`` tag a
-league writes, when the game begins with its moves: the ballot chose them, not the player)
-and the moves the agent plays from its opening book (no search, no value), and its value (for the side to move, in its evaluator's
+own spec) searches the position, and its value (for the side to move, in its evaluator's
 units: an expected result in [-1, 1] for the nets, points for the hand-written
-evaluations) is kept. The **drop** is the first of the player's positions whose value is
+evaluations) is kept. Two kinds of move are passed over: those of a forced opening (the
+``Opening`` tag a league writes, when the game begins with its moves: the ballot chose
+them, not the player), and those the agent plays from its opening book (no search, no
+value). The **drop** is the first of the player's positions whose value is
 below ``threshold``; the replay stops there.
 
 **The checked move.** A value that is low before the player's move ``k`` was lost by an
