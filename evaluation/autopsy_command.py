@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import argparse
 
-from checkers_evaluation.common_options import add_agent_spec, add_no_progress, add_out
+from checkers_evaluation.common_options import add_agent_spec, add_no_progress, add_out, add_whole_number
 from checkers_evaluation.options import UsageError, lazy_handler, number
 
 # The defaults, as checkers_evaluation.autopsy has them (that module loads the engine: the
@@ -84,12 +84,17 @@ def add_arguments(parser) -> None:
         "where the autopsy writes (required with games, --recheck and --agree); with --drift, where scores.jsonl goes",
     )
     parser.add_argument("--resume", action="store_true", help="continue the autopsy, or the recheck, in --out")
+    add_whole_number(
+        parser, "--workers", "with --recheck: processes that search positions at once, one a core", 1, minimum=1
+    )
     add_no_progress(parser)
     parser.set_defaults(handler=lazy_handler("checkers_evaluation.autopsy_command", "run"))
 
 
 def run(args: argparse.Namespace) -> int:
     """Run ``checkers autopsy`` (its handler)."""
+    if args.workers > 1 and not (args.drift is not None and args.recheck):
+        raise UsageError("--workers is for --recheck: the other steps search one position at a time")
     if args.drift is not None:
         if args.games or args.player:
             raise UsageError("--drift works on a drift set: give no PDN or --player with it")
@@ -156,7 +161,9 @@ def _recheck(args: argparse.Namespace) -> int:
     if args.out is None:
         raise UsageError("--out is required with --recheck: the folder of the rechecked drift.jsonl")
     before = drift_records(args.drift)
-    after = recheck_drift(args.drift, args.deep_spec, args.out, resume=args.resume, progress=args.progress)
+    after = recheck_drift(
+        args.drift, args.deep_spec, args.out, resume=args.resume, progress=args.progress, workers=args.workers
+    )
     changed = sum(
         (old.get("deep") or {}).get("best_moves") != new["deep"]["best_moves"] for old, new in zip(before, after)
     )

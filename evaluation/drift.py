@@ -21,7 +21,9 @@ number. Every measurement is appended to ``scores.jsonl``.
 its games, which another run would time differently); only the verdict is made again: the
 new deep search's best moves, value and value of the move played, and whether that move is
 a mistake. The rechecked set is written line by line to ``OUT/drift.jsonl``, so a killed
-recheck resumes (``resume=True``) at the first position it had not finished.
+recheck resumes (``resume=True``) at the first position it had not finished. With
+``workers``, that many processes search positions at once, each with its own deep search;
+the lines are still written in the set's order.
 
 **The agreement.** One deep search's verdict can hang on a near-tie, and two searches (more
 time, another net) may name different best moves. :func:`agree_drift` keeps the positions of
@@ -31,13 +33,15 @@ moves every verdict counts best, and ``verdicts`` each verdict whole.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 from pathlib import Path
 from typing import Any
 
-from checkers_env import Board, CheckersError, Game, Move, Rules, make_agent
+from checkers_env import Agent, Board, CheckersError, Game, Move, Rules, make_agent
 from checkers_env.files import write_atomic
+from checkers_env.parallel import run_pieces
 
 from .autopsy import (
     DRIFT_FILE,
@@ -151,6 +155,7 @@ def recheck_drift(
     *,
     resume: bool = False,
     progress: bool = False,
+    workers: int = 1,
 ) -> list[dict[str, Any]]:
     """Check every position of the drift set ``drift`` again with the deep search ``deep``.
 
@@ -167,6 +172,8 @@ def recheck_drift(
         resume: continue a recheck of the same set with the same search in ``out``; without
             it, a folder that holds a drift set is refused.
         progress: a progress bar over the positions, on stderr.
+        workers: processes that search positions at once (a timed deep search takes a core
+            each: at most one a core).
 
     Returns:
         The rechecked records, in the set's order.
@@ -200,25 +207,41 @@ def recheck_drift(
     played = [
         _played(game, record, f"{drift}: line {number}") for number, (game, record) in enumerate(zip(games, records), 1)
     ]
-    deep_agent = make_searching_agent(deep)
+    _deep_agent(deep)  # a spec that names no agent, or a database not built, fails here, before a worker starts
     target.parent.mkdir(parents=True, exist_ok=True)
     # A line a kill cut short is dropped: the file is rewritten to the finished lines.
     write_atomic(target, "".join(json.dumps(record) + "\n" for record in done).encode())
     from tqdm.auto import tqdm
 
     with tqdm(total=len(records), initial=len(done), unit="pos", desc=deep, disable=not progress) as bar:
-        for number, (game, record, move) in list(enumerate(zip(games, records, played), 1))[len(done) :]:
-            verdict = deep_verdict(deep_agent, game, move, number)
-            # An earlier agreement's verdicts are not this search's: the record drops them.
-            rechecked = {
-                **{key: value for key, value in record.items() if key != "verdicts"},
-                "deep": {"spec": deep, **verdict},
-                "mistake": not same_position(game.board, str(move), verdict["best_moves"]),
-            }
+
+        def keep(_piece: Any, rechecked: dict[str, Any]) -> None:
             append_line(target, rechecked)
             done.append(rechecked)
             bar.update()
+
+        left = range(len(done), len(records))
+        todo = [(index + 1, games[index], records[index], played[index]) for index in left]
+        run_pieces(functools.partial(_recheck_position, deep), todo, keep, workers=workers, what="the recheck")
     return done
+
+
+@functools.lru_cache(maxsize=1)
+def _deep_agent(spec: str) -> Agent:
+    """A recheck's deep search, made once in each process (each position starts it afresh)."""
+    return make_searching_agent(spec)
+
+
+def _recheck_position(deep: str, piece: tuple[int, Game, dict[str, Any], Move]) -> dict[str, Any]:
+    """One position of a recheck (a worker's piece): its record with the new verdict."""
+    number, game, record, move = piece
+    verdict = deep_verdict(_deep_agent(deep), game, move, number)
+    # An earlier agreement's verdicts are not this search's: the record drops them.
+    return {
+        **{key: value for key, value in record.items() if key != "verdicts"},
+        "deep": {"spec": deep, **verdict},
+        "mistake": not same_position(game.board, str(move), verdict["best_moves"]),
+    }
 
 
 def agree_drift(

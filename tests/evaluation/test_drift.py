@@ -128,6 +128,18 @@ def test_the_command_rechecks(wrong_verdicts, tmp_path, capsys):
     assert [record["mistake"] for record in read_lines(out / "drift.jsonl")] == [True, True]
 
 
+def test_a_recheck_on_two_workers_writes_the_set_of_one(wrong_verdicts, tmp_path):
+    one = recheck_drift(wrong_verdicts, DEEP, tmp_path / "one")
+    argv = ["autopsy", "--drift", str(wrong_verdicts), "--recheck", "--deep-spec", DEEP, "--no-progress"]
+    assert main([*argv, "--out", str(tmp_path / "two"), "--workers", "2"]) == 0
+    assert read_lines(tmp_path / "two" / "drift.jsonl") == one  # the same verdicts, in the set's order
+
+
+def test_workers_are_for_the_recheck_alone(wrong_verdicts, capsys):
+    assert main(["autopsy", "--drift", str(wrong_verdicts), "--agent", FAST, "--workers", "2"]) == 2
+    assert "--workers is for --recheck" in capsys.readouterr().err
+
+
 def test_the_agreement_keeps_the_best_moves_every_verdict_shares(blunder_autopsy, tmp_path):
     _, out = blunder_autopsy
     drift = out / "drift.jsonl"
