@@ -185,6 +185,8 @@ def recheck_drift(
             another set or by another search; the deep search keeps no value.
         UnknownAgentError: the spec names no agent.
         EndgameDatabaseError: the spec's endgame database is not built.
+        WorkerDiedError: with ``workers``, a worker process ended before its positions were
+            searched (the lines written before it are kept).
     """
     records = drift_records(drift)
     rules = rules if rules is not None else Rules()
