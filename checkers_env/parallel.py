@@ -6,15 +6,18 @@ One runner for every generator of training data (``checkers_agents.mcrd.data``,
 ``build(k)`` (depending on ``k`` and the caller's parameters only), and the caller's
 ``done(k, result)`` keeps it, in the order of ``todo`` (so a killed run leaves the earliest
 pieces) or, with ``ordered=False``, as each piece ends (so a killed run leaves every piece
-that ended).
+that ended). A plain ``kill`` (SIGTERM) of the process that owns a pool stops it as Ctrl-C
+does (:func:`kill_as_ctrl_c`), so no worker outlives it.
 """
 
 from __future__ import annotations
 
+import contextlib
 import multiprocessing
 import queue
 import signal
-from collections.abc import Callable, Sequence
+import threading
+from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
 
@@ -25,6 +28,33 @@ def _start_worker(initializer: Callable | None, initargs: tuple) -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     if initializer is not None:
         initializer(*initargs)
+
+
+def kill_as_ctrl_c(signum: int, frame: Any) -> None:
+    """A signal handler that stops the process as Ctrl-C does: it raises
+    ``KeyboardInterrupt``, so that ``finally`` blocks run (a pool's ``terminate``, a run's
+    last save) where the signal's default action would end the process at once."""
+    raise KeyboardInterrupt
+
+
+@contextlib.contextmanager
+def _kill_stops_pool() -> Iterator[None]:
+    """While a pool runs: a plain ``kill`` of this process raises ``KeyboardInterrupt``
+    (:func:`kill_as_ctrl_c`) instead of ending it at once, which would leave the workers to
+    finish their pieces (minutes, for a shard of games) and then fail on a closed pipe.
+    Only where SIGTERM still has its default action (a trainer's own handler is kept) and
+    in the main thread (the only one that may set a handler)."""
+    if (
+        threading.current_thread() is not threading.main_thread()
+        or signal.getsignal(signal.SIGTERM) is not signal.SIG_DFL
+    ):
+        yield
+        return
+    signal.signal(signal.SIGTERM, kill_as_ctrl_c)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, signal.SIG_DFL)
 
 
 def _call(build: Callable[[Any], Any], k: Any) -> Any:
@@ -80,9 +110,9 @@ def run_pieces(
 ) -> None:
     """``done(k, build(k))`` for every ``k`` of ``todo``.
 
-    On Ctrl-C (or any error) the pool's workers are stopped at once, not left to finish
-    their pieces; with ``ordered=False`` the pieces that had ended by then still go to
-    ``done`` first.
+    On Ctrl-C, a plain ``kill`` (SIGTERM, while it has its default action) or any error,
+    the pool's workers are stopped at once, not left to finish their pieces; with
+    ``ordered=False`` the pieces that had ended by then still go to ``done`` first.
 
     Raises:
         WorkerDiedError: a pool worker ended before the work was done (killed, or failing
@@ -108,31 +138,35 @@ def run_pieces(
     if ray and todo:
         _run_ray(build, todo, done, ray, what)
     elif workers > 1 and len(todo) > 1:
-        pool = multiprocessing.get_context("spawn").Pool(
-            min(workers, len(todo)), _start_worker, (initializer, initargs)
-        )
-        # The pool replaces a dead worker: watch these (its process list has no public name).
-        first_workers = list(pool._pool)  # type: ignore[attr-defined]
-        try:
-            if ordered:
-                for k, result in zip(todo, _watched(pool.imap(build, todo), first_workers, what)):
-                    done(k, result)
-            else:
-                results = pool.imap_unordered(_Keyed(build), todo)
-                try:
-                    for k, result in _watched(results, first_workers, what):
-                        done(k, result)
-                except KeyboardInterrupt:
-                    _hand_over_ended(results, done)
-                    raise
-            pool.close()
-            pool.join()  # workers leave through their exit hooks (an engine agent stops its process group there)
-        finally:
-            pool.terminate()
-            pool.join()
+        with _kill_stops_pool():
+            _run_pool(build, todo, done, workers, initializer, initargs, what, ordered)
     else:
         for k in todo:
             done(k, build(k))
+
+
+def _run_pool(build, todo, done, workers: int, initializer, initargs: tuple, what: str, ordered: bool) -> None:
+    """``run_pieces`` in a ``spawn`` pool of ``workers`` processes."""
+    pool = multiprocessing.get_context("spawn").Pool(min(workers, len(todo)), _start_worker, (initializer, initargs))
+    # The pool replaces a dead worker: watch these (its process list has no public name).
+    first_workers = list(pool._pool)  # type: ignore[attr-defined]
+    try:
+        if ordered:
+            for k, result in zip(todo, _watched(pool.imap(build, todo), first_workers, what)):
+                done(k, result)
+        else:
+            results = pool.imap_unordered(_Keyed(build), todo)
+            try:
+                for k, result in _watched(results, first_workers, what):
+                    done(k, result)
+            except KeyboardInterrupt:
+                _hand_over_ended(results, done)
+                raise
+        pool.close()
+        pool.join()  # workers leave through their exit hooks (an engine agent stops its process group there)
+    finally:
+        pool.terminate()
+        pool.join()
 
 
 def _hand_over_ended(results, done: Callable[[Any, Any], None]) -> None:
@@ -169,4 +203,4 @@ def _run_ray(build, todo, done, ray: bool | str, what: str) -> None:
             ray_module.cancel(ref, force=True)
 
 
-__all__ = ["WorkerDiedError", "run_pieces"]
+__all__ = ["WorkerDiedError", "kill_as_ctrl_c", "run_pieces"]

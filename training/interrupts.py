@@ -36,17 +36,15 @@ import threading
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
+from checkers_env.parallel import kill_as_ctrl_c
+
 #: Said on stderr when a Ctrl-C is held until the step ends.
 HELD = b"stopping at the end of this step (Ctrl-C again to stop at once and lose it)\n"
 
 
-def _interrupt(signum, frame):
-    raise KeyboardInterrupt
-
-
 def stop_on_sigterm() -> None:
     """A plain ``kill`` stops a run as Ctrl-C does, so the trainer can checkpoint first."""
-    signal.signal(signal.SIGTERM, _interrupt)
+    signal.signal(signal.SIGTERM, kill_as_ctrl_c)
 
 
 class Stop:
@@ -104,10 +102,10 @@ class Stop:
             setattr(self, counter, getattr(self, counter) - 1)
 
 
-#: The handlers that mean "stop the run": Python's own for SIGINT, :func:`_interrupt` for
-#: the SIGTERM of :func:`stop_on_sigterm`. Others (a signal ignored, as under ``nohup``, or
-#: a caller's own handler) are left alone.
-_STOPPING = (signal.default_int_handler, _interrupt)
+#: The handlers that mean "stop the run": Python's own for SIGINT, ``kill_as_ctrl_c`` for the
+#: SIGTERM of :func:`stop_on_sigterm` or of a running pool (``checkers_env.parallel``).
+#: Others (a signal ignored, or a caller's own handler) are left alone.
+_STOPPING = (signal.default_int_handler, kill_as_ctrl_c)
 
 
 @contextmanager

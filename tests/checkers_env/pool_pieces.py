@@ -27,3 +27,13 @@ def ctrl_c_handler(k: int) -> str:
     import signal
 
     return "ignored" if signal.getsignal(signal.SIGINT) is signal.SIG_IGN else "raised"
+
+
+def sleep_reporting(k: int, folder: str) -> int:
+    """Write this worker's pid to ``folder/<k>.pid``, then sleep a minute: a long piece."""
+    import time
+
+    with open(os.path.join(folder, f"{k}.pid"), "w") as file:
+        file.write(str(os.getpid()))
+    time.sleep(60)
+    return k

@@ -53,3 +53,48 @@ def test_pool_workers_leave_ctrl_c_to_the_process_that_owns_the_pool():
     got = {}
     run_pieces(ctrl_c_handler, [1, 2], got.__setitem__, workers=2)
     assert got == {1: "ignored", 2: "ignored"}
+
+
+def _alive(pid: int) -> bool:
+    """Whether process ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
+    try:
+        with open(f"/proc/{pid}/stat") as file:
+            return file.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_kill_of_the_owner_stops_the_pool_workers(tmp_path):
+    # The default SIGTERM would end the owner at once and leave its workers to finish their
+    # pieces: a minute each here, a shard of games in a real run.
+    import os
+    import signal
+    import subprocess
+    import time
+
+    here = os.path.dirname(__file__)
+    script = (
+        "import functools, sys\n"
+        "from pool_pieces import sleep_reporting\n"
+        "from checkers_env.parallel import run_pieces\n"
+        f"run_pieces(functools.partial(sleep_reporting, folder={str(tmp_path)!r}), [0, 1], lambda k, r: None, workers=2)\n"
+    )
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([here, os.environ.get("PYTHONPATH", "")])}
+    owner = subprocess.Popen([sys.executable, "-c", script], env=env, stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 60
+        while len(list(tmp_path.glob("*.pid"))) < 2:
+            assert owner.poll() is None and time.monotonic() < deadline, "the pool's workers did not start"
+            time.sleep(0.05)
+        workers = [int(path.read_text()) for path in tmp_path.glob("*.pid")]
+        owner.send_signal(signal.SIGTERM)
+        _, stderr = owner.communicate(timeout=20)
+        deadline = time.monotonic() + 10
+        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert not [pid for pid in workers if _alive(pid)], "a worker outlived the owner"
+        assert owner.returncode != 0
+        assert b"KeyboardInterrupt" in stderr  # stopped as Ctrl-C stops it, not by the signal
+    finally:
+        owner.kill()
