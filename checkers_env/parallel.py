@@ -145,7 +145,16 @@ def run_pieces(
             done(k, build(k))
 
 
-def _run_pool(build, todo, done, workers: int, initializer, initargs: tuple, what: str, ordered: bool) -> None:
+def _run_pool(
+    build: Callable[[Any], Any],
+    todo: Sequence[Any],
+    done: Callable[[Any, Any], None],
+    workers: int,
+    initializer: Callable | None,
+    initargs: tuple,
+    what: str,
+    ordered: bool,
+) -> None:
     """``run_pieces`` in a ``spawn`` pool of ``workers`` processes."""
     pool = multiprocessing.get_context("spawn").Pool(min(workers, len(todo)), _start_worker, (initializer, initargs))
     # The pool replaces a dead worker: watch these (its process list has no public name).
