@@ -14,6 +14,11 @@ tensors, metadata = {}, None
 for path in sources:
     with safe_open(path, "np") as weights:
         metadata = metadata or weights.metadata()
+        if tensors and set(weights.keys()) != set(tensors):
+            sys.exit(f"{path}: its tensors are not {sources[0]}'s")
         for key in weights.keys():
-            tensors[key] = tensors.get(key, 0) + weights.get_tensor(key).astype("float64") / len(sources)
+            tensor = weights.get_tensor(key).astype("float64") / len(sources)
+            if key in tensors and tensors[key].shape != tensor.shape:
+                sys.exit(f"{path}: {key} is {tensor.shape}, not {tensors[key].shape} as in {sources[0]}")
+            tensors[key] = tensors.get(key, 0) + tensor
 save_file({key: value.astype("float32") for key, value in tensors.items()}, out, metadata=metadata)
