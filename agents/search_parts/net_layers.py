@@ -262,23 +262,7 @@ def dense_layer(w, b, scratch, source, target):
     """A hidden layer's sums ``scratch[target : target + O]`` from the units before it,
     ``scratch[source : source + I]`` (``w [O, I]``): a dot product per unit, vectorised
     (``fastmath``). Each layer's units follow the last's."""
-    outputs = w.shape[0]
-    blocked = outputs - outputs % 4
-    # Four units at a time: each unit before them is loaded once for four dot products,
-    # and four reductions run side by side instead of one waiting on the next.
-    for o in range(0, blocked, 4):
-        z0, z1, z2, z3 = b[o], b[o + 1], b[o + 2], b[o + 3]
-        for j in range(w.shape[1]):
-            unit = scratch[source + j]
-            z0 += w[o, j] * unit
-            z1 += w[o + 1, j] * unit
-            z2 += w[o + 2, j] * unit
-            z3 += w[o + 3, j] * unit
-        scratch[target + o] = z0
-        scratch[target + o + 1] = z1
-        scratch[target + o + 2] = z2
-        scratch[target + o + 3] = z3
-    for o in range(blocked, outputs):
+    for o in range(w.shape[0]):
         z = b[o]
         for j in range(w.shape[1]):
             z += w[o, j] * scratch[source + j]
