@@ -117,7 +117,7 @@ SHAPES = [
     (256, (256, 32), RELU, 1, SIGMOID),  # the MCRD document's CNN, conv-local-dense
     (48, (32, 16), RELU, 2, SIGMOID),
     (32, (24, 48), RELU, 1, IDENTITY),  # a third layer wider than the first two
-    (40, (18, 7), RELU, 2, SIGMOID),  # layers whose units are not in whole blocks of four
+    (40, (18, 7), RELU, 2, SIGMOID),  # widths that are not multiples of eight (the outputs' one-chain dot product)
 ]
 
 
