@@ -98,3 +98,20 @@ def pickle_payload(tmp_path):
     with zipfile.ZipFile(model, "w") as archive:
         archive.writestr("data", json.dumps({"policy_class": {":type:": "<class>", ":serialized:": serialized}}))
     return model, marker
+
+
+def _runs(pid: int | str) -> bool:
+    """Whether process ``pid`` runs: it is in ``/proc`` and not a zombie (ended, not yet
+    reaped)."""
+    try:
+        with open(f"/proc/{pid}/stat") as file:
+            return file.read().rsplit(")", 1)[1].split()[0] != "Z"
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+
+
+@pytest.fixture
+def process_runs():
+    """``process_runs(pid)``: whether that process runs (Linux: reads ``/proc``), for the
+    tests that check that no worker outlives the process that owns it."""
+    return _runs

@@ -55,17 +55,8 @@ def test_pool_workers_leave_ctrl_c_to_the_process_that_owns_the_pool():
     assert got == {1: "ignored", 2: "ignored"}
 
 
-def _alive(pid: int) -> bool:
-    """Whether process ``pid`` runs (a zombie, ended but not yet reaped, does not)."""
-    try:
-        with open(f"/proc/{pid}/stat") as file:
-            return file.read().rsplit(")", 1)[1].split()[0] != "Z"
-    except FileNotFoundError:
-        return False
-
-
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-def test_a_kill_of_the_owner_stops_the_pool_workers(tmp_path):
+def test_a_kill_of_the_owner_stops_the_pool_workers(tmp_path, process_runs):
     # The default SIGTERM would end the owner at once and leave its workers to finish their
     # pieces: a minute each here, a shard of games in a real run.
     import os
@@ -91,9 +82,9 @@ def test_a_kill_of_the_owner_stops_the_pool_workers(tmp_path):
         owner.send_signal(signal.SIGTERM)
         _, stderr = owner.communicate(timeout=20)
         deadline = time.monotonic() + 10
-        while any(_alive(pid) for pid in workers) and time.monotonic() < deadline:
+        while any(process_runs(pid) for pid in workers) and time.monotonic() < deadline:
             time.sleep(0.05)
-        assert not [pid for pid in workers if _alive(pid)], "a worker outlived the owner"
+        assert not [pid for pid in workers if process_runs(pid)], "a worker outlived the owner"
         assert owner.returncode != 0
         assert b"KeyboardInterrupt" in stderr  # stopped as Ctrl-C stops it, not by the signal
     finally:

@@ -169,7 +169,7 @@ def test_sigkill_then_resume_gives_exactly_the_planned_games_and_same_ratings(tm
     assert _games(killed) == _games(straight)
 
 
-def test_workers_die_with_a_killed_league(tmp_path):
+def test_workers_die_with_a_killed_league(tmp_path, process_runs):
     out = tmp_path / "orphans"
     command = _league_command(out, "--workers", "2")
     process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -182,17 +182,10 @@ def test_workers_die_with_a_killed_league(tmp_path):
     process.send_signal(signal.SIGKILL)
     process.wait()
     deadline = time.time() + 20
-    while time.time() < deadline and any(Path(f"/proc/{pid}").exists() for pid in children):
+    while time.time() < deadline and any(process_runs(pid) for pid in children):
         time.sleep(0.1)
-    alive = [pid for pid in children if Path(f"/proc/{pid}").exists() and "zombie" not in _state(pid)]
+    alive = [pid for pid in children if process_runs(pid)]
     assert not alive, f"workers {alive} outlived the killed league"
-
-
-def _state(pid: str) -> str:
-    try:
-        return Path(f"/proc/{pid}/status").read_text().lower()
-    except OSError:
-        return "zombie"
 
 
 def test_two_workers_play_the_same_games_as_one(tmp_path):
