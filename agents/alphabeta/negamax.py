@@ -84,9 +84,7 @@ from .transposition import (
     cached_leaf,
     child_hash,
     position_hash,
-    slot_to_store,
     store_leaf,
-    table_slot,
 )
 
 # -- limits and scores ------------------------------------------------------------------
@@ -241,6 +239,7 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
     # The no-progress rule makes a value depend on the path: within reach, the table only
     # orders moves.
     tt_cutoffs = no_progress_plies <= 0 or quiet + depth < no_progress_plies
+    tt_mask = entries.shape[0] - 1
     nodes = 0
     ply = 0
     stack[0, S_MOVER] = mover
@@ -350,9 +349,10 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
             alpha = values[ply, V_ALPHA]
             beta = values[ply, V_BETA]
             tt_move = -1
-            slot = table_slot(entries, h) if d >= TT_MIN_DEPTH else -1
-            if slot >= 0:
-                data = entries[slot, TT_ENTRY]
+            slot = h & tt_mask
+            entry = entries[slot, TT_ENTRY] if d >= TT_MIN_DEPTH else 0
+            if d >= TT_MIN_DEPTH and (entry & TT_KEY_MASK) == (h & TT_KEY_MASK):
+                data = entry
                 stored_move = (data >> 10) & 255
                 if stored_move != NO_MOVE:
                     tt_move = stored_move
@@ -454,8 +454,13 @@ def search_kernel(position, depth, node_limit, options, valuation, net, draw_rul
                 best = values[ply, V_BEST]
                 h = stack[ply, S_HASH]
                 d = max(stack[ply, S_DEPTH], 0)
-                if d >= TT_MIN_DEPTH:
-                    slot = slot_to_store(entries, h, generation, d)
+                slot = h & tt_mask
+                entry = entries[slot, TT_ENTRY] if d >= TT_MIN_DEPTH else 0
+                if d >= TT_MIN_DEPTH and (
+                    (entry & TT_KEY_MASK) == (h & TT_KEY_MASK)
+                    or ((entry >> 18) & 255) != generation
+                    or d >= (entry & 255)
+                ):
                     if best >= values[ply, V_BETA]:
                         bound = BOUND_LOWER
                     elif best <= values[ply, V_ORIGINAL_ALPHA]:

@@ -19,7 +19,7 @@ from checkers_env.game_state import is_progress, position_key
 from checkers_env.movegen import CAPTURED, FROM, TO
 
 from . import stack as layout  # the node stack's slots and stages, named where they are read
-from .transposition import BOUND_LOWER, TT_ENTRY, TT_VALUE, child_hash, table_slot
+from .transposition import BOUND_LOWER, TT_ENTRY, TT_KEY_MASK, TT_VALUE, child_hash
 
 #: Move-ordering scores at or above this are the table's move, captures, crownings and
 #: killers (``negamax``'s ordering): moves that are never reduced.
@@ -434,15 +434,13 @@ def _children_cutoff(pruning, table, generation, stack, moves, n, ply, beta, val
     mover, opponent, kings = stack[ply, layout.S_MOVER], stack[ply, layout.S_OPPONENT], stack[ply, layout.S_KINGS]
     side = stack[ply, layout.S_SIDE] == 1
     child_depth = depth - 1 + (1 if pruning[EXTENSIONS] and n == 1 else 0)  # ``extension``
+    mask = entries.shape[0] - 1
     for i in range(n):
         frm, to, captured = moves[i, FROM], moves[i, TO], moves[i, CAPTURED]
         m2, o2, k2 = apply_move(mover, opponent, kings, side, frm, to, captured)
         h = child_hash(stack[ply, layout.S_HASH], kings, k2, side, frm, to, captured)
-        slot = table_slot(entries, h)
-        if slot < 0:
-            continue
-        entry = entries[slot, TT_ENTRY]
-        if ((entry >> 8) & 3) == BOUND_LOWER:
+        entry = entries[h & mask, TT_ENTRY]
+        if (entry & TT_KEY_MASK) != (h & TT_KEY_MASK) or ((entry >> 8) & 3) == BOUND_LOWER:
             continue
         stored_depth = entry & 255
         if not (
@@ -460,7 +458,7 @@ def _children_cutoff(pruning, table, generation, stack, moves, n, ply, beta, val
                     draw = True
             if draw:
                 continue
-        v = entry_values[slot, TT_VALUE]
+        v = entry_values[h & mask, TT_VALUE]
         if v > win_bound:
             v -= loss_per_ply * (ply + 1)
         elif v < -win_bound:

@@ -28,11 +28,11 @@ from .transposition import (
     NO_MOVE,
     TT_BITS,
     TT_ENTRY,
+    TT_KEY_MASK,
     Table,
     new_table,
     next_generation,
     position_hash,
-    table_slot,
 )
 
 #: The nominal depth of a search given neither a depth nor a time.
@@ -292,16 +292,14 @@ class Searcher:
         line = [first]
         seen = set()
         position = board
+        mask = self.table.shape[0] - 1
         buffer = new_move_buffer()
         while len(line) < plies:  # a line's last position is never needed: played when used
             position = position.play(line[-1])
             h = int(position_hash(position.black, position.white, position.kings, position.turn == BLACK))
-            slot = table_slot(self.table, h)
-            if slot < 0:
-                break
-            entry = int(self.table[slot, TT_ENTRY])
+            entry = int(self.table[h & mask, TT_ENTRY])
             row = (entry >> 10) & 255
-            if ((entry >> 18) & 255) != self.generation or row == NO_MOVE:
+            if (entry & TT_KEY_MASK) != (h & TT_KEY_MASK) or ((entry >> 18) & 255) != self.generation or row == NO_MOVE:
                 break
             if h in seen:
                 break

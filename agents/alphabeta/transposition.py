@@ -22,10 +22,6 @@ from checkers_env.bitboard import lowest_bit_index
 TT_MIN_DEPTH = 2
 #: Transposition table size: ``2**TT_BITS`` entries of 16 bytes (16 MiB).
 TT_BITS = 20
-#: A position's entry lies in one of the two slots of its bucket (the slot ``hash & mask``
-#: with its low bit cleared, and the next): 32 bytes in one cache line, so the second slot
-#: costs no memory access, and a full table keeps a node's deeper entry beside a recent one.
-TT_WAYS = 2
 #: Columns of a table entry, one 16-byte row (a probe touches one cache line): int64
 #: ``(hash >> 32) << 32 | depth | bound << 8 | move << 10 | generation << 18`` (the low
 #: hash bits are the slot), and the float64 value, read through a float64 view of the
@@ -87,34 +83,6 @@ def _new_table_in_kernels(entries, leaves=0):
         return Table(table, table.view(np.float64), cache, cache.view(np.float64))
 
     return new_table_kernel
-
-
-@numba.njit(cache=True, inline="always")
-def table_slot(entries, h):
-    """The slot of the entry of hash ``h`` in its bucket, or -1 where none holds one."""
-    first = h & (entries.shape[0] - TT_WAYS)
-    key = h & TT_KEY_MASK
-    for slot in range(first, first + TT_WAYS):
-        if (entries[slot, TT_ENTRY] & TT_KEY_MASK) == key:
-            return slot
-    return -1
-
-
-@numba.njit(cache=True, inline="always")
-def slot_to_store(entries, h, generation, depth):
-    """Where the entry of hash ``h`` goes in search ``generation``."""
-    first = h & (entries.shape[0] - TT_WAYS)
-    key = h & TT_KEY_MASK
-    a = entries[first, TT_ENTRY]
-    if (a & TT_KEY_MASK) == key:
-        return first
-    if (entries[first + 1, TT_ENTRY] & TT_KEY_MASK) == key and depth < (a & 255) and ((a >> 18) & 255) == generation:
-        return first + 1
-    if ((a >> 18) & 255) != generation or depth >= (a & 255):
-        entries[first + 1, TT_ENTRY] = a
-        entries[first + 1, TT_VALUE] = entries[first, TT_VALUE]
-        return first
-    return first + 1
 
 
 @numba.njit(cache=True, inline="always")
@@ -209,7 +177,6 @@ __all__ = [
     "TT_KEY_MASK",
     "TT_MIN_DEPTH",
     "TT_VALUE",
-    "TT_WAYS",
     "Table",
     "cached_leaf",
     "child_hash",
@@ -217,7 +184,5 @@ __all__ = [
     "ZOBRIST",
     "next_generation",
     "position_hash",
-    "slot_to_store",
     "store_leaf",
-    "table_slot",
 ]
