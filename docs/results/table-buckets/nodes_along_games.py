@@ -1,10 +1,13 @@
 """Nodes of fixed-depth searches along recorded games, as a game's searches meet them: one
 agent per game, its table carried from move to move; zoo:outcome-net-4's search (its card's
 switches) without its book. Every position with a choice in the first PLIES plies of every
-seventh game of a PDN file, COUNT games. Run from the repository root:
+seventh game of a PDN file, COUNT games. ``--fresh`` searches instead the 12 positions of the
+outcome_net benchmark, each with a fresh agent (an empty table) of 2**TT_BITS entries. Run
+from the repository root (``PYTHONPATH=.`` for ``--fresh``, which imports the benchmark):
 
     python nodes_along_games.py DEPTH COUNT PLIES GAMES.pdn OUT.json   # per search: [nodes, thread CPU s]
     python nodes_along_games.py --compare NEW.json OLD.json             # the same searches of two trees
+    python nodes_along_games.py --fresh DEPTH TT_BITS                   # nodes and thread CPU s in all
 """
 
 import json
@@ -34,6 +37,22 @@ SPEC = (
     "alphabeta:eval=outcome-net,weights=zoo/outcome-net-4/weights.safetensors,egdb=5,"
     "table_cutoffs=1,pvs=1,reductions=0,probcut=1,etc=1"
 )
+if sys.argv[1] == "--fresh":
+    from benchmarks.bench_outcome_net import _positions
+
+    depth, bits = int(sys.argv[2]), int(sys.argv[3])
+    make_agent(SPEC + ",depth=6").select_move(Game())  # compile first
+    nodes, seconds = 0, 0.0
+    for board in _positions(24, seed=3)[:12]:
+        agent = make_agent(SPEC + f",depth={depth},seed=1")
+        agent.tt_bits = bits
+        began = time.thread_time()
+        agent.select_move(Game(board))
+        seconds += time.thread_time() - began
+        nodes += agent.last_search.nodes
+    print(depth, bits, nodes, round(seconds, 2))
+    sys.exit()
+
 depth, count, plies = (int(value) for value in sys.argv[1:4])
 records = read_pdn(sys.argv[4])[: count * 7 : 7]
 make_agent(SPEC + ",depth=6").select_move(Game())  # compile first
